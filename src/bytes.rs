@@ -1,0 +1,149 @@
+//! A bounds-checked cursor over a byte slice with the primitive encodings of
+//! tsfile-format.md §1. Every read is checked against the bytes present, and
+//! errors carry the absolute offset (`base` + position).
+
+use crate::error::{Error, ErrorKind, Result};
+
+#[derive(Clone, Debug)]
+pub struct Cursor<'a> {
+    data: &'a [u8],
+    pos: usize,
+    /// Absolute file offset of `data[0]`, so errors name positions in the file.
+    base: u64,
+}
+
+impl<'a> Cursor<'a> {
+    pub fn new(data: &'a [u8]) -> Cursor<'a> {
+        Cursor::with_base(data, 0)
+    }
+
+    pub fn with_base(data: &'a [u8], base: u64) -> Cursor<'a> {
+        Cursor { data, pos: 0, base }
+    }
+
+    /// Absolute offset of the next byte.
+    pub fn offset(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    pub fn remaining(&self) -> usize {
+        self.data.len() - self.pos
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.remaining() == 0
+    }
+
+    fn truncated(&self, what: &str, need: u64) -> Error {
+        Error::new(
+            ErrorKind::Truncated,
+            self.offset(),
+            format!("{what} needs {need} bytes but only {} remain", self.remaining()),
+        )
+    }
+
+    pub fn u8(&mut self, what: &str) -> Result<u8> {
+        let b = *self.data.get(self.pos).ok_or_else(|| self.truncated(what, 1))?;
+        self.pos += 1;
+        Ok(b)
+    }
+
+    /// Takes `len` bytes after checking they are present (no allocation).
+    pub fn take(&mut self, len: u64, what: &str) -> Result<&'a [u8]> {
+        if len > self.remaining() as u64 {
+            return Err(self.truncated(what, len));
+        }
+        let s = &self.data[self.pos..self.pos + len as usize];
+        self.pos += len as usize;
+        Ok(s)
+    }
+
+    pub fn i32_be(&mut self, what: &str) -> Result<i32> {
+        Ok(i32::from_be_bytes(self.take(4, what)?.try_into().unwrap()))
+    }
+
+    pub fn i64_be(&mut self, what: &str) -> Result<i64> {
+        Ok(i64::from_be_bytes(self.take(8, what)?.try_into().unwrap()))
+    }
+
+    /// Unsigned LEB128 of a 32-bit value: at most 5 bytes, value <= 2^32-1.
+    /// Java and C++ readers accept longer forms; we reject them (§1).
+    pub fn uvarint(&mut self, what: &str) -> Result<u32> {
+        let start = self.offset();
+        let mut value: u64 = 0;
+        for i in 0..5 {
+            let b = match self.data.get(self.pos) {
+                Some(&b) => b,
+                None => {
+                    return Err(Error::new(
+                        ErrorKind::Truncated,
+                        self.offset(),
+                        format!("{what}: varint starting at byte {start} is unterminated at end of input"),
+                    ))
+                }
+            };
+            self.pos += 1;
+            value |= ((b & 0x7f) as u64) << (7 * i);
+            if b & 0x80 == 0 {
+                if value > u32::MAX as u64 {
+                    return Err(Error::new(
+                        ErrorKind::BadVarint,
+                        start,
+                        format!("{what}: varint value {value} exceeds 2^32-1"),
+                    ));
+                }
+                return Ok(value as u32);
+            }
+        }
+        Err(Error::new(ErrorKind::BadVarint, start, format!("{what}: varint longer than 5 bytes")))
+    }
+
+    /// Zigzag varint (tsfile-format.md §1).
+    pub fn varint(&mut self, what: &str) -> Result<i32> {
+        let u = self.uvarint(what)?;
+        Ok(((u >> 1) as i32) ^ -((u & 1) as i32))
+    }
+}
+
+/// Appends the canonical (shortest) unsigned LEB128 form of `v`.
+pub fn write_uvarint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push((v as u8 & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uvarint_round_trip_and_limits() {
+        for v in [0u32, 1, 127, 128, 256, 300, 62353, u32::MAX] {
+            let mut buf = Vec::new();
+            write_uvarint(&mut buf, v);
+            let mut c = Cursor::new(&buf);
+            assert_eq!(c.uvarint("v").unwrap(), v);
+            assert!(c.is_empty());
+        }
+        assert_eq!(Cursor::new(&[0x80, 0x02]).uvarint("v").unwrap(), 256);
+        let e = Cursor::new(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x01]).uvarint("v").unwrap_err();
+        assert_eq!((e.kind, e.offset), (ErrorKind::BadVarint, 0));
+        let e = Cursor::new(&[0xff, 0xff, 0xff, 0xff, 0x1f]).uvarint("v").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::BadVarint);
+        let e = Cursor::with_base(&[0x80, 0x80], 100).uvarint("v").unwrap_err();
+        assert_eq!((e.kind, e.offset), (ErrorKind::Truncated, 102));
+    }
+
+    #[test]
+    fn zigzag() {
+        for (bytes, v) in [(&[0x00u8][..], 0), (&[0x01], -1), (&[0x02], 1), (&[0x06], 3)] {
+            assert_eq!(Cursor::new(bytes).varint("v").unwrap(), v);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! One error type for every parser in the crate: what is wrong (a stable
+//! `kind`), where (absolute byte offset in the input) and a sentence for people.
+
+use std::fmt;
+
+/// Stable error kinds. `as_str` gives the strings used in JSON and on JS `Error.kind`
+/// (tsfile-format.md §13 plus the filter-level kinds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Input ended before a structure was complete.
+    Truncated,
+    /// A varint longer than 5 bytes or above 2^32-1.
+    BadVarint,
+    /// A length or count that cannot be right (negative as Java int, larger than the bytes present).
+    BadCount,
+    /// The Bloom bit vector is longer than `ceil(bit_count / 8)` bytes.
+    BloomOverflow,
+    /// A bit at an index >= `bit_count` is set.
+    BloomStrayBits,
+    /// `bit_count` is 0 or above 2^31-1.
+    BloomBadBitCount,
+    /// `hash_function_count` outside 1..=8.
+    BloomBadHashFunctionCount,
+    /// Bad argument from the caller (unknown charset or variant name, capacity out of range).
+    InvalidArgument,
+}
+
+impl ErrorKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Truncated => "truncated",
+            ErrorKind::BadVarint => "bad_varint",
+            ErrorKind::BadCount => "bad_count",
+            ErrorKind::BloomOverflow => "bloom_overflow",
+            ErrorKind::BloomStrayBits => "bloom_stray_bits",
+            ErrorKind::BloomBadBitCount => "bloom_bad_bit_count",
+            ErrorKind::BloomBadHashFunctionCount => "bloom_bad_hash_function_count",
+            ErrorKind::InvalidArgument => "invalid_argument",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    pub kind: ErrorKind,
+    /// Absolute byte offset in the input where the problem was found.
+    pub offset: u64,
+    pub message: String,
+}
+
+impl Error {
+    pub fn new(kind: ErrorKind, offset: u64, message: impl Into<String>) -> Error {
+        Error { kind, offset, message: message.into() }
+    }
+
+    pub fn invalid_argument(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::InvalidArgument, 0, message)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte {}: {}", self.kind, self.offset, self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;

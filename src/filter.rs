@@ -1,0 +1,410 @@
+//! The serialized `BloomFilter` of TsFileMetadata (spec.md §2, §5-7):
+//!
+//! ```text
+//! UVarInt byte_length
+//! byte    bits[byte_length]        LSB-first, trailing zero bytes trimmed
+//! UVarInt bit_count                present when byte_length > 0
+//! UVarInt hash_function_count      present when byte_length > 0
+//! ```
+
+use crate::bytes::{write_uvarint, Cursor};
+use crate::error::{Error, ErrorKind, Result};
+use crate::hash::{bit_index, hash32, TailVariant, SEEDS};
+
+/// Java `BloomFilter` limits (TSFileConfig / BloomFilter.java).
+pub const MIN_ERROR_RATE: f64 = 0.01;
+pub const MAX_ERROR_RATE: f64 = 0.1;
+pub const DEFAULT_ERROR_RATE: f64 = 0.05;
+pub const MINIMAL_SIZE: u32 = 256;
+pub const MAXIMAL_HASH_FUNCTION_SIZE: u32 = 8;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BloomFilter {
+    /// The stored bytes; may be shorter than `ceil(bit_count / 8)` (missing bytes are zero).
+    bits: Vec<u8>,
+    bit_count: u32,
+    hash_function_count: u8,
+}
+
+/// Where the fields of a decoded filter sit in the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FilterLayout {
+    /// Offset of the `byte_length` varint.
+    pub offset: u64,
+    /// Offset of `bits[0]`.
+    pub bits_offset: u64,
+    /// `byte_length` as stored.
+    pub byte_length: u32,
+    /// Total encoded size in bytes.
+    pub encoded_len: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeedProbe {
+    pub seed: u32,
+    pub hash32: i32,
+    pub bit: u32,
+    pub set: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// At least one probed bit is 0: the path was never added (under this hash variant and charset).
+    Absent,
+    /// Every probed bit is 1.
+    Maybe,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Absent => "absent",
+            Verdict::Maybe => "maybe",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Probe {
+    pub verdict: Verdict,
+    pub probes: Vec<SeedProbe>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stats {
+    pub bit_count: u32,
+    pub hash_function_count: u32,
+    pub set_bits: u64,
+    /// set_bits / bit_count.
+    pub fill_ratio: f64,
+    /// `-(m/k) ln(1 - X/m)` (Swamidass & Baldi); infinite when every bit is set.
+    pub estimated_items: f64,
+    /// `fill^k`: false-positive probability implied by the actual fill.
+    pub fpp_from_fill: f64,
+    /// `(1 - e^(-kn/m))^k` with n = `estimated_items` unless the caller gives one.
+    pub fpp_formula: f64,
+    /// The n used for `fpp_formula` and `optimal_k`.
+    pub items: f64,
+    /// `(m/n) ln 2`.
+    pub optimal_k: f64,
+}
+
+impl BloomFilter {
+    /// An empty filter with explicit geometry, validated like a decoded one.
+    pub fn new(bit_count: u32, hash_function_count: u32) -> Result<BloomFilter> {
+        check_geometry(bit_count, hash_function_count, 0)?;
+        Ok(BloomFilter { bits: Vec::new(), bit_count, hash_function_count: hash_function_count as u8 })
+    }
+
+    /// Java `BloomFilter.getEmptyBloomFilter(errorRate, numOfString)`, bit for bit:
+    /// `m = max(256, (int)(-n·ln p / ln2 / ln2) + 1)`, `k = min(8, (int)(-ln p / ln2) + 1)`,
+    /// p clamped to [0.01, 0.1]. Java's int arithmetic is reproduced (saturating cast,
+    /// wrapping `+ 1`), so absurd n land where Java lands.
+    pub fn with_capacity(n: i32, error_rate: f64) -> BloomFilter {
+        let (m, k) = java_sizing(n, error_rate);
+        BloomFilter { bits: Vec::new(), bit_count: m, hash_function_count: k as u8 }
+    }
+
+    /// Decodes the structure at the start of `input`. `base` is the absolute offset of
+    /// `input[0]`, used in errors. Returns `None` for the "no filter" encoding (byte_length 0).
+    pub fn decode(input: &[u8], base: u64) -> Result<(Option<BloomFilter>, FilterLayout)> {
+        let mut c = Cursor::with_base(input, base);
+        let (filter, layout) = Self::decode_from(&mut c, false)?;
+        Ok((filter, layout))
+    }
+
+    /// Decodes from a cursor. `always_geometry`: bit_count and k follow even an empty
+    /// vector (TsFile v3 and the legacy C++ v4 encoding, tsfile-format.md §4).
+    pub fn decode_from(c: &mut Cursor<'_>, always_geometry: bool) -> Result<(Option<BloomFilter>, FilterLayout)> {
+        let offset = c.offset();
+        let len_offset = c.offset();
+        let byte_length = c.uvarint("bloom filter byte_length")?;
+        if byte_length > i32::MAX as u32 {
+            return Err(Error::new(
+                ErrorKind::BadCount,
+                len_offset,
+                format!("bloom filter byte_length {byte_length} exceeds 2^31-1"),
+            ));
+        }
+        let bits_offset = c.offset();
+        if byte_length as usize > c.remaining() {
+            return Err(Error::new(
+                ErrorKind::Truncated,
+                bits_offset,
+                format!(
+                    "bloom filter bit vector of {byte_length} bytes runs past the end of the input ({} bytes remain)",
+                    c.remaining()
+                ),
+            ));
+        }
+        let bits = c.take(byte_length as u64, "bloom filter bits")?;
+        if byte_length == 0 && !always_geometry {
+            let layout = FilterLayout { offset, bits_offset, byte_length, encoded_len: c.offset() - offset };
+            return Ok((None, layout));
+        }
+        let m_offset = c.offset();
+        let bit_count = c.uvarint("bloom filter bit_count")?;
+        let k_offset = c.offset();
+        let k = c.uvarint("bloom filter hash_function_count")?;
+        let layout = FilterLayout { offset, bits_offset, byte_length, encoded_len: c.offset() - offset };
+        if byte_length == 0 {
+            // Empty v3/legacy filter: the geometry is informational only.
+            return Ok((None, layout));
+        }
+        if bit_count == 0 || bit_count > i32::MAX as u32 {
+            return Err(Error::new(
+                ErrorKind::BloomBadBitCount,
+                m_offset,
+                format!("bloom filter bit_count {bit_count} must be in 1..=2147483647"),
+            ));
+        }
+        if k == 0 || k > MAXIMAL_HASH_FUNCTION_SIZE {
+            return Err(Error::new(
+                ErrorKind::BloomBadHashFunctionCount,
+                k_offset,
+                format!("bloom filter hash_function_count {k} must be in 1..=8"),
+            ));
+        }
+        let max_bytes = bit_count.div_ceil(8);
+        if byte_length > max_bytes {
+            return Err(Error::new(
+                ErrorKind::BloomOverflow,
+                bits_offset + max_bytes as u64,
+                format!(
+                    "bloom filter has {byte_length} bytes of bits but bit_count {bit_count} needs at most {max_bytes}"
+                ),
+            ));
+        }
+        if byte_length == max_bytes && bit_count % 8 != 0 {
+            let last = bits[byte_length as usize - 1];
+            let stray = last >> (bit_count % 8);
+            if stray != 0 {
+                let first = bit_count + stray.trailing_zeros();
+                return Err(Error::new(
+                    ErrorKind::BloomStrayBits,
+                    bits_offset + byte_length as u64 - 1,
+                    format!("bit {first} is set but bit_count is {bit_count}"),
+                ));
+            }
+        }
+        let filter = BloomFilter { bits: bits.to_vec(), bit_count, hash_function_count: k as u8 };
+        Ok((Some(filter), layout))
+    }
+
+    /// The v4 encoding, byte-identical to Java's `serializeBloomFilter`: trimmed bytes,
+    /// and just `00` when no bit is set.
+    pub fn encode(&self) -> Vec<u8> {
+        let trimmed = self.trimmed_bits();
+        let mut out = Vec::with_capacity(trimmed.len() + 12);
+        write_uvarint(&mut out, trimmed.len() as u32);
+        out.extend_from_slice(trimmed);
+        if !trimmed.is_empty() {
+            write_uvarint(&mut out, self.bit_count);
+            write_uvarint(&mut out, self.hash_function_count as u32);
+        }
+        out
+    }
+
+    /// `BitSet.toByteArray()`: the stored bytes without trailing zeros.
+    pub fn trimmed_bits(&self) -> &[u8] {
+        let end = self.bits.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+        &self.bits[..end]
+    }
+
+    /// The logical vector, `ceil(bit_count / 8)` bytes, LSB-first.
+    pub fn logical_bits(&self) -> Vec<u8> {
+        let mut v = vec![0u8; self.bit_count.div_ceil(8) as usize];
+        v[..self.bits.len()].copy_from_slice(&self.bits);
+        v
+    }
+
+    pub fn bit_count(&self) -> u32 {
+        self.bit_count
+    }
+
+    pub fn hash_function_count(&self) -> u32 {
+        self.hash_function_count as u32
+    }
+
+    pub fn seeds(&self) -> &'static [u32] {
+        &SEEDS[..self.hash_function_count as usize]
+    }
+
+    /// Length of the encoded bit vector (`byte_length` as a writer would store it now).
+    pub fn byte_length(&self) -> u32 {
+        self.trimmed_bits().len() as u32
+    }
+
+    #[inline]
+    pub fn get(&self, bit: u32) -> bool {
+        self.bits.get((bit / 8) as usize).is_some_and(|b| b & (1 << (bit % 8)) != 0)
+    }
+
+    fn set(&mut self, bit: u32) {
+        let byte = (bit / 8) as usize;
+        if byte >= self.bits.len() {
+            // Grow only to what is needed: bits past this are zero anyway.
+            self.bits.resize(byte + 1, 0);
+        }
+        self.bits[byte] |= 1 << (bit % 8);
+    }
+
+    pub fn add(&mut self, key: &[u8], variant: TailVariant) {
+        for &seed in self.seeds() {
+            let bit = bit_index(hash32(key, seed, variant), self.bit_count);
+            self.set(bit);
+        }
+    }
+
+    pub fn probe(&self, key: &[u8], variant: TailVariant) -> Probe {
+        let probes: Vec<SeedProbe> = self
+            .seeds()
+            .iter()
+            .map(|&seed| {
+                let h = hash32(key, seed, variant);
+                let bit = bit_index(h, self.bit_count);
+                SeedProbe { seed, hash32: h, bit, set: self.get(bit) }
+            })
+            .collect();
+        let verdict = if probes.iter().all(|p| p.set) { Verdict::Maybe } else { Verdict::Absent };
+        Probe { verdict, probes }
+    }
+
+    /// The verdict alone, stopping at the first clear bit.
+    pub fn might_contain(&self, key: &[u8], variant: TailVariant) -> bool {
+        self.seeds().iter().all(|&seed| self.get(bit_index(hash32(key, seed, variant), self.bit_count)))
+    }
+
+    pub fn set_bits(&self) -> u64 {
+        self.bits.iter().map(|b| b.count_ones() as u64).sum()
+    }
+
+    /// Statistics; `items` overrides the n used for the formula FPP and optimal k
+    /// (default: the n estimated from the fill).
+    pub fn stats(&self, items: Option<f64>) -> Stats {
+        let m = self.bit_count as f64;
+        let k = self.hash_function_count as f64;
+        let x = self.set_bits();
+        let fill = x as f64 / m;
+        let estimated = if x as f64 >= m { f64::INFINITY } else { -(m / k) * (1.0 - fill).ln() };
+        let n = items.unwrap_or(estimated);
+        Stats {
+            bit_count: self.bit_count,
+            hash_function_count: self.hash_function_count as u32,
+            set_bits: x,
+            fill_ratio: fill,
+            estimated_items: estimated,
+            fpp_from_fill: fill.powf(k),
+            fpp_formula: false_positive_probability(n, self.bit_count, self.hash_function_count as u32),
+            items: n,
+            optimal_k: optimal_k(n, self.bit_count),
+        }
+    }
+}
+
+/// `(1 - e^(-kn/m))^k`.
+pub fn false_positive_probability(n: f64, bit_count: u32, k: u32) -> f64 {
+    let k = k as f64;
+    (1.0 - (-k * n / bit_count as f64).exp()).powf(k)
+}
+
+/// `(m/n) ln 2`.
+pub fn optimal_k(n: f64, bit_count: u32) -> f64 {
+    bit_count as f64 / n * std::f64::consts::LN_2
+}
+
+/// Java `getEmptyBloomFilter` sizing → `(bit_count, hash_function_count)`.
+pub fn java_sizing(n: i32, error_rate: f64) -> (u32, u32) {
+    let e = if error_rate.is_nan() {
+        // Java: NaN < MIN is false, NaN > MAX is false → NaN stays, and (int) NaN is 0.
+        f64::NAN
+    } else {
+        error_rate.clamp(MIN_ERROR_RATE, MAX_ERROR_RATE)
+    };
+    let ln2 = 2f64.ln();
+    // Same operation order as Java: ((-n * ln e) / ln2) / ln2, with int negation first.
+    let size = ((n.wrapping_neg() as f64 * e.ln() / ln2 / ln2) as i32).wrapping_add(1);
+    let k = ((-e.ln() / ln2) as i32).wrapping_add(1);
+    let m = size.max(MINIMAL_SIZE as i32) as u32;
+    // k is in 4..=7 for every clamped rate; a NaN rate gives Java's k = 1.
+    let k = k.clamp(1, MAXIMAL_HASH_FUNCTION_SIZE as i32) as u32;
+    (m, k)
+}
+
+fn check_geometry(bit_count: u32, k: u32, offset: u64) -> Result<()> {
+    if bit_count == 0 || bit_count > i32::MAX as u32 {
+        return Err(Error::new(ErrorKind::BloomBadBitCount, offset, format!("bit_count {bit_count} must be in 1..=2147483647")));
+    }
+    if k == 0 || k > MAXIMAL_HASH_FUNCTION_SIZE {
+        return Err(Error::new(
+            ErrorKind::BloomBadHashFunctionCount,
+            offset,
+            format!("hash_function_count {k} must be in 1..=8"),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizing_matches_documented_values() {
+        // tsfile-format.md §12 (measured on real files, e = 0.05).
+        assert_eq!(java_sizing(10000, 0.05), (62353, 5));
+        assert_eq!(java_sizing(10399, 0.05), (64841, 5));
+        assert_eq!(java_sizing(262, 0.05), (1634, 5));
+        assert_eq!(java_sizing(220, 0.05), (1372, 5));
+        assert_eq!(java_sizing(1, 0.05), (256, 5));
+        assert_eq!(java_sizing(1, 0.1).1, 4);
+        assert_eq!(java_sizing(1, 0.01).1, 7);
+        assert_eq!(java_sizing(1, 0.5).1, 4); // clamped to 0.1
+        assert_eq!(java_sizing(1, 0.0001).1, 7); // clamped to 0.01
+    }
+
+    #[test]
+    fn decode_rejects_bad_geometry() {
+        let cases: [(&[u8], ErrorKind); 6] = [
+            (&[0x01, 0x01, 0x00, 0x05], ErrorKind::BloomBadBitCount),
+            (&[0x01, 0x01, 0x80, 0x02, 0x00], ErrorKind::BloomBadHashFunctionCount),
+            (&[0x01, 0x01, 0x80, 0x02, 0x09], ErrorKind::BloomBadHashFunctionCount),
+            (&[0x02, 0x01, 0x01, 0x08, 0x05], ErrorKind::BloomOverflow),
+            (&[0x01, 0x80, 0x07, 0x05], ErrorKind::BloomStrayBits),
+            (&[0x05, 0x01], ErrorKind::Truncated),
+        ];
+        for (bytes, kind) in cases {
+            let err = BloomFilter::decode(bytes, 0).unwrap_err();
+            assert_eq!(err.kind, kind, "{bytes:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn empty_encodings() {
+        let (f, layout) = BloomFilter::decode(&[0x00], 0).unwrap();
+        assert!(f.is_none());
+        assert_eq!(layout.encoded_len, 1);
+        // v3 / legacy C++: 00 80 02 05
+        let mut c = Cursor::new(&[0x00, 0x80, 0x02, 0x05]);
+        let (f, layout) = BloomFilter::decode_from(&mut c, true).unwrap();
+        assert!(f.is_none());
+        assert_eq!(layout.encoded_len, 4);
+    }
+
+    #[test]
+    fn add_probe_encode_round_trip() {
+        let mut f = BloomFilter::with_capacity(3, 0.05);
+        for p in ["root.sg1.d1.s1", "root.sg1.d1.s2", "root.sg.d1.温度"] {
+            f.add(p.as_bytes(), TailVariant::Java);
+        }
+        let bytes = f.encode();
+        let (g, layout) = BloomFilter::decode(&bytes, 0).unwrap();
+        let g = g.unwrap();
+        assert_eq!(layout.encoded_len as usize, bytes.len());
+        assert_eq!(g.encode(), bytes);
+        for p in ["root.sg1.d1.s1", "root.sg1.d1.s2", "root.sg.d1.温度"] {
+            assert_eq!(g.probe(p.as_bytes(), TailVariant::Java).verdict, Verdict::Maybe);
+        }
+        assert_eq!(g.set_bits(), f.set_bits());
+    }
+}

@@ -1,0 +1,98 @@
+//! Structural validation of the serialized filter (spec.md §7) on hostile bytes.
+
+use proptest::prelude::*;
+use tsfile_bloom::{BloomFilter, ErrorKind, TailVariant, Verdict};
+
+fn err(bytes: &[u8]) -> tsfile_bloom::Error {
+    BloomFilter::decode(bytes, 1000).expect_err("hostile bytes must be rejected")
+}
+
+#[test]
+fn hostile_filters_name_kind_and_offset() {
+    // bit_count 0 (the varint after one bit byte sits at base + 2).
+    let e = err(&[0x01, 0x01, 0x00, 0x05]);
+    assert_eq!((e.kind, e.offset), (ErrorKind::BloomBadBitCount, 1002));
+    // k = 0 and k = 9 at base + 4.
+    for k in [0u8, 9] {
+        let e = err(&[0x01, 0x01, 0x80, 0x02, k]);
+        assert_eq!((e.kind, e.offset), (ErrorKind::BloomBadHashFunctionCount, 1004));
+    }
+    // k = 2^31-1 (the "cheap hash" branch marker, tsfile-format.md Q14).
+    let e = err(&[0x01, 0x01, 0x80, 0x02, 0xff, 0xff, 0xff, 0xff, 0x07]);
+    assert_eq!(e.kind, ErrorKind::BloomBadHashFunctionCount);
+    // byte_length past the input: 200 bytes announced, 3 present.
+    let e = err(&[0xc8, 0x01, 1, 2, 3]);
+    assert_eq!((e.kind, e.offset), (ErrorKind::Truncated, 1002));
+    // byte_length 2^31 is rejected before anything is allocated.
+    let e = err(&[0x80, 0x80, 0x80, 0x80, 0x08]);
+    assert_eq!((e.kind, e.offset), (ErrorKind::BadCount, 1000));
+    // byte_length > ceil(bit_count / 8): 40 bytes for 256 bits.
+    let mut b = vec![40u8];
+    b.extend(std::iter::repeat_n(0xffu8, 40));
+    b.extend_from_slice(&[0x80, 0x02, 0x05]);
+    let e = err(&b);
+    assert_eq!((e.kind, e.offset), (ErrorKind::BloomOverflow, 1001 + 32));
+    // A set bit beyond bit_count (bit_count 10, byte 1 has bit 10 set).
+    let e = err(&[0x02, 0x00, 0x04, 0x0a, 0x05]);
+    assert_eq!((e.kind, e.offset), (ErrorKind::BloomStrayBits, 1002));
+    // Over-long and unterminated varints.
+    let e = err(&[0x81, 0x80, 0x80, 0x80, 0x80, 0x00]);
+    assert_eq!((e.kind, e.offset), (ErrorKind::BadVarint, 1000));
+    let e = err(&[0x01, 0x01, 0x80, 0x82]);
+    assert_eq!((e.kind, e.offset), (ErrorKind::Truncated, 1004));
+    let e = err(&[]);
+    assert_eq!(e.kind, ErrorKind::Truncated);
+}
+
+#[test]
+fn missing_trailing_bytes_read_as_zero() {
+    // One stored byte, bit_count 1024: bits 8.. are zero, not out of range.
+    let (f, _) = BloomFilter::decode(&[0x01, 0xff, 0x80, 0x08, 0x05], 0).unwrap();
+    let f = f.unwrap();
+    assert_eq!(f.bit_count(), 1024);
+    assert_eq!(f.set_bits(), 8);
+    assert_eq!(f.logical_bits().len(), 128);
+    assert!(f.get(7) && !f.get(8) && !f.get(1023));
+}
+
+#[test]
+fn absent_when_any_bit_clear() {
+    let (f, _) = BloomFilter::decode(&[0x01, 0xff, 0x80, 0x08, 0x05], 0).unwrap();
+    let p = f.unwrap().probe(b"root.sg1.d1.s1", TailVariant::Java);
+    assert_eq!(p.probes.len(), 5);
+    let all_set = p.probes.iter().all(|s| s.set);
+    assert_eq!(p.verdict == Verdict::Maybe, all_set);
+    assert!(p.probes.iter().all(|s| s.set == (s.bit < 8)));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn decode_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+        if let Ok((Some(f), layout)) = BloomFilter::decode(&bytes, 0) {
+            prop_assert!(layout.encoded_len as usize <= bytes.len());
+            prop_assert!(f.byte_length() <= f.bit_count().div_ceil(8));
+        }
+    }
+
+    #[test]
+    fn encode_decode_round_trip(paths in proptest::collection::vec("[a-z.温度🔥]{1,30}", 0..50), n in 1i32..5000, p in 0.001f64..0.2) {
+        let mut f = BloomFilter::with_capacity(n, p);
+        for path in &paths {
+            f.add(path.as_bytes(), TailVariant::Java);
+        }
+        let bytes = f.encode();
+        let (g, layout) = BloomFilter::decode(&bytes, 0).unwrap();
+        prop_assert_eq!(layout.encoded_len as usize, bytes.len());
+        match g {
+            None => prop_assert!(paths.is_empty()),
+            Some(g) => {
+                prop_assert_eq!(g.encode(), bytes);
+                for path in &paths {
+                    prop_assert!(g.might_contain(path.as_bytes(), TailVariant::Java));
+                }
+            }
+        }
+    }
+}
