@@ -22,6 +22,8 @@ pub enum ErrorKind {
     BloomBadBitCount,
     /// `hash_function_count` outside 1..=8.
     BloomBadHashFunctionCount,
+    /// Bytes left over after a structure that should fill its input.
+    TrailingBytes,
     /// Bad argument from the caller (unknown charset or variant name, capacity out of range).
     InvalidArgument,
 }
@@ -36,6 +38,7 @@ impl ErrorKind {
             ErrorKind::BloomStrayBits => "bloom_stray_bits",
             ErrorKind::BloomBadBitCount => "bloom_bad_bit_count",
             ErrorKind::BloomBadHashFunctionCount => "bloom_bad_hash_function_count",
+            ErrorKind::TrailingBytes => "trailing_bytes",
             ErrorKind::InvalidArgument => "invalid_argument",
         }
     }

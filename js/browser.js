@@ -1,0 +1,6 @@
+// Browser / bundler entry: fetches and instantiates the wasm before the API is used.
+import init from '../dist/web/tsfile_bloom.js';
+
+await init({ module_or_path: new URL('../dist/web/tsfile_bloom_bg.wasm', import.meta.url) });
+
+export * from './core.js';

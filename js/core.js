@@ -1,0 +1,211 @@
+// The public JS API over the wasm module. Every entry point (node.js, browser.js,
+// web.js) re-exports this module after making sure the wasm is initialised.
+
+import { WasmBloomFilter, hash32 as rawHash32, bitIndex as rawBitIndex, encodeText } from '../dist/web/tsfile_bloom.js';
+import { encodeLegacy, legacyCharsetName } from './charsets.js';
+
+export const SEEDS = Object.freeze([5, 7, 11, 19, 31, 37, 43, 59]);
+export const VARIANTS = Object.freeze(['java', 'zero-extended']);
+export const CHARSETS = Object.freeze(['UTF-8', 'GBK', 'GB18030', 'Big5', 'Shift_JIS', 'EUC-KR', 'windows-1252', 'ISO-8859-1']);
+
+const utf8 = new TextEncoder();
+
+/** An Error with the same `kind`/`offset` shape as the ones thrown from wasm. */
+export function argumentError(message) {
+  const err = new TypeError(message);
+  err.kind = 'invalid_argument';
+  err.offset = 0;
+  return err;
+}
+
+function checkVariant(variant) {
+  if (variant === undefined) return 'java';
+  if (!VARIANTS.includes(variant)) throw argumentError(`unknown hash variant ${JSON.stringify(variant)}; expected "java" or "zero-extended"`);
+  return variant;
+}
+
+/**
+ * Resolves one key to what the wasm side takes: `{bytes, text, charset}`.
+ * Strings are UTF-8 (`text`: Rust re-encodes single-byte charsets); multi-byte
+ * legacy charsets are encoded here. Uint8Array keys are hashed as given.
+ */
+function keyOf(path, charset) {
+  if (typeof path === 'string') {
+    const legacy = charset === undefined ? null : legacyCharsetName(charset);
+    if (legacy) return { bytes: encodeLegacy(path, legacy), text: false, charset: legacy };
+    return { bytes: utf8.encode(path), text: true, charset: charset ?? 'UTF-8' };
+  }
+  if (path instanceof Uint8Array) return { bytes: path, text: false, charset: 'bytes' };
+  throw argumentError('a path must be a string or a Uint8Array');
+}
+
+/** TsFile's Murmur128 folded to a signed 32-bit int, for one seed. Strings are hashed as UTF-8. */
+export function hash32(path, seed, variant = 'java') {
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw argumentError('seed must be an integer in 0..2^32-1');
+  return rawHash32(keyOf(path).bytes, seed, checkVariant(variant));
+}
+
+/** The bytes a JVM with default charset `charset` hashes for `text` (unmappable characters → '?'). */
+export function encodePath(text, charset = 'UTF-8') {
+  if (typeof text !== 'string') throw argumentError('encodePath expects a string');
+  const legacy = legacyCharsetName(charset);
+  return legacy ? encodeLegacy(text, legacy) : encodeText(utf8.encode(text), charset);
+}
+
+/** `(hash32 == -2^31 ? 0 : |hash32|) mod bitCount`. */
+export function bitIndex(hash, bitCount) {
+  return rawBitIndex(hash, bitCount);
+}
+
+// Packs paths back to back for one wasm call: returns {bytes, ends, text, charset}.
+function packKeys(paths, charset) {
+  const legacy = charset === undefined ? null : legacyCharsetName(charset);
+  let capacity = 0;
+  let strings = 0;
+  for (const p of paths) {
+    if (typeof p === 'string') {
+      capacity += p.length * 3;
+      strings++;
+    } else if (p instanceof Uint8Array) capacity += p.length;
+    else throw argumentError('every path must be a string or a Uint8Array');
+  }
+  const mixed = strings > 0 && strings < paths.length;
+  const plainUtf8 = charset === undefined || /^utf-?8$/i.test(charset);
+  if (mixed && !plainUtf8 && !legacy) {
+    throw argumentError('mixing string and Uint8Array paths needs charset UTF-8 or a multi-byte charset');
+  }
+  let bytes = new Uint8Array(capacity);
+  const ends = new Uint32Array(paths.length);
+  let pos = 0;
+  for (let i = 0; i < paths.length; i++) {
+    const p = paths[i];
+    if (typeof p === 'string' && !legacy) {
+      pos += utf8.encodeInto(p, bytes.subarray(pos)).written;
+    } else {
+      const b = typeof p === 'string' ? encodeLegacy(p, legacy) : p;
+      if (pos + b.length > bytes.length) {
+        const grown = new Uint8Array(Math.max(bytes.length * 2, pos + b.length));
+        grown.set(bytes.subarray(0, pos));
+        bytes = grown;
+      }
+      bytes.set(b, pos);
+      pos += b.length;
+    }
+    ends[i] = pos;
+  }
+  const text = strings === paths.length && !legacy;
+  return { bytes: bytes.subarray(0, pos), ends, text, charset: legacy ?? (text ? (charset ?? 'UTF-8') : strings ? 'UTF-8' : 'bytes') };
+}
+
+const RAW = Symbol('raw');
+
+/** The Bloom filter of a TsFile (or one you build): bit-exact with TsFile's Java writer. */
+export class BloomFilter {
+  /** An empty filter with the given geometry (bitCount >= 1, 1 <= hashFunctionCount <= 8). */
+  constructor(bitCount, hashFunctionCount, raw) {
+    this[RAW] = raw === RAW_TOKEN ? bitCount : WasmBloomFilter.withGeometry(bitCount, hashFunctionCount);
+  }
+
+  static #wrap(raw) {
+    return new BloomFilter(raw, undefined, RAW_TOKEN);
+  }
+
+  /** Decodes the serialized structure (spec §2). Returns null for the "no filter" encoding `00`. */
+  static decode(bytes) {
+    if (!(bytes instanceof Uint8Array)) throw argumentError('decode expects a Uint8Array');
+    const raw = WasmBloomFilter.decode(bytes);
+    return raw ? BloomFilter.#wrap(raw) : null;
+  }
+
+  /** Sized exactly like Java's BloomFilter.getEmptyBloomFilter(errorRate, n). */
+  static withCapacity(n, errorRate = 0.05) {
+    return BloomFilter.#wrap(WasmBloomFilter.withCapacity(n, errorRate));
+  }
+
+  /** Sets the bits of one path. Options: `variant` ('java'), `charset` ('UTF-8'). */
+  add(path, { variant, charset } = {}) {
+    const key = keyOf(path, charset);
+    this[RAW].add(key.bytes, key.text, checkVariant(variant), key.text ? key.charset : 'UTF-8');
+    return this;
+  }
+
+  /** `{verdict: 'absent' | 'maybe', variant, charset, probes: [{seed, hash32, bit, set}]}`. */
+  probe(path, { variant, charset } = {}) {
+    const key = keyOf(path, charset);
+    const result = this[RAW].probe(key.bytes, key.text, checkVariant(variant), key.text ? key.charset : 'UTF-8');
+    result.charset = key.text ? result.charset : key.charset;
+    return result;
+  }
+
+  /**
+   * Probes many paths with one call into wasm. Returns one `{path, verdict, probes}` per
+   * path, or with `{compact: true}` the raw form `{k, stride, data: Int32Array, maybe: Uint8Array}`
+   * where each path has `stride = 1 + 2k` numbers: set-bit mask, then (hash32, bit) per seed.
+   */
+  probeMany(paths, { variant, charset, compact = false } = {}) {
+    if (!Array.isArray(paths)) throw argumentError('probeMany expects an array of paths');
+    const packed = packKeys(paths, charset);
+    const v = checkVariant(variant);
+    const data = this[RAW].probeMany(packed.bytes, packed.ends, packed.text, v, packed.text ? packed.charset : 'UTF-8');
+    const k = this.hashFunctionCount;
+    const stride = 1 + 2 * k;
+    const full = (1 << k) - 1;
+    if (compact) {
+      const maybe = new Uint8Array(paths.length);
+      for (let i = 0; i < paths.length; i++) maybe[i] = data[i * stride] === full ? 1 : 0;
+      return { k, stride, seeds: SEEDS.slice(0, k), data, maybe, variant: v, charset: packed.charset };
+    }
+    const out = new Array(paths.length);
+    for (let i = 0; i < paths.length; i++) {
+      const base = i * stride;
+      const mask = data[base];
+      const probes = new Array(k);
+      for (let j = 0; j < k; j++) {
+        probes[j] = { seed: SEEDS[j], hash32: data[base + 1 + 2 * j], bit: data[base + 2 + 2 * j], set: ((mask >> j) & 1) === 1 };
+      }
+      out[i] = { path: paths[i], verdict: mask === full ? 'maybe' : 'absent', variant: v, charset: packed.charset, probes };
+    }
+    return out;
+  }
+
+  /** The serialized structure (spec §2), byte-identical to Java's writer. */
+  encode() {
+    return this[RAW].encode();
+  }
+
+  /** The logical bit vector: ceil(bitCount / 8) bytes, bit i in byte i >> 3 at position i & 7. */
+  bits() {
+    return this[RAW].bits();
+  }
+
+  get bitCount() {
+    return this[RAW].bitCount;
+  }
+
+  get hashFunctionCount() {
+    return this[RAW].hashFunctionCount;
+  }
+
+  /** Bytes of the stored (trimmed) bit vector, as `encode()` would write `byte_length`. */
+  get byteLength() {
+    return this[RAW].byteLength;
+  }
+
+  get setBits() {
+    return this[RAW].setBits;
+  }
+
+  /** Fill and false-positive figures; `items` sets the n used for the formula FPP and optimal k. */
+  stats(items) {
+    if (items !== undefined && !(typeof items === 'number' && items >= 0)) throw argumentError('items must be a non-negative number');
+    return this[RAW].stats(items);
+  }
+
+  /** Releases the wasm memory now (a FinalizationRegistry does it eventually otherwise). */
+  free() {
+    this[RAW]?.free();
+    this[RAW] = null;
+  }
+}
+
+const RAW_TOKEN = Symbol('wrap');

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds the wasm package into dist/web and the static site into dist/site.
+# Run scripts/setup.sh first (npm run build does both).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+# shellcheck disable=SC1091
+[ -f .tools/wasm-env ] && . .tools/wasm-env
+
+# CJK charsets stay out of the wasm (js/charsets.js handles them), keeping it small.
+cargo build --quiet --profile wasm --target wasm32-unknown-unknown --lib --no-default-features
+wasm-bindgen --target web --out-dir dist/web --out-name tsfile_bloom \
+  target/wasm32-unknown-unknown/wasm/tsfile_bloom.wasm
+# Binaryen from npm: Debian's wasm-opt 108 produces modules that fail at init (toolchain.md).
+node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
+  --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  --enable-mutable-globals --enable-reference-types --enable-multivalue \
+  dist/web/tsfile_bloom_bg.wasm -o dist/web/tsfile_bloom_bg.wasm
+
+# The static site: www/ plus the package under pkg/ (same relative layout as the npm package).
+rm -rf dist/site
+mkdir -p dist/site/pkg/dist
+cp -r www/. dist/site/
+cp -r js dist/site/pkg/js
+cp -r dist/web dist/site/pkg/dist/web
+echo "[build] dist/web/tsfile_bloom_bg.wasm: $(wc -c < dist/web/tsfile_bloom_bg.wasm) bytes, $(gzip -9c dist/web/tsfile_bloom_bg.wasm | wc -c) gzipped; site in dist/site" >&2

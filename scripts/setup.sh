@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need, idempotently; well under a second
+# when everything is already there. Reaches only crates.io, npm, PyPI, Debian's
+# apt and rustup's server (toolchain.md).
+#   scripts/setup.sh            Rust wasm32 target, wasm-bindgen-cli, npm packages
+#   scripts/setup.sh --browser  also Debian's Chromium (browser tests)
+#   scripts/setup.sh --python   also the fixture writers' venv (PyPI tsfile)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+log() { echo "[setup] $*" >&2; }
+
+want_browser=0
+want_python=0
+for arg in "$@"; do
+  case "$arg" in
+    --browser) want_browser=1 ;;
+    --python) want_python=1 ;;
+    *) echo "unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+
+mkdir -p .tools
+export PATH="$HOME/.cargo/bin:$PATH"
+command -v cargo >/dev/null || { log "cargo not found: install Rust with rustup first"; exit 1; }
+
+# 1. The wasm32 standard library. Route A: rustup. Route B (toolchain.md): Debian's
+#    rustc-web with std built from source; recorded in .tools/wasm-env for build.sh.
+if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  : > .tools/wasm-env
+elif [ -s .tools/wasm-env ]; then
+  :
+else
+  log "adding the wasm32-unknown-unknown target with rustup"
+  if timeout 60 rustup target add wasm32-unknown-unknown; then
+    : > .tools/wasm-env
+  else
+    log "rustup could not supply the target; falling back to Debian's rustc-web + build-std"
+    apt-get install -y rustc-web cargo-web rust-web-src rust-web-llvm lld-22 >&2
+    mkdir -p .tools/debian-rust/bin
+    for t in cargo rustc rustdoc; do ln -sf "/usr/bin/$t" ".tools/debian-rust/bin/$t"; done
+    cat > .tools/wasm-env <<ENV
+export PATH="$PWD/.tools/debian-rust/bin:\$PATH"
+export RUSTC_BOOTSTRAP=1
+export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
+ENV
+  fi
+fi
+
+# 2. wasm-bindgen-cli, exactly the version of the wasm-bindgen crate in Cargo.lock.
+want_wb=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)
+have_wb=$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)
+if [ -n "$want_wb" ] && [ "$have_wb" != "$want_wb" ]; then
+  log "installing wasm-bindgen-cli $want_wb (a few minutes on a fresh machine)"
+  # Not --locked: the registry lacks a pinned transitive version (toolchain.md).
+  cargo install wasm-bindgen-cli --version "$want_wb" >&2
+fi
+
+# 3. npm packages (binaryen's wasm-opt, test tooling), as locked.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  log "installing npm packages"
+  npm ci --no-audit --no-fund >&2
+fi
+
+# 4. Chromium for browser tests (Debian's; never a downloaded browser).
+if [ "$want_browser" = 1 ] && ! [ -x /usr/bin/chromium ]; then
+  log "installing Debian's chromium"
+  if [ "$(id -u)" = 0 ]; then apt_get="apt-get"; else apt_get="sudo apt-get"; fi
+  $apt_get install -y chromium >&2 || { $apt_get update >&2 && $apt_get install -y chromium >&2; }
+fi
+
+# 5. The real TsFile writer for fixture generation (PyPI tsfile, C++ core).
+if [ "$want_python" = 1 ] && ! .venv/bin/python -c 'import tsfile' 2>/dev/null; then
+  log "creating .venv with PyPI tsfile"
+  python3 -m venv .venv
+  .venv/bin/pip install --quiet 'tsfile==2.5.0' >&2
+fi

@@ -1,0 +1,59 @@
+// Records what a real JVM's String.getBytes(charset) produces for the sample paths,
+// the ground truth for path bytes under non-UTF-8 default charsets (tsfile-format.md §10).
+// Regenerate: javac -d /tmp tests/reference/JavaCharsets.java && java -cp /tmp JavaCharsets > tests/fixtures/java_charsets.json
+import java.nio.charset.StandardCharsets;
+
+public class JavaCharsets {
+    static final String[] CHARSETS = {"UTF-8", "GBK", "GB18030", "Big5", "Shift_JIS", "EUC-KR", "windows-1252", "ISO-8859-1"};
+    static final String[] SAMPLES = {
+        "root.sg.d1.s1", "root.sg.d1.温度", "root.设备.传感器.湿度", "root.溫度.電壓", "root.日本語.センサー.ﾃｽﾄ",
+        "root.한국어.온도", "root.café.señal.€", "root.naïve.Ÿ.ÿ", "root.🔥.温度℃", "root.ĀāŁ.Ωλ", "똠", "\u00a5\u203e\\~",
+        "root.能耗表🔥.北京.泵🚀1.温度℃", "root.ÄÖÜß.½¼", "root.Ελληνικά.Русский", "root.中文‧繁體．全角", "\uE000\uE5E5\uFFFD",
+    };
+
+    static String json(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            if (c == '"' || c == '\\') b.append('\\').append(c);
+            else if (c < 0x20 || c > 0x7e) b.append(String.format("\\u%04x", (int) c));
+            else b.append(c);
+        }
+        return b.append('"').toString();
+    }
+
+    public static void main(String[] args) throws Exception {
+        StringBuilder out = new StringBuilder();
+        out.append("{\n  \"jvm\": ").append(json(System.getProperty("java.vendor") + " " + System.getProperty("java.version")));
+        out.append(",\n  \"cases\": [\n");
+        boolean first = true;
+        for (String cs : CHARSETS) {
+            for (String s : SAMPLES) {
+                StringBuilder hex = new StringBuilder();
+                for (byte b : s.getBytes(cs)) hex.append(String.format("%02x", b));
+                out.append(first ? "" : ",\n").append("    {\"charset\": ").append(json(cs)).append(", \"text\": ")
+                   .append(json(s)).append(", \"bytes\": \"").append(hex).append("\"}");
+                first = false;
+            }
+        }
+        // Whole-BMP check: SHA-256 of getBytes over each 4096-code-point block (surrogates skipped).
+        out.append("\n  ],\n  \"bmpBlocks\": {");
+        first = true;
+        for (String cs : CHARSETS) {
+            out.append(first ? "\n" : ",\n").append("    ").append(json(cs)).append(": [");
+            first = false;
+            for (int block = 0; block < 16; block++) {
+                StringBuilder text = new StringBuilder();
+                for (int cp = block * 4096; cp < (block + 1) * 4096; cp++) {
+                    if (cp < 0xD800 || cp > 0xDFFF) text.append((char) cp);
+                }
+                byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(text.toString().getBytes(cs));
+                StringBuilder hex = new StringBuilder();
+                for (byte b : digest) hex.append(String.format("%02x", b));
+                out.append(block == 0 ? "" : ", ").append('"').append(hex).append('"');
+            }
+            out.append("]");
+        }
+        out.append("\n  }\n}\n");
+        System.out.print(new String(out.toString().getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8));
+    }
+}
