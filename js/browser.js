@@ -4,3 +4,4 @@ import init from '../dist/web/tsfile_bloom.js';
 await init({ module_or_path: new URL('../dist/web/tsfile_bloom_bg.wasm', import.meta.url) });
 
 export * from './core.js';
+export { openTsFile, TsFile, countingSource } from './tsfile.js';

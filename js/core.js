@@ -209,3 +209,8 @@ export class BloomFilter {
 }
 
 const RAW_TOKEN = Symbol('wrap');
+
+/** Wraps a WasmBloomFilter handed out by another part of the wasm API. */
+export function wrapRaw(raw) {
+  return new BloomFilter(raw, undefined, RAW_TOKEN);
+}

@@ -1,7 +1,15 @@
 // Node entry: loads the wasm synchronously from the package, then exposes the API.
 import { readFileSync } from 'node:fs';
 import { initSync } from '../dist/web/tsfile_bloom.js';
+import { openTsFile as openAny } from './tsfile.js';
+import { nodeSource } from './node-source.js';
 
 initSync({ module: readFileSync(new URL('../dist/web/tsfile_bloom_bg.wasm', import.meta.url)) });
 
 export * from './core.js';
+export { TsFile, countingSource } from './tsfile.js';
+
+/** Opens a TsFile from a path, FileHandle, Uint8Array, ArrayBuffer or Blob, reading only its tail. */
+export function openTsFile(source, options = {}) {
+  return openAny(source, { source: nodeSource, ...options });
+}

@@ -4,3 +4,4 @@
 //   initSync({ module: bytesOrModule }); // synchronous alternative
 export { default, default as init, initSync } from '../dist/web/tsfile_bloom.js';
 export * from './core.js';
+export { openTsFile, TsFile, countingSource } from './tsfile.js';

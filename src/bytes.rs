@@ -109,6 +109,61 @@ impl<'a> Cursor<'a> {
     }
 }
 
+impl<'a> Cursor<'a> {
+    /// A count of items that each take at least `min_item_bytes`: rejected (`bad_count`)
+    /// when the remaining bytes could not hold that many, so no allocation is sized by it.
+    pub fn count(&mut self, what: &str, min_item_bytes: usize) -> Result<usize> {
+        let at = self.offset();
+        let n = self.uvarint(what)?;
+        if n > i32::MAX as u32 || (n as u64) * (min_item_bytes.max(1) as u64) > self.remaining() as u64 {
+            return Err(Error::new(
+                ErrorKind::BadCount,
+                at,
+                format!("{what} {n} cannot fit in the {} bytes that remain", self.remaining()),
+            ));
+        }
+        Ok(n as usize)
+    }
+
+    /// `vstr`: zigzag varint length, then bytes; length -1 is null.
+    pub fn vstr(&mut self, what: &str) -> Result<Option<&'a [u8]>> {
+        let at = self.offset();
+        let len = self.varint(what)?;
+        if len == -1 {
+            return Ok(None);
+        }
+        if len < 0 || len as usize > self.remaining() {
+            return Err(Error::new(
+                ErrorKind::BadString,
+                at,
+                format!("{what}: string length {len} is impossible here ({} bytes remain)", self.remaining()),
+            ));
+        }
+        Ok(Some(self.take(len as u64, what)?))
+    }
+
+    /// `istr` / `binary`: i32 big-endian length, then bytes; negative length is null.
+    pub fn istr(&mut self, what: &str) -> Result<Option<&'a [u8]>> {
+        let at = self.offset();
+        let len = self.i32_be(what)?;
+        if len < 0 {
+            return Ok(None);
+        }
+        if len as usize > self.remaining() {
+            return Err(Error::new(
+                ErrorKind::BadString,
+                at,
+                format!("{what}: string length {len} is impossible here ({} bytes remain)", self.remaining()),
+            ));
+        }
+        Ok(Some(self.take(len as u64, what)?))
+    }
+
+    pub fn skip(&mut self, len: u64, what: &str) -> Result<()> {
+        self.take(len, what).map(|_| ())
+    }
+}
+
 /// Appends the canonical (shortest) unsigned LEB128 form of `v`.
 pub fn write_uvarint(out: &mut Vec<u8>, mut v: u32) {
     while v >= 0x80 {

@@ -8,6 +8,30 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
+    /// The file is shorter than the smallest TsFile (17 bytes).
+    TooShort,
+    /// The file does not start with `TsFile`.
+    BadHeadMagic,
+    /// A version byte other than 3 or 4 (including v2's `000002`).
+    UnsupportedVersion,
+    /// The file does not end with `TsFile` (incomplete or not a TsFile).
+    BadTailMagic,
+    /// The i32 TsFileMetadata size before the tail magic is impossible.
+    BadMetadataSize,
+    /// A length-prefixed string whose length is negative (other than null) or past the input.
+    BadString,
+    /// meta_offset outside `[7, start of TsFileMetadata)`.
+    BadMetaOffset,
+    /// A metadata index node that is malformed or of the wrong type for its place.
+    BadIndexNode,
+    /// An index child offset outside its allowed range or not increasing.
+    BadIndexOffset,
+    /// A TimeseriesMetadata data type this reader cannot skip.
+    UnknownDataType,
+    /// A region (TimeseriesMetadata run, node) whose contents do not fill it exactly.
+    BadRegion,
+    /// The source could not be read (I/O error, or bytes not supplied by the caller).
+    Io,
     /// Input ended before a structure was complete.
     Truncated,
     /// A varint longer than 5 bytes or above 2^32-1.
@@ -31,6 +55,18 @@ pub enum ErrorKind {
 impl ErrorKind {
     pub fn as_str(self) -> &'static str {
         match self {
+            ErrorKind::TooShort => "too_short",
+            ErrorKind::BadHeadMagic => "bad_head_magic",
+            ErrorKind::UnsupportedVersion => "unsupported_version",
+            ErrorKind::BadTailMagic => "bad_tail_magic",
+            ErrorKind::BadMetadataSize => "bad_metadata_size",
+            ErrorKind::BadString => "bad_string",
+            ErrorKind::BadMetaOffset => "bad_meta_offset",
+            ErrorKind::BadIndexNode => "bad_index_node",
+            ErrorKind::BadIndexOffset => "bad_index_offset",
+            ErrorKind::UnknownDataType => "unknown_data_type",
+            ErrorKind::BadRegion => "bad_region",
+            ErrorKind::Io => "io",
             ErrorKind::Truncated => "truncated",
             ErrorKind::BadVarint => "bad_varint",
             ErrorKind::BadCount => "bad_count",

@@ -4,11 +4,14 @@
 //! Reading order follows the format: [`hash`] (Murmur128 variants) →
 //! [`filter`] (the serialized filter) → [`path`] (the bytes a writer hashes).
 
+pub mod audit;
 pub mod bytes;
 pub mod error;
 pub mod filter;
 pub mod hash;
 pub mod path;
+pub mod source;
+pub mod tsfile;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

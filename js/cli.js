@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// tsfile-bloom CLI: inspect / probe / verify a TsFile's Bloom filter.
+// Exit codes: 0 ok, 1 format error (or a failed verify), 2 usage or I/O error.
+import { parseArgs } from 'node:util';
+import { openTsFile, VARIANTS, CHARSETS } from './node.js';
+
+const USAGE = `usage:
+  tsfile-bloom inspect FILE [--json] [--all]
+  tsfile-bloom probe FILE PATH... [--variant java|zero-extended] [--charset NAME] [--json]
+  tsfile-bloom verify FILE [--json]
+
+inspect  header, TsFileMetadata, the Bloom filter and its statistics, the writer-variant
+         audit and every indexed series (--all lists more than the first 20)
+probe    tests series paths: 'absent' (sound), 'maybe', or 'unknown' (bits say absent but the
+         file's hash variant is not trustworthy), with each seed's hash and bit
+verify   audits the filter against the index; exits 1 when an indexed series tests absent
+         or no writer variant reproduces the stored bits
+charsets: ${CHARSETS.join(', ')}`;
+
+const FORMAT_ERRORS = new Set([
+  'too_short', 'bad_head_magic', 'unsupported_version', 'bad_tail_magic', 'bad_metadata_size', 'truncated',
+  'bad_varint', 'bad_string', 'bad_count', 'bad_meta_offset', 'bloom_overflow', 'bloom_stray_bits',
+  'bloom_bad_bit_count', 'bloom_bad_hash_function_count', 'bad_index_node', 'bad_index_offset',
+  'unknown_data_type', 'bad_region', 'trailing_bytes',
+]);
+
+class UsageError extends Error {}
+
+const errorJson = (e) => (e ? { kind: e.kind ?? 'io', message: e.message, offset: e.offset ?? null } : null);
+const pct = (x) => (x == null ? '-' : `${(x * 100).toFixed(x < 0.001 ? 4 : 2)}%`);
+
+async function inspectReport(file, path) {
+  const t = await openTsFile(path);
+  try {
+    const indexError = await t.loadIndex();
+    const { series, time_columns } = await t.listing();
+    const audit = await t.audit();
+    return {
+      ok: !indexError,
+      error: errorJson(indexError),
+      file: { path, size: t.size },
+      version: t.version,
+      metadata: { offset: t.metadata.offset, size: t.metadata.size, meta_offset: t.metadata.metaOffset },
+      bloom_filter: t.bloomInfo(),
+      audit,
+      tables: t.tableNames,
+      table_schemas: t.tableSchemas,
+      properties: t.properties,
+      series,
+      time_columns,
+      warnings: t.warnings,
+    };
+  } finally {
+    await t.close();
+  }
+}
+
+function printInspect(r, all) {
+  const b = r.bloom_filter;
+  const out = [];
+  out.push(`${r.file.path}  ${r.file.size} bytes  TsFile v${r.version}`);
+  out.push(`metadata   offset ${r.metadata.offset}, size ${r.metadata.size}, meta_offset ${r.metadata.meta_offset}`);
+  if (b.present) {
+    out.push(
+      `bloom      ${b.bit_count} bits, k=${b.hash_function_count}, ${b.byte_length} bytes stored at ${b.bits_offset} (${b.encoding})`,
+      `           ${b.set_bits} bits set (${pct(b.fill_ratio)}), est. n ≈ ${b.estimated_items.toFixed(1)}` +
+        (b.indexed_items != null ? `, indexed n = ${b.indexed_items}` : '') +
+        `, FPP ${pct(b.fpp_formula)} by formula, ${pct(b.fpp_from_fill)} by fill`,
+    );
+  } else {
+    out.push(`bloom      none (${b.encoding})`);
+  }
+  if (r.audit) out.push(`audit      ${r.audit.summary}`);
+  if (r.tables.some((x) => x != null)) out.push(`tables     ${r.tables.join(', ')}`);
+  for (const p of r.properties) out.push(`property   ${p.key} = ${p.value ?? (p.value_hex ? `0x${p.value_hex}` : 'null')}`);
+  for (const w of r.warnings) out.push(`warning    ${w.message}`);
+  out.push(`series     ${r.series.length} (+${r.time_columns.length} time columns)`);
+  const shown = all ? r.series : r.series.slice(0, 20);
+  for (const s of shown) {
+    const status = s.maybe_present == null ? '' : s.maybe_present ? 'maybe' : 'ABSENT';
+    out.push(`  ${s.path}  ${s.data_type}  ${status}`);
+  }
+  if (shown.length < r.series.length) out.push(`  … ${r.series.length - shown.length} more (--all)`);
+  if (r.error) out.push(`error      ${r.error.kind} at byte ${r.error.offset}: ${r.error.message}`);
+  console.log(out.join('\n'));
+}
+
+async function main(argv) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      all: { type: 'boolean', default: false },
+      variant: { type: 'string' },
+      charset: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [command, file, ...paths] = positionals;
+  if (values.help || !command) {
+    console.log(USAGE);
+    return values.help ? 0 : 2;
+  }
+  if (!file) throw new UsageError(`${command}: missing FILE`);
+  if (values.variant && !VARIANTS.includes(values.variant)) throw new UsageError(`unknown --variant ${values.variant}`);
+
+  if (command === 'inspect') {
+    const r = await inspectReport(file, file);
+    if (values.json) console.log(JSON.stringify(r, null, 2));
+    else printInspect(r, values.all);
+    return r.ok ? 0 : 1;
+  }
+  if (command === 'probe') {
+    if (!paths.length) throw new UsageError('probe: give at least one PATH');
+    const t = await openTsFile(file);
+    try {
+      await t.loadIndex();
+      const results = paths.map((p) => t.probe(p, { variant: values.variant, charset: values.charset }));
+      if (values.json) console.log(JSON.stringify({ ok: true, file, results }, null, 2));
+      else {
+        for (const r of results) {
+          console.log(`${r.verdict.toUpperCase().padEnd(7)} ${r.path}${r.indexed ? '  (indexed)' : r.indexed === false ? '  (not in the index)' : ''}`);
+          console.log(`        ${r.reason}`);
+          for (const p of r.probes) console.log(`        seed ${String(p.seed).padStart(2)}  hash32 ${String(p.hash32).padStart(11)}  bit ${String(p.bit).padStart(8)}  ${p.set ? 'set' : 'clear'}`);
+        }
+      }
+      return 0;
+    } finally {
+      await t.close();
+    }
+  }
+  if (command === 'verify') {
+    const r = await inspectReport(file, file);
+    const absent = r.series.filter((s) => s.maybe_present === false).map((s) => s.path);
+    const failed = !r.ok || (r.audit && r.audit.status === 'not_reproduced') || absent.length > 0;
+    if (values.json) {
+      console.log(JSON.stringify({ ok: !failed, error: r.error, audit: r.audit, indexed_absent: absent }, null, 2));
+    } else {
+      console.log(r.audit ? r.audit.summary : 'the index could not be read');
+      if (absent.length) console.log(`${absent.length} indexed series test ABSENT:\n  ${absent.slice(0, 20).join('\n  ')}`);
+      if (r.error) console.log(`error ${r.error.kind} at byte ${r.error.offset}: ${r.error.message}`);
+      console.log(failed ? 'verify: FAILED' : 'verify: ok');
+    }
+    return failed ? 1 : 0;
+  }
+  throw new UsageError(`unknown command ${command}`);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    const json = process.argv.includes('--json');
+    const usage = e instanceof UsageError || e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE';
+    const format = FORMAT_ERRORS.has(e.kind);
+    if (json && !usage) console.log(JSON.stringify({ ok: false, error: errorJson(e) }, null, 2));
+    else console.error(usage ? `${e.message}\n\n${USAGE}` : `error: ${e.kind ? `${e.kind} at byte ${e.offset}: ` : ''}${e.message}`);
+    process.exitCode = format ? 1 : 2;
+  },
+);

@@ -1,0 +1,212 @@
+// Opening TsFiles from any source by reading only what is needed: the head
+// (7 bytes), a tail window holding TsFileMetadata, and — to list series or
+// audit — the index region. Sources: Uint8Array, ArrayBuffer, Blob/File, and
+// (in Node) a path or a FileHandle.
+
+import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
+import { BloomFilter, argumentError, wrapRaw } from './core.js';
+
+/** First read from the end: most TsFileMetadata fit in it, so opening is one read. */
+const TAIL_WINDOW = 64 * 1024;
+
+/** A source of bytes: `size` and `read(offset, length) → Promise<Uint8Array>`. */
+export function toSource(source) {
+  if (source instanceof Uint8Array) {
+    return { size: source.length, read: async (o, n) => source.subarray(o, o + n), close: async () => {}, name: null };
+  }
+  if (source instanceof ArrayBuffer) return toSource(new Uint8Array(source));
+  if (typeof Blob !== 'undefined' && source instanceof Blob) {
+    return {
+      size: source.size,
+      read: async (o, n) => new Uint8Array(await source.slice(o, o + n).arrayBuffer()),
+      close: async () => {},
+      name: source.name ?? null,
+    };
+  }
+  if (source && typeof source.size === 'number' && typeof source.read === 'function') return source;
+  throw argumentError('source must be a Uint8Array, ArrayBuffer, Blob/File, or (in Node) a path or FileHandle');
+}
+
+/** Counts what is read (tests use it to show opening touches only the tail). */
+export function countingSource(source) {
+  const inner = toSource(source);
+  const counted = { ...inner, bytesRead: 0, reads: [] };
+  counted.read = async (o, n) => {
+    counted.bytesRead += n;
+    counted.reads.push([o, n]);
+    return inner.read(o, n);
+  };
+  return counted;
+}
+
+const registry = typeof FinalizationRegistry === 'undefined' ? null : new FinalizationRegistry((raw) => raw.free());
+
+export class TsFile {
+  #raw;
+  #source;
+  #indexError = null;
+  #indexLoaded = false;
+  #bloom = undefined;
+
+  /** Use openTsFile(). */
+  constructor(raw, source, token) {
+    if (token !== OPEN) throw new TypeError('use openTsFile()');
+    this.#raw = raw;
+    this.#source = source;
+    registry?.register(this, raw, this);
+  }
+
+  get #file() {
+    if (!this.#raw) throw argumentError('this TsFile is closed');
+    return this.#raw;
+  }
+
+  /** 3 or 4. */
+  get version() {
+    return this.#file.version;
+  }
+
+  get size() {
+    return this.#source.size;
+  }
+
+  get name() {
+    return this.#source.name ?? null;
+  }
+
+  /** `{offset, size, metaOffset}` of TsFileMetadata. */
+  get metadata() {
+    const m = this.#file.metadata();
+    return { offset: m.offset, size: m.size, metaOffset: m.meta_offset };
+  }
+
+  /** The stored filter as a BloomFilter, or null when the file has none. */
+  get bloomFilter() {
+    if (this.#bloom === undefined) {
+      const raw = this.#file.bloomFilter();
+      this.#bloom = raw ? wrapRaw(raw) : null;
+    }
+    return this.#bloom;
+  }
+
+  /** Where and how the filter is stored, with fill statistics (snake_case, as in `inspect --json`). */
+  bloomInfo() {
+    return this.#file.bloom();
+  }
+
+  /** `[{key, value, value_hex}]` — values that are not UTF-8 come as hex. */
+  get properties() {
+    return this.#file.properties();
+  }
+
+  get tableSchemas() {
+    return this.#file.tableSchemas();
+  }
+
+  get tableNames() {
+    return this.#file.tableNames();
+  }
+
+  /** Non-fatal problems (unreadable properties, a missing 0x02 marker, ...). */
+  get warnings() {
+    return this.#file.warnings();
+  }
+
+  /** Reads the index region (once) and audits the filter against it. */
+  async loadIndex() {
+    if (this.#indexLoaded) return this.#indexError;
+    const [offset, length] = this.#file.indexRange();
+    const region = await this.#source.read(offset, length);
+    this.#indexError = this.#file.attachIndex(region) ?? null;
+    this.#indexLoaded = true;
+    return this.#indexError;
+  }
+
+  /** The error that stopped the index walk, if any (series found before it are still listed). */
+  get indexError() {
+    return this.#indexError;
+  }
+
+  /** Every indexed series: `{series: [...], time_columns: [...]}` (reads the index on first use). */
+  async listing() {
+    await this.loadIndex();
+    return this.#file.series();
+  }
+
+  /** Every indexed series `{path, table, device, measurement, data_type, offset, maybe_present}`. */
+  async series() {
+    return (await this.listing()).series;
+  }
+
+  async timeColumns() {
+    return (await this.listing()).time_columns;
+  }
+
+  /** Which writer variant made the filter (reads the index on first use); null if the walk failed. */
+  async audit() {
+    await this.loadIndex();
+    return this.#file.audit();
+  }
+
+  /**
+   * Probes one path with the file's soundness rules: `absent` only when the writer's hash
+   * variant is established by the index or every candidate variant agrees; else `maybe` or
+   * `unknown`, with the reason. Call after `audit()`/`loadIndex()` to use the index's verdict.
+   */
+  probe(path, { variant, charset } = {}) {
+    const bytes = typeof path === 'string' ? new TextEncoder().encode(path) : path;
+    if (!(bytes instanceof Uint8Array)) throw argumentError('a path must be a string or a Uint8Array');
+    return this.#file.probe(bytes, variant ?? '', charset ?? '');
+  }
+
+  /** `[{path, verdict}]` for many paths in one call into wasm. */
+  probeMany(paths) {
+    const enc = new TextEncoder();
+    const parts = paths.map((p) => (typeof p === 'string' ? enc.encode(p) : p));
+    const ends = new Uint32Array(parts.length);
+    let total = 0;
+    parts.forEach((p, i) => {
+      total += p.length;
+      ends[i] = total;
+    });
+    const packed = new Uint8Array(total);
+    parts.forEach((p, i) => packed.set(p, i ? ends[i - 1] : 0));
+    const codes = this.#file.probeMany(packed, ends);
+    return paths.map((path, i) => ({ path, verdict: ['absent', 'maybe', 'unknown'][codes[i]] }));
+  }
+
+  /** Releases the wasm memory and the source (Node file handles opened by path). */
+  async close() {
+    if (!this.#raw) return;
+    registry?.unregister(this);
+    this.#bloom?.free();
+    this.#raw.free();
+    this.#raw = null;
+    await this.#source.close?.();
+  }
+}
+
+const OPEN = Symbol('open');
+
+/** Opens a TsFile, reading only its head and tail. Errors carry `kind` and `offset`. */
+export async function openTsFile(input, { source: makeSource = toSource } = {}) {
+  const source = await makeSource(input);
+  try {
+    const size = source.size;
+    const head = await source.read(0, Math.min(size, 7));
+    const windowLen = Math.min(size, TAIL_WINDOW);
+    const windowStart = size - windowLen;
+    const window = await source.read(windowStart, windowLen);
+    const tail = window.subarray(Math.max(0, windowLen - 10));
+    const env = tsfileEnvelope(size, head, tail);
+    const metadata =
+      env.metadata_offset >= windowStart
+        ? window.subarray(env.metadata_offset - windowStart, env.metadata_offset - windowStart + env.metadata_size)
+        : await source.read(env.metadata_offset, env.metadata_size);
+    const raw = WasmTsFile.open(size, head, tail, metadata);
+    return new TsFile(raw, source, OPEN);
+  } catch (e) {
+    await source.close?.();
+    throw e;
+  }
+}

@@ -1,0 +1,342 @@
+//! Which writer made this filter? Every indexed path is hashed under each
+//! hypothesis (tail variant × time columns inserted × trailing null tags kept ×
+//! charset) and the stored bit vector is rebuilt; a hypothesis holds when it
+//! reproduces the stored bits exactly (tsfile-format.md §10-11, Q1-Q5).
+//! Probing a path then says which variant it rests on and whether "absent" is sound.
+
+use crate::filter::{BloomFilter, Probe, Verdict};
+use crate::hash::{variants_can_differ, TailVariant};
+use crate::path::{transcode, Charset};
+use crate::tsfile::Series;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Hypothesis {
+    pub variant: TailVariant,
+    /// Time columns of aligned devices inserted as `device.`.
+    pub time_columns: bool,
+    /// Trailing null tags kept in the path (C++ 2.5.0) or dropped (Java).
+    pub trailing_nulls_kept: bool,
+    pub charset: Charset,
+}
+
+impl Hypothesis {
+    /// Who writes filters this way, in words.
+    pub fn writer(&self) -> String {
+        let base = match (self.variant, self.time_columns) {
+            (TailVariant::ZeroExtended, true) => "C++ tsfile >= 2.5 writer",
+            (TailVariant::ZeroExtended, false) => "C++ tsfile writer up to 2025-02 built for ARM",
+            (TailVariant::Java, true) => "Java writer",
+            (TailVariant::Java, false) => "C++ tsfile writer up to 2025-02 on x86-64",
+        };
+        if self.charset == Charset::Utf8 {
+            base.to_string()
+        } else {
+            format!("{base} on a JVM whose default charset is {}", self.charset.as_str())
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        format!(
+            "{} tail, time columns {}, trailing null tags {}, {}",
+            if self.variant == TailVariant::Java { "sign-extended" } else { "zero-extended" },
+            if self.time_columns { "inserted" } else { "not inserted" },
+            if self.trailing_nulls_kept { "kept" } else { "dropped" },
+            self.charset.as_str()
+        )
+    }
+
+    fn path(&self, s: &Series) -> Vec<u8> {
+        let raw = s.device.series_path(&s.measurement, !self.trailing_nulls_kept);
+        match transcode(&raw, self.charset) {
+            Ok(std::borrow::Cow::Owned(v)) => v,
+            _ => raw,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct HypothesisResult {
+    pub hypothesis: Hypothesis,
+    pub reproduces: bool,
+    /// Bits that differ between the stored vector and the rebuilt one.
+    pub differing_bits: u64,
+    /// Indexed paths (incl. time columns when inserted) that test absent in the stored filter.
+    pub indexed_absent: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AuditStatus {
+    /// The file has no Bloom filter.
+    NoFilter,
+    /// Exactly one tail variant (and charset) reproduces the bits.
+    Established,
+    /// The bits are reproduced, but by more than one variant (every path's tail is ASCII, say).
+    Ambiguous,
+    /// No hypothesis reproduces the stored bits.
+    NotReproduced,
+}
+
+impl AuditStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AuditStatus::NoFilter => "no_filter",
+            AuditStatus::Established => "established",
+            AuditStatus::Ambiguous => "ambiguous",
+            AuditStatus::NotReproduced => "not_reproduced",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Audit {
+    pub status: AuditStatus,
+    /// Every hypothesis tried, in order.
+    pub results: Vec<HypothesisResult>,
+    /// The variant every reproducing hypothesis shares, if they share one.
+    pub variant: Option<TailVariant>,
+    pub charset: Option<Charset>,
+    pub series_count: usize,
+    pub time_column_count: usize,
+    /// Indexed paths whose last `len mod 16` bytes include one >= 0x80 (the variants can differ).
+    pub non_ascii_tail_paths: usize,
+    /// One sentence for people.
+    pub summary: String,
+}
+
+impl Audit {
+    pub fn matching(&self) -> impl Iterator<Item = &Hypothesis> {
+        self.results.iter().filter(|r| r.reproduces).map(|r| &r.hypothesis)
+    }
+
+    pub fn reproduced(&self) -> bool {
+        matches!(self.status, AuditStatus::Established | AuditStatus::Ambiguous)
+    }
+
+    /// The (variant, charset) pairs a probe must consult for a sound "absent".
+    pub fn candidates(&self) -> Vec<(TailVariant, Charset)> {
+        let mut out: Vec<(TailVariant, Charset)> = Vec::new();
+        for h in self.matching() {
+            if !out.contains(&(h.variant, h.charset)) {
+                out.push((h.variant, h.charset));
+            }
+        }
+        out
+    }
+}
+
+/// Rebuilds the filter's bits from the index under each hypothesis.
+pub fn audit(filter: Option<&BloomFilter>, series: &[Series]) -> Audit {
+    let time_column_count = series.iter().filter(|s| s.is_time_column()).count();
+    let any_trailing_null = series.iter().any(|s| s.device.has_trailing_null());
+    let non_ascii_tail_paths = series.iter().filter(|s| variants_can_differ(&s.path())).count();
+    let any_non_ascii = series.iter().any(|s| !s.path().is_ascii());
+    let base = Audit {
+        status: AuditStatus::NoFilter,
+        results: Vec::new(),
+        variant: None,
+        charset: None,
+        series_count: series.len() - time_column_count,
+        time_column_count,
+        non_ascii_tail_paths,
+        summary: String::new(),
+    };
+    let Some(filter) = filter else {
+        return Audit { summary: "the file has no Bloom filter; every path must be looked up in the index".into(), ..base };
+    };
+    let stored = filter.logical_bits();
+
+    // Only vary the dimensions that can change a path.
+    let time_options: &[bool] = if time_column_count > 0 { &[true, false] } else { &[true] };
+    let null_options: &[bool] = if any_trailing_null { &[true, false] } else { &[true] };
+    let try_charsets = |charsets: &[Charset]| -> Vec<HypothesisResult> {
+        let mut out = Vec::new();
+        for &charset in charsets {
+            for variant in TailVariant::ALL {
+                for &time_columns in time_options {
+                    for &trailing_nulls_kept in null_options {
+                        let h = Hypothesis { variant, time_columns, trailing_nulls_kept, charset };
+                        out.push(test_hypothesis(filter, &stored, series, h));
+                    }
+                }
+            }
+        }
+        out
+    };
+    let mut results = try_charsets(&[Charset::Utf8]);
+    if !results.iter().any(|r| r.reproduces) && any_non_ascii {
+        // A Java writer on a JVM with a non-UTF-8 default charset (Q5).
+        let others: Vec<Charset> =
+            Charset::ALL.iter().copied().filter(|c| *c != Charset::Utf8 && c.is_available()).collect();
+        results.extend(try_charsets(&others));
+    }
+
+    let mut audit = Audit { results, ..base };
+    let candidates = audit.candidates();
+    let variants: Vec<TailVariant> = dedup(candidates.iter().map(|c| c.0));
+    let charsets: Vec<Charset> = dedup(candidates.iter().map(|c| c.1));
+    audit.variant = (variants.len() == 1).then(|| variants[0]);
+    audit.charset = (charsets.len() == 1).then(|| charsets[0]);
+    let first = audit.matching().next().copied();
+    audit.status = match (first, audit.variant) {
+        (None, _) => AuditStatus::NotReproduced,
+        (Some(_), Some(_)) => AuditStatus::Established,
+        (Some(_), None) => AuditStatus::Ambiguous,
+    };
+    audit.summary = match (audit.status, first) {
+        (AuditStatus::Established, Some(h)) => {
+            let same_writer: Vec<String> = dedup(audit.matching().map(|h| h.writer()));
+            format!(
+                "bits reproduced exactly: {} ({}){}",
+                same_writer.join(" or "),
+                h.describe(),
+                if audit.matching().count() > 1 { "; the other differences do not change any path of this file" } else { "" }
+            )
+        }
+        (AuditStatus::Ambiguous, Some(h)) => format!(
+            "ambiguous: the bits are reproduced exactly, but every indexed path's tail is ASCII, so the Java and \
+             zero-extended hashes agree and the writer's variant cannot be told ({}); paths with a non-ASCII tail are \
+             checked under both",
+            if h.time_columns && time_column_count > 0 { "time columns inserted" } else { "no time columns involved" }
+        ),
+        _ => {
+            let best = audit.results.iter().min_by_key(|r| r.differing_bits);
+            format!(
+                "no hypothesis reproduces the filter — 'definitely absent' is not trustworthy for this file{}",
+                best.map(|b| format!(" (closest: {}, {} bits differ)", b.hypothesis.describe(), b.differing_bits)).unwrap_or_default()
+            )
+        }
+    };
+    audit
+}
+
+fn dedup<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut out = Vec::new();
+    for i in items {
+        if !out.contains(&i) {
+            out.push(i);
+        }
+    }
+    out
+}
+
+fn test_hypothesis(filter: &BloomFilter, stored: &[u8], series: &[Series], h: Hypothesis) -> HypothesisResult {
+    let mut rebuilt = BloomFilter::new(filter.bit_count(), filter.hash_function_count()).expect("geometry was validated");
+    let mut indexed_absent = 0;
+    for s in series {
+        if s.is_time_column() && !h.time_columns {
+            continue;
+        }
+        let path = h.path(s);
+        if !filter.might_contain(&path, h.variant) {
+            indexed_absent += 1;
+        }
+        rebuilt.add(&path, h.variant);
+    }
+    let rebuilt = rebuilt.logical_bits();
+    let differing_bits: u64 = stored.iter().zip(&rebuilt).map(|(a, b)| (a ^ b).count_ones() as u64).sum();
+    HypothesisResult { hypothesis: h, reproduces: differing_bits == 0, differing_bits, indexed_absent }
+}
+
+/// The answer for one path in one file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileVerdict {
+    /// Sound: the path is not in the file.
+    Absent,
+    /// Every probed bit is set (under the variant used); look in the index.
+    Maybe,
+    /// The bits say absent, but that answer cannot be trusted for this file.
+    Unknown,
+}
+
+impl FileVerdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileVerdict::Absent => "absent",
+            FileVerdict::Maybe => "maybe",
+            FileVerdict::Unknown => "unknown",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileProbe {
+    pub verdict: FileVerdict,
+    pub variant: TailVariant,
+    pub charset: Charset,
+    /// The file's own index confirmed this variant (and charset).
+    pub confirmed: bool,
+    pub reason: String,
+    /// The probe under the variant used.
+    pub probe: Probe,
+    /// Probes under the other candidates consulted, if any.
+    pub others: Vec<(TailVariant, Charset, Probe)>,
+}
+
+/// Probes `path` (UTF-8, as stored in the index) in a file's filter.
+/// `audit`: the file's audit, or None when the index has not been read (then both
+/// known tail variants with UTF-8 are the candidates). `variant`/`charset` force a choice.
+pub fn probe_file(
+    filter: &BloomFilter,
+    audit: Option<&Audit>,
+    path: &[u8],
+    variant: Option<TailVariant>,
+    charset: Option<Charset>,
+) -> crate::Result<FileProbe> {
+    let candidates: Vec<(TailVariant, Charset)> = match audit {
+        Some(a) if a.reproduced() => a.candidates(),
+        Some(_) => Vec::new(),
+        None => vec![(TailVariant::Java, Charset::Utf8), (TailVariant::ZeroExtended, Charset::Utf8)],
+    };
+    let established = audit.filter(|a| a.status == AuditStatus::Established).and_then(|a| a.variant.zip(a.charset));
+    let used_variant = variant.or(established.map(|e| e.0)).unwrap_or(TailVariant::Java);
+    let used_charset = charset.or(established.map(|e| e.1)).unwrap_or(Charset::Utf8);
+    let confirmed = established == Some((used_variant, used_charset));
+    let key = |cs: Charset| transcode(path, cs);
+    let probe = filter.probe(&key(used_charset)?, used_variant);
+    let mut others = Vec::new();
+    for &(v, cs) in &candidates {
+        if (v, cs) != (used_variant, used_charset) {
+            others.push((v, cs, filter.probe(&key(cs)?, v)));
+        }
+    }
+    let vname = |v: TailVariant, cs: Charset| {
+        if cs == Charset::Utf8 { v.as_str().to_string() } else { format!("{} / {}", v.as_str(), cs.as_str()) }
+    };
+    let (verdict, reason) = if probe.verdict == Verdict::Maybe {
+        (
+            FileVerdict::Maybe,
+            format!(
+                "every probed bit is set under the {} hash{}; the path may be present — confirm in the index",
+                vname(used_variant, used_charset),
+                if confirmed { " (confirmed by the file's index)" } else { "" }
+            ),
+        )
+    } else if let Some(a) = audit.filter(|a| !a.reproduced()) {
+        (FileVerdict::Unknown, format!("a probed bit is clear, but {}", a.summary))
+    } else if confirmed {
+        (
+            FileVerdict::Absent,
+            format!("a probed bit is clear under the {} hash, which the file's index confirms", vname(used_variant, used_charset)),
+        )
+    } else if let Some((v, cs, _)) = others.iter().find(|o| o.2.verdict == Verdict::Maybe) {
+        (
+            FileVerdict::Maybe,
+            format!(
+                "absent under the {} hash but every bit is set under {}; the writer's variant is not established, so the path may be present",
+                vname(used_variant, used_charset),
+                vname(*v, *cs)
+            ),
+        )
+    } else {
+        let consulted = 1 + others.len();
+        (
+            FileVerdict::Absent,
+            if !variants_can_differ(&key(used_charset)?) && consulted == 1 {
+                "a probed bit is clear; this path's tail is ASCII, so every tail variant hashes it the same way".to_string()
+            } else {
+                format!("a probed bit is clear under every candidate hash ({consulted} consulted)")
+            },
+        )
+    };
+    Ok(FileProbe { verdict, variant: used_variant, charset: used_charset, confirmed, reason, probe, others })
+}

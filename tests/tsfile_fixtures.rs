@@ -1,0 +1,164 @@
+//! The reader against real files written by PyPI tsfile 2.5.0 (C++), synthetic
+//! variants and hostile files (tests/fixtures/gen_tsfiles.py). Expected values come
+//! from the generator's manifest: the data it wrote, checked with the writer's reader.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use tsfile_bloom::audit::{self, AuditStatus, FileVerdict};
+use tsfile_bloom::source::{CountingSource, FileSource, ReadAt};
+use tsfile_bloom::tsfile::{self, Series};
+use tsfile_bloom::TailVariant;
+
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tsfile")
+}
+
+fn manifest() -> Vec<Value> {
+    let text = std::fs::read_to_string(dir().join("manifest.json")).expect("run tests/fixtures/gen_tsfiles.py");
+    let v: Value = serde_json::from_str(&text).unwrap();
+    match v {
+        Value::Array(a) => a,
+        Value::Object(o) => o["files"].as_array().cloned().unwrap_or_default(),
+        _ => panic!("manifest must be a list"),
+    }
+}
+
+fn entries(kind: &str) -> Vec<Value> {
+    manifest().into_iter().filter(|e| e["kind"] == kind).collect()
+}
+
+fn key(device: &Value, measurement: &str, data_type: &str) -> String {
+    let segs: Vec<String> =
+        device.as_array().unwrap().iter().map(|s| s.as_str().map(str::to_string).unwrap_or_else(|| "null".into())).collect();
+    format!("{}.{}|{}", segs.join("."), measurement, data_type)
+}
+
+fn multiset<I: IntoIterator<Item = String>>(items: I) -> BTreeMap<String, usize> {
+    let mut m = BTreeMap::new();
+    for i in items {
+        *m.entry(i).or_insert(0) += 1;
+    }
+    m
+}
+
+fn open(entry: &Value) -> (FileSource, tsfile::TsFileMetadata, Vec<Series>) {
+    let name = entry["file"].as_str().unwrap();
+    let src = FileSource::open(dir().join(name)).unwrap();
+    let meta = tsfile::read_metadata(&src).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let walk = tsfile::walk_index(&src, &meta);
+    assert!(walk.error.is_none(), "{name}: {:?}", walk.error);
+    (src, meta, walk.series)
+}
+
+fn valid_entries() -> Vec<Value> {
+    let mut v = entries("real");
+    v.extend(entries("synthetic"));
+    assert!(v.len() >= 10, "expected the real and synthetic fixtures");
+    v
+}
+
+#[test]
+fn header_fields_and_exact_series_multiset() {
+    for e in valid_entries() {
+        let name = e["name"].as_str().unwrap();
+        let (src, meta, series) = open(&e);
+        assert_eq!(meta.envelope.version as u64, e["version"].as_u64().unwrap(), "{name} version");
+        assert_eq!(src.size(), e["file_size"].as_u64().unwrap_or(src.size()), "{name} size");
+        let bloom = &e["bloom"];
+        assert_eq!(meta.bloom.filter.is_some(), bloom["present"].as_bool().unwrap(), "{name} bloom present");
+        if let Some(f) = &meta.bloom.filter {
+            assert_eq!(f.bit_count() as u64, bloom["bit_count"].as_u64().unwrap(), "{name} bit_count");
+            assert_eq!(f.hash_function_count() as u64, bloom["hash_function_count"].as_u64().unwrap(), "{name} k");
+        }
+        let got = multiset(
+            series
+                .iter()
+                .filter(|s| !s.is_time_column())
+                .map(|s| format!("{}|{}", String::from_utf8_lossy(&s.path()), s.data_type.as_str())),
+        );
+        let want = multiset(e["series"].as_array().unwrap().iter().map(|s| {
+            key(&s["device"], s["measurement"].as_str().unwrap(), s["data_type"].as_str().unwrap())
+        }));
+        assert_eq!(got, want, "{name}: series multiset");
+        let got_tc = multiset(series.iter().filter(|s| s.is_time_column()).map(|s| String::from_utf8_lossy(&s.path()).into_owned()));
+        let want_tc = multiset(
+            e["time_columns"].as_array().map(|a| a.to_vec()).unwrap_or_default().iter().map(|t| key(&t["device"], "", "x").replace("|x", "")),
+        );
+        assert_eq!(got_tc, want_tc, "{name}: time columns");
+    }
+}
+
+#[test]
+fn every_indexed_series_is_maybe_present_and_audit_names_the_writer() {
+    for e in valid_entries() {
+        let name = e["name"].as_str().unwrap();
+        let (_, meta, series) = open(&e);
+        let Some(filter) = meta.bloom.filter.as_ref() else { continue };
+        let a = audit::audit(Some(filter), &series);
+        for s in series.iter().filter(|s| !s.is_time_column()) {
+            let p = audit::probe_file(filter, Some(&a), &s.path(), None, None).unwrap();
+            assert_eq!(p.verdict, FileVerdict::Maybe, "{name}: {} ({})", String::from_utf8_lossy(&s.path()), p.reason);
+        }
+        let variant = match e["hash_variant"].as_str() {
+            Some("java") => Some(TailVariant::Java),
+            Some("zero-extended") => Some(TailVariant::ZeroExtended),
+            _ => None,
+        };
+        assert!(a.reproduced(), "{name}: {}", a.summary);
+        if let Some(v) = variant {
+            if a.non_ascii_tail_paths > 0 {
+                assert_eq!(a.status, AuditStatus::Established, "{name}: {}", a.summary);
+                assert_eq!(a.variant, Some(v), "{name}: {}", a.summary);
+            } else {
+                assert!(a.matching().any(|h| h.variant == v), "{name}");
+            }
+        }
+        if let (Some(tc), true) = (e["time_columns_in_filter"].as_bool(), a.time_column_count > 0) {
+            assert!(a.matching().all(|h| h.time_columns == tc), "{name}: time columns {tc}: {}", a.summary);
+        }
+    }
+}
+
+#[test]
+fn hostile_files_get_the_expected_typed_error() {
+    let hostile = entries("hostile");
+    assert!(hostile.len() >= 20, "expected the hostile fixtures");
+    let mut wrong = Vec::new();
+    for e in hostile {
+        let name = e["name"].as_str().unwrap().to_string();
+        let want = e["error_kind"].as_str().unwrap();
+        let src = FileSource::open(dir().join(e["file"].as_str().unwrap())).unwrap();
+        let got = match tsfile::read_metadata(&src) {
+            Err(err) => Some(err),
+            Ok(meta) => tsfile::walk_index(&src, &meta).error,
+        };
+        match got {
+            Some(err) if err.kind.as_str() == want => assert!(err.offset <= src.size(), "{name}: offset {}", err.offset),
+            other => wrong.push(format!("{name}: want {want}, got {:?}", other.map(|e| e.to_string()))),
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn opening_reads_only_the_tail_and_listing_only_the_index() {
+    let src = CountingSource::new(FileSource::open(dir().join("tree_10k_series.tsfile")).unwrap());
+    let meta = tsfile::read_metadata(&src).unwrap();
+    let size = src.size();
+    let start = meta.envelope.metadata_offset;
+    let expected = 7 + 10 + meta.envelope.metadata_size as u64;
+    assert_eq!(src.bytes_read.get(), expected);
+    for &(off, len) in src.reads.borrow().iter() {
+        assert!(off == 0 && len <= 7 || off >= start, "read {off}+{len} outside head/tail");
+    }
+    let before = src.bytes_read.get();
+    let walk = tsfile::walk_index(&src, &meta);
+    assert!(walk.error.is_none());
+    assert_eq!(src.bytes_read.get() - before, start - meta.meta_offset);
+    // The data area (everything before meta_offset but the head) is never read.
+    assert!(meta.meta_offset > size / 4, "fixture should have a real data area");
+    for &(off, len) in src.reads.borrow().iter() {
+        assert!(off + len as u64 <= 7 || off >= meta.meta_offset, "read {off}+{len} touches the data area");
+    }
+}
