@@ -193,7 +193,8 @@ export async function openTsFile(input, { source: makeSource = toSource } = {}) 
   const source = await makeSource(input);
   try {
     const size = source.size;
-    const head = await source.read(0, Math.min(size, 7));
+    // 12 bytes: 7 for magic + version, 12 to recognise a v2 head ("TsFile000002").
+    const head = await source.read(0, Math.min(size, 12));
     const windowLen = Math.min(size, TAIL_WINDOW);
     const windowStart = size - windowLen;
     const window = await source.read(windowStart, windowLen);

@@ -23,4 +23,7 @@ mkdir -p dist/site/pkg/dist
 cp -r www/. dist/site/
 cp -r js dist/site/pkg/js
 cp -r dist/web dist/site/pkg/dist/web
+# The bundled sample: a real file from the C++ writer with Unicode names and time columns.
+mkdir -p dist/site/samples
+cp tests/fixtures/tsfile/table_unicode.tsfile dist/site/samples/sample.tsfile
 echo "[build] dist/web/tsfile_bloom_bg.wasm: $(wc -c < dist/web/tsfile_bloom_bg.wasm) bytes, $(gzip -9c dist/web/tsfile_bloom_bg.wasm | wc -c) gzipped; site in dist/site" >&2

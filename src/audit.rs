@@ -35,14 +35,20 @@ impl Hypothesis {
         }
     }
 
-    pub fn describe(&self) -> String {
-        format!(
-            "{} tail, time columns {}, trailing null tags {}, {}",
-            if self.variant == TailVariant::Java { "sign-extended" } else { "zero-extended" },
-            if self.time_columns { "inserted" } else { "not inserted" },
-            if self.trailing_nulls_kept { "kept" } else { "dropped" },
-            self.charset.as_str()
-        )
+    /// The hypothesis in words; `time_columns`/`trailing_nulls`: whether the file has any,
+    /// so that dimensions which change nothing are left out.
+    pub fn describe(&self, time_columns: bool, trailing_nulls: bool) -> String {
+        let mut parts = vec![format!("{} tail", if self.variant == TailVariant::Java { "sign-extended" } else { "zero-extended" })];
+        if time_columns {
+            parts.push(format!("time columns {}", if self.time_columns { "inserted" } else { "not inserted" }));
+        }
+        if trailing_nulls {
+            parts.push(format!("trailing null tags {}", if self.trailing_nulls_kept { "kept" } else { "dropped" }));
+        }
+        if self.charset != Charset::Utf8 {
+            parts.push(format!("{} path bytes", self.charset.as_str()));
+        }
+        parts.join(", ")
     }
 
     fn path(&self, s: &Series) -> Vec<u8> {
@@ -188,7 +194,7 @@ pub fn audit(filter: Option<&BloomFilter>, series: &[Series]) -> Audit {
             format!(
                 "bits reproduced exactly: {} ({}){}",
                 same_writer.join(" or "),
-                h.describe(),
+                h.describe(time_column_count > 0, any_trailing_null),
                 if audit.matching().count() > 1 { "; the other differences do not change any path of this file" } else { "" }
             )
         }
@@ -202,7 +208,14 @@ pub fn audit(filter: Option<&BloomFilter>, series: &[Series]) -> Audit {
             let best = audit.results.iter().min_by_key(|r| r.differing_bits);
             format!(
                 "no hypothesis reproduces the filter — 'definitely absent' is not trustworthy for this file{}",
-                best.map(|b| format!(" (closest: {}, {} bits differ)", b.hypothesis.describe(), b.differing_bits)).unwrap_or_default()
+                best.map(|b| {
+                    format!(
+                        " (closest: {}, {} bits differ)",
+                        b.hypothesis.describe(time_column_count > 0, any_trailing_null),
+                        b.differing_bits
+                    )
+                })
+                .unwrap_or_default()
             )
         }
     };

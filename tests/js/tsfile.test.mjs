@@ -1,0 +1,162 @@
+// TsFile reading through the npm API and the CLI, against the real-writer fixtures.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { openTsFile, countingSource } from 'tsfile-bloom';
+
+const DIR = new URL('../fixtures/tsfile/', import.meta.url);
+const raw = JSON.parse(readFileSync(new URL('manifest.json', DIR), 'utf8'));
+const MANIFEST = Array.isArray(raw) ? raw : raw.files;
+const byName = (n) => MANIFEST.find((e) => e.name === n);
+const filePath = (e) => fileURLToPath(new URL(e.file, DIR));
+const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
+const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+
+test('10,000-series file from every source kind: bit count, all series, probeMany verdicts', async () => {
+  const e = byName('tree_10k_series');
+  const bytes = new Uint8Array(readFileSync(filePath(e)));
+  const handle = await open(filePath(e));
+  const sources = {
+    path: filePath(e),
+    fileHandle: handle,
+    uint8array: bytes,
+    arraybuffer: bytes.slice().buffer,
+    blob: new Blob([bytes]),
+  };
+  try {
+    for (const [kind, source] of Object.entries(sources)) {
+      const t = await openTsFile(source);
+      assert.equal(t.version, 4, kind);
+      assert.equal(t.bloomFilter.bitCount, e.bloom.bit_count, kind);
+      const series = await t.series();
+      assert.equal(series.length, 10000, kind);
+      assert.equal(new Set(series.map((s) => s.path)).size, 10000, kind);
+      const sample = series.slice(0, 500).map((s) => s.path);
+      // A path whose bits are clear under every hash variant: search a few candidates with the raw filter.
+      const absentPath = Array.from({ length: 200 }, (_, i) => `root.nowhere.d${i}.s${i}`).find(
+        (p) => t.bloomFilter.probe(p).verdict === 'absent' && t.bloomFilter.probe(p, { variant: 'zero-extended' }).verdict === 'absent',
+      );
+      const verdicts = t.probeMany([...sample, absentPath]);
+      assert.ok(verdicts.slice(0, 500).every((v) => v.verdict === 'maybe'), kind);
+      assert.equal(verdicts[500].verdict, 'absent', kind);
+      const one = t.probe(sample[0]);
+      assert.equal(one.verdict, 'maybe');
+      assert.equal(one.indexed, true);
+      assert.equal(one.probes.length, e.bloom.hash_function_count);
+      await t.close();
+    }
+  } finally {
+    await handle.close();
+  }
+});
+
+test('every real and synthetic file lists its exact series and keeps them maybe-present', async () => {
+  for (const e of MANIFEST.filter((x) => x.kind !== 'hostile')) {
+    const t = await openTsFile(filePath(e));
+    const { series, time_columns } = await t.listing();
+    const key = (device, m, dt) => `${device.map((s) => s ?? 'null').join('.')}.${m}|${dt}`;
+    const got = series.map((s) => `${s.path}|${s.data_type}`).sort();
+    const want = e.series.map((s) => key(s.device, s.measurement, s.data_type)).sort();
+    assert.deepEqual(got, want, e.name);
+    assert.equal(time_columns.length, (e.time_columns ?? []).length, e.name);
+    if (t.bloomFilter) {
+      assert.ok(series.every((s) => s.maybe_present === true), e.name);
+      for (const v of t.probeMany(series.map((s) => s.path))) assert.equal(v.verdict, 'maybe', `${e.name} ${v.path}`);
+    }
+    await t.close();
+  }
+});
+
+test('the audit names the writer variant', async () => {
+  const cases = MANIFEST.filter((x) => x.kind !== 'hostile' && x.bloom?.present);
+  for (const e of cases) {
+    const t = await openTsFile(filePath(e));
+    const a = await t.audit();
+    assert.ok(['established', 'ambiguous'].includes(a.status), `${e.name}: ${a.summary}`);
+    if (a.non_ascii_tail_paths > 0 && e.hash_variant) {
+      assert.equal(a.variant, e.hash_variant, `${e.name}: ${a.summary}`);
+      assert.match(a.summary, /^bits reproduced exactly/);
+    }
+    if (e.hash_variant === 'zero-extended' && e.time_columns_in_filter && a.status === 'established' && a.time_column_count > 0) {
+      assert.match(a.writer, /C\+\+ tsfile >= 2\.5/, e.name);
+    }
+    await t.close();
+  }
+});
+
+test('opening reads only the head and the tail window', async () => {
+  const e = byName('tree_10k_series');
+  const src = countingSource(new Uint8Array(readFileSync(filePath(e))));
+  const t = await openTsFile(src);
+  const { offset: metaStart } = t.metadata;
+  assert.ok(src.reads.every(([o, n]) => (o === 0 && n <= 12) || o + n === e.file_size));
+  assert.ok(src.bytesRead <= 12 + 64 * 1024);
+  const before = src.bytesRead;
+  await t.series();
+  assert.equal(src.bytesRead - before, metaStart - t.metadata.metaOffset);
+  await t.close();
+});
+
+test('hostile files reject with typed Errors; the process survives', async () => {
+  const hostile = MANIFEST.filter((x) => x.kind === 'hostile');
+  assert.ok(hostile.length >= 20);
+  for (const e of hostile) {
+    let err = null;
+    try {
+      const t = await openTsFile(filePath(e));
+      err = await t.loadIndex();
+      await t.close();
+    } catch (x) {
+      err = x;
+    }
+    assert.ok(err instanceof Error, `${e.name}: no error`);
+    assert.equal(err.kind, e.error_kind, `${e.name}: ${err.message}`);
+    assert.equal(typeof err.offset, 'number');
+  }
+  await assert.rejects(openTsFile(new Uint8Array(3)), (x) => x.kind === 'too_short');
+  await assert.rejects(openTsFile(42), (x) => x.kind === 'invalid_argument');
+});
+
+test('CLI: inspect --json schema, probe, verify and exit codes', () => {
+  const e = byName('table_unicode') ?? byName('tree_unicode');
+  const r = cli('inspect', filePath(e), '--json');
+  assert.equal(r.status, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.ok, true);
+  assert.equal(j.error, null);
+  assert.equal(j.version, 4);
+  for (const k of ['offset', 'size', 'meta_offset']) assert.equal(typeof j.metadata[k], 'number');
+  for (const k of ['present', 'offset', 'byte_length', 'bit_count', 'hash_function_count', 'set_bits', 'fill_ratio', 'estimated_items']) {
+    assert.ok(k in j.bloom_filter, k);
+  }
+  assert.equal(j.bloom_filter.bit_count, e.bloom.bit_count);
+  assert.equal(j.series.length, e.series.length);
+  for (const s of j.series) {
+    assert.deepEqual(Object.keys(s).sort(), ['data_type', 'device', 'maybe_present', 'measurement', 'offset', 'path', 'table']);
+    assert.equal(s.maybe_present, true);
+  }
+  assert.ok(Array.isArray(j.time_columns));
+  assert.equal(typeof j.audit.summary, 'string');
+
+  const p = cli('probe', filePath(e), j.series[0].path, 'root.not.there.x', '--json');
+  assert.equal(p.status, 0, p.stderr);
+  const pj = JSON.parse(p.stdout);
+  assert.equal(pj.results[0].verdict, 'maybe');
+  assert.ok(['absent', 'maybe'].includes(pj.results[1].verdict));
+
+  assert.equal(cli('verify', filePath(e)).status, 0);
+  const human = cli('inspect', filePath(e));
+  assert.equal(human.status, 0);
+  assert.match(human.stdout, /bloom +\d+ bits, k=\d/);
+
+  const bad = MANIFEST.find((x) => x.kind === 'hostile' && x.error_kind === 'bad_tail_magic');
+  const b = cli('inspect', filePath(bad), '--json');
+  assert.equal(b.status, 1);
+  assert.equal(JSON.parse(b.stdout).error.kind, 'bad_tail_magic');
+  assert.equal(cli('inspect', '/nonexistent/file.tsfile').status, 2);
+  assert.equal(cli('frobnicate', filePath(e)).status, 2);
+  assert.equal(cli('probe', filePath(e), 'x', '--variant', 'md5').status, 2);
+});
