@@ -78,44 +78,60 @@ function renderSeries(filterText) {
   );
 }
 
+// Layout: one square cell per bit while they fit (at least 4 px each), else density
+// colouring with several bits per pixel.
+function layout(bitCount, width) {
+  const cols = Math.min(width, Math.max(16, Math.ceil(Math.sqrt(bitCount * 4))));
+  const cell = Math.floor(width / cols);
+  if (cell >= 4) return { cols, cell, perCell: 1, rows: Math.ceil(bitCount / cols) };
+  const perCell = Math.max(1, Math.ceil(bitCount / (width * 256)));
+  return { cols: width, cell: 1, perCell, rows: Math.ceil(bitCount / perCell / width) };
+}
+
 function drawMap() {
   const canvas = $('heatmap');
-  const ctx = canvas.getContext('2d');
   const { bits, bitCount } = current;
-  const w = canvas.width;
-  const h = canvas.height;
-  const img = ctx.createImageData(w, h);
-  const cells = w * h;
-  const perCell = Math.max(1, Math.ceil(bitCount / cells));
-  for (let c = 0; c * perCell < bitCount && c < cells; c++) {
+  const L = layout(bitCount, 1024);
+  canvas.width = L.cols * L.cell;
+  canvas.height = Math.max(1, L.rows * L.cell);
+  const ctx = canvas.getContext('2d');
+  const img = ctx.createImageData(L.cols, Math.max(1, L.rows));
+  for (let c = 0; c * L.perCell < bitCount; c++) {
     let set = 0;
-    const end = Math.min(bitCount, (c + 1) * perCell);
-    for (let b = c * perCell; b < end; b++) set += (bits[b >> 3] >> (b & 7)) & 1;
-    const v = Math.round((255 * set) / (end - c * perCell));
+    const end = Math.min(bitCount, (c + 1) * L.perCell);
+    for (let b = c * L.perCell; b < end; b++) set += (bits[b >> 3] >> (b & 7)) & 1;
+    const v = Math.round((255 * set) / (end - c * L.perCell));
     const i = c * 4;
     img.data[i] = v;
     img.data[i + 1] = Math.round(v * 0.8);
     img.data[i + 2] = 60 + Math.round(v * 0.3);
     img.data[i + 3] = 255;
   }
-  ctx.putImageData(img, 0, 0);
+  // Draw one pixel per cell, then scale up without smoothing.
+  const small = new OffscreenCanvas(L.cols, Math.max(1, L.rows));
+  small.getContext('2d').putImageData(img, 0, 0);
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(small, 0, 0, canvas.width, canvas.height);
   for (const { bit, color } of highlight) {
-    const c = Math.floor(bit / perCell);
+    const c = Math.floor(bit / L.perCell);
+    const x = (c % L.cols) * L.cell;
+    const y = Math.floor(c / L.cols) * L.cell;
     ctx.strokeStyle = color;
-    ctx.lineWidth = 2;
-    ctx.strokeRect((c % w) - 3, Math.floor(c / w) - 3, 7, 7);
+    ctx.lineWidth = 3;
+    ctx.strokeRect(x - 2, y - 2, L.cell + 4, L.cell + 4);
   }
-  canvas.dataset.bitsPerCell = String(perCell);
+  canvas.dataset.layout = JSON.stringify(L);
 }
 
 $('heatmap').addEventListener('mousemove', (ev) => {
   if (!current) return;
   const canvas = ev.currentTarget;
   const r = canvas.getBoundingClientRect();
-  const x = Math.floor(((ev.clientX - r.left) / r.width) * canvas.width);
-  const y = Math.floor(((ev.clientY - r.top) / r.height) * canvas.height);
-  const perCell = Number(canvas.dataset.bitsPerCell);
-  const bit = (y * canvas.width + x) * perCell;
+  const L = JSON.parse(canvas.dataset.layout);
+  const perCell = L.perCell;
+  const x = Math.floor((((ev.clientX - r.left) / r.width) * canvas.width) / L.cell);
+  const y = Math.floor((((ev.clientY - r.top) / r.height) * canvas.height) / L.cell);
+  const bit = (y * L.cols + x) * perCell;
   if (bit >= current.bitCount) return;
   const state = (current.bits[bit >> 3] >> (bit & 7)) & 1;
   $('hover').textContent = perCell === 1 ? `bit ${bit}: ${state ? 'set' : 'clear'}` : `bits ${bit}–${bit + perCell - 1}`;
