@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Every test: native Rust (unit, integration, property), then the wasm package
-# through its public npm API under Node (node:test).
+# Every test: native Rust (unit, integration, property), the wasm package through
+# its public npm API under Node (node:test), the packaged tarball as a consumer
+# installs it, and the page in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh --browser
 bash scripts/build.sh
 export PATH="$HOME/.cargo/bin:$PATH"
 cargo test --all-targets
 node --test tests/js/*.test.mjs
+shopt -s nullglob
+e2e=(tests/e2e/*.test.mjs)
+if [ ${#e2e[@]} -gt 0 ]; then node --test --test-concurrency=1 "${e2e[@]}"; fi
