@@ -110,3 +110,134 @@ export class BloomFilter {
   /** Releases wasm memory now; otherwise a FinalizationRegistry releases it eventually. */
   free(): void;
 }
+
+/** A byte source: what openTsFile reads through (only the head, the tail and the index region). */
+export interface ByteSource {
+  size: number;
+  read(offset: number, length: number): Promise<Uint8Array>;
+  close?(): Promise<void>;
+  name?: string | null;
+}
+
+/** A Node path string or URL, a Node `FileHandle`, bytes, a Blob/File, or a ByteSource. */
+export type TsFileInput = string | URL | Uint8Array | ArrayBuffer | Blob | ByteSource | { fd: number; read: Function; stat: Function };
+
+export interface TsFileMetadataInfo {
+  /** Offset of TsFileMetadata in the file. */
+  offset: number;
+  /** Its size in bytes. */
+  size: number;
+  /** Offset of the index region (the 0x02 separator). */
+  metaOffset: number;
+}
+
+export interface BloomInfo {
+  present: boolean;
+  /** 'standard' | 'empty' | 'v3' | 'legacy_cpp_empty' | 'java_null' | 'missing'. */
+  encoding: string;
+  offset: number;
+  bits_offset: number | null;
+  byte_length: number | null;
+  bit_count: number | null;
+  hash_function_count: number | null;
+  set_bits: number | null;
+  fill_ratio: number | null;
+  estimated_items: number | null;
+  indexed_items: number | null;
+  fpp_formula: number | null;
+  fpp_from_fill: number | null;
+  optimal_k: number | null;
+}
+
+export interface SeriesInfo {
+  path: string;
+  table: string | null;
+  /** DeviceID segments; null segments stay null. */
+  device: (string | null)[];
+  measurement: string;
+  data_type: string;
+  offset: number;
+  /** Under the established variant, or under either variant when undetermined; null without a filter. */
+  maybe_present: boolean | null;
+}
+
+export interface Hypothesis {
+  variant: Variant;
+  time_columns: boolean;
+  trailing_null_tags: 'kept' | 'dropped';
+  charset: string;
+  writer: string;
+  reproduces: boolean;
+  differing_bits: number;
+  indexed_absent: number;
+}
+
+export interface AuditResult {
+  status: 'established' | 'ambiguous' | 'not_reproduced' | 'no_filter';
+  /** One sentence for people. */
+  summary: string;
+  variant: Variant | null;
+  charset: string | null;
+  writer: string | null;
+  series_count: number;
+  time_column_count: number;
+  non_ascii_tail_paths: number;
+  hypotheses: Hypothesis[];
+}
+
+export interface FileProbeResult {
+  path: string;
+  /** 'absent' only when sound for this file; 'unknown' when the bits say absent but cannot be trusted. */
+  verdict: 'absent' | 'maybe' | 'unknown';
+  variant: Variant | null;
+  charset: string | null;
+  /** The file's index confirmed the variant used. */
+  confirmed: boolean;
+  reason: string;
+  /** Whether the index lists this exact series (null before the index is read). */
+  indexed: boolean | null;
+  probes: SeedProbe[];
+  others: { variant: Variant; charset: string; verdict: 'absent' | 'maybe'; probes: SeedProbe[] }[];
+}
+
+export interface PropertyInfo {
+  key: string | null;
+  value: string | null;
+  /** Hex of the value when it is not UTF-8. */
+  value_hex: string | null;
+}
+
+export interface TableSchemaInfo {
+  table: string | null;
+  columns: { name: string | null; data_type: string; category: string; encoding: number; compression: number }[];
+}
+
+export class TsFile {
+  private constructor();
+  readonly version: 3 | 4;
+  readonly size: number;
+  readonly name: string | null;
+  readonly metadata: TsFileMetadataInfo;
+  readonly bloomFilter: BloomFilter | null;
+  readonly properties: PropertyInfo[];
+  readonly tableSchemas: TableSchemaInfo[];
+  readonly tableNames: (string | null)[];
+  readonly warnings: { kind: string; message: string; offset: number }[];
+  readonly indexError: TsFileBloomError | null;
+  bloomInfo(): BloomInfo;
+  /** Reads the index region once; returns the error that stopped the walk (partial series kept), or null. */
+  loadIndex(): Promise<TsFileBloomError | null>;
+  listing(): Promise<{ series: SeriesInfo[]; time_columns: SeriesInfo[] }>;
+  series(): Promise<SeriesInfo[]>;
+  timeColumns(): Promise<SeriesInfo[]>;
+  audit(): Promise<AuditResult | null>;
+  probe(path: string | Uint8Array, options?: ProbeOptions): FileProbeResult;
+  probeMany(paths: (string | Uint8Array)[]): { path: string | Uint8Array; verdict: 'absent' | 'maybe' | 'unknown' }[];
+  close(): Promise<void>;
+}
+
+/** Opens a TsFile reading only its head and tail. Rejects with a TsFileBloomError. */
+export function openTsFile(source: TsFileInput): Promise<TsFile>;
+
+/** Wraps a source and counts the bytes read through it. */
+export function countingSource(source: TsFileInput): ByteSource & { bytesRead: number; reads: [number, number][] };

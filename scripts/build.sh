@@ -17,6 +17,14 @@ node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
   --enable-mutable-globals --enable-reference-types --enable-multivalue \
   dist/web/tsfile_bloom_bg.wasm -o dist/web/tsfile_bloom_bg.wasm
 
+# CommonJS build for require(): js/node.js bundled by esbuild; import.meta.url is
+# rewritten to js/node.js's own location so the relative wasm URL still resolves.
+node_modules/.bin/esbuild js/node.js --bundle --platform=node --format=cjs --target=node20 \
+  --log-level=warning --outfile=dist/cjs/index.cjs \
+  --define:import.meta.url=__tsfile_bloom_url \
+  --banner:js="const __tsfile_bloom_url = require('node:url').pathToFileURL(require('node:path').join(__dirname, '../../js/node.js')).href;"
+cp js/index.d.ts dist/cjs/index.d.cts
+
 # The static site: www/ plus the package under pkg/ (same relative layout as the npm package).
 rm -rf dist/site
 mkdir -p dist/site/pkg/dist

@@ -9,6 +9,7 @@ bash scripts/build.sh
 export PATH="$HOME/.cargo/bin:$PATH"
 cargo test --all-targets
 node --test tests/js/*.test.mjs
+node --test tests/consumer/*.test.mjs
 shopt -s nullglob
 e2e=(tests/e2e/*.test.mjs)
 if [ ${#e2e[@]} -gt 0 ]; then node --test --test-concurrency=1 "${e2e[@]}"; fi
