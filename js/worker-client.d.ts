@@ -1,0 +1,54 @@
+// Types for worker-client.js: the main-thread promise wrapper around worker.js.
+import type { AuditResult, BloomInfo, Charset, FileProbeResult, PathInput, PropertyInfo, SeriesInfo, TableSchemaInfo, TsFileMetadataInfo, Variant } from './index.js';
+import type { PlainError, Provenance } from './worker.js';
+
+export interface WorkerProgress {
+  op: string;
+  id: number;
+  done: number;
+  total: number;
+}
+
+/** Rejections: an Error with the package's `kind` and `offset`, and the op that failed. */
+export interface WorkerError extends Error {
+  kind: string;
+  offset: number | null;
+  op: string | null;
+}
+
+export interface FileInfo {
+  synthetic: boolean;
+  name: string | null;
+  size: number | null;
+  version: number | null;
+  metadata: TsFileMetadataInfo | null;
+  bloom: BloomInfo;
+  properties: PropertyInfo[];
+  tableSchemas: TableSchemaInfo[];
+  tableNames: (string | null)[];
+  warnings: string[];
+}
+
+/** A promise that also carries the request id (for cancel()). */
+export type Pending<T> = Promise<T> & { id: number };
+
+export interface TsFileWorker {
+  onprogress: ((p: WorkerProgress) => void) | null;
+  onerror: ((e: WorkerError) => void) | null;
+  readonly mode: 'worker' | 'inline';
+  open(blob: Blob, name?: string): Pending<FileInfo>;
+  info(): Pending<FileInfo>;
+  bits(): Pending<{ bitCount: number; hashFunctionCount: number; bits: Uint8Array } | null>;
+  audit(): Pending<{ audit: AuditResult | null; indexError: PlainError | null }>;
+  series(): Pending<{ series: SeriesInfo[]; time_columns: SeriesInfo[]; indexError: PlainError | null }>;
+  probe(path: string, options?: { variant?: Variant; charset?: Charset }): Pending<FileProbeResult>;
+  probeMany(paths: PathInput[], options?: { variant?: Variant; charset?: Charset; onprogress?: (p: WorkerProgress) => void }): Pending<{ path: PathInput; verdict: 'absent' | 'maybe' | 'unknown' }[]>;
+  provenance(): Pending<(Provenance & { count: number; seriesCount: number; variant: Variant; charset: string; timeColumns: boolean; established?: boolean }) | null>;
+  synthetic(options?: { capacity?: number; items?: number; errorRate?: number }, onprogress?: (p: WorkerProgress) => void): Pending<FileInfo>;
+  close(): Pending<boolean>;
+  cancel(promiseOrId: Pending<unknown> | number): void;
+  terminate(): void;
+}
+
+/** Starts worker.js as a module Worker (or, with `fallback`, runs it in-thread where Workers are unavailable). */
+export function createWorker(url?: URL | string, options?: { fallback?: boolean }): TsFileWorker;

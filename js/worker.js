@@ -1,0 +1,306 @@
+// A module Worker that opens a TsFile and answers questions about it off the main thread:
+//   new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
+// Messages in:  {id, op, ...args}        ops: open, info, bits, audit, series, probe, probeMany,
+//                                          provenance, synthetic, close, cancel
+// Messages out: {id, result} | {id, error: {kind, message, offset}} | {id, progress: {done, total}}
+// Errors cross the boundary as plain objects (structured clone drops `kind`/`offset` of Errors).
+// worker-client.js wraps this in promises. Importing this module outside a worker only
+// exports createHandler() (used as an in-thread fallback) and installs nothing.
+
+// web.js (explicit init, no top-level await) so the message listener below is installed at
+// once: messages that arrive while a module worker is still in a top-level await are lost.
+import init, { openTsFile, BloomFilter, SEEDS } from './web.js';
+
+let wasmReady = null;
+/** Instantiates the wasm once (idempotent; safe to call from the main thread too). */
+export function ready() {
+  wasmReady ??= init({ module_or_path: new URL('../dist/web/tsfile_bloom_bg.wasm', import.meta.url) });
+  return wasmReady;
+}
+
+/** Paths per chunk of a long batch: a progress message and a chance to cancel between chunks. */
+export const CHUNK = 20000;
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** Error → `{kind, message, offset}` (anything thrown, including non-Errors). */
+export function plainError(e) {
+  if (e == null) return null;
+  return {
+    kind: typeof e.kind === 'string' ? e.kind : e.name === 'AbortError' ? 'cancelled' : 'internal',
+    message: String(e.message ?? e),
+    offset: typeof e.offset === 'number' ? e.offset : null,
+  };
+}
+
+// The path a writer hashes for a listed series under a hypothesis about trailing null tags.
+function writerPath(s, trailingNullsKept) {
+  if (trailingNullsKept !== false || !Array.isArray(s.device)) return s.path;
+  const segs = s.device.slice();
+  while (segs.length > 1 && segs[segs.length - 1] == null) segs.pop();
+  return `${segs.map((x) => (x == null ? 'null' : x)).join('.')}.${s.measurement ?? ''}`;
+}
+
+/** Chooses the hash the filter was written with, from an audit: the variant, charset, time columns. */
+export function writerHypothesis(audit) {
+  const variant = audit?.variant ?? 'java';
+  const matching = (audit?.hypotheses ?? []).filter((h) => h.reproduces);
+  const h = matching.find((x) => x.variant === variant) ?? matching[0] ?? null;
+  return {
+    variant,
+    charset: audit?.charset ?? h?.charset ?? 'UTF-8',
+    timeColumns: h ? h.time_columns !== false : true,
+    trailingNullsKept: h ? h.trailing_null_tags !== 'dropped' : true,
+    established: audit?.status === 'established',
+    reproduced: matching.length > 0,
+  };
+}
+
+/**
+ * Per-bit provenance: for every probed bit of every path, which paths set it. Returns
+ * `{bits: Uint32Array, items: Uint32Array}` sorted by bit (binary-search `bits`; `items`
+ * holds path indices), built by a counting sort over the bit vector.
+ */
+export function provenance(filter, paths, { variant, charset } = {}) {
+  const r = filter.probeMany(paths, { variant, charset: charset === 'UTF-8' ? undefined : charset, compact: true });
+  const { k, stride, data } = r;
+  const m = filter.bitCount;
+  const n = paths.length;
+  const counts = new Uint32Array(m + 1);
+  for (let i = 0; i < n; i++) {
+    const base = i * stride;
+    for (let j = 0; j < k; j++) {
+      const bit = data[base + 2 + 2 * j];
+      // The same path can hit one bit with two seeds: count it once.
+      let dup = false;
+      for (let q = 0; q < j; q++) if (data[base + 2 + 2 * q] === bit) dup = true;
+      if (!dup) counts[bit + 1]++;
+    }
+  }
+  for (let b = 0; b < m; b++) counts[b + 1] += counts[b];
+  const total = counts[m];
+  const bits = new Uint32Array(total);
+  const items = new Uint32Array(total);
+  const pos = counts; // reused as write cursors: pos[b] = next slot for bit b
+  for (let i = 0; i < n; i++) {
+    const base = i * stride;
+    for (let j = 0; j < k; j++) {
+      const bit = data[base + 2 + 2 * j];
+      let dup = false;
+      for (let q = 0; q < j; q++) if (data[base + 2 + 2 * q] === bit) dup = true;
+      if (dup) continue;
+      const at = pos[bit]++;
+      bits[at] = bit;
+      items[at] = i;
+    }
+  }
+  return { bits, items, k, seeds: SEEDS.slice(0, k) };
+}
+
+function syntheticPath(i) {
+  return `root.synthetic.g${Math.floor(i / 100000)}.d${Math.floor(i / 1000) % 100}.s${i % 1000}`;
+}
+
+/**
+ * The message handler, independent of the transport: `handle(msg, post)` where `post(reply,
+ * transfer)` sends replies. Keeps one open file (or synthetic filter) at a time.
+ */
+export function createHandler() {
+  let file = null; // TsFile
+  let synthetic = null; // { filter, items }
+  let name = null;
+  const cancelled = new Set();
+
+  const filterOf = () => {
+    if (synthetic) return synthetic.filter;
+    if (!file) throw Object.assign(new Error('no file is open'), { kind: 'invalid_argument', offset: 0 });
+    return file.bloomFilter;
+  };
+
+  async function closeCurrent() {
+    const f = file;
+    file = null;
+    synthetic?.filter.free();
+    synthetic = null;
+    if (f) await f.close();
+  }
+
+  function info() {
+    if (synthetic) {
+      const f = synthetic.filter;
+      const stats = f.stats(synthetic.items);
+      return {
+        synthetic: true, name, size: null, version: null, metadata: null, properties: [], tableSchemas: [], tableNames: [], warnings: [],
+        bloom: {
+          present: true, encoding: 'synthetic (BloomFilter.withCapacity)', byte_length: f.byteLength, bit_count: f.bitCount,
+          hash_function_count: f.hashFunctionCount, set_bits: f.setBits, indexed_items: synthetic.items, ...statsSnake(stats),
+        },
+      };
+    }
+    const f = file;
+    return {
+      synthetic: false, name: f.name ?? name, size: f.size, version: f.version, metadata: f.metadata, bloom: f.bloomInfo(),
+      properties: f.properties, tableSchemas: f.tableSchemas, tableNames: f.tableNames, warnings: f.warnings,
+    };
+  }
+
+  const ops = {
+    async open({ blob, name: given }) {
+      await closeCurrent();
+      name = given ?? blob?.name ?? null;
+      file = await openTsFile(blob);
+      return info();
+    },
+    info() {
+      if (!file && !synthetic) throw Object.assign(new Error('no file is open'), { kind: 'invalid_argument', offset: 0 });
+      return info();
+    },
+    /** `{bitCount, hashFunctionCount, bits: Uint8Array}` (transferred), or null without a filter. */
+    bits() {
+      const f = filterOf();
+      if (!f) return null;
+      const bits = f.bits();
+      return { value: { bitCount: f.bitCount, hashFunctionCount: f.hashFunctionCount, bits }, transfer: [bits.buffer] };
+    },
+    async audit() {
+      if (synthetic) return { audit: null, indexError: null, synthetic: true };
+      const indexError = await file.loadIndex();
+      return { audit: await file.audit(), indexError: plainError(indexError) };
+    },
+    async series() {
+      if (synthetic) {
+        const series = Array.from({ length: synthetic.items }, (_, i) => ({ path: syntheticPath(i), data_type: 'synthetic', maybe_present: true }));
+        return { series, time_columns: [], indexError: null, synthetic: true };
+      }
+      const indexError = await file.loadIndex();
+      const { series, time_columns } = await file.listing();
+      return { series, time_columns, indexError: plainError(indexError) };
+    },
+    async probe({ path, variant, charset }) {
+      if (synthetic) {
+        const r = synthetic.filter.probe(path, { variant: variant || 'java', charset: charset || undefined });
+        return { ...r, confirmed: !variant || variant === 'java', indexed: null, reason: 'synthetic filter built here with the Java hash', others: [] };
+      }
+      await file.loadIndex();
+      return file.probe(path, { variant: variant || undefined, charset: charset || undefined });
+    },
+    /**
+     * `[{path, verdict}]` for many paths, `CHUNK` at a time with progress. With no variant and
+     * charset the file's soundness rules decide (TsFile.probeMany); with either, each path is
+     * probed with that override (TsFile.probe), the verdict still following the file's rules.
+     */
+    async probeMany({ id, paths, variant, charset }, progress) {
+      if (!Array.isArray(paths)) throw Object.assign(new TypeError('paths must be an array'), { kind: 'invalid_argument', offset: 0 });
+      if (file) await file.loadIndex();
+      const out = new Array(paths.length);
+      for (let start = 0; start < paths.length; start += CHUNK) {
+        if (cancelled.has(id)) {
+          cancelled.delete(id);
+          throw Object.assign(new Error(`cancelled after ${start} of ${paths.length} paths`), { kind: 'cancelled', offset: start });
+        }
+        const part = paths.slice(start, start + CHUNK);
+        let res;
+        if (synthetic) {
+          res = synthetic.filter.probeMany(part, { variant: variant || 'java', charset: charset || undefined }).map((r) => ({ path: r.path, verdict: r.verdict }));
+        } else if (variant || charset) {
+          res = part.map((p) => {
+            const r = file.probe(p, { variant: variant || undefined, charset: charset || undefined });
+            return { path: p, verdict: r.verdict };
+          });
+        } else {
+          res = file.probeMany(part);
+        }
+        for (let i = 0; i < res.length; i++) out[start + i] = res[i];
+        progress({ done: Math.min(paths.length, start + CHUNK), total: paths.length });
+        await tick();
+      }
+      return out;
+    },
+    /**
+     * Which indexed paths set each bit, under the writer's hash as the audit establishes it
+     * (Java if ambiguous). Paths are the series, then the time columns when they were inserted.
+     */
+    async provenance() {
+      const filter = filterOf();
+      if (!filter) return null;
+      if (synthetic) {
+        const paths = Array.from({ length: synthetic.items }, (_, i) => syntheticPath(i));
+        const p = provenance(filter, paths, { variant: 'java' });
+        return { value: { ...p, count: paths.length, seriesCount: paths.length, variant: 'java', charset: 'UTF-8', timeColumns: false }, transfer: [p.bits.buffer, p.items.buffer] };
+      }
+      await file.loadIndex();
+      const audit = await file.audit();
+      const h = writerHypothesis(audit);
+      const { series, time_columns } = await file.listing();
+      const listed = h.timeColumns ? series.concat(time_columns) : series;
+      const paths = listed.map((s) => writerPath(s, h.trailingNullsKept));
+      const p = provenance(filter, paths, h);
+      return {
+        value: { ...p, count: paths.length, seriesCount: series.length, variant: h.variant, charset: h.charset, timeColumns: h.timeColumns, established: h.established },
+        transfer: [p.bits.buffer, p.items.buffer],
+      };
+    },
+    /** Builds a filter sized by Java's getEmptyBloomFilter(errorRate, capacity) and adds `items` paths. */
+    async synthetic({ capacity = 1_000_000, items = capacity, errorRate = 0.05 }, progress) {
+      await closeCurrent();
+      const filter = BloomFilter.withCapacity(capacity, errorRate);
+      synthetic = { filter, items: 0 };
+      name = `synthetic filter (capacity ${capacity.toLocaleString('en')}, ${items.toLocaleString('en')} paths)`;
+      for (let start = 0; start < items; start += CHUNK) {
+        const end = Math.min(items, start + CHUNK);
+        for (let i = start; i < end; i++) filter.add(syntheticPath(i));
+        synthetic.items = end;
+        progress({ done: end, total: items });
+        await tick();
+      }
+      return info();
+    },
+    async close() {
+      await closeCurrent();
+      return true;
+    },
+    cancel({ target }) {
+      cancelled.add(target);
+      return true;
+    },
+  };
+
+  return async function handle(msg, post) {
+    const { id, op } = msg ?? {};
+    const fn = Object.hasOwn(ops, op) ? ops[op] : null;
+    if (!fn) {
+      post({ id, error: { kind: 'invalid_argument', message: `unknown op ${JSON.stringify(op)}`, offset: null } });
+      return;
+    }
+    try {
+      await ready();
+      const out = await fn(msg, (progress) => post({ id, progress }));
+      if (out && typeof out === 'object' && 'transfer' in out && 'value' in out) post({ id, result: out.value }, out.transfer);
+      else post({ id, result: out });
+    } catch (e) {
+      post({ id, error: plainError(e) });
+    }
+  };
+}
+
+function statsSnake(s) {
+  if (!s) return {};
+  const out = {};
+  for (const [k, v] of Object.entries(s)) out[k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = v;
+  return out;
+}
+
+// Installs itself when run as a worker (synchronously: see the import above).
+if (typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlobalScope) {
+  ready().catch(() => {}); // start compiling the wasm before the first message
+  const handle = createHandler();
+  // Ops run one after another, except cancel which must overtake a running batch.
+  let queue = Promise.resolve();
+  globalThis.addEventListener('message', (ev) => {
+    const msg = ev.data;
+    const post = (reply, transfer = []) => globalThis.postMessage(reply, transfer);
+    if (msg?.op === 'cancel') handle(msg, post);
+    else queue = queue.then(() => handle(msg, post));
+  });
+  globalThis.postMessage({ id: 0, ready: true });
+}
