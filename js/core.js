@@ -18,6 +18,7 @@ export function argumentError(message) {
   return err;
 }
 
+// The wasm exports take the variant as a flag (zero-extended or not): names are checked here.
 function checkVariant(variant) {
   if (variant === undefined) return 'java';
   if (!VARIANTS.includes(variant)) throw argumentError(`unknown hash variant ${JSON.stringify(variant)}; expected "java" or "zero-extended"`);
@@ -42,7 +43,7 @@ function keyOf(path, charset) {
 /** TsFile's Murmur128 folded to a signed 32-bit int, for one seed. Strings are hashed as UTF-8. */
 export function hash32(path, seed, variant = 'java') {
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw argumentError('seed must be an integer in 0..2^32-1');
-  return rawHash32(keyOf(path).bytes, seed, checkVariant(variant));
+  return rawHash32(keyOf(path).bytes, seed, checkVariant(variant) === 'zero-extended');
 }
 
 /** The bytes a JVM with default charset `charset` hashes for `text` (unmappable characters → '?'). */
@@ -125,14 +126,14 @@ export class BloomFilter {
   /** Sets the bits of one path. Options: `variant` ('java'), `charset` ('UTF-8'). */
   add(path, { variant, charset } = {}) {
     const key = keyOf(path, charset);
-    this[RAW].add(key.bytes, key.text, checkVariant(variant), key.text ? key.charset : 'UTF-8');
+    this[RAW].add(key.bytes, key.text, checkVariant(variant) === 'zero-extended', key.text ? key.charset : 'UTF-8');
     return this;
   }
 
   /** `{verdict: 'absent' | 'maybe', variant, charset, probes: [{seed, hash32, bit, set}]}`. */
   probe(path, { variant, charset } = {}) {
     const key = keyOf(path, charset);
-    const result = this[RAW].probe(key.bytes, key.text, checkVariant(variant), key.text ? key.charset : 'UTF-8');
+    const result = this[RAW].probe(key.bytes, key.text, checkVariant(variant) === 'zero-extended', key.text ? key.charset : 'UTF-8');
     result.charset = key.text ? result.charset : key.charset;
     return result;
   }
@@ -146,7 +147,7 @@ export class BloomFilter {
     if (!Array.isArray(paths)) throw argumentError('probeMany expects an array of paths');
     const packed = packKeys(paths, charset);
     const v = checkVariant(variant);
-    const data = this[RAW].probeMany(packed.bytes, packed.ends, packed.text, v, packed.text ? packed.charset : 'UTF-8');
+    const data = this[RAW].probeMany(packed.bytes, packed.ends, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
     const k = this.hashFunctionCount;
     const stride = 1 + 2 * k;
     const full = (1 << k) - 1;

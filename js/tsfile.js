@@ -156,7 +156,7 @@ export class TsFile {
   probe(path, { variant, charset } = {}) {
     const bytes = typeof path === 'string' ? new TextEncoder().encode(path) : path;
     if (!(bytes instanceof Uint8Array)) throw argumentError('a path must be a string or a Uint8Array');
-    return this.#file.probe(bytes, variant ?? '', charset ?? '');
+    return this.#file.probe(bytes, variantCode(variant), charset ?? '');
   }
 
   /** `[{path, verdict}]` for many paths in one call into wasm. */
@@ -187,6 +187,19 @@ export class TsFile {
 }
 
 const OPEN = Symbol('open');
+
+// WasmTsFile.probe takes the variant as 0 (automatic), 1 (java) or 2 (zero-extended). A bad
+// name throws the same Error the wasm side throws for a bad charset name.
+function variantCode(variant) {
+  if (variant === undefined || variant === null || variant === '') return 0;
+  if (variant === 'java') return 1;
+  if (variant === 'zero-extended') return 2;
+  const message = `unknown hash variant ${JSON.stringify(String(variant))}; expected "java" or "zero-extended"`;
+  const err = new Error(`invalid_argument at byte 0: ${message}`);
+  err.kind = 'invalid_argument';
+  err.offset = 0;
+  throw err;
+}
 
 /** Opens a TsFile, reading only its head and tail. Errors carry `kind` and `offset`. */
 export async function openTsFile(input, { source: makeSource = toSource } = {}) {

@@ -12,7 +12,12 @@ cargo build --quiet --profile wasm --target wasm32-unknown-unknown --lib --no-de
 wasm-bindgen --target web --out-dir dist/web --out-name tsfile_bloom \
   target/wasm32-unknown-unknown/wasm/tsfile_bloom.wasm
 # Binaryen from npm: Debian's wasm-opt 108 produces modules that fail at init (toolchain.md).
-node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
+# -Oz --converge: repeat until the size stops shrinking. --low-memory-unused: fold added
+# constants into load/store offsets (sound here: Rust puts the 1 MiB stack first and data
+# above it, so no address computation wraps into the low 1 KiB). --strip-target-features:
+# drop the linker-only feature section.
+node_modules/.bin/wasm-opt -Oz --converge --low-memory-unused \
+  --strip-debug --strip-producers --strip-target-features \
   --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
   --enable-mutable-globals --enable-reference-types --enable-multivalue \
   dist/web/tsfile_bloom_bg.wasm -o dist/web/tsfile_bloom_bg.wasm

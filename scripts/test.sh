@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --browser
 bash scripts/build.sh
+node scripts/check-size.mjs
 export PATH="$HOME/.cargo/bin:$PATH"
 cargo test --all-targets
 node --test tests/js/*.test.mjs

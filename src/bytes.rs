@@ -63,11 +63,11 @@ impl<'a> Cursor<'a> {
     }
 
     pub fn i32_be(&mut self, what: &str) -> Result<i32> {
-        Ok(i32::from_be_bytes(self.take(4, what)?.try_into().unwrap()))
+        Ok(i32::from_be_bytes(array(self.take(4, what)?)))
     }
 
     pub fn i64_be(&mut self, what: &str) -> Result<i64> {
-        Ok(i64::from_be_bytes(self.take(8, what)?.try_into().unwrap()))
+        Ok(i64::from_be_bytes(array(self.take(8, what)?)))
     }
 
     /// Unsigned LEB128 of a 32-bit value: at most 5 bytes, value <= 2^32-1.
@@ -162,6 +162,14 @@ impl<'a> Cursor<'a> {
     pub fn skip(&mut self, len: u64, what: &str) -> Result<()> {
         self.take(len, what).map(|_| ())
     }
+}
+
+/// The first `N` bytes of `s` (which has at least `N`) as an array. Not `try_into().unwrap()`,
+/// whose error formatting would stay in the wasm build.
+pub(crate) fn array<const N: usize>(s: &[u8]) -> [u8; N] {
+    let mut a = [0u8; N];
+    a.copy_from_slice(&s[..N]);
+    a
 }
 
 /// Appends the canonical (shortest) unsigned LEB128 form of `v`.

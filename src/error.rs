@@ -8,7 +8,8 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// The file is shorter than the smallest TsFile (17 bytes).
+    /// The file is shorter than the smallest TsFile (17 bytes), or than a LevelDB table's
+    /// 48-byte footer.
     TooShort,
     /// The file does not start with `TsFile`.
     BadHeadMagic,
@@ -34,7 +35,8 @@ pub enum ErrorKind {
     Io,
     /// Input ended before a structure was complete.
     Truncated,
-    /// A varint longer than 5 bytes or above 2^32-1.
+    /// A varint longer than 5 bytes or above 2^32-1 (LevelDB varint64: longer than 10 bytes
+    /// or above 2^64-1).
     BadVarint,
     /// A length or count that cannot be right (negative as Java int, larger than the bytes present).
     BadCount,
@@ -50,6 +52,18 @@ pub enum ErrorKind {
     TrailingBytes,
     /// Bad argument from the caller (unknown charset or variant name, capacity out of range).
     InvalidArgument,
+    /// LevelDB: the footer does not end with the table magic 0xdb4775248b80fb57.
+    BadFooterMagic,
+    /// LevelDB: a block handle (offset, size) outside the file or overlapping what follows it.
+    BadBlockHandle,
+    /// LevelDB: a block's masked CRC32C does not match its bytes and compression type.
+    BadChecksum,
+    /// LevelDB: a block whose entries or restart array are malformed (or whose Snappy data is).
+    BadBlock,
+    /// LevelDB: a block compression type other than 0 (none) or 1 (Snappy), e.g. 2 (zstd).
+    UnsupportedCompression,
+    /// LevelDB: a filter block whose offset array, filter offsets or base_lg are malformed.
+    BadFilterBlock,
 }
 
 impl ErrorKind {
@@ -76,6 +90,12 @@ impl ErrorKind {
             ErrorKind::BloomBadHashFunctionCount => "bloom_bad_hash_function_count",
             ErrorKind::TrailingBytes => "trailing_bytes",
             ErrorKind::InvalidArgument => "invalid_argument",
+            ErrorKind::BadFooterMagic => "bad_footer_magic",
+            ErrorKind::BadBlockHandle => "bad_block_handle",
+            ErrorKind::BadChecksum => "bad_checksum",
+            ErrorKind::BadBlock => "bad_block",
+            ErrorKind::UnsupportedCompression => "unsupported_compression",
+            ErrorKind::BadFilterBlock => "bad_filter_block",
         }
     }
 }
@@ -113,3 +133,62 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// `s` in double quotes with `"`, `\\` and control characters escaped (Rust-style),
+/// for names in messages. Hand-written rather than `{:?}`, whose Unicode escaping
+/// tables would weigh on the wasm build.
+pub(crate) fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\0' => out.push_str("\\0"),
+            c if c.is_control() => {
+                out.push_str("\\u{");
+                push_hex(&mut out, &(c as u32).to_be_bytes(), true);
+                out.push('}');
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Appends lowercase hex, two digits a byte (`trim`: without leading zeros, at least one digit).
+pub(crate) fn push_hex(out: &mut String, bytes: &[u8], trim: bool) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let start = out.len();
+    for &b in bytes {
+        for d in [b >> 4, b & 15] {
+            if !(trim && d == 0 && out.len() == start) {
+                out.push(DIGITS[d as usize] as char);
+            }
+        }
+    }
+    if out.len() == start {
+        out.push('0');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_matches_debug() {
+        for s in ["klingon", "a\"b\\c", "tab\there\nnew", "\u{1b}[0m", "温度", "nul\0", ""] {
+            assert_eq!(quoted(s), format!("{s:?}"));
+        }
+        let mut h = String::new();
+        push_hex(&mut h, &[0x54, 0x00, 0xff], false);
+        assert_eq!(h, "5400ff");
+    }
+}

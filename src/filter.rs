@@ -294,7 +294,8 @@ impl BloomFilter {
             set_bits: x,
             fill_ratio: fill,
             estimated_items: estimated,
-            fpp_from_fill: fill.powf(k),
+            // powi, not powf: k is a small integer, and libm's pow is 2 KB of wasm.
+            fpp_from_fill: fill.powi(self.hash_function_count as i32),
             fpp_formula: false_positive_probability(n, self.bit_count, self.hash_function_count as u32),
             items: n,
             optimal_k: optimal_k(n, self.bit_count),
@@ -304,8 +305,7 @@ impl BloomFilter {
 
 /// `(1 - e^(-kn/m))^k`.
 pub fn false_positive_probability(n: f64, bit_count: u32, k: u32) -> f64 {
-    let k = k as f64;
-    (1.0 - (-k * n / bit_count as f64).exp()).powf(k)
+    (1.0 - (-(k as f64) * n / bit_count as f64).exp()).powi(k.min(i32::MAX as u32) as i32)
 }
 
 /// `(m/n) ln 2`.

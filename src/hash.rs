@@ -69,8 +69,14 @@ pub fn murmur128(key: &[u8], seed: u32, variant: TailVariant) -> (u64, u64) {
     let mut h2 = seed as u64;
     let mut blocks = key.chunks_exact(16);
     for block in &mut blocks {
-        let k1 = u64::from_le_bytes(block[..8].try_into().unwrap());
-        let k2 = u64::from_le_bytes(block[8..].try_into().unwrap());
+        // copy_from_slice rather than try_into().unwrap(): the unwrap's Debug formatting
+        // costs ~0.5 KiB of wasm.
+        let mut k1 = [0u8; 8];
+        k1.copy_from_slice(&block[..8]);
+        let k1 = u64::from_le_bytes(k1);
+        let mut k2 = [0u8; 8];
+        k2.copy_from_slice(&block[8..]);
+        let k2 = u64::from_le_bytes(k2);
         h1 ^= mix_k1(k1);
         h1 = h1.rotate_left(27).wrapping_add(h2).wrapping_mul(5).wrapping_add(0x52dc_e729);
         h2 ^= mix_k2(k2);

@@ -9,6 +9,7 @@ pub mod bytes;
 pub mod error;
 pub mod filter;
 pub mod hash;
+pub mod leveldb;
 pub mod path;
 pub mod source;
 pub mod tsfile;

@@ -62,7 +62,8 @@ impl Charset {
             "iso88591" | "latin1" | "l1" => Charset::Iso8859_1,
             _ => {
                 return Err(Error::invalid_argument(format!(
-                    "unknown charset {name:?}; expected one of UTF-8, GBK, GB18030, Big5, Shift_JIS, EUC-KR, windows-1252, ISO-8859-1"
+                    "unknown charset {}; expected one of UTF-8, GBK, GB18030, Big5, Shift_JIS, EUC-KR, windows-1252, ISO-8859-1",
+                    crate::error::quoted(name)
                 )))
             }
         })

@@ -10,7 +10,6 @@ use crate::bytes::Cursor;
 use crate::error::{Error, ErrorKind, Result};
 use crate::filter::{BloomFilter, FilterLayout};
 use crate::source::ReadAt;
-use std::collections::HashSet;
 
 pub const MAGIC: &[u8; 6] = b"TsFile";
 /// `"TsFile"` + version byte.
@@ -271,7 +270,16 @@ pub fn read_envelope<R: ReadAt + ?Sized>(src: &R) -> Result<Envelope> {
     }
     let head = src.read_at(0, HEAD_LEN as usize)?;
     if &head[..6] != MAGIC {
-        return Err(Error::new(ErrorKind::BadHeadMagic, 0, format!("file starts with {:02x?}, not \"TsFile\"", &head[..6])));
+        // The bytes as `{:02x?}` would print them: [54, 73, ...].
+        let mut m = String::from("file starts with [");
+        for (i, b) in head[..6].iter().enumerate() {
+            if i > 0 {
+                m.push_str(", ");
+            }
+            crate::error::push_hex(&mut m, &[*b], false);
+        }
+        m.push_str("], not \"TsFile\"");
+        return Err(Error::new(ErrorKind::BadHeadMagic, 0, m));
     }
     let version = head[6];
     if version != 3 && version != 4 {
@@ -290,7 +298,7 @@ pub fn read_envelope<R: ReadAt + ?Sized>(src: &R) -> Result<Envelope> {
             "file does not end with \"TsFile\" (incomplete file, or not a TsFile)",
         ));
     }
-    let s = i32::from_be_bytes(tail[..4].try_into().unwrap());
+    let s = i32::from_be_bytes(crate::bytes::array(&tail));
     let available = size - MIN_FILE_LEN;
     if s <= 0 || s as u64 > available {
         return Err(Error::new(
@@ -588,7 +596,10 @@ fn walk_all(meta: &TsFileMetadata, region: &[u8], out: &mut Vec<Series>) -> Resu
     let v4 = meta.envelope.version == 4;
     let lo = meta.meta_offset;
     let hi = meta.envelope.metadata_offset;
-    let mut visited: HashSet<u64> = HashSet::new();
+    // One bit per region offset: a child region referenced twice (a cycle or a shared
+    // subtree in a hostile file) is an error. A bitmap instead of a hash set keeps the
+    // wasm build small and costs 1/8 of the region, which is in memory anyway.
+    let mut visited = vec![0u8; ((hi - lo) / 8 + 1) as usize];
     for (table, root) in &meta.table_roots {
         // (node, device it belongs to, depth)
         let mut stack: Vec<(IndexNode, Option<DeviceId>, usize)> = vec![(root.clone(), None, 0)];
@@ -615,9 +626,11 @@ fn walk_all(meta: &TsFileMetadata, region: &[u8], out: &mut Vec<Series>) -> Resu
                     ));
                 }
                 let (off, end) = (off as u64, end as u64);
-                if !visited.insert(off) {
+                let (byte, bit) = (((off - lo) / 8) as usize, 1u8 << ((off - lo) % 8));
+                if visited[byte] & bit != 0 {
                     return Err(Error::new(ErrorKind::BadIndexOffset, entry.at, format!("region at {off} is referenced twice")));
                 }
+                visited[byte] |= bit;
                 let bytes = &region[(off - lo) as usize..(end - lo) as usize];
                 let mut c = Cursor::with_base(bytes, off);
                 match node.node_type {

@@ -1,26 +1,86 @@
 //! The `#[wasm_bindgen]` surface: thin adapters from the core to JS. The public
 //! JS API (argument parsing, strings → bytes, result objects) lives in `js/`;
 //! these functions take bytes and names and return plain data.
+//!
+//! Size matters here (the shipped module has a gzip budget): result objects are
+//! built field by field with `Reflect.set` (the [`Obj`] helper) instead of a
+//! serializer, whose per-type code was inlined into every export.
 
 use crate::error::Error;
-use crate::filter::{BloomFilter, Verdict};
+use crate::filter::{BloomFilter, Probe};
 use crate::hash::{self, TailVariant};
 use crate::path::{transcode, Charset};
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
+
+// A smaller allocator than std's dlmalloc (single-threaded wasm only).
+#[cfg(not(target_feature = "atomics"))]
+#[global_allocator]
+static ALLOC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
+    fn set_val(target: &JsValue, key: &str, value: &JsValue);
+    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
+    fn set_num(target: &JsValue, key: &str, value: Option<f64>);
+    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
+    fn set_str(target: &JsValue, key: &str, value: Option<&str>);
+    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
+    fn set_bool(target: &JsValue, key: &str, value: Option<bool>);
+}
+
+/// A plain JS object under construction. `None` values become `undefined`
+/// properties (the key is present), as the serializer used to produce.
+struct Obj(JsValue);
+
+impl Obj {
+    fn new() -> Obj {
+        Obj(js_sys::Object::new().into())
+    }
+    fn num(self, key: &str, v: impl Into<Option<f64>>) -> Obj {
+        set_num(&self.0, key, v.into());
+        self
+    }
+    fn str(self, key: &str, v: Option<&str>) -> Obj {
+        set_str(&self.0, key, v);
+        self
+    }
+    fn bool(self, key: &str, v: impl Into<Option<bool>>) -> Obj {
+        set_bool(&self.0, key, v.into());
+        self
+    }
+    fn val(self, key: &str, v: &JsValue) -> Obj {
+        set_val(&self.0, key, v);
+        self
+    }
+    fn done(self) -> JsValue {
+        self.0
+    }
+}
+
+/// A JS array of `f(item)` for each item.
+fn array<T>(items: impl IntoIterator<Item = T>, mut f: impl FnMut(T) -> JsValue) -> JsValue {
+    let a = js_sys::Array::new();
+    for i in items {
+        a.push(&f(i));
+    }
+    a.into()
+}
 
 /// A JS `Error` with `kind` and `offset` properties.
 fn js_error(e: &Error) -> JsValue {
-    let err = js_sys::Error::new(&e.to_string());
-    let _ = js_sys::Reflect::set(&err, &"kind".into(), &e.kind.as_str().into());
-    let _ = js_sys::Reflect::set(&err, &"offset".into(), &JsValue::from_f64(e.offset as f64));
-    err.into()
+    let err: JsValue = js_sys::Error::new(&e.to_string()).into();
+    Obj(err).str("kind", Some(e.kind.as_str())).num("offset", e.offset as f64).done()
 }
 
-fn variant(name: &str) -> Result<TailVariant, JsValue> {
-    TailVariant::from_name(name).ok_or_else(|| {
-        js_error(&Error::invalid_argument(format!("unknown hash variant {name:?}; expected \"java\" or \"zero-extended\"")))
-    })
+/// The tail variant as JS passes it (js/core.js checks the name): `zero_extended` or Java's.
+/// A flag rather than the name keeps string handling out of every probing export.
+fn variant(zero_extended: bool) -> TailVariant {
+    if zero_extended {
+        TailVariant::ZeroExtended
+    } else {
+        TailVariant::Java
+    }
 }
 
 fn charset(name: &str) -> Result<Charset, JsValue> {
@@ -38,8 +98,8 @@ fn key_bytes<'a>(key: &'a [u8], text: bool, charset: Charset) -> Result<std::bor
 }
 
 #[wasm_bindgen(js_name = hash32)]
-pub fn hash32_js(key: &[u8], seed: u32, variant_name: &str) -> Result<i32, JsValue> {
-    Ok(hash::hash32(key, seed, variant(variant_name)?))
+pub fn hash32_js(key: &[u8], seed: u32, zero_extended: bool) -> i32 {
+    hash::hash32(key, seed, variant(zero_extended))
 }
 
 #[wasm_bindgen(js_name = bitIndex)]
@@ -56,42 +116,11 @@ pub fn encode_text(utf8: &[u8], charset_name: &str) -> Result<Vec<u8>, JsValue> 
     Ok(transcode(utf8, charset(charset_name)?).map_err(|e| js_error(&e))?.into_owned())
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SeedProbeJs {
-    seed: u32,
-    hash32: i32,
-    bit: u32,
-    set: bool,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ProbeJs {
-    verdict: &'static str,
-    variant: &'static str,
-    charset: &'static str,
-    probes: Vec<SeedProbeJs>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct StatsJs {
-    bit_count: u32,
-    hash_function_count: u32,
-    set_bits: f64,
-    fill_ratio: f64,
-    estimated_items: f64,
-    items: f64,
-    fpp_formula: f64,
-    fpp_from_fill: f64,
-    optimal_k: f64,
-}
-
-fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
-    // Plain objects, not Maps; non-finite floats stay numbers (Infinity).
-    v.serialize(&serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true))
-        .map_err(|e| JsValue::from(js_sys::Error::new(&e.to_string())))
+/// `[{seed, hash32, bit, set}]`.
+fn seeds_js(p: &Probe) -> JsValue {
+    array(&p.probes, |s| {
+        Obj::new().num("seed", s.seed as f64).num("hash32", s.hash32 as f64).num("bit", s.bit as f64).bool("set", s.set).done()
+    })
 }
 
 #[wasm_bindgen]
@@ -127,22 +156,22 @@ impl WasmBloomFilter {
         Ok(WasmBloomFilter { inner: BloomFilter::new(bit_count, hash_function_count).map_err(|e| js_error(&e))? })
     }
 
-    pub fn add(&mut self, key: &[u8], text: bool, variant_name: &str, charset_name: &str) -> Result<(), JsValue> {
+    pub fn add(&mut self, key: &[u8], text: bool, zero_extended: bool, charset_name: &str) -> Result<(), JsValue> {
         let cs = charset(charset_name)?;
-        self.inner.add(&key_bytes(key, text, cs)?, variant(variant_name)?);
+        self.inner.add(&key_bytes(key, text, cs)?, variant(zero_extended));
         Ok(())
     }
 
-    pub fn probe(&self, key: &[u8], text: bool, variant_name: &str, charset_name: &str) -> Result<JsValue, JsValue> {
-        let v = variant(variant_name)?;
+    pub fn probe(&self, key: &[u8], text: bool, zero_extended: bool, charset_name: &str) -> Result<JsValue, JsValue> {
+        let v = variant(zero_extended);
         let cs = charset(charset_name)?;
         let p = self.inner.probe(&key_bytes(key, text, cs)?, v);
-        to_js(&ProbeJs {
-            verdict: p.verdict.as_str(),
-            variant: v.as_str(),
-            charset: if text { cs.as_str() } else { "bytes" },
-            probes: p.probes.iter().map(|s| SeedProbeJs { seed: s.seed, hash32: s.hash32, bit: s.bit, set: s.set }).collect(),
-        })
+        Ok(Obj::new()
+            .str("verdict", Some(p.verdict.as_str()))
+            .str("variant", Some(v.as_str()))
+            .str("charset", Some(if text { cs.as_str() } else { "bytes" }))
+            .val("probes", &seeds_js(&p))
+            .done())
     }
 
     /// Probes many keys in one call. `packed` holds the keys back to back; `ends[i]` is
@@ -154,10 +183,10 @@ impl WasmBloomFilter {
         packed: &[u8],
         ends: &[u32],
         text: bool,
-        variant_name: &str,
+        zero_extended: bool,
         charset_name: &str,
     ) -> Result<Vec<i32>, JsValue> {
-        let v = variant(variant_name)?;
+        let v = variant(zero_extended);
         let cs = charset(charset_name)?;
         let k = self.inner.hash_function_count() as usize;
         let mut out = Vec::with_capacity(ends.len() * (1 + 2 * k));
@@ -174,7 +203,6 @@ impl WasmBloomFilter {
                 out.push(s.hash32);
                 out.push(s.bit as i32);
             }
-            debug_assert_eq!(p.verdict == Verdict::Maybe, mask == (1 << k) - 1);
             start = end;
         }
         Ok(out)
@@ -209,19 +237,19 @@ impl WasmBloomFilter {
         self.inner.set_bits() as f64
     }
 
-    pub fn stats(&self, items: Option<f64>) -> Result<JsValue, JsValue> {
+    pub fn stats(&self, items: Option<f64>) -> JsValue {
         let s = self.inner.stats(items);
-        to_js(&StatsJs {
-            bit_count: s.bit_count,
-            hash_function_count: s.hash_function_count,
-            set_bits: s.set_bits as f64,
-            fill_ratio: s.fill_ratio,
-            estimated_items: s.estimated_items,
-            items: s.items,
-            fpp_formula: s.fpp_formula,
-            fpp_from_fill: s.fpp_from_fill,
-            optimal_k: s.optimal_k,
-        })
+        Obj::new()
+            .num("bitCount", s.bit_count as f64)
+            .num("hashFunctionCount", s.hash_function_count as f64)
+            .num("setBits", s.set_bits as f64)
+            .num("fillRatio", s.fill_ratio)
+            .num("estimatedItems", s.estimated_items)
+            .num("items", s.items)
+            .num("fppFormula", s.fpp_formula)
+            .num("fppFromFill", s.fpp_from_fill)
+            .num("optimalK", s.optimal_k)
+            .done()
     }
 }
 
@@ -232,47 +260,52 @@ impl WasmBloomFilter {
 use crate::audit::{self, Audit, AuditStatus, FileVerdict};
 use crate::source::Ranges;
 use crate::tsfile::{self, Envelope, IndexWalk, Series, TsFileMetadata};
-use std::collections::HashSet;
 
-fn lossy(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+#[wasm_bindgen]
+extern "C" {
+    type TextDecoder;
+    #[wasm_bindgen(constructor)]
+    fn new(label: &str, options: &JsValue) -> TextDecoder;
+    #[wasm_bindgen(method)]
+    fn decode(this: &TextDecoder, bytes: &[u8]) -> JsValue;
 }
 
-fn opt_lossy(b: &Option<Vec<u8>>) -> Option<String> {
-    b.as_deref().map(lossy)
-}
+/// Stored names to JS strings, invalid UTF-8 replaced by U+FFFD exactly as
+/// `String::from_utf8_lossy` does (both follow WHATWG's maximal-subpart rule), by the
+/// platform's decoder: smaller than Rust's in wasm, and no copy through a Rust String.
+struct Lossy(TextDecoder);
 
-#[derive(Serialize)]
-struct ErrorJs {
-    kind: &'static str,
-    message: String,
-    offset: f64,
-}
-
-impl From<&Error> for ErrorJs {
-    fn from(e: &Error) -> ErrorJs {
-        ErrorJs { kind: e.kind.as_str(), message: e.to_string(), offset: e.offset as f64 }
+impl Lossy {
+    fn new() -> Lossy {
+        // A leading BOM is part of the name, not a marker to drop.
+        Lossy(TextDecoder::new("utf-8", &Obj::new().bool("ignoreBOM", true).done()))
+    }
+    fn str(&self, b: &[u8]) -> JsValue {
+        self.0.decode(b)
+    }
+    fn opt(&self, b: &Option<Vec<u8>>) -> JsValue {
+        b.as_deref().map_or(JsValue::UNDEFINED, |b| self.str(b))
     }
 }
 
-#[derive(Serialize)]
-struct EnvelopeJs {
-    file_size: f64,
-    version: u8,
-    metadata_offset: f64,
-    metadata_size: u32,
+fn error_js(e: &Error) -> JsValue {
+    Obj::new()
+        .str("kind", Some(e.kind.as_str()))
+        .str("message", Some(&e.to_string()))
+        .num("offset", e.offset as f64)
+        .done()
 }
 
 /// Step 1: from the file size, its first 7 bytes and its last 10, where TsFileMetadata is.
 #[wasm_bindgen(js_name = tsfileEnvelope)]
 pub fn tsfile_envelope(file_size: f64, head: Vec<u8>, tail: Vec<u8>) -> Result<JsValue, JsValue> {
     let env = envelope_from(file_size, head, tail).map_err(|e| js_error(&e))?;
-    to_js(&EnvelopeJs {
-        file_size: env.file_size as f64,
-        version: env.version,
-        metadata_offset: env.metadata_offset as f64,
-        metadata_size: env.metadata_size,
-    })
+    Ok(Obj::new()
+        .num("file_size", env.file_size as f64)
+        .num("version", env.version as f64)
+        .num("metadata_offset", env.metadata_offset as f64)
+        .num("metadata_size", env.metadata_size as f64)
+        .done())
 }
 
 fn envelope_from(file_size: f64, head: Vec<u8>, tail: Vec<u8>) -> crate::Result<Envelope> {
@@ -289,92 +322,8 @@ pub struct WasmTsFile {
     meta: TsFileMetadata,
     walk: Option<IndexWalk>,
     audit: Option<Audit>,
-    indexed: HashSet<Vec<u8>>,
-}
-
-#[derive(Serialize)]
-struct ColumnJs {
-    name: Option<String>,
-    data_type: String,
-    category: &'static str,
-    encoding: u8,
-    compression: u8,
-}
-
-#[derive(Serialize)]
-struct TableSchemaJs {
-    table: Option<String>,
-    columns: Vec<ColumnJs>,
-}
-
-#[derive(Serialize)]
-struct BloomJs {
-    present: bool,
-    encoding: &'static str,
-    offset: f64,
-    bits_offset: Option<f64>,
-    byte_length: Option<u32>,
-    bit_count: Option<u32>,
-    hash_function_count: Option<u32>,
-    set_bits: Option<f64>,
-    fill_ratio: Option<f64>,
-    estimated_items: Option<f64>,
-    /// Items the index says were inserted (series + time columns when inserted), once known.
-    indexed_items: Option<f64>,
-    fpp_formula: Option<f64>,
-    fpp_from_fill: Option<f64>,
-    optimal_k: Option<f64>,
-}
-
-#[derive(Serialize)]
-struct MetadataJs {
-    offset: f64,
-    size: u32,
-    meta_offset: f64,
-}
-
-#[derive(Serialize)]
-struct HypothesisJs {
-    variant: &'static str,
-    time_columns: bool,
-    trailing_null_tags: &'static str,
-    charset: &'static str,
-    writer: String,
-    reproduces: bool,
-    differing_bits: f64,
-    indexed_absent: usize,
-}
-
-#[derive(Serialize)]
-struct AuditJs {
-    status: &'static str,
-    summary: String,
-    variant: Option<&'static str>,
-    charset: Option<&'static str>,
-    writer: Option<String>,
-    series_count: usize,
-    time_column_count: usize,
-    non_ascii_tail_paths: usize,
-    hypotheses: Vec<HypothesisJs>,
-}
-
-#[derive(Serialize)]
-struct SeriesJs {
-    path: String,
-    table: Option<String>,
-    device: Vec<Option<String>>,
-    measurement: String,
-    data_type: &'static str,
-    offset: f64,
-    maybe_present: Option<bool>,
-}
-
-#[derive(Serialize)]
-struct PropertyJs {
-    key: Option<String>,
-    value: Option<String>,
-    /// Hex of the value when it is not valid UTF-8.
-    value_hex: Option<String>,
+    /// Paths of the indexed series (not time columns), sorted, for `probe`'s `indexed`.
+    indexed: Vec<Vec<u8>>,
 }
 
 fn category_name(c: i32) -> &'static str {
@@ -391,31 +340,34 @@ fn data_type_name(b: u8) -> String {
     tsfile::DataType::from_byte(b).map(|d| d.as_str().to_string()).unwrap_or_else(|| format!("UNKNOWN({b})"))
 }
 
-fn audit_js(a: &Audit) -> AuditJs {
-    AuditJs {
-        status: a.status.as_str(),
-        summary: a.summary.clone(),
-        variant: a.variant.map(|v| v.as_str()),
-        charset: a.charset.map(|c| c.as_str()),
-        writer: (a.status == AuditStatus::Established).then(|| a.matching().next().map(|h| h.writer())).flatten(),
-        series_count: a.series_count,
-        time_column_count: a.time_column_count,
-        non_ascii_tail_paths: a.non_ascii_tail_paths,
-        hypotheses: a
-            .results
-            .iter()
-            .map(|r| HypothesisJs {
-                variant: r.hypothesis.variant.as_str(),
-                time_columns: r.hypothesis.time_columns,
-                trailing_null_tags: if r.hypothesis.trailing_nulls_kept { "kept" } else { "dropped" },
-                charset: r.hypothesis.charset.as_str(),
-                writer: r.hypothesis.writer(),
-                reproduces: r.reproduces,
-                differing_bits: r.differing_bits as f64,
-                indexed_absent: r.indexed_absent,
-            })
-            .collect(),
-    }
+fn audit_js(a: &Audit) -> JsValue {
+    let writer = (a.status == AuditStatus::Established).then(|| a.matching().next().map(|h| h.writer())).flatten();
+    Obj::new()
+        .str("status", Some(a.status.as_str()))
+        .str("summary", Some(&a.summary))
+        .str("variant", a.variant.map(|v| v.as_str()))
+        .str("charset", a.charset.map(|c| c.as_str()))
+        .str("writer", writer.as_deref())
+        .num("series_count", a.series_count as f64)
+        .num("time_column_count", a.time_column_count as f64)
+        .num("non_ascii_tail_paths", a.non_ascii_tail_paths as f64)
+        .val(
+            "hypotheses",
+            &array(&a.results, |r| {
+                let h = &r.hypothesis;
+                Obj::new()
+                    .str("variant", Some(h.variant.as_str()))
+                    .bool("time_columns", h.time_columns)
+                    .str("trailing_null_tags", Some(if h.trailing_nulls_kept { "kept" } else { "dropped" }))
+                    .str("charset", Some(h.charset.as_str()))
+                    .str("writer", Some(&h.writer()))
+                    .bool("reproduces", r.reproduces)
+                    .num("differing_bits", r.differing_bits as f64)
+                    .num("indexed_absent", r.indexed_absent as f64)
+                    .done()
+            }),
+        )
+        .done()
 }
 
 #[wasm_bindgen]
@@ -427,7 +379,7 @@ impl WasmTsFile {
             return Err(js_error(&Error::invalid_argument("metadata bytes do not match the envelope's size")));
         }
         let meta = tsfile::parse_metadata(env, &metadata).map_err(|e| js_error(&e))?;
-        Ok(WasmTsFile { meta, walk: None, audit: None, indexed: HashSet::new() })
+        Ok(WasmTsFile { meta, walk: None, audit: None, indexed: Vec::new() })
     }
 
     #[wasm_bindgen(getter)]
@@ -447,16 +399,14 @@ impl WasmTsFile {
     pub fn attach_index(&mut self, region: &[u8]) -> JsValue {
         let walk = tsfile::walk_index_region(&self.meta, region);
         let audit = if walk.error.is_none() { Some(audit::audit(self.meta.bloom.filter.as_ref(), &walk.series)) } else { None };
-        self.indexed = walk.series.iter().filter(|s| !s.is_time_column()).map(Series::path).collect();
-        let err = walk.error.as_ref().map(|e| js_error(e)).unwrap_or(JsValue::UNDEFINED);
+        // A heap sort (BinaryHeap) is much smaller in wasm than slice::sort's quicksort.
+        let indexed: std::collections::BinaryHeap<Vec<u8>> =
+            walk.series.iter().filter(|s| !s.is_time_column()).map(Series::path).collect();
+        self.indexed = indexed.into_sorted_vec();
+        let err = walk.error.as_ref().map(js_error).unwrap_or(JsValue::UNDEFINED);
         self.walk = Some(walk);
         self.audit = audit;
         err
-    }
-
-    #[wasm_bindgen(js_name = hasIndex)]
-    pub fn has_index(&self) -> bool {
-        self.walk.is_some()
     }
 
     /// The decoded filter (a copy), or undefined.
@@ -465,15 +415,15 @@ impl WasmTsFile {
         self.meta.bloom.filter.clone().map(|inner| WasmBloomFilter { inner })
     }
 
-    pub fn metadata(&self) -> Result<JsValue, JsValue> {
-        to_js(&MetadataJs {
-            offset: self.meta.envelope.metadata_offset as f64,
-            size: self.meta.envelope.metadata_size,
-            meta_offset: self.meta.meta_offset as f64,
-        })
+    pub fn metadata(&self) -> JsValue {
+        Obj::new()
+            .num("offset", self.meta.envelope.metadata_offset as f64)
+            .num("size", self.meta.envelope.metadata_size as f64)
+            .num("meta_offset", self.meta.meta_offset as f64)
+            .done()
     }
 
-    pub fn bloom(&self) -> Result<JsValue, JsValue> {
+    pub fn bloom(&self) -> JsValue {
         let b = &self.meta.bloom;
         let f = b.filter.as_ref();
         let indexed_items = self.audit.as_ref().and_then(|a| {
@@ -481,83 +431,78 @@ impl WasmTsFile {
             f.map(|_| (a.series_count + if inserted { a.time_column_count } else { 0 }) as f64)
         });
         let stats = f.map(|f| f.stats(indexed_items));
-        to_js(&BloomJs {
-            present: f.is_some(),
-            encoding: b.encoding.as_str(),
-            offset: b.offset as f64,
-            bits_offset: b.layout.map(|l| l.bits_offset as f64),
-            byte_length: b.layout.map(|l| l.byte_length),
-            bit_count: f.map(|f| f.bit_count()),
-            hash_function_count: f.map(|f| f.hash_function_count()),
-            set_bits: stats.map(|s| s.set_bits as f64),
-            fill_ratio: stats.map(|s| s.fill_ratio),
-            estimated_items: stats.map(|s| s.estimated_items),
-            indexed_items,
-            fpp_formula: stats.map(|s| s.fpp_formula),
-            fpp_from_fill: stats.map(|s| s.fpp_from_fill),
-            optimal_k: stats.map(|s| s.optimal_k),
+        Obj::new()
+            .bool("present", f.is_some())
+            .str("encoding", Some(b.encoding.as_str()))
+            .num("offset", b.offset as f64)
+            .num("bits_offset", b.layout.map(|l| l.bits_offset as f64))
+            .num("byte_length", b.layout.map(|l| l.byte_length as f64))
+            .num("bit_count", f.map(|f| f.bit_count() as f64))
+            .num("hash_function_count", f.map(|f| f.hash_function_count() as f64))
+            .num("set_bits", stats.map(|s| s.set_bits as f64))
+            .num("fill_ratio", stats.map(|s| s.fill_ratio))
+            .num("estimated_items", stats.map(|s| s.estimated_items))
+            .num("indexed_items", indexed_items)
+            .num("fpp_formula", stats.map(|s| s.fpp_formula))
+            .num("fpp_from_fill", stats.map(|s| s.fpp_from_fill))
+            .num("optimal_k", stats.map(|s| s.optimal_k))
+            .done()
+    }
+
+    /// `[{key, value, value_hex}]`: `value_hex` is the hex of a value that is not UTF-8.
+    pub fn properties(&self) -> JsValue {
+        let utf8 = Lossy::new();
+        array(&self.meta.properties, |(k, v)| {
+            let text = v.as_deref().map(|b| std::str::from_utf8(b).ok());
+            let hex = match text {
+                Some(None) => Some(hex(v.as_deref().unwrap_or_default())),
+                _ => None,
+            };
+            Obj::new()
+                .val("key", &utf8.opt(k))
+                .str("value", text.flatten())
+                .str("value_hex", hex.as_deref())
+                .done()
         })
     }
 
-    pub fn properties(&self) -> Result<JsValue, JsValue> {
-        let props: Vec<PropertyJs> = self
-            .meta
-            .properties
-            .iter()
-            .map(|(k, v)| {
-                let utf8 = v.as_deref().map(|b| std::str::from_utf8(b).is_ok()).unwrap_or(true);
-                PropertyJs {
-                    key: opt_lossy(k),
-                    value: if utf8 { opt_lossy(v) } else { None },
-                    value_hex: if utf8 { None } else { v.as_deref().map(|b| b.iter().map(|x| format!("{x:02x}")).collect()) },
-                }
-            })
-            .collect();
-        to_js(&props)
-    }
-
     #[wasm_bindgen(js_name = tableSchemas)]
-    pub fn table_schemas(&self) -> Result<JsValue, JsValue> {
-        let schemas: Vec<TableSchemaJs> = self
-            .meta
-            .table_schemas
-            .iter()
-            .map(|t| TableSchemaJs {
-                table: opt_lossy(&t.table_name),
-                columns: t
-                    .columns
-                    .iter()
-                    .map(|c| ColumnJs {
-                        name: opt_lossy(&c.name),
-                        data_type: data_type_name(c.data_type),
-                        category: category_name(c.category),
-                        encoding: c.encoding,
-                        compression: c.compression,
-                    })
-                    .collect(),
-            })
-            .collect();
-        to_js(&schemas)
+    pub fn table_schemas(&self) -> JsValue {
+        let utf8 = Lossy::new();
+        array(&self.meta.table_schemas, |t| {
+            Obj::new()
+                .val("table", &utf8.opt(&t.table_name))
+                .val(
+                    "columns",
+                    &array(&t.columns, |c| {
+                        Obj::new()
+                            .val("name", &utf8.opt(&c.name))
+                            .str("data_type", Some(&data_type_name(c.data_type)))
+                            .str("category", Some(category_name(c.category)))
+                            .num("encoding", c.encoding as f64)
+                            .num("compression", c.compression as f64)
+                            .done()
+                    }),
+                )
+                .done()
+        })
     }
 
     #[wasm_bindgen(js_name = tableNames)]
-    pub fn table_names(&self) -> Result<JsValue, JsValue> {
-        let names: Vec<Option<String>> = self.meta.table_roots.iter().map(|(n, _)| opt_lossy(n)).collect();
-        to_js(&names)
+    pub fn table_names(&self) -> JsValue {
+        let utf8 = Lossy::new();
+        array(&self.meta.table_roots, |(n, _)| utf8.opt(n))
     }
 
-    pub fn warnings(&self) -> Result<JsValue, JsValue> {
-        let mut w: Vec<ErrorJs> = self.meta.warnings.iter().map(ErrorJs::from).collect();
-        if let Some(walk) = &self.walk {
-            w.extend(walk.warnings.iter().map(ErrorJs::from));
-        }
-        to_js(&w)
+    pub fn warnings(&self) -> JsValue {
+        let walk_warnings = self.walk.as_ref().map(|w| &w.warnings[..]).unwrap_or_default();
+        array(self.meta.warnings.iter().chain(walk_warnings), error_js)
     }
 
-    pub fn audit(&self) -> Result<JsValue, JsValue> {
+    pub fn audit(&self) -> JsValue {
         match &self.audit {
-            Some(a) => to_js(&audit_js(a)),
-            None => Ok(JsValue::NULL),
+            Some(a) => audit_js(a),
+            None => JsValue::NULL,
         }
     }
 
@@ -573,93 +518,65 @@ impl WasmTsFile {
     }
 
     /// `{series, time_columns}` as listed by the index (requires attachIndex).
-    pub fn series(&self) -> Result<JsValue, JsValue> {
-        #[derive(Serialize)]
-        struct Listing {
-            series: Vec<SeriesJs>,
-            time_columns: Vec<SeriesJs>,
+    pub fn series(&self) -> JsValue {
+        let series = js_sys::Array::new();
+        let time_columns = js_sys::Array::new();
+        let utf8 = Lossy::new();
+        for s in self.walk.iter().flat_map(|w| &w.series) {
+            let path = s.path();
+            let item = Obj::new()
+                .val("path", &utf8.str(&path))
+                .val("table", &utf8.opt(&s.table))
+                .val("device", &array(&s.device.segments, |d| utf8.opt(d)))
+                .val("measurement", &utf8.str(&s.measurement))
+                .str("data_type", Some(s.data_type.as_str()))
+                .num("offset", s.offset as f64)
+                .bool("maybe_present", self.maybe_present(&path))
+                .done();
+            (if s.is_time_column() { &time_columns } else { &series }).push(&item);
         }
-        let mut listing = Listing { series: Vec::new(), time_columns: Vec::new() };
-        if let Some(walk) = &self.walk {
-            for s in &walk.series {
-                let path = s.path();
-                let item = SeriesJs {
-                    path: lossy(&path),
-                    table: opt_lossy(&s.table),
-                    device: s.device.segments.iter().map(opt_lossy).collect(),
-                    measurement: lossy(&s.measurement),
-                    data_type: s.data_type.as_str(),
-                    offset: s.offset as f64,
-                    maybe_present: self.maybe_present(&path),
-                };
-                if s.is_time_column() {
-                    listing.time_columns.push(item);
-                } else {
-                    listing.series.push(item);
-                }
-            }
-        }
-        to_js(&listing)
+        Obj::new().val("series", &series).val("time_columns", &time_columns).done()
     }
 
     /// Probes one path (UTF-8 bytes as stored in the index) with soundness rules.
-    /// `variant`/`charset`: "" for automatic.
-    pub fn probe(&self, path: &[u8], variant_name: &str, charset_name: &str) -> Result<JsValue, JsValue> {
-        #[derive(Serialize)]
-        struct OtherJs {
-            variant: &'static str,
-            charset: &'static str,
-            verdict: &'static str,
-            probes: Vec<SeedProbeJs>,
-        }
-        #[derive(Serialize)]
-        struct FileProbeJs {
-            path: String,
-            verdict: &'static str,
-            variant: Option<&'static str>,
-            charset: Option<&'static str>,
-            confirmed: bool,
-            reason: String,
-            /// Whether the index lists this exact series (null before the index is read).
-            indexed: Option<bool>,
-            probes: Vec<SeedProbeJs>,
-            others: Vec<OtherJs>,
-        }
-        let seeds = |p: &crate::filter::Probe| -> Vec<SeedProbeJs> {
-            p.probes.iter().map(|s| SeedProbeJs { seed: s.seed, hash32: s.hash32, bit: s.bit, set: s.set }).collect()
+    /// `variant`: 0 automatic, 1 Java, 2 zero-extended; `charset`: "" for automatic.
+    pub fn probe(&self, path: &[u8], variant_code: u8, charset_name: &str) -> Result<JsValue, JsValue> {
+        let v = match variant_code {
+            0 => None,
+            code => Some(variant(code == 2)),
         };
-        let v = if variant_name.is_empty() { None } else { Some(variant(variant_name)?) };
         let cs = if charset_name.is_empty() { None } else { Some(charset(charset_name)?) };
-        let indexed = self.walk.as_ref().map(|_| self.indexed.contains(path));
+        let indexed = self.walk.as_ref().map(|_| self.indexed.binary_search_by(|p| p[..].cmp(path)).is_ok());
+        let result = |verdict: &str, variant: Option<&str>, charset: Option<&str>, confirmed: bool, reason: &str| {
+            Obj::new()
+                .val("path", &Lossy::new().str(path))
+                .str("verdict", Some(verdict))
+                .str("variant", variant)
+                .str("charset", charset)
+                .bool("confirmed", confirmed)
+                .str("reason", Some(reason))
+                .bool("indexed", indexed)
+        };
         let Some(filter) = self.meta.bloom.filter.as_ref() else {
-            return to_js(&FileProbeJs {
-                path: lossy(path),
-                verdict: "unknown",
-                variant: None,
-                charset: None,
-                confirmed: false,
-                reason: "the file has no Bloom filter; look the path up in the index".into(),
-                indexed,
-                probes: Vec::new(),
-                others: Vec::new(),
-            });
+            let empty: JsValue = js_sys::Array::new().into();
+            return Ok(result("unknown", None, None, false, "the file has no Bloom filter; look the path up in the index")
+                .val("probes", &empty)
+                .val("others", &js_sys::Array::new())
+                .done());
         };
         let fp = audit::probe_file(filter, self.audit.as_ref(), path, v, cs).map_err(|e| js_error(&e))?;
-        to_js(&FileProbeJs {
-            path: lossy(path),
-            verdict: fp.verdict.as_str(),
-            variant: Some(fp.variant.as_str()),
-            charset: Some(fp.charset.as_str()),
-            confirmed: fp.confirmed,
-            reason: fp.reason,
-            indexed,
-            probes: seeds(&fp.probe),
-            others: fp
-                .others
-                .iter()
-                .map(|(v, c, p)| OtherJs { variant: v.as_str(), charset: c.as_str(), verdict: p.verdict.as_str(), probes: seeds(p) })
-                .collect(),
-        })
+        let others = array(&fp.others, |(v, c, p)| {
+            Obj::new()
+                .str("variant", Some(v.as_str()))
+                .str("charset", Some(c.as_str()))
+                .str("verdict", Some(p.verdict.as_str()))
+                .val("probes", &seeds_js(p))
+                .done()
+        });
+        Ok(result(fp.verdict.as_str(), Some(fp.variant.as_str()), Some(fp.charset.as_str()), fp.confirmed, &fp.reason)
+            .val("probes", &seeds_js(&fp.probe))
+            .val("others", &others)
+            .done())
     }
 
     /// Verdicts for many packed UTF-8 paths: one byte each, 0 absent, 1 maybe, 2 unknown.
@@ -681,4 +598,11 @@ impl WasmTsFile {
         }
         Ok(out)
     }
+}
+
+/// Lowercase hex, two digits a byte.
+fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    crate::error::push_hex(&mut s, bytes, false);
+    s
 }

@@ -10,9 +10,15 @@ fuzz_target!(|data: &[u8]| {
             assert!(layout.encoded_len as usize <= data.len());
             let bytes = f.encode();
             let (g, _) = BloomFilter::decode(&bytes, 0).expect("our own encoding decodes");
-            let g = g.expect("a filter with set bits stays a filter");
-            assert_eq!(g.encode(), bytes);
-            assert_eq!(g.set_bits(), f.set_bits());
+            match g {
+                Some(g) => {
+                    assert_eq!(g.encode(), bytes);
+                    assert_eq!(g.set_bits(), f.set_bits());
+                }
+                // A stored vector of zero bytes is not canonical: like Java's writer, we
+                // encode a filter with no set bit as `00` ("no filter").
+                None => assert_eq!(f.set_bits(), 0),
+            }
             let p = f.probe(data, TailVariant::Java);
             assert_eq!(p.probes.len(), f.hash_function_count() as usize);
             assert!(p.probes.iter().all(|s| s.bit < f.bit_count()));

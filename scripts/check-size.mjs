@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// Size budget for the shipped WebAssembly: every dist/web/*.wasm and dist/site/**/*.wasm
+// must be at most 40 KiB (40960 bytes) after gzip -9. Prints each size; exits 1 when any
+// module is over budget, or when there is no module to check (run scripts/build.sh first).
+//
+//   node scripts/check-size.mjs            check the built dist/
+//   node scripts/check-size.mjs FILE...    check the given .wasm files instead
+
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { gzipSync, constants } from 'node:zlib';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const BUDGET = 40 * 1024;
+
+function wasmFiles(dir, recursive) {
+  if (!existsSync(dir)) return [];
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && recursive) out.push(...wasmFiles(path, true));
+    else if (entry.isFile() && entry.name.endsWith('.wasm')) out.push(path);
+  }
+  return out.sort();
+}
+
+const files = process.argv.length > 2
+  ? process.argv.slice(2)
+  : [...wasmFiles(join(ROOT, 'dist/web'), false), ...wasmFiles(join(ROOT, 'dist/site'), true)];
+
+if (files.length === 0) {
+  console.error('check-size: no .wasm under dist/web or dist/site; run scripts/build.sh first');
+  process.exit(1);
+}
+
+let over = 0;
+for (const file of files) {
+  const bytes = readFileSync(file);
+  const gz = gzipSync(bytes, { level: constants.Z_BEST_COMPRESSION }).length;
+  const ok = gz <= BUDGET;
+  if (!ok) over++;
+  const pct = ((100 * gz) / BUDGET).toFixed(1);
+  console.log(
+    `${ok ? 'ok  ' : 'OVER'} ${relative(ROOT, file) || file}: ${bytes.length} bytes, ${gz} gzipped (${pct}% of ${BUDGET})`,
+  );
+}
+if (over) {
+  console.error(`check-size: ${over} module(s) over the ${BUDGET}-byte gzip budget`);
+  process.exit(1);
+}
