@@ -1,7 +1,7 @@
 // The public JS API over the wasm module. Every entry point (node.js, browser.js,
 // web.js) re-exports this module after making sure the wasm is initialised.
 
-import { WasmBloomFilter, hash32 as rawHash32, bitIndex as rawBitIndex, encodeText } from '../dist/web/tsfile_bloom.js';
+import { WasmBloomFilter, hash32 as rawHash32, bitIndex as rawBitIndex, encodeText, stageKeys, wasmMemory } from '../dist/web/tsfile_bloom.js';
 import { encodeLegacy, legacyCharsetName } from './charsets.js';
 
 export const SEEDS = Object.freeze([5, 7, 11, 19, 31, 37, 43, 59]);
@@ -58,44 +58,51 @@ export function bitIndex(hash, bitCount) {
   return rawBitIndex(hash, bitCount);
 }
 
-// Packs paths back to back for one wasm call: returns {bytes, ends, text, charset}.
-function packKeys(paths, charset) {
+/**
+ * Writes paths back to back into the wasm module's staging area (strings with
+ * TextEncoder.encodeInto, straight into wasm memory) for one batch call.
+ * Returns `{count, text, charset}`; `text`: the bytes are UTF-8 of JS strings.
+ */
+export function stagePaths(paths, charset) {
   const legacy = charset === undefined ? null : legacyCharsetName(charset);
   let capacity = 0;
   let strings = 0;
-  for (const p of paths) {
+  const encoded = legacy ? new Array(paths.length) : null;
+  for (let i = 0; i < paths.length; i++) {
+    const p = paths[i];
     if (typeof p === 'string') {
-      capacity += p.length * 3;
       strings++;
-    } else if (p instanceof Uint8Array) capacity += p.length;
-    else throw argumentError('every path must be a string or a Uint8Array');
+      if (legacy) {
+        encoded[i] = encodeLegacy(p, legacy);
+        capacity += encoded[i].length;
+      } else capacity += p.length * 3; // encodeInto writes at most 3 bytes per UTF-16 unit
+    } else if (p instanceof Uint8Array) {
+      capacity += p.length;
+      if (legacy) encoded[i] = p;
+    } else throw argumentError('every path must be a string or a Uint8Array');
   }
   const mixed = strings > 0 && strings < paths.length;
   const plainUtf8 = charset === undefined || /^utf-?8$/i.test(charset);
   if (mixed && !plainUtf8 && !legacy) {
     throw argumentError('mixing string and Uint8Array paths needs charset UTF-8 or a multi-byte charset');
   }
-  let bytes = new Uint8Array(capacity);
-  const ends = new Uint32Array(paths.length);
+  const [keysPtr, endsPtr] = stageKeys(capacity, paths.length);
+  // Views are made after staging: growing wasm memory detaches older ones.
+  const memory = wasmMemory().buffer;
+  const bytes = new Uint8Array(memory, keysPtr, capacity);
+  const ends = new Uint32Array(memory, endsPtr, paths.length);
   let pos = 0;
   for (let i = 0; i < paths.length; i++) {
-    const p = paths[i];
-    if (typeof p === 'string' && !legacy) {
-      pos += utf8.encodeInto(p, bytes.subarray(pos)).written;
-    } else {
-      const b = typeof p === 'string' ? encodeLegacy(p, legacy) : p;
-      if (pos + b.length > bytes.length) {
-        const grown = new Uint8Array(Math.max(bytes.length * 2, pos + b.length));
-        grown.set(bytes.subarray(0, pos));
-        bytes = grown;
-      }
-      bytes.set(b, pos);
-      pos += b.length;
+    const p = legacy ? encoded[i] : paths[i];
+    if (typeof p === 'string') pos += utf8.encodeInto(p, bytes.subarray(pos)).written;
+    else {
+      bytes.set(p, pos);
+      pos += p.length;
     }
     ends[i] = pos;
   }
   const text = strings === paths.length && !legacy;
-  return { bytes: bytes.subarray(0, pos), ends, text, charset: legacy ?? (text ? (charset ?? 'UTF-8') : strings ? 'UTF-8' : 'bytes') };
+  return { count: paths.length, text, charset: legacy ?? (text ? (charset ?? 'UTF-8') : strings ? 'UTF-8' : 'bytes') };
 }
 
 const RAW = Symbol('raw');
@@ -138,6 +145,15 @@ export class BloomFilter {
     return result;
   }
 
+  /** Adds many paths with one call into wasm (same options as `add`). */
+  addMany(paths, { variant, charset } = {}) {
+    if (!Array.isArray(paths)) throw argumentError('addMany expects an array of paths');
+    const v = checkVariant(variant);
+    const packed = stagePaths(paths, charset);
+    this[RAW].addStaged(packed.count, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
+    return this;
+  }
+
   /**
    * Probes many paths with one call into wasm. Returns one `{path, verdict, probes}` per
    * path, or with `{compact: true}` the raw form `{k, stride, data: Int32Array, maybe: Uint8Array}`
@@ -145,9 +161,9 @@ export class BloomFilter {
    */
   probeMany(paths, { variant, charset, compact = false } = {}) {
     if (!Array.isArray(paths)) throw argumentError('probeMany expects an array of paths');
-    const packed = packKeys(paths, charset);
     const v = checkVariant(variant);
-    const data = this[RAW].probeMany(packed.bytes, packed.ends, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
+    const packed = stagePaths(paths, charset);
+    const data = this[RAW].probeStaged(packed.count, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
     const k = this.hashFunctionCount;
     const stride = 1 + 2 * k;
     const full = (1 << k) - 1;

@@ -94,6 +94,8 @@ export class BloomFilter {
   /** Sized exactly as Java's `BloomFilter.getEmptyBloomFilter(errorRate, n)` (rate clamped to [0.01, 0.1]). */
   static withCapacity(n: number, errorRate?: number): BloomFilter;
   add(path: PathInput, options?: ProbeOptions): this;
+  /** Adds many paths with one call into wasm. */
+  addMany(paths: PathInput[], options?: ProbeOptions): this;
   probe(path: PathInput, options?: ProbeOptions): ProbeResult;
   probeMany(paths: PathInput[], options?: ProbeOptions & { compact?: false }): BatchProbeResult[];
   probeMany(paths: PathInput[], options: ProbeOptions & { compact: true }): CompactProbeResults;

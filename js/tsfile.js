@@ -4,7 +4,7 @@
 // (in Node) a path or a FileHandle.
 
 import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
-import { BloomFilter, argumentError, wrapRaw } from './core.js';
+import { BloomFilter, argumentError, wrapRaw, stagePaths } from './core.js';
 
 /** First read from the end: most TsFileMetadata fit in it, so opening is one read. */
 const TAIL_WINDOW = 64 * 1024;
@@ -161,17 +161,9 @@ export class TsFile {
 
   /** `[{path, verdict}]` for many paths in one call into wasm. */
   probeMany(paths) {
-    const enc = new TextEncoder();
-    const parts = paths.map((p) => (typeof p === 'string' ? enc.encode(p) : p));
-    const ends = new Uint32Array(parts.length);
-    let total = 0;
-    parts.forEach((p, i) => {
-      total += p.length;
-      ends[i] = total;
-    });
-    const packed = new Uint8Array(total);
-    parts.forEach((p, i) => packed.set(p, i ? ends[i - 1] : 0));
-    const codes = this.#file.probeMany(packed, ends);
+    if (!Array.isArray(paths)) throw argumentError('probeMany expects an array of paths');
+    const { count } = stagePaths(paths);
+    const codes = this.#file.probeStaged(count);
     return paths.map((path, i) => ({ path, verdict: ['absent', 'maybe', 'unknown'][codes[i]] }));
   }
 

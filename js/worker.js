@@ -248,7 +248,7 @@ export function createHandler() {
       name = `synthetic filter (capacity ${capacity.toLocaleString('en')}, ${items.toLocaleString('en')} paths)`;
       for (let start = 0; start < items; start += CHUNK) {
         const end = Math.min(items, start + CHUNK);
-        for (let i = start; i < end; i++) filter.add(syntheticPath(i));
+        filter.addMany(Array.from({ length: end - start }, (_, j) => syntheticPath(start + j)));
         synthetic.items = end;
         progress({ done: end, total: items });
         await tick();

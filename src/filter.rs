@@ -270,6 +270,16 @@ impl BloomFilter {
         Probe { verdict, probes }
     }
 
+    /// Calls `f(j, probe)` for seed j = 0..k without allocating (the batch path).
+    #[inline]
+    pub fn for_each_probe(&self, key: &[u8], variant: TailVariant, mut f: impl FnMut(usize, SeedProbe)) {
+        for (j, &seed) in self.seeds().iter().enumerate() {
+            let h = hash32(key, seed, variant);
+            let bit = bit_index(h, self.bit_count);
+            f(j, SeedProbe { seed, hash32: h, bit, set: self.get(bit) });
+        }
+    }
+
     /// The verdict alone, stopping at the first clear bit.
     pub fn might_contain(&self, key: &[u8], variant: TailVariant) -> bool {
         self.seeds().iter().all(|&seed| self.get(bit_index(hash32(key, seed, variant), self.bit_count)))

@@ -97,6 +97,51 @@ fn key_bytes<'a>(key: &'a [u8], text: bool, charset: Charset) -> Result<std::bor
     }
 }
 
+// Batches: JS writes the keys straight into wasm memory (TextEncoder.encodeInto) in a
+// staging area this module owns, then one call processes them all.
+thread_local! {
+    static STAGE: core::cell::RefCell<(Vec<u8>, Vec<u32>)> = const { core::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// Makes room for `count` keys of at most `bytes` bytes in all and returns their
+/// addresses in wasm memory: `[keys, ends]` (`ends[i]` = end offset of key i).
+#[wasm_bindgen(js_name = stageKeys)]
+pub fn stage_keys(bytes: usize, count: usize) -> Vec<u32> {
+    STAGE.with(|s| {
+        let mut s = s.borrow_mut();
+        s.0.clear();
+        s.0.resize(bytes, 0);
+        s.1.clear();
+        s.1.resize(count, 0);
+        vec![s.0.as_ptr() as u32, s.1.as_ptr() as u32]
+    })
+}
+
+/// The module's memory, for writing staged keys.
+#[wasm_bindgen(js_name = wasmMemory)]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
+fn for_each_staged(count: usize, mut f: impl FnMut(&[u8]) -> Result<(), JsValue>) -> Result<(), JsValue> {
+    STAGE.with(|s| {
+        let s = s.borrow();
+        let (bytes, ends) = (&s.0, &s.1);
+        if count > ends.len() {
+            return Err(js_error(&Error::invalid_argument("more keys than were staged")));
+        }
+        let mut start = 0usize;
+        for &end in &ends[..count] {
+            let key = bytes
+                .get(start..end as usize)
+                .ok_or_else(|| js_error(&Error::invalid_argument("staged key ends are not increasing within the staged bytes")))?;
+            f(key)?;
+            start = end as usize;
+        }
+        Ok(())
+    })
+}
+
 #[wasm_bindgen(js_name = hash32)]
 pub fn hash32_js(key: &[u8], seed: u32, zero_extended: bool) -> i32 {
     hash::hash32(key, seed, variant(zero_extended))
@@ -174,38 +219,40 @@ impl WasmBloomFilter {
             .done())
     }
 
-    /// Probes many keys in one call. `packed` holds the keys back to back; `ends[i]` is
-    /// the end of key i. Returns `1 + 2k` numbers per key: a bit mask of the seeds whose
-    /// bit is set, then `(hash32, bit)` per seed.
-    #[wasm_bindgen(js_name = probeMany)]
-    pub fn probe_many(
-        &self,
-        packed: &[u8],
-        ends: &[u32],
-        text: bool,
-        zero_extended: bool,
-        charset_name: &str,
-    ) -> Result<Vec<i32>, JsValue> {
+    /// Probes the `count` keys staged with [`stage_keys`] in one call. Returns `1 + 2k`
+    /// numbers per key: a bit mask of the seeds whose bit is set, then `(hash32, bit)` per seed.
+    #[wasm_bindgen(js_name = probeStaged)]
+    pub fn probe_staged(&self, count: usize, text: bool, zero_extended: bool, charset_name: &str) -> Result<Vec<i32>, JsValue> {
         let v = variant(zero_extended);
         let cs = charset(charset_name)?;
         let k = self.inner.hash_function_count() as usize;
-        let mut out = Vec::with_capacity(ends.len() * (1 + 2 * k));
-        let mut start = 0usize;
-        for &end in ends {
-            let end = end as usize;
-            let key = packed.get(start..end).ok_or_else(|| {
-                js_error(&Error::invalid_argument(format!("key range {start}..{end} is outside the packed buffer")))
-            })?;
-            let p = self.inner.probe(&key_bytes(key, text, cs)?, v);
-            let mask = p.probes.iter().enumerate().fold(0i32, |m, (j, s)| m | ((s.set as i32) << j));
-            out.push(mask);
-            for s in &p.probes {
+        let mut out = Vec::with_capacity(count * (1 + 2 * k));
+        for_each_staged(count, |key| {
+            let key = key_bytes(key, text, cs)?;
+            let mask_at = out.len();
+            out.push(0);
+            let mut mask = 0i32;
+            self.inner.for_each_probe(&key, v, |j, s| {
+                mask |= (s.set as i32) << j;
                 out.push(s.hash32);
                 out.push(s.bit as i32);
-            }
-            start = end;
-        }
+            });
+            out[mask_at] = mask;
+            Ok(())
+        })?;
         Ok(out)
+    }
+
+    /// Adds the `count` keys staged with [`stage_keys`].
+    #[wasm_bindgen(js_name = addStaged)]
+    pub fn add_staged(&mut self, count: usize, text: bool, zero_extended: bool, charset_name: &str) -> Result<(), JsValue> {
+        let v = variant(zero_extended);
+        let cs = charset(charset_name)?;
+        let inner = &mut self.inner;
+        for_each_staged(count, |key| {
+            inner.add(&key_bytes(key, text, cs)?, v);
+            Ok(())
+        })
     }
 
     pub fn encode(&self) -> Vec<u8> {
@@ -579,13 +626,12 @@ impl WasmTsFile {
             .done())
     }
 
-    /// Verdicts for many packed UTF-8 paths: one byte each, 0 absent, 1 maybe, 2 unknown.
-    #[wasm_bindgen(js_name = probeMany)]
-    pub fn probe_many(&self, packed: &[u8], ends: &[u32]) -> Result<Vec<u8>, JsValue> {
-        let mut out = Vec::with_capacity(ends.len());
-        let mut start = 0usize;
-        for &end in ends {
-            let key = packed.get(start..end as usize).ok_or_else(|| js_error(&Error::invalid_argument("bad packed range")))?;
+    /// Verdicts for the `count` UTF-8 paths staged with [`stage_keys`]: one byte each,
+    /// 0 absent, 1 maybe, 2 unknown.
+    #[wasm_bindgen(js_name = probeStaged)]
+    pub fn probe_staged(&self, count: usize) -> Result<Vec<u8>, JsValue> {
+        let mut out = Vec::with_capacity(count);
+        for_each_staged(count, |key| {
             out.push(match self.meta.bloom.filter.as_ref() {
                 None => 2,
                 Some(f) => match audit::probe_file(f, self.audit.as_ref(), key, None, None).map_err(|e| js_error(&e))?.verdict {
@@ -594,8 +640,8 @@ impl WasmTsFile {
                     FileVerdict::Unknown => 2,
                 },
             });
-            start = end as usize;
-        }
+            Ok(())
+        })?;
         Ok(out)
     }
 }

@@ -228,3 +228,31 @@ test('decode keeps omitted trailing bytes as zero and re-encodes byte-identicall
   assert.equal(f.setBits, 9);
   assert.equal(hex(f.encode()), hex(bytes));
 });
+
+test('addMany equals add one by one, and matches the Java reference', () => {
+  const next = rng(11);
+  const paths = Array.from({ length: 3000 }, () => randomPath(next));
+  const [expected] = javaReference({ filters: [{ n: paths.length, error_rate: 0.05, paths }] }).filters;
+  const batch = BloomFilter.withCapacity(paths.length).addMany(paths);
+  const single = BloomFilter.withCapacity(paths.length);
+  for (const p of paths) single.add(p);
+  assert.equal(hex(batch.encode()), expected.encoded);
+  assert.equal(hex(single.encode()), expected.encoded);
+  // Non-UTF-8 charsets and byte keys go through the same staging.
+  const gbk = BloomFilter.withCapacity(10).addMany(['root.温度', 'root.设备'], { charset: 'GBK' });
+  assert.equal(gbk.probe('root.温度', { charset: 'GBK' }).verdict, 'maybe');
+  const bytes = BloomFilter.withCapacity(10).addMany([new TextEncoder().encode('root.a.b')]);
+  assert.equal(bytes.probe('root.a.b').verdict, 'maybe');
+});
+
+test('a batch large enough to grow wasm memory while staging still probes correctly', () => {
+  const f = BloomFilter.withCapacity(50);
+  const inserted = Array.from({ length: 50 }, (_, i) => `root.sg.d${i}.s${i}`);
+  f.addMany(inserted);
+  // ~30 MB of staged keys forces memory.grow between batches.
+  const big = Array.from({ length: 200000 }, (_, i) => (i < 50 ? inserted[i] : `root.nowhere.device_${i}.sensor_with_a_long_name_${i}`));
+  const r = f.probeMany(big, { compact: true });
+  for (let i = 0; i < 50; i++) assert.equal(r.maybe[i], 1);
+  const again = f.probeMany(inserted.slice(0, 5));
+  assert.ok(again.every((x) => x.verdict === 'maybe'));
+});
