@@ -5,3 +5,4 @@ await init({ module_or_path: new URL('../dist/web/tsfile_bloom_bg.wasm', import.
 
 export * from './core.js';
 export { openTsFile, TsFile, countingSource } from './tsfile.js';
+export { openLevelDbTable, LevelDbTable, loadLevelDb, levelDbHelpers, isLevelDbFooter, LEVELDB_MAGIC } from './leveldb.js';

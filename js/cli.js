@@ -2,12 +2,15 @@
 // tsfile-bloom CLI: inspect / probe / verify a TsFile's Bloom filter.
 // Exit codes: 0 ok, 1 format error (or a failed verify), 2 usage or I/O error.
 import { parseArgs } from 'node:util';
-import { openTsFile, VARIANTS, CHARSETS } from './node.js';
+import { open } from 'node:fs/promises';
+import { openTsFile, openLevelDbTable, isLevelDbFooter, VARIANTS, CHARSETS } from './node.js';
 
 const USAGE = `usage:
   tsfile-bloom inspect FILE [--json] [--all]
   tsfile-bloom probe FILE PATH... [--variant java|zero-extended] [--charset NAME] [--json]
   tsfile-bloom verify FILE [--json]
+  tsfile-bloom inspect TABLE.ldb [--json]            (LevelDB tables are detected by their footer)
+  tsfile-bloom probe TABLE.ldb KEY... [--hex] [--json]
 
 inspect  header, TsFileMetadata, the Bloom filter and its statistics, the writer-variant
          audit and every indexed series (--all lists more than the first 20)
@@ -15,13 +18,15 @@ probe    tests series paths: 'absent' (sound), 'maybe', or 'unknown' (bits say a
          file's hash variant is not trustworthy), with each seed's hash and bit
 verify   audits the filter against the index; exits 1 when an indexed series tests absent
          or no writer variant reproduces the stored bits
+--hex    probe keys given as hex bytes (LevelDB keys may be binary)
 charsets: ${CHARSETS.join(', ')}`;
 
 const FORMAT_ERRORS = new Set([
   'too_short', 'bad_head_magic', 'unsupported_version', 'bad_tail_magic', 'bad_metadata_size', 'truncated',
   'bad_varint', 'bad_string', 'bad_count', 'bad_meta_offset', 'bloom_overflow', 'bloom_stray_bits',
   'bloom_bad_bit_count', 'bloom_bad_hash_function_count', 'bad_index_node', 'bad_index_offset',
-  'unknown_data_type', 'bad_region', 'trailing_bytes',
+  'unknown_data_type', 'bad_region', 'trailing_bytes', 'bad_footer_magic', 'bad_block_handle', 'bad_checksum',
+  'bad_block', 'unsupported_compression', 'bad_filter_block', 'too_large',
 ]);
 
 class UsageError extends Error {}
@@ -85,6 +90,73 @@ function printInspect(r, all) {
   console.log(out.join('\n'));
 }
 
+async function isLevelDbFile(path) {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size < 8) return false;
+    const last8 = new Uint8Array(8);
+    await handle.read(last8, 0, 8, size - 8);
+    return isLevelDbFooter(last8);
+  } finally {
+    await handle.close();
+  }
+}
+
+function leveldbReport(t, path) {
+  const info = t.info;
+  return {
+    ok: true,
+    error: null,
+    format: 'leveldb',
+    file: { path, size: t.size },
+    filter_policy: t.filterPolicy,
+    policy_supported: info.policySupported,
+    base_lg: info.baseLg ?? null,
+    key_format: info.keyFormat,
+    filter_block: info.filterBlock,
+    data_blocks: t.dataBlocks().length,
+    filters: t.filters.map((f) => ({
+      index: f.index, offset: f.offset, length: f.length, k: f.k ?? null, bit_count: f.bitCount, set_bits: f.setBits,
+      data_block_offsets: f.dataBlockOffsets,
+    })),
+  };
+}
+
+async function leveldbCommand(command, file, keys, values) {
+  const t = await openLevelDbTable(file);
+  try {
+    if (command === 'inspect' || command === 'verify') {
+      const r = leveldbReport(t, file);
+      if (values.json) console.log(JSON.stringify(r, null, 2));
+      else {
+        console.log(`${file}  ${r.file.size} bytes  LevelDB table (${r.key_format} keys)`);
+        console.log(`policy     ${r.filter_policy ?? 'none: the table has no filter block'}`);
+        if (r.filter_block) console.log(`filters    ${r.filters.length} at ${r.filter_block.offset} (${r.filter_block.size} bytes), one per ${2 ** r.base_lg} bytes of data offsets`);
+        for (const f of (values.all ? r.filters : r.filters.slice(0, 20))) {
+          console.log(`  #${f.index}  ${f.length ? `${f.bit_count} bits, k=${f.k}, ${f.set_bits} set` : 'empty'}  blocks at ${f.data_block_offsets.join(', ') || '-'}`);
+        }
+      }
+      return 0;
+    }
+    if (command === 'probe') {
+      if (!keys.length) throw new UsageError('probe: give at least one KEY');
+      const results = keys.map((k) => ({ key: typeof k === 'string' ? k : Buffer.from(k).toString('hex'), ...t.probe(k) }));
+      if (values.json) console.log(JSON.stringify({ ok: true, file, format: 'leveldb', results }, null, 2));
+      else {
+        for (const r of results) {
+          console.log(`${r.verdict.toUpperCase().padEnd(7)} ${r.key}  (${r.reason}; data block ${r.blockIndex ?? '-'}, filter ${r.filterIndex ?? '-'})`);
+          console.log(`        ${r.probes.map((p) => `${p.bit}:${p.set ? 'set' : 'clear'}`).join('  ')}`);
+        }
+      }
+      return 0;
+    }
+    throw new UsageError(`unknown command ${command}`);
+  } finally {
+    t.close();
+  }
+}
+
 async function main(argv) {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -93,6 +165,7 @@ async function main(argv) {
       json: { type: 'boolean', default: false },
       all: { type: 'boolean', default: false },
       variant: { type: 'string' },
+      hex: { type: 'boolean', default: false },
       charset: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -104,6 +177,10 @@ async function main(argv) {
   }
   if (!file) throw new UsageError(`${command}: missing FILE`);
   if (values.variant && !VARIANTS.includes(values.variant)) throw new UsageError(`unknown --variant ${values.variant}`);
+  if (values.hex && paths.some((p) => !/^([0-9a-fA-F]{2})*$/.test(p))) throw new UsageError('--hex keys must be pairs of hex digits');
+  const keys = values.hex ? paths.map((p) => Uint8Array.from(Buffer.from(p, 'hex'))) : paths;
+
+  if (await isLevelDbFile(file)) return leveldbCommand(command, file, keys, values);
 
   if (command === 'inspect') {
     const r = await inspectReport(file, file);
@@ -116,7 +193,7 @@ async function main(argv) {
     const t = await openTsFile(file);
     try {
       await t.loadIndex();
-      const results = paths.map((p) => t.probe(p, { variant: values.variant, charset: values.charset }));
+      const results = keys.map((p) => t.probe(p, { variant: values.variant, charset: values.charset }));
       if (values.json) console.log(JSON.stringify({ ok: true, file, results }, null, 2));
       else {
         for (const r of results) {

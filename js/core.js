@@ -63,7 +63,7 @@ export function bitIndex(hash, bitCount) {
  * TextEncoder.encodeInto, straight into wasm memory) for one batch call.
  * Returns `{count, text, charset}`; `text`: the bytes are UTF-8 of JS strings.
  */
-export function stagePaths(paths, charset) {
+export function stagePaths(paths, charset, module = { stageKeys, wasmMemory }) {
   const legacy = charset === undefined ? null : legacyCharsetName(charset);
   let capacity = 0;
   let strings = 0;
@@ -86,9 +86,9 @@ export function stagePaths(paths, charset) {
   if (mixed && !plainUtf8 && !legacy) {
     throw argumentError('mixing string and Uint8Array paths needs charset UTF-8 or a multi-byte charset');
   }
-  const [keysPtr, endsPtr] = stageKeys(capacity, paths.length);
+  const [keysPtr, endsPtr] = module.stageKeys(capacity, paths.length);
   // Views are made after staging: growing wasm memory detaches older ones.
-  const memory = wasmMemory().buffer;
+  const memory = module.wasmMemory().buffer;
   const bytes = new Uint8Array(memory, keysPtr, capacity);
   const ends = new Uint32Array(memory, endsPtr, paths.length);
   let pos = 0;

@@ -243,3 +243,75 @@ export function openTsFile(source: TsFileInput): Promise<TsFile>;
 
 /** Wraps a source and counts the bytes read through it. */
 export function countingSource(source: TsFileInput): ByteSource & { bytesRead: number; reads: [number, number][] };
+
+export interface LevelDbFilterInfo {
+  index: number;
+  /** Absolute file offset of the filter's first byte. */
+  offset: number;
+  /** Bytes including the trailing k byte (0 for an empty filter). */
+  length: number;
+  /** The stored k (undefined for an empty filter); above 30 means "reserved: may match". */
+  k?: number;
+  bitCount: number;
+  setBits: number;
+  /** Start offsets of the data blocks this filter covers (its 2 KiB window). */
+  dataBlockOffsets: number[];
+}
+
+export interface LevelDbProbeResult {
+  /** 'absent': LevelDB would not read the data block; 'maybe': it would. */
+  verdict: 'absent' | 'maybe';
+  /** 'bits' | 'empty_filter' | 'reserved_k' | 'past_last_block' | 'no_filter' | 'filter_missing'. */
+  reason: string;
+  blockIndex?: number;
+  dataBlock: { offset: number; size: number } | null;
+  filterIndex?: number;
+  /** LevelDB's BloomHash of the key. */
+  hash: number;
+  /** The k double-hashing positions. */
+  probes: { bit: number; set: boolean }[];
+}
+
+export class LevelDbTable {
+  private constructor();
+  readonly format: 'leveldb';
+  readonly name: string | null;
+  readonly size: number;
+  /** e.g. 'leveldb.BuiltinBloomFilter2', or null when the table has no filter. */
+  readonly filterPolicy: string | null;
+  /** In file order, empty filters included. */
+  readonly filters: LevelDbFilterInfo[];
+  readonly info: {
+    fileSize: number; filterPolicy?: string; policySupported: boolean; baseLg?: number; keyFormat: string;
+    filterBlock: { offset: number; size: number } | null; metaindex: { offset: number; size: number };
+    index: { offset: number; size: number }; indexCompression: string;
+    metaEntries: { key: string; offset: number; size: number }[];
+  };
+  dataBlocks(): { index: number; offset: number; size: number; separatorHex: string; filterIndex?: number }[];
+  /** Filter `index` as stored: bit bytes then the k byte. */
+  filterBytes(index: number): Uint8Array | null;
+  /** Routes a user key to its data block and filter and probes it. */
+  probe(key: string | Uint8Array): LevelDbProbeResult;
+  close(): void;
+  free(): void;
+}
+
+/** Opens a LevelDB table (.ldb/.sst); loads the LevelDB wasm module on first use. */
+export function openLevelDbTable(source: TsFileInput): Promise<LevelDbTable>;
+
+export interface LevelDbHelpers {
+  /** LevelDB's BloomHash (seed 0xbc9f1d34). */
+  hash(key: string | Uint8Array): number;
+  /** floor(bitsPerKey × 0.69) clamped to 1..30. */
+  k(bitsPerKey: number): number;
+  /** BloomFilterPolicy(bitsPerKey).CreateFilter(keys). */
+  buildFilter(keys: (string | Uint8Array)[], bitsPerKey?: number): { bytes: Uint8Array; k: number; bitCount: number };
+  /** KeyMayMatch with every probe position. */
+  probeFilter(key: string | Uint8Array, filterBytes: Uint8Array): { verdict: 'absent' | 'maybe'; reason: string; hash: number; probes: { bit: number; set: boolean }[] };
+}
+
+/** Loads the LevelDB wasm module (once) and resolves to its synchronous helpers. */
+export function loadLevelDb(): Promise<LevelDbHelpers>;
+export const levelDbHelpers: LevelDbHelpers;
+export const LEVELDB_MAGIC: Uint8Array;
+export function isLevelDbFooter(last8: Uint8Array): boolean;

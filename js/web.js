@@ -5,3 +5,4 @@
 export { default, default as init, initSync } from '../dist/web/tsfile_bloom.js';
 export * from './core.js';
 export { openTsFile, TsFile, countingSource } from './tsfile.js';
+export { openLevelDbTable, LevelDbTable, loadLevelDb, levelDbHelpers, isLevelDbFooter, LEVELDB_MAGIC } from './leveldb.js';

@@ -7,20 +7,28 @@ export PATH="$HOME/.cargo/bin:$PATH"
 # shellcheck disable=SC1091
 [ -f .tools/wasm-env ] && . .tools/wasm-env
 
-# CJK charsets stay out of the wasm (js/charsets.js handles them), keeping it small.
-cargo build --quiet --profile wasm --target wasm32-unknown-unknown --lib --no-default-features
-wasm-bindgen --target web --out-dir dist/web --out-name tsfile_bloom \
-  target/wasm32-unknown-unknown/wasm/tsfile_bloom.wasm
-# Binaryen from npm: Debian's wasm-opt 108 produces modules that fail at init (toolchain.md).
-# -Oz --converge: repeat until the size stops shrinking. --low-memory-unused: fold added
-# constants into load/store offsets (sound here: Rust puts the 1 MiB stack first and data
-# above it, so no address computation wraps into the low 1 KiB). --strip-target-features:
-# drop the linker-only feature section.
-node_modules/.bin/wasm-opt -Oz --converge --low-memory-unused \
-  --strip-debug --strip-producers --strip-target-features \
-  --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-  --enable-mutable-globals --enable-reference-types --enable-multivalue \
-  dist/web/tsfile_bloom_bg.wasm -o dist/web/tsfile_bloom_bg.wasm
+# Two wasm modules from the one crate, each under the size budget: the TsFile module
+# and (feature wasm-leveldb) the LevelDB module, loaded only when a table is opened.
+# CJK charsets stay out of both (js/charsets.js handles them).
+build_module() { # build_module OUT_NAME [cargo feature flags...]
+  local name=$1
+  shift
+  cargo build --quiet --profile wasm --target wasm32-unknown-unknown --lib --no-default-features "$@"
+  wasm-bindgen --target web --out-dir dist/web --out-name "$name" \
+    target/wasm32-unknown-unknown/wasm/tsfile_bloom.wasm
+  # Binaryen from npm: Debian's wasm-opt 108 produces modules that fail at init (toolchain.md).
+  # -Oz --converge: repeat until the size stops shrinking. --low-memory-unused: fold added
+  # constants into load/store offsets (sound here: Rust puts the 1 MiB stack first and data
+  # above it, so no address computation wraps into the low 1 KiB). --strip-target-features:
+  # drop the linker-only feature section.
+  node_modules/.bin/wasm-opt -Oz --converge --low-memory-unused \
+    --strip-debug --strip-producers --strip-target-features \
+    --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    "dist/web/${name}_bg.wasm" -o "dist/web/${name}_bg.wasm"
+}
+build_module tsfile_bloom
+build_module leveldb --features wasm-leveldb
 
 # CommonJS build for require(): js/node.js bundled by esbuild; import.meta.url is
 # rewritten to js/node.js's own location so the relative wasm URL still resolves.
@@ -39,4 +47,7 @@ cp -r dist/web dist/site/pkg/dist/web
 # The bundled sample: a real file from the C++ writer with Unicode names and time columns.
 mkdir -p dist/site/samples
 cp tests/fixtures/tsfile/table_unicode.tsfile dist/site/samples/sample.tsfile
-echo "[build] dist/web/tsfile_bloom_bg.wasm: $(wc -c < dist/web/tsfile_bloom_bg.wasm) bytes, $(gzip -9c dist/web/tsfile_bloom_bg.wasm | wc -c) gzipped; site in dist/site" >&2
+for w in dist/web/*.wasm; do
+  echo "[build] $w: $(wc -c < "$w") bytes, $(gzip -9c "$w" | wc -c) gzipped" >&2
+done
+echo "[build] site in dist/site" >&2

@@ -16,6 +16,7 @@ const manifest = JSON.parse(readFileSync(join(FIXTURES, 'manifest.json'), 'utf8'
 const entries = Array.isArray(manifest) ? manifest : manifest.files;
 const TEN_K = entries.find((e) => e.name === 'tree_10k_series');
 const BIN = (name) => join(ROOT, 'node_modules/.bin', name);
+const LDB = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/leveldb/manifest.json'), 'utf8')).tables.find((t) => t.bits_per_key === 10);
 
 const work = mkdtempSync(join(tmpdir(), 'tsfile-bloom-consumer-'));
 const app = join(work, 'app');
@@ -28,13 +29,14 @@ test.before(() => {
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer-app', private: true, type: 'module' }));
   execFileSync('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], { cwd: app, stdio: 'pipe' });
   cpSync(join(FIXTURES, 'tree_10k_series.tsfile'), join(app, 'tree_10k_series.tsfile'));
+  cpSync(join(ROOT, 'tests/fixtures/leveldb', LDB.file), join(app, 'table.ldb'));
 });
 
 test.after(() => rmSync(work, { recursive: true, force: true }));
 
 test('the tarball ships the package and nothing else', () => {
   const files = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, encoding: 'utf8' }))[0].files.map((f) => f.path);
-  for (const f of ['js/node.js', 'js/browser.js', 'js/web.js', 'js/index.d.ts', 'js/cli.js', 'dist/cjs/index.cjs', 'dist/cjs/index.d.cts', 'dist/web/tsfile_bloom_bg.wasm', 'package.json', 'README.md']) {
+  for (const f of ['js/node.js', 'js/browser.js', 'js/web.js', 'js/index.d.ts', 'js/cli.js', 'dist/cjs/index.cjs', 'dist/cjs/index.d.cts', 'dist/web/tsfile_bloom_bg.wasm', 'dist/web/leveldb_bg.wasm', 'dist/web/leveldb.js', 'package.json', 'README.md']) {
     assert.ok(files.includes(f), `missing ${f}`);
   }
   assert.ok(!files.some((f) => /^(src|tests|www|scripts|target|benches)\//.test(f)), files.join(' '));
@@ -61,6 +63,10 @@ try { await openTsFile(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13
   out.garbage = { isError: e instanceof Error, kind: e.kind, offset: e.offset };
 }
 out.hash = hash32('root.sg.d.s1', 5);
+const table = await openLevelDbTable('./table.ldb');
+out.leveldb = { policy: table.filterPolicy, k: table.filters.find((f) => f.length > 0).k,
+  firstKey: table.probe(Uint8Array.from(Buffer.from(process.env.LDB_KEY, 'hex'))).verdict };
+table.close();
 console.log(JSON.stringify(out));
 `;
 
@@ -73,16 +79,17 @@ function checkUse(stdout) {
   }
   assert.deepEqual(out.garbage, { isError: true, kind: 'bad_head_magic', offset: 0 });
   assert.equal(out.hash, -1267668613); // spec.md §4
+  assert.deepEqual(out.leveldb, { policy: LDB.filter_policy, k: LDB.expected_k, firstKey: 'maybe' });
 }
 
 test('ESM import in Node', () => {
-  writeFileSync(join(app, 'use.mjs'), `import fs from 'node:fs';\nimport { openTsFile, hash32 } from 'tsfile-bloom';\n${USE}`);
-  checkUse(execFileSync(process.execPath, ['use.mjs'], { cwd: app, encoding: 'utf8' }));
+  writeFileSync(join(app, 'use.mjs'), `import fs from 'node:fs';\nimport { openTsFile, openLevelDbTable, hash32 } from 'tsfile-bloom';\n${USE}`);
+  checkUse(execFileSync(process.execPath, ['use.mjs'], { cwd: app, encoding: 'utf8', env: { ...process.env, LDB_KEY: LDB.live_keys[0] } }));
 });
 
 test('CJS require in Node', () => {
-  writeFileSync(join(app, 'use.cjs'), `const fs = require('node:fs');\nconst { openTsFile, hash32 } = require('tsfile-bloom');\n(async () => {${USE}})();`);
-  checkUse(execFileSync(process.execPath, ['use.cjs'], { cwd: app, encoding: 'utf8' }));
+  writeFileSync(join(app, 'use.cjs'), `const fs = require('node:fs');\nconst { openTsFile, openLevelDbTable, hash32 } = require('tsfile-bloom');\n(async () => {${USE}})();`);
+  checkUse(execFileSync(process.execPath, ['use.cjs'], { cwd: app, encoding: 'utf8', env: { ...process.env, LDB_KEY: LDB.live_keys[0] } }));
 });
 
 test('the CLI from the installed package', () => {

@@ -1,4 +1,4 @@
-//! The `#[wasm_bindgen]` surface: thin adapters from the core to JS. The public
+//! The TsFile module's `#[wasm_bindgen]` surface: thin adapters from the core to JS. The public
 //! JS API (argument parsing, strings → bytes, result objects) lives in `js/`;
 //! these functions take bytes and names and return plain data.
 //!
@@ -6,72 +6,12 @@
 //! built field by field with `Reflect.set` (the [`Obj`] helper) instead of a
 //! serializer, whose per-type code was inlined into every export.
 
+use super::common::{array, for_each_staged, js_error, Obj};
 use crate::error::Error;
 use crate::filter::{BloomFilter, Probe};
 use crate::hash::{self, TailVariant};
 use crate::path::{transcode, Charset};
 use wasm_bindgen::prelude::*;
-
-// A smaller allocator than std's dlmalloc (single-threaded wasm only).
-#[cfg(not(target_feature = "atomics"))]
-#[global_allocator]
-static ALLOC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
-    fn set_val(target: &JsValue, key: &str, value: &JsValue);
-    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
-    fn set_num(target: &JsValue, key: &str, value: Option<f64>);
-    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
-    fn set_str(target: &JsValue, key: &str, value: Option<&str>);
-    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
-    fn set_bool(target: &JsValue, key: &str, value: Option<bool>);
-}
-
-/// A plain JS object under construction. `None` values become `undefined`
-/// properties (the key is present), as the serializer used to produce.
-struct Obj(JsValue);
-
-impl Obj {
-    fn new() -> Obj {
-        Obj(js_sys::Object::new().into())
-    }
-    fn num(self, key: &str, v: impl Into<Option<f64>>) -> Obj {
-        set_num(&self.0, key, v.into());
-        self
-    }
-    fn str(self, key: &str, v: Option<&str>) -> Obj {
-        set_str(&self.0, key, v);
-        self
-    }
-    fn bool(self, key: &str, v: impl Into<Option<bool>>) -> Obj {
-        set_bool(&self.0, key, v.into());
-        self
-    }
-    fn val(self, key: &str, v: &JsValue) -> Obj {
-        set_val(&self.0, key, v);
-        self
-    }
-    fn done(self) -> JsValue {
-        self.0
-    }
-}
-
-/// A JS array of `f(item)` for each item.
-fn array<T>(items: impl IntoIterator<Item = T>, mut f: impl FnMut(T) -> JsValue) -> JsValue {
-    let a = js_sys::Array::new();
-    for i in items {
-        a.push(&f(i));
-    }
-    a.into()
-}
-
-/// A JS `Error` with `kind` and `offset` properties.
-fn js_error(e: &Error) -> JsValue {
-    let err: JsValue = js_sys::Error::new(&e.to_string()).into();
-    Obj(err).str("kind", Some(e.kind.as_str())).num("offset", e.offset as f64).done()
-}
 
 /// The tail variant as JS passes it (js/core.js checks the name): `zero_extended` or Java's.
 /// A flag rather than the name keeps string handling out of every probing export.
@@ -95,51 +35,6 @@ fn key_bytes<'a>(key: &'a [u8], text: bool, charset: Charset) -> Result<std::bor
     } else {
         Ok(std::borrow::Cow::Borrowed(key))
     }
-}
-
-// Batches: JS writes the keys straight into wasm memory (TextEncoder.encodeInto) in a
-// staging area this module owns, then one call processes them all.
-thread_local! {
-    static STAGE: core::cell::RefCell<(Vec<u8>, Vec<u32>)> = const { core::cell::RefCell::new((Vec::new(), Vec::new())) };
-}
-
-/// Makes room for `count` keys of at most `bytes` bytes in all and returns their
-/// addresses in wasm memory: `[keys, ends]` (`ends[i]` = end offset of key i).
-#[wasm_bindgen(js_name = stageKeys)]
-pub fn stage_keys(bytes: usize, count: usize) -> Vec<u32> {
-    STAGE.with(|s| {
-        let mut s = s.borrow_mut();
-        s.0.clear();
-        s.0.resize(bytes, 0);
-        s.1.clear();
-        s.1.resize(count, 0);
-        vec![s.0.as_ptr() as u32, s.1.as_ptr() as u32]
-    })
-}
-
-/// The module's memory, for writing staged keys.
-#[wasm_bindgen(js_name = wasmMemory)]
-pub fn wasm_memory() -> JsValue {
-    wasm_bindgen::memory()
-}
-
-fn for_each_staged(count: usize, mut f: impl FnMut(&[u8]) -> Result<(), JsValue>) -> Result<(), JsValue> {
-    STAGE.with(|s| {
-        let s = s.borrow();
-        let (bytes, ends) = (&s.0, &s.1);
-        if count > ends.len() {
-            return Err(js_error(&Error::invalid_argument("more keys than were staged")));
-        }
-        let mut start = 0usize;
-        for &end in &ends[..count] {
-            let key = bytes
-                .get(start..end as usize)
-                .ok_or_else(|| js_error(&Error::invalid_argument("staged key ends are not increasing within the staged bytes")))?;
-            f(key)?;
-            start = end as usize;
-        }
-        Ok(())
-    })
 }
 
 #[wasm_bindgen(js_name = hash32)]

@@ -1,0 +1,158 @@
+// LevelDB tables (.ldb/.sst) and LevelDB's Bloom filter policy, from a second wasm
+// module that is only fetched when a table is opened or a LevelDB filter is built.
+
+import initLevelDb, {
+  WasmLevelDbTable,
+  levelDbHash,
+  buildLevelDbFilter,
+  probeLevelDbFilter,
+  stageKeys,
+  wasmMemory,
+} from '../dist/web/leveldb.js';
+import { argumentError, stagePaths } from './core.js';
+import { toSource } from './tsfile.js';
+
+/** LevelDB's table magic, as the last 8 bytes of a table (little-endian 0xdb4775248b80fb57). */
+export const LEVELDB_MAGIC = Uint8Array.of(0x57, 0xfb, 0x80, 0x8b, 0x24, 0x75, 0x47, 0xdb);
+
+/** Tables are read whole; LevelDB writes them at a few MiB. */
+const MAX_TABLE_BYTES = 256 * 1024 * 1024;
+
+let loadBytes = null;
+let ready = null;
+
+/** Node's entry sets how the .wasm bytes are read (fs); browsers fetch the URL. */
+export function setWasmBytesLoader(loader) {
+  loadBytes = loader;
+}
+
+/** Loads the LevelDB module once; resolves to the synchronous LevelDB helpers. */
+export function loadLevelDb() {
+  ready ??= (async () => {
+    const url = new URL('../dist/web/leveldb_bg.wasm', import.meta.url);
+    await initLevelDb({ module_or_path: loadBytes ? await loadBytes(url) : url });
+    return levelDbHelpers;
+  })();
+  return ready;
+}
+
+const utf8 = new TextEncoder();
+const keyBytes = (key) => {
+  if (typeof key === 'string') return utf8.encode(key);
+  if (key instanceof Uint8Array) return key;
+  throw argumentError('a key must be a string (UTF-8) or a Uint8Array');
+};
+
+/** Synchronous helpers, available once loadLevelDb() has resolved. */
+export const levelDbHelpers = Object.freeze({
+  /** LevelDB's BloomHash (Hash with seed 0xbc9f1d34). */
+  hash: (key) => levelDbHash(keyBytes(key)),
+  /** k = floor(bitsPerKey × 0.69), clamped to 1..30 (BloomFilterPolicy). */
+  k: (bitsPerKey) => Math.min(30, Math.max(1, Math.floor(bitsPerKey * 0.69))),
+  /** BloomFilterPolicy(bitsPerKey).CreateFilter(keys): `{bytes, k, bitCount}` (bytes end with k). */
+  buildFilter(keys, bitsPerKey = 10) {
+    if (!Array.isArray(keys)) throw argumentError('buildFilter expects an array of keys');
+    if (!Number.isInteger(bitsPerKey) || bitsPerKey < 0) throw argumentError('bitsPerKey must be a non-negative integer');
+    const { count } = stagePaths(keys, undefined, { stageKeys, wasmMemory });
+    const bytes = buildLevelDbFilter(count, bitsPerKey);
+    return { bytes, k: bytes[bytes.length - 1], bitCount: (bytes.length - 1) * 8 };
+  },
+  /** KeyMayMatch with every probe shown: `{verdict, reason, hash, probes: [{bit, set}]}`. */
+  probeFilter: (key, filterBytes) => probeLevelDbFilter(keyBytes(key), filterBytes),
+});
+
+const OPEN = Symbol('open');
+const registry = typeof FinalizationRegistry === 'undefined' ? null : new FinalizationRegistry((raw) => raw.free());
+
+export class LevelDbTable {
+  #raw;
+  #filters = null;
+  #info = null;
+
+  /** Use openLevelDbTable(). */
+  constructor(raw, name, size, token) {
+    if (token !== OPEN) throw new TypeError('use openLevelDbTable()');
+    this.#raw = raw;
+    this.name = name;
+    this.size = size;
+    registry?.register(this, raw, this);
+  }
+
+  get #table() {
+    if (!this.#raw) throw argumentError('this table is closed');
+    return this.#raw;
+  }
+
+  get format() {
+    return 'leveldb';
+  }
+
+  /** `{fileSize, filterPolicy, policySupported, baseLg, keyFormat, filterBlock, metaindex, index, metaEntries}`. */
+  get info() {
+    this.#info ??= this.#table.info();
+    return this.#info;
+  }
+
+  /** The filter policy name, e.g. 'leveldb.BuiltinBloomFilter2', or null when the table has no filter. */
+  get filterPolicy() {
+    return this.info.filterPolicy ?? null;
+  }
+
+  /** `[{index, offset, length, k, bitCount, setBits, dataBlockOffsets}]` in file order, empty filters included. */
+  get filters() {
+    this.#filters ??= this.#table.filters();
+    return this.#filters;
+  }
+
+  /** `[{index, offset, size, separatorHex, filterIndex}]` from the index block. */
+  dataBlocks() {
+    return this.#table.dataBlocks();
+  }
+
+  /** Filter `index` as stored: the bit bytes followed by the k byte. */
+  filterBytes(index) {
+    return this.#table.filterBytes(index) ?? null;
+  }
+
+  /**
+   * Routes a user key (UTF-8 string or bytes) through the index to its data block and
+   * that block's filter: `{verdict, reason, blockIndex, dataBlock, filterIndex, hash, probes}`.
+   */
+  probe(key) {
+    return this.#table.probe(keyBytes(key));
+  }
+
+  close() {
+    if (!this.#raw) return;
+    registry?.unregister(this);
+    this.#raw.free();
+    this.#raw = null;
+  }
+
+  free() {
+    this.close();
+  }
+}
+
+/** Opens a LevelDB table (.ldb/.sst). Rejects with an Error carrying `kind` and `offset`. */
+export async function openLevelDbTable(input, { source: makeSource = toSource } = {}) {
+  await loadLevelDb();
+  const source = await makeSource(input);
+  try {
+    if (source.size > MAX_TABLE_BYTES) {
+      const e = new RangeError(`${source.size} bytes is larger than any LevelDB table (limit ${MAX_TABLE_BYTES})`);
+      e.kind = 'too_large';
+      e.offset = 0;
+      throw e;
+    }
+    const bytes = await source.read(0, source.size);
+    return new LevelDbTable(WasmLevelDbTable.open(bytes), source.name ?? null, source.size, OPEN);
+  } finally {
+    await source.close?.();
+  }
+}
+
+/** True when the bytes end with LevelDB's table magic. */
+export function isLevelDbFooter(last8) {
+  return last8.length === 8 && LEVELDB_MAGIC.every((b, i) => last8[i] === b);
+}
