@@ -1,9 +1,11 @@
 // The inspector page. All TsFile work happens in a module Worker (pkg/js/worker.js): the main
 // thread only draws. Plain ES modules and canvas; nothing is sent anywhere.
 import { CHARSETS, VARIANTS, SEEDS } from './pkg/js/core.js';
+import { isLevelDbBlob, showLevelDb, hideLevelDb } from './leveldb-view.js';
 import { createWorker } from './pkg/js/worker-client.js';
 import { HeatMap } from './heatmap.js';
 import { VirtualList } from './vlist.js';
+import * as teach from './teach.js';
 
 const $ = (id) => document.getElementById(id);
 // Eight seed colours distinguishable in light and dark mode (and by most colour-blind readers).
@@ -139,7 +141,25 @@ async function load(blob, name, { synthetic = null } = {}) {
   const seq = ++loadSeq;
   document.body.dataset.state = 'loading';
   clearError();
+  hideLevelDb();
+  if (blob && (await isLevelDbBlob(blob))) {
+    // A LevelDB table: its own view (js/leveldb.js, loaded on demand).
+    cur = null;
+    $('content').hidden = true;
+    map.clear();
+    try {
+      await showLevelDb(blob, name);
+      status(`${name}: LevelDB table.`);
+      document.body.dataset.state = 'ready';
+    } catch (e) {
+      status('');
+      showError(e, `${name} (${fmt(blob.size)} bytes) is not a readable LevelDB table:`, 'The page is ready for another file.');
+      document.body.dataset.state = 'error';
+    }
+    return;
+  }
   resetProbe();
+  teach.setFile(null);
   status(synthetic ? 'Building the filter…' : `Reading ${name}…`);
   let info;
   try {
@@ -208,6 +228,7 @@ async function load(blob, name, { synthetic = null } = {}) {
     }
   }
   cur.provPending = false;
+  teach.setFile(cur);
   document.body.dataset.state = 'ready';
 }
 
