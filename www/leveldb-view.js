@@ -126,7 +126,8 @@ function probe() {
     no_filter: 'maybe present: the table has no filter, so LevelDB always reads the data block',
     filter_missing: 'maybe present: the block’s filter is missing, which LevelDB treats as a match',
   };
-  $('ldb-verdict').textContent = `${r.verdict}: ${words[r.reason] ?? r.reason}. BloomHash ${r.hash >>> 0}` +
+  const said = words[r.reason] ?? `${r.verdict} (${r.reason})`;
+  $('ldb-verdict').textContent = `${said[0].toUpperCase()}${said.slice(1)}. BloomHash ${r.hash >>> 0}` +
     (r.blockIndex != null ? `; routed to data block ${r.blockIndex}${r.filterIndex != null ? ` and filter #${r.filterIndex}` : ''}` : '');
   renderBlocks(r.blockIndex ?? null);
   for (const fig of $('ldb-strip').children) {
