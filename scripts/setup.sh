@@ -4,7 +4,7 @@
 # apt and rustup's server (toolchain.md).
 #   scripts/setup.sh            Rust wasm32 target, wasm-bindgen-cli, npm packages
 #   scripts/setup.sh --browser  also Debian's Chromium (browser tests)
-#   scripts/setup.sh --python   also the fixture writers' venv (PyPI tsfile)
+#   scripts/setup.sh --python   also the fixture writers' venv (PyPI tsfile, plyvel)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log() { echo "[setup] $*" >&2; }
@@ -68,9 +68,9 @@ if [ "$want_browser" = 1 ] && ! [ -x /usr/bin/chromium ]; then
   $apt_get install -y chromium >&2 || { $apt_get update >&2 && $apt_get install -y chromium >&2; }
 fi
 
-# 5. The real TsFile writer for fixture generation (PyPI tsfile, C++ core).
-if [ "$want_python" = 1 ] && ! .venv/bin/python -c 'import tsfile' 2>/dev/null; then
-  log "creating .venv with PyPI tsfile"
-  python3 -m venv .venv
-  .venv/bin/pip install --quiet 'tsfile==2.5.0' >&2
+# 5. The real writers for fixture generation: PyPI tsfile (C++ core) and plyvel (LevelDB 1.22).
+if [ "$want_python" = 1 ] && ! .venv/bin/python -c 'import tsfile, plyvel' 2>/dev/null; then
+  log "creating .venv with PyPI tsfile and plyvel"
+  [ -x .venv/bin/python ] || python3 -m venv .venv
+  .venv/bin/pip install --quiet 'tsfile==2.5.0' 'plyvel==1.5.1' >&2
 fi
