@@ -57,6 +57,20 @@ async function open(p, name) {
   await p.waitForFunction(() => ['ready', 'error'].includes(document.body.dataset.state), null, { timeout: 20000 });
 }
 
+/** Drops a file on the page as a user would (a DragEvent carrying a File). */
+async function drop(p, name) {
+  const bytes = [...readFileSync(fixture(name))];
+  await p.evaluate(() => (document.body.dataset.state = 'picking'));
+  await p.evaluate(({ bytes, file }) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(bytes)], file));
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      document.body.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }
+  }, { bytes, file: byName[name].file });
+  await p.waitForFunction(() => ['ready', 'error'].includes(document.body.dataset.state), null, { timeout: 20000 });
+}
+
 async function probe(p, path) {
   await p.fill('[data-testid=path-input]', path);
   await p.evaluate(() => (document.querySelector('[data-testid=verdict]').textContent = ''));
@@ -172,8 +186,10 @@ test('the heat-map is drawn, zooms to a probed bit, and hover names the series t
 test('hostile files show the error kind and the page keeps working', async () => {
   const hostile = manifest.filter((e) => e.kind === 'hostile');
   assert.ok(hostile.length >= 10);
-  for (const e of hostile) {
-    await open(page, e.name);
+  for (const [i, e] of hostile.entries()) {
+    // Half through the file input, half dropped on the page.
+    if (i % 2) await drop(page, e.name);
+    else await open(page, e.name);
     assert.equal(await page.isVisible('[data-testid=error]'), true, `${e.name}: error box shown`);
     const box = await page.textContent('[data-testid=error]');
     assert.ok(box.includes(e.error_kind), `${e.name}: expected ${e.error_kind} in "${box}"`);
