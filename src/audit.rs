@@ -20,13 +20,16 @@ pub struct Hypothesis {
 }
 
 impl Hypothesis {
-    /// Who writes filters this way, in words.
-    pub fn writer(&self) -> String {
-        let base = match (self.variant, self.time_columns) {
-            (TailVariant::ZeroExtended, true) => "C++ tsfile >= 2.5 writer",
-            (TailVariant::ZeroExtended, false) => "C++ tsfile writer up to 2025-02 built for ARM",
-            (TailVariant::Java, true) => "Java writer",
-            (TailVariant::Java, false) => "C++ tsfile writer up to 2025-02 on x86-64",
+    /// Who writes filters this way, in words. Without time columns in the file, the
+    /// writers that differ only in inserting them cannot be told apart.
+    pub fn writer(&self, file_has_time_columns: bool) -> String {
+        let base = match (self.variant, self.time_columns, file_has_time_columns) {
+            (TailVariant::ZeroExtended, true, true) => "C++ tsfile >= 2.5 writer",
+            (TailVariant::ZeroExtended, false, true) => "C++ tsfile writer up to 2025-02 built for ARM",
+            (TailVariant::Java, true, true) => "Java writer",
+            (TailVariant::Java, false, true) => "C++ tsfile writer up to 2025-02 on x86-64",
+            (TailVariant::ZeroExtended, _, false) => "C++ tsfile writer with a zero-extended tail (tsfile >= 2.5, or an older build for ARM)",
+            (TailVariant::Java, _, false) => "Java writer, or a C++ tsfile writer up to 2025-02 on x86-64",
         };
         if self.charset == Charset::Utf8 {
             base.to_string()
@@ -194,7 +197,7 @@ pub fn audit(filter: Option<&BloomFilter>, series: &[Series]) -> Audit {
     audit.summary = match (audit.status, first) {
         (AuditStatus::Established, Some(h)) => {
             let mut writers = String::new();
-            for w in dedup(audit.matching().map(|h| h.writer())) {
+            for w in dedup(audit.matching().map(|h| h.writer(time_column_count > 0))) {
                 if !writers.is_empty() {
                     writers.push_str(" or ");
                 }

@@ -283,7 +283,7 @@ fn data_type_name(b: u8) -> String {
 }
 
 fn audit_js(a: &Audit) -> JsValue {
-    let writer = (a.status == AuditStatus::Established).then(|| a.matching().next().map(|h| h.writer())).flatten();
+    let writer = (a.status == AuditStatus::Established).then(|| a.matching().next().map(|h| h.writer(a.time_column_count > 0))).flatten();
     Obj::new()
         .str("status", Some(a.status.as_str()))
         .str("summary", Some(&a.summary))
@@ -302,7 +302,7 @@ fn audit_js(a: &Audit) -> JsValue {
                     .bool("time_columns", h.time_columns)
                     .str("trailing_null_tags", Some(if h.trailing_nulls_kept { "kept" } else { "dropped" }))
                     .str("charset", Some(h.charset.as_str()))
-                    .str("writer", Some(&h.writer()))
+                    .str("writer", Some(&h.writer(a.time_column_count > 0)))
                     .bool("reproduces", r.reproduces)
                     .num("differing_bits", r.differing_bits as f64)
                     .num("indexed_absent", r.indexed_absent as f64)
