@@ -12,10 +12,13 @@
 //!   so the Java and zero-extended variants really take different values).
 //! * absent paths: the same shapes under `root.sg9…` / `t2.…`, never added.
 
-use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{black_box, criterion_group, BenchmarkId, Criterion, Throughput};
 use std::io::Cursor;
 use std::time::Duration;
 use tsfile_bloom::{hash32, BloomFilter, TailVariant};
+
+#[path = "files/tsfile.rs"]
+mod files;
 
 /// Paths per iteration for the per-path groups.
 const BATCH: usize = 1000;
@@ -59,6 +62,103 @@ fn stock_hash32(key: &[u8], seed: u32) -> i32 {
     let h = murmur3::murmur3_x64_128(&mut Cursor::new(key), seed).unwrap();
     let (h1, h2) = (h as u64, (h >> 64) as u64);
     h1.wrapping_add(h2) as i32
+}
+
+// ---------------------------------------------------------------------------------------
+// Realistic paths (issue 7): the shape scripts/gen-bench-fixtures.py writes and
+// scripts/bench.mjs uses: device `i / 40`, measurement `i % 40`, every 4th device
+// non-ASCII; 42-52 UTF-8 bytes.
+
+const MEAS_EN: [&str; 8] = ["temperature", "pressure", "flow_rate", "rotation_speed", "vibration_x", "vibration_y", "voltage", "current"];
+const MEAS_CN: [&str; 8] = ["温度", "压力", "流量", "转速", "振动X", "振动Y", "电压", "电流"];
+
+/// Series path `i` of the realistic shape (must match scripts/bench.mjs and the generator).
+pub fn real_path(i: usize) -> String {
+    let (d, m) = (i / 40, i % 40);
+    if d % 4 == 3 {
+        format!("root.华东.工厂{:02}.风机_{:05}.{}_{}", d % 16, d, MEAS_CN[m % 8], m)
+    } else {
+        format!("root.plant_{:02}.line_{}.turbine_{:05}.{}_{}", d % 16, d % 5, d, MEAS_EN[m % 8], m)
+    }
+}
+
+/// Series in the realistic filter, and the probe batch: half of them indexed paths, half absent.
+const REAL_SERIES: usize = 100_000;
+const REAL_BATCH: usize = 10_000;
+/// The 1M-path build (issue 7: building a filter of 1M paths).
+const BUILD_N: usize = 1_000_000;
+
+fn real_batch() -> Vec<Vec<u8>> {
+    (0..REAL_BATCH)
+        .map(|i| if i % 2 == 0 { real_path((i * 7919) % REAL_SERIES) } else { real_path(REAL_SERIES + i) }.into_bytes())
+        .collect()
+}
+
+/// What `WasmBloomFilter::probeStaged` computes, natively: per key a set-bit mask and
+/// (hash32, bit) per seed, into one flat buffer (the JS `probeMany(…, {compact})` result).
+fn probe_flat(filter: &BloomFilter, keys: &[Vec<u8>], v: TailVariant, out: &mut Vec<i32>) {
+    out.clear();
+    for key in keys {
+        let mask_at = out.len();
+        out.push(0);
+        let mut mask = 0i32;
+        filter.for_each_probe(key, v, |j, s| {
+            mask |= (s.set as i32) << j;
+            out.push(s.hash32);
+            out.push(s.bit as i32);
+        });
+        out[mask_at] = mask;
+    }
+}
+
+fn bench_real(c: &mut Criterion) {
+    let v = TailVariant::Java;
+    let mut filter = BloomFilter::with_capacity(REAL_SERIES as i32, 0.05);
+    for i in 0..REAL_SERIES {
+        filter.add(real_path(i).as_bytes(), v);
+    }
+    assert_eq!((filter.bit_count(), filter.hash_function_count()), (623_523, 5));
+    let batch = real_batch();
+    assert!(batch.iter().all(|p| (30..=60).contains(&p.len())));
+    assert!(batch.iter().step_by(2).all(|p| filter.might_contain(p, v)));
+    let mut g = c.benchmark_group("real");
+    g.throughput(Throughput::Elements(REAL_BATCH as u64));
+    g.bench_function("probe_flat/java", |b| {
+        let mut out = Vec::with_capacity(REAL_BATCH * 11);
+        b.iter(|| {
+            probe_flat(&filter, black_box(&batch), v, &mut out);
+            out.len()
+        })
+    });
+    g.bench_function("might_contain/java", |b| b.iter(|| batch.iter().filter(|p| filter.might_contain(black_box(p), v)).count()));
+    g.bench_function("probe/java", |b| b.iter(|| batch.iter().map(|p| filter.probe(black_box(p), v).probes.len()).sum::<usize>()));
+    g.bench_function("hash32x5/java", |b| {
+        b.iter(|| {
+            let mut acc = 0i32;
+            for p in &batch {
+                for &seed in &tsfile_bloom::SEEDS[..5] {
+                    acc ^= hash32(black_box(p), seed, v);
+                }
+            }
+            acc
+        })
+    });
+    g.finish();
+
+    let paths: Vec<Vec<u8>> = (0..BUILD_N).map(|i| real_path(i).into_bytes()).collect();
+    let mut g = c.benchmark_group("build");
+    g.throughput(Throughput::Elements(BUILD_N as u64));
+    g.sample_size(10);
+    g.bench_function("add_1m/java", |b| {
+        b.iter(|| {
+            let mut f = BloomFilter::with_capacity(BUILD_N as i32, 0.05);
+            for p in &paths {
+                f.add(black_box(p), v);
+            }
+            f.bit_count()
+        })
+    });
+    g.finish();
 }
 
 fn variant_name(v: TailVariant) -> &'static str {
@@ -214,6 +314,44 @@ fn config() -> Criterion {
 criterion_group! {
     name = bloom;
     config = config();
-    targets = bench_hash, bench_probe, bench_add, bench_decode_encode, bench_with_capacity
+    targets = bench_real, files::bench_open, files::bench_index, bench_hash, bench_probe, bench_add, bench_decode_encode, bench_with_capacity
 }
-criterion_main!(bloom);
+/// `TSFB_PROFILE=probe|build|hash` runs one fixed workload once and exits (no criterion), for
+/// `valgrind --tool=callgrind target/release/deps/bloom-* --bench` (instruction counts are
+/// stable on a shared machine, timings are not). BENCHMARKS.md quotes these counts.
+fn profile(what: &str) {
+    let v = TailVariant::Java;
+    let mut filter = BloomFilter::with_capacity(REAL_SERIES as i32, 0.05);
+    let batch = real_batch();
+    match what {
+        "probe" => {
+            for i in 0..REAL_SERIES {
+                filter.add(real_path(i).as_bytes(), v);
+            }
+            let mut out = Vec::with_capacity(REAL_BATCH * 11);
+            let mut n = 0;
+            for _ in 0..10 {
+                probe_flat(&filter, black_box(&batch), v, &mut out);
+                n += out.len();
+            }
+            println!("probe_flat: {n} values");
+        }
+        "build" => {
+            let paths: Vec<Vec<u8>> = (0..BUILD_N).map(|i| real_path(i).into_bytes()).collect();
+            let mut f = BloomFilter::with_capacity(BUILD_N as i32, 0.05);
+            for p in &paths {
+                f.add(black_box(p), v);
+            }
+            println!("build: {} bits set", f.set_bits());
+        }
+        _ => panic!("TSFB_PROFILE=probe|build"),
+    }
+}
+
+fn main() {
+    if let Ok(what) = std::env::var("TSFB_PROFILE") {
+        return profile(&what);
+    }
+    bloom();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -16,6 +16,7 @@ import { hash32, BloomFilter } from 'tsfile-bloom';
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import os from 'node:os';
+import { issue7 } from './bench-issue7.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -27,6 +28,14 @@ const JSON_OUT = opt('json') === true;
 const MEASURE_MS = Number(opt('time') ?? 1000);
 const NATIVE_DIR = opt('native');
 const NATIVE_SINCE = Number(opt('native-since') ?? 0);
+// --only=issue7: just the issue-7 workloads (realistic paths, 1M build, big files, audit).
+const ONLY = opt('only');
+// --report=FILE: write the whole report (BENCHMARKS.md) there; the rest feed it.
+const REPORT = opt('report');
+const NATIVE_FACTS = opt('native-facts');
+const BROWSER = opt('browser');
+const LOAD_BEFORE = opt('load-before');
+const STARTED = opt('started');
 
 // ---------------------------------------------------------------------------------------
 // Workload: the same path generators as benches/bloom.rs.
@@ -169,8 +178,8 @@ const sections = [];
 /** A table: rows timed one after the other; ratios are against the first row. */
 function section(title, note, rows) {
   const out = { title, note, rows: [] };
-  for (const [id, label, fn, ops] of rows) {
-    const r = { id, label, ops, ...time(fn, ops) };
+  for (const [id, label, fn, ops, done] of rows) {
+    const r = done ?? { id, label, ops, ...time(fn, ops) };
     results[id] = r;
     out.rows.push(r);
     if (!JSON_OUT) process.stderr.write(`  ${id}: ${fmtNs(r.nsPerOp)}/op\n`);
@@ -183,6 +192,8 @@ function section(title, note, rows) {
 
 const started = Date.now();
 if (!JSON_OUT) process.stderr.write(`[bench.mjs] timing (${MEASURE_MS} ms per benchmark)…\n`);
+const facts = await issue7({ section, time });
+if (ONLY !== 'issue7') {
 
 for (const shape of ['ascii', 'non-ascii']) {
   const s = sets[shape];
@@ -278,6 +289,8 @@ section('decode / encode / withCapacity (per call)', 'ratio = first row / this r
   }, 1],
 ]);
 
+}
+
 // ---------------------------------------------------------------------------------------
 // Native results of the same run (criterion), if asked for.
 
@@ -352,15 +365,21 @@ const env = {
   seconds: (Date.now() - started) / 1000,
 };
 
+const printed = [];
+const print = (...a) => {
+  const line = a.join(' ');
+  printed.push(line);
+  if (!REPORT) console.log(line);
+};
 if (JSON_OUT) {
-  console.log(JSON.stringify({ env, results, native: Object.keys(native).length ? native : undefined, sink }, null, 2));
+  console.log(JSON.stringify({ env, results, facts, native: Object.keys(native).length ? native : undefined, sink }, null, 2));
 } else {
-  console.log(`\n## JS API (wasm) under Node ${env.node}, ${env.cpus} × ${env.cpu}; ${MEASURE_MS} ms per benchmark, median of samples\n`);
+  print(`\n## JS API (wasm) under Node ${env.node}, ${env.cpus} × ${env.cpu}; ${MEASURE_MS} ms per benchmark, median of samples\n`);
   for (const s of sections) {
     const base = s.rows[0].nsPerOp;
-    console.log(`### ${s.title}\n(${s.note})\n`);
-    console.log(table(['operation', 'ns/op', 'ops/s', 'ratio'], s.rows.map((r) => [r.label, fmtNs(r.nsPerOp), fmtOps(r.opsPerSec), fmtRatio(base / r.nsPerOp)])));
-    console.log();
+    print(`### ${s.title}\n(${s.note})\n`);
+    print(table(['operation', 'ns/op', 'ops/s', 'ratio'], s.rows.map((r) => [r.label, fmtNs(r.nsPerOp), fmtOps(r.opsPerSec), fmtRatio(base / r.nsPerOp)])));
+    print();
   }
   if (Object.keys(native).length) {
     const nat = (id) => native[id];
@@ -373,10 +392,18 @@ if (JSON_OUT) {
         for (const [col, id] of ids) rows.push([`${label}: ${col}`, fmtNs(nat(id)), fmtOps(1e9 / nat(id)), fmtRatio(nat(id) / base)]);
       }
       if (!rows.length) return;
-      console.log(`### ${title}\n(${note})\n`);
-      console.log(table(['native (criterion)', 'time/op', 'ops/s', 'time ratio'], rows));
-      console.log();
+      print(`### ${title}\n(${note})\n`);
+      print(table(['native (criterion)', 'time/op', 'ops/s', 'time ratio'], rows));
+      print();
     };
+    natTable('Native, realistic paths (per path; 623,523-bit filter of 100,000 paths, k = 5; batch of 10,000, half absent)', 'time ratio = this row / the probeMany-equivalent flat buffer', [
+      ['real', [['flat buffer as probeStaged (mask + hash32, bit per seed)', 'real/probe_flat/java'], ['might_contain()', 'real/might_contain/java'], ['probe() (a Vec per path)', 'real/probe/java'], ['hash32() × 5 seeds (one call per seed)', 'real/hash32x5/java']]],
+    ]);
+    natTable('Native build and index (per path for add; per call for the others)', 'time ratio = this row / the first of its group', [
+      ['build', [['with_capacity(1e6) + 1,000,000 add()', 'build/add_1m/java']]],
+      ['open', [['read_metadata(big_1g)', 'open/big_1g'], ['read_metadata(small_1m)', 'open/small_1m']]],
+      ['series_100k', [['walk the index region', 'index/walk'], ['audit::audit', 'index/audit'], ['walk + audit', 'index/walk+audit'], ['audit, limit (paths once, one hash per variant)', 'index/audit-limit']]],
+    ]);
     natTable('Native hash32 (per path, one seed)', 'time ratio = this row / the Java variant of the same paths', [
       ['ascii', [['java', 'hash32/java/ascii'], ['zero-extended', 'hash32/zero-extended/ascii'], ['murmur3 crate x64_128', 'hash32/murmur3-crate/ascii']]],
       ['non-ascii', [['java', 'hash32/java/non-ascii'], ['zero-extended', 'hash32/zero-extended/non-ascii'], ['murmur3 crate x64_128', 'hash32/murmur3-crate/non-ascii']]],
@@ -389,11 +416,23 @@ if (JSON_OUT) {
     ]);
   }
   if (nativeRows.length) {
-    console.log('### wasm (JS API) vs native Rust (criterion, same run), per op\n(ratio = wasm time / native time: how many times slower through wasm + JS)\n');
-    console.log(table(['operation', 'native', 'wasm', 'wasm / native'], nativeRows.map(([label, n, w]) => [label, fmtNs(native[n]), fmtNs(results[w].nsPerOp), fmtRatio(results[w].nsPerOp / native[n])])));
-    console.log();
+    print('### wasm (JS API) vs native Rust (criterion, same run), per op\n(ratio = wasm time / native time: how many times slower through wasm + JS)\n');
+    print(table(['operation', 'native', 'wasm', 'wasm / native'], nativeRows.map(([label, n, w]) => [label, fmtNs(native[n]), fmtNs(results[w].nsPerOp), fmtRatio(results[w].nsPerOp / native[n])])));
+    print();
   } else if (NATIVE_DIR) {
-    console.log(`(no criterion results newer than the start of this run under ${NATIVE_DIR}: wasm-vs-native table skipped)\n`);
+    print(`(no criterion results newer than the start of this run under ${NATIVE_DIR}: wasm-vs-native table skipped)\n`);
   }
-  console.log(`[bench.mjs] done in ${env.seconds.toFixed(1)} s`);
+  print(`[bench.mjs] done in ${env.seconds.toFixed(1)} s`);
+}
+
+if (REPORT) {
+  const { writeReport } = await import('./bench-report.mjs');
+  const file = writeReport({
+    path: REPORT, env, results, native, facts, printed,
+    nativeFacts: NATIVE_FACTS && existsSync(NATIVE_FACTS) ? readFileSync(NATIVE_FACTS, 'utf8') : '',
+    browser: BROWSER && existsSync(BROWSER) ? JSON.parse(readFileSync(BROWSER, 'utf8')) : null,
+    loadBefore: LOAD_BEFORE, started: STARTED ? Number(STARTED) : null,
+  });
+  console.log(file);
+  console.error(`[bench.mjs] wrote ${REPORT}`);
 }

@@ -1,24 +1,60 @@
 #!/usr/bin/env bash
-# Benchmarks: native Rust core (criterion, benches/bloom.rs), then the wasm package
-# through its JS API (scripts/bench.mjs), which also prints the native figures of this
-# run side by side with the wasm ones. A few minutes on a 2-core machine.
-#   scripts/bench.sh            everything
-#   scripts/bench.sh --json     JS results as JSON (criterion output unchanged)
-# Benchmarks are noisy on shared machines: the load average is printed before and after.
+# Benchmarks (issue 7), one command: `npm run bench`.
+#   1. set-up (npm packages, wasm toolchain, the PyPI tsfile venv) and the wasm build
+#   2. the large fixtures, written by the real C++ writer (scripts/gen-bench-fixtures.py,
+#      cached in bench-data/: reruns skip them)
+#   3. native Rust: cargo bench --bench bloom (criterion: realistic paths, 1M build, opening,
+#      index walk and audit, plus the per-operation groups)
+#   4. the heat-map in headless Chromium (scripts/bench-browser.mjs)
+#   5. the wasm package through its JS API under Node (scripts/bench.mjs), which puts the
+#      native figures of this same run next to the wasm ones and writes BENCHMARKS.md
+#
+#   scripts/bench.sh                  everything, writes BENCHMARKS.md
+#   scripts/bench.sh --no-write       print the report, leave BENCHMARKS.md alone
+#   scripts/bench.sh --quick          issue-7 workloads only (skips the per-operation groups)
+# Benchmarks are noisy on shared machines: the load average is recorded before and after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+write=1
+quick=0
+for arg in "$@"; do
+  case "$arg" in
+    --no-write) write=0 ;;
+    --quick) quick=1 ;;
+    *) echo "bench.sh: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+started=$(date +%s)
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+bash scripts/setup.sh --python
 bash scripts/build.sh
+node scripts/check-size.mjs
 export PATH="$HOME/.cargo/bin:$PATH"
+mkdir -p target/bench
+
+echo "== fixtures: scripts/gen-bench-fixtures.py (cached in bench-data/)"
+.venv/bin/python scripts/gen-bench-fixtures.py
 
 echo "== machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(rustc --version), node $(node --version)"
-echo "== load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== load average before: $load_before"
 
 # Only criterion results written from here on are used by bench.mjs.
 since_ms=$(( $(date +%s) * 1000 ))
 echo "== native: cargo bench --bench bloom"
-cargo bench --quiet --bench bloom
-echo
+filter=()
+[ "$quick" = 1 ] && filter=(-- 'real|build|open|index')
+# stderr carries the facts the benches print (bytes read, audit status) for the report.
+cargo bench --quiet --bench bloom "${filter[@]}" 2> >(tee target/bench/native-facts.log >&2)
+
+echo "== browser: node scripts/bench-browser.mjs"
+node scripts/bench-browser.mjs --out=target/bench/browser.json || echo "(browser benchmark failed; the report omits it)"
+
 echo "== wasm: node scripts/bench.mjs"
-node scripts/bench.mjs --native=target/criterion --native-since="$since_ms" "$@"
-echo "== load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+report=()
+[ "$write" = 1 ] && report=(--report=BENCHMARKS.md)
+only=()
+[ "$quick" = 1 ] && only=(--only=issue7)
+node scripts/bench.mjs --native=target/criterion --native-since="$since_ms" \
+  --native-facts=target/bench/native-facts.log --browser=target/bench/browser.json \
+  --load-before="$load_before" --started="$started" "${only[@]}" "${report[@]}"
+echo "== load average after: $(cut -d' ' -f1-3 /proc/loadavg); $(( $(date +%s) - started )) s in all"

@@ -42,7 +42,7 @@ impl TailVariant {
 const C1: u64 = 0x87c3_7b91_1142_53d5;
 const C2: u64 = 0x4cf5_ad43_2745_937f;
 
-#[inline]
+#[inline(always)]
 fn fmix64(mut k: u64) -> u64 {
     k ^= k >> 33;
     k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
@@ -52,71 +52,126 @@ fn fmix64(mut k: u64) -> u64 {
     k
 }
 
-#[inline]
+#[inline(always)]
 fn mix_k1(k1: u64) -> u64 {
     k1.wrapping_mul(C1).rotate_left(31).wrapping_mul(C2)
 }
 
-#[inline]
+#[inline(always)]
 fn mix_k2(k2: u64) -> u64 {
     k2.wrapping_mul(C2).rotate_left(33).wrapping_mul(C1)
+}
+
+/// Reads 8 little-endian bytes at `at`; callers guarantee `at + 8 <= bytes.len()` (the full
+/// 16-byte blocks below `len & !15`, or the last 16 bytes of a key of 16 bytes or more), so
+/// the hot loops carry no bounds checks.
+#[inline(always)]
+fn le64(bytes: &[u8], at: usize) -> u64 {
+    debug_assert!(at + 8 <= bytes.len());
+    // SAFETY: `at + 8 <= bytes.len()` (see above); an unaligned read of initialised bytes.
+    u64::from_le(unsafe { core::ptr::read_unaligned(bytes.as_ptr().add(at) as *const u64) })
+}
+
+/// The seed-independent part of a key: its full 16-byte blocks and the tail's mixed words.
+/// Built once per key; each seed then costs only the `h1`/`h2` chain and the finalisation.
+#[derive(Clone, Copy)]
+struct Blocks<'a> {
+    /// The key's full blocks: `16 * n` bytes.
+    body: &'a [u8],
+    /// `mix_k1(tail k1)`, `mix_k2(tail k2)`; 0 when that half of the tail is empty (XOR
+    /// with 0 is the reference's "skip").
+    t1: u64,
+    t2: u64,
+    len: u64,
+}
+
+impl<'a> Blocks<'a> {
+    /// Once per key; out of line so that one copy serves both callers (wasm size).
+    #[inline(never)]
+    fn new(key: &'a [u8], variant: TailVariant) -> Blocks<'a> {
+        let len = key.len();
+        let body_len = len & !15;
+        let r = len & 15;
+        // The tail as a zero-padded 128-bit little-endian word, without a copy: the last 16
+        // bytes of the key shifted down past the bytes of the last block (a memcpy of the
+        // tail into a buffer is a runtime call in wasm); short keys byte by byte.
+        let w: u128 = if r == 0 {
+            0
+        } else if len >= 16 {
+            let last = (le64(key, len - 16) as u128) | ((le64(key, len - 8) as u128) << 64);
+            last >> (8 * (16 - r))
+        } else {
+            key.iter().rev().fold(0u128, |w, &b| (w << 8) | b as u128)
+        };
+        let (mut k1, mut k2) = (w as u64, (w >> 64) as u64);
+        if variant == TailVariant::Java {
+            k1 ^= sign_fill(k1);
+            k2 ^= sign_fill(k2);
+        }
+        let t2 = if r > 8 { mix_k2(k2) } else { 0 };
+        let t1 = if r > 0 { mix_k1(k1) } else { 0 };
+        Blocks { body: &key[..body_len], t1, t2, len: len as u64 }
+    }
+
+    /// Tail, length and finalisation, from the chain state after the blocks.
+    #[inline(always)]
+    fn finish(&self, mut h1: u64, mut h2: u64) -> (u64, u64) {
+        h2 ^= self.t2;
+        h1 ^= self.t1;
+        h1 ^= self.len;
+        h2 ^= self.len;
+        h1 = h1.wrapping_add(h2);
+        h2 = h2.wrapping_add(h1);
+        h1 = fmix64(h1);
+        h2 = fmix64(h2);
+        h1 = h1.wrapping_add(h2);
+        h2 = h2.wrapping_add(h1);
+        (h1, h2)
+    }
+}
+
+/// One block step of the chain, with the block's words already mixed.
+#[inline(always)]
+fn step(h1: &mut u64, h2: &mut u64, m1: u64, m2: u64) {
+    *h1 ^= m1;
+    *h1 = h1.rotate_left(27).wrapping_add(*h2).wrapping_mul(5).wrapping_add(0x52dc_e729);
+    *h2 ^= m2;
+    *h2 = h2.rotate_left(31).wrapping_add(*h1).wrapping_mul(5).wrapping_add(0x3849_5ab5);
+}
+
+/// Java widens each tail byte as a signed `byte`: a byte >= 0x80 also sets every higher
+/// byte of its 64-bit word to 0xff, XOR-combined. This is that difference for the word `w`
+/// of zero-extended bytes: 0xff in each byte above an odd number of bytes >= 0x80.
+#[inline(always)]
+fn sign_fill(w: u64) -> u64 {
+    let mut p = ((w >> 7) & 0x0101_0101_0101_0101) << 8; // 1 in the byte above each byte >= 0x80
+    p ^= p << 8;
+    p ^= p << 16;
+    p ^= p << 32; // prefix XOR: parity per byte
+    p.wrapping_mul(0xff) // 0/1 per byte → 0x00/0xff (no carries)
+}
+
+/// Keys of up to `16 * MIX_BATCH` bytes (every realistic series path) have their blocks read
+/// and mixed once for all seeds; longer ones are mixed per seed.
+const MIX_BATCH: usize = 8;
+
+/// The most seeds [`hash32_seeds`] handles (TsFile filters use at most 8).
+pub const MAX_SEEDS: usize = 8;
+
+/// One seed over prepared blocks, mixing each block as it goes.
+#[inline(never)]
+fn murmur128_blocks(b: Blocks<'_>, seed: u32) -> (u64, u64) {
+    let (mut h1, mut h2) = (seed as u64, seed as u64);
+    for i in 0..b.body.len() / 16 {
+        step(&mut h1, &mut h2, mix_k1(le64(b.body, 16 * i)), mix_k2(le64(b.body, 16 * i + 8)));
+    }
+    b.finish(h1, h2)
 }
 
 /// The 128-bit state `(h1, h2)` after finalisation, with the seed widened to 64 bits
 /// for both halves as Java does.
 pub fn murmur128(key: &[u8], seed: u32, variant: TailVariant) -> (u64, u64) {
-    let mut h1 = seed as u64;
-    let mut h2 = seed as u64;
-    let mut blocks = key.chunks_exact(16);
-    for block in &mut blocks {
-        // copy_from_slice rather than try_into().unwrap(): the unwrap's Debug formatting
-        // costs ~0.5 KiB of wasm.
-        let mut k1 = [0u8; 8];
-        k1.copy_from_slice(&block[..8]);
-        let k1 = u64::from_le_bytes(k1);
-        let mut k2 = [0u8; 8];
-        k2.copy_from_slice(&block[8..]);
-        let k2 = u64::from_le_bytes(k2);
-        h1 ^= mix_k1(k1);
-        h1 = h1.rotate_left(27).wrapping_add(h2).wrapping_mul(5).wrapping_add(0x52dc_e729);
-        h2 ^= mix_k2(k2);
-        h2 = h2.rotate_left(31).wrapping_add(h1).wrapping_mul(5).wrapping_add(0x3849_5ab5);
-    }
-
-    let tail = blocks.remainder();
-    let widen = |b: u8| -> u64 {
-        match variant {
-            TailVariant::Java => b as i8 as i64 as u64,
-            TailVariant::ZeroExtended => b as u64,
-        }
-    };
-    // XOR, not OR: with sign extension the high bits of one byte overlap the next ones.
-    let mut k1 = 0u64;
-    let mut k2 = 0u64;
-    for (j, &b) in tail.iter().enumerate() {
-        if j < 8 {
-            k1 ^= widen(b) << (8 * j);
-        } else {
-            k2 ^= widen(b) << (8 * (j - 8));
-        }
-    }
-    if tail.len() > 8 {
-        h2 ^= mix_k2(k2);
-    }
-    if !tail.is_empty() {
-        h1 ^= mix_k1(k1);
-    }
-
-    let len = key.len() as u64;
-    h1 ^= len;
-    h2 ^= len;
-    h1 = h1.wrapping_add(h2);
-    h2 = h2.wrapping_add(h1);
-    h1 = fmix64(h1);
-    h2 = fmix64(h2);
-    h1 = h1.wrapping_add(h2);
-    h2 = h2.wrapping_add(h1);
-    (h1, h2)
+    murmur128_blocks(Blocks::new(key, variant), seed)
 }
 
 /// `(int) (h1 + h2)`: the value TsFile's `BloomFilter` turns into a bit index.
@@ -125,8 +180,43 @@ pub fn hash32(key: &[u8], seed: u32, variant: TailVariant) -> i32 {
     h1.wrapping_add(h2) as i32
 }
 
+/// `hash32(key, seeds[j], variant)` for j < `seeds.len()` (at most [`MAX_SEEDS`] are used;
+/// the rest of the array is 0). The key is read and its blocks mixed once for all seeds, the
+/// per-seed work is the `h1`/`h2` chain and the finalisation; one out-of-line body serves
+/// add, probe and might_contain (wasm size).
+#[inline(never)]
+pub fn hash32_seeds(key: &[u8], seeds: &[u32], variant: TailVariant) -> [i32; MAX_SEEDS] {
+    let mut out = [0i32; MAX_SEEDS];
+    let b = Blocks::new(key, variant);
+    let n = b.body.len() / 16;
+    if n <= MIX_BATCH {
+        // Only [..n] is ever read; not zero-filled (a memory.fill call in wasm).
+        let mut mixed = [core::mem::MaybeUninit::<(u64, u64)>::uninit(); MIX_BATCH];
+        for (i, m) in mixed[..n].iter_mut().enumerate() {
+            m.write((mix_k1(le64(b.body, 16 * i)), mix_k2(le64(b.body, 16 * i + 8))));
+        }
+        for (o, &seed) in out.iter_mut().zip(seeds) {
+            let (mut h1, mut h2) = (seed as u64, seed as u64);
+            for m in &mixed[..n] {
+                // SAFETY: mixed[..n] was written just above.
+                let (m1, m2) = unsafe { m.assume_init() };
+                step(&mut h1, &mut h2, m1, m2);
+            }
+            let (h1, h2) = b.finish(h1, h2);
+            *o = h1.wrapping_add(h2) as i32;
+        }
+    } else {
+        for (o, &seed) in out.iter_mut().zip(seeds) {
+            let (h1, h2) = murmur128_blocks(b, seed);
+            *o = h1.wrapping_add(h2) as i32;
+        }
+    }
+    out
+}
+
 /// `(hash == Integer.MIN_VALUE ? 0 : Math.abs(hash)) % bit_count`.
 /// `bit_count` must be positive (the decoder guarantees it).
+#[inline(always)]
 pub fn bit_index(hash32: i32, bit_count: u32) -> u32 {
     debug_assert!(bit_count > 0);
     let magnitude = if hash32 == i32::MIN { 0 } else { hash32.unsigned_abs() };
@@ -171,6 +261,78 @@ mod tests {
         assert_eq!(bit_index(i32::MIN, 7), 0);
         assert_eq!(bit_index(-7, 5), 2);
         assert_eq!(bit_index(i32::MAX, 256), (i32::MAX as u32) % 256);
+    }
+
+    /// The reference algorithm, byte by byte (the implementation before issue 7).
+    fn reference_murmur128(key: &[u8], seed: u32, variant: TailVariant) -> (u64, u64) {
+        let (mut h1, mut h2) = (seed as u64, seed as u64);
+        let mut blocks = key.chunks_exact(16);
+        for block in &mut blocks {
+            let k1 = u64::from_le_bytes(block[..8].try_into().unwrap());
+            let k2 = u64::from_le_bytes(block[8..].try_into().unwrap());
+            h1 ^= mix_k1(k1);
+            h1 = h1.rotate_left(27).wrapping_add(h2).wrapping_mul(5).wrapping_add(0x52dc_e729);
+            h2 ^= mix_k2(k2);
+            h2 = h2.rotate_left(31).wrapping_add(h1).wrapping_mul(5).wrapping_add(0x3849_5ab5);
+        }
+        let tail = blocks.remainder();
+        let widen = |b: u8| match variant {
+            TailVariant::Java => b as i8 as i64 as u64,
+            TailVariant::ZeroExtended => b as u64,
+        };
+        let (mut k1, mut k2) = (0u64, 0u64);
+        for (j, &b) in tail.iter().enumerate() {
+            if j < 8 {
+                k1 ^= widen(b) << (8 * j);
+            } else {
+                k2 ^= widen(b) << (8 * (j - 8));
+            }
+        }
+        if tail.len() > 8 {
+            h2 ^= mix_k2(k2);
+        }
+        if !tail.is_empty() {
+            h1 ^= mix_k1(k1);
+        }
+        let len = key.len() as u64;
+        h1 ^= len;
+        h2 ^= len;
+        h1 = h1.wrapping_add(h2);
+        h2 = h2.wrapping_add(h1);
+        h1 = fmix64(h1);
+        h2 = fmix64(h2);
+        (h1.wrapping_add(h2), h2.wrapping_add(h1.wrapping_add(h2)))
+    }
+
+    #[test]
+    fn matches_reference_every_length_and_tail() {
+        // Lengths 0..=300 (past MIX_BATCH blocks), bytes covering 0x00-0xff in every tail position.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for len in 0..=300usize {
+            for round in 0..4 {
+                let key: Vec<u8> = (0..len)
+                    .map(|i| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        match round {
+                            0 => (x >> 24) as u8,
+                            1 => 0x80 | (x >> 24) as u8,
+                            2 => (i * 37 + len) as u8,
+                            _ => if i % 3 == 0 { 0xe5 } else { b'a' + (i % 26) as u8 },
+                        }
+                    })
+                    .collect();
+                for v in TailVariant::ALL {
+                    let all = hash32_seeds(&key, &SEEDS, v);
+                    for (j, &seed) in SEEDS.iter().enumerate() {
+                        let want = reference_murmur128(&key, seed, v);
+                        assert_eq!(murmur128(&key, seed, v), want, "len {len} round {round} {v:?} seed {seed}");
+                        assert_eq!(all[j], want.0.wrapping_add(want.1) as i32, "len {len} {v:?} seed {seed}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
