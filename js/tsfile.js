@@ -6,8 +6,8 @@
 import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
 import { BloomFilter, argumentError, wrapRaw, stagePaths } from './core.js';
 
-/** First read from the end: most TsFileMetadata fit in it, so opening is one read. */
-const TAIL_WINDOW = 64 * 1024;
+/** First read from the end: most TsFileMetadata (and small index regions) fit in it. */
+const TAIL_WINDOW = 4 * 1024;
 
 /** A source of bytes: `size` and `read(offset, length) → Promise<Uint8Array>`. */
 export function toSource(source) {
@@ -49,10 +49,13 @@ export class TsFile {
   #bloom = undefined;
 
   /** Use openTsFile(). */
-  constructor(raw, source, token) {
+  #window;
+
+  constructor(raw, source, token, window = null) {
     if (token !== OPEN) throw new TypeError('use openTsFile()');
     this.#raw = raw;
     this.#source = source;
+    this.#window = window; // { start, bytes }: the tail already read when opening
     registry?.register(this, raw, this);
   }
 
@@ -116,7 +119,10 @@ export class TsFile {
   async loadIndex() {
     if (this.#indexLoaded) return this.#indexError;
     const [offset, length] = this.#file.indexRange();
-    const region = await this.#source.read(offset, length);
+    // Small files: the index region often lies inside the tail window read at open.
+    const w = this.#window;
+    const region = w && offset >= w.start ? w.bytes.subarray(offset - w.start, offset - w.start + length) : await this.#source.read(offset, length);
+    this.#window = null;
     this.#indexError = this.#file.attachIndex(region) ?? null;
     this.#indexLoaded = true;
     return this.#indexError;
@@ -210,7 +216,7 @@ export async function openTsFile(input, { source: makeSource = toSource } = {}) 
         ? window.subarray(env.metadata_offset - windowStart, env.metadata_offset - windowStart + env.metadata_size)
         : await source.read(env.metadata_offset, env.metadata_size);
     const raw = WasmTsFile.open(size, head, tail, metadata);
-    return new TsFile(raw, source, OPEN);
+    return new TsFile(raw, source, OPEN, { start: windowStart, bytes: window });
   } catch (e) {
     await source.close?.();
     throw e;

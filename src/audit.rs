@@ -5,7 +5,7 @@
 //! Probing a path then says which variant it rests on and whether "absent" is sound.
 
 use crate::filter::{BloomFilter, Probe, Verdict};
-use crate::hash::{variants_can_differ, TailVariant};
+use crate::hash::{bit_index, hash32_seeds, variants_can_differ, TailVariant, MAX_SEEDS};
 use crate::path::{transcode, Charset};
 use crate::tsfile::Series;
 
@@ -161,13 +161,34 @@ pub fn audit(filter: Option<&BloomFilter>, series: &[Series]) -> Audit {
     let time_options: &[bool] = if time_column_count > 0 { &[true, false] } else { &[true] };
     let null_options: &[bool] = if any_trailing_null { &[true, false] } else { &[true] };
     let try_charsets = |charsets: &[Charset]| -> Vec<HypothesisResult> {
-        let mut out = Vec::new();
+        // Each path is built once per (charset, trailing-null choice) and hashed once per
+        // variant (once in all when its tail is ASCII); every hypothesis then only ORs bits.
+        let mut table: Vec<(Hypothesis, HypothesisResult)> = Vec::new();
+        for &charset in charsets {
+            for &trailing_nulls_kept in null_options {
+                let probe = Hypothesis { variant: TailVariant::Java, time_columns: true, trailing_nulls_kept, charset };
+                let paths: Vec<Vec<u8>> = series.iter().map(|s| probe.path(s)).collect();
+                let java = positions(filter, &paths, TailVariant::Java, None);
+                let zero = positions(filter, &paths, TailVariant::ZeroExtended, Some(&java));
+                for variant in TailVariant::ALL {
+                    let pos = if variant == TailVariant::Java { &java } else { &zero };
+                    for &time_columns in time_options {
+                        let h = Hypothesis { variant, time_columns, trailing_nulls_kept, charset };
+                        table.push((h, rebuild(filter, &stored, series, pos, h)));
+                    }
+                }
+            }
+        }
+        // Report in a stable order: charset, variant, time columns, trailing nulls.
+        let mut out = Vec::with_capacity(table.len());
         for &charset in charsets {
             for variant in TailVariant::ALL {
                 for &time_columns in time_options {
                     for &trailing_nulls_kept in null_options {
                         let h = Hypothesis { variant, time_columns, trailing_nulls_kept, charset };
-                        out.push(test_hypothesis(filter, &stored, series, h));
+                        if let Some(i) = table.iter().position(|(t, _)| *t == h) {
+                            out.push(table.swap_remove(i).1);
+                        }
                     }
                 }
             }
@@ -244,24 +265,51 @@ fn dedup<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
     out
 }
 
-fn test_hypothesis(filter: &BloomFilter, stored: &[u8], series: &[Series], h: Hypothesis) -> HypothesisResult {
-    // `filter`'s geometry is valid, so this cannot fail (a match, not `expect`, keeps
-    // Debug formatting of the error out of the wasm build).
-    let Ok(mut rebuilt) = BloomFilter::new(filter.bit_count(), filter.hash_function_count()) else {
-        unreachable!("geometry was validated")
-    };
+/// The k bit positions of each path under `variant`. With `reuse` (the Java positions of
+/// the same paths), paths whose tail is ASCII are not hashed again: both variants agree.
+fn positions(
+    filter: &BloomFilter,
+    paths: &[Vec<u8>],
+    variant: TailVariant,
+    reuse: Option<&[[u32; MAX_SEEDS]]>,
+) -> Vec<[u32; MAX_SEEDS]> {
+    let m = filter.bit_count();
+    paths
+        .iter()
+        .enumerate()
+        .map(|(i, p)| match reuse {
+            Some(java) if !variants_can_differ(p) => java[i],
+            _ => {
+                let h = hash32_seeds(p, filter.seeds(), variant);
+                let mut bits = [0u32; MAX_SEEDS];
+                for (b, h) in bits.iter_mut().zip(h) {
+                    *b = bit_index(h, m);
+                }
+                bits
+            }
+        })
+        .collect()
+}
+
+/// Rebuilds the bit vector from precomputed positions under one hypothesis and compares.
+fn rebuild(filter: &BloomFilter, stored: &[u8], series: &[Series], pos: &[[u32; MAX_SEEDS]], h: Hypothesis) -> HypothesisResult {
+    let k = filter.hash_function_count() as usize;
+    let mut rebuilt = vec![0u8; stored.len()];
     let mut indexed_absent = 0;
-    for s in series {
+    for (s, bits) in series.iter().zip(pos) {
         if s.is_time_column() && !h.time_columns {
             continue;
         }
-        let path = h.path(s);
-        if !filter.might_contain(&path, h.variant) {
+        let mut present = true;
+        for &b in &bits[..k] {
+            let (byte, mask) = ((b / 8) as usize, 1u8 << (b % 8));
+            present &= stored[byte] & mask != 0;
+            rebuilt[byte] |= mask;
+        }
+        if !present {
             indexed_absent += 1;
         }
-        rebuilt.add(&path, h.variant);
     }
-    let rebuilt = rebuilt.logical_bits();
     let differing_bits: u64 = stored.iter().zip(&rebuilt).map(|(a, b)| (a ^ b).count_ones() as u64).sum();
     HypothesisResult { hypothesis: h, reproduces: differing_bits == 0, differing_bits, indexed_absent }
 }

@@ -87,17 +87,23 @@ test('the audit names the writer variant', async () => {
   }
 });
 
-test('opening reads only the head and the tail window', async () => {
-  const e = byName('tree_10k_series');
-  const src = countingSource(new Uint8Array(readFileSync(filePath(e))));
-  const t = await openTsFile(src);
-  const { offset: metaStart } = t.metadata;
-  assert.ok(src.reads.every(([o, n]) => (o === 0 && n <= 12) || o + n === e.file_size));
-  assert.ok(src.bytesRead <= 12 + 64 * 1024);
-  const before = src.bytesRead;
-  await t.series();
-  assert.equal(src.bytesRead - before, metaStart - t.metadata.metaOffset);
-  await t.close();
+test('opening reads only the head and the tail; listing reads only the index region', async () => {
+  for (const name of ['tree_10k_series', 'tree_1series']) {
+    const e = byName(name);
+    const src = countingSource(new Uint8Array(readFileSync(filePath(e))));
+    const t = await openTsFile(src);
+    const { offset: metaStart, size: metaSize, metaOffset } = t.metadata;
+    // The head (12 bytes: enough to recognise a v2 head) and reads that end at the file's end.
+    assert.ok(src.reads.every(([o, n]) => (o === 0 && n <= 12) || o + n === t.size || o === metaStart), name);
+    // One tail read of 4 KiB, plus one read of TsFileMetadata when it is larger.
+    assert.ok(src.bytesRead <= 12 + 4096 + (metaSize + 10 > 4096 ? metaSize : 0), `${name}: ${src.bytesRead} bytes read`);
+    assert.ok(src.reads.length <= 3, `${name}: ${src.reads.length} reads`);
+    await t.series();
+    // Nothing before the index region (the data area) is ever read, beyond the head.
+    assert.ok(src.reads.every(([o, n]) => o + n <= 12 || o >= metaOffset), `${name}: ${JSON.stringify(src.reads)}`);
+    assert.ok(src.bytesRead <= 12 + 4096 + (t.size - metaOffset), name);
+    await t.close();
+  }
 });
 
 test('hostile files reject with typed Errors; the process survives', async () => {
