@@ -99,8 +99,10 @@ test('opening reads only the head and the tail; listing reads only the index reg
     assert.ok(src.bytesRead <= 12 + 4096 + (metaSize + 10 > 4096 ? metaSize : 0), `${name}: ${src.bytesRead} bytes read`);
     assert.ok(src.reads.length <= 3, `${name}: ${src.reads.length} reads`);
     await t.series();
-    // Nothing before the index region (the data area) is ever read, beyond the head.
-    assert.ok(src.reads.every(([o, n]) => o + n <= 12 || o >= metaOffset), `${name}: ${JSON.stringify(src.reads)}`);
+    // Nothing before the index region (the data area) is read, beyond the head — unless the
+    // whole file is smaller than the 4 KiB tail window, which is then the one read.
+    if (t.size > 4096) assert.ok(src.reads.every(([o, n]) => o + n <= 12 || o >= metaOffset), `${name}: ${JSON.stringify(src.reads)}`);
+    else assert.equal(src.reads.length, 2, name);
     assert.ok(src.bytesRead <= 12 + 4096 + (t.size - metaOffset), name);
     await t.close();
   }
