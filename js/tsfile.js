@@ -121,7 +121,15 @@ export class TsFile {
     const [offset, length] = this.#file.indexRange();
     // Small files: the index region often lies inside the tail window read at open.
     const w = this.#window;
-    const region = w && offset >= w.start ? w.bytes.subarray(offset - w.start, offset - w.start + length) : await this.#source.read(offset, length);
+    let region;
+    if (w && offset >= w.start) region = w.bytes.subarray(offset - w.start, offset - w.start + length);
+    else if (w && offset + length > w.start) {
+      // Read only the part before the window and join it to the part already held.
+      const before = await this.#source.read(offset, w.start - offset);
+      region = new Uint8Array(length);
+      region.set(before);
+      region.set(w.bytes.subarray(0, offset + length - w.start), before.length);
+    } else region = await this.#source.read(offset, length);
     this.#window = null;
     this.#indexError = this.#file.attachIndex(region) ?? null;
     this.#indexLoaded = true;

@@ -46,6 +46,10 @@ filter=()
 # stderr carries the facts the benches print (bytes read, audit status) for the report.
 cargo bench --quiet --bench bloom "${filter[@]}" 2> >(tee target/bench/native-facts.log >&2)
 
+echo "== LevelDB false positives vs the formula: cargo run --example leveldb_fp"
+mkdir -p target/bench
+cargo run --quiet --release --example leveldb_fp > target/bench/leveldb_fp.md
+
 echo "== browser: node scripts/bench-browser.mjs"
 node scripts/bench-browser.mjs --out=target/bench/browser.json || echo "(browser benchmark failed; the report omits it)"
 
