@@ -262,24 +262,25 @@ with the *old* code, but +1.9 KB gz: at the 40 KiB ceiling) and opt-level 3 (+5 
   strings are encoded one \`encodeInto\` each: alone ≈ 2× the whole native build), on top of a
   wasm add at ~2× native instructions (the two diagnostic rows split it). The wasm add alone is
   the part this change could reach: 3.9× fewer instructions than before.
-* **Bytes read on open — misses.** \`js/tsfile.js\` reads the 12-byte head and a fixed 64 KiB
-  tail window (\`TAIL_WINDOW\`); TsFileMetadata of these files is ~210–230 bytes and their index
-  regions 367 B / 4.7 KB, so opening reads ~100× / ~13× what is needed, and \`loadIndex\` then
-  re-reads the index region that the window already held. The native reader reads exactly
-  7 + 10 + TsFileMetadata bytes (3 reads). Suggested: a 4 KiB first tail read (one read for
-  small TsFileMetadata, a second exact read otherwise — the 100,000-series file's is 189 KB)
-  and \`loadIndex\` reusing the window bytes below TsFileMetadata.
+* **Bytes read on open — "misses" only by the strict reading.** \`js/tsfile.js\` reads the 12-byte
+  head and a 4 KiB tail window (it was 64 KiB), then \`loadIndex\` takes the index region from that
+  window when it lies inside, else reads only the part before the window. A typical open is
+  therefore two reads (head + tail), three when TsFileMetadata exceeds 4 KiB. Reading *exactly*
+  TsFileMetadata + the index region would need its size first — one more round trip (7 + 10 bytes,
+  then S bytes, then the index), which is what the native reader does (3 reads, exactly 17 + S
+  bytes). For a Blob or a remote source a round trip costs far more than a few KiB, so the
+  window stays; on the 1 GB file the total is ~1.0× what is needed, on a 1 MB file with a
+  574-byte tail it is the 4 KiB window.
 * **Open 1 GB vs 1 MB within 1.2×** — both read the same two ranges (the 12-byte head and the
   last 64 KiB). Timed alternately (60 opens each, median) they are 1.0–1.1× apart; a first
   version timing them one after the other under load 3–4 saw 1.16× and 1.39×. Natively
   \`read_metadata\` takes ~7 µs for both.
-* **Audit ≈ walk — not so natively (2–3× the walk), but the limit is ~1×**: \`audit.rs\` hashes each
-  path twice per hypothesis (\`might_contain\` and \`add\`), rebuilds the path bytes 3 + h times
-  per series, and hashes ASCII-tail paths under both variants although they agree. The
-  \`audit-limit\` bench does the same computation (verified equal: differing bits + indexed
-  absent per variant) building each path once, one \`hash32_seeds\` per path and distinct variant
-  shared by both checks: 0.7–1× the walk. In JS, open + \`loadIndex\` (read 8 MB, walk, audit,
-  sort) is several times the native walk + audit, and \`series()\` (100,000 JS objects built
-  with \`Reflect.set\` per field) costs 3–4× \`loadIndex\` itself.
+* **Audit ≈ walk — now ~1–1.8× the walk natively.** \`audit.rs\` builds each path once per
+  (charset, trailing-null choice), hashes it once per variant with \`hash32_seeds\` (once in all
+  when its tail is ASCII, since both variants agree), and rebuilds every hypothesis's bit
+  vector from those positions. The \`audit-limit\` bench (the same computation written
+  independently, verified equal) is the floor at 0.7–1× the walk. In JS, open + \`loadIndex\`
+  (read, walk, audit, sort) is several times the native walk + audit, and \`series()\`
+  (100,000 JS objects built with \`Reflect.set\` per field) costs 3–4× \`loadIndex\` itself.
 * **Heat-map ≤ 16 ms holds**: the page paints O(pixels) from a mip pyramid, so an 8-Mbit filter
   redraws in a few ms; the first draw after a zoom change occasionally takes ~10–15 ms.`;
