@@ -105,6 +105,21 @@ export function stagePaths(paths, charset, module = { stageKeys, wasmMemory }) {
   return { count: paths.length, text, charset: legacy ?? (text ? (charset ?? 'UTF-8') : strings ? 'UTF-8' : 'bytes') };
 }
 
+/** Chooses the hash the filter was written with, from an audit: the variant, charset, time columns. */
+export function writerHypothesis(audit) {
+  const variant = audit?.variant ?? 'java';
+  const matching = (audit?.hypotheses ?? []).filter((h) => h.reproduces);
+  const h = matching.find((x) => x.variant === variant) ?? matching[0] ?? null;
+  return {
+    variant,
+    charset: audit?.charset ?? h?.charset ?? 'UTF-8',
+    timeColumns: h ? h.time_columns !== false : true,
+    trailingNullsKept: h ? h.trailing_null_tags !== 'dropped' : true,
+    established: audit?.status === 'established',
+    reproduced: matching.length > 0,
+  };
+}
+
 const RAW = Symbol('raw');
 
 /** The Bloom filter of a TsFile (or one you build): bit-exact with TsFile's Java writer. */

@@ -315,3 +315,15 @@ export function loadLevelDb(): Promise<LevelDbHelpers>;
 export const levelDbHelpers: LevelDbHelpers;
 export const LEVELDB_MAGIC: Uint8Array;
 export function isLevelDbFooter(last8: Uint8Array): boolean;
+
+export interface WriterHypothesis {
+  variant: Variant;
+  charset: string;
+  timeColumns: boolean;
+  trailingNullsKept: boolean;
+  established: boolean;
+  reproduced: boolean;
+}
+
+/** From an audit: the hash the writer used (Java when the audit cannot tell) and how sure that is. */
+export function writerHypothesis(audit: AuditResult | null): WriterHypothesis;

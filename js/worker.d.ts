@@ -27,17 +27,7 @@ export const CHUNK: number;
 
 export function plainError(e: unknown): PlainError | null;
 
-export interface WriterHypothesis {
-  variant: Variant;
-  charset: string;
-  timeColumns: boolean;
-  trailingNullsKept: boolean;
-  established: boolean;
-  reproduced: boolean;
-}
-
-/** The hash the filter was written with, from an audit (Java when the audit cannot tell). */
-export function writerHypothesis(audit: AuditResult | null): WriterHypothesis;
+export type { WriterHypothesis } from './index.js';
 
 export interface Provenance {
   /** Bit indices, ascending (one entry per (bit, path) pair). */

@@ -9,7 +9,7 @@
 
 // web.js (explicit init, no top-level await) so the message listener below is installed at
 // once: messages that arrive while a module worker is still in a top-level await are lost.
-import init, { openTsFile, BloomFilter, SEEDS } from './web.js';
+import init, { openTsFile, BloomFilter, SEEDS, writerHypothesis } from './web.js';
 
 let wasmReady = null;
 /** Instantiates the wasm once (idempotent; safe to call from the main thread too). */
@@ -41,20 +41,6 @@ function writerPath(s, trailingNullsKept) {
   return `${segs.map((x) => (x == null ? 'null' : x)).join('.')}.${s.measurement ?? ''}`;
 }
 
-/** Chooses the hash the filter was written with, from an audit: the variant, charset, time columns. */
-export function writerHypothesis(audit) {
-  const variant = audit?.variant ?? 'java';
-  const matching = (audit?.hypotheses ?? []).filter((h) => h.reproduces);
-  const h = matching.find((x) => x.variant === variant) ?? matching[0] ?? null;
-  return {
-    variant,
-    charset: audit?.charset ?? h?.charset ?? 'UTF-8',
-    timeColumns: h ? h.time_columns !== false : true,
-    trailingNullsKept: h ? h.trailing_null_tags !== 'dropped' : true,
-    established: audit?.status === 'established',
-    reproduced: matching.length > 0,
-  };
-}
 
 /**
  * Per-bit provenance: for every probed bit of every path, which paths set it. Returns

@@ -6,7 +6,7 @@
 // The wasm package is imported lazily on the main thread (./pkg/js/browser.js): the file's own
 // filter is rebuilt here from the bits the worker already sent, so the measured false-positive
 // rate and the pitfall probes need no new worker op.
-import { SEEDS } from './pkg/js/core.js';
+import { SEEDS, writerHypothesis } from './pkg/js/core.js';
 
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
@@ -304,25 +304,13 @@ export function drawCurve(host, { n, m, k, kCap = null, label = 'k' }) {
 
 const file = { state: null, filter: null, filterFor: null, indexed: null, measureSeq: 0 };
 
-function writerOf(audit) {
-  const matching = (audit?.hypotheses ?? []).filter((h) => h.reproduces);
-  const variant = audit?.variant ?? 'java';
-  const h = matching.find((x) => x.variant === variant) ?? matching[0] ?? null;
-  return {
-    variant,
-    charset: audit?.charset ?? h?.charset ?? 'UTF-8',
-    timeColumns: h ? h.time_columns !== false : true,
-    trailingNullsKept: h ? h.trailing_null_tags !== 'dropped' : true,
-    established: audit?.status === 'established',
-  };
-}
 
 /** n for the formula: the index's count under the writer's hypothesis, else the filter's own estimate. */
 function itemsOf(st) {
   const b = st.info?.bloom ?? {};
   if (b.indexed_items != null) return { n: b.indexed_items, source: st.info?.synthetic ? 'paths added' : 'paths in the index' };
   if (st.audit && (st.series.length || st.timeColumns.length)) {
-    const w = writerOf(st.audit);
+    const w = writerHypothesis(st.audit);
     return { n: st.series.length + (w.timeColumns ? st.timeColumns.length : 0), source: `paths in the index${w.timeColumns && st.timeColumns.length ? ' (series + time columns)' : ''}` };
   }
   if (Number.isFinite(b.estimated_items)) return { n: Math.round(b.estimated_items), source: 'estimated from the fill (index unavailable)' };
@@ -438,7 +426,7 @@ export async function measureFile(count = 100_000) {
   try {
     const filter = await fileFilter();
     if (!filter || seq !== file.measureSeq) return null;
-    const w = st.info.synthetic ? { variant: 'java', charset: 'UTF-8' } : writerOf(st.audit);
+    const w = st.info.synthetic ? { variant: 'java', charset: 'UTF-8' } : writerHypothesis(st.audit);
     const exclude = indexedSet(st);
     const CH = 20_000;
     let maybe = 0;
@@ -793,7 +781,7 @@ function hex(b) {
 function pitfallSource() {
   const st = file.state;
   if (st && !st.info.synthetic) {
-    const w = writerOf(st.audit);
+    const w = writerHypothesis(st.audit);
     const listed = w.timeColumns ? st.series.concat(st.timeColumns) : st.series;
     for (const s of listed) {
       const bytes = utf8.encode(s.path);
@@ -817,7 +805,7 @@ export async function renderPitfall(custom) {
   const lb = await lib();
   if (seq !== pitfallSeq) return;
   const st = file.state;
-  const w = st && !st.info.synthetic ? writerOf(st.audit) : { variant: 'java', charset: 'UTF-8', established: true };
+  const w = st && !st.info.synthetic ? writerHypothesis(st.audit) : { variant: 'java', charset: 'UTF-8', established: true };
   const charset = w.charset ?? 'UTF-8';
   const m = st ? st.bitCount : 256;
   const k = st ? st.info.bloom.hash_function_count : 5;

@@ -4,41 +4,24 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/serve.mjs';
+import { startHarness, openFile } from './harness.mjs';
 
 const DIR = fileURLToPath(new URL('../fixtures/leveldb/', import.meta.url));
 const { tables } = JSON.parse(readFileSync(`${DIR}manifest.json`, 'utf8'));
 
-let server;
-let browser;
+let harness;
 let page;
-const problems = [];
 
 before(async () => {
-  server = await startServer({ port: 0, host: '127.0.0.1' });
-  const origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  page = await browser.newPage();
-  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-  page.on('pageerror', (e) => problems.push(e.message));
-  page.on('request', (r) => !r.url().startsWith(`${origin}/`) && !/^(blob|data):/.test(r.url()) && problems.push(`left origin: ${r.url()}`));
-  await page.goto(`${origin}/`);
+  harness = await startHarness();
+  page = await harness.newPage();
 });
 
 after(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server.close(resolve));
+  await harness?.close();
 });
 
-async function open(file) {
-  await page.evaluate(() => (document.body.dataset.state = 'picking'));
-  await page.setInputFiles('[data-testid=file-input]', DIR + file);
-  await page.waitForFunction(() => ['ready', 'error'].includes(document.body.dataset.state), null, { timeout: 20000 });
-}
+const open = (file) => openFile(page, DIR + file);
 
 test('a table with a filter: strip of filters, a live key routed and maybe-present', async () => {
   const t = tables.find((x) => x.bits_per_key === 10);
@@ -73,11 +56,8 @@ test('a table without a filter, then a corrupted table, then a TsFile again', as
   await page.waitForFunction(() => ['ready', 'error'].includes(document.body.dataset.state), null, { timeout: 20000 });
   assert.equal(await page.evaluate(() => document.body.dataset.state), 'error');
   assert.match(await page.textContent('[data-testid=error]'), /bad_checksum|bad_block|bad_block_handle|bad_filter_block/);
-  const tsfile = fileURLToPath(new URL('../fixtures/tsfile/tree_1series.tsfile', import.meta.url));
-  await page.evaluate(() => (document.body.dataset.state = 'picking'));
-  await page.setInputFiles('[data-testid=file-input]', tsfile);
-  await page.waitForFunction(() => ['ready', 'error'].includes(document.body.dataset.state), null, { timeout: 20000 });
+  await openFile(page, fileURLToPath(new URL('../fixtures/tsfile/tree_1series.tsfile', import.meta.url)));
   assert.equal(await page.textContent('[data-testid=bit-count]'), '256');
   assert.ok(!(await page.isVisible('#leveldb')));
-  assert.deepEqual(problems, []);
+  assert.deepEqual(harness.problems, []);
 });

@@ -5,8 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/serve.mjs';
+import { startHarness, openFile } from './harness.mjs';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/tsfile/', import.meta.url));
 const manifest = JSON.parse(readFileSync(`${FIXTURES}manifest.json`, 'utf8'));
@@ -14,47 +13,29 @@ const byName = Object.fromEntries(manifest.map((e) => [e.name, e]));
 const fixture = (name) => FIXTURES + byName[name].file;
 const seriesPath = (s) => `${s.device.map((x) => (x == null ? 'null' : x)).join('.')}.${s.measurement}`;
 
-let server;
-let browser;
+let harness;
 let origin;
 let page;
-const problems = []; // console errors, page errors, requests leaving the origin
+let problems; // console errors, page errors, requests leaving the origin
 
 before(async () => {
-  server = await startServer({ port: 0, host: '127.0.0.1' });
-  origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  harness = await startHarness();
+  ({ origin, problems } = harness);
   page = await newPage();
 });
 
 after(async () => {
-  await browser?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+  await harness?.close();
 });
 
 async function newPage(options = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, ...options });
-  const p = await context.newPage();
-  p.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console.error: ${m.text()}`);
-  });
-  p.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  p.on('request', (r) => {
-    const url = r.url();
-    if (!url.startsWith(`${origin}/`) && !url.startsWith('blob:') && !url.startsWith('data:')) problems.push(`request left the origin: ${url}`);
-  });
-  await p.goto(`${origin}/`);
+  const p = await harness.newPage(options);
   return p;
 }
 
 /** Loads a file through the file input and waits until the page settles (ready or error). */
 async function open(p, name) {
-  await p.evaluate(() => (document.body.dataset.state = 'picking'));
-  await p.setInputFiles('[data-testid=file-input]', fixture(name));
-  await p.waitForFunction(() => ['ready', 'error'].includes(document.body.dataset.state), null, { timeout: 20000 });
+  await openFile(p, fixture(name));
 }
 
 /** Drops a file on the page as a user would (a DragEvent carrying a File). */

@@ -1,0 +1,43 @@
+// Shared by the e2e suites: serve dist/site from inside the test, drive Debian's Chromium
+// through playwright-core, and record every console error, page error and request that
+// leaves the page's origin (the suites assert the list stays empty).
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export async function startHarness() {
+  const server = await startServer({ port: 0, host: '127.0.0.1' });
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const problems = [];
+  return {
+    origin,
+    browser,
+    problems,
+    /** A page in a fresh context, watched for problems, at the site's root (or `path`). */
+    async newPage(options = {}, path = '/') {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, ...options });
+      const p = await context.newPage();
+      p.on('console', (m) => m.type() === 'error' && problems.push(`console.error: ${m.text()}`));
+      p.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+      p.on('request', (r) => {
+        const url = r.url();
+        if (!url.startsWith(`${origin}/`) && !url.startsWith('blob:') && !url.startsWith('data:')) problems.push(`request left the origin: ${url}`);
+      });
+      await p.goto(`${origin}${path}`);
+      return p;
+    },
+    async close() {
+      await browser.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Sets a file on the page's file input and waits until the page settles (ready or error). */
+export async function openFile(p, file) {
+  await p.evaluate(() => (document.body.dataset.state = 'picking'));
+  await p.setInputFiles('[data-testid=file-input]', file);
+  await p.waitForFunction(() => ['ready', 'error'].includes(document.body.dataset.state), null, { timeout: 20000 });
+}
