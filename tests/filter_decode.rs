@@ -96,3 +96,16 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn all_zero_stored_vector_reencodes_as_no_filter() {
+    // Fuzz finding (RELIABILITY.md): a non-canonical vector of zero bytes decodes to a filter
+    // with no set bit, which re-encodes canonically as `00`, as Java's writer would write it.
+    let (f, layout) = BloomFilter::decode(&[0x01, 0x00, 0x80, 0x02, 0x05], 0).unwrap();
+    let f = f.expect("byte_length > 0 is a filter");
+    assert_eq!(layout.encoded_len, 5);
+    assert_eq!(f.set_bits(), 0);
+    assert_eq!(f.probe(b"root.sg1.d1.s1", TailVariant::Java).verdict, Verdict::Absent);
+    assert_eq!(f.encode(), [0x00]);
+    assert!(BloomFilter::decode(&f.encode(), 0).unwrap().0.is_none());
+}
