@@ -21,13 +21,8 @@ verify   audits the filter against the index; exits 1 when an indexed series tes
 --hex    probe keys given as hex bytes (LevelDB keys may be binary)
 charsets: ${CHARSETS.join(', ')}`;
 
-const FORMAT_ERRORS = new Set([
-  'too_short', 'bad_head_magic', 'unsupported_version', 'bad_tail_magic', 'bad_metadata_size', 'truncated',
-  'bad_varint', 'bad_string', 'bad_count', 'bad_meta_offset', 'bloom_overflow', 'bloom_stray_bits',
-  'bloom_bad_bit_count', 'bloom_bad_hash_function_count', 'bad_index_node', 'bad_index_offset',
-  'unknown_data_type', 'bad_region', 'trailing_bytes', 'bad_footer_magic', 'bad_block_handle', 'bad_checksum',
-  'bad_block', 'unsupported_compression', 'bad_filter_block', 'too_large',
-]);
+// Errors from the reader carry a `kind`; all but these two are about the file's format.
+const NOT_FORMAT_KINDS = new Set(['io', 'invalid_argument']);
 
 class UsageError extends Error {}
 
@@ -231,7 +226,7 @@ main(process.argv.slice(2)).then(
   (e) => {
     const json = process.argv.includes('--json');
     const usage = e instanceof UsageError || e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE';
-    const format = FORMAT_ERRORS.has(e.kind);
+    const format = typeof e.kind === 'string' && !NOT_FORMAT_KINDS.has(e.kind);
     if (json && !usage) console.log(JSON.stringify({ ok: false, error: errorJson(e) }, null, 2));
     else console.error(usage ? `${e.message}\n\n${USAGE}` : `error: ${e.kind ? `${e.kind} at byte ${e.offset}: ` : ''}${e.message}`);
     process.exitCode = format ? 1 : 2;

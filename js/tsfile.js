@@ -9,6 +9,8 @@ import { BloomFilter, argumentError, wrapRaw, stagePaths } from './core.js';
 /** First read from the end: most TsFileMetadata (and small index regions) fit in it. */
 const TAIL_WINDOW = 4 * 1024;
 
+const utf8 = new TextEncoder();
+
 /** A source of bytes: `size` and `read(offset, length) → Promise<Uint8Array>`. */
 export function toSource(source) {
   if (source instanceof Uint8Array) {
@@ -168,7 +170,7 @@ export class TsFile {
    * `unknown`, with the reason. Call after `audit()`/`loadIndex()` to use the index's verdict.
    */
   probe(path, { variant, charset } = {}) {
-    const bytes = typeof path === 'string' ? new TextEncoder().encode(path) : path;
+    const bytes = typeof path === 'string' ? utf8.encode(path) : path;
     if (!(bytes instanceof Uint8Array)) throw argumentError('a path must be a string or a Uint8Array');
     return this.#file.probe(bytes, variantCode(variant), charset ?? '');
   }

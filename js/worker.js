@@ -47,6 +47,13 @@ function writerPath(s, trailingNullsKept) {
  * `{bits: Uint32Array, items: Uint32Array}` sorted by bit (binary-search `bits`; `items`
  * holds path indices), built by a counting sort over the bit vector.
  */
+// In a compact probe record at `base`, whether seed j's bit was already probed by an earlier seed.
+function repeatsEarlierSeed(data, base, j) {
+  const bit = data[base + 2 + 2 * j];
+  for (let q = 0; q < j; q++) if (data[base + 2 + 2 * q] === bit) return true;
+  return false;
+}
+
 export function provenance(filter, paths, { variant, charset } = {}) {
   const r = filter.probeMany(paths, { variant, charset: charset === 'UTF-8' ? undefined : charset, compact: true });
   const { k, stride, data } = r;
@@ -56,11 +63,8 @@ export function provenance(filter, paths, { variant, charset } = {}) {
   for (let i = 0; i < n; i++) {
     const base = i * stride;
     for (let j = 0; j < k; j++) {
-      const bit = data[base + 2 + 2 * j];
       // The same path can hit one bit with two seeds: count it once.
-      let dup = false;
-      for (let q = 0; q < j; q++) if (data[base + 2 + 2 * q] === bit) dup = true;
-      if (!dup) counts[bit + 1]++;
+      if (!repeatsEarlierSeed(data, base, j)) counts[data[base + 2 + 2 * j] + 1]++;
     }
   }
   for (let b = 0; b < m; b++) counts[b + 1] += counts[b];
@@ -71,10 +75,8 @@ export function provenance(filter, paths, { variant, charset } = {}) {
   for (let i = 0; i < n; i++) {
     const base = i * stride;
     for (let j = 0; j < k; j++) {
+      if (repeatsEarlierSeed(data, base, j)) continue;
       const bit = data[base + 2 + 2 * j];
-      let dup = false;
-      for (let q = 0; q < j; q++) if (data[base + 2 + 2 * q] === bit) dup = true;
-      if (dup) continue;
       const at = pos[bit]++;
       bits[at] = bit;
       items[at] = i;
