@@ -140,6 +140,7 @@ export interface BloomInfo {
   offset: number;
   bits_offset: number | null;
   byte_length: number | null;
+  /** Also reported for an empty v3 (or legacy C++) filter, which stores its geometry (set_bits 0). */
   bit_count: number | null;
   hash_function_count: number | null;
   set_bits: number | null;
@@ -179,7 +180,12 @@ export interface AuditResult {
   /** One sentence for people. */
   summary: string;
   variant: Variant | null;
+  /** The charset the file was hashed in (the first of `charsets`). */
   charset: string | null;
+  /** Every charset that reproduces the bits (several when they encode every indexed path alike). */
+  charsets: string[];
+  /** Charsets that could not be tried (multi-byte tables not loaded); empty once loaded. */
+  charsets_unavailable: string[];
   writer: string | null;
   series_count: number;
   time_column_count: number;
@@ -234,7 +240,7 @@ export class TsFile {
   timeColumns(): Promise<SeriesInfo[]>;
   audit(): Promise<AuditResult | null>;
   probe(path: string | Uint8Array, options?: ProbeOptions): FileProbeResult;
-  probeMany(paths: (string | Uint8Array)[]): { path: string | Uint8Array; verdict: 'absent' | 'maybe' | 'unknown' }[];
+  probeMany(paths: (string | Uint8Array)[], options?: ProbeOptions): { path: string | Uint8Array; verdict: 'absent' | 'maybe' | 'unknown' }[];
   close(): Promise<void>;
 }
 

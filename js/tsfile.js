@@ -5,11 +5,20 @@
 
 import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
 import { BloomFilter, argumentError, wrapRaw, stagePaths } from './core.js';
+import { legacyCharsetName, encodeLegacy } from './charsets.js';
 
 /** First read from the end: most TsFileMetadata (and small index regions) fit in it. */
 const TAIL_WINDOW = 4 * 1024;
 
 const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+// The multi-byte JVM charsets for the wasm audit and probes: stored UTF-8 path bytes in,
+// the bytes a JVM with that default charset hashes out.
+const charsetBridge = (bytes, charset) => encodeLegacy(utf8Decoder.decode(bytes), legacyCharsetName(charset));
+const charsetsReady = () => true;
+async function loadCharsetModule() {}
+const isMultiByteCharset = (name) => legacyCharsetName(name) !== null;
 
 /** A source of bytes: `size` and `read(offset, length) → Promise<Uint8Array>`. */
 export function toSource(source) {
@@ -49,6 +58,7 @@ export class TsFile {
   #indexError = null;
   #indexLoaded = false;
   #bloom = undefined;
+  #encoderSet = false;
 
   /** Use openTsFile(). */
   #window;
@@ -59,6 +69,13 @@ export class TsFile {
     this.#source = source;
     this.#window = window; // { start, bytes }: the tail already read when opening
     registry?.register(this, raw, this);
+    if (charsetsReady()) this.#setEncoder();
+  }
+
+  // Hands the charsets module to the wasm side; it audits again if it had wanted them.
+  #setEncoder() {
+    this.#encoderSet = true;
+    return this.#file.setEncoder(charsetBridge);
   }
 
   get #file() {
@@ -135,6 +152,12 @@ export class TsFile {
     this.#window = null;
     this.#indexError = this.#file.attachIndex(region) ?? null;
     this.#indexLoaded = true;
+    // No UTF-8 hypothesis reproduced the bits and some path is non-ASCII: the writer's JVM
+    // may have had a multi-byte default charset. Fetch those tables only now.
+    if (!this.#encoderSet && this.#file.audit()?.charsets_unavailable?.length) {
+      await loadCharsetModule();
+      this.#setEncoder();
+    }
     return this.#indexError;
   }
 
@@ -172,14 +195,20 @@ export class TsFile {
   probe(path, { variant, charset } = {}) {
     const bytes = typeof path === 'string' ? utf8.encode(path) : path;
     if (!(bytes instanceof Uint8Array)) throw argumentError('a path must be a string or a Uint8Array');
+    if (!this.#encoderSet && charset != null && isMultiByteCharset(charset) && charsetsReady()) this.#setEncoder();
     return this.#file.probe(bytes, variantCode(variant), charset ?? '');
   }
 
-  /** `[{path, verdict}]` for many paths in one call into wasm. */
-  probeMany(paths) {
+  /**
+   * `[{path, verdict}]` for many paths in one call into wasm, with `probe`'s soundness rules;
+   * `variant`/`charset` as in `probe`.
+   */
+  probeMany(paths, { variant, charset } = {}) {
     if (!Array.isArray(paths)) throw argumentError('probeMany expects an array of paths');
+    const code = variantCode(variant);
+    if (!this.#encoderSet && charset != null && isMultiByteCharset(charset) && charsetsReady()) this.#setEncoder();
     const { count } = stagePaths(paths);
-    const codes = this.#file.probeStaged(count);
+    const codes = this.#file.probeStaged(count, code, charset ?? '');
     return paths.map((path, i) => ({ path, verdict: ['absent', 'maybe', 'unknown'][codes[i]] }));
   }
 

@@ -4,9 +4,10 @@
 //! reproduces the stored bits exactly (tsfile-format.md §10-11, Q1-Q5).
 //! Probing a path then says which variant it rests on and whether "absent" is sound.
 
+use crate::encoder::{BuiltIn, PathEncoder};
 use crate::filter::{BloomFilter, Probe, Verdict};
 use crate::hash::{bit_index, hash32_seeds, variants_can_differ, TailVariant, MAX_SEEDS};
-use crate::path::{transcode, Charset};
+use crate::path::Charset;
 use crate::tsfile::Series;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,9 +58,9 @@ impl Hypothesis {
         out
     }
 
-    fn path(&self, s: &Series) -> Vec<u8> {
+    fn path(&self, s: &Series, encoder: &dyn PathEncoder) -> Vec<u8> {
         let raw = s.device.series_path(&s.measurement, !self.trailing_nulls_kept);
-        match transcode(&raw, self.charset) {
+        match encoder.encode(&raw, self.charset) {
             Ok(std::borrow::Cow::Owned(v)) => v,
             _ => raw,
         }
@@ -106,7 +107,16 @@ pub struct Audit {
     pub results: Vec<HypothesisResult>,
     /// The variant every reproducing hypothesis shares, if they share one.
     pub variant: Option<TailVariant>,
+    /// The charset the file was hashed in: the first of [`Audit::charsets`] in
+    /// [`Charset::ALL`] order (the most common JVM default first).
     pub charset: Option<Charset>,
+    /// Every charset some reproducing hypothesis uses. Several when they encode every
+    /// indexed path alike (GBK and GB18030, say); probes then consult them all.
+    pub charsets: Vec<Charset>,
+    /// Charsets the audit would have tried but the encoder could not supply (the wasm
+    /// module before the charsets module is loaded). Non-empty only when nothing
+    /// reproduced in the charsets that were available: load them and audit again.
+    pub charsets_unavailable: Vec<Charset>,
     pub series_count: usize,
     pub time_column_count: usize,
     /// Indexed paths whose last `len mod 16` bytes include one >= 0x80 (the variants can differ).
@@ -136,8 +146,14 @@ impl Audit {
     }
 }
 
-/// Rebuilds the filter's bits from the index under each hypothesis.
+/// Rebuilds the filter's bits from the index under each hypothesis, with the
+/// charsets built into this crate.
 pub fn audit(filter: Option<&BloomFilter>, series: &[Series]) -> Audit {
+    audit_with(filter, series, &BuiltIn)
+}
+
+/// [`audit`] with the charsets `encoder` supplies.
+pub fn audit_with(filter: Option<&BloomFilter>, series: &[Series], encoder: &dyn PathEncoder) -> Audit {
     let time_column_count = series.iter().filter(|s| s.is_time_column()).count();
     let any_trailing_null = series.iter().any(|s| s.device.has_trailing_null());
     let non_ascii_tail_paths = series.iter().filter(|s| variants_can_differ(&s.path())).count();
@@ -147,6 +163,8 @@ pub fn audit(filter: Option<&BloomFilter>, series: &[Series]) -> Audit {
         results: Vec::new(),
         variant: None,
         charset: None,
+        charsets: Vec::new(),
+        charsets_unavailable: Vec::new(),
         series_count: series.len() - time_column_count,
         time_column_count,
         non_ascii_tail_paths,
@@ -167,7 +185,7 @@ pub fn audit(filter: Option<&BloomFilter>, series: &[Series]) -> Audit {
         for &charset in charsets {
             for &trailing_nulls_kept in null_options {
                 let probe = Hypothesis { variant: TailVariant::Java, time_columns: true, trailing_nulls_kept, charset };
-                let paths: Vec<Vec<u8>> = series.iter().map(|s| probe.path(s)).collect();
+                let paths: Vec<Vec<u8>> = series.iter().map(|s| probe.path(s, encoder)).collect();
                 let java = positions(filter, &paths, TailVariant::Java, None);
                 let zero = positions(filter, &paths, TailVariant::ZeroExtended, Some(&java));
                 for variant in TailVariant::ALL {
@@ -196,19 +214,23 @@ pub fn audit(filter: Option<&BloomFilter>, series: &[Series]) -> Audit {
         out
     };
     let mut results = try_charsets(&[Charset::Utf8]);
+    let mut charsets_unavailable = Vec::new();
     if !results.iter().any(|r| r.reproduces) && any_non_ascii {
-        // A Java writer on a JVM with a non-UTF-8 default charset (Q5).
-        let others: Vec<Charset> =
-            Charset::ALL.iter().copied().filter(|c| *c != Charset::Utf8 && c.is_available()).collect();
+        // A Java writer on a JVM whose default charset is not UTF-8 (docs/writers.md).
+        let (others, missing): (Vec<Charset>, Vec<Charset>) =
+            Charset::ALL.iter().copied().filter(|c| *c != Charset::Utf8).partition(|c| encoder.has(*c));
         results.extend(try_charsets(&others));
+        if !results.iter().any(|r| r.reproduces) {
+            charsets_unavailable = missing;
+        }
     }
 
-    let mut audit = Audit { results, ..base };
+    let mut audit = Audit { results, charsets_unavailable, ..base };
     let candidates = audit.candidates();
     let variants: Vec<TailVariant> = dedup(candidates.iter().map(|c| c.0));
-    let charsets: Vec<Charset> = dedup(candidates.iter().map(|c| c.1));
+    audit.charsets = dedup(candidates.iter().map(|c| c.1));
     audit.variant = (variants.len() == 1).then(|| variants[0]);
-    audit.charset = (charsets.len() == 1).then(|| charsets[0]);
+    audit.charset = audit.charsets.first().copied();
     let first = audit.matching().next().copied();
     audit.status = match (first, audit.variant) {
         (None, _) => AuditStatus::NotReproduced,
@@ -217,18 +239,29 @@ pub fn audit(filter: Option<&BloomFilter>, series: &[Series]) -> Audit {
     };
     audit.summary = match (audit.status, first) {
         (AuditStatus::Established, Some(h)) => {
+            let preferred = audit.charset;
             let mut writers = String::new();
-            for w in dedup(audit.matching().map(|h| h.writer(time_column_count > 0))) {
+            for w in dedup(audit.matching().filter(|h| Some(h.charset) == preferred).map(|h| h.writer(time_column_count > 0))) {
                 if !writers.is_empty() {
                     writers.push_str(" or ");
                 }
                 writers.push_str(&w);
             }
+            let alike: Vec<&str> = audit.charsets.iter().skip(1).map(|c| c.as_str()).collect();
             format!(
-                "bits reproduced exactly: {} ({}){}",
+                "bits reproduced exactly: {} ({}){}{}",
                 writers,
                 h.describe(time_column_count > 0, any_trailing_null),
-                if audit.matching().count() > 1 { "; the other differences do not change any path of this file" } else { "" }
+                if alike.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {} encodes every indexed path alike, so probes consult it too", alike.join(", "))
+                },
+                if audit.matching().filter(|h| Some(h.charset) == preferred).count() > 1 {
+                    "; the other differences do not change any path of this file"
+                } else {
+                    ""
+                }
             )
         }
         (AuditStatus::Ambiguous, Some(h)) => format!(
@@ -240,7 +273,12 @@ pub fn audit(filter: Option<&BloomFilter>, series: &[Series]) -> Audit {
         _ => {
             let best = audit.results.iter().min_by_key(|r| r.differing_bits);
             format!(
-                "no hypothesis reproduces the filter — 'definitely absent' is not trustworthy for this file{}",
+                "no hypothesis reproduces the filter — 'definitely absent' is not trustworthy for this file{}{}",
+                if audit.charsets_unavailable.is_empty() {
+                    ""
+                } else {
+                    " (the multi-byte JVM charsets were not available to try)"
+                },
                 best.map(|b| {
                     format!(
                         " (closest: {}, {} bits differ)",
@@ -349,9 +387,25 @@ pub struct FileProbe {
     pub others: Vec<(TailVariant, Charset, Probe)>,
 }
 
-/// Probes `path` (UTF-8, as stored in the index) in a file's filter.
-/// `audit`: the file's audit, or None when the index has not been read (then both
-/// known tail variants with UTF-8 are the candidates). `variant`/`charset` force a choice.
+/// The (variant, charset) pairs whose hash may be the writer's: those the audit
+/// reproduced, or — before the index is read — both known tail variants with UTF-8.
+/// Empty when the audit reproduced nothing.
+fn candidates(audit: Option<&Audit>) -> Vec<(TailVariant, Charset)> {
+    match audit {
+        Some(a) if a.reproduced() => a.candidates(),
+        Some(_) => Vec::new(),
+        None => vec![(TailVariant::Java, Charset::Utf8), (TailVariant::ZeroExtended, Charset::Utf8)],
+    }
+}
+
+/// The hash a probe reports by default: the established variant in the file's charset.
+fn default_hash(audit: Option<&Audit>) -> (Option<(TailVariant, Charset)>, (TailVariant, Charset)) {
+    let established = audit.filter(|a| a.status == AuditStatus::Established).and_then(|a| a.variant.zip(a.charset));
+    (established, established.unwrap_or((TailVariant::Java, Charset::Utf8)))
+}
+
+/// Probes `path` (UTF-8, as stored in the index) in a file's filter, with the
+/// charsets built into this crate. See [`probe_file_with`].
 pub fn probe_file(
     filter: &BloomFilter,
     audit: Option<&Audit>,
@@ -359,20 +413,32 @@ pub fn probe_file(
     variant: Option<TailVariant>,
     charset: Option<Charset>,
 ) -> crate::Result<FileProbe> {
-    let candidates: Vec<(TailVariant, Charset)> = match audit {
-        Some(a) if a.reproduced() => a.candidates(),
-        Some(_) => Vec::new(),
-        None => vec![(TailVariant::Java, Charset::Utf8), (TailVariant::ZeroExtended, Charset::Utf8)],
-    };
-    let established = audit.filter(|a| a.status == AuditStatus::Established).and_then(|a| a.variant.zip(a.charset));
-    let used_variant = variant.or(established.map(|e| e.0)).unwrap_or(TailVariant::Java);
-    let used_charset = charset.or(established.map(|e| e.1)).unwrap_or(Charset::Utf8);
-    let confirmed = established == Some((used_variant, used_charset));
-    let key = |cs: Charset| transcode(path, cs);
+    probe_file_with(filter, audit, path, variant, charset, &BuiltIn)
+}
+
+/// Probes `path` in a file's filter. `audit`: the file's audit, or None when the index
+/// has not been read. `variant`/`charset` choose the hash whose bits are reported;
+/// the verdict still rests on the candidate hashes: "absent" only when every candidate
+/// says so (docs/bloom-filter.md, soundness), "unknown" when the audit reproduced nothing.
+pub fn probe_file_with(
+    filter: &BloomFilter,
+    audit: Option<&Audit>,
+    path: &[u8],
+    variant: Option<TailVariant>,
+    charset: Option<Charset>,
+    encoder: &dyn PathEncoder,
+) -> crate::Result<FileProbe> {
+    let candidates = candidates(audit);
+    let (established, default) = default_hash(audit);
+    let used_variant = variant.unwrap_or(default.0);
+    let used_charset = charset.unwrap_or(default.1);
+    let used = (used_variant, used_charset);
+    let confirmed = established.is_some() && candidates.contains(&used);
+    let key = |cs: Charset| encoder.encode(path, cs);
     let probe = filter.probe(&key(used_charset)?, used_variant);
     let mut others = Vec::new();
     for &(v, cs) in &candidates {
-        if (v, cs) != (used_variant, used_charset) {
+        if (v, cs) != used {
             others.push((v, cs, filter.probe(&key(cs)?, v)));
         }
     }
@@ -390,25 +456,33 @@ pub fn probe_file(
         )
     } else if let Some(a) = audit.filter(|a| !a.reproduced()) {
         (FileVerdict::Unknown, format!("a probed bit is clear, but {}", a.summary))
-    } else if confirmed {
-        (
-            FileVerdict::Absent,
-            format!("a probed bit is clear under the {} hash, which the file's index confirms", vname(used_variant, used_charset)),
-        )
     } else if let Some((v, cs, _)) = others.iter().find(|o| o.2.verdict == Verdict::Maybe) {
         (
             FileVerdict::Maybe,
             format!(
-                "absent under the {} hash but every bit is set under {}; the writer's variant is not established, so the path may be present",
+                "absent under the {} hash but every bit is set under {}, which {}; the path may be present",
                 vname(used_variant, used_charset),
-                vname(*v, *cs)
+                vname(*v, *cs),
+                if established.is_some() { "the file's index also reproduces" } else { "may be the writer's" }
             ),
         )
-    } else {
-        let consulted = 1 + others.len();
+    } else if audit.is_none() && !path.is_ascii() {
+        (
+            FileVerdict::Unknown,
+            "a probed bit is clear under both UTF-8 tail variants, but this path is not ASCII and the file's index has \
+             not been read: a Java writer hashes its JVM's default charset, which only the audit can establish"
+                .to_string(),
+        )
+    } else if confirmed && others.is_empty() {
         (
             FileVerdict::Absent,
-            if !variants_can_differ(&key(used_charset)?) && consulted == 1 {
+            format!("a probed bit is clear under the {} hash, which the file's index confirms", vname(used_variant, used_charset)),
+        )
+    } else {
+        let consulted = others.len() + usize::from(candidates.contains(&used));
+        (
+            FileVerdict::Absent,
+            if consulted == 1 && !variants_can_differ(&key(used_charset)?) && !confirmed {
                 "a probed bit is clear; this path's tail is ASCII, so every tail variant hashes it the same way".to_string()
             } else {
                 format!("a probed bit is clear under every candidate hash ({consulted} consulted)")
@@ -416,4 +490,41 @@ pub fn probe_file(
         )
     };
     Ok(FileProbe { verdict, variant: used_variant, charset: used_charset, confirmed, reason, probe, others })
+}
+
+/// The verdict alone, as [`probe_file_with`] gives it without overrides, stopping at
+/// the first clear bit: for listings and batches.
+pub struct VerdictRule {
+    candidates: Vec<(TailVariant, Charset)>,
+    default: (TailVariant, Charset),
+    reproduced: bool,
+    /// No audit yet: a non-ASCII path's charset is not established.
+    before_index: bool,
+}
+
+impl VerdictRule {
+    pub fn new(audit: Option<&Audit>) -> VerdictRule {
+        VerdictRule {
+            candidates: candidates(audit),
+            default: default_hash(audit).1,
+            reproduced: audit.is_none_or(|a| a.reproduced()),
+            before_index: audit.is_none(),
+        }
+    }
+
+    pub fn verdict(&self, filter: &BloomFilter, path: &[u8], encoder: &dyn PathEncoder) -> crate::Result<FileVerdict> {
+        let (v, cs) = self.default;
+        if filter.might_contain(&encoder.encode(path, cs)?, v) {
+            return Ok(FileVerdict::Maybe);
+        }
+        if !self.reproduced {
+            return Ok(FileVerdict::Unknown);
+        }
+        for &(v, cs) in &self.candidates {
+            if (v, cs) != self.default && filter.might_contain(&encoder.encode(path, cs)?, v) {
+                return Ok(FileVerdict::Maybe);
+            }
+        }
+        Ok(if self.before_index && !path.is_ascii() { FileVerdict::Unknown } else { FileVerdict::Absent })
+    }
 }

@@ -6,6 +6,7 @@
 
 pub mod audit;
 pub mod bytes;
+pub mod encoder;
 pub mod error;
 pub mod filter;
 pub mod hash;

@@ -199,7 +199,8 @@ impl WasmBloomFilter {
 // TsFile: the JS side fetches byte ranges (Blob.slice, positional reads) and
 // hands them over; parsing happens here.
 
-use crate::audit::{self, Audit, AuditStatus, FileVerdict};
+use crate::audit::{self, Audit, AuditStatus, FileVerdict, VerdictRule};
+use crate::encoder::PathEncoder;
 use crate::source::Ranges;
 use crate::tsfile::{self, Envelope, IndexWalk, Series, TsFileMetadata};
 
@@ -266,6 +267,33 @@ pub struct WasmTsFile {
     audit: Option<Audit>,
     /// Paths of the indexed series (not time columns), sorted, for `probe`'s `indexed`.
     indexed: Vec<Vec<u8>>,
+    encoder: JsEncoder,
+}
+
+/// The multi-byte JVM charsets live in the separately loaded charsets module; JS
+/// hands over its `(utf8Bytes, charsetName) → Uint8Array` function once loaded.
+/// Single-byte charsets and ASCII paths never cross.
+struct JsEncoder(Option<js_sys::Function>);
+
+impl PathEncoder for JsEncoder {
+    fn has(&self, cs: Charset) -> bool {
+        cs.is_available() || self.0.is_some()
+    }
+    fn encode<'a>(&self, utf8: &'a [u8], cs: Charset) -> crate::Result<std::borrow::Cow<'a, [u8]>> {
+        if cs.is_available() || utf8.is_ascii() {
+            return transcode(utf8, cs);
+        }
+        let Some(f) = &self.0 else {
+            return Err(Error::invalid_argument(format!(
+                "charset {} needs the charsets module: call await loadCharsets() first",
+                cs.as_str()
+            )));
+        };
+        let bytes = f
+            .call2(&JsValue::NULL, &js_sys::Uint8Array::from(utf8), &JsValue::from_str(cs.as_str()))
+            .map_err(|_| Error::invalid_argument(format!("the charsets module could not encode a path in {}", cs.as_str())))?;
+        Ok(std::borrow::Cow::Owned(js_sys::Uint8Array::new(&bytes).to_vec()))
+    }
 }
 
 fn category_name(c: i32) -> &'static str {
@@ -289,6 +317,8 @@ fn audit_js(a: &Audit) -> JsValue {
         .str("summary", Some(&a.summary))
         .str("variant", a.variant.map(|v| v.as_str()))
         .str("charset", a.charset.map(|c| c.as_str()))
+        .val("charsets", &array(&a.charsets, |c| JsValue::from_str(c.as_str())))
+        .val("charsets_unavailable", &array(&a.charsets_unavailable, |c| JsValue::from_str(c.as_str())))
         .str("writer", writer.as_deref())
         .num("series_count", a.series_count as f64)
         .num("time_column_count", a.time_column_count as f64)
@@ -321,7 +351,7 @@ impl WasmTsFile {
             return Err(js_error(&Error::invalid_argument("metadata bytes do not match the envelope's size")));
         }
         let meta = tsfile::parse_metadata(env, &metadata).map_err(|e| js_error(&e))?;
-        Ok(WasmTsFile { meta, walk: None, audit: None, indexed: Vec::new() })
+        Ok(WasmTsFile { meta, walk: None, audit: None, indexed: Vec::new(), encoder: JsEncoder(None) })
     }
 
     #[wasm_bindgen(getter)]
@@ -340,7 +370,11 @@ impl WasmTsFile {
     #[wasm_bindgen(js_name = attachIndex)]
     pub fn attach_index(&mut self, region: &[u8]) -> JsValue {
         let walk = tsfile::walk_index_region(&self.meta, region);
-        let audit = if walk.error.is_none() { Some(audit::audit(self.meta.bloom.filter.as_ref(), &walk.series)) } else { None };
+        let audit = if walk.error.is_none() {
+            Some(audit::audit_with(self.meta.bloom.filter.as_ref(), &walk.series, &self.encoder))
+        } else {
+            None
+        };
         // A heap sort (BinaryHeap) is much smaller in wasm than slice::sort's quicksort.
         let indexed: std::collections::BinaryHeap<Vec<u8>> =
             walk.series.iter().filter(|s| !s.is_time_column()).map(Series::path).collect();
@@ -349,6 +383,20 @@ impl WasmTsFile {
         self.walk = Some(walk);
         self.audit = audit;
         err
+    }
+
+    /// Hands over the charsets module's encoder; audits again when the last audit
+    /// wanted charsets it could not have. Returns whether it audited again.
+    #[wasm_bindgen(js_name = setEncoder)]
+    pub fn set_encoder(&mut self, encode: js_sys::Function) -> bool {
+        self.encoder = JsEncoder(Some(encode));
+        let again = self.audit.as_ref().is_some_and(|a| !a.charsets_unavailable.is_empty());
+        if again {
+            if let Some(walk) = &self.walk {
+                self.audit = Some(audit::audit_with(self.meta.bloom.filter.as_ref(), &walk.series, &self.encoder));
+            }
+        }
+        again
     }
 
     /// The decoded filter (a copy), or undefined.
@@ -373,15 +421,17 @@ impl WasmTsFile {
             f.map(|_| (a.series_count + if inserted { a.time_column_count } else { 0 }) as f64)
         });
         let stats = f.map(|f| f.stats(indexed_items));
+        let empty_geometry = if f.is_none() { b.layout.and_then(|l| l.stored_geometry) } else { None };
         Obj::new()
             .bool("present", f.is_some())
             .str("encoding", Some(b.encoding.as_str()))
             .num("offset", b.offset as f64)
             .num("bits_offset", b.layout.map(|l| l.bits_offset as f64))
             .num("byte_length", b.layout.map(|l| l.byte_length as f64))
-            .num("bit_count", f.map(|f| f.bit_count() as f64))
-            .num("hash_function_count", f.map(|f| f.hash_function_count() as f64))
-            .num("set_bits", stats.map(|s| s.set_bits as f64))
+            // An empty v3 (or legacy C++) filter still stores its geometry: reported, with 0 bits set.
+            .num("bit_count", f.map(|f| f.bit_count()).or(empty_geometry.map(|g| g.0)).map(f64::from))
+            .num("hash_function_count", f.map(|f| f.hash_function_count()).or(empty_geometry.map(|g| g.1)).map(f64::from))
+            .num("set_bits", stats.map(|s| s.set_bits as f64).or(empty_geometry.map(|_| 0.0)))
             .num("fill_ratio", stats.map(|s| s.fill_ratio))
             .num("estimated_items", stats.map(|s| s.estimated_items))
             .num("indexed_items", indexed_items)
@@ -448,22 +498,23 @@ impl WasmTsFile {
         }
     }
 
-    fn maybe_present(&self, path: &[u8]) -> Option<bool> {
-        let f = self.meta.bloom.filter.as_ref()?;
-        Some(match self.audit.as_ref().filter(|a| a.status == AuditStatus::Established) {
-            Some(a) => match transcode(path, a.charset.unwrap_or_default()) {
-                Ok(k) => f.might_contain(&k, a.variant.unwrap_or(TailVariant::Java)),
-                Err(_) => true,
-            },
-            None => TailVariant::ALL.iter().any(|&v| f.might_contain(path, v)),
-        })
-    }
-
     /// `{series, time_columns}` as listed by the index (requires attachIndex).
     pub fn series(&self) -> JsValue {
         let series = js_sys::Array::new();
         let time_columns = js_sys::Array::new();
         let utf8 = Lossy::new();
+        let rule = VerdictRule::new(self.audit.as_ref());
+        // What the filter says of an indexed series, under the file's soundness rules:
+        // true (maybe), false (a sound "absent": the filter is inconsistent), or null
+        // (no filter, or bits that cannot be trusted).
+        let maybe_present = |path: &[u8]| -> Option<bool> {
+            let f = self.meta.bloom.filter.as_ref()?;
+            match rule.verdict(f, path, &self.encoder) {
+                Ok(FileVerdict::Maybe) => Some(true),
+                Ok(FileVerdict::Absent) => Some(false),
+                Ok(FileVerdict::Unknown) | Err(_) => None,
+            }
+        };
         for s in self.walk.iter().flat_map(|w| &w.series) {
             let path = s.path();
             let item = Obj::new()
@@ -473,7 +524,7 @@ impl WasmTsFile {
                 .val("measurement", &utf8.str(&s.measurement))
                 .str("data_type", Some(s.data_type.as_str()))
                 .num("offset", s.offset as f64)
-                .bool("maybe_present", self.maybe_present(&path))
+                .bool("maybe_present", maybe_present(&path))
                 .done();
             (if s.is_time_column() { &time_columns } else { &series }).push(&item);
         }
@@ -506,7 +557,7 @@ impl WasmTsFile {
                 .val("others", &js_sys::Array::new())
                 .done());
         };
-        let fp = audit::probe_file(filter, self.audit.as_ref(), path, v, cs).map_err(|e| js_error(&e))?;
+        let fp = audit::probe_file_with(filter, self.audit.as_ref(), path, v, cs, &self.encoder).map_err(|e| js_error(&e))?;
         let others = array(&fp.others, |(v, c, p)| {
             Obj::new()
                 .str("variant", Some(v.as_str()))
@@ -524,12 +575,26 @@ impl WasmTsFile {
     /// Verdicts for the `count` UTF-8 paths staged with [`stage_keys`]: one byte each,
     /// 0 absent, 1 maybe, 2 unknown.
     #[wasm_bindgen(js_name = probeStaged)]
-    pub fn probe_staged(&self, count: usize) -> Result<Vec<u8>, JsValue> {
+    /// `variant_code`/`charset_name` as in [`WasmTsFile::probe`].
+    pub fn probe_staged(&self, count: usize, variant_code: u8, charset_name: &str) -> Result<Vec<u8>, JsValue> {
+        let v = match variant_code {
+            0 => None,
+            code => Some(variant(code == 2)),
+        };
+        let cs = if charset_name.is_empty() { None } else { Some(charset(charset_name)?) };
         let mut out = Vec::with_capacity(count);
+        let rule = VerdictRule::new(self.audit.as_ref());
+        let audit = self.audit.as_ref();
         for_each_staged(count, |key| {
             out.push(match self.meta.bloom.filter.as_ref() {
                 None => 2,
-                Some(f) => match audit::probe_file(f, self.audit.as_ref(), key, None, None).map_err(|e| js_error(&e))?.verdict {
+                Some(f) => match if v.is_none() && cs.is_none() {
+                    rule.verdict(f, key, &self.encoder)
+                } else {
+                    audit::probe_file_with(f, audit, key, v, cs, &self.encoder).map(|p| p.verdict)
+                }
+                .map_err(|e| js_error(&e))?
+                {
                     FileVerdict::Absent => 0,
                     FileVerdict::Maybe => 1,
                     FileVerdict::Unknown => 2,
