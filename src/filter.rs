@@ -37,6 +37,9 @@ pub struct FilterLayout {
     pub byte_length: u32,
     /// Total encoded size in bytes.
     pub encoded_len: u64,
+    /// `bit_count` and `hash_function_count` as stored, also when the vector is empty
+    /// (v3 and the legacy C++ v4 form always carry them); `None` when not stored.
+    pub stored_geometry: Option<(u32, u32)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,14 +142,15 @@ impl BloomFilter {
         }
         let bits = c.take(byte_length as u64, "bloom filter bits")?;
         if byte_length == 0 && !always_geometry {
-            let layout = FilterLayout { offset, bits_offset, byte_length, encoded_len: c.offset() - offset };
+            let layout = FilterLayout { offset, bits_offset, byte_length, encoded_len: c.offset() - offset, stored_geometry: None };
             return Ok((None, layout));
         }
         let m_offset = c.offset();
         let bit_count = c.uvarint("bloom filter bit_count")?;
         let k_offset = c.offset();
         let k = c.uvarint("bloom filter hash_function_count")?;
-        let layout = FilterLayout { offset, bits_offset, byte_length, encoded_len: c.offset() - offset };
+        let layout =
+            FilterLayout { offset, bits_offset, byte_length, encoded_len: c.offset() - offset, stored_geometry: Some((bit_count, k)) };
         if byte_length == 0 {
             // Empty v3/legacy filter: the geometry is informational only.
             return Ok((None, layout));

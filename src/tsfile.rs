@@ -387,6 +387,11 @@ pub fn parse_metadata(envelope: Envelope, bytes: &[u8]) -> Result<TsFileMetadata
             // the one after which the properties parse exactly.
             if let Some((enc, skip)) = legacy_empty_filter(&c) {
                 let mut alt = c.clone();
+                if enc == BloomEncoding::LegacyCppEmpty {
+                    // Informational geometry of the empty filter, as in v3.
+                    let mut g = c.clone();
+                    layout.stored_geometry = g.uvarint("legacy bit_count").ok().zip(g.uvarint("legacy hash_function_count").ok());
+                }
                 alt.skip(skip as u64, "legacy empty filter")?;
                 encoding = enc;
                 layout.encoded_len += skip as u64;
