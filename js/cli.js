@@ -1,16 +1,23 @@
 #!/usr/bin/env node
-// tsfile-bloom CLI: inspect / probe / verify a TsFile's Bloom filter.
+// tsfile-bloom CLI: inspect / probe / verify a TsFile's Bloom filter; build one from paths.
 // Exit codes: 0 ok, 1 format error (or a failed verify), 2 usage or I/O error.
 import { parseArgs } from 'node:util';
-import { open } from 'node:fs/promises';
-import { openTsFile, openLevelDbTable, isLevelDbFooter, VARIANTS, CHARSETS } from './node.js';
+import { open, readFile, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { openTsFile, openLevelDbTable, isLevelDbFooter, BloomFilter, VARIANTS, CHARSETS } from './node.js';
+import { ioError } from './node-source.js';
+
+const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
 const USAGE = `usage:
   tsfile-bloom inspect FILE [--json] [--all]
   tsfile-bloom probe FILE PATH... [--variant java|zero-extended] [--charset NAME] [--json]
   tsfile-bloom verify FILE [--json]
+  tsfile-bloom build [PATHS|-] [--capacity N] [--fpp X] [--variant V] [--charset NAME]
+                     [--out FILE | --hex] [--json]
   tsfile-bloom inspect TABLE.ldb [--json]            (LevelDB tables are detected by their footer)
   tsfile-bloom probe TABLE.ldb KEY... [--hex] [--json]
+  tsfile-bloom --help | --version
 
 inspect  header, TsFileMetadata, the Bloom filter and its statistics, the writer-variant
          audit and every indexed series (--all lists more than the first 20)
@@ -18,7 +25,13 @@ probe    tests series paths: 'absent' (sound), 'maybe', or 'unknown' (bits say a
          file's hash variant is not trustworthy), with each seed's hash and bit
 verify   audits the filter against the index; exits 1 when an indexed series tests absent
          or no writer variant reproduces the stored bits
---hex    probe keys given as hex bytes (LevelDB keys may be binary)
+build    builds the filter a Java writer would store for the series paths in PATHS (one per
+         line; stdin when PATHS is - or absent; blank lines are skipped), sized like Java's
+         getEmptyBloomFilter(--fpp, default 0.05, clamped to [0.01, 0.1]; --capacity, default
+         the number of paths), and writes its serialized bytes (byte-identical to Java's) to
+         --out FILE, as hex with --hex, or to stdout when it is not a terminal; --json prints
+         its statistics instead
+--hex    probe keys given as hex bytes (LevelDB keys may be binary); build: print hex
 charsets: ${CHARSETS.join(', ')}`;
 
 // Errors from the reader carry a `kind`; all but these two are about the file's format.
@@ -68,16 +81,17 @@ function printInspect(r, all) {
         `, FPP ${pct(b.fpp_formula)} by formula, ${pct(b.fpp_from_fill)} by fill`,
     );
   } else {
-    out.push(`bloom      none (${b.encoding})`);
+    out.push(`bloom      none (${b.encoding})${b.bit_count != null ? `; the empty filter stores bit_count ${b.bit_count}, k=${b.hash_function_count}` : ''}`);
   }
   if (r.audit) out.push(`audit      ${r.audit.summary}`);
+  if (r.audit?.variant) out.push(`hashed     ${r.audit.variant} tail, path bytes in ${r.audit.charsets.join(' / ') || 'UTF-8'}`);
   if (r.tables.some((x) => x != null)) out.push(`tables     ${r.tables.join(', ')}`);
   for (const p of r.properties) out.push(`property   ${p.key} = ${p.value ?? (p.value_hex ? `0x${p.value_hex}` : 'null')}`);
   for (const w of r.warnings) out.push(`warning    ${w.message}`);
   out.push(`series     ${r.series.length} (+${r.time_columns.length} time columns)`);
   const shown = all ? r.series : r.series.slice(0, 20);
   for (const s of shown) {
-    const status = s.maybe_present == null ? '' : s.maybe_present ? 'maybe' : 'ABSENT';
+    const status = s.maybe_present == null ? (b.present ? 'unknown' : '') : s.maybe_present ? 'maybe' : 'ABSENT';
     out.push(`  ${s.path}  ${s.data_type}  ${status}`);
   }
   if (shown.length < r.series.length) out.push(`  … ${r.series.length - shown.length} more (--all)`);
@@ -85,8 +99,91 @@ function printInspect(r, all) {
   console.log(out.join('\n'));
 }
 
+async function readPaths(file) {
+  let text;
+  if (file === undefined || file === '-') {
+    if (process.stdin.isTTY) throw new UsageError('build: give a file of paths, or pipe them on stdin');
+    const chunks = [];
+    for await (const c of process.stdin) chunks.push(c);
+    text = Buffer.concat(chunks).toString('utf8');
+  } else {
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (e) {
+      throw ioError(e, file);
+    }
+  }
+  return text.split(/\r?\n/).filter((line) => line !== '');
+}
+
+function numberOption(value, name, { integer = false } = {}) {
+  const n = Number(value);
+  if (value === undefined) return undefined;
+  if (value.trim() === '' || !Number.isFinite(n) || (integer && !(Number.isInteger(n) && n >= 0))) {
+    throw new UsageError(`--${name} must be ${integer ? 'a non-negative integer' : 'a number'}, not ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+async function buildCommand(file, extra, values) {
+  if (extra.length) throw new UsageError('build: give one file of paths (or - for stdin)');
+  if (values.out !== undefined && values.hex) throw new UsageError('build: --out and --hex exclude each other');
+  const capacityOption = numberOption(values.capacity, 'capacity', { integer: true });
+  const fpp = numberOption(values.fpp, 'fpp') ?? 0.05;
+  const paths = await readPaths(file);
+  const capacity = capacityOption ?? paths.length;
+  const filter = BloomFilter.withCapacity(capacity, fpp);
+  try {
+    filter.addMany(paths, { variant: values.variant, charset: values.charset });
+    const bytes = filter.encode();
+    if (values.out !== undefined) {
+      try {
+        await writeFile(values.out, bytes);
+      } catch (e) {
+        throw ioError(e, values.out);
+      }
+    }
+    const st = filter.stats(paths.length);
+    if (values.json) {
+      console.log(JSON.stringify({
+        ok: true,
+        paths: paths.length,
+        capacity,
+        fpp_requested: fpp,
+        variant: values.variant ?? 'java',
+        charset: values.charset ?? 'UTF-8',
+        bit_count: st.bitCount,
+        hash_function_count: st.hashFunctionCount,
+        encoded_length: bytes.length,
+        set_bits: st.setBits,
+        fill_ratio: st.fillRatio,
+        fpp_formula: st.fppFormula,
+        fpp_from_fill: st.fppFromFill,
+        out: values.out ?? null,
+      }, null, 2));
+    } else if (values.hex) {
+      console.log(Buffer.from(bytes).toString('hex'));
+    } else if (values.out === undefined) {
+      if (process.stdout.isTTY) throw new UsageError('build: refusing to write binary to a terminal; use --out FILE, --hex or a redirect');
+      process.stdout.write(bytes);
+    } else {
+      console.error(`${values.out}: ${bytes.length} bytes, ${st.bitCount} bits, k=${st.hashFunctionCount}, ${paths.length} paths`);
+    }
+    return 0;
+  } finally {
+    filter.free();
+  }
+}
+
 async function isLevelDbFile(path) {
-  const handle = await open(path, 'r');
+  let handle;
+  try {
+    handle = await open(path, 'r');
+    if ((await handle.stat()).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+  } catch (e) {
+    await handle?.close();
+    throw ioError(e, path);
+  }
   try {
     const { size } = await handle.stat();
     if (size < 8) return false;
@@ -162,16 +259,29 @@ async function main(argv) {
       variant: { type: 'string' },
       hex: { type: 'boolean', default: false },
       charset: { type: 'string' },
+      capacity: { type: 'string' },
+      fpp: { type: 'string' },
+      out: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', short: 'V', default: false },
     },
   });
   const [command, file, ...paths] = positionals;
-  if (values.help || !command) {
+  if (values.help) {
     console.log(USAGE);
-    return values.help ? 0 : 2;
+    return 0;
   }
-  if (!file) throw new UsageError(`${command}: missing FILE`);
+  if (values.version) {
+    console.log(VERSION);
+    return 0;
+  }
+  if (!command) {
+    console.error(USAGE);
+    return 2;
+  }
   if (values.variant && !VARIANTS.includes(values.variant)) throw new UsageError(`unknown --variant ${values.variant}`);
+  if (command === 'build') return buildCommand(file, paths, values);
+  if (!file) throw new UsageError(`${command}: missing FILE`);
   if (values.hex && paths.some((p) => !/^([0-9a-fA-F]{2})*$/.test(p))) throw new UsageError('--hex keys must be pairs of hex digits');
   const keys = values.hex ? paths.map((p) => Uint8Array.from(Buffer.from(p, 'hex'))) : paths;
 
@@ -228,7 +338,7 @@ main(process.argv.slice(2)).then(
     const usage = e instanceof UsageError || e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE';
     const format = typeof e.kind === 'string' && !NOT_FORMAT_KINDS.has(e.kind);
     if (json && !usage) console.log(JSON.stringify({ ok: false, error: errorJson(e) }, null, 2));
-    else console.error(usage ? `${e.message}\n\n${USAGE}` : `error: ${e.kind ? `${e.kind} at byte ${e.offset}: ` : ''}${e.message}`);
+    else console.error(usage ? `${e.message}\n\n${USAGE}` : `error: ${e.kind && e.offset != null ? `${e.kind} at byte ${e.offset}: ` : e.kind ? `${e.kind}: ` : ''}${e.message}`);
     process.exitCode = format ? 1 : 2;
   },
 );

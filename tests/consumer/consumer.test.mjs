@@ -36,7 +36,7 @@ test.after(() => rmSync(work, { recursive: true, force: true }));
 
 test('the tarball ships the package and nothing else', () => {
   const files = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, encoding: 'utf8' }))[0].files.map((f) => f.path);
-  for (const f of ['js/node.js', 'js/browser.js', 'js/web.js', 'js/index.d.ts', 'js/cli.js', 'dist/cjs/index.cjs', 'dist/cjs/index.d.cts', 'dist/web/tsfile_bloom_bg.wasm', 'dist/web/leveldb_bg.wasm', 'dist/web/leveldb.js', 'package.json', 'README.md']) {
+  for (const f of ['js/node.js', 'js/browser.js', 'js/web.js', 'js/index.d.ts', 'js/cli.js', 'dist/cjs/index.cjs', 'dist/cjs/index.d.cts', 'dist/web/tsfile_bloom_bg.wasm', 'dist/web/leveldb_bg.wasm', 'dist/web/leveldb.js', 'package.json', 'README.md', 'LICENSE']) {
     assert.ok(files.includes(f), `missing ${f}`);
   }
   assert.ok(!files.some((f) => /^(src|tests|www|scripts|target|benches)\//.test(f)), files.join(' '));
