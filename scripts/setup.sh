@@ -21,6 +21,22 @@ done
 
 mkdir -p .tools
 export PATH="$HOME/.cargo/bin:$PATH"
+
+# apt on a fresh Debian machine: another apt-get (unattended-upgrades, say) may hold the
+# dpkg lock for minutes; wait for it instead of failing. Root runs apt-get directly.
+if [ "$(id -u)" = 0 ]; then apt_get=(apt-get); else apt_get=(sudo apt-get); fi
+apt_retry() { # the lists lock of `apt-get update` has no timeout option: retry for 15 minutes
+  local i
+  for i in $(seq 90); do
+    "${apt_get[@]}" -o DPkg::Lock::Timeout=900 "$@" >&2 && return 0
+    log "apt-get $1 failed (attempt $i; another apt may hold its lock); retrying in 10 s"
+    sleep 10
+  done
+  return 1
+}
+apt_install() {
+  "${apt_get[@]}" -o DPkg::Lock::Timeout=900 install -y "$@" >&2 || { apt_retry update && apt_retry install -y "$@"; }
+}
 command -v cargo >/dev/null || { log "cargo not found: install Rust with rustup first"; exit 1; }
 
 # 1. The wasm32 standard library. Route A: rustup. Route B (toolchain.md): Debian's
@@ -35,7 +51,7 @@ else
     : > .tools/wasm-env
   else
     log "rustup could not supply the target; falling back to Debian's rustc-web + build-std"
-    apt-get install -y rustc-web cargo-web rust-web-src rust-web-llvm lld-22 >&2
+    apt_install rustc-web cargo-web rust-web-src rust-web-llvm lld-22
     mkdir -p .tools/debian-rust/bin
     for t in cargo rustc rustdoc; do ln -sf "/usr/bin/$t" ".tools/debian-rust/bin/$t"; done
     cat > .tools/wasm-env <<ENV
@@ -64,8 +80,7 @@ fi
 # 4. Chromium for browser tests (Debian's; never a downloaded browser).
 if [ "$want_browser" = 1 ] && ! [ -x /usr/bin/chromium ]; then
   log "installing Debian's chromium"
-  if [ "$(id -u)" = 0 ]; then apt_get="apt-get"; else apt_get="sudo apt-get"; fi
-  $apt_get install -y chromium >&2 || { $apt_get update >&2 && $apt_get install -y chromium >&2; }
+  apt_install chromium
 fi
 
 # 5. The real writers for fixture generation: PyPI tsfile (C++ core) and plyvel (LevelDB 1.22).
