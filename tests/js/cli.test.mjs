@@ -1,0 +1,122 @@
+// The CLI as a user runs it: help, version, usage errors, plain I/O errors, the `build`
+// verb against the independent Java-shaped reference, and empty v3 filters in reports.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { javaReference, hex } from './helpers.mjs';
+
+const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../fixtures/tsfile/', import.meta.url));
+const PKG = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+const run = (args, input) => spawnSync(process.execPath, [CLI, ...args], { input: input === undefined ? undefined : Buffer.from(input) });
+const text = (b) => b.toString('utf8');
+const tmp = mkdtempSync(join(tmpdir(), 'tsfile-bloom-cli-'));
+
+test('--help prints the usage on stdout and exits 0; --version prints the package version', () => {
+  const h = run(['--help']);
+  assert.equal(h.status, 0);
+  assert.match(text(h.stdout), /^usage:\n/);
+  assert.match(text(h.stdout), /tsfile-bloom build/);
+  const v = run(['--version']);
+  assert.equal(v.status, 0);
+  assert.equal(text(v.stdout).trim(), PKG.version);
+});
+
+test('no arguments: usage on stderr, nothing on stdout, exit 2', () => {
+  const r = run([]);
+  assert.equal(r.status, 2);
+  assert.equal(text(r.stdout), '');
+  assert.match(text(r.stderr), /^usage:\n/);
+});
+
+test('I/O errors are plain sentences with kind io (exit 2)', () => {
+  const missing = join(tmp, 'nope.tsfile');
+  let r = run(['inspect', missing]);
+  assert.equal(r.status, 2);
+  assert.equal(text(r.stderr).trim(), `error: io: no such file: ${missing}`);
+  r = run(['inspect', tmp, '--json']);
+  assert.equal(r.status, 2);
+  assert.deepEqual(JSON.parse(text(r.stdout)).error, { kind: 'io', message: `is a directory: ${tmp}`, offset: null });
+  r = run(['build', missing, '--json']);
+  assert.equal(r.status, 2);
+  assert.equal(JSON.parse(text(r.stdout)).error.message, `no such file: ${missing}`);
+});
+
+const PATHS = ['root.sg1.d1.s1', 'root.sg1.d1.s2', 'root.sg1.d2.温度', 'root.ln.wf01.wt01.status', 'root.设备.传感器.湿度', 'table1.beijing.null.temp'];
+
+test('build: the serialized filter equals the Java-shaped reference, from a file and from stdin', () => {
+  const file = join(tmp, 'paths.txt');
+  writeFileSync(file, `${PATHS.join('\r\n')}\n\n`); // CRLF and a blank line: both ignored
+  const [expected] = javaReference({ filters: [{ n: PATHS.length, error_rate: 0.05, paths: PATHS }] }).filters;
+  const fromFile = run(['build', file]);
+  assert.equal(fromFile.status, 0, text(fromFile.stderr));
+  assert.equal(hex(fromFile.stdout), expected.encoded);
+  const fromStdin = run(['build', '-', '--hex'], PATHS.join('\n'));
+  assert.equal(text(fromStdin.stdout).trim(), expected.encoded);
+  const out = join(tmp, 'filter.bin');
+  assert.equal(run(['build', file, '--out', out]).status, 0);
+  assert.equal(hex(readFileSync(out)), expected.encoded);
+});
+
+test('build: --capacity, --fpp (clamped like Java), --variant, --charset and --json statistics', () => {
+  const file = join(tmp, 'paths2.txt');
+  writeFileSync(file, PATHS.join('\n'));
+  const cases = [
+    { args: ['--capacity', '1000', '--fpp', '0.01'], ref: { n: 1000, error_rate: 0.01, paths: PATHS } },
+    { args: ['--fpp', '0.5'], ref: { n: PATHS.length, error_rate: 0.5, paths: PATHS } },
+    { args: ['--variant', 'zero-extended'], ref: { n: PATHS.length, error_rate: 0.05, paths: PATHS, signed: false } },
+    { args: ['--charset', 'GBK'], ref: { n: PATHS.length, error_rate: 0.05, paths: PATHS, charset: 'gbk' } },
+  ];
+  const expected = javaReference({ filters: cases.map((c) => c.ref) }).filters;
+  cases.forEach((c, i) => {
+    const r = run(['build', file, '--hex', ...c.args]);
+    assert.equal(r.status, 0, text(r.stderr));
+    assert.equal(text(r.stdout).trim(), expected[i].encoded, c.args.join(' '));
+    const j = JSON.parse(text(run(['build', file, '--json', ...c.args]).stdout));
+    assert.equal(j.bit_count, expected[i].bit_count);
+    assert.equal(j.hash_function_count, expected[i].hash_function_count);
+    assert.equal(j.paths, PATHS.length);
+    assert.equal(j.encoded_length, expected[i].encoded.length / 2);
+  });
+});
+
+test('build: bad options are usage errors (exit 2)', () => {
+  const file = join(tmp, 'paths3.txt');
+  writeFileSync(file, 'root.a.b\n');
+  for (const args of [['--capacity', '-3'], ['--capacity', 'x'], ['--fpp', ''], ['--variant', 'nope'], ['--out', join(tmp, 'x'), '--hex']]) {
+    const r = run(['build', file, ...args]);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.match(text(r.stderr), /usage:/);
+  }
+});
+
+test('an empty v3 filter reports its stored geometry with present false', () => {
+  const manifest = JSON.parse(readFileSync(join(FIXTURES, 'synthetic_v3_empty_filter.json'), 'utf8'));
+  // The generator wrote 00 | uvarint bit_count | uvarint k: decode them here, independently.
+  const bytes = Buffer.from(manifest.bloom.encoding_hex, 'hex');
+  assert.equal(bytes[0], 0);
+  let pos = 1;
+  const uvarint = () => {
+    let v = 0;
+    for (let shift = 0; ; shift += 7) {
+      const b = bytes[pos++];
+      v |= (b & 0x7f) << shift;
+      if (b < 0x80) return v;
+    }
+  };
+  const m = uvarint();
+  const k = uvarint();
+  const r = run(['inspect', join(FIXTURES, manifest.file), '--json']);
+  const b = JSON.parse(text(r.stdout)).bloom_filter;
+  assert.equal(b.present, false);
+  assert.equal(b.encoding, 'v3');
+  assert.equal(b.byte_length, 0);
+  assert.equal(b.bit_count, m);
+  assert.equal(b.hash_function_count, k);
+  assert.equal(b.set_bits, 0);
+  assert.match(text(run(['inspect', join(FIXTURES, manifest.file)]).stdout), new RegExp(`stores bit_count ${m}, k=${k}`));
+});
