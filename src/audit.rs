@@ -24,6 +24,10 @@ impl Hypothesis {
     /// Who writes filters this way, in words. Without time columns in the file, the
     /// writers that differ only in inserting them cannot be told apart.
     pub fn writer(&self, file_has_time_columns: bool) -> String {
+        if self.charset != Charset::Utf8 {
+            // Only a JVM hashes its default charset; the C++ writers hash the stored UTF-8.
+            return format!("Java writer on a JVM whose default charset is {}", self.charset.as_str());
+        }
         let base = match (self.variant, self.time_columns, file_has_time_columns) {
             (TailVariant::ZeroExtended, true, true) => "C++ tsfile >= 2.5 writer",
             (TailVariant::ZeroExtended, false, true) => "C++ tsfile writer up to 2025-02 built for ARM",
@@ -32,11 +36,7 @@ impl Hypothesis {
             (TailVariant::ZeroExtended, _, false) => "C++ tsfile writer with a zero-extended tail (tsfile >= 2.5, or an older build for ARM)",
             (TailVariant::Java, _, false) => "Java writer, or a C++ tsfile writer up to 2025-02 on x86-64",
         };
-        if self.charset == Charset::Utf8 {
-            base.to_string()
-        } else {
-            format!("{base} on a JVM whose default charset is {}", self.charset.as_str())
-        }
+        base.to_string()
     }
 
     /// The hypothesis in words; `time_columns`/`trailing_nulls`: whether the file has any,
