@@ -280,7 +280,10 @@ impl PathEncoder for JsEncoder {
         cs.is_available() || self.0.is_some()
     }
     fn encode<'a>(&self, utf8: &'a [u8], cs: Charset) -> crate::Result<std::borrow::Cow<'a, [u8]>> {
-        if cs.is_available() || utf8.is_ascii() {
+        if utf8.is_ascii() {
+            return Ok(std::borrow::Cow::Borrowed(utf8)); // every JVM charset here is an ASCII superset
+        }
+        if cs.is_available() {
             return transcode(utf8, cs);
         }
         let Some(f) = &self.0 else {
