@@ -296,6 +296,19 @@ public class GenFixtures {
     return out;
   }
 
+  /** Only ASCII names: the tail variants cannot be told apart (nor UTF-8 from GBK). */
+  static Written ascii(File dir) throws Exception {
+    Written out = new Written("tree_ascii.tsfile", "tree");
+    try (TsFileWriter w = open(dir, out)) {
+      writeTreeDevice(w, out, "root.plant.line1.pump",
+          Arrays.asList(ms("pressure", TSDataType.DOUBLE), ms("flow", TSDataType.FLOAT)), false, 2, 1, true);
+      writeTreeDevice(w, out, "root.plant.line2.valve",
+          Arrays.asList(ms("position", TSDataType.INT32), ms("open", TSDataType.BOOLEAN)), true, 2, 1, true);
+    }
+    out.notes.add("ASCII-only names, one non-aligned and one aligned device");
+    return out;
+  }
+
   static Written tenThousand(File dir) throws Exception {
     Written out = new Written("tree_10k_series.tsfile", "tree");
     try (TsFileWriter w = open(dir, out)) {
@@ -378,6 +391,7 @@ public class GenFixtures {
     all.add(tableNullTags(dir));
     all.add(tableMulti(dir));
     all.add(unicodeQuoted(dir));
+    all.add(ascii(dir));
     all.add(tenThousand(dir));
     all.add(multiChunk(dir));
     all.add(errorRate(dir, "0.01", 0.01));
