@@ -25,7 +25,8 @@ if [[ -z "$SRC" ]]; then
   exit 2
 fi
 SRC=$(cd "$SRC" && pwd)
-[[ -d "$SRC/java" ]] || { [[ -d "$SRC/tsfile/src/main/java" ]] && SRC=$(dirname "$SRC"); }
+# Accept the java/ directory itself too.
+if [[ ! -d "$SRC/java" && -d "$SRC/tsfile/src/main/java" ]]; then SRC=$(dirname "$SRC"); fi
 J=$SRC/java
 [[ -d "$J/tsfile/src/main/java" && -d "$J/common/src/main/java" ]] ||
   { echo "error: $SRC has no java/common and java/tsfile modules" >&2; exit 2; }
