@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use tsfile_bloom::audit::{self, AuditStatus, FileVerdict};
 use tsfile_bloom::path::transcode;
-use tsfile_bloom::source::FileSource;
+use tsfile_bloom::source::{FileSource, ReadAt};
 use tsfile_bloom::tsfile::{self, Series};
 use tsfile_bloom::{Charset, TailVariant, Verdict};
 
@@ -44,16 +44,11 @@ fn charset(e: &Value) -> Charset {
 
 fn open(e: &Value) -> (tsfile::TsFileMetadata, Vec<Series>) {
     let src = FileSource::open(dir().join(name(e))).unwrap();
-    assert_eq!(src_size(&src), e["file_size"].as_u64().unwrap(), "{}: size", name(e));
+    assert_eq!(src.size(), e["file_size"].as_u64().unwrap(), "{}: size", name(e));
     let meta = tsfile::read_metadata(&src).unwrap_or_else(|err| panic!("{}: {err}", name(e)));
     let walk = tsfile::walk_index(&src, &meta);
     assert!(walk.error.is_none(), "{}: {:?}", name(e), walk.error);
     (meta, walk.series)
-}
-
-fn src_size(src: &FileSource) -> u64 {
-    use tsfile_bloom::source::ReadAt;
-    src.size()
 }
 
 /// A path string as the JVM hashed it: `String.getBytes()` in the file's charset.
