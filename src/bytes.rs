@@ -1,6 +1,7 @@
 //! A bounds-checked cursor over a byte slice with the primitive encodings of
-//! tsfile-format.md §1. Every read is checked against the bytes present, and
-//! errors carry the absolute offset (`base` + position).
+//! tsfile-format.md §1 and of LevelDB (util/coding.h, docs/leveldb-filter.md §4).
+//! Every read is checked against the bytes present, and errors carry the absolute
+//! offset (`base` + position).
 
 use crate::error::{Error, ErrorKind, Result};
 
@@ -164,6 +165,58 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// LevelDB's encodings (util/coding.h, docs/leveldb-filter.md §4): fixed-width integers are
+/// little-endian, varints the same LEB128 as `uvarint`. LevelDB keeps counts and trailers at
+/// the end of a block, hence `take_last`.
+impl<'a> Cursor<'a> {
+    /// `fixed32`: 4 bytes, little-endian.
+    pub fn u32_le(&mut self, what: &str) -> Result<u32> {
+        Ok(u32::from_le_bytes(array(self.take(4, what)?)))
+    }
+
+    /// `fixed64`: 8 bytes, little-endian.
+    pub fn u64_le(&mut self, what: &str) -> Result<u64> {
+        Ok(u64::from_le_bytes(array(self.take(8, what)?)))
+    }
+
+    /// `varint32`: the same LEB128 as TsFile's `uvarint`, at most 5 bytes. LevelDB's decoder
+    /// quietly drops bits above 2^32 in a fifth byte; we reject them, as `uvarint` does.
+    pub fn varint32(&mut self, what: &str) -> Result<u32> {
+        self.uvarint(what)
+    }
+
+    /// `varint64`: LEB128, at most 10 bytes; values above 2^64-1 are rejected (LevelDB's
+    /// decoder drops those bits).
+    pub fn varint64(&mut self, what: &str) -> Result<u64> {
+        let start = self.offset();
+        let mut v: u64 = 0;
+        for i in 0..10 {
+            let b = self.u8(what)?;
+            let part = (b & 0x7f) as u64;
+            if i == 9 && part > 1 {
+                return Err(Error::new(ErrorKind::BadVarint, start, format!("{what}: varint64 exceeds 2^64-1")));
+            }
+            v |= part << (7 * i);
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(Error::new(ErrorKind::BadVarint, start, format!("{what}: varint64 longer than 10 bytes")))
+    }
+
+    /// Splits the last `len` remaining bytes off into a cursor of their own (with their absolute
+    /// offset); this cursor then ends where they began.
+    pub fn take_last(&mut self, len: u64, what: &str) -> Result<Cursor<'a>> {
+        if len > self.remaining() as u64 {
+            return Err(self.truncated(what, len));
+        }
+        let cut = self.data.len() - len as usize;
+        let (head, tail) = self.data.split_at(cut);
+        self.data = head;
+        Ok(Cursor::with_base(tail, self.base + cut as u64))
+    }
+}
+
 /// The first `N` bytes of `s` (which has at least `N`) as an array. Not `try_into().unwrap()`,
 /// whose error formatting would stay in the wasm build.
 pub(crate) fn array<const N: usize>(s: &[u8]) -> [u8; N] {
@@ -208,5 +261,43 @@ mod tests {
         for (bytes, v) in [(&[0x00u8][..], 0), (&[0x01], -1), (&[0x02], 1), (&[0x06], 3)] {
             assert_eq!(Cursor::new(bytes).varint("v").unwrap(), v);
         }
+    }
+
+    #[test]
+    fn leveldb_encodings() {
+        // docs/leveldb-filter.md §4: the footer of small.ldb starts `ac 01 30 e1 01 17` (metaindex
+        // handle [172, 48], index handle [225, 23]); the magic 0xdb4775248b80fb57 is stored
+        // `57 fb 80 8b 24 75 47 db`.
+        let mut c = Cursor::new(&[0xac, 0x01, 0x30, 0xe1, 0x01, 0x17]);
+        let handles: Vec<u64> = (0..4).map(|_| c.varint64("h").unwrap()).collect();
+        assert_eq!(handles, [172, 48, 225, 23]);
+        assert!(c.is_empty());
+        let mut c = Cursor::new(&[0x57, 0xfb, 0x80, 0x8b, 0x24, 0x75, 0x47, 0xdb]);
+        assert_eq!(c.u64_le("magic").unwrap(), 0xdb47_7524_8b80_fb57);
+        assert_eq!(Cursor::new(&[0x01, 0x02, 0x03, 0x04]).u32_le("w").unwrap(), 0x0403_0201);
+        // varint32 is uvarint: the same LEB128.
+        for bytes in [&[0xe1, 0x01][..], &[0xff, 0xff, 0xff, 0xff, 0x0f], &[0x80, 0x80, 0x80, 0x80, 0x80, 0x01]] {
+            assert_eq!(Cursor::new(bytes).varint32("v"), Cursor::new(bytes).uvarint("v"));
+        }
+        let max = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
+        assert_eq!(Cursor::new(&max).varint64("v").unwrap(), u64::MAX);
+        let over = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02];
+        assert_eq!(Cursor::new(&over).varint64("v").unwrap_err().kind, ErrorKind::BadVarint);
+        assert_eq!(Cursor::new(&[0x80; 11]).varint64("v").unwrap_err().kind, ErrorKind::BadVarint);
+        let e = Cursor::with_base(&[0x80, 0x80], 100).varint64("v").unwrap_err();
+        assert_eq!((e.kind, e.offset), (ErrorKind::Truncated, 102));
+    }
+
+    #[test]
+    fn take_last_keeps_offsets() {
+        let mut c = Cursor::with_base(&[1, 2, 3, 4, 5, 6], 10);
+        c.u8("a").unwrap();
+        let mut tail = c.take_last(2, "tail").unwrap();
+        assert_eq!((tail.offset(), tail.u8("t").unwrap()), (14, 5));
+        assert_eq!(c.remaining(), 3);
+        let e = c.take_last(4, "more").unwrap_err();
+        assert_eq!((e.kind, e.offset), (ErrorKind::Truncated, 11));
+        assert_eq!(c.take(3, "rest").unwrap(), &[2, 3, 4]);
+        assert!(c.is_empty());
     }
 }
