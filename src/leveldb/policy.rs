@@ -1,0 +1,190 @@
+//! `BloomFilterPolicy` (util/bloom.cc, docs/leveldb-filter.md §2): k from bits_per_key,
+//! `CreateFilter` and `KeyMayMatch`. A filter is its bit bytes followed by one byte of k;
+//! the bit count is implied by the length.
+
+use super::hash::bloom_hash;
+use crate::filter::Verdict;
+
+/// Name of the builtin policy since LevelDB 1.18 (unsigned tail bytes).
+pub const POLICY_NAME: &str = "leveldb.BuiltinBloomFilter2";
+/// Name before 1.18, whose hash sign-extended tail bytes >= 0x80 (x86 `char`).
+pub const LEGACY_POLICY_NAME: &str = "leveldb.BuiltinBloomFilter";
+/// Largest k the reader probes; bigger values are reserved and read as "may match".
+pub const MAX_K: u32 = 30;
+
+/// k for a bits_per_key, as the C++ constructor computes it: `(size_t)(bits_per_key * 0.69)`
+/// (truncating, to save probes), clamped to [1, 30].
+pub fn k_for_bits_per_key(bits_per_key: u32) -> u32 {
+    ((bits_per_key as f64 * 0.69) as u64).clamp(1, MAX_K as u64) as u32
+}
+
+/// `NewBloomFilterPolicy(bits_per_key)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BloomFilterPolicy {
+    bits_per_key: u32,
+    k: u32,
+}
+
+impl BloomFilterPolicy {
+    pub fn new(bits_per_key: u32) -> BloomFilterPolicy {
+        BloomFilterPolicy { bits_per_key, k: k_for_bits_per_key(bits_per_key) }
+    }
+
+    pub fn name(&self) -> &'static str {
+        POLICY_NAME
+    }
+
+    pub fn bits_per_key(&self) -> u32 {
+        self.bits_per_key
+    }
+
+    pub fn k(&self) -> u32 {
+        self.k
+    }
+
+    /// `CreateFilter`: appends one filter for `keys` (duplicates count) to `dst`:
+    /// `max(64, n * bits_per_key)` bits rounded up to bytes, then one byte of k.
+    pub fn create_filter_into<K: AsRef<[u8]>>(&self, keys: &[K], dst: &mut Vec<u8>) {
+        let bits = (keys.len() as u64).saturating_mul(self.bits_per_key as u64).max(64);
+        let bytes = bits.div_ceil(8);
+        let bits = bytes * 8;
+        let start = dst.len();
+        dst.resize(start + bytes as usize, 0);
+        dst.push(self.k as u8);
+        let array = &mut dst[start..start + bytes as usize];
+        for key in keys {
+            // Double hashing from one 32-bit hash: delta is h rotated right by 17.
+            let mut h = bloom_hash(key.as_ref());
+            let delta = h.rotate_right(17);
+            for _ in 0..self.k {
+                let bitpos = (h as u64 % bits) as usize;
+                array[bitpos / 8] |= 1 << (bitpos % 8);
+                h = h.wrapping_add(delta);
+            }
+        }
+    }
+
+    pub fn create_filter<K: AsRef<[u8]>>(&self, keys: &[K]) -> Vec<u8> {
+        let mut v = Vec::new();
+        self.create_filter_into(keys, &mut v);
+        v
+    }
+}
+
+/// One probed bit of a LevelDB filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProbeBit {
+    pub bit: u64,
+    pub set: bool,
+}
+
+/// Why a probe answered the way it did: the filter's own rules (`Bits`, `EmptyFilter`,
+/// `ReservedK`) and the table's (the rest, decided before any filter is read).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProbeReason {
+    /// The probed bits decided (absent at the first clear bit; maybe when all are set).
+    Bits,
+    /// The filter is shorter than 2 bytes (an empty filter): LevelDB answers "no match".
+    EmptyFilter,
+    /// The stored k is above 30: reserved for future encodings, LevelDB answers "may match".
+    ReservedK,
+    /// The key sorts after the table's last index separator: LevelDB finds no data block.
+    PastLastBlock,
+    /// The table has no filter block (no policy, or one this reader does not know).
+    NoFilter,
+    /// The data block's filter index is past the filter block's offset array: LevelDB treats
+    /// that as an error and answers "may match".
+    FilterMissing,
+}
+
+impl ProbeReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProbeReason::Bits => "bits",
+            ProbeReason::EmptyFilter => "empty_filter",
+            ProbeReason::ReservedK => "reserved_k",
+            ProbeReason::PastLastBlock => "past_last_block",
+            ProbeReason::NoFilter => "no_filter",
+            ProbeReason::FilterMissing => "filter_missing",
+        }
+    }
+}
+
+/// A probe of one filter (`KeyMayMatch` with every probe position shown).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FilterProbe {
+    pub verdict: Verdict,
+    pub reason: ProbeReason,
+    /// The k double-hashing positions, in probe order. LevelDB stops at the first clear bit;
+    /// all k are listed here (`verdict` is what LevelDB answers).
+    pub probes: Vec<ProbeBit>,
+}
+
+/// `KeyMayMatch(key, filter)` with LevelDB's read rules: length < 2 → no match; k (the last
+/// byte) > 30 → match; else probe `h + i*delta mod bits` for i in 0..k.
+pub fn probe_filter(key: &[u8], filter: &[u8]) -> FilterProbe {
+    probe_filter_with(bloom_hash(key), filter)
+}
+
+/// `KeyMayMatch` for a key already hashed (the table picks the hash by policy name).
+pub(crate) fn probe_filter_with(h: u32, filter: &[u8]) -> FilterProbe {
+    let (k, array) = match filter.split_last() {
+        Some((&k, array)) if !array.is_empty() => (k as u32, array),
+        _ => return FilterProbe { verdict: Verdict::Absent, reason: ProbeReason::EmptyFilter, probes: Vec::new() },
+    };
+    if k > MAX_K {
+        return FilterProbe { verdict: Verdict::Maybe, reason: ProbeReason::ReservedK, probes: Vec::new() };
+    }
+    let bits = array.len() as u64 * 8;
+    let mut h = h;
+    let delta = h.rotate_right(17);
+    let mut probes = Vec::with_capacity(k as usize);
+    let mut verdict = Verdict::Maybe;
+    for _ in 0..k {
+        let bit = h as u64 % bits;
+        // bit < 8 * array.len(), so the byte is always there.
+        let set = array[(bit / 8) as usize] & (1 << (bit % 8)) != 0;
+        if !set {
+            verdict = Verdict::Absent;
+        }
+        probes.push(ProbeBit { bit, set });
+        h = h.wrapping_add(delta);
+    }
+    FilterProbe { verdict, reason: ProbeReason::Bits, probes }
+}
+
+/// `KeyMayMatch` as a boolean.
+pub fn key_may_match(key: &[u8], filter: &[u8]) -> bool {
+    probe_filter(key, filter).verdict == Verdict::Maybe
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn k_formula() {
+        for (bpk, k) in [(1, 1), (2, 1), (3, 2), (4, 2), (10, 6), (20, 13), (43, 29), (44, 30), (100, 30)] {
+            assert_eq!(k_for_bits_per_key(bpk), k, "bpk {bpk}");
+        }
+    }
+
+    #[test]
+    fn create_then_match() {
+        let p = BloomFilterPolicy::new(10);
+        let keys: Vec<Vec<u8>> = (0..100u32).map(|i| i.to_le_bytes().to_vec()).collect();
+        let f = p.create_filter(&keys);
+        assert_eq!(f.len(), 125 + 1);
+        assert_eq!(*f.last().unwrap(), 6);
+        for k in &keys {
+            assert!(key_may_match(k, &f));
+        }
+        // LevelDB's read rules.
+        assert!(!key_may_match(b"x", &[]));
+        assert!(!key_may_match(b"x", &[0xff]));
+        assert!(key_may_match(b"x", &[0, 0, 0, 0, 0, 0, 0, 0, 31]));
+        assert_eq!(probe_filter(b"x", &[0; 9]).probes.len(), 0);
+        // Tiny filters get 64 bits.
+        assert_eq!(p.create_filter(&[b"a"]).len(), 9);
+    }
+}

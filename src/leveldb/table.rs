@@ -1,0 +1,343 @@
+//! The table (table/table.cc, table/format.cc, docs/leveldb-filter.md §4): the footer
+//! points at the metaindex and index blocks; the metaindex names the filter block; the
+//! index routes a key to its data block, and the block's offset picks its filter.
+
+use std::cmp::Ordering;
+
+use super::block::{read_block, Block, BlockHandle, Compression, BLOCK_TRAILER_LEN};
+use super::filter_block::{FilterBlock, FilterInfo};
+use super::hash::{bloom_hash, hash_legacy_signed, BLOOM_SEED};
+use super::internal_key::{lookup_key, KeyFormat};
+use super::policy::{probe_filter_with, ProbeBit, ProbeReason, LEGACY_POLICY_NAME, POLICY_NAME};
+use crate::bytes::Cursor;
+use crate::error::{push_hex, Error, ErrorKind, Result};
+use crate::filter::Verdict;
+use crate::source::ReadAt;
+
+/// Metaindex key prefix of a filter block: `"filter." + policy name`.
+pub const FILTER_META_PREFIX: &[u8] = b"filter.";
+/// fixed64 LE at the end of every table (first 64 bits of sha1 of LevelDB's old home page).
+pub const TABLE_MAGIC: u64 = 0xdb47_7524_8b80_fb57;
+pub const FOOTER_LEN: u64 = 48;
+
+/// The footer (`Footer`): the metaindex and index handles, zero padding to 40 bytes, then
+/// the magic.
+struct Footer {
+    metaindex_handle: BlockHandle,
+    index_handle: BlockHandle,
+}
+
+impl Footer {
+    /// Reads and checks the footer at the end of the file: magic first, then both handles,
+    /// each of which must end before the footer.
+    fn read<R: ReadAt + ?Sized>(src: &R, file_size: u64) -> Result<Footer> {
+        if file_size < FOOTER_LEN {
+            return Err(Error::new(
+                ErrorKind::TooShort,
+                0,
+                format!("{file_size} bytes cannot hold a LevelDB table's 48-byte footer"),
+            ));
+        }
+        let footer_at = file_size - FOOTER_LEN;
+        let footer = src.read_at(footer_at, FOOTER_LEN as usize)?;
+        if footer.len() as u64 != FOOTER_LEN {
+            return Err(Error::new(ErrorKind::Io, footer_at, "short read of the footer"));
+        }
+        let mut c = Cursor::with_base(&footer, footer_at);
+        let mut magic = c.take_last(8, "table magic")?;
+        let magic_at = magic.offset();
+        let magic = magic.u64_le("table magic")?;
+        if magic != TABLE_MAGIC {
+            return Err(Error::new(
+                ErrorKind::BadFooterMagic,
+                magic_at,
+                format!("table magic is {magic:#018x}, not {TABLE_MAGIC:#018x}"),
+            ));
+        }
+        let mut handle = |what: &str| -> Result<BlockHandle> {
+            let at = c.offset();
+            let h = BlockHandle::decode(&mut c, what)
+                .map_err(|e| Error::new(ErrorKind::BadBlockHandle, e.offset, format!("{what}: {}", e.message)))?;
+            h.check(footer_at, at, what)?;
+            Ok(h)
+        };
+        let metaindex_handle = handle("metaindex handle")?;
+        let index_handle = handle("index handle")?;
+        Ok(Footer { metaindex_handle, index_handle })
+    }
+}
+
+/// One data block, as the index block lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataBlock {
+    /// The index separator: >= every key in this block, < every key of the next one.
+    pub separator: Vec<u8>,
+    pub handle: BlockHandle,
+    /// `handle.offset >> base_lg` (None without a filter block).
+    pub filter_index: Option<usize>,
+}
+
+/// One metaindex entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MetaEntry {
+    pub key: Vec<u8>,
+    pub handle: BlockHandle,
+}
+
+/// Result of routing a user key through the index to its filter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelDbProbe {
+    /// What LevelDB's `Table::InternalGet` would conclude before reading the data block:
+    /// `Absent` means it never reads the block.
+    pub verdict: Verdict,
+    pub reason: ProbeReason,
+    /// Index of the data block in `LevelDbTable::data_blocks`.
+    pub block_index: Option<usize>,
+    /// The data block's handle as (offset, size).
+    pub data_block: Option<(u64, u64)>,
+    pub filter_index: Option<usize>,
+    /// The k double-hashing positions (empty without a filter to probe).
+    pub probes: Vec<ProbeBit>,
+    /// `BloomHash` of the user key.
+    pub hash: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct LevelDbTable {
+    pub file_size: u64,
+    pub metaindex_handle: BlockHandle,
+    pub index_handle: BlockHandle,
+    pub metaindex_compression: Compression,
+    pub index_compression: Compression,
+    pub meta_entries: Vec<MetaEntry>,
+    /// The policy name after `filter.` in the metaindex (None when the table has no filter).
+    pub filter_policy: Option<String>,
+    pub filter_handle: Option<BlockHandle>,
+    /// Last byte of the filter block (11 from every LevelDB writer).
+    pub base_lg: Option<u8>,
+    pub filters: Vec<FilterInfo>,
+    pub data_blocks: Vec<DataBlock>,
+    pub key_format: KeyFormat,
+    filter_block: Option<FilterBlock>,
+}
+
+impl LevelDbTable {
+    /// Reads the footer, metaindex, filter block and index block. The key format is detected
+    /// from the index separators (every one >= 8 bytes with a type byte of 0 or 1 → internal).
+    pub fn open<R: ReadAt + ?Sized>(src: &R) -> Result<LevelDbTable> {
+        Self::open_inner(src, None)
+    }
+
+    /// As `open`, with the key format given instead of detected.
+    pub fn open_with_format<R: ReadAt + ?Sized>(src: &R, format: KeyFormat) -> Result<LevelDbTable> {
+        Self::open_inner(src, Some(format))
+    }
+
+    fn open_inner<R: ReadAt + ?Sized>(src: &R, format: Option<KeyFormat>) -> Result<LevelDbTable> {
+        let file_size = src.size();
+        let Footer { metaindex_handle, index_handle } = Footer::read(src, file_size)?;
+        let footer_at = file_size - FOOTER_LEN;
+
+        // Metaindex (`Table::ReadMeta`): one entry per meta block, key → block handle.
+        let (meta_raw, metaindex_compression) = read_block(src, metaindex_handle, "metaindex block")?;
+        let meta = Block::parse(
+            meta_raw,
+            metaindex_handle.offset,
+            metaindex_compression == Compression::None,
+            "metaindex block",
+        )?;
+        let mut meta_entries = Vec::with_capacity(meta.len());
+        for e in meta.entries() {
+            let mut vc = Cursor::with_base(e.value, metaindex_handle.offset + e.value_at as u64);
+            let h = BlockHandle::decode(&mut vc, "meta block handle")
+                .map_err(|e| Error::new(ErrorKind::BadBlockHandle, e.offset, e.message))?;
+            meta_entries.push(MetaEntry { key: e.key.to_vec(), handle: h });
+        }
+
+        // Filter block: the first `filter.` entry. LevelDB loads it only under its own policy's
+        // name; we read any, and `policy_supported` says whether we can probe it.
+        let mut filter_policy = None;
+        let mut filter_handle = None;
+        let mut filter_block = None;
+        if let Some(m) = meta_entries.iter().find(|m| m.key.starts_with(FILTER_META_PREFIX)) {
+            let h = m.handle;
+            h.check(footer_at, metaindex_handle.offset, "filter block handle")?;
+            let name = m.key.get(FILTER_META_PREFIX.len()..).unwrap_or_default();
+            let (bytes, comp) = read_block(src, h, "filter block")?;
+            filter_block = Some(FilterBlock::parse(bytes, h.offset, comp == Compression::None)?);
+            filter_policy = Some(String::from_utf8_lossy(name).into_owned());
+            filter_handle = Some(h);
+        }
+        let base_lg = filter_block.as_ref().map(|f| f.base_lg());
+
+        // Index block: one entry per data block, separator → handle. Data blocks come first in
+        // the file, so each must end before the first of the other blocks.
+        let (index_raw, index_compression) = read_block(src, index_handle, "index block")?;
+        let index_exact = index_compression == Compression::None;
+        let index = Block::parse(index_raw, index_handle.offset, index_exact, "index block")?;
+        let key_format = format.unwrap_or_else(|| KeyFormat::detect(index.entries().map(|e| e.key)));
+        let data_end = filter_handle
+            .map(|h| h.offset)
+            .into_iter()
+            .chain(meta_entries.iter().map(|m| m.handle.offset))
+            .chain([metaindex_handle.offset, index_handle.offset])
+            .min()
+            .unwrap_or(footer_at);
+        let mut data_blocks: Vec<DataBlock> = Vec::with_capacity(index.len());
+        for (i, e) in index.entries().enumerate() {
+            let vbase = index_handle.offset + e.value_at as u64;
+            let at = if index_exact { vbase } else { index_handle.offset };
+            let mut vc = Cursor::with_base(e.value, vbase);
+            let h = BlockHandle::decode(&mut vc, "data block handle")
+                .map_err(|e| Error::new(ErrorKind::BadBlockHandle, at, e.message))?;
+            h.check(data_end, at, "data block handle")?;
+            if let Some(prev) = data_blocks.last() {
+                // Checked against data_end above, so this cannot overflow.
+                let prev_end = prev.handle.offset + prev.handle.size + BLOCK_TRAILER_LEN;
+                if h.offset < prev_end {
+                    return Err(Error::new(
+                        ErrorKind::BadBlockHandle,
+                        at,
+                        format!(
+                            "data block {i} at {} overlaps or precedes block {} (ends at {prev_end})",
+                            h.offset,
+                            i - 1
+                        ),
+                    ));
+                }
+                if key_format.compare(&prev.separator, e.key) != Ordering::Less {
+                    return Err(Error::new(
+                        ErrorKind::BadBlock,
+                        at,
+                        format!("index key {i} ({}) does not sort after the previous one", hex(e.key)),
+                    ));
+                }
+            }
+            let filter_index = filter_block.as_ref().map(|f| f.filter_index(h.offset));
+            data_blocks.push(DataBlock { separator: e.key.to_vec(), handle: h, filter_index });
+        }
+
+        let filters = match (&filter_block, filter_handle) {
+            (Some(fb), Some(fh)) => fb
+                .ranges()
+                .enumerate()
+                .map(|(i, r)| {
+                    let lg = fb.base_lg();
+                    let f = fb.filter(i).unwrap_or_default();
+                    let set_bits = match f.split_last() {
+                        Some((_, bits)) if !bits.is_empty() => bits.iter().map(|b| b.count_ones() as u64).sum(),
+                        _ => 0,
+                    };
+                    FilterInfo {
+                        index: i,
+                        offset: fh.offset + r.start as u64,
+                        length: (r.end - r.start) as u64,
+                        k: f.last().map(|&k| k as u32),
+                        bit_count: (f.len().saturating_sub(1) as u64) * 8,
+                        set_bits,
+                        data_block_offsets: data_blocks
+                            .iter()
+                            .filter(|d| d.handle.offset >> lg == i as u64)
+                            .map(|d| d.handle.offset)
+                            .collect(),
+                    }
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+
+        Ok(LevelDbTable {
+            file_size,
+            metaindex_handle,
+            index_handle,
+            metaindex_compression,
+            index_compression,
+            meta_entries,
+            filter_policy,
+            filter_handle,
+            base_lg,
+            filters,
+            data_blocks,
+            key_format,
+            filter_block,
+        })
+    }
+
+    /// The bytes of filter `i` (bit bytes then the k byte), as stored.
+    pub fn filter_bytes(&self, i: usize) -> Option<&[u8]> {
+        self.filter_block.as_ref()?.filter(i)
+    }
+
+    /// The whole filter block as stored (empty without one).
+    pub fn filter_block(&self) -> &[u8] {
+        self.filter_block.as_ref().map_or(&[], |f| f.bytes())
+    }
+
+    /// Whether this reader knows how to probe the table's filter policy.
+    pub fn policy_supported(&self) -> bool {
+        matches!(self.filter_policy.as_deref(), Some(POLICY_NAME) | Some(LEGACY_POLICY_NAME))
+    }
+
+    /// Index of the data block `Table::InternalGet` would read for `user_key`: the first
+    /// whose separator >= the lookup key.
+    pub fn route(&self, user_key: &[u8]) -> Option<usize> {
+        let target = match self.key_format {
+            KeyFormat::Internal => lookup_key(user_key),
+            KeyFormat::User => user_key.to_vec(),
+        };
+        let i = self.data_blocks.partition_point(|d| self.key_format.compare(&d.separator, &target) == Ordering::Less);
+        (i < self.data_blocks.len()).then_some(i)
+    }
+
+    /// Routes `user_key` through the index to its data block and probes that block's filter,
+    /// as `Table::InternalGet` → `FilterBlockReader::KeyMayMatch` → `BloomFilterPolicy` do.
+    pub fn probe(&self, user_key: &[u8]) -> LevelDbProbe {
+        let legacy = self.filter_policy.as_deref() == Some(LEGACY_POLICY_NAME);
+        let h = if legacy { hash_legacy_signed(user_key, BLOOM_SEED) } else { bloom_hash(user_key) };
+        let mut p = LevelDbProbe {
+            verdict: Verdict::Maybe,
+            reason: ProbeReason::NoFilter,
+            block_index: None,
+            data_block: None,
+            filter_index: None,
+            probes: Vec::new(),
+            hash: h,
+        };
+        let Some((bi, block)) = self.route(user_key).and_then(|i| Some((i, self.data_blocks.get(i)?))) else {
+            p.verdict = Verdict::Absent;
+            p.reason = ProbeReason::PastLastBlock;
+            return p;
+        };
+        p.block_index = Some(bi);
+        p.data_block = Some((block.handle.offset, block.handle.size));
+        if !self.policy_supported() {
+            return p;
+        }
+        let Some(fi) = block.filter_index else { return p };
+        p.filter_index = Some(fi);
+        let Some(bytes) = self.filter_bytes(fi) else {
+            p.reason = ProbeReason::FilterMissing;
+            return p;
+        };
+        let fp = probe_filter_with(h, bytes);
+        p.verdict = fp.verdict;
+        p.reason = fp.reason;
+        p.probes = fp.probes;
+        p
+    }
+
+    /// The number of filters LevelDB's FilterBlockBuilder emits for this table's data blocks:
+    /// max(floor(end_of_data / 2^base_lg), index of the last block's window + 1) (§3).
+    pub fn expected_filter_count(&self) -> Option<usize> {
+        let lg = self.base_lg?;
+        let last = self.data_blocks.last()?;
+        let end = last.handle.offset + last.handle.size + BLOCK_TRAILER_LEN;
+        Some(((end >> lg) as usize).max((last.handle.offset >> lg) as usize + 1))
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    push_hex(&mut s, bytes, false);
+    s
+}
