@@ -177,10 +177,6 @@ impl Block {
         }
         let mut array = c.take_last(4 * num_restarts as u64, "restart array").map_err(|e| bad(e.offset, e.message))?;
         let restart_offset = array.offset();
-        let restarts: Vec<u32> = (0..num_restarts)
-            .map(|_| array.u32_le("restart point"))
-            .collect::<Result<_>>()
-            .map_err(|e| bad(e.offset, e.message))?;
 
         // Entries: varint32 shared, varint32 non_shared, varint32 value_len, key delta, value.
         // Materialized keys may repeat shared prefixes; bound their total so a hostile block
@@ -224,18 +220,18 @@ impl Block {
 
         // Restart points: increasing, each the start of an entry stored without a shared
         // prefix (an empty block has the single restart 0).
-        let mut last: Option<u32> = None;
-        for (i, &r) in restarts.iter().enumerate() {
+        let (mut first, mut last): (Option<u32>, Option<u32>) = (None, None);
+        for i in 0..num_restarts {
+            let pos = array.offset();
+            let r = array.u32_le("restart point").map_err(|e| bad(e.offset, e.message))?;
             let ok = (entries.is_empty() && r == 0) || full_key_starts.binary_search(&(r as u64)).is_ok();
             if !ok || last.is_some_and(|l| r <= l) {
-                return Err(bad(
-                    restart_offset + 4 * i as u64,
-                    format!("restart point {i} ({r}) is not the start of a full key"),
-                ));
+                return Err(bad(pos, format!("restart point {i} ({r}) is not the start of a full key")));
             }
+            first = first.or(Some(r));
             last = Some(r);
         }
-        if !entries.is_empty() && restarts.first() != Some(&0) {
+        if !entries.is_empty() && first != Some(0) {
             return Err(bad(restart_offset, "the first restart point is not 0".into()));
         }
         Ok(Block { data, entries })
