@@ -79,8 +79,22 @@ public class JavaCharsets {
             }
             out.append("]");
         }
+        // Lone surrogates (no code point; JS strings may hold them): text as UTF-16 code units in hex.
+        out.append("\n  },\n  \"loneSurrogates\": [");
+        first = true;
+        for (String cs : CHARSETS) {
+            for (String s : new String[] {"a\uD800b", "\uDC00\uD83D\uDD25\uDBFF", "\uD83D\u6E29\uDD25"}) {
+                StringBuilder units = new StringBuilder();
+                for (char c : s.toCharArray()) units.append(String.format("%04x", (int) c));
+                StringBuilder hex = new StringBuilder();
+                for (byte b : s.getBytes(cs)) hex.append(String.format("%02x", b));
+                out.append(first ? "\n" : ",\n").append("    {\"charset\": ").append(json(cs)).append(", \"utf16\": \"")
+                   .append(units).append("\", \"bytes\": \"").append(hex).append("\"}");
+                first = false;
+            }
+        }
         // The names Charset.forName accepts for each charset besides its own.
-        out.append("\n  },\n  \"aliases\": {");
+        out.append("\n  ],\n  \"aliases\": {");
         first = true;
         for (String cs : CHARSETS) {
             out.append(first ? "\n" : ",\n").append("    ").append(json(cs)).append(": [");
