@@ -5,6 +5,9 @@
 //! built field by field with `Reflect.set` (the [`Obj`] helper) instead of a
 //! serializer, whose per-type code was inlined into every export.
 
+// The charsets module uses only js_error from here.
+#![cfg_attr(feature = "wasm-charsets", allow(dead_code))]
+
 use crate::error::Error;
 use wasm_bindgen::prelude::*;
 
