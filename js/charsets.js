@@ -21,7 +21,8 @@ const SINGLE_BYTE = new Set(['UTF-8', 'windows-1252', 'ISO-8859-1']);
 const ALIASES = new Map(
   Object.entries({
     'UTF-8': ['utf8', 'unicode11utf8'],
-    // Java's MS936 is x-mswin-936 (GBK plus 0x80 for the euro sign); taken as GBK here.
+    // Java's MS936 is x-mswin-936, which differs from GBK at U+20AC, U+2295, U+2641 and U+E76C;
+    // accepted as GBK, the usual name for Windows code page 936.
     GBK: ['gbk', 'cp936', 'windows936', 'ms936'],
     GB18030: ['gb18030', 'gb180302022'],
     Big5: ['big5', 'csbig5'],

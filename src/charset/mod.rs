@@ -43,7 +43,8 @@ const ALIASES: &[(&str, Charset)] = &[
     ("gbk", Charset::Gbk),
     ("cp936", Charset::Gbk),
     ("windows936", Charset::Gbk),
-    // Java's MS936 is x-mswin-936, GBK plus 0x80 for the euro sign; taken as GBK here.
+    // Java's MS936 is x-mswin-936, which differs from GBK at four code points (U+20AC,
+    // U+2295, U+2641, U+E76C); accepted as GBK, the usual name for Windows code page 936.
     ("ms936", Charset::Gbk),
     ("gb18030", Charset::Gb18030),
     ("gb180302022", Charset::Gb18030),
