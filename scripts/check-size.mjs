@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Size budget for the shipped WebAssembly: every dist/web/*.wasm and dist/site/**/*.wasm
 // must be at most 40 KiB (40960 bytes) after gzip -9, except the charsets module (JDK 17's
-// encode tables for nine multi-byte charsets, ~155 KiB of them gzipped; fetched only when
-// such a charset is used): 176 KiB. Prints each size; exits 1 when any module is over
+// encode tables for nine multi-byte charsets, ~145 KiB of them gzipped; fetched only when
+// such a charset is used): 164 KiB, just above the 159.3 KiB it measures. Prints each size; exits 1 when any module is over
 // budget, or when there is no module to check (run scripts/build.sh first).
 //
 //   node scripts/check-size.mjs            check the built dist/
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BUDGET = 40 * 1024;
 /** Budgets by file name where they differ from BUDGET. */
-export const BUDGETS = { 'charsets_bg.wasm': 176 * 1024 };
+export const BUDGETS = { 'charsets_bg.wasm': 164 * 1024 };
 
 function wasmFiles(dir, recursive) {
   if (!existsSync(dir)) return [];

@@ -37,13 +37,17 @@ const LINEAR2 = 0; // code = value + i: one byte below 0x100, else two
 const TABLE2 = 1; // code = codes[value + i]
 const LINEAR_GB4 = 2; // GB18030 four-byte form with linear pointer value + i
 const UNMAPPED = 3; // every code point of the run becomes '?' (overrides a base)
-const HOLE = 0; // in a table: not in this table (use the base, else '?')
-const NONE = 0xffff; // in a table: unmappable even if the base maps it
+// Table sentinels: 0xFF is no lead byte in these charsets. (Not zero: wasm-opt's memory
+// packing would cut zero runs out of the data segment, which then gzips worse.)
+const HOLE = 0xffff; // in a table: not in this table (use the base, else '?')
+const NONE = 0xfffe; // in a table: unmappable even if the base maps it
 
-// A run costs 12 bytes, a table entry 2: linear stretches shorter than this are
-// cheaper inside a table, and a table bridges gaps of up to MAX_GAP holes.
-const MIN_LINEAR = 8;
-const MAX_GAP = 6;
+// A run costs 12 bytes, a table entry 2: linear stretches shorter than MIN_LINEAR
+// stay inside a table, and a table bridges gaps of up to MAX_GAP holes (runs of zero
+// compress well). Tried 4-16 × 3-96: this pair is near the smallest gzipped module
+// for a raw size that stays close to the smallest.
+const MIN_LINEAR = 6;
+const MAX_GAP = 12;
 
 function dumpJvm() {
   const dir = mkdtempSync(join(tmpdir(), 'jvm-charsets-'));
@@ -147,6 +151,7 @@ function compact(entries, codes) {
   }
   flush();
   for (const v of codes) if (v < 0 || v > 0xffff) throw new Error('code out of range');
+  for (const [, cls, code] of entries) if (cls === 'c2' && code >= NONE) throw new Error(`code ${code} collides with a sentinel`);
   return runs;
 }
 

@@ -22,10 +22,11 @@ const TABLE2: u32 = 1;
 const LINEAR_GB4: u32 = 2;
 /// Every code point of the run is unmappable (overrides the base).
 const UNMAPPED: u32 = 3;
-/// A table entry not in this table: ask the base, else unmappable.
-const HOLE: u16 = 0;
+/// A table entry not in this table: ask the base, else unmappable. (0xFF is no
+/// lead byte in these charsets.)
+const HOLE: u16 = 0xffff;
 /// A table entry that is unmappable even where the base maps it.
-const NONE: u16 = 0xffff;
+const NONE: u16 = 0xfffe;
 /// Flag: EUC-JP's JIS X 0212 codes `8F xx yy` are stored as `xx, yy - 0x80`.
 const PACKED_EUC_JP: u8 = 1;
 
