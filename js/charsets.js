@@ -1,182 +1,124 @@
-// Encoders for the multi-byte JVM default charsets (GBK, GB18030, Big5, Shift_JIS,
-// EUC-KR), built lazily by inverting the platform's WHATWG TextDecoder. Keeping
-// these tables out of the wasm module keeps it small; the Rust core uses
-// encoding_rs for the same job natively. Unmappable characters become '?', as in
-// Java's String.getBytes. Repertoires follow Java's charsets where WHATWG's are
-// wider: EUC-KR without the UHC extension, Shift_JIS without the NEC/IBM rows,
-// Big5 without HKSCS.
+// The JVM charsets a Java writer may hash paths in (String.getBytes in the JVM default
+// charset, tsfile-format.md §10), encoded exactly as JDK 17 does: one '?' per
+// unmappable code point. UTF-8, windows-1252 and ISO-8859-1 go through the main wasm
+// module; the multi-byte charsets through the `charsets` wasm module (JDK 17's tables,
+// src/charset/), which is fetched only when one of them is first used. Node's entry
+// registers a synchronous loader, so Node callers never need to await loadCharsets().
 
-import { OVERRIDES } from './charset-overrides.js';
+import initCharsets, { initSync as initCharsetsSync, encode as wasmEncode } from '../dist/web/charsets.js';
+import { encodeText } from '../dist/web/tsfile_bloom.js';
 
-const QUESTION = 0x3f;
-
-/** Canonical Java names of the charsets handled here, by lower-case alias. */
-const ALIASES = new Map([
-  ['gbk', 'GBK'], ['cp936', 'GBK'], ['ms936', 'GBK'],
-  ['gb18030', 'GB18030'],
-  ['big5', 'Big5'],
-  ['shift_jis', 'Shift_JIS'], ['shift-jis', 'Shift_JIS'], ['sjis', 'Shift_JIS'],
-  ['euc-kr', 'EUC-KR'], ['euc_kr', 'EUC-KR'], ['euckr', 'EUC-KR'],
+/** Java's canonical names of the supported charsets. */
+export const CHARSETS = Object.freeze([
+  'UTF-8', 'GBK', 'GB18030', 'Big5', 'x-windows-950', 'Shift_JIS', 'windows-31j', 'EUC-JP', 'EUC-KR',
+  'x-windows-949', 'windows-1252', 'ISO-8859-1',
 ]);
 
-/** The canonical name when `name` is a multi-byte charset handled in JS, else null. */
-export function legacyCharsetName(name) {
-  return ALIASES.get(String(name).toLowerCase()) ?? null;
+const SINGLE_BYTE = new Set(['UTF-8', 'windows-1252', 'ISO-8859-1']);
+
+// Java's names and aliases (Charset.aliases() in JDK 17), lower-case without '-' and
+// '_': the same list as src/charset/mod.rs; both are checked against the JVM's aliases.
+const ALIASES = new Map(
+  Object.entries({
+    'UTF-8': ['utf8', 'unicode11utf8'],
+    // Java's MS936 is x-mswin-936, which differs from GBK at U+20AC, U+2295, U+2641 and U+E76C;
+    // accepted as GBK, the usual name for Windows code page 936.
+    GBK: ['gbk', 'cp936', 'windows936', 'ms936'],
+    GB18030: ['gb18030', 'gb180302022'],
+    Big5: ['big5', 'csbig5'],
+    'x-windows-950': ['xwindows950', 'windows950', 'ms950'],
+    Shift_JIS: ['shiftjis', 'sjis', 'xsjis', 'mskanji', 'csshiftjis'],
+    'windows-31j': ['windows31j', 'ms932', 'windows932', 'cswindows31j'],
+    'EUC-JP': ['eucjp', 'xeucjp', 'eucjis', 'cseucpkdfmtjapanese', 'extendedunixcodepackedformatforjapanese'],
+    'EUC-KR': ['euckr', 'cseuckr', 'ksc5601', 'ksc56011987', '5601'],
+    'x-windows-949': ['xwindows949', 'windows949', 'ms949'],
+    'windows-1252': ['windows1252', 'cp1252', 'ibm1252', 'cp5348'],
+    'ISO-8859-1': ['iso88591', 'iso88591:1987', '88591', '819', 'cp819', 'ibm819', 'isoir100', 'latin1', 'l1', 'csisolatin1'],
+  }).flatMap(([name, aliases]) => aliases.map((a) => [a, name])),
+);
+
+function invalidArgument(message) {
+  const err = new TypeError(message);
+  err.kind = 'invalid_argument';
+  err.offset = 0;
+  return err;
 }
 
-const WHATWG_LABEL = { GBK: 'gbk', GB18030: 'gb18030', Big5: 'big5', Shift_JIS: 'shift_jis', 'EUC-KR': 'euc-kr' };
-
-// Two-byte ranges per charset; `skip` drops lead bytes Java's charset does not map.
-const TWO_BYTE = {
-  GBK: { leads: [0x81, 0xfe], trails: [[0x40, 0x7e], [0x80, 0xfe]] },
-  GB18030: { leads: [0x81, 0xfe], trails: [[0x40, 0x7e], [0x80, 0xfe]] },
-  // Leads below 0xA1 are HKSCS, 0xFA-0xFE user-defined: neither is in Java's Big5.
-  Big5: { leads: [0xa1, 0xf9], trails: [[0x40, 0x7e], [0xa1, 0xfe]] },
-  // JIS X 0208 only: lead 0x87 (NEC row 13) and leads >= 0xED (NEC/IBM, user-defined) are windows-31j.
-  Shift_JIS: { leads: [0x81, 0xec], trails: [[0x40, 0x7e], [0x80, 0xfc]], skip: (l) => l === 0x87 || (l >= 0xa0 && l < 0xe0) },
-  // KS X 1001 (EUC-KR proper), not the UHC extension; rows 0xC9 and 0xFE are user-defined.
-  'EUC-KR': { leads: [0xa1, 0xfd], trails: [[0xa1, 0xfe]], skip: (l) => l === 0xc9 },
-};
-
-// Java's Big5 has the ETEN extensions at C6A1-C7FC where WHATWG has HKSCS characters:
-// runs of [first code, first code point, length] read off a real JVM (JDK 17).
-const BIG5_ETEN_RUNS = [
-  [0xc6a1, 0x30fe, 1], [0xc6a2, 0x309d, 2], [0xc6a4, 0x3005, 1], [0xc6a5, 0x3041, 83], [0xc6f8, 0x30a1, 86],
-  [0xc7b1, 0x0414, 2], [0xc7b3, 0x0401, 1], [0xc7b4, 0x0416, 7], [0xc7bb, 0x0423, 19], [0xc7ce, 0x0451, 1],
-  [0xc7cf, 0x0436, 26], [0xc7e9, 0x2460, 10], [0xc7f3, 0x2474, 10],
-];
-
-function nextBig5Code(code) {
-  const trail = code & 0xff;
-  if (trail === 0x7e) return code - 0x7e + 0xa1;
-  if (trail === 0xfe) return code - 0xfe + 0x140;
-  return code + 1;
+/** Java's canonical name for a charset name or alias (case-insensitive), or null when unknown. */
+export function canonicalCharsetName(name) {
+  if (typeof name !== 'string' || name.length > 64) return null;
+  return ALIASES.get(name.replace(/[-_]/g, '').replace(/[A-Z]/g, (c) => c.toLowerCase())) ?? null;
 }
 
-// WHATWG Big5 encodes these with the last of their duplicate pointers.
-const BIG5_LAST = new Set([0x2550, 0x255e, 0x2561, 0x256a, 0x5341, 0x5345]);
+/** True for the charsets that need the `charsets` wasm module (all but UTF-8, windows-1252, ISO-8859-1). */
+export function isMultiByte(name) {
+  const cs = canonicalCharsetName(name);
+  return cs !== null && !SINGLE_BYTE.has(cs);
+}
 
-const tables = new Map();
+const WASM_URL = new URL('../dist/web/charsets_bg.wasm', import.meta.url);
+let readWasmSync = null;
+let loaded = false;
+let loading = null;
 
-function buildTable(cs) {
-  const decoder = new TextDecoder(WHATWG_LABEL[cs], { fatal: true });
-  const map = new Map();
-  const pair = new Uint8Array(2);
-  const spec = TWO_BYTE[cs];
-  for (let lead = spec.leads[0]; lead <= spec.leads[1]; lead++) {
-    if (spec.skip?.(lead)) continue;
-    for (const [from, to] of spec.trails) {
-      for (let trail = from; trail <= to; trail++) {
-        pair[0] = lead;
-        pair[1] = trail;
-        let s;
-        try {
-          s = decoder.decode(pair);
-        } catch {
-          continue;
-        }
-        const cp = s.codePointAt(0);
-        if (s.length !== String.fromCodePoint(cp).length) continue; // two-code-point mappings
-        const code = (lead << 8) | trail;
-        if (!map.has(cp) || (cs === 'Big5' && BIG5_LAST.has(cp))) map.set(cp, code);
-      }
-    }
+/** Node's entry sets a synchronous reader of the .wasm bytes (fs); browsers fetch the URL. */
+export function setCharsetsWasmReader(reader) {
+  readWasmSync = reader;
+}
+
+/** Whether the multi-byte charsets can be encoded now (without awaiting loadCharsets()). */
+export function charsetsLoaded() {
+  return loaded;
+}
+
+/**
+ * Loads the `charsets` wasm module once (browsers fetch charsets_bg.wasm next to the
+ * package's glue); later calls return the same promise. Node never needs it.
+ */
+export function loadCharsets() {
+  loading ??= (async () => {
+    if (loaded) return;
+    if (readWasmSync) initCharsetsSync({ module: readWasmSync(WASM_URL) });
+    else await initCharsets({ module_or_path: WASM_URL });
+    loaded = true;
+  })().catch((e) => {
+    loading = null; // a failed fetch may be retried
+    throw e;
+  });
+  return loading;
+}
+
+/** Loads the module now when that can be done synchronously (Node); returns whether it is loaded. */
+export function loadCharsetsSync() {
+  if (!loaded && readWasmSync) {
+    initCharsetsSync({ module: readWasmSync(WASM_URL) });
+    loaded = true;
   }
-  // Corrections where the JVM's tables differ from WHATWG's (checked against a real JVM,
-  // tests/fixtures/java_charsets.json).
-  if (cs === 'GB18030') map.set(0xe5e5, 0xa3a0);
-  if (cs === 'GBK') map.set(0x20ac, 0xa2e3);
-  if (cs === 'EUC-KR') map.set(0x20ac, 0xa2e6); // KS X 1001:1998 euro, missing from some ICU builds
-  if (cs === 'Big5') {
-    map.delete(0x20ac); // the euro is not in Java's Big5
-    map.delete(0x2027);
-    map.set(0xa5, 0xa244); // yen and overline, one-way mappings in Java's Big5
-    map.set(0x203e, 0xa1c2);
-    for (const [cp, code] of map) if (code >= 0xc6a1 && code <= 0xc8fe) map.delete(cp);
-    for (const [first, firstCp, len] of BIG5_ETEN_RUNS) {
-      for (let i = 0, code = first; i < len; i++, code = nextBig5Code(code)) map.set(firstCp + i, code);
-    }
+  return loaded;
+}
+
+function ensureLoaded(charset) {
+  if (!loadCharsetsSync()) {
+    throw invalidArgument(`the ${charset} tables are in the charsets wasm module, which is not loaded yet: call await loadCharsets() first`);
   }
-  if (cs === 'Shift_JIS') {
-    for (let b = 0xa1; b <= 0xdf; b++) map.set(0xff61 + (b - 0xa1), b); // half-width katakana
-    map.set(0xa5, 0x5c); // JIS X 0201 yen and overline
-    map.set(0x203e, 0x7e);
-  }
-  return map;
 }
 
-// `exact`: apply the JVM overrides (js/charset-overrides.js); off only when regenerating them.
-function table(cs, exact = true) {
-  const key = exact ? cs : `${cs}/platform`;
-  let t = tables.get(key);
-  if (!t) {
-    t = buildTable(cs);
-    if (exact) for (const [cp, code] of OVERRIDES[cs] ?? []) t.set(cp, code === 0 ? QUESTION : code);
-    tables.set(key, t);
-  }
-  return t;
-}
+const utf8 = new TextEncoder();
+const LONE_SURROGATE = /\p{Cs}/u;
 
-// GB18030 four-byte form: pointer p ↔ bytes, and for the BMP a monotonic
-// pointer → code point mapping that a binary search over the decoder inverts.
-function gbPointerBytes(p) {
-  return [0x81 + Math.floor(p / 12600), 0x30 + (Math.floor(p / 1260) % 10), 0x81 + (Math.floor(p / 10) % 126), 0x30 + (p % 10)];
-}
-
-let gbDecoder;
-function gbDecodePointer(p) {
-  gbDecoder ??= new TextDecoder('gb18030');
-  return gbDecoder.decode(Uint8Array.from(gbPointerBytes(p))).codePointAt(0);
-}
-
-function gb18030FourByte(cp) {
-  if (cp >= 0x10000) return gbPointerBytes(cp - 0x10000 + 189000);
-  let lo = 0;
-  let hi = 39419;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const got = gbDecodePointer(mid);
-    if (got === cp) return gbPointerBytes(mid);
-    if (got < cp) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return null;
-}
-
-/** Encodes `text` in a multi-byte charset (canonical name from legacyCharsetName). */
-export function encodeLegacy(text, cs) {
-  return encode(text, cs, true);
-}
-
-/** The same without the JVM overrides (for scripts/gen-charset-overrides.mjs). */
-export function encodeLegacyFromPlatform(text, cs) {
-  return encode(text, cs, false);
-}
-
-function encode(text, cs, exact) {
-  const map = table(cs, exact);
-  const out = [];
-  for (const ch of text) {
-    const cp = ch.codePointAt(0);
-    if (cp < 0x80) {
-      out.push(cp);
-      continue;
-    }
-    const code = map.get(cp);
-    if (code !== undefined) {
-      if (code > 0xffff) out.push(code >>> 24, (code >>> 16) & 0xff, (code >>> 8) & 0xff, code & 0xff);
-      else if (code > 0xff) out.push(code >> 8, code & 0xff);
-      else out.push(code);
-      continue;
-    }
-    if (cs === 'GB18030') {
-      const four = gb18030FourByte(cp);
-      if (four) {
-        out.push(...four);
-        continue;
-      }
-    }
-    out.push(QUESTION);
-  }
-  return Uint8Array.from(out);
+/**
+ * The bytes `text.getBytes(charset)` gives on JDK 17: one '?' per unmappable code point.
+ * Multi-byte charsets need the charsets module (see loadCharsets); an unknown name
+ * throws an Error with `kind: 'invalid_argument'`.
+ */
+export function encodeJvm(text, charset = 'UTF-8') {
+  if (typeof text !== 'string') throw invalidArgument('encodeJvm expects a string');
+  const cs = canonicalCharsetName(charset);
+  if (!cs) throw invalidArgument(`unknown charset ${JSON.stringify(String(charset))}; expected one of ${CHARSETS.join(', ')}`);
+  // A lone surrogate is no code point: Java writes '?' where TextEncoder would write U+FFFD.
+  const s = LONE_SURROGATE.test(text) ? text.replace(/\p{Cs}/gu, '?') : text;
+  if (cs === 'UTF-8') return utf8.encode(s);
+  if (SINGLE_BYTE.has(cs)) return encodeText(utf8.encode(s), cs);
+  ensureLoaded(cs);
+  return wasmEncode(s, cs);
 }

@@ -1,12 +1,13 @@
 // The public JS API over the wasm module. Every entry point (node.js, browser.js,
 // web.js) re-exports this module after making sure the wasm is initialised.
 
-import { WasmBloomFilter, hash32 as rawHash32, bitIndex as rawBitIndex, encodeText, stageKeys, wasmMemory } from '../dist/web/tsfile_bloom.js';
-import { encodeLegacy, legacyCharsetName } from './charsets.js';
+import { WasmBloomFilter, hash32 as rawHash32, bitIndex as rawBitIndex, stageKeys, wasmMemory } from '../dist/web/tsfile_bloom.js';
+import { canonicalCharsetName, encodeJvm, isMultiByte } from './charsets.js';
+
+export { CHARSETS, canonicalCharsetName, charsetsLoaded, encodeJvm, isMultiByte, loadCharsets } from './charsets.js';
 
 export const SEEDS = Object.freeze([5, 7, 11, 19, 31, 37, 43, 59]);
 export const VARIANTS = Object.freeze(['java', 'zero-extended']);
-export const CHARSETS = Object.freeze(['UTF-8', 'GBK', 'GB18030', 'Big5', 'Shift_JIS', 'EUC-KR', 'windows-1252', 'ISO-8859-1']);
 
 const utf8 = new TextEncoder();
 
@@ -28,12 +29,12 @@ function checkVariant(variant) {
 /**
  * Resolves one key to what the wasm side takes: `{bytes, text, charset}`.
  * Strings are UTF-8 (`text`: Rust re-encodes single-byte charsets); multi-byte
- * legacy charsets are encoded here. Uint8Array keys are hashed as given.
+ * charsets are encoded here (js/charsets.js). Uint8Array keys are hashed as given.
  */
 function keyOf(path, charset) {
   if (typeof path === 'string') {
-    const legacy = charset === undefined ? null : legacyCharsetName(charset);
-    if (legacy) return { bytes: encodeLegacy(path, legacy), text: false, charset: legacy };
+    const multi = multiByteName(charset);
+    if (multi) return { bytes: encodeJvm(path, multi), text: false, charset: multi };
     return { bytes: utf8.encode(path), text: true, charset: charset ?? 'UTF-8' };
   }
   if (path instanceof Uint8Array) return { bytes: path, text: false, charset: 'bytes' };
@@ -49,8 +50,12 @@ export function hash32(path, seed, variant = 'java') {
 /** The bytes a JVM with default charset `charset` hashes for `text` (unmappable characters → '?'). */
 export function encodePath(text, charset = 'UTF-8') {
   if (typeof text !== 'string') throw argumentError('encodePath expects a string');
-  const legacy = legacyCharsetName(charset);
-  return legacy ? encodeLegacy(text, legacy) : encodeText(utf8.encode(text), charset);
+  return encodeJvm(text, charset);
+}
+
+/** The canonical name when `charset` is a multi-byte charset, else null (unknown names go to wasm's error). */
+function multiByteName(charset) {
+  return charset !== undefined && isMultiByte(charset) ? canonicalCharsetName(charset) : null;
 }
 
 /** `(hash32 == -2^31 ? 0 : |hash32|) mod bitCount`. */
@@ -64,26 +69,26 @@ export function bitIndex(hash, bitCount) {
  * Returns `{count, text, charset}`; `text`: the bytes are UTF-8 of JS strings.
  */
 export function stagePaths(paths, charset, module = { stageKeys, wasmMemory }) {
-  const legacy = charset === undefined ? null : legacyCharsetName(charset);
+  const multi = multiByteName(charset);
   let capacity = 0;
   let strings = 0;
-  const encoded = legacy ? new Array(paths.length) : null;
+  const encoded = multi ? new Array(paths.length) : null;
   for (let i = 0; i < paths.length; i++) {
     const p = paths[i];
     if (typeof p === 'string') {
       strings++;
-      if (legacy) {
-        encoded[i] = encodeLegacy(p, legacy);
+      if (multi) {
+        encoded[i] = encodeJvm(p, multi);
         capacity += encoded[i].length;
       } else capacity += p.length * 3; // encodeInto writes at most 3 bytes per UTF-16 unit
     } else if (p instanceof Uint8Array) {
       capacity += p.length;
-      if (legacy) encoded[i] = p;
+      if (multi) encoded[i] = p;
     } else throw argumentError('every path must be a string or a Uint8Array');
   }
   const mixed = strings > 0 && strings < paths.length;
   const plainUtf8 = charset === undefined || /^utf-?8$/i.test(charset);
-  if (mixed && !plainUtf8 && !legacy) {
+  if (mixed && !plainUtf8 && !multi) {
     throw argumentError('mixing string and Uint8Array paths needs charset UTF-8 or a multi-byte charset');
   }
   const [keysPtr, endsPtr] = module.stageKeys(capacity, paths.length);
@@ -93,7 +98,7 @@ export function stagePaths(paths, charset, module = { stageKeys, wasmMemory }) {
   const ends = new Uint32Array(memory, endsPtr, paths.length);
   let pos = 0;
   for (let i = 0; i < paths.length; i++) {
-    const p = legacy ? encoded[i] : paths[i];
+    const p = multi ? encoded[i] : paths[i];
     if (typeof p === 'string') pos += utf8.encodeInto(p, bytes.subarray(pos)).written;
     else {
       bytes.set(p, pos);
@@ -101,8 +106,8 @@ export function stagePaths(paths, charset, module = { stageKeys, wasmMemory }) {
     }
     ends[i] = pos;
   }
-  const text = strings === paths.length && !legacy;
-  return { count: paths.length, text, charset: legacy ?? (text ? (charset ?? 'UTF-8') : strings ? 'UTF-8' : 'bytes') };
+  const text = strings === paths.length && !multi;
+  return { count: paths.length, text, charset: multi ?? (text ? (charset ?? 'UTF-8') : strings ? 'UTF-8' : 'bytes') };
 }
 
 /** Chooses the hash the filter was written with, from an audit: the variant, charset, time columns. */

@@ -1,8 +1,12 @@
 /** Murmur128 tail variant: Java sign-extends tail bytes; the C++ writer in tsfile 2.5.0 zero-extends them. */
 export type Variant = 'java' | 'zero-extended';
 
-/** JVM charsets a writer may have hashed paths in. Aliases (e.g. 'utf8', 'cp936', 'latin1') are accepted. */
-export type Charset = 'UTF-8' | 'GBK' | 'GB18030' | 'Big5' | 'Shift_JIS' | 'EUC-KR' | 'windows-1252' | 'ISO-8859-1' | (string & {});
+/** Java's canonical names of the JVM charsets a writer may have hashed paths in. */
+export type JvmCharset =
+  | 'UTF-8' | 'GBK' | 'GB18030' | 'Big5' | 'x-windows-950' | 'Shift_JIS' | 'windows-31j' | 'EUC-JP' | 'EUC-KR'
+  | 'x-windows-949' | 'windows-1252' | 'ISO-8859-1';
+/** A JVM charset by its Java name or alias, case-insensitive (e.g. 'utf8', 'cp936', 'MS932', 'latin1'). */
+export type Charset = JvmCharset | (string & {});
 
 /** A series path as text (encoded in the chosen charset) or as the exact bytes to hash. */
 export type PathInput = string | Uint8Array;
@@ -75,7 +79,27 @@ export interface TsFileBloomError extends Error {
 
 export const SEEDS: readonly number[];
 export const VARIANTS: readonly Variant[];
-export const CHARSETS: readonly string[];
+/** The twelve JVM charsets, by Java's canonical names. */
+export const CHARSETS: readonly JvmCharset[];
+
+/** Java's canonical name for a charset name or alias (case-insensitive), or null when unknown. */
+export function canonicalCharsetName(name: string): JvmCharset | null;
+/** True for the charsets encoded by the `charsets` wasm module: all but UTF-8, windows-1252 and ISO-8859-1. */
+export function isMultiByte(name: string): boolean;
+/**
+ * Loads the `charsets` wasm module (JDK 17's tables for the multi-byte charsets) once; later calls
+ * return the same promise. Browsers must await it before using a multi-byte charset; Node loads
+ * the module synchronously on first use.
+ */
+export function loadCharsets(): Promise<void>;
+/** Whether multi-byte charsets can be encoded now. */
+export function charsetsLoaded(): boolean;
+/**
+ * `text.getBytes(charset)` as on JDK 17: one '?' per unmappable code point (and per lone surrogate).
+ * Throws a TsFileBloomError with kind 'invalid_argument' for an unknown name, or for a multi-byte
+ * charset before loadCharsets() has resolved (browsers).
+ */
+export function encodeJvm(text: string, charset?: Charset): Uint8Array;
 
 /** TsFile's Murmur128Hash folded to a signed 32-bit integer. Strings are hashed as UTF-8. */
 export function hash32(path: PathInput, seed: number, variant?: Variant): number;

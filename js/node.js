@@ -4,9 +4,12 @@ import { initSync } from '../dist/web/tsfile_bloom.js';
 import { openTsFile as openAny } from './tsfile.js';
 import { nodeSource } from './node-source.js';
 import { openLevelDbTable as openTable, setWasmBytesLoader } from './leveldb.js';
+import { setCharsetsWasmReader } from './charsets.js';
 
 initSync({ module: readFileSync(new URL('../dist/web/tsfile_bloom_bg.wasm', import.meta.url)) });
 setWasmBytesLoader((url) => readFileSync(url));
+// The charsets module is read (synchronously) on the first multi-byte encode.
+setCharsetsWasmReader((url) => readFileSync(url));
 
 export * from './core.js';
 export { TsFile, countingSource } from './tsfile.js';

@@ -5,7 +5,7 @@
 
 import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
 import { BloomFilter, argumentError, wrapRaw, stagePaths } from './core.js';
-import { legacyCharsetName, encodeLegacy } from './charsets.js';
+import { charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync } from './charsets.js';
 
 /** First read from the end: most TsFileMetadata (and small index regions) fit in it. */
 const TAIL_WINDOW = 4 * 1024;
@@ -15,10 +15,7 @@ const utf8Decoder = new TextDecoder();
 
 // The multi-byte JVM charsets for the wasm audit and probes: stored UTF-8 path bytes in,
 // the bytes a JVM with that default charset hashes out.
-const charsetBridge = (bytes, charset) => encodeLegacy(utf8Decoder.decode(bytes), legacyCharsetName(charset));
-const charsetsReady = () => true;
-async function loadCharsetModule() {}
-const isMultiByteCharset = (name) => legacyCharsetName(name) !== null;
+const charsetBridge = (bytes, charset) => encodeJvm(utf8Decoder.decode(bytes), charset);
 
 /** A source of bytes: `size` and `read(offset, length) → Promise<Uint8Array>`. */
 export function toSource(source) {
@@ -69,7 +66,13 @@ export class TsFile {
     this.#source = source;
     this.#window = window; // { start, bytes }: the tail already read when opening
     registry?.register(this, raw, this);
-    if (charsetsReady()) this.#setEncoder();
+    if (charsetsLoaded()) this.#setEncoder();
+  }
+
+  // A multi-byte charset asked for by name: hand the charsets module over if it is loaded or
+  // loads synchronously (Node); otherwise the wasm side says to call loadCharsets() first.
+  #encoderFor(charset) {
+    if (!this.#encoderSet && charset != null && isMultiByte(charset) && loadCharsetsSync()) this.#setEncoder();
   }
 
   // Hands the charsets module to the wasm side; it audits again if it had wanted them.
@@ -155,7 +158,7 @@ export class TsFile {
     // No UTF-8 hypothesis reproduced the bits and some path is non-ASCII: the writer's JVM
     // may have had a multi-byte default charset. Fetch those tables only now.
     if (!this.#encoderSet && this.#file.audit()?.charsets_unavailable?.length) {
-      await loadCharsetModule();
+      await loadCharsets();
       this.#setEncoder();
     }
     return this.#indexError;
@@ -195,7 +198,7 @@ export class TsFile {
   probe(path, { variant, charset } = {}) {
     const bytes = typeof path === 'string' ? utf8.encode(path) : path;
     if (!(bytes instanceof Uint8Array)) throw argumentError('a path must be a string or a Uint8Array');
-    if (!this.#encoderSet && charset != null && isMultiByteCharset(charset) && charsetsReady()) this.#setEncoder();
+    this.#encoderFor(charset);
     return this.#file.probe(bytes, variantCode(variant), charset ?? '');
   }
 
@@ -206,7 +209,7 @@ export class TsFile {
   probeMany(paths, { variant, charset } = {}) {
     if (!Array.isArray(paths)) throw argumentError('probeMany expects an array of paths');
     const code = variantCode(variant);
-    if (!this.#encoderSet && charset != null && isMultiByteCharset(charset) && charsetsReady()) this.#setEncoder();
+    this.#encoderFor(charset);
     const { count } = stagePaths(paths);
     const codes = this.#file.probeStaged(count, code, charset ?? '');
     return paths.map((path, i) => ({ path, verdict: ['absent', 'maybe', 'unknown'][codes[i]] }));

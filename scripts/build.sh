@@ -7,9 +7,10 @@ export PATH="$HOME/.cargo/bin:$PATH"
 # shellcheck disable=SC1091
 [ -f .tools/wasm-env ] && . .tools/wasm-env
 
-# Two wasm modules from the one crate, each under the size budget: the TsFile module
-# and (feature wasm-leveldb) the LevelDB module, loaded only when a table is opened.
-# CJK charsets stay out of both (js/charsets.js handles them).
+# Three wasm modules from the one crate, each under its size budget: the TsFile module,
+# (feature wasm-leveldb) the LevelDB module, loaded only when a table is opened, and
+# (feature wasm-charsets) the JDK tables of the multi-byte JVM charsets, loaded only
+# when one of them is used (js/charsets.js).
 build_module() { # build_module OUT_NAME [cargo feature flags...]
   local name=$1
   shift
@@ -29,6 +30,7 @@ build_module() { # build_module OUT_NAME [cargo feature flags...]
 }
 build_module tsfile_bloom
 build_module leveldb --features wasm-leveldb
+build_module charsets --features wasm-charsets
 
 # CommonJS build for require(): js/node.js bundled by esbuild; import.meta.url is
 # rewritten to js/node.js's own location so the relative wasm URL still resolves.

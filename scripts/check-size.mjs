@@ -1,18 +1,22 @@
 #!/usr/bin/env node
 // Size budget for the shipped WebAssembly: every dist/web/*.wasm and dist/site/**/*.wasm
-// must be at most 48 KiB (49152 bytes) after gzip -9. Prints each size; exits 1 when any
-// module is over budget, or when there is no module to check (run scripts/build.sh first).
+// must be at most 48 KiB (49152 bytes) after gzip -9, except the charsets module (JDK 17's
+// encode tables for nine multi-byte charsets; fetched only when such a charset is used):
+// 164 KiB, just above the ~159 KiB it measures. Prints each size; exits 1 when any module is
+// over budget, or when there is no module to check (run scripts/build.sh first).
 //
 //   node scripts/check-size.mjs            check the built dist/
 //   node scripts/check-size.mjs FILE...    check the given .wasm files instead
 
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { gzipSync, constants } from 'node:zlib';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BUDGET = 48 * 1024;
+/** Budgets by file name where they differ from BUDGET. */
+export const BUDGETS = { 'charsets_bg.wasm': 164 * 1024 };
 
 function wasmFiles(dir, recursive) {
   if (!existsSync(dir)) return [];
@@ -38,14 +42,15 @@ let over = 0;
 for (const file of files) {
   const bytes = readFileSync(file);
   const gz = gzipSync(bytes, { level: constants.Z_BEST_COMPRESSION }).length;
-  const ok = gz <= BUDGET;
+  const budget = BUDGETS[basename(file)] ?? BUDGET;
+  const ok = gz <= budget;
   if (!ok) over++;
-  const pct = ((100 * gz) / BUDGET).toFixed(1);
+  const pct = ((100 * gz) / budget).toFixed(1);
   console.log(
-    `${ok ? 'ok  ' : 'OVER'} ${relative(ROOT, file) || file}: ${bytes.length} bytes, ${gz} gzipped (${pct}% of ${BUDGET})`,
+    `${ok ? 'ok  ' : 'OVER'} ${relative(ROOT, file) || file}: ${bytes.length} bytes, ${gz} gzipped (${pct}% of ${budget})`,
   );
 }
 if (over) {
-  console.error(`check-size: ${over} module(s) over the ${BUDGET}-byte gzip budget`);
+  console.error(`check-size: ${over} module(s) over their gzip budget`);
   process.exit(1);
 }

@@ -6,6 +6,7 @@
 
 pub mod audit;
 pub mod bytes;
+pub mod charset;
 pub mod encoder;
 pub mod error;
 pub mod filter;
@@ -21,4 +22,4 @@ mod wasm;
 pub use error::{Error, ErrorKind, Result};
 pub use filter::{BloomFilter, Probe, SeedProbe, Stats, Verdict};
 pub use hash::{bit_index, hash32, TailVariant, SEEDS};
-pub use path::Charset;
+pub use charset::Charset;

@@ -32,7 +32,7 @@ proptest! {
     fn no_false_negatives_any_variant_any_charset(
         devices in proptest::collection::vec((proptest::collection::vec(segment(), 1..5), "[a-z温度℃]{0,6}"), 1..40),
         rate in 0.01f64..0.1,
-        charset_index in 0usize..8,
+        charset_index in 0usize..Charset::ALL.len(),
     ) {
         let charset = Charset::ALL[charset_index];
         for variant in TailVariant::ALL {

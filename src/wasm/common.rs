@@ -5,6 +5,9 @@
 //! built field by field with `Reflect.set` (the [`Obj`] helper) instead of a
 //! serializer, whose per-type code was inlined into every export.
 
+// The charsets module uses only js_error from here.
+#![cfg_attr(feature = "wasm-charsets", allow(dead_code))]
+
 use crate::error::Error;
 use wasm_bindgen::prelude::*;
 
@@ -70,13 +73,16 @@ pub(crate) fn js_error(e: &Error) -> JsValue {
 }
 
 // Batches: JS writes the keys straight into wasm memory (TextEncoder.encodeInto) in a
-// staging area this module owns, then one call processes them all.
+// staging area this module owns, then one call processes them all. The charsets
+// module has no batch calls.
+#[cfg(not(feature = "wasm-charsets"))]
 thread_local! {
     static STAGE: core::cell::RefCell<(Vec<u8>, Vec<u32>)> = const { core::cell::RefCell::new((Vec::new(), Vec::new())) };
 }
 
 /// Makes room for `count` keys of at most `bytes` bytes in all and returns their
 /// addresses in wasm memory: `[keys, ends]` (`ends[i]` = end offset of key i).
+#[cfg(not(feature = "wasm-charsets"))]
 #[wasm_bindgen(js_name = stageKeys)]
 pub fn stage_keys(bytes: usize, count: usize) -> Vec<u32> {
     STAGE.with(|s| {
@@ -90,11 +96,13 @@ pub fn stage_keys(bytes: usize, count: usize) -> Vec<u32> {
 }
 
 /// The module's memory, for writing staged keys.
+#[cfg(not(feature = "wasm-charsets"))]
 #[wasm_bindgen(js_name = wasmMemory)]
 pub fn wasm_memory() -> JsValue {
     wasm_bindgen::memory()
 }
 
+#[cfg(not(feature = "wasm-charsets"))]
 pub(crate) fn for_each_staged(count: usize, mut f: impl FnMut(&[u8]) -> Result<(), JsValue>) -> Result<(), JsValue> {
     STAGE.with(|s| {
         let s = s.borrow();

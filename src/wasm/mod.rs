@@ -1,9 +1,12 @@
-//! The `#[wasm_bindgen]` layer, compiled only for wasm32. The package ships two
-//! modules built from this crate: the TsFile module (default) and, with the
-//! `wasm-leveldb` feature, the LevelDB module; each stays under the size budget.
+//! The `#[wasm_bindgen]` layer, compiled only for wasm32. The package ships three
+//! modules built from this crate: the TsFile module (default), the LevelDB module
+//! (`wasm-leveldb` feature) and the charsets module (`wasm-charsets`: the JDK
+//! tables of the multi-byte JVM charsets); each stays under its size budget.
 
 mod common;
+#[cfg(feature = "wasm-charsets")]
+mod charsets;
 #[cfg(feature = "wasm-leveldb")]
 mod leveldb;
-#[cfg(not(feature = "wasm-leveldb"))]
+#[cfg(not(any(feature = "wasm-leveldb", feature = "wasm-charsets")))]
 mod tsfile;
