@@ -149,11 +149,11 @@ globalThis.inspector = { map, worker: () => worker, get current() { return cur; 
 /**
  * Every view back to "no file": a load starts (and may fail, or turn out to be a LevelDB table),
  * so nothing may keep showing, or reading, the previous file's state — the series list's and
- * batch list's rows, the heat-map, the probe, a running batch, the teaching panel.
+ * batch list's rows, the heat-map, the probe, a running batch, the teaching panel. The TsFile
+ * panels stay laid out (dimmed while loading) until the new file turns out not to be one.
  */
 function resetViews() {
   cur = null;
-  $('content').hidden = true;
   map.clear();
   $('hover').textContent = HOVER_HINT;
   resetProbe();
@@ -176,6 +176,7 @@ async function load(blob, name, { synthetic = null } = {}) {
   if (blob && (await isLevelDbBlob(blob))) {
     if (stale()) return;
     // A LevelDB table: its own view (js/leveldb.js, loaded on demand).
+    $('content').hidden = true;
     try {
       if (!(await showLevelDb(blob, name, stale))) return;
       status(`${name}: LevelDB table.`);
@@ -197,6 +198,7 @@ async function load(blob, name, { synthetic = null } = {}) {
       : await worker.open(blob, name);
   } catch (e) {
     if (stale()) return;
+    $('content').hidden = true;
     status('');
     const size = blob ? ` (${fmt(blob.size)} bytes)` : '';
     showError(e, `${name}${size} is not a readable TsFile:`, 'Nothing could be read from this file. The page is ready for another file.');

@@ -20,7 +20,10 @@ const manifest = JSON.parse(readFileSync(`${TSFILES}manifest.json`, 'utf8'));
 const byName = Object.fromEntries(manifest.map((e) => [e.name, e]));
 const { tables } = JSON.parse(readFileSync(`${LEVELDB}manifest.json`, 'utf8'));
 
-// The charsets the package accepted before the wider JVM list (the page's menu may hold more).
+// The JVM charsets the page's menu offers, in order.
+const JVM_CHARSETS = ['UTF-8', 'GBK', 'GB18030', 'Big5', 'x-windows-950', 'Shift_JIS', 'windows-31j', 'EUC-JP', 'EUC-KR', 'x-windows-949', 'windows-1252', 'ISO-8859-1'];
+// The ones the session chooses from: those the package accepts so far. Widen to JVM_CHARSETS
+// once it accepts them all ('' is the menu's "as the writer").
 const SESSION_CHARSETS = ['', 'UTF-8', 'GBK', 'GB18030', 'Big5', 'Shift_JIS', 'EUC-KR', 'windows-1252', 'ISO-8859-1'];
 const VARIANTS = ['', 'java', 'zero-extended'];
 
@@ -186,6 +189,32 @@ async function probe() {
   await page.waitForFunction(() => document.querySelector('[data-testid=verdict]').textContent !== '' || !document.querySelector('[data-testid=error]').hidden, null, { timeout: 10000 });
 }
 
+/** Autocomplete: a prefix of an indexed path, then a suggestion by keyboard. */
+async function suggest() {
+  const c = await current();
+  const path = c?.series.length ? pick(c.series) : 'root.';
+  await page.fill('[data-testid=path-input]', path.slice(0, 1 + int(path.length)));
+  await page.waitForTimeout(int(30));
+  for (let i = int(3); i >= 0; i--) await page.press('[data-testid=path-input]', pick(['ArrowDown', 'ArrowUp', 'ArrowDown']));
+  await page.press('[data-testid=path-input]', pick(['Enter', 'Escape']));
+}
+
+/** A key on the LevelDB view: a live key (hex), text, or bad hex (a plain message). */
+async function probeLevelDb() {
+  const t = expected.table;
+  const r = rand();
+  const hex = r < 0.6;
+  await page.setChecked('#ldb-hex', hex);
+  const key = r < 0.45 && t.live_keys?.length ? pick(t.live_keys) : r < 0.6 ? 'zz' : pick(['', 'a', 'key0001', '能耗', 'x'.repeat(int(300))]);
+  await page.fill('[data-testid=ldb-key-input]', key);
+  await page.evaluate(() => (document.querySelector('[data-testid=ldb-verdict]').textContent = ''));
+  await page.press('[data-testid=ldb-key-input]', 'Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid=ldb-verdict]').textContent !== '', null, { timeout: 10000 });
+  const verdict = await page.textContent('[data-testid=ldb-verdict]');
+  if (hex && key === 'zz') assert.match(verdict, /^invalid_argument/, `bad hex: ${verdict}`);
+  else assert.match(verdict, /^(Maybe present|Definitely absent)/, `${key}: ${verdict}`);
+}
+
 async function chooseHash() {
   const which = rand() < 0.6 ? 'charset' : 'variant';
   await page.selectOption(`#${which}`, which === 'charset' ? pick(SESSION_CHARSETS) : pick(VARIANTS));
@@ -218,6 +247,11 @@ async function scrollSeries() {
   } else if (r < 0.8) {
     await page.fill('#series-filter', pick(['', 's', 'd1', 'temp', '温', 'zzz']));
     await page.selectOption('#series-status', pick(['all', 'time', 'missing']));
+  } else if (rand() < 0.5 && (await visible('#batch-results-box')) && (await page.locator('#batch-results .vlist-row').count())) {
+    // A row of the last batch's results probes its path.
+    await page.evaluate(() => (document.querySelector('[data-testid=verdict]').textContent = ''));
+    await page.locator('#batch-results .vlist-row').first().click();
+    await page.waitForFunction(() => document.querySelector('[data-testid=verdict]').textContent !== '' || !document.querySelector('[data-testid=error]').hidden, null, { timeout: 10000 });
   } else if (await page.locator('#series .vlist-row').count()) {
     await page.evaluate(() => (document.querySelector('[data-testid=verdict]').textContent = ''));
     await page.locator('#series .vlist-row').first().click();
@@ -319,13 +353,19 @@ test(`a random session of ${ACTIONS} actions over every fixture leaves no page o
       what = 'two files in quick succession';
       log.push(what);
       await rapid();
+    } else if (!ready && expected.kind === 'leveldb' && (await state()) === 'ready' && r < 0.8) {
+      log.push((what = 'LevelDB key'));
+      await probeLevelDb();
     } else if (!ready) {
       what = 'open (nothing else to do on this view)';
       log.push(what);
       await openAndCheck(nextFile());
-    } else if (r < 0.55) {
+    } else if (r < 0.51) {
       log.push((what = 'probe'));
       await probe();
+    } else if (r < 0.55) {
+      log.push((what = 'autocomplete'));
+      await suggest();
     } else if (r < 0.65) {
       log.push((what = 'hash choice'));
       await chooseHash();
@@ -353,5 +393,28 @@ test(`a random session of ${ACTIONS} actions over every fixture leaves no page o
   if (!log.includes('sample')) await openSample();
   if (!demos) await openDemo();
   console.log(`${log.length} actions (${opened.size} fixtures opened) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  assert.deepEqual(harness.problems, []);
+});
+
+test('the charset menu offers the JVM charsets in order, and a charset the package refuses is a plain message', async () => {
+  const offered = await page.$$eval('#charset option', (os) => os.map((o) => o.value));
+  assert.deepEqual(offered.slice(0, JVM_CHARSETS.length + 1), ['', ...JVM_CHARSETS]);
+  expected = { ...files.find((f) => f.entry?.name === 'tree_unicode'), name: 'tree_unicode.tsfile', how: 'input' };
+  await viaInput(expected);
+  await settle();
+  await checkShown();
+  await page.fill('[data-testid=path-input]', 'root.café.dévice.naïve');
+  for (const cs of JVM_CHARSETS) {
+    await page.evaluate(() => {
+      document.querySelector('[data-testid=verdict]').textContent = '';
+      document.querySelector('[data-testid=error]').hidden = true;
+    });
+    await page.selectOption('#charset', cs);
+    await page.waitForFunction(() => document.querySelector('[data-testid=verdict]').textContent !== '' || !document.querySelector('[data-testid=error]').hidden, null, { timeout: 10000 });
+    const error = (await visible('[data-testid=error]')) ? await page.textContent('[data-testid=error]') : '';
+    // Either a verdict under that charset, or the refusal as the package words it.
+    if (error) assert.match(error, /^The probe failed: invalid_argument/, `${cs}: ${error}`);
+    else assert.match(await page.textContent('#verdict-sound'), new RegExp(`charset ${cs}\\.`), cs);
+  }
   assert.deepEqual(harness.problems, []);
 });
