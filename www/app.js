@@ -22,7 +22,7 @@ let loadSeq = 0;
 // The JVM charsets a writer may have encoded paths in, as Java's Charset.forName names them, in
 // the menu's order. A name the package does not know yet fails its probe with invalid_argument,
 // which the page shows as a message; any charset the package adds later is offered too.
-export const MENU_CHARSETS = ['UTF-8', 'GBK', 'GB18030', 'Big5', 'x-windows-950', 'Shift_JIS', 'windows-31j', 'EUC-JP', 'EUC-KR', 'x-windows-949', 'windows-1252', 'ISO-8859-1'];
+const MENU_CHARSETS = ['UTF-8', 'GBK', 'GB18030', 'Big5', 'x-windows-950', 'Shift_JIS', 'windows-31j', 'EUC-JP', 'EUC-KR', 'x-windows-949', 'windows-1252', 'ISO-8859-1'];
 
 const VARIANT_LABELS = { java: 'java (sign-extended tail)', 'zero-extended': 'zero-extended (C++ 2.5)' };
 for (const v of VARIANTS) $('variant').add(new Option(VARIANT_LABELS[v] ?? v, v));
