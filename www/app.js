@@ -19,8 +19,14 @@ worker.onerror = (e) => showError(e, 'The background worker failed; reload the p
 let cur = null;
 let loadSeq = 0;
 
-for (const v of VARIANTS) $('variant').add(new Option(v === 'java' ? 'java (sign-extended tail)' : 'zero-extended (C++ 2.5)', v));
-for (const cs of CHARSETS) $('charset').add(new Option(cs, cs));
+// The JVM charsets a writer may have encoded paths in, as Java's Charset.forName names them, in
+// the menu's order. A name the package does not know yet fails its probe with invalid_argument,
+// which the page shows as a message; any charset the package adds later is offered too.
+const MENU_CHARSETS = ['UTF-8', 'GBK', 'GB18030', 'Big5', 'x-windows-950', 'Shift_JIS', 'windows-31j', 'EUC-JP', 'EUC-KR', 'x-windows-949', 'windows-1252', 'ISO-8859-1'];
+
+const VARIANT_LABELS = { java: 'java (sign-extended tail)', 'zero-extended': 'zero-extended (C++ 2.5)' };
+for (const v of VARIANTS) $('variant').add(new Option(VARIANT_LABELS[v] ?? v, v));
+for (const cs of MENU_CHARSETS.concat(CHARSETS.filter((c) => !MENU_CHARSETS.includes(c)))) $('charset').add(new Option(cs, cs));
 
 // ---------------------------------------------------------------- errors and status
 
@@ -35,7 +41,8 @@ function showError(e, context = '', partial = '') {
   kind.textContent = e?.kind ?? 'error';
   const p = document.createElement('p');
   p.append(h, ' ', kind);
-  if (e?.offset != null) p.append(` at byte ${fmt(e.offset)}`);
+  // A bad argument (an unknown charset, say) has no place in the file.
+  if (e?.offset != null && e.kind !== 'invalid_argument') p.append(` at byte ${fmt(e.offset)}`);
   const msg = document.createElement('p');
   // The package's messages start with "kind at byte N: "; that is shown above already.
   msg.textContent = String(e?.message ?? e).replace(/^[a-z_]+ at byte \d+: /, '');
@@ -88,6 +95,8 @@ function pathOf(index) {
   return list?.[index]?.path ?? `#${index}`;
 }
 
+const HOVER_HINT = $('hover').textContent;
+
 function describeBit(bit, block) {
   if (!cur?.bits) return;
   const set = map.bit(bit);
@@ -137,53 +146,78 @@ globalThis.inspector = { map, worker: () => worker, get current() { return cur; 
 
 // ---------------------------------------------------------------- loading
 
+/**
+ * Every view back to "no file": a load starts (and may fail, or turn out to be a LevelDB table),
+ * so nothing may keep showing, or reading, the previous file's state — the series list's and
+ * batch list's rows, the heat-map, the probe, a running batch, the teaching panel. The TsFile
+ * panels stay laid out (dimmed while loading) until the new file turns out not to be one.
+ */
+function resetViews() {
+  cur = null;
+  map.clear();
+  $('hover').textContent = HOVER_HINT;
+  resetProbe();
+  closeSuggestions();
+  lowerPaths = null;
+  seriesView = [];
+  seriesList.setCount(0);
+  resetBatch();
+  teach.setFile(null);
+  hideLevelDb();
+}
+
 async function load(blob, name, { synthetic = null } = {}) {
   const seq = ++loadSeq;
+  // A later load (or a LevelDB table) took over: this one's answers are dropped.
+  const stale = () => seq !== loadSeq;
   document.body.dataset.state = 'loading';
   clearError();
-  hideLevelDb();
+  resetViews();
   if (blob && (await isLevelDbBlob(blob))) {
+    if (stale()) return;
     // A LevelDB table: its own view (js/leveldb.js, loaded on demand).
-    cur = null;
     $('content').hidden = true;
-    map.clear();
     try {
-      await showLevelDb(blob, name);
+      if (!(await showLevelDb(blob, name, stale))) return;
       status(`${name}: LevelDB table.`);
       document.body.dataset.state = 'ready';
     } catch (e) {
+      if (stale()) return;
       status('');
       showError(e, `${name} (${fmt(blob.size)} bytes) is not a readable LevelDB table:`, 'The page is ready for another file.');
       document.body.dataset.state = 'error';
     }
     return;
   }
-  resetProbe();
-  teach.setFile(null);
+  if (stale()) return;
   status(synthetic ? 'Building the filter…' : `Reading ${name}…`);
   let info;
   try {
     info = synthetic
-      ? await worker.synthetic(synthetic, (p) => seq === loadSeq && status(`Building the filter: ${fmt(p.done)} of ${fmt(p.total)} paths added…`))
+      ? await worker.synthetic(synthetic, (p) => !stale() && status(`Building the filter: ${fmt(p.done)} of ${fmt(p.total)} paths added…`))
       : await worker.open(blob, name);
   } catch (e) {
-    if (seq !== loadSeq) return;
-    cur = null;
+    if (stale()) return;
     $('content').hidden = true;
-    map.clear();
     status('');
     const size = blob ? ` (${fmt(blob.size)} bytes)` : '';
     showError(e, `${name}${size} is not a readable TsFile:`, 'Nothing could be read from this file. The page is ready for another file.');
     document.body.dataset.state = 'error';
     return;
   }
-  if (seq !== loadSeq) return;
+  if (stale()) return;
   cur = { name: info.name ?? name, info, bits: null, bitCount: 0, series: [], timeColumns: [], prov: null, provPending: true, audit: null, highlights: [] };
   renderSummary(info);
   $('content').hidden = false;
   // The filter's bits: first paint of the map right away.
-  const bits = await worker.bits().catch((e) => (showError(e, 'The filter could not be read:'), null));
-  if (seq !== loadSeq) return;
+  let bits = null;
+  try {
+    bits = await worker.bits();
+  } catch (e) {
+    if (stale()) return;
+    showError(e, 'The filter could not be read:');
+  }
+  if (stale()) return;
   if (bits) {
     cur.bits = bits.bits;
     cur.bitCount = bits.bitCount;
@@ -197,7 +231,7 @@ async function load(blob, name, { synthetic = null } = {}) {
   try {
     ({ audit, indexError } = await worker.audit());
     const listing = await worker.series();
-    if (seq !== loadSeq) return;
+    if (stale()) return;
     cur.series = listing.series;
     cur.timeColumns = listing.time_columns;
     cur.audit = audit;
@@ -205,7 +239,7 @@ async function load(blob, name, { synthetic = null } = {}) {
   } catch (e) {
     indexError = e;
   }
-  if (seq !== loadSeq) return;
+  if (stale()) return;
   renderAudit(audit, info);
   renderSeries();
   if (indexError) {
@@ -220,10 +254,11 @@ async function load(blob, name, { synthetic = null } = {}) {
   if (bits && (cur.series.length || synthetic)) {
     try {
       const prov = await worker.provenance();
-      if (seq !== loadSeq) return;
+      if (stale()) return;
       cur.prov = prov;
       cur.provPaths = prov && prov.timeColumns && !synthetic ? cur.series.concat(cur.timeColumns) : cur.series;
     } catch (e) {
+      if (stale()) return;
       console.warn('provenance unavailable:', e.message);
     }
   }
@@ -250,6 +285,7 @@ function renderSummary(info) {
   $('fill').textContent = present ? `fill ${pct(b.fill_ratio)}` : '';
   renderItems(b, null);
   $('audit').textContent = info.synthetic ? 'Built on this page with the Java hash (sign-extended tail): every verdict is sound.' : 'Auditing…';
+  $('hash-used').textContent = !present ? 'none (no filter)' : info.synthetic ? `${VARIANT_LABELS.java} · UTF-8 (built here)` : 'auditing…';
   $('hypotheses-box').hidden = true;
   // Tables
   const schemas = info.tableSchemas ?? [];
@@ -335,6 +371,7 @@ function renderAudit(audit, info) {
   const p = document.createElement('span');
   p.textContent = ` ${words ?? ''}`;
   el.append(badge, p);
+  $('hash-used').textContent = hashUsed(audit, st);
   if (audit?.summary) {
     const s = document.createElement('span');
     s.className = 'muted small block';
@@ -358,6 +395,16 @@ function renderAudit(audit, info) {
   const insertedTime = hyps.find((h) => h.reproduces)?.time_columns;
   const n = cur.series.length + (insertedTime ? cur.timeColumns.length : 0);
   if (info.bloom?.present && (cur.series.length || cur.timeColumns.length)) renderItems(info.bloom, n);
+}
+
+/** The tail variant and charset the file was hashed in, as far as the audit tells. */
+function hashUsed(audit, st) {
+  const charset = audit?.charset ?? 'UTF-8';
+  if (st === 'established') return `${VARIANT_LABELS[audit.variant] ?? audit.variant} · ${charset}`;
+  if (st === 'ambiguous') return `java or zero-extended (they agree on every indexed path) · ${charset}`;
+  if (st === 'no_filter') return 'none (no filter)';
+  if (st === 'not_reproduced') return 'not established: no tail variant and charset tried rebuilds the bits';
+  return 'unknown: the index could not be read';
 }
 
 // ---------------------------------------------------------------- series list
@@ -511,6 +558,7 @@ $('path-input').addEventListener('keydown', (ev) => {
 // ---------------------------------------------------------------- probing
 
 function resetProbe() {
+  probeSeq++; // a probe still in the worker answers for the previous file
   $('verdict-box').hidden = true;
   $('verdict').textContent = '';
   $('probes').tBodies[0].replaceChildren();
@@ -524,14 +572,15 @@ async function runProbe() {
   const path = $('path-input').value;
   if (!path.trim()) return;
   const seq = ++probeSeq;
+  const file = cur;
   let r;
   try {
     r = await worker.probe(path, { variant: $('variant').value || undefined, charset: $('charset').value || undefined });
   } catch (e) {
-    if (seq === probeSeq) showError(e, 'The probe failed:');
+    if (seq === probeSeq && cur === file) showError(e, 'The probe failed:');
     return;
   }
-  if (seq !== probeSeq) return;
+  if (seq !== probeSeq || cur !== file) return;
   renderProbe(path, r);
 }
 
@@ -626,7 +675,22 @@ const batchList = new VirtualList($('batch-results'), {
   },
 });
 
-let running = null;
+let running = null; // the batch in the worker (its probeMany promise), for this file only
+
+/** No batch results, and a running batch cancelled: the next file starts with an empty panel. */
+function resetBatch() {
+  if (running) worker.cancel(running);
+  running = null;
+  batch = null;
+  batchList.setCount(0);
+  $('batch-results-box').hidden = true;
+  $('batch-summary').textContent = '';
+  $('batch-status').textContent = '';
+  $('batch-progress').hidden = true;
+  $('batch-cancel').hidden = true;
+  $('batch-run').disabled = false;
+}
+
 async function runBatch() {
   if (!cur || running) return;
   const paths = $('batch-input').value.split(/\r?\n/).map((l) => l.replace(/^\uFEFF/, '').trim()).filter(Boolean);
@@ -641,18 +705,19 @@ async function runBatch() {
   $('batch-cancel').hidden = false;
   $('batch-run').disabled = true;
   $('batch-status').textContent = `Testing ${fmt(paths.length)} paths…`;
-  const seq = loadSeq;
-  running = worker.probeMany(paths, {
+  const job = worker.probeMany(paths, {
     variant: $('variant').value || undefined,
     charset: $('charset').value || undefined,
     onprogress: (p) => {
+      if (running !== job) return;
       $('batch-progress').value = p.done / p.total;
       $('batch-status').textContent = `${fmt(p.done)} of ${fmt(p.total)} paths tested…`;
     },
   });
+  running = job;
   try {
-    const res = await running;
-    if (seq !== loadSeq) return;
+    const res = await job;
+    if (running !== job) return; // a new file replaced the one this batch was for
     const counts = { absent: 0, maybe: 0, unknown: 0 };
     const rows = res.map((r) => {
       counts[r.verdict] = (counts[r.verdict] ?? 0) + 1;
@@ -665,13 +730,16 @@ async function runBatch() {
     batchList.setCount(rows.length);
     $('batch-status').textContent = `Done in ${((performance.now() - t0) / 1000).toFixed(2)} s (in a background worker).`;
   } catch (e) {
+    if (running !== job) return;
     $('batch-status').textContent = e.kind === 'cancelled' ? `Cancelled (${e.message}).` : '';
     if (e.kind !== 'cancelled') showError(e, 'The batch failed:');
   } finally {
-    running = null;
-    $('batch-progress').hidden = true;
-    $('batch-cancel').hidden = true;
-    $('batch-run').disabled = false;
+    if (running === job) {
+      running = null;
+      $('batch-progress').hidden = true;
+      $('batch-cancel').hidden = true;
+      $('batch-run').disabled = false;
+    }
   }
 }
 

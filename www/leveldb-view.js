@@ -86,10 +86,18 @@ function renderBlocks(highlight = null) {
   );
 }
 
-/** Shows a LevelDB table; errors are thrown to the caller (the page's error box). */
-export async function showLevelDb(blob, name) {
+/**
+ * Shows a LevelDB table; errors are thrown to the caller (the page's error box). Returns false,
+ * showing nothing, when `isStale()` says another file was opened while this one was read.
+ */
+export async function showLevelDb(blob, name, isStale = () => false) {
   hideLevelDb();
-  table = await openLevelDbTable(blob);
+  const opened = await openLevelDbTable(blob);
+  if (isStale()) {
+    opened.close();
+    return false;
+  }
+  table = opened;
   const info = table.info;
   $('ldb-name').textContent = `${name} — ${fmt(blob.size)} bytes, LevelDB table`;
   $('ldb-summary').textContent = info.filterPolicy
@@ -98,7 +106,9 @@ export async function showLevelDb(blob, name) {
   renderStrip();
   renderBlocks();
   $('ldb-verdict').textContent = '';
+  $('ldb-probes').textContent = '';
   $('leveldb').hidden = false;
+  return true;
 }
 
 function keyBytes() {
