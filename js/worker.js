@@ -9,7 +9,7 @@
 
 // web.js (explicit init, no top-level await) so the message listener below is installed at
 // once: messages that arrive while a module worker is still in a top-level await are lost.
-import init, { openTsFile, BloomFilter, SEEDS, writerHypothesis } from './web.js';
+import init, { openTsFile, BloomFilter, SEEDS, writerHypothesis, isMultiByte, loadCharsets } from './web.js';
 
 let wasmReady = null;
 /** Instantiates the wasm once (idempotent; safe to call from the main thread too). */
@@ -262,6 +262,8 @@ export function createHandler() {
     }
     try {
       await ready();
+      // The multi-byte JVM charsets live in their own wasm module, fetched on first use.
+      if (typeof msg.charset === 'string' && isMultiByte(msg.charset)) await loadCharsets();
       const out = await fn(msg, (progress) => post({ id, progress }));
       if (out && typeof out === 'object' && 'transfer' in out && 'value' in out) post({ id, result: out.value }, out.transfer);
       else post({ id, result: out });
