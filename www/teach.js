@@ -799,7 +799,7 @@ export async function renderPitfall(custom) {
   if (custom == null) {
     const src = pitfallSource();
     input.value = src.path;
-    $('pf-source').textContent = src.fromFile ? 'A path from the loaded file whose last bytes are non-ASCII.' : file.state ? 'The loaded file has no path with a non-ASCII tail; this is the spec’s example.' : 'The spec’s example path; open a file with non-ASCII names to use one of its own.';
+    $('pf-source').textContent = src.fromFile ? 'A path from the loaded file whose last bytes are non-ASCII.' : file.state ? 'The loaded file has no path with a non-ASCII tail; this is an example path with one.' : 'An example path with a non-ASCII tail; open a file with non-ASCII names to use one of its own.';
   }
   const path = input.value;
   const lb = await lib();
@@ -857,7 +857,7 @@ export async function renderPitfall(custom) {
   }
   $('pf-table').dataset.java = javaBits.join(',');
   $('pf-table').dataset.zero = zeroBits.join(',');
-  $('pf-geometry').textContent = `m = ${fmt(m)}, k = ${k}${st ? ' (the loaded file’s)' : ' (spec test vectors)'}; ${differ} of ${k} bits differ.`;
+  $('pf-geometry').textContent = `m = ${fmt(m)}, k = ${k}${st ? ' (the loaded file’s)' : ' (a small example filter)'}; ${differ} of ${k} bits differ.`;
   // the false negative it causes
   const out = $('pf-fn');
   out.replaceChildren();

@@ -7,6 +7,7 @@
 //
 //   SESSION_SEED=1234 node --test tests/e2e/session.test.mjs     # replay a session
 //   SESSION_ACTIONS=400 …                                          # a longer one
+//   SESSION_VERBOSE=1 …                                            # each action and its time
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -413,7 +414,7 @@ test(`a random session of ${ACTIONS} actions over every fixture leaves no page o
   }
   if (!log.includes('sample')) await openSample();
   if (!demos) await openDemo();
-  console.log(`${log.length} actions (${opened.size} fixtures opened; ${interrupted.batches} batches and ${interrupted.probes} probes overtaken by a new file) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`${log.length} actions (${opened.size} fixtures opened; ${interrupted.batches} batches and ${interrupted.probes} probes sent in the same task as a new file) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   assert.deepEqual(harness.problems, []);
 });
 
