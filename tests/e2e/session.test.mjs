@@ -20,6 +20,8 @@ const LEVELDB = fileURLToPath(new URL('../fixtures/leveldb/', import.meta.url));
 const manifest = JSON.parse(readFileSync(`${TSFILES}manifest.json`, 'utf8'));
 const byName = Object.fromEntries(manifest.map((e) => [e.name, e]));
 const { tables } = JSON.parse(readFileSync(`${LEVELDB}manifest.json`, 'utf8'));
+const JAVA = fileURLToPath(new URL('../fixtures/java/', import.meta.url));
+const javaFiles = JSON.parse(readFileSync(`${JAVA}manifest.json`, 'utf8')).files;
 
 // The JVM charsets the page's menu offers, in order.
 const JVM_CHARSETS = ['UTF-8', 'GBK', 'GB18030', 'Big5', 'x-windows-950', 'Shift_JIS', 'windows-31j', 'EUC-JP', 'EUC-KR', 'x-windows-949', 'windows-1252', 'ISO-8859-1'];
@@ -49,6 +51,8 @@ const seriesPath = (s) => `${s.device.map((x) => (x == null ? 'null' : x)).join(
 const files = [
   ...manifest.map((e) => ({ path: TSFILES + e.file, kind: e.kind === 'hostile' ? 'hostile' : 'tsfile', entry: e })),
   ...tables.map((t) => ({ path: LEVELDB + t.file, kind: 'leveldb', table: t })),
+  // Written by Apache TsFile's Java writer under UTF-8 and GBK JVMs (tests/fixtures/java/).
+  ...javaFiles.map((e) => ({ path: JAVA + e.file, kind: 'java', entry: e })),
 ];
 /** Files in a seeded shuffled deck, so that every fixture is opened once before any twice. */
 const opened = new Set();
@@ -153,6 +157,17 @@ async function checkShown() {
     return;
   }
   assert.equal(error, '', `${where}: no error`);
+  if (e.kind === 'java') {
+    const b = e.entry.bloom;
+    assert.equal(bits, b.present ? String(b.bit_count) : '–', `${where}: bit count`);
+    assert.ok((await page.textContent('#series-count')).startsWith(`(${e.entry.series_count.toLocaleString('en')}`), `${where}: series count`);
+    const hash = await page.textContent('[data-testid=hash-used]');
+    // Java's tail; the JVM's charset whenever some hashed path is not ASCII.
+    const ascii = e.entry.devices.every((d) => d.series.every((x) => /^[\x00-\x7f]*$/.test(x[2])));
+    if (!b.present) assert.match(hash, /no filter/, `${where}: ${hash}`);
+    else if (!ascii) assert.match(hash, new RegExp(`java.*· ${e.entry.charset}$`), `${where}: ${hash}`);
+    return;
+  }
   const b = e.entry.bloom;
   assert.equal(bits, b.byte_length ? String(b.bit_count) : '–', `${where}: bit count`);
   assert.equal((await page.textContent('#series-count')).startsWith(`(${e.entry.series_count.toLocaleString('en')}`), true, `${where}: series count`);
