@@ -58,12 +58,38 @@ export function bitIndex(hash, bitCount) {
   return rawBitIndex(hash, bitCount);
 }
 
+// Node's Buffer#utf8Write writes a string's UTF-8 at an offset of a Buffer with one native
+// call and no result object: the cheapest route measured for short strings (BENCHMARKS.md,
+// "Staging"); TextEncoder.encodeInto elsewhere. Both replace lone surrogates by U+FFFD.
+const NodeBuffer = typeof globalThis.Buffer === 'function' && typeof globalThis.Buffer.prototype.utf8Write === 'function' ? globalThis.Buffer : null;
+
+/** Pre-encoded keys: one buffer and the end offset of each key in it. */
+function isEncoded(paths) {
+  return paths !== null && typeof paths === 'object' && !Array.isArray(paths) && 'bytes' in paths && 'ends' in paths;
+}
+
 /**
- * Writes paths back to back into the wasm module's staging area (strings with
- * TextEncoder.encodeInto, straight into wasm memory) for one batch call.
+ * Copies pre-encoded keys `{bytes: Uint8Array, ends: Uint32Array}` into the staging area with
+ * two bulk copies. The wasm side checks the ends (non-decreasing, within `bytes`).
+ */
+export function stageEncoded(input, module = { stageKeys, wasmMemory }) {
+  const { bytes, ends } = input;
+  if (!(bytes instanceof Uint8Array)) throw argumentError('pre-encoded paths need `bytes` as a Uint8Array');
+  if (!(ends instanceof Uint32Array)) throw argumentError('pre-encoded paths need `ends` as a Uint32Array of end offsets');
+  const [keysPtr, endsPtr] = module.stageKeys(bytes.length, ends.length);
+  const memory = module.wasmMemory().buffer;
+  new Uint8Array(memory, keysPtr, bytes.length).set(bytes);
+  new Uint32Array(memory, endsPtr, ends.length).set(ends);
+  return { count: ends.length, text: false, charset: 'bytes' };
+}
+
+/**
+ * Writes paths back to back into the wasm module's staging area (strings straight into wasm
+ * memory as UTF-8) for one batch call; `{bytes, ends}` (pre-encoded) is copied as it is.
  * Returns `{count, text, charset}`; `text`: the bytes are UTF-8 of JS strings.
  */
 export function stagePaths(paths, charset, module = { stageKeys, wasmMemory }) {
+  if (isEncoded(paths)) return stageEncoded(paths, module);
   const legacy = charset === undefined ? null : legacyCharsetName(charset);
   let capacity = 0;
   let strings = 0;
@@ -75,7 +101,7 @@ export function stagePaths(paths, charset, module = { stageKeys, wasmMemory }) {
       if (legacy) {
         encoded[i] = encodeLegacy(p, legacy);
         capacity += encoded[i].length;
-      } else capacity += p.length * 3; // encodeInto writes at most 3 bytes per UTF-16 unit
+      } else capacity += p.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
     } else if (p instanceof Uint8Array) {
       capacity += p.length;
       if (legacy) encoded[i] = p;
@@ -89,17 +115,30 @@ export function stagePaths(paths, charset, module = { stageKeys, wasmMemory }) {
   const [keysPtr, endsPtr] = module.stageKeys(capacity, paths.length);
   // Views are made after staging: growing wasm memory detaches older ones.
   const memory = module.wasmMemory().buffer;
-  const bytes = new Uint8Array(memory, keysPtr, capacity);
   const ends = new Uint32Array(memory, endsPtr, paths.length);
   let pos = 0;
-  for (let i = 0; i < paths.length; i++) {
-    const p = legacy ? encoded[i] : paths[i];
-    if (typeof p === 'string') pos += utf8.encodeInto(p, bytes.subarray(pos)).written;
-    else {
-      bytes.set(p, pos);
-      pos += p.length;
+  if (NodeBuffer) {
+    const bytes = NodeBuffer.from(memory, keysPtr, capacity);
+    for (let i = 0; i < paths.length; i++) {
+      const p = legacy ? encoded[i] : paths[i];
+      if (typeof p === 'string') pos += bytes.utf8Write(p, pos);
+      else {
+        bytes.set(p, pos);
+        pos += p.length;
+      }
+      ends[i] = pos;
     }
-    ends[i] = pos;
+  } else {
+    const bytes = new Uint8Array(memory, keysPtr, capacity);
+    for (let i = 0; i < paths.length; i++) {
+      const p = legacy ? encoded[i] : paths[i];
+      if (typeof p === 'string') pos += utf8.encodeInto(p, bytes.subarray(pos)).written;
+      else {
+        bytes.set(p, pos);
+        pos += p.length;
+      }
+      ends[i] = pos;
+    }
   }
   const text = strings === paths.length && !legacy;
   return { count: paths.length, text, charset: legacy ?? (text ? (charset ?? 'UTF-8') : strings ? 'UTF-8' : 'bytes') };
@@ -118,6 +157,12 @@ export function writerHypothesis(audit) {
     established: audit?.status === 'established',
     reproduced: matching.length > 0,
   };
+}
+
+/** Stages an array of paths or pre-encoded `{bytes, ends}` for one batch call. */
+export function stageBatch(paths, charset, method) {
+  if (!Array.isArray(paths) && !isEncoded(paths)) throw argumentError(`${method} expects an array of paths or {bytes, ends}`);
+  return stagePaths(paths, charset);
 }
 
 const RAW = Symbol('raw');
@@ -160,13 +205,25 @@ export class BloomFilter {
     return result;
   }
 
-  /** Adds many paths with one call into wasm (same options as `add`). */
+  /**
+   * Adds many paths with one call into wasm (same options as `add`). `paths`: an array of
+   * strings / Uint8Arrays, or pre-encoded keys `{bytes: Uint8Array, ends: Uint32Array}`.
+   */
   addMany(paths, { variant, charset } = {}) {
-    if (!Array.isArray(paths)) throw argumentError('addMany expects an array of paths');
     const v = checkVariant(variant);
-    const packed = stagePaths(paths, charset);
+    const packed = stageBatch(paths, charset, 'addMany');
     this[RAW].addStaged(packed.count, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
     return this;
+  }
+
+  /**
+   * Verdicts only, like Java's `contains` (stops at the first clear bit): a Uint8Array with
+   * 1 where the path may be present, 0 where it is absent. `paths` as for `addMany`.
+   */
+  mightContainMany(paths, { variant, charset } = {}) {
+    const v = checkVariant(variant);
+    const packed = stageBatch(paths, charset, 'mightContainMany');
+    return this[RAW].mightContainStaged(packed.count, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
   }
 
   /**
@@ -175,27 +232,29 @@ export class BloomFilter {
    * where each path has `stride = 1 + 2k` numbers: set-bit mask, then (hash32, bit) per seed.
    */
   probeMany(paths, { variant, charset, compact = false } = {}) {
-    if (!Array.isArray(paths)) throw argumentError('probeMany expects an array of paths');
     const v = checkVariant(variant);
-    const packed = stagePaths(paths, charset);
+    const packed = stageBatch(paths, charset, 'probeMany');
+    const count = packed.count;
     const data = this[RAW].probeStaged(packed.count, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
     const k = this.hashFunctionCount;
     const stride = 1 + 2 * k;
     const full = (1 << k) - 1;
     if (compact) {
-      const maybe = new Uint8Array(paths.length);
-      for (let i = 0; i < paths.length; i++) maybe[i] = data[i * stride] === full ? 1 : 0;
+      const maybe = new Uint8Array(count);
+      for (let i = 0; i < count; i++) maybe[i] = data[i * stride] === full ? 1 : 0;
       return { k, stride, seeds: SEEDS.slice(0, k), data, maybe, variant: v, charset: packed.charset };
     }
-    const out = new Array(paths.length);
-    for (let i = 0; i < paths.length; i++) {
+    const out = new Array(count);
+    const encoded = isEncoded(paths);
+    for (let i = 0; i < count; i++) {
       const base = i * stride;
       const mask = data[base];
       const probes = new Array(k);
       for (let j = 0; j < k; j++) {
         probes[j] = { seed: SEEDS[j], hash32: data[base + 1 + 2 * j], bit: data[base + 2 + 2 * j], set: ((mask >> j) & 1) === 1 };
       }
-      out[i] = { path: paths[i], verdict: mask === full ? 'maybe' : 'absent', variant: v, charset: packed.charset, probes };
+      const path = encoded ? paths.bytes.subarray(i === 0 ? 0 : paths.ends[i - 1], paths.ends[i]) : paths[i];
+      out[i] = { path, verdict: mask === full ? 'maybe' : 'absent', variant: v, charset: packed.charset, probes };
     }
     return out;
   }

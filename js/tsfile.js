@@ -4,7 +4,7 @@
 // (in Node) a path or a FileHandle.
 
 import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
-import { BloomFilter, argumentError, wrapRaw, stagePaths } from './core.js';
+import { BloomFilter, argumentError, wrapRaw, stagePaths, stageBatch } from './core.js';
 
 /** First read from the end: most TsFileMetadata (and small index regions) fit in it. */
 const TAIL_WINDOW = 4 * 1024;
@@ -181,6 +181,17 @@ export class TsFile {
     const { count } = stagePaths(paths);
     const codes = this.#file.probeStaged(count);
     return paths.map((path, i) => ({ path, verdict: ['absent', 'maybe', 'unknown'][codes[i]] }));
+  }
+
+  /**
+   * Verdicts only, for many paths in one call into wasm: a Uint8Array with 0 where
+   * `probe(path, options)` says 'absent' and 1 where it says 'maybe' or 'unknown' (same
+   * soundness rules). `paths`: strings / Uint8Arrays (UTF-8, as stored in the index), or
+   * pre-encoded `{bytes: Uint8Array, ends: Uint32Array}`.
+   */
+  mightContainMany(paths, { variant, charset } = {}) {
+    const { count } = stageBatch(paths, undefined, 'mightContainMany');
+    return this.#file.mightContainStaged(count, variantCode(variant), charset ?? '');
   }
 
   /** Releases the wasm memory and the source (Node file handles opened by path). */

@@ -275,11 +275,10 @@ impl BloomFilter {
         }
     }
 
-    /// The verdict alone (every seed is hashed in one pass; the bits are tested until the
-    /// first clear one).
+    /// The verdict alone, as Java's `contains`: seed by seed, stopping at the first clear bit
+    /// (the key is still read and its blocks mixed only once).
     pub fn might_contain(&self, key: &[u8], variant: TailVariant) -> bool {
-        let hs = hash32_seeds(key, self.seeds(), variant);
-        hs[..self.hash_function_count as usize].iter().all(|&h| self.get(bit_index(h, self.bit_count)))
+        crate::hash::contains(&self.bits, self.bit_count, self.seeds(), key, variant)
     }
 
     pub fn set_bits(&self) -> u64 {

@@ -5,6 +5,7 @@
 //! [`filter`] (the serialized filter) → [`path`] (the bytes a writer hashes).
 
 pub mod audit;
+pub mod batch;
 pub mod bytes;
 pub mod error;
 pub mod filter;

@@ -81,9 +81,9 @@ thread_local! {
 pub fn stage_keys(bytes: usize, count: usize) -> Vec<u32> {
     STAGE.with(|s| {
         let mut s = s.borrow_mut();
-        s.0.clear();
+        // Exactly `bytes` and `count` long (the ends are checked against that); zero-filled
+        // only where the area grows, since JS overwrites what it uses.
         s.0.resize(bytes, 0);
-        s.1.clear();
         s.1.resize(count, 0);
         vec![s.0.as_ptr() as u32, s.1.as_ptr() as u32]
     })

@@ -138,6 +138,20 @@ impl WasmBloomFilter {
         Ok(out)
     }
 
+    /// Verdicts for the `count` keys staged with [`stage_keys`], one byte each (1 = maybe):
+    /// Java's `contains`, stopping at the first clear bit; no per-seed records.
+    #[wasm_bindgen(js_name = mightContainStaged)]
+    pub fn might_contain_staged(&self, count: usize, text: bool, zero_extended: bool, charset_name: &str) -> Result<Vec<u8>, JsValue> {
+        let v = variant(zero_extended);
+        let cs = charset(charset_name)?;
+        let mut out = Vec::with_capacity(count);
+        for_each_staged(count, |key| {
+            out.push(self.inner.might_contain(&key_bytes(key, text, cs)?, v) as u8);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
     /// Adds the `count` keys staged with [`stage_keys`].
     #[wasm_bindgen(js_name = addStaged)]
     pub fn add_staged(&mut self, count: usize, text: bool, zero_extended: bool, charset_name: &str) -> Result<(), JsValue> {
@@ -535,6 +549,21 @@ impl WasmTsFile {
                     FileVerdict::Unknown => 2,
                 },
             });
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// For the `count` UTF-8 paths staged with [`stage_keys`]: 0 where `probe` says absent,
+    /// else 1 (maybe or unknown). Same arguments as `probe` (crate::batch).
+    #[wasm_bindgen(js_name = mightContainStaged)]
+    pub fn might_contain_staged(&self, count: usize, variant_code: u8, charset_name: &str) -> Result<Vec<u8>, JsValue> {
+        let v = if variant_code == 0 { None } else { Some(variant(variant_code == 2)) };
+        let cs = if charset_name.is_empty() { None } else { Some(charset(charset_name)?) };
+        let batch = crate::batch::FileBatch::new(self.meta.bloom.filter.as_ref(), self.audit.as_ref(), v, cs);
+        let mut out = Vec::with_capacity(count);
+        for_each_staged(count, |key| {
+            out.push(batch.might_contain(key).map_err(|e| js_error(&e))? as u8);
             Ok(())
         })?;
         Ok(out)
