@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Size budget for the shipped WebAssembly: every dist/web/*.wasm and dist/site/**/*.wasm
-// must be at most 40 KiB (40960 bytes) after gzip -9. Prints each size; exits 1 when any
+// must be at most 48 KiB (49152 bytes) after gzip -9. Prints each size; exits 1 when any
 // module is over budget, or when there is no module to check (run scripts/build.sh first).
 //
 //   node scripts/check-size.mjs            check the built dist/
@@ -12,7 +12,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const BUDGET = 40 * 1024;
+export const BUDGET = 48 * 1024;
 
 function wasmFiles(dir, recursive) {
   if (!existsSync(dir)) return [];

@@ -95,6 +95,20 @@ pub fn wasm_memory() -> JsValue {
     wasm_bindgen::memory()
 }
 
+/// The staged `(bytes, ends)` of the first `count` keys, for kernels that walk them themselves.
+pub(crate) fn with_staged<R>(count: usize, f: impl FnOnce(&[u8], &[u32]) -> Result<R, JsValue>) -> Result<R, JsValue> {
+    STAGE.with(|s| {
+        let s = s.borrow();
+        let ends = s.1.get(..count).ok_or_else(|| js_error(&Error::invalid_argument("more keys than were staged")))?;
+        f(&s.0, ends)
+    })
+}
+
+/// How many keys are staged (what output buffers may be sized by).
+pub(crate) fn staged_count() -> usize {
+    STAGE.with(|s| s.borrow().1.len())
+}
+
 pub(crate) fn for_each_staged(count: usize, mut f: impl FnMut(&[u8]) -> Result<(), JsValue>) -> Result<(), JsValue> {
     STAGE.with(|s| {
         let s = s.borrow();

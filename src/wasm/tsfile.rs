@@ -6,7 +6,7 @@
 //! built field by field with `Reflect.set` (the [`Obj`] helper) instead of a
 //! serializer, whose per-type code was inlined into every export.
 
-use super::common::{array, for_each_staged, js_error, Obj};
+use super::common::{array, for_each_staged, js_error, staged_count, with_staged, Obj};
 use crate::error::Error;
 use crate::filter::{BloomFilter, Probe};
 use crate::hash::{self, TailVariant};
@@ -120,19 +120,20 @@ impl WasmBloomFilter {
     pub fn probe_staged(&self, count: usize, text: bool, zero_extended: bool, charset_name: &str) -> Result<Vec<i32>, JsValue> {
         let v = variant(zero_extended);
         let cs = charset(charset_name)?;
-        let k = self.inner.hash_function_count() as usize;
-        let mut out = Vec::with_capacity(count * (1 + 2 * k));
+        let stride = 1 + 2 * self.inner.hash_function_count() as usize;
+        // Sized by what was staged (not by the caller's count), written in place: no pushes.
+        let mut out = vec![0i32; staged_count().min(count) * stride];
+        let mut rows = out.chunks_exact_mut(stride);
         for_each_staged(count, |key| {
             let key = key_bytes(key, text, cs)?;
-            let mask_at = out.len();
-            out.push(0);
+            let Some(row) = rows.next() else { return Ok(()) };
             let mut mask = 0i32;
             self.inner.for_each_probe(&key, v, |j, s| {
                 mask |= (s.set as i32) << j;
-                out.push(s.hash32);
-                out.push(s.bit as i32);
+                row[1 + 2 * j] = s.hash32;
+                row[2 + 2 * j] = s.bit as i32;
             });
-            out[mask_at] = mask;
+            row[0] = mask;
             Ok(())
         })?;
         Ok(out)
@@ -144,10 +145,20 @@ impl WasmBloomFilter {
     pub fn might_contain_staged(&self, count: usize, text: bool, zero_extended: bool, charset_name: &str) -> Result<Vec<u8>, JsValue> {
         let v = variant(zero_extended);
         let cs = charset(charset_name)?;
-        let mut out = Vec::with_capacity(count);
-        for_each_staged(count, |key| {
-            out.push(self.inner.might_contain(&key_bytes(key, text, cs)?, v) as u8);
-            Ok(())
+        let mut out = Vec::with_capacity(staged_count().min(count));
+        if text && cs != Charset::Utf8 {
+            // Re-encoded key by key (windows-1252, ISO-8859-1).
+            for_each_staged(count, |key| {
+                out.push(self.inner.might_contain(&key_bytes(key, text, cs)?, v) as u8);
+                Ok(())
+            })?;
+            return Ok(out);
+        }
+        // The keys are hashed as staged: the whole loop runs in the hash crate.
+        with_staged(count, |keys, ends| {
+            self.inner.might_contain_many(keys, ends, v, &mut out).map_err(|_| {
+                js_error(&Error::invalid_argument("staged key ends are not increasing within the staged bytes"))
+            })
         })?;
         Ok(out)
     }
@@ -158,9 +169,18 @@ impl WasmBloomFilter {
         let v = variant(zero_extended);
         let cs = charset(charset_name)?;
         let inner = &mut self.inner;
-        for_each_staged(count, |key| {
-            inner.add(&key_bytes(key, text, cs)?, v);
-            Ok(())
+        if text && cs != Charset::Utf8 {
+            // Re-encoded key by key (windows-1252, ISO-8859-1).
+            return for_each_staged(count, |key| {
+                inner.add(&key_bytes(key, text, cs)?, v);
+                Ok(())
+            });
+        }
+        // The keys are hashed as staged: the whole loop runs in the hash crate.
+        with_staged(count, |keys, ends| {
+            inner.add_many(keys, ends, v).map_err(|_| {
+                js_error(&Error::invalid_argument("staged key ends are not increasing within the staged bytes"))
+            })
         })
     }
 
@@ -561,7 +581,7 @@ impl WasmTsFile {
         let v = if variant_code == 0 { None } else { Some(variant(variant_code == 2)) };
         let cs = if charset_name.is_empty() { None } else { Some(charset(charset_name)?) };
         let batch = crate::batch::FileBatch::new(self.meta.bloom.filter.as_ref(), self.audit.as_ref(), v, cs);
-        let mut out = Vec::with_capacity(count);
+        let mut out = Vec::with_capacity(staged_count().min(count));
         for_each_staged(count, |key| {
             out.push(batch.might_contain(key).map_err(|e| js_error(&e))? as u8);
             Ok(())

@@ -255,6 +255,50 @@ pub fn contains(bits: &[u8], bit_count: u32, seeds: &[u32], key: &[u8], variant:
     true
 }
 
+/// [`contains`] for many keys laid back to back in `keys` (key i is `keys[ends[i-1]..ends[i]]`,
+/// the first starting at 0), one verdict byte each (1 = maybe) appended to `out`. The whole
+/// loop lives here so that it is compiled with this crate's opt-level. `Err(i)`: `ends[i]` is
+/// before the previous end or past `keys` (nothing is appended for it or after it).
+#[inline(never)]
+pub fn contains_many(
+    bits: &[u8],
+    bit_count: u32,
+    seeds: &[u32],
+    keys: &[u8],
+    ends: &[u32],
+    variant: TailVariant,
+    out: &mut Vec<u8>,
+) -> Result<(), usize> {
+    out.reserve(ends.len());
+    let mut start = 0usize;
+    for (i, &end) in ends.iter().enumerate() {
+        let key = keys.get(start..end as usize).ok_or(i)?;
+        out.push(contains(bits, bit_count, seeds, key, variant) as u8);
+        start = end as usize;
+    }
+    Ok(())
+}
+
+/// Java's `add` for many keys laid back to back (as in [`contains_many`]): sets each key's bit
+/// for every seed in `bits`, which holds at least `ceil(bit_count / 8)` bytes. `Err(i)`:
+/// `ends[i]` is out of order or past `keys` (the keys before it are added).
+#[inline(never)]
+pub fn add_many(bits: &mut [u8], bit_count: u32, seeds: &[u32], keys: &[u8], ends: &[u32], variant: TailVariant) -> Result<(), usize> {
+    let mut start = 0usize;
+    for (i, &end) in ends.iter().enumerate() {
+        let key = keys.get(start..end as usize).ok_or(i)?;
+        let p = Prepared::new(key, variant);
+        for &seed in seeds {
+            let bit = bit_index(p.hash32(seed), bit_count);
+            if let Some(b) = bits.get_mut((bit / 8) as usize) {
+                *b |= 1 << (bit % 8);
+            }
+        }
+        start = end as usize;
+    }
+    Ok(())
+}
+
 /// `(hash == Integer.MIN_VALUE ? 0 : Math.abs(hash)) % bit_count`.
 /// `bit_count` must be positive (the decoder guarantees it).
 #[inline(always)]
@@ -409,6 +453,43 @@ mod tests {
             }
         }
         assert!(maybe > 100, "the vector must let some keys through ({maybe})");
+    }
+
+    #[test]
+    fn contains_many_is_contains_per_key_and_rejects_bad_ends() {
+        let m = 1000u32;
+        let bits: Vec<u8> = (0..125u32).map(|i| (i * 37 % 251) as u8).collect();
+        let keys: Vec<Vec<u8>> = (0..500).map(|i| format!("root.d{i}.温度{}", i % 13).into_bytes()).collect();
+        let mut flat = Vec::new();
+        let mut ends = Vec::new();
+        for k in &keys {
+            flat.extend_from_slice(k);
+            ends.push(flat.len() as u32);
+        }
+        for v in TailVariant::ALL {
+            let mut out = Vec::new();
+            contains_many(&bits, m, &SEEDS[..5], &flat, &ends, v, &mut out).unwrap();
+            let want: Vec<u8> = keys.iter().map(|k| contains(&bits, m, &SEEDS[..5], k, v) as u8).collect();
+            assert_eq!(out, want);
+            assert!(want.contains(&0) && want.contains(&1));
+        }
+        let mut out = Vec::new();
+        assert_eq!(contains_many(&bits, m, &SEEDS[..5], &flat, &[3, 2], TailVariant::Java, &mut out), Err(1));
+        assert_eq!(out.len(), 1);
+        // add_many sets exactly the bits of every seed of every key.
+        let mut added = vec![0u8; 125];
+        add_many(&mut added, m, &SEEDS[..5], &flat, &ends, TailVariant::Java).unwrap();
+        let mut want = vec![0u8; 125];
+        for k in &keys {
+            for &seed in &SEEDS[..5] {
+                let (h1, h2) = reference_murmur128(k, seed, TailVariant::Java);
+                let bit = bit_index(h1.wrapping_add(h2) as i32, m);
+                want[(bit / 8) as usize] |= 1 << (bit % 8);
+            }
+        }
+        assert_eq!(added, want);
+        let past = flat.len() as u32 + 1;
+        assert_eq!(contains_many(&bits, m, &SEEDS[..5], &flat, &[past], TailVariant::Java, &mut Vec::new()), Err(0));
     }
 
     #[test]
