@@ -58,11 +58,6 @@ export function bitIndex(hash, bitCount) {
   return rawBitIndex(hash, bitCount);
 }
 
-// Node's Buffer#utf8Write writes a string's UTF-8 at an offset of a Buffer with one native
-// call and no result object: the cheapest route measured for short strings (BENCHMARKS.md,
-// "Staging"); TextEncoder.encodeInto elsewhere. Both replace lone surrogates by U+FFFD.
-const NodeBuffer = typeof globalThis.Buffer === 'function' && typeof globalThis.Buffer.prototype.utf8Write === 'function' ? globalThis.Buffer : null;
-
 /** Pre-encoded keys: one buffer and the end offset of each key in it. */
 function isEncoded(paths) {
   return paths !== null && typeof paths === 'object' && !Array.isArray(paths) && 'bytes' in paths && 'ends' in paths;
@@ -116,29 +111,19 @@ export function stagePaths(paths, charset, module = { stageKeys, wasmMemory }) {
   // Views are made after staging: growing wasm memory detaches older ones.
   const memory = module.wasmMemory().buffer;
   const ends = new Uint32Array(memory, endsPtr, paths.length);
+  // One TextEncoder.encodeInto per string, straight into wasm memory: the cheapest route
+  // measured (BENCHMARKS.md, "Staging"; Buffer#utf8Write and one encodeInto of the joined
+  // batch cost more). It writes lone surrogates as U+FFFD, as TextEncoder.encode does.
+  const bytes = new Uint8Array(memory, keysPtr, capacity);
   let pos = 0;
-  if (NodeBuffer) {
-    const bytes = NodeBuffer.from(memory, keysPtr, capacity);
-    for (let i = 0; i < paths.length; i++) {
-      const p = legacy ? encoded[i] : paths[i];
-      if (typeof p === 'string') pos += bytes.utf8Write(p, pos);
-      else {
-        bytes.set(p, pos);
-        pos += p.length;
-      }
-      ends[i] = pos;
+  for (let i = 0; i < paths.length; i++) {
+    const p = legacy ? encoded[i] : paths[i];
+    if (typeof p === 'string') pos += utf8.encodeInto(p, bytes.subarray(pos)).written;
+    else {
+      bytes.set(p, pos);
+      pos += p.length;
     }
-  } else {
-    const bytes = new Uint8Array(memory, keysPtr, capacity);
-    for (let i = 0; i < paths.length; i++) {
-      const p = legacy ? encoded[i] : paths[i];
-      if (typeof p === 'string') pos += utf8.encodeInto(p, bytes.subarray(pos)).written;
-      else {
-        bytes.set(p, pos);
-        pos += p.length;
-      }
-      ends[i] = pos;
-    }
+    ends[i] = pos;
   }
   const text = strings === paths.length && !legacy;
   return { count: paths.length, text, charset: legacy ?? (text ? (charset ?? 'UTF-8') : strings ? 'UTF-8' : 'bytes') };
