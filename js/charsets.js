@@ -106,6 +106,10 @@ function ensureLoaded(charset) {
 const utf8 = new TextEncoder();
 const LONE_SURROGATE = /\p{Cs}/u;
 
+/** A lone surrogate is no code point: Java's getBytes writes '?' for it, where TextEncoder
+ * writes U+FFFD. Well-formed strings (all but pathological ones) pass through untouched. */
+export const wellFormed = (s) => (s.isWellFormed() ? s : s.replace(/\p{Cs}/gu, '?'));
+
 /**
  * The bytes `text.getBytes(charset)` gives on JDK 17: one '?' per unmappable code point.
  * Multi-byte charsets need the charsets module (see loadCharsets); an unknown name

@@ -2,7 +2,7 @@
 // web.js) re-exports this module after making sure the wasm is initialised.
 
 import { WasmBloomFilter, hash32 as rawHash32, bitIndex as rawBitIndex, stageKeys, wasmMemory } from '../dist/web/tsfile_bloom.js';
-import { canonicalCharsetName, encodeJvm, isMultiByte } from './charsets.js';
+import { canonicalCharsetName, encodeJvm, isMultiByte, wellFormed } from './charsets.js';
 
 export { CHARSETS, canonicalCharsetName, charsetsLoaded, encodeJvm, isMultiByte, loadCharsets } from './charsets.js';
 
@@ -35,7 +35,7 @@ function keyOf(path, charset) {
   if (typeof path === 'string') {
     const multi = multiByteName(charset);
     if (multi) return { bytes: encodeJvm(path, multi), text: false, charset: multi };
-    return { bytes: utf8.encode(path), text: true, charset: charset ?? 'UTF-8' };
+    return { bytes: utf8.encode(wellFormed(path)), text: true, charset: charset ?? 'UTF-8' };
   }
   if (path instanceof Uint8Array) return { bytes: path, text: false, charset: 'bytes' };
   throw argumentError('a path must be a string or a Uint8Array');
@@ -63,12 +63,33 @@ export function bitIndex(hash, bitCount) {
   return rawBitIndex(hash, bitCount);
 }
 
+/** Pre-encoded keys: one buffer and the end offset of each key in it. */
+function isEncoded(paths) {
+  return paths !== null && typeof paths === 'object' && !Array.isArray(paths) && 'bytes' in paths && 'ends' in paths;
+}
+
 /**
- * Writes paths back to back into the wasm module's staging area (strings with
- * TextEncoder.encodeInto, straight into wasm memory) for one batch call.
+ * Copies pre-encoded keys `{bytes: Uint8Array, ends: Uint32Array}` into the staging area with
+ * two bulk copies. The wasm side checks the ends (non-decreasing, within `bytes`).
+ */
+export function stageEncoded(input, module = { stageKeys, wasmMemory }) {
+  const { bytes, ends } = input;
+  if (!(bytes instanceof Uint8Array)) throw argumentError('pre-encoded paths need `bytes` as a Uint8Array');
+  if (!(ends instanceof Uint32Array)) throw argumentError('pre-encoded paths need `ends` as a Uint32Array of end offsets');
+  const [keysPtr, endsPtr] = module.stageKeys(bytes.length, ends.length);
+  const memory = module.wasmMemory().buffer;
+  new Uint8Array(memory, keysPtr, bytes.length).set(bytes);
+  new Uint32Array(memory, endsPtr, ends.length).set(ends);
+  return { count: ends.length, text: false, charset: 'bytes' };
+}
+
+/**
+ * Writes paths back to back into the wasm module's staging area (strings straight into wasm
+ * memory as UTF-8) for one batch call; `{bytes, ends}` (pre-encoded) is copied as it is.
  * Returns `{count, text, charset}`; `text`: the bytes are UTF-8 of JS strings.
  */
 export function stagePaths(paths, charset, module = { stageKeys, wasmMemory }) {
+  if (isEncoded(paths)) return stageEncoded(paths, module);
   const multi = multiByteName(charset);
   let capacity = 0;
   let strings = 0;
@@ -80,7 +101,7 @@ export function stagePaths(paths, charset, module = { stageKeys, wasmMemory }) {
       if (multi) {
         encoded[i] = encodeJvm(p, multi);
         capacity += encoded[i].length;
-      } else capacity += p.length * 3; // encodeInto writes at most 3 bytes per UTF-16 unit
+      } else capacity += p.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
     } else if (p instanceof Uint8Array) {
       capacity += p.length;
       if (multi) encoded[i] = p;
@@ -94,12 +115,15 @@ export function stagePaths(paths, charset, module = { stageKeys, wasmMemory }) {
   const [keysPtr, endsPtr] = module.stageKeys(capacity, paths.length);
   // Views are made after staging: growing wasm memory detaches older ones.
   const memory = module.wasmMemory().buffer;
-  const bytes = new Uint8Array(memory, keysPtr, capacity);
   const ends = new Uint32Array(memory, endsPtr, paths.length);
+  // One TextEncoder.encodeInto per string, straight into wasm memory: the cheapest route
+  // measured (BENCHMARKS.md, "Staging"; Buffer#utf8Write and one encodeInto of the joined
+  // batch cost more). Lone surrogates become '?', as in Java.
+  const bytes = new Uint8Array(memory, keysPtr, capacity);
   let pos = 0;
   for (let i = 0; i < paths.length; i++) {
     const p = multi ? encoded[i] : paths[i];
-    if (typeof p === 'string') pos += utf8.encodeInto(p, bytes.subarray(pos)).written;
+    if (typeof p === 'string') pos += utf8.encodeInto(wellFormed(p), bytes.subarray(pos)).written;
     else {
       bytes.set(p, pos);
       pos += p.length;
@@ -123,6 +147,12 @@ export function writerHypothesis(audit) {
     established: audit?.status === 'established',
     reproduced: matching.length > 0,
   };
+}
+
+/** Stages an array of paths or pre-encoded `{bytes, ends}` for one batch call. */
+export function stageBatch(paths, charset, method) {
+  if (!Array.isArray(paths) && !isEncoded(paths)) throw argumentError(`${method} expects an array of paths or {bytes, ends}`);
+  return stagePaths(paths, charset);
 }
 
 const RAW = Symbol('raw');
@@ -165,13 +195,25 @@ export class BloomFilter {
     return result;
   }
 
-  /** Adds many paths with one call into wasm (same options as `add`). */
+  /**
+   * Adds many paths with one call into wasm (same options as `add`). `paths`: an array of
+   * strings / Uint8Arrays, or pre-encoded keys `{bytes: Uint8Array, ends: Uint32Array}`.
+   */
   addMany(paths, { variant, charset } = {}) {
-    if (!Array.isArray(paths)) throw argumentError('addMany expects an array of paths');
     const v = checkVariant(variant);
-    const packed = stagePaths(paths, charset);
+    const packed = stageBatch(paths, charset, 'addMany');
     this[RAW].addStaged(packed.count, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
     return this;
+  }
+
+  /**
+   * Verdicts only, like Java's `contains` (stops at the first clear bit): a Uint8Array with
+   * 1 where the path may be present, 0 where it is absent. `paths` as for `addMany`.
+   */
+  mightContainMany(paths, { variant, charset } = {}) {
+    const v = checkVariant(variant);
+    const packed = stageBatch(paths, charset, 'mightContainMany');
+    return this[RAW].mightContainStaged(packed.count, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
   }
 
   /**
@@ -180,27 +222,29 @@ export class BloomFilter {
    * where each path has `stride = 1 + 2k` numbers: set-bit mask, then (hash32, bit) per seed.
    */
   probeMany(paths, { variant, charset, compact = false } = {}) {
-    if (!Array.isArray(paths)) throw argumentError('probeMany expects an array of paths');
     const v = checkVariant(variant);
-    const packed = stagePaths(paths, charset);
+    const packed = stageBatch(paths, charset, 'probeMany');
+    const count = packed.count;
     const data = this[RAW].probeStaged(packed.count, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
     const k = this.hashFunctionCount;
     const stride = 1 + 2 * k;
     const full = (1 << k) - 1;
     if (compact) {
-      const maybe = new Uint8Array(paths.length);
-      for (let i = 0; i < paths.length; i++) maybe[i] = data[i * stride] === full ? 1 : 0;
+      const maybe = new Uint8Array(count);
+      for (let i = 0; i < count; i++) maybe[i] = data[i * stride] === full ? 1 : 0;
       return { k, stride, seeds: SEEDS.slice(0, k), data, maybe, variant: v, charset: packed.charset };
     }
-    const out = new Array(paths.length);
-    for (let i = 0; i < paths.length; i++) {
+    const out = new Array(count);
+    const encoded = isEncoded(paths);
+    for (let i = 0; i < count; i++) {
       const base = i * stride;
       const mask = data[base];
       const probes = new Array(k);
       for (let j = 0; j < k; j++) {
         probes[j] = { seed: SEEDS[j], hash32: data[base + 1 + 2 * j], bit: data[base + 2 + 2 * j], set: ((mask >> j) & 1) === 1 };
       }
-      out[i] = { path: paths[i], verdict: mask === full ? 'maybe' : 'absent', variant: v, charset: packed.charset, probes };
+      const path = encoded ? paths.bytes.subarray(i === 0 ? 0 : paths.ends[i - 1], paths.ends[i]) : paths[i];
+      out[i] = { path, verdict: mask === full ? 'maybe' : 'absent', variant: v, charset: packed.charset, probes };
     }
     return out;
   }

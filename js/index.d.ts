@@ -11,6 +11,15 @@ export type Charset = JvmCharset | (string & {});
 /** A series path as text (encoded in the chosen charset) or as the exact bytes to hash. */
 export type PathInput = string | Uint8Array;
 
+/**
+ * Keys already encoded, back to back: key i is `bytes.subarray(i ? ends[i - 1] : 0, ends[i])`.
+ * Hashed as given (like Uint8Array paths); `ends` must be non-decreasing and within `bytes`.
+ */
+export interface EncodedPaths {
+  bytes: Uint8Array;
+  ends: Uint32Array;
+}
+
 export interface ProbeOptions {
   /** Default 'java'. */
   variant?: Variant;
@@ -119,10 +128,15 @@ export class BloomFilter {
   static withCapacity(n: number, errorRate?: number): BloomFilter;
   add(path: PathInput, options?: ProbeOptions): this;
   /** Adds many paths with one call into wasm. */
-  addMany(paths: PathInput[], options?: ProbeOptions): this;
+  addMany(paths: PathInput[] | EncodedPaths, options?: ProbeOptions): this;
   probe(path: PathInput, options?: ProbeOptions): ProbeResult;
-  probeMany(paths: PathInput[], options?: ProbeOptions & { compact?: false }): BatchProbeResult[];
-  probeMany(paths: PathInput[], options: ProbeOptions & { compact: true }): CompactProbeResults;
+  probeMany(paths: PathInput[] | EncodedPaths, options?: ProbeOptions & { compact?: false }): BatchProbeResult[];
+  probeMany(paths: PathInput[] | EncodedPaths, options: ProbeOptions & { compact: true }): CompactProbeResults;
+  /**
+   * Verdicts only, like Java's `BloomFilter.contains` (each path stops at its first clear bit):
+   * 1 where the path may have been added, 0 where it was not.
+   */
+  mightContainMany(paths: PathInput[] | EncodedPaths, options?: ProbeOptions): Uint8Array;
   /** The serialized structure, byte-identical to the Java writer (trailing zero bytes trimmed). */
   encode(): Uint8Array;
   /** Logical bit vector, ceil(bitCount / 8) bytes, LSB-first. */
@@ -265,6 +279,11 @@ export class TsFile {
   audit(): Promise<AuditResult | null>;
   probe(path: string | Uint8Array, options?: ProbeOptions): FileProbeResult;
   probeMany(paths: (string | Uint8Array)[], options?: ProbeOptions): { path: string | Uint8Array; verdict: 'absent' | 'maybe' | 'unknown' }[];
+  /**
+   * Verdicts only, with probe()'s soundness rules: 0 exactly where `probe(path, options).verdict`
+   * is 'absent', 1 where it is 'maybe' or 'unknown'. Paths are UTF-8 as stored in the index.
+   */
+  mightContainMany(paths: (string | Uint8Array)[] | EncodedPaths, options?: ProbeOptions): Uint8Array;
   close(): Promise<void>;
 }
 

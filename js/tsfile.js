@@ -4,8 +4,8 @@
 // (in Node) a path or a FileHandle.
 
 import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
-import { BloomFilter, argumentError, wrapRaw, stagePaths } from './core.js';
-import { charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync } from './charsets.js';
+import { BloomFilter, argumentError, wrapRaw, stagePaths, stageBatch } from './core.js';
+import { charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
 
 /** First read from the end: most TsFileMetadata (and small index regions) fit in it. */
 const TAIL_WINDOW = 4 * 1024;
@@ -196,7 +196,7 @@ export class TsFile {
    * `unknown`, with the reason. Call after `audit()`/`loadIndex()` to use the index's verdict.
    */
   probe(path, { variant, charset } = {}) {
-    const bytes = typeof path === 'string' ? utf8.encode(path) : path;
+    const bytes = typeof path === 'string' ? utf8.encode(wellFormed(path)) : path;
     if (!(bytes instanceof Uint8Array)) throw argumentError('a path must be a string or a Uint8Array');
     this.#encoderFor(charset);
     return this.#file.probe(bytes, variantCode(variant), charset ?? '');
@@ -213,6 +213,18 @@ export class TsFile {
     const { count } = stagePaths(paths);
     const codes = this.#file.probeStaged(count, code, charset ?? '');
     return paths.map((path, i) => ({ path, verdict: ['absent', 'maybe', 'unknown'][codes[i]] }));
+  }
+
+  /**
+   * Verdicts only, for many paths in one call into wasm: a Uint8Array with 0 where
+   * `probe(path, options)` says 'absent' and 1 where it says 'maybe' or 'unknown' (same
+   * soundness rules). `paths`: strings / Uint8Arrays (UTF-8, as stored in the index), or
+   * pre-encoded `{bytes: Uint8Array, ends: Uint32Array}`.
+   */
+  mightContainMany(paths, { variant, charset } = {}) {
+    this.#encoderFor(charset);
+    const { count } = stageBatch(paths, undefined, 'mightContainMany');
+    return this.#file.mightContainStaged(count, variantCode(variant), charset ?? '');
   }
 
   /** Releases the wasm memory and the source (Node file handles opened by path). */

@@ -7,6 +7,7 @@
 import { BloomFilter, hash32, openTsFile } from 'tsfile-bloom';
 import { countingSource } from '../js/tsfile.js';
 import { stagePaths } from '../js/core.js';
+import { javaBaseline } from './bench-java.mjs';
 import { nodeSource } from '../js/node-source.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -102,15 +103,29 @@ export async function issue7({ section, time, fixtures = 'bench-data' }) {
   facts.routeWrongVerdicts = routeWrong;
   // The wasm object behind the BloomFilter (a private symbol), for the split below.
   const raw = f[Object.getOwnPropertySymbols(f).find((x) => String(x) === 'Symbol(raw)')];
+  // The same batch pre-encoded, as a caller holding bytes passes it: one buffer + end offsets.
+  const parts = batch.map((p) => utf8.encode(p));
+  const ends = new Uint32Array(parts.length);
+  parts.reduce((pos, b, i) => (ends[i] = pos + b.length), 0);
+  const encoded = { bytes: new Uint8Array(ends[ends.length - 1]), ends };
+  parts.forEach((b, i) => encoded.bytes.set(b, i ? ends[i - 1] : 0));
+  const verdicts = f.mightContainMany(batch);
+  if (verdicts.some((m, i) => m !== compact.maybe[i])) throw new Error('mightContainMany disagrees with probeMany');
+  if (f.mightContainMany(encoded).some((m, i) => m !== verdicts[i])) throw new Error('pre-encoded verdicts disagree');
+  facts.batchMaybe = verdicts.reduce((a, b) => a + b, 0);
   stagePaths(batch);
   section(`batch probe, realistic paths (${facts.pathBytes[0]}-${facts.pathBytes[1]} B, ${Math.round(facts.nonAscii * 100)} % non-ASCII), 623,523-bit filter of 100,000 paths, k = 5 (per path)`,
     'ratio = murmurhash3js-revisited route time / this row', [
       ['real/js-murmurhash3js', 'npm murmurhash3js-revisited x64.hash128 ×5 + bit test (TextEncoder once per path)', () => murmurJsProbeMany(bits, f.bitCount, 5, batch).length, REAL_BATCH],
-      ['real/probeMany-compact', 'probeMany(10,000, {compact})', () => f.probeMany(batch, { compact: true }).maybe.length, REAL_BATCH],
+      ['real/mightContainMany', 'mightContainMany(10,000 strings): verdicts only', () => f.mightContainMany(batch).length, REAL_BATCH],
+      ['real/mightContainMany-encoded', 'mightContainMany({bytes, ends}): pre-encoded, verdicts only', () => f.mightContainMany(encoded).length, REAL_BATCH],
+      ['real/probeMany-compact', 'probeMany(10,000, {compact}): per-seed detail', () => f.probeMany(batch, { compact: true }).maybe.length, REAL_BATCH],
       ['real/probeMany-objects', 'probeMany(10,000), objects', () => f.probeMany(batch).length, REAL_BATCH],
-      // The two halves of probeMany({compact}): writing the keys into wasm memory
-      // (TextEncoder.encodeInto per path), and the wasm call on the staged keys.
-      ['real/stage-only', '… of which: stagePaths (encodeInto into wasm memory)', () => stagePaths(batch).count, REAL_BATCH],
+      // The halves of the batch calls: writing the keys into wasm memory, and the wasm call
+      // on the staged keys.
+      ['real/stage-only', '… of which: stagePaths (strings into wasm memory)', () => stagePaths(batch).count, REAL_BATCH],
+      ['real/stage-encoded', '… of which: staging {bytes, ends} (two bulk copies)', () => stagePaths(encoded).count, REAL_BATCH],
+      ['real/wasm-might-only', '… of which: the wasm mightContainStaged call on staged keys', () => raw.mightContainStaged(REAL_BATCH, true, false, 'UTF-8').length, REAL_BATCH],
       ['real/wasm-only', '… of which: the wasm probeStaged call on staged keys', () => raw.probeStaged(REAL_BATCH, true, false, 'UTF-8').length, REAL_BATCH],
     ]);
   f.free();
@@ -126,13 +141,28 @@ export async function issue7({ section, time, fixtures = 'bench-data' }) {
       g.free();
       return n;
     }, BUILD_N],
-    ['build/stage-only', '… of which: stagePaths (encodeInto into wasm memory)', () => stagePaths(million).count, BUILD_N],
+    ['build/stage-only', '… of which: stagePaths (strings into wasm memory)', () => stagePaths(million).count, BUILD_N],
     ['build/wasm-only', '… of which: the wasm addStaged call on staged keys', () => {
       rawG.addStaged(BUILD_N, true, false, 'UTF-8');
       return 1;
     }, BUILD_N],
   ]);
   g1.free();
+
+  // ---- Apache TsFile's Java BloomFilter on the same workload, in this run (scripts/bench-java.mjs)
+  facts.java = javaBaseline({ paths: million, batch, capacity: REAL_SERIES, fpp: 0.05, present: REAL_SERIES, addCapacity: BUILD_N });
+  if (!facts.java.skipped) {
+    const j = facts.java;
+    // Independent check that it is the same workload: Java's verdicts count equals ours.
+    if (j.bitCount !== 623523 || j.k !== 5 || j.addBitCount !== 6235225) throw new Error(`Java filter geometry differs: ${JSON.stringify(j)}`);
+    if (j.maybe !== facts.batchMaybe) throw new Error(`Java contains() found ${j.maybe} of the batch, mightContainMany ${facts.batchMaybe}`);
+    const row = (id, label, ns, best) => [id, label, null, 1, { id, label, ops: 1, nsPerOp: ns, opsPerSec: 1e9 / ns, min: best, max: ns, samples: j.rounds }];
+    section(`Apache TsFile Java BloomFilter (${j.jdk}, tsfile ${j.tsfileCommit.slice(0, 10)}; JIT warm: ${j.warmup} rounds, median of ${j.rounds}) (per path)`,
+      'ratio = first row / this row', [
+        row('java/contains', 'BloomFilter.contains(String), the same 10,000-path batch', j.containsNsPerPath, j.containsBestNsPerPath),
+        row('java/add', 'BloomFilter.add(String), 1,000,000 paths into getEmptyBloomFilter(0.05, 1e6)', j.addNsPerPath, j.addBestNsPerPath),
+      ]);
+  } else process.stderr.write(`  java: skipped (${facts.java.skipped})\n`);
 
   // ---- opening: ~1 GB vs ~1 MB (real files from the C++ writer)
   const file = (n) => `${fixtures}/${n}.tsfile`;

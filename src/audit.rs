@@ -492,36 +492,45 @@ pub fn probe_file_with(
     Ok(FileProbe { verdict, variant: used_variant, charset: used_charset, confirmed, reason, probe, others })
 }
 
-/// The verdict alone, as [`probe_file_with`] gives it without overrides, stopping at
-/// the first clear bit: for listings and batches.
+/// The verdict alone, exactly as [`probe_file_with`] gives it, without per-seed records or
+/// reasons, stopping at the first clear bit like Java's `contains`: for listings and batches.
+/// The choice of hashes depends only on the file's audit and the overrides, so it is made
+/// once per batch.
 pub struct VerdictRule {
-    candidates: Vec<(TailVariant, Charset)>,
-    default: (TailVariant, Charset),
-    reproduced: bool,
+    /// The hash probed first (the reported one in `probe_file_with`).
+    used: (TailVariant, Charset),
+    /// The other candidate hashes, consulted before a sound "absent".
+    others: Vec<(TailVariant, Charset)>,
+    /// The audit reproduced nothing: a clear bit means "unknown".
+    untrusted: bool,
     /// No audit yet: a non-ASCII path's charset is not established.
     before_index: bool,
 }
 
 impl VerdictRule {
-    pub fn new(audit: Option<&Audit>) -> VerdictRule {
+    /// `audit`: the file's audit, or None before the index is read; `variant`/`charset`
+    /// choose the hash as in [`probe_file_with`].
+    pub fn new(audit: Option<&Audit>, variant: Option<TailVariant>, charset: Option<Charset>) -> VerdictRule {
+        let default = default_hash(audit).1;
+        let used = (variant.unwrap_or(default.0), charset.unwrap_or(default.1));
         VerdictRule {
-            candidates: candidates(audit),
-            default: default_hash(audit).1,
-            reproduced: audit.is_none_or(|a| a.reproduced()),
+            used,
+            others: candidates(audit).into_iter().filter(|&c| c != used).collect(),
+            untrusted: audit.is_some_and(|a| !a.reproduced()),
             before_index: audit.is_none(),
         }
     }
 
     pub fn verdict(&self, filter: &BloomFilter, path: &[u8], encoder: &dyn PathEncoder) -> crate::Result<FileVerdict> {
-        let (v, cs) = self.default;
+        let (v, cs) = self.used;
         if filter.might_contain(&encoder.encode(path, cs)?, v) {
             return Ok(FileVerdict::Maybe);
         }
-        if !self.reproduced {
+        if self.untrusted {
             return Ok(FileVerdict::Unknown);
         }
-        for &(v, cs) in &self.candidates {
-            if (v, cs) != self.default && filter.might_contain(&encoder.encode(path, cs)?, v) {
+        for &(v, cs) in &self.others {
+            if filter.might_contain(&encoder.encode(path, cs)?, v) {
                 return Ok(FileVerdict::Maybe);
             }
         }

@@ -18,6 +18,9 @@ pub const DEFAULT_ERROR_RATE: f64 = 0.05;
 pub const MINIMAL_SIZE: u32 = 256;
 pub const MAXIMAL_HASH_FUNCTION_SIZE: u32 = 8;
 
+/// [`BloomFilter::add_many`] works on the whole vector up to this size (16 MiB, 134M bits).
+const ADD_MANY_MAX_BYTES: usize = 16 << 20;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BloomFilter {
     /// The stored bytes; may be shorter than `ceil(bit_count / 8)` (missing bytes are zero).
@@ -279,11 +282,40 @@ impl BloomFilter {
         }
     }
 
-    /// The verdict alone (every seed is hashed in one pass; the bits are tested until the
-    /// first clear one).
+    /// The verdict alone, as Java's `contains`: seed by seed, stopping at the first clear bit
+    /// (the key is still read and its blocks mixed only once).
     pub fn might_contain(&self, key: &[u8], variant: TailVariant) -> bool {
-        let hs = hash32_seeds(key, self.seeds(), variant);
-        hs[..self.hash_function_count as usize].iter().all(|&h| self.get(bit_index(h, self.bit_count)))
+        crate::hash::contains(&self.bits, self.bit_count, self.seeds(), key, variant)
+    }
+
+    /// [`might_contain`](Self::might_contain) for keys back to back in `keys` (key i ends at
+    /// `ends[i]`), one byte each (1 = maybe) appended to `out`; `Err(i)`: `ends[i]` is out of order
+    /// or past `keys`.
+    pub fn might_contain_many(&self, keys: &[u8], ends: &[u32], variant: TailVariant, out: &mut Vec<u8>) -> std::result::Result<(), usize> {
+        crate::hash::contains_many(&self.bits, self.bit_count, self.seeds(), keys, ends, variant, out)
+    }
+
+    /// [`add`](Self::add) for keys back to back in `keys` (key i ends at `ends[i]`); `Err(i)`:
+    /// `ends[i]` is out of order or past `keys` (the keys before it are added). The stored
+    /// vector ends up exactly as long as `add` one by one leaves it.
+    pub fn add_many(&mut self, keys: &[u8], ends: &[u32], variant: TailVariant) -> std::result::Result<(), usize> {
+        let full = self.bit_count.div_ceil(8) as usize;
+        if full > ADD_MANY_MAX_BYTES && self.bits.len() < full {
+            // A huge geometry with few bits stored: grow only as far as the keys need.
+            let mut start = 0usize;
+            for (i, &end) in ends.iter().enumerate() {
+                self.add(keys.get(start..end as usize).ok_or(i)?, variant);
+                start = end as usize;
+            }
+            return Ok(());
+        }
+        let before = self.bits.len();
+        self.bits.resize(full, 0);
+        let seeds = &SEEDS[..self.hash_function_count as usize];
+        let r = crate::hash::add_many(&mut self.bits, self.bit_count, seeds, keys, ends, variant);
+        let used = self.bits.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1).max(before);
+        self.bits.truncate(used);
+        r
     }
 
     pub fn set_bits(&self) -> u64 {
@@ -403,6 +435,35 @@ mod tests {
         let (f, layout) = BloomFilter::decode_from(&mut c, true).unwrap();
         assert!(f.is_none());
         assert_eq!(layout.encoded_len, 4);
+    }
+
+    #[test]
+    fn add_many_and_might_contain_many_equal_one_by_one() {
+        let keys: Vec<Vec<u8>> = (0..3000).map(|i| format!("root.sg{}.设备{i}.s{}", i % 9, i % 5).into_bytes()).collect();
+        let (mut flat, mut ends) = (Vec::new(), Vec::new());
+        for k in &keys {
+            flat.extend_from_slice(k);
+            ends.push(flat.len() as u32);
+        }
+        for v in TailVariant::ALL {
+            for (n, e) in [(3000, 0.05), (3, 0.1), (100_000, 0.01)] {
+                let mut one = BloomFilter::with_capacity(n, e);
+                let mut many = one.clone();
+                for k in &keys[..1000] {
+                    one.add(k, v);
+                }
+                many.add_many(&flat, &ends[..1000], v).unwrap();
+                assert_eq!(many, one, "{v:?} n {n}"); // the same stored vector, length included
+                let mut out = Vec::new();
+                many.might_contain_many(&flat, &ends, v, &mut out).unwrap();
+                let want: Vec<u8> = keys.iter().map(|k| one.might_contain(k, v) as u8).collect();
+                assert_eq!(out, want);
+                assert!(out[..1000].iter().all(|&m| m == 1));
+            }
+        }
+        let mut f = BloomFilter::with_capacity(10, 0.05);
+        assert_eq!(f.add_many(b"abc", &[2, 1], TailVariant::Java), Err(1));
+        assert_eq!(f, { let mut g = BloomFilter::with_capacity(10, 0.05); g.add(b"ab", TailVariant::Java); g });
     }
 
     #[test]

@@ -1,30 +1,24 @@
 /*
- * Throughput of Apache TsFile's Java BloomFilter (org.apache.tsfile.utils.BloomFilter), for
- * comparison with our Rust/wasm filter.
+ * Throughput of Apache TsFile's Java BloomFilter (org.apache.tsfile.utils.BloomFilter), the
+ * baseline `npm run bench` puts next to ours (scripts/bench-java.mjs runs it).
  *
- * Usage (after scripts/java/build-tsfile-java.sh):
- *   CP="$(cat .tools/java/classpath.txt):.tools/java/tsfile-classes"
- *   javac -d .tools/java/bench-classes -cp "$CP" scripts/java/BloomBench.java
- *   java -Dfile.encoding=UTF-8 -Dtsfile.commit="$(cat .tools/java/tsfile-commit.txt)" \
- *        -cp "$CP:.tools/java/bench-classes" BloomBench <paths.txt> <capacity> <fpp> <present> <batch> [rounds] [warmup]
+ *   java -Dfile.encoding=UTF-8 -Dtsfile.commit=… -cp "$CLASSPATH:$TSFILE_CLASSES:$BENCH_CLASSES" \
+ *     BloomBench <paths.txt> <capacity> <fpp> <present> <batch> [rounds] [warmup] [--batch-file=F] [--add-capacity=N]
  *
- *   paths.txt  one path per line, UTF-8 (read as Java Strings; the filter hashes
- *              String.getBytes() in the JVM default charset, hence -Dfile.encoding)
- *   capacity   n for BloomFilter.getEmptyBloomFilter(fpp, n)
- *   fpp        the error rate (Java clamps it to [0.01, 0.1])
- *   present    paths 0..present-1 are added before timing contains()
- *   batch      contains() is timed over paths 0..batch-1 (cycling if the file is shorter)
- *   rounds     timed rounds, default 15 (the median is reported; the best too)
- *   warmup     untimed rounds first so the JIT has compiled the hot paths, default 10
+ *   paths.txt      one path per line, UTF-8 (Java hashes String.getBytes() in the default
+ *                  charset, hence -Dfile.encoding=UTF-8 on JDK 17)
+ *   capacity, fpp  BloomFilter.getEmptyBloomFilter(fpp, capacity) (Java clamps fpp to [0.01, 0.1])
+ *   present        paths 0..present-1 are added before contains() is timed
+ *   batch          contains() is timed over paths 0..batch-1 (cycling), or over the paths of
+ *                  --batch-file (one per line) when given: a batch with absent paths in it
+ *   rounds, warmup timed rounds (median reported, default 15) after untimed JIT warm-up rounds (10)
+ *   --add-capacity add() is timed as 1,000,000 add()s (cycling through paths.txt) into a fresh
+ *                  filter of this capacity (default: capacity)
  *
- * add() is timed separately: 1,000,000 add()s (cycling through the file) into a fresh
- * filter with the same capacity and fpp, per round.
- *
- * Prints one JSON line:
- *   {"containsNsPerPath":…, "addNsPerPath":…, "containsBestNsPerPath":…, "addBestNsPerPath":…,
- *    "maybe":…, "bitCount":…, "k":…, "paths":…, "capacity":…, "fpp":…, "present":…, "batch":…,
- *    "rounds":…, "warmup":…, "charset":"…", "jdk":"…", "tsfileCommit":"…"}
- * "maybe" is how many of the batch contains() found (also keeps the JIT from dropping the loop).
+ * Prints one JSON line: {"containsNsPerPath", "addNsPerPath", "containsBestNsPerPath",
+ * "addBestNsPerPath", "maybe", "bitCount", "k", "addBitCount", "batch", "rounds", "warmup",
+ * "charset", "jdk", "tsfileCommit"}; "maybe" counts the batch paths contains() found (the
+ * caller checks it against its own verdicts, and it keeps the JIT from dropping the loop).
  */
 
 import java.nio.charset.Charset;
@@ -40,39 +34,58 @@ public class BloomBench {
 
   static final int ADDS = 1_000_000;
 
-  public static void main(String[] args) throws Exception {
-    if (args.length < 5) {
-      System.err.println(
-          "usage: BloomBench <paths.txt> <capacity> <fpp> <present> <batch> [rounds] [warmup]");
-      System.exit(2);
-    }
-    List<String> lines = new ArrayList<>();
-    for (String l : Files.readAllLines(Paths.get(args[0]), StandardCharsets.UTF_8)) {
+  static String[] lines(String file) throws Exception {
+    List<String> out = new ArrayList<>();
+    for (String l : Files.readAllLines(Paths.get(file), StandardCharsets.UTF_8)) {
       if (!l.isEmpty()) {
-        lines.add(l);
+        out.add(l);
       }
     }
-    if (lines.isEmpty()) {
-      throw new IllegalArgumentException("no paths in " + args[0]);
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException("no paths in " + file);
     }
-    String[] paths = lines.toArray(new String[0]);
-    int capacity = Integer.parseInt(args[1]);
-    double fpp = Double.parseDouble(args[2]);
-    int present = Integer.parseInt(args[3]);
-    int batch = Integer.parseInt(args[4]);
-    int rounds = args.length > 5 ? Integer.parseInt(args[5]) : 15;
-    int warmup = args.length > 6 ? Integer.parseInt(args[6]) : 10;
-    if (capacity < 0 || present < 0 || batch <= 0 || rounds <= 0 || warmup < 0) {
-      throw new IllegalArgumentException("capacity/present must be >= 0, batch/rounds > 0");
+    return out.toArray(new String[0]);
+  }
+
+  public static void main(String[] argv) throws Exception {
+    List<String> args = new ArrayList<>();
+    String batchFile = null;
+    Integer addCapacity = null;
+    for (String a : argv) {
+      if (a.startsWith("--batch-file=")) {
+        batchFile = a.substring("--batch-file=".length());
+      } else if (a.startsWith("--add-capacity=")) {
+        addCapacity = Integer.parseInt(a.substring("--add-capacity=".length()));
+      } else {
+        args.add(a);
+      }
     }
+    if (args.size() < 5) {
+      System.err.println(
+          "usage: BloomBench <paths.txt> <capacity> <fpp> <present> <batch> [rounds] [warmup] [--batch-file=F] [--add-capacity=N]");
+      System.exit(2);
+    }
+    String[] paths = lines(args.get(0));
+    int capacity = Integer.parseInt(args.get(1));
+    double fpp = Double.parseDouble(args.get(2));
+    int present = Integer.parseInt(args.get(3));
+    int batch = Integer.parseInt(args.get(4));
+    int rounds = args.size() > 5 ? Integer.parseInt(args.get(5)) : 15;
+    int warmup = args.size() > 6 ? Integer.parseInt(args.get(6)) : 10;
+    int addCap = addCapacity == null ? capacity : addCapacity;
 
     BloomFilter filter = BloomFilter.getEmptyBloomFilter(fpp, capacity);
     for (int i = 0; i < present; i++) {
       filter.add(paths[i % paths.length]);
     }
-    String[] probe = new String[batch];
-    for (int i = 0; i < batch; i++) {
-      probe[i] = paths[i % paths.length];
+    String[] probe;
+    if (batchFile != null) {
+      probe = lines(batchFile);
+    } else {
+      probe = new String[batch];
+      for (int i = 0; i < batch; i++) {
+        probe[i] = paths[i % paths.length];
+      }
     }
 
     long maybe = 0;
@@ -87,15 +100,16 @@ public class BloomBench {
       }
       long t1 = System.nanoTime();
       if (r >= 0) {
-        contains[r] = (double) (t1 - t0) / batch;
+        contains[r] = (double) (t1 - t0) / probe.length;
       }
       maybe = found;
     }
 
     double[] add = new double[rounds];
     long sink = 0;
+    int addBits = 0;
     for (int r = -warmup; r < rounds; r++) {
-      BloomFilter f = BloomFilter.getEmptyBloomFilter(fpp, capacity);
+      BloomFilter f = BloomFilter.getEmptyBloomFilter(fpp, addCap);
       long t0 = System.nanoTime();
       for (int i = 0; i < ADDS; i++) {
         f.add(paths[i % paths.length]);
@@ -105,6 +119,7 @@ public class BloomBench {
         add[r] = (double) (t1 - t0) / ADDS;
       }
       sink += f.serialize().length; // keeps the filled filter alive
+      addBits = f.getSize();
     }
 
     StringBuilder j = new StringBuilder("{");
@@ -115,11 +130,8 @@ public class BloomBench {
     field(j, "maybe", maybe);
     field(j, "bitCount", filter.getSize());
     field(j, "k", filter.getHashFunctionSize());
-    field(j, "paths", paths.length);
-    field(j, "capacity", capacity);
-    field(j, "fpp", fpp);
-    field(j, "present", present);
-    field(j, "batch", batch);
+    field(j, "addBitCount", addBits);
+    field(j, "batch", probe.length);
     field(j, "rounds", rounds);
     field(j, "warmup", warmup);
     field(j, "serializedBytes", sink / (rounds + warmup));
@@ -141,6 +153,7 @@ public class BloomBench {
     return Arrays.stream(v).min().getAsDouble();
   }
 
+  /** A JSON field; strings escaped, doubles rounded to 0.001 ns. */
   static void field(StringBuilder j, String k, Object v) {
     j.append('"').append(k).append("\":");
     if (v instanceof String) {
@@ -156,9 +169,7 @@ public class BloomBench {
       }
       j.append('"');
     } else if (v instanceof Double) {
-      // ns rounded to 0.001; Double.toString is valid JSON (incl. 1.0E-4) for finite values
-      double d = (Double) v;
-      j.append(Math.abs(d) >= 1 ? Double.toString(Math.round(d * 1000) / 1000.0) : Double.toString(d));
+      j.append(Math.round((Double) v * 1000) / 1000.0);
     } else {
       j.append(v);
     }

@@ -87,9 +87,9 @@ thread_local! {
 pub fn stage_keys(bytes: usize, count: usize) -> Vec<u32> {
     STAGE.with(|s| {
         let mut s = s.borrow_mut();
-        s.0.clear();
+        // Exactly `bytes` and `count` long (the ends are checked against that); zero-filled
+        // only where the area grows, since JS overwrites what it uses.
         s.0.resize(bytes, 0);
-        s.1.clear();
         s.1.resize(count, 0);
         vec![s.0.as_ptr() as u32, s.1.as_ptr() as u32]
     })
@@ -100,6 +100,22 @@ pub fn stage_keys(bytes: usize, count: usize) -> Vec<u32> {
 #[wasm_bindgen(js_name = wasmMemory)]
 pub fn wasm_memory() -> JsValue {
     wasm_bindgen::memory()
+}
+
+/// The staged `(bytes, ends)` of the first `count` keys, for kernels that walk them themselves.
+#[cfg(not(feature = "wasm-charsets"))]
+pub(crate) fn with_staged<R>(count: usize, f: impl FnOnce(&[u8], &[u32]) -> Result<R, JsValue>) -> Result<R, JsValue> {
+    STAGE.with(|s| {
+        let s = s.borrow();
+        let ends = s.1.get(..count).ok_or_else(|| js_error(&Error::invalid_argument("more keys than were staged")))?;
+        f(&s.0, ends)
+    })
+}
+
+/// How many keys are staged (what output buffers may be sized by).
+#[cfg(not(feature = "wasm-charsets"))]
+pub(crate) fn staged_count() -> usize {
+    STAGE.with(|s| s.borrow().1.len())
 }
 
 #[cfg(not(feature = "wasm-charsets"))]

@@ -6,7 +6,7 @@
 //! built field by field with `Reflect.set` (the [`Obj`] helper) instead of a
 //! serializer, whose per-type code was inlined into every export.
 
-use super::common::{array, for_each_staged, js_error, Obj};
+use super::common::{array, for_each_staged, js_error, staged_count, with_staged, Obj};
 use crate::error::Error;
 use crate::filter::{BloomFilter, Probe};
 use crate::hash::{self, TailVariant};
@@ -120,20 +120,45 @@ impl WasmBloomFilter {
     pub fn probe_staged(&self, count: usize, text: bool, zero_extended: bool, charset_name: &str) -> Result<Vec<i32>, JsValue> {
         let v = variant(zero_extended);
         let cs = charset(charset_name)?;
-        let k = self.inner.hash_function_count() as usize;
-        let mut out = Vec::with_capacity(count * (1 + 2 * k));
+        let stride = 1 + 2 * self.inner.hash_function_count() as usize;
+        // Sized by what was staged (not by the caller's count), written in place: no pushes.
+        let mut out = vec![0i32; staged_count().min(count) * stride];
+        let mut rows = out.chunks_exact_mut(stride);
         for_each_staged(count, |key| {
             let key = key_bytes(key, text, cs)?;
-            let mask_at = out.len();
-            out.push(0);
+            let Some(row) = rows.next() else { return Ok(()) };
             let mut mask = 0i32;
             self.inner.for_each_probe(&key, v, |j, s| {
                 mask |= (s.set as i32) << j;
-                out.push(s.hash32);
-                out.push(s.bit as i32);
+                row[1 + 2 * j] = s.hash32;
+                row[2 + 2 * j] = s.bit as i32;
             });
-            out[mask_at] = mask;
+            row[0] = mask;
             Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// Verdicts for the `count` keys staged with [`stage_keys`], one byte each (1 = maybe):
+    /// Java's `contains`, stopping at the first clear bit; no per-seed records.
+    #[wasm_bindgen(js_name = mightContainStaged)]
+    pub fn might_contain_staged(&self, count: usize, text: bool, zero_extended: bool, charset_name: &str) -> Result<Vec<u8>, JsValue> {
+        let v = variant(zero_extended);
+        let cs = charset(charset_name)?;
+        let mut out = Vec::with_capacity(staged_count().min(count));
+        if text && cs != Charset::Utf8 {
+            // Re-encoded key by key (windows-1252, ISO-8859-1).
+            for_each_staged(count, |key| {
+                out.push(self.inner.might_contain(&key_bytes(key, text, cs)?, v) as u8);
+                Ok(())
+            })?;
+            return Ok(out);
+        }
+        // The keys are hashed as staged: the whole loop runs in the hash crate.
+        with_staged(count, |keys, ends| {
+            self.inner.might_contain_many(keys, ends, v, &mut out).map_err(|_| {
+                js_error(&Error::invalid_argument("staged key ends are not increasing within the staged bytes"))
+            })
         })?;
         Ok(out)
     }
@@ -144,9 +169,18 @@ impl WasmBloomFilter {
         let v = variant(zero_extended);
         let cs = charset(charset_name)?;
         let inner = &mut self.inner;
-        for_each_staged(count, |key| {
-            inner.add(&key_bytes(key, text, cs)?, v);
-            Ok(())
+        if text && cs != Charset::Utf8 {
+            // Re-encoded key by key (windows-1252, ISO-8859-1).
+            return for_each_staged(count, |key| {
+                inner.add(&key_bytes(key, text, cs)?, v);
+                Ok(())
+            });
+        }
+        // The keys are hashed as staged: the whole loop runs in the hash crate.
+        with_staged(count, |keys, ends| {
+            inner.add_many(keys, ends, v).map_err(|_| {
+                js_error(&Error::invalid_argument("staged key ends are not increasing within the staged bytes"))
+            })
         })
     }
 
@@ -506,7 +540,7 @@ impl WasmTsFile {
         let series = js_sys::Array::new();
         let time_columns = js_sys::Array::new();
         let utf8 = Lossy::new();
-        let rule = VerdictRule::new(self.audit.as_ref());
+        let rule = VerdictRule::new(self.audit.as_ref(), None, None);
         // What the filter says of an indexed series, under the file's soundness rules:
         // true (maybe), false (a sound "absent": the filter is inconsistent), or null
         // (no filter, or bits that cannot be trusted).
@@ -585,23 +619,34 @@ impl WasmTsFile {
             code => Some(variant(code == 2)),
         };
         let cs = if charset_name.is_empty() { None } else { Some(charset(charset_name)?) };
-        let mut out = Vec::with_capacity(count);
-        let rule = VerdictRule::new(self.audit.as_ref());
-        let audit = self.audit.as_ref();
+        let mut out = Vec::with_capacity(staged_count().min(count));
+        let rule = VerdictRule::new(self.audit.as_ref(), v, cs);
         for_each_staged(count, |key| {
             out.push(match self.meta.bloom.filter.as_ref() {
                 None => 2,
-                Some(f) => match if v.is_none() && cs.is_none() {
-                    rule.verdict(f, key, &self.encoder)
-                } else {
-                    audit::probe_file_with(f, audit, key, v, cs, &self.encoder).map(|p| p.verdict)
-                }
-                .map_err(|e| js_error(&e))?
-                {
+                Some(f) => match rule.verdict(f, key, &self.encoder).map_err(|e| js_error(&e))? {
                     FileVerdict::Absent => 0,
                     FileVerdict::Maybe => 1,
                     FileVerdict::Unknown => 2,
                 },
+            });
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// For the `count` UTF-8 paths staged with [`stage_keys`]: 0 where `probe` says absent,
+    /// else 1 (maybe or unknown). Same arguments as `probe` (crate::batch).
+    #[wasm_bindgen(js_name = mightContainStaged)]
+    pub fn might_contain_staged(&self, count: usize, variant_code: u8, charset_name: &str) -> Result<Vec<u8>, JsValue> {
+        let v = if variant_code == 0 { None } else { Some(variant(variant_code == 2)) };
+        let cs = if charset_name.is_empty() { None } else { Some(charset(charset_name)?) };
+        let rule = VerdictRule::new(self.audit.as_ref(), v, cs);
+        let mut out = Vec::with_capacity(staged_count().min(count));
+        for_each_staged(count, |key| {
+            out.push(match self.meta.bloom.filter.as_ref() {
+                None => 1, // no filter: "unknown", so the file may contain the path
+                Some(f) => (rule.verdict(f, key, &self.encoder).map_err(|e| js_error(&e))? != FileVerdict::Absent) as u8,
             });
             Ok(())
         })?;

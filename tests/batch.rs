@@ -1,0 +1,75 @@
+//! The verdict-only rule (`audit::VerdictRule`, behind `mightContainMany`, `probeMany` and the
+//! listing's maybe-present) against `audit::probe_file`, path by path, on
+//! every TsFile fixture that opens: before and after the index is read, for every variant
+//! choice and every charset, over the file's own paths and paths that are not in it.
+
+use tsfile_bloom::audit::{self, VerdictRule};
+use tsfile_bloom::encoder::BuiltIn;
+use tsfile_bloom::source::FileSource;
+use tsfile_bloom::tsfile;
+use tsfile_bloom::{Charset, TailVariant};
+
+fn paths_for(series: &[tsfile::Series]) -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    for s in series.iter().take(100) {
+        let p = s.path();
+        out.push(p.clone());
+        // Not in the file: one byte more, a changed last byte, a non-ASCII tail.
+        let mut q = p.clone();
+        q.push(b'x');
+        out.push(q);
+        let mut q = p.clone();
+        if let Some(last) = q.last_mut() {
+            *last ^= 1;
+        }
+        out.push(q);
+        let mut q = p;
+        q.extend_from_slice("_温度".as_bytes());
+        out.push(q);
+    }
+    for i in 0..60 {
+        out.push(format!("root.absent_{i}.设备.s{i}").into_bytes());
+        out.push(format!("root.sg{i}.d{}.s{}", i % 7, i % 3).into_bytes());
+    }
+    out.push(Vec::new());
+    out.push(vec![0xff, 0xfe, b'a']); // not UTF-8: probe_file hashes the bytes as they are
+    out.push("root.".repeat(60).into_bytes()); // past the mixed-once block limit
+    out
+}
+
+#[test]
+fn batch_verdicts_equal_probe_file_on_every_fixture() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tsfile");
+    let mut files = 0;
+    let mut compared = [0usize; 2];
+    let mut entries: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries.into_iter().filter(|p| p.extension().is_some_and(|e| e == "tsfile")) {
+        let src = FileSource::open(&path).unwrap();
+        let Ok(meta) = tsfile::read_metadata(&src) else { continue };
+        let walk = tsfile::walk_index(&src, &meta);
+        files += 1;
+        let filter = meta.bloom.filter.as_ref();
+        let audited = walk.error.is_none().then(|| audit::audit(filter, &walk.series));
+        let paths = paths_for(&walk.series);
+        for a in [None, audited.as_ref()] {
+            for variant in [None, Some(TailVariant::Java), Some(TailVariant::ZeroExtended)] {
+                for charset in std::iter::once(None).chain(Charset::ALL.map(Some)) {
+                    let Some(f) = filter else { continue };
+                    let rule = VerdictRule::new(a, variant, charset);
+                    for p in &paths {
+                        let got = rule.verdict(f, p, &BuiltIn).map_err(|e| e.kind);
+                        let want = audit::probe_file(f, a, p, variant, charset).map(|fp| fp.verdict).map_err(|e| e.kind);
+                        assert_eq!(got, want, "{}: {:?} audit {} {variant:?} {charset:?}", path.display(), String::from_utf8_lossy(p), a.is_some());
+                        if let Ok(v) = want {
+                            compared[(v != audit::FileVerdict::Absent) as usize] += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(files >= 20, "expected the fixtures ({files})");
+    // Both verdicts occur often, so an always-1 or always-0 batch fails.
+    assert!(compared[0] > 2_000 && compared[1] > 2_000, "{compared:?}");
+}
