@@ -1,7 +1,7 @@
 // The public JS API over the wasm module. Every entry point (node.js, browser.js,
 // web.js) re-exports this module after making sure the wasm is initialised.
 
-import { WasmBloomFilter, hash32 as rawHash32, bitIndex as rawBitIndex, stageKeys, wasmMemory } from '../dist/web/tsfile_bloom.js';
+import { WasmBloomFilter, hash32 as rawHash32, bitIndex as rawBitIndex, stageKeys, wasmMemory, fppFormula as rawFpp, optimalK as rawOptimalK, javaSizing as rawJavaSizing } from '../dist/web/tsfile_bloom.js';
 import { canonicalCharsetName, encodeJvm, isMultiByte, wellFormed } from './charsets.js';
 
 export { CHARSETS, canonicalCharsetName, charsetsLoaded, encodeJvm, isMultiByte, loadCharsets } from './charsets.js';
@@ -56,6 +56,22 @@ export function encodePath(text, charset = 'UTF-8') {
 /** The canonical name when `charset` is a multi-byte charset, else null (unknown names go to wasm's error). */
 function multiByteName(charset) {
   return charset !== undefined && isMultiByte(charset) ? canonicalCharsetName(charset) : null;
+}
+
+/** `(1 - e^(-kn/m))^k` for `items` keys in `bitCount` bits with k hash functions. */
+export function fppFormula(items, bitCount, hashFunctionCount) {
+  return rawFpp(items, bitCount, hashFunctionCount);
+}
+
+/** `(m/n) ln 2`: the hash-function count that minimises the formula (Infinity for 0 items). */
+export function optimalK(items, bitCount) {
+  return rawOptimalK(items, bitCount);
+}
+
+/** Java's `BloomFilter.getEmptyBloomFilter(errorRate, capacity)` sizing: errorRate clamped to [0.01, 0.1]. */
+export function javaSizing(capacity, errorRate = 0.05) {
+  const [bitCount, hashFunctionCount] = rawJavaSizing(capacity, errorRate);
+  return { bitCount, hashFunctionCount };
 }
 
 /** `(hash32 == -2^31 ? 0 : |hash32|) mod bitCount`. */

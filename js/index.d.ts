@@ -116,6 +116,12 @@ export function hash32(path: PathInput, seed: number, variant?: Variant): number
 /** The bytes a JVM whose default charset is `charset` hashes for `text` (unmappable characters → '?'). */
 export function encodePath(text: string, charset?: Charset): Uint8Array;
 
+/** `(1 - e^(-kn/m))^k` for `items` keys in `bitCount` bits with k hash functions. */
+export function fppFormula(items: number, bitCount: number, hashFunctionCount: number): number;
+/** `(m/n) ln 2`: the hash-function count that minimises the formula (Infinity for 0 items). */
+export function optimalK(items: number, bitCount: number): number;
+/** Java's `getEmptyBloomFilter(errorRate, capacity)` sizing (errorRate clamped to [0.01, 0.1]). */
+export function javaSizing(capacity: number, errorRate?: number): { bitCount: number; hashFunctionCount: number };
 /** `(hash == -2^31 ? 0 : |hash|) mod bitCount`. */
 export function bitIndex(hash32: number, bitCount: number): number;
 
@@ -353,6 +359,8 @@ export interface LevelDbHelpers {
   hash(key: string | Uint8Array): number;
   /** floor(bitsPerKey × 0.69) clamped to 1..30. */
   k(bitsPerKey: number): number;
+  /** The bit count CreateFilter gives `n` keys: n × bitsPerKey, at least 64, whole bytes. */
+  filterBits(n: number, bitsPerKey: number): number;
   /** BloomFilterPolicy(bitsPerKey).CreateFilter(keys). */
   buildFilter(keys: (string | Uint8Array)[], bitsPerKey?: number): { bytes: Uint8Array; k: number; bitCount: number };
   /** KeyMayMatch with every probe position. */

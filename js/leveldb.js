@@ -4,6 +4,8 @@
 import initLevelDb, {
   WasmLevelDbTable,
   levelDbHash,
+  levelDbK,
+  levelDbFilterBits,
   buildLevelDbFilter,
   probeLevelDbFilter,
   stageKeys,
@@ -48,7 +50,9 @@ export const levelDbHelpers = Object.freeze({
   /** LevelDB's BloomHash (Hash with seed 0xbc9f1d34). */
   hash: (key) => levelDbHash(keyBytes(key)),
   /** k = floor(bitsPerKey × 0.69), clamped to 1..30 (BloomFilterPolicy). */
-  k: (bitsPerKey) => Math.min(30, Math.max(1, Math.floor(bitsPerKey * 0.69))),
+  k: (bitsPerKey) => levelDbK(bitsPerKey),
+  /** The bit count CreateFilter gives `n` keys: n × bitsPerKey, at least 64, whole bytes. */
+  filterBits: (n, bitsPerKey) => levelDbFilterBits(n, bitsPerKey),
   /** BloomFilterPolicy(bitsPerKey).CreateFilter(keys): `{bytes, k, bitCount}` (bytes end with k). */
   buildFilter(keys, bitsPerKey = 10) {
     if (!Array.isArray(keys)) throw argumentError('buildFilter expects an array of keys');

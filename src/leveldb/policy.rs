@@ -18,6 +18,12 @@ pub fn k_for_bits_per_key(bits_per_key: u32) -> u32 {
     ((bits_per_key as f64 * 0.69) as u64).clamp(1, MAX_K as u64) as u32
 }
 
+/// The filter size CreateFilter gives `n` keys: `n × bits_per_key` bits, at least 64, rounded
+/// up to whole bytes (the k byte that follows is not counted).
+pub fn filter_bits(n: u64, bits_per_key: u32) -> u64 {
+    n.saturating_mul(bits_per_key as u64).max(64).div_ceil(8) * 8
+}
+
 /// `NewBloomFilterPolicy(bits_per_key)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BloomFilterPolicy {
@@ -45,9 +51,8 @@ impl BloomFilterPolicy {
     /// `CreateFilter`: appends one filter for `keys` (duplicates count) to `dst`:
     /// `max(64, n * bits_per_key)` bits rounded up to bytes, then one byte of k.
     pub fn create_filter_into<K: AsRef<[u8]>>(&self, keys: &[K], dst: &mut Vec<u8>) {
-        let bits = (keys.len() as u64).saturating_mul(self.bits_per_key as u64).max(64);
-        let bytes = bits.div_ceil(8);
-        let bits = bytes * 8;
+        let bits = filter_bits(keys.len() as u64, self.bits_per_key);
+        let bytes = bits / 8;
         let start = dst.len();
         dst.resize(start + bytes as usize, 0);
         dst.push(self.k as u8);

@@ -117,6 +117,18 @@ pub fn leveldb_hash(key: &[u8]) -> u32 {
     leveldb::bloom_hash(key)
 }
 
+/// k for a bits-per-key, as LevelDB's BloomFilterPolicy computes it.
+#[wasm_bindgen(js_name = levelDbK)]
+pub fn leveldb_k(bits_per_key: u32) -> u32 {
+    crate::leveldb::k_for_bits_per_key(bits_per_key)
+}
+
+/// The bit count CreateFilter gives `n` keys at `bitsPerKey`.
+#[wasm_bindgen(js_name = levelDbFilterBits)]
+pub fn leveldb_filter_bits(n: f64, bits_per_key: u32) -> f64 {
+    crate::leveldb::filter_bits(n.max(0.0) as u64, bits_per_key) as f64
+}
+
 /// `BloomFilterPolicy(bitsPerKey).CreateFilter` over the `count` staged keys: bits then the k byte.
 #[wasm_bindgen(js_name = buildLevelDbFilter)]
 pub fn build_leveldb_filter(count: usize, bits_per_key: u32) -> Result<Vec<u8>, JsValue> {

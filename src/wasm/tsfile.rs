@@ -50,6 +50,28 @@ pub fn bit_index_js(hash32: i32, bit_count: u32) -> Result<u32, JsValue> {
     Ok(hash::bit_index(hash32, bit_count))
 }
 
+/// `(1 - e^(-kn/m))^k`: the false-positive probability of `items` keys in `bitCount` bits.
+#[wasm_bindgen(js_name = fppFormula)]
+pub fn fpp_formula(items: f64, bit_count: u32, hash_function_count: u32) -> f64 {
+    crate::filter::false_positive_probability(items, bit_count, hash_function_count)
+}
+
+/// `(m/n) ln 2`: the k that minimises the formula for `items` keys in `bitCount` bits.
+#[wasm_bindgen(js_name = optimalK)]
+pub fn optimal_k_js(items: f64, bit_count: u32) -> f64 {
+    crate::filter::optimal_k(items, bit_count)
+}
+
+/// Java's `getEmptyBloomFilter(errorRate, capacity)` sizing: `[bitCount, hashFunctionCount]`.
+#[wasm_bindgen(js_name = javaSizing)]
+pub fn java_sizing_js(capacity: f64, error_rate: f64) -> Result<Vec<u32>, JsValue> {
+    if !(capacity.fract() == 0.0 && (0.0..=i32::MAX as f64).contains(&capacity)) {
+        return Err(js_error(&Error::invalid_argument("capacity must be an integer in 0..=2147483647")));
+    }
+    let (m, k) = crate::filter::java_sizing(capacity as i32, error_rate);
+    Ok(vec![m, k])
+}
+
 /// A JS string's UTF-8 bytes re-encoded in a single-byte charset (UTF-8, windows-1252, ISO-8859-1).
 #[wasm_bindgen(js_name = encodeText)]
 pub fn encode_text(utf8: &[u8], charset_name: &str) -> Result<Vec<u8>, JsValue> {

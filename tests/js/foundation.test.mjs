@@ -2,7 +2,7 @@
 // construction, hostile filter bytes, probes and stats.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { hash32, bitIndex, BloomFilter, SEEDS } from 'tsfile-bloom';
+import { hash32, bitIndex, BloomFilter, SEEDS, fppFormula, optimalK, javaSizing, loadLevelDb } from 'tsfile-bloom';
 import { javaReference, hex, fromHex, rng } from './helpers.mjs';
 
 const SPEC_SEED5 = [
@@ -255,4 +255,25 @@ test('a batch large enough to grow wasm memory while staging still probes correc
   for (let i = 0; i < 50; i++) assert.equal(r.maybe[i], 1);
   const again = f.probeMany(inserted.slice(0, 5));
   assert.ok(again.every((x) => x.verdict === 'maybe'));
+});
+
+test('filter maths exported from the core: FPP formula, optimal k, Java sizing, LevelDB k and size', async () => {
+  // Independent: the formula by hand, and Java's sizing from the Java-shaped Python reference.
+  const close = (a, b) => assert.ok(Math.abs(a - b) <= 1e-12 * Math.abs(b), `${a} vs ${b}`);
+  close(fppFormula(1000, 6236, 5), (1 - Math.exp((-5 * 1000) / 6236)) ** 5);
+  close(fppFormula(100000, 623523, 5), (1 - Math.exp((-5 * 100000) / 623523)) ** 5);
+  close(optimalK(1000, 6236), (6236 / 1000) * Math.LN2);
+  assert.equal(optimalK(0, 256), Infinity);
+  const cases = [[1000, 0.05], [100000, 0.05], [1, 0.001], [50, 0.5], [0, 0.05]];
+  const ref = javaReference({ sizing: cases }).sizing;
+  cases.forEach(([n, e], i) => assert.deepEqual(javaSizing(n, e), { bitCount: ref[i][0], hashFunctionCount: ref[i][1] }, `${n} @ ${e}`));
+  const ldb = await loadLevelDb();
+  // LevelDB's constructor: k = (size_t)(bits_per_key * 0.69), clamped to [1, 30].
+  for (const bpk of [0, 1, 2, 10, 20, 44, 100]) assert.equal(ldb.k(bpk), Math.min(30, Math.max(1, Math.trunc(bpk * 0.69))));
+  // CreateFilter (util/bloom.cc): n × bits_per_key bits, at least 64, rounded up to whole bytes.
+  for (const [n, bpk] of [[1, 10], [3, 10], [100, 10], [7, 3], [9, 9]]) {
+    assert.equal(ldb.filterBits(n, bpk), Math.ceil(Math.max(64, n * bpk) / 8) * 8);
+    const keys = Array.from({ length: n }, (_, i) => `k${i}`);
+    assert.equal(ldb.buildFilter(keys, bpk).bitCount, ldb.filterBits(n, bpk));
+  }
 });
