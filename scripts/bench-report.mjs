@@ -297,6 +297,15 @@ of the 10,000-path batch, all rounds inside \`main\`) \`contains\` measured 1.1�
 would have made every ratio against Java look 4–7× better than it is; each round in its own
 method and 300 warm-up rounds (3 M calls) bring it to its steady state (0.26 µs in a trial run).
 
+Noise: one run on a shared 2-core machine (load 5–7 throughout, other sessions building and
+testing). The same code run 15 minutes earlier measured native \`probe_flat\` at 85.6 ns (this run:
+129.5 ns), \`might_contain\` 79.2 ns, \`mightContainMany\` from strings 191 ns (0.45× \`probe_flat\`)
+and pre-encoded 83.5 ns (1.02×); so the goals against native \`probe_flat\` hold or miss with the
+load of the moment, while the stricter same-output peer (\`might_contain\`) and the instruction
+counts above are steadier: pre-encoded ≈ native, from strings ≈ 0.4–0.45× native. Against Java the
+verdict from strings is 1.2–1.3×: staging alone (one \`encodeInto\` per string, ~115 ns) is ~0.4×
+of Java's \`contains\`, so 2× would need staging and the wasm call together under ~135 ns.
+
 Why the goals that miss, miss: from JS strings, staging (303 instructions, one native call per
 string) plus the wasm call (785) is ~1.3× the native probe's instructions before counting the
 calls across the JS/wasm boundary, so ≥ 0.55× native (2× Java) needs IPC as good as native code
