@@ -157,7 +157,7 @@ export async function issue7({ section, time, fixtures = 'bench-data' }) {
     if (j.bitCount !== 623523 || j.k !== 5 || j.addBitCount !== 6235225) throw new Error(`Java filter geometry differs: ${JSON.stringify(j)}`);
     if (j.maybe !== facts.batchMaybe) throw new Error(`Java contains() found ${j.maybe} of the batch, mightContainMany ${facts.batchMaybe}`);
     const row = (id, label, ns, best) => [id, label, null, 1, { id, label, ops: 1, nsPerOp: ns, opsPerSec: 1e9 / ns, min: best, max: ns, samples: j.rounds }];
-    section(`Apache TsFile Java BloomFilter (${j.jdk}, tsfile ${j.tsfileCommit.slice(0, 10)}; JIT warm: ${j.warmup} rounds, median of ${j.rounds}) (per path)`,
+    section(`Apache TsFile Java BloomFilter (${j.jdk}, tsfile ${j.tsfileCommit.slice(0, 10)}; JIT warm-up: ${j.warmup} rounds; median of ${j.rounds} rounds for contains, ${j.addRounds} for add) (per path)`,
       'ratio = first row / this row', [
         row('java/contains', 'BloomFilter.contains(String), the same 10,000-path batch', j.containsNsPerPath, j.containsBestNsPerPath),
         row('java/add', 'BloomFilter.add(String), 1,000,000 paths into getEmptyBloomFilter(0.05, 1e6)', j.addNsPerPath, j.addBestNsPerPath),

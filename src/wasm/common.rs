@@ -104,6 +104,7 @@ pub fn wasm_memory() -> JsValue {
 
 /// The staged `(bytes, ends)` of the first `count` keys, for kernels that walk them themselves.
 #[cfg(not(feature = "wasm-charsets"))]
+#[cfg_attr(feature = "wasm-leveldb", allow(dead_code))]
 pub(crate) fn with_staged<R>(count: usize, f: impl FnOnce(&[u8], &[u32]) -> Result<R, JsValue>) -> Result<R, JsValue> {
     STAGE.with(|s| {
         let s = s.borrow();
@@ -114,6 +115,7 @@ pub(crate) fn with_staged<R>(count: usize, f: impl FnOnce(&[u8], &[u32]) -> Resu
 
 /// How many keys are staged (what output buffers may be sized by).
 #[cfg(not(feature = "wasm-charsets"))]
+#[cfg_attr(feature = "wasm-leveldb", allow(dead_code))]
 pub(crate) fn staged_count() -> usize {
     STAGE.with(|s| s.borrow().1.len())
 }
