@@ -139,7 +139,13 @@ export function stagePaths(paths, charset, module = { stageKeys, wasmMemory }) {
   let pos = 0;
   for (let i = 0; i < paths.length; i++) {
     const p = multi ? encoded[i] : paths[i];
-    if (typeof p === 'string') pos += utf8.encodeInto(wellFormed(p), bytes.subarray(pos)).written;
+    if (typeof p === 'string') {
+      let r = utf8.encodeInto(p, bytes.subarray(pos));
+      // Only a non-ASCII string can hold a lone surrogate (Java: '?', TextEncoder: U+FFFD);
+      // ASCII ones, most paths, skip the check.
+      if (r.written !== p.length && !p.isWellFormed()) r = utf8.encodeInto(wellFormed(p), bytes.subarray(pos));
+      pos += r.written;
+    }
     else {
       bytes.set(p, pos);
       pos += p.length;
