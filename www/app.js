@@ -1,19 +1,17 @@
 // The inspector page. All TsFile work happens in a module Worker (pkg/js/worker.js): the main
 // thread only draws. Plain ES modules and canvas; nothing is sent anywhere.
 import { CHARSETS, VARIANTS, SEEDS } from './pkg/js/core.js';
-import { isLevelDbBlob, showLevelDb, hideLevelDb } from './leveldb-view.js';
 import { createWorker } from './pkg/js/worker-client.js';
-import { HeatMap } from './heatmap.js';
-import { VirtualList } from './vlist.js';
-import * as teach from './teach.js';
-
-const $ = (id) => document.getElementById(id);
-// Eight seed colours distinguishable in light and dark mode (and by most colour-blind readers).
-const SEED_COLORS = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#bfef45'];
-const fmt = (n) => (n == null ? '–' : Number(n).toLocaleString('en'));
+import { $, download } from './shared/dom.js';
+import { fmt, pct, seedColor } from './shared/format.js';
+import { VirtualList } from './shared/vlist.js';
+import { HeatMap } from './views/heatmap.js';
+import { isLevelDbBlob, showLevelDb, hideLevelDb } from './views/leveldb.js';
+import { initTeach } from './teach.js';
 
 let worker = createWorker();
 worker.onerror = (e) => showError(e, 'The background worker failed; reload the page.');
+const teach = initTeach(worker);
 
 /** Everything known about the open file. */
 let cur = null;
@@ -131,16 +129,6 @@ function baseName() {
   return (cur?.name ?? 'tsfile').replace(/\.tsfile$/i, '').replace(/[^\w.-]+/g, '_').slice(0, 60) || 'tsfile';
 }
 
-function download(blob, name) {
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
-}
-
 // For tests and the console: the heat-map and the current file's state.
 globalThis.inspector = { map, worker: () => worker, get current() { return cur; } };
 
@@ -206,7 +194,7 @@ async function load(blob, name, { synthetic = null } = {}) {
     return;
   }
   if (stale()) return;
-  cur = { name: info.name ?? name, info, bits: null, bitCount: 0, series: [], timeColumns: [], prov: null, provPending: true, audit: null, highlights: [] };
+  cur = { name: info.name ?? name, info, blob, bits: null, bitCount: 0, series: [], timeColumns: [], prov: null, provPending: true, audit: null, highlights: [] };
   renderSummary(info);
   $('content').hidden = false;
   // The filter's bits: first paint of the map right away.
@@ -263,7 +251,9 @@ async function load(blob, name, { synthetic = null } = {}) {
     }
   }
   cur.provPending = false;
-  teach.setFile(cur);
+  // The teaching panel places the file on its curve (in the worker) before the page is ready.
+  await teach.setFile(cur);
+  if (stale()) return;
   document.body.dataset.state = 'ready';
 }
 
@@ -330,12 +320,6 @@ function renderSummary(info) {
   $('warnings').textContent = (info.warnings ?? []).length ? `Warnings: ${info.warnings.join('; ')}` : '';
 }
 
-function pct(x) {
-  if (x == null || Number.isNaN(x)) return '–';
-  if (x === 0) return '0%';
-  return x < 1e-4 ? `${(x * 100).toExponential(2)}%` : `${(x * 100).toFixed(x < 0.01 ? 4 : 2)}%`;
-}
-
 function renderItems(b, indexed) {
   if (!b.present) {
     $('items').textContent = '–';
@@ -348,9 +332,15 @@ function renderItems(b, indexed) {
   const m = b.bit_count;
   const k = b.hash_function_count;
   const nn = n ?? est;
-  const formula = Number.isFinite(nn) ? (1 - Math.exp((-k * nn) / m)) ** k : b.fpp_formula;
-  $('fpp').textContent = `${pct(formula)} by formula (1 − e^(−kn/m))^k with n = ${Number.isFinite(nn) ? (n != null ? fmt(n) : nn.toFixed(1)) : '?'} · ${pct(b.fpp_from_fill)} from the fill (fill^k)`;
-  $('fpp').title = `optimal k for this m and n ≈ ${((m / Math.max(1, nn)) * Math.LN2).toFixed(1)}`;
+  const file = cur;
+  const shown = (formula, kStar) => {
+    if (cur !== file) return;
+    $('fpp').textContent = `${pct(formula)} by formula (1 − e^(−kn/m))^k with n = ${Number.isFinite(nn) ? (n != null ? fmt(n) : nn.toFixed(1)) : '?'} · ${pct(b.fpp_from_fill)} from the fill (fill^k)`;
+    $('fpp').title = Number.isFinite(kStar) ? `optimal k for this m and n ≈ ${kStar.toFixed(1)}` : '';
+  };
+  if (!Number.isFinite(nn)) return shown(b.fpp_formula, Infinity);
+  // The package's formula, in the worker.
+  worker.call('teach.formula', { items: nn, bitCount: m, k }).then((f) => shown(f.fpp, f.kStar), () => shown(b.fpp_formula, Infinity));
 }
 
 function renderAudit(audit, info) {
@@ -603,7 +593,7 @@ function renderProbe(path, r) {
           : 'All probed bits are set; a reader must still check the index.'
         : 'The bits under this hash say absent, but this file’s writer could not be established, so a reader must check the index.';
   $('verdict-sound').textContent = `${sound} Hash: ${r.variant}, charset ${r.charset}.`;
-  cur.highlights = r.probes.map((p, i) => ({ bit: p.bit, color: SEED_COLORS[i % SEED_COLORS.length], set: p.set, seed: p.seed }));
+  cur.highlights = r.probes.map((p, i) => ({ bit: p.bit, color: seedColor(i), set: p.set, seed: p.seed }));
   map.setHighlights(cur.highlights);
   $('probes').tBodies[0].replaceChildren(
     ...r.probes.map((p, i) => {
@@ -613,7 +603,7 @@ function renderProbe(path, r) {
       const sw = document.createElement('td');
       const dot = document.createElement('span');
       dot.className = 'swatch';
-      dot.style.background = SEED_COLORS[i % SEED_COLORS.length];
+      dot.style.background = seedColor(i);
       sw.append(dot);
       const cells = [p.seed, p.hash32, fmt(p.bit), p.set ? 'set' : 'clear'].map((x) => {
         const td = document.createElement('td');

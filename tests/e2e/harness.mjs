@@ -15,9 +15,13 @@ export async function startHarness() {
     origin,
     browser,
     problems,
-    /** A page in a fresh context, watched for problems, at the site's root (or `path`). */
-    async newPage(options = {}, path = '/') {
+    /**
+     * A page in a fresh context, watched for problems, at the site's root (or `path`).
+     * `initScript` (a function) runs in the page before its own scripts.
+     */
+    async newPage({ initScript, ...options } = {}, path = '/') {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, ...options });
+      if (initScript) await context.addInitScript(initScript);
       const p = await context.newPage();
       p.on('console', (m) => m.type() === 'error' && problems.push(`console.error: ${m.text()}`));
       p.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));

@@ -4,11 +4,11 @@
 // LevelDB tables are a few MiB, so they are read whole on the main thread; the LevelDB
 // wasm module (26 KiB gz) is fetched only when a table is opened.
 
-import { openLevelDbTable, isLevelDbFooter } from './pkg/js/leveldb.js';
+import { openLevelDbTable, isLevelDbFooter } from '../pkg/js/leveldb.js';
+import { BitGrid } from '../shared/bitgrid.js';
+import { $ } from '../shared/dom.js';
+import { fmt, seedColor } from '../shared/format.js';
 
-const $ = (id) => document.getElementById(id);
-const fmt = (n) => Number(n).toLocaleString('en');
-const PROBE_COLOR = '#e6194b';
 let table = null;
 
 /** True when the Blob ends with LevelDB's table magic. */
@@ -24,30 +24,15 @@ export function hideLevelDb() {
   $('leveldb').hidden = true;
 }
 
-function css(name) {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-}
-
+/** One filter of the strip on a BitGrid: about twice as wide as tall, at most 160 px, the probes ringed. */
 function drawFilter(canvas, bytes, probes = []) {
   const bits = bytes ? (bytes.length - 1) * 8 : 0;
   const cols = Math.max(8, Math.ceil(Math.sqrt(bits * 2)));
-  const rows = Math.max(1, Math.ceil(bits / cols));
-  const cell = Math.max(2, Math.min(8, Math.floor(160 / cols)));
-  canvas.width = cols * cell;
-  canvas.height = rows * cell;
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = css('--map-bg') || '#0b1020';
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
-  ctx.fillStyle = css('--map-on') || '#ffd08a';
-  for (let b = 0; b < bits; b++) {
-    if ((bytes[b >> 3] >> (b & 7)) & 1) ctx.fillRect((b % cols) * cell, Math.floor(b / cols) * cell, cell, cell);
-  }
-  ctx.lineWidth = 2;
-  for (const p of probes) {
-    ctx.strokeStyle = PROBE_COLOR;
-    ctx.setLineDash(p.set ? [] : [2, 2]);
-    ctx.strokeRect((p.bit % cols) * cell - 1, Math.floor(p.bit / cols) * cell - 1, cell + 2, cell + 2);
-  }
+  const grid = (canvas.grid ??= new BitGrid(canvas));
+  grid.setBits(bytes, bits, cols);
+  grid.layoutCells(cols, Math.max(2, Math.min(8, Math.floor(160 / cols))));
+  grid.highlights = probes.map((p) => ({ bit: p.bit, set: p.set, color: seedColor(0) }));
+  grid.draw();
 }
 
 function renderStrip() {
