@@ -3,30 +3,31 @@
 // signed-vs-zero-extended tail pitfall on a real non-ASCII path, and TsFile vs LevelDB (static).
 // Every formula, hash and filter comes from the package in the page's worker (js/worker-teach.js,
 // ops 'teach.*'): this thread creates no wasm instance. The views are in views/teach/.
+import { bloomOf, entryOf } from './shared/api.js';
 import { $ } from './shared/dom.js';
 import { createFileView } from './views/teach/file.js';
 import { createPitfall } from './views/teach/pitfall.js';
 import { createSandbox } from './views/teach/sandbox.js';
 
-/** The API's result objects, read in one place: the open file as the panel's views see it. */
+/** The open file as the panel's views see it (the API's objects are read in shared/api.js). */
 function fileFacts(st) {
   const info = st?.info;
   if (!info) return null;
-  const b = info.bloom ?? {};
+  const b = bloomOf(info);
   return {
     present: !!(b.present && st.bits),
     synthetic: !!info.synthetic,
     blob: st.blob ?? null,
-    m: b.bit_count,
-    k: b.hash_function_count,
-    indexedItems: b.indexed_items ?? null,
-    estimatedItems: b.estimated_items,
-    fillRatio: b.fill_ratio,
-    fppFromFill: b.fpp_from_fill,
+    m: b.bitCount,
+    k: b.hashFunctionCount,
+    indexedItems: b.indexedItems,
+    estimatedItems: b.estimatedItems,
+    fillRatio: b.fillRatio,
+    fppFromFill: b.fppFromFill,
     audit: st.audit ?? null,
     auditStatus: st.audit?.status ?? null,
-    series: st.series.map((s) => s.path),
-    timeColumns: st.timeColumns.map((s) => s.path),
+    series: st.series.map((s) => entryOf(s).path),
+    timeColumns: st.timeColumns.map((s) => entryOf(s).path),
   };
 }
 

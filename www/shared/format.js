@@ -21,3 +21,6 @@ export const sentence = (s) => (s ? `${s[0].toUpperCase()}${s.slice(1)}${/[.!?]$
 // seed i → colour i; LevelDB's probes beyond 8 cycle through them.
 export const SEED_COLORS = Object.freeze(['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#bfef45']);
 export const seedColor = (j) => SEED_COLORS[j % SEED_COLORS.length];
+
+/** The tail variants as the page names them. */
+export const VARIANT_LABELS = Object.freeze({ java: 'java (sign-extended tail)', 'zero-extended': 'zero-extended (C++ 2.5)' });
