@@ -1,11 +1,12 @@
 // The teaching panel's ops, run in the page's worker (js/worker.js spreads them into its ops
 // table): every formula, hash and filter the panel shows comes from the package here, so the
-// page's main thread creates no wasm instance and holds no copy of the maths.
+// page's main thread creates no wasm instance and holds no copy of the maths. The page's
+// LevelDB table view has its ops here too ('leveldb.*'), for the same reason.
 //
 // Each op takes the message object and a progress callback, like the ops in worker.js. State
 // kept here: the sandbox filter and a copy of the open file's filter (re-opened from the same
 // Blob, or rebuilt from the synthetic paths), which the panel measures and probes.
-import { BloomFilter, SEEDS, bitIndex, encodePath, fppFormula, hash32, isMultiByte, javaSizing, loadCharsets, loadLevelDb, openTsFile, optimalK, writerHypothesis } from './web.js';
+import { BloomFilter, SEEDS, bitIndex, encodePath, fppFormula, hash32, isMultiByte, javaSizing, loadCharsets, loadLevelDb, openLevelDbTable, openTsFile, optimalK, writerHypothesis } from './web.js';
 
 const utf8 = new TextEncoder();
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -425,4 +426,33 @@ export const teachOps = {
     const who = sandbox.owners.get(bit) ?? [];
     return { bit, set: ((bits[bit >> 3] >> (bit & 7)) & 1) === 1, paths: who.slice(0, limit).map((i) => sandbox.paths[i]), total: who.length };
   },
+
+  // The page's LevelDB view: one table open at a time, read whole (LevelDB writes a few MiB).
+
+  /** Opens a table: `{info, filters, dataBlocks, filterBytes: [Uint8Array | null per filter]}`. */
+  async 'leveldb.open'({ blob }) {
+    closeTable();
+    const t = await openLevelDbTable(blob);
+    table = t;
+    const filterBytes = t.filters.map((f) => (f.length ? t.filterBytes(f.index) : null));
+    return {
+      value: { name: t.name, size: t.size, info: t.info, filters: t.filters, dataBlocks: t.dataBlocks(), filterBytes },
+      transfer: filterBytes.filter(Boolean).map((b) => b.buffer),
+    };
+  },
+  /** A user key (UTF-8 string or bytes) routed through the table: LevelDbTable.probe's answer. */
+  'leveldb.probe'({ key }) {
+    if (!table) throw badArgument('no LevelDB table is open');
+    return table.probe(key);
+  },
+  'leveldb.close'() {
+    closeTable();
+    return true;
+  },
 };
+
+let table = null;
+function closeTable() {
+  table?.close();
+  table = null;
+}

@@ -14,7 +14,7 @@ import { $ } from './shared/dom.js';
 import { fmt } from './shared/format.js';
 import { createBatchView } from './views/batch.js';
 import { createBitsView } from './views/bits.js';
-import { hideLevelDb, isLevelDbBlob, showLevelDb } from './views/leveldb.js';
+import { createLevelDbView, isLevelDbBlob } from './views/leveldb.js';
 import { createProbeView } from './views/probe.js';
 import { createSeriesView } from './views/series.js';
 import { clearError, showError, status } from './views/status.js';
@@ -47,6 +47,7 @@ const probe = createProbeView(ctx);
 const series = createSeriesView(ctx);
 const batch = createBatchView(ctx);
 const teach = initTeach(worker);
+const leveldb = createLevelDbView(worker);
 
 // For tests and the console: the heat-map, the worker and the current file's state.
 globalThis.inspector = { map: bits.map, worker: () => worker, get current() { return cur; } };
@@ -67,7 +68,7 @@ function resetViews() {
   series.reset();
   batch.reset();
   teach.setFile(null);
-  hideLevelDb();
+  leveldb.hide();
 }
 
 async function load(blob, name, { synthetic = null } = {}) {
@@ -79,10 +80,10 @@ async function load(blob, name, { synthetic = null } = {}) {
   resetViews();
   if (blob && (await isLevelDbBlob(blob))) {
     if (stale()) return;
-    // A LevelDB table: its own view (js/leveldb.js, loaded on demand).
+    // A LevelDB table: its own view, the table read in the worker.
     $('content').hidden = true;
     try {
-      if (!(await showLevelDb(blob, name, stale))) return;
+      if (!(await leveldb.show(blob, name, stale))) return;
       status(`${name}: LevelDB table.`);
       document.body.dataset.state = 'ready';
     } catch (e) {

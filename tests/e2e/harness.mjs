@@ -45,3 +45,28 @@ export async function openFile(p, file) {
   await p.setInputFiles('[data-testid=file-input]', file);
   await p.waitForFunction(() => ['ready', 'error'].includes(document.body.dataset.state), null, { timeout: 20000 });
 }
+
+/**
+ * An init script: records in `globalThis.__wasmOnMain` every way the page's main thread could
+ * compile or instantiate wasm (a worker has its own global scope, which this does not reach).
+ */
+export function countMainThreadWasm() {
+  globalThis.__wasmOnMain = [];
+  const W = globalThis.WebAssembly;
+  for (const name of ['instantiate', 'instantiateStreaming', 'compile', 'compileStreaming']) {
+    const orig = W[name];
+    W[name] = function (...args) {
+      globalThis.__wasmOnMain.push(name);
+      return orig.apply(this, args);
+    };
+  }
+  for (const name of ['Module', 'Instance']) {
+    const Orig = W[name];
+    W[name] = new Proxy(Orig, {
+      construct(target, args) {
+        globalThis.__wasmOnMain.push(`new ${name}`);
+        return Reflect.construct(target, args);
+      },
+    });
+  }
+}

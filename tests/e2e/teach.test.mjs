@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startHarness, openFile } from './harness.mjs';
+import { startHarness, openFile, countMainThreadWasm } from './harness.mjs';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/tsfile/', import.meta.url));
 const manifest = JSON.parse(readFileSync(`${FIXTURES}manifest.json`, 'utf8'));
@@ -38,29 +38,6 @@ async function open(p, name) {
 }
 
 const data = (p, sel, key) => p.evaluate(([s, k]) => document.querySelector(s).dataset[k], [sel, key]);
-
-// Counts every way the page's main thread could compile or instantiate wasm (the worker has its
-// own global scope, which this script does not reach).
-function countMainThreadWasm() {
-  globalThis.__wasmOnMain = [];
-  const W = globalThis.WebAssembly;
-  for (const name of ['instantiate', 'instantiateStreaming', 'compile', 'compileStreaming']) {
-    const orig = W[name];
-    W[name] = function (...args) {
-      globalThis.__wasmOnMain.push(name);
-      return orig.apply(this, args);
-    };
-  }
-  for (const name of ['Module', 'Instance']) {
-    const Orig = W[name];
-    W[name] = new Proxy(Orig, {
-      construct(target, args) {
-        globalThis.__wasmOnMain.push(`new ${name}`);
-        return Reflect.construct(target, args);
-      },
-    });
-  }
-}
 
 /** An op of the page's worker (js/worker-teach.js), as the panel calls it. */
 const op = (p, name, args) => p.evaluate(([n, a]) => globalThis.inspector.worker().call(n, a), [name, args]);
