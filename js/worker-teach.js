@@ -14,8 +14,8 @@ const badArgument = (message) => Object.assign(new TypeError(message), { kind: '
 
 // ---------------------------------------------------------------- formulas (the package's)
 
-/** The curve is sampled at k = 1, 1 + 1/16, … 32: integers fall on samples[(k - 1) * 16]. */
-export const CURVE_STEPS_PER_K = 16;
+// The curve is the formula at k = 1, 2, … 32 (a filter has a whole number of hash functions;
+// fppFormula takes an integer k): integers fall on samples[k - 1].
 const CURVE_K_MAX = 32;
 
 function formula(n, m, k) {
@@ -24,13 +24,13 @@ function formula(n, m, k) {
   return { n, m, k, fpp, kStar: n > 0 ? optimalK(n, m) : Infinity, expectedFill: fpp > 0 ? fpp ** (1 / k) : 0 };
 }
 
-/** The false-positive curve for n items in m bits: the formula at k and k*, and sampled over k. */
+/** The false-positive curve for n items in m bits: the formula at k, k*, and at every k in 1..32. */
 function fpCurve(n, m, k) {
   const f = formula(n, m, k);
   if (!(n > 0) || !(m > 0)) return { ...f, samples: null };
-  const samples = new Float64Array((CURVE_K_MAX - 1) * CURVE_STEPS_PER_K + 1);
-  for (let i = 0; i < samples.length; i++) samples[i] = fppFormula(n, m, 1 + i / CURVE_STEPS_PER_K);
-  return { ...f, fppAtKStar: Number.isFinite(f.kStar) ? fppFormula(n, m, f.kStar) : 0, samples, stepsPerK: CURVE_STEPS_PER_K };
+  const samples = new Float64Array(CURVE_K_MAX);
+  for (let i = 0; i < samples.length; i++) samples[i] = fppFormula(n, m, i + 1);
+  return { ...f, samples };
 }
 
 let levelDb = null;
@@ -89,7 +89,9 @@ function dropFile() {
 
 // ---------------------------------------------------------------- the sandbox
 
-const DEMO_PATHS = ['root.demo.d1.temperature', 'root.demo.d1.humidity', 'root.demo.d2.temperature', 'root.demo.d2.status'];
+// The demo filter the page opens with: 24 series of six devices, so that in the default 256 bits
+// the optimum k* ≈ 7.4 sits on the chart and about a third of the bits are set.
+const DEMO_PATHS = [1, 2, 3, 4, 5, 6].flatMap((d) => ['temperature', 'humidity', 'pressure', 'status'].map((s) => `root.demo.d${d}.${s}`));
 
 const sandbox = { mode: 'tsfile', m: 0, k: 0, bitsPerKey: 10, paths: [], set: new Set(), tsf: null, ldb: null, owners: null };
 
@@ -122,7 +124,7 @@ async function sync(c = {}) {
     want.mode !== sandbox.mode ||
     (want.mode === 'tsfile' ? want.m !== sandbox.m || want.k !== sandbox.k : want.bitsPerKey !== sandbox.bitsPerKey);
   if (stale) await rebuild(want);
-  return want;
+  return { ...want, plannedN: c.plannedN };
 }
 
 function sandboxBits() {
@@ -193,7 +195,7 @@ export const teachOps = {
   'teach.formula'({ items, bitCount, k }) {
     return formula(items, bitCount, k);
   },
-  /** The curve for `items` in `bitCount` bits: `{fpp, kStar, fppAtKStar, expectedFill, samples, stepsPerK}`. */
+  /** The curve for `items` in `bitCount` bits: `{fpp, kStar, expectedFill, samples}` (samples[k - 1]: the formula at k). */
   'teach.fpCurve'({ items, bitCount, k }) {
     const c = fpCurve(items, bitCount, k);
     return c.samples ? { value: c, transfer: [c.samples.buffer] } : c;

@@ -1,16 +1,21 @@
-// The false-positive curve: FPP against k on a log scale (SVG). The figures come from the
-// worker (teach.fpCurve: the package's formula sampled over k); this module only draws them.
+// The false-positive curve: FPP against k on a log scale (SVG), through the formula's values at
+// each whole k. The figures come from the worker (teach.fpCurve: the package's formula); this
+// module only draws them.
 import { svg } from '../../shared/dom.js';
 import { fmt, pct } from '../../shared/format.js';
 
-/** The sampled FPP at k (1 ≤ k ≤ 32; between samples, the nearer one). */
-function sampleAt(c, k) {
-  const i = Math.round((k - 1) * c.stepsPerK);
-  return c.samples[Math.max(0, Math.min(c.samples.length - 1, i))];
+/** The formula at a whole k (1 ≤ k ≤ 32). */
+export const fppAt = (c, k) => c.samples[Math.max(1, Math.min(c.samples.length, Math.round(k))) - 1];
+
+/** The lowest FPP at a whole k ≤ kMax: `{k, fpp}`. */
+function bestUpTo(c, kMax) {
+  let best = { k: 1, fpp: c.samples[0] };
+  for (let k = 2; k <= kMax && k <= c.samples.length; k++) if (c.samples[k - 1] < best.fpp) best = { k, fpp: c.samples[k - 1] };
+  return best;
 }
 
 /**
- * Draws curve `c` (`{n, m, k, kStar, fpp, fppAtKStar, samples, stepsPerK}`) into `host` (an
+ * Draws curve `c` (`{n, m, k, kStar, fpp, samples}`) into `host` (an
  * <svg>): the optimum k* and the point (k, FPP) marked, and (TsFile) the region beyond the
  * 8-seed cap `kCap` shaded.
  */
@@ -30,8 +35,8 @@ export function drawCurve(host, c, { kCap = null, label = 'k' } = {}) {
     return;
   }
   const kMax = Math.max(8, Math.min(kCap ? 16 : 32, Math.ceil(Math.max(k, kStar) * 1.6) + 1));
-  const atStar = kStar <= kMax ? c.fppAtKStar : sampleAt(c, kMax);
-  const minF = Math.min(atStar, c.fpp, sampleAt(c, 1));
+  const best = bestUpTo(c, kMax);
+  const minF = Math.min(best.fpp, c.fpp, c.samples[0]);
   let lo = Math.floor(Math.log10(Math.max(minF, 1e-300)));
   lo = Math.max(lo, -15);
   if (lo > -1) lo = -1;
@@ -68,13 +73,11 @@ export function drawCurve(host, c, { kCap = null, label = 'k' } = {}) {
     const roomy = W - R - x(kCap) > 120;
     host.append(svg('text', { x: roomy ? x(kCap) + 6 : W - R - 4, y: T + 14, 'text-anchor': roomy ? 'start' : 'end', class: 'c-tick' }, roomy ? `TsFile allows k ≤ ${kCap}` : `k ≤ ${kCap}`));
   }
-  // the curve, from the samples up to kMax
+  // the curve through each whole k up to kMax
   let d = '';
   let pen = false;
-  const last = Math.round((kMax - 1) * c.stepsPerK);
-  for (let i = 0; i <= last && i < c.samples.length; i++) {
-    const kk = 1 + i / c.stepsPerK;
-    const f = c.samples[i];
+  for (let kk = 1; kk <= kMax && kk <= c.samples.length; kk++) {
+    const f = c.samples[kk - 1];
     if (f < 10 ** lo) {
       pen = false; // below the chart's floor: leave a gap rather than a flat line
       continue;
@@ -99,9 +102,6 @@ export function drawCurve(host, c, { kCap = null, label = 'k' } = {}) {
   host.append(svg('text', { x: px + (right ? 10 : -10), y: py - 10, 'text-anchor': right ? 'start' : 'end', class: 'c-point-label' }, `k = ${k}: ${pct(c.fpp)}`));
   host.setAttribute(
     'aria-label',
-    `False-positive probability against k for n = ${fmt(n)} items in m = ${fmt(m)} bits: ${pct(c.fpp)} at k = ${k}; the optimum k* = ${kStar.toFixed(2)} gives ${pct(c.fppAtKStar)}.`,
+    `False-positive probability against k for n = ${fmt(n)} items in m = ${fmt(m)} bits: ${pct(c.fpp)} at k = ${k}; the optimum k* = ${kStar.toFixed(2)}; the best whole k here, ${best.k}, gives ${pct(best.fpp)}.`,
   );
 }
-
-/** The sampled FPP at an integer k (for "k = 6 would give …"). */
-export const fppAtInteger = (c, k) => sampleAt(c, k);

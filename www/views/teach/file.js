@@ -4,7 +4,7 @@
 // (www/teach.js, fileFacts), never the API's objects.
 import { $, el } from '../../shared/dom.js';
 import { fmt, pct } from '../../shared/format.js';
-import { drawCurve, fppAtInteger } from './curve.js';
+import { drawCurve, fppAt } from './curve.js';
 
 /** n for the formula: the index's count under the writer's hypothesis, else the filter's own estimate. */
 export function itemsOf(f, hypothesis) {
@@ -52,7 +52,7 @@ export function createFileView(call) {
     $('teach-file-facts').replaceChildren(
       ...row('n', `${fmt(n)} ${source}`, 'teach-n'),
       ...row('m', `${fmt(m)} bits (stored) · ${n ? (m / n).toFixed(2) : '–'} bits per item`, 'teach-m'),
-      ...row('k', `${k} (stored) · k* = (m/n) ln 2 = ${Number.isFinite(c.kStar) ? c.kStar.toFixed(2) : '∞'}${Number.isFinite(c.kStar) && c.samples && best !== k ? ` — k = ${best} would give ${pct(fppAtInteger(c, best))}` : ''}`, 'teach-k'),
+      ...row('k', `${k} (stored) · k* = (m/n) ln 2 = ${Number.isFinite(c.kStar) ? c.kStar.toFixed(2) : '∞'}${Number.isFinite(c.kStar) && c.samples && best !== k ? ` — k = ${best} would give ${pct(fppAt(c, best))}` : ''}`, 'teach-k'),
       ...row('Formula', `(1 − e^(−kn/m))^k = ${pct(c.fpp)}`, 'teach-formula'),
       ...row('From the fill', `fill^k = ${pct(f.fppFromFill)} (fill ${pct(f.fillRatio)}; the formula expects ${pct(c.expectedFill)})`),
     );

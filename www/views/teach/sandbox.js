@@ -238,7 +238,7 @@ export function createSandbox(call) {
   return async function start() {
     $('teach-sandbox').dataset.mode = box.mode;
     const r = await op('teach.sandboxView');
-    if (r.demo) $('sb-log').textContent = `A demo filter with ${r.demo.length} paths (${r.demo.join(', ')}): add your own, test one, or Clear to start empty.`;
+    if (r.demo) $('sb-log').textContent = `A demo filter with ${r.demo.length} paths (${r.demo[0]} … ${r.demo[r.demo.length - 1]}): add your own, test one, hover a bit to see who set it, or Clear to start empty.`;
     render();
   };
 }
