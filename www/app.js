@@ -1,5 +1,5 @@
-// The inspector page. All TsFile work happens in a module Worker (pkg/js/worker.js), the
-// teaching panel's too (pkg/js/worker-teach.js): the main thread only draws. Plain ES modules
+// The inspector page. All wasm work happens in module Workers (pkg/js/worker.js; the teaching
+// panel's and the LevelDB view's ops from pkg/js/worker-teach.js): the main thread only draws. Plain ES modules
 // and canvas; nothing is sent anywhere. This module loads files and wires the views:
 //   views/summary.js  the file, its metadata, the filter's figures, the audit
 //   views/bits.js     the heat-map of the filter's bits (on shared/bitgrid.js)
@@ -46,11 +46,15 @@ const summary = createSummary(ctx);
 const probe = createProbeView(ctx);
 const series = createSeriesView(ctx);
 const batch = createBatchView(ctx);
-const teach = initTeach(worker);
+// The teaching panel has a worker of its own (the same script): its sandbox stays live while a
+// large file is read, listed or batch-probed in the inspector's.
+const teachWorker = createWorker();
+teachWorker.onerror = (e) => showError(e, 'The teaching panel’s worker failed; reload the page.');
+const teach = initTeach(teachWorker);
 const leveldb = createLevelDbView(worker);
 
 // For tests and the console: the heat-map, the worker and the current file's state.
-globalThis.inspector = { map: bits.map, worker: () => worker, get current() { return cur; } };
+globalThis.inspector = { map: bits.map, worker: () => worker, teachWorker: () => teachWorker, get current() { return cur; } };
 
 // ---------------------------------------------------------------- loading
 

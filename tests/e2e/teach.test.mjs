@@ -39,8 +39,8 @@ async function open(p, name) {
 
 const data = (p, sel, key) => p.evaluate(([s, k]) => document.querySelector(s).dataset[k], [sel, key]);
 
-/** An op of the page's worker (js/worker-teach.js), as the panel calls it. */
-const op = (p, name, args) => p.evaluate(([n, a]) => globalThis.inspector.worker().call(n, a), [name, args]);
+/** An op of the teaching panel's worker (js/worker-teach.js), as the panel calls it. */
+const op = (p, name, args) => p.evaluate(([n, a]) => globalThis.inspector.teachWorker().call(n, a), [name, args]);
 
 // LevelDB's filter written from leveldb-filter.md §1–2 (util/hash.cc Hash with seed 0xbc9f1d34,
 // unsigned tail bytes; k = floor(bits_per_key × 0.69) in 1..30; bits = max(64, n × bpk) in whole
@@ -86,7 +86,7 @@ test('maths and LevelDB hash (the worker’s ops): the documented vectors and si
   const hex = (s) => Array.from(s.match(/../g) ?? [], (h) => parseInt(h, 16));
   const enc = (s) => Array.from(new TextEncoder().encode(s));
   const keys = ['', '62', 'c397', 'e299a5', 'e180b932'].map(hex).concat([enc('key000'), enc('a'), hex('ff'), hex('808182'), enc('ключ')]);
-  const hashes = await page.evaluate(([ks]) => globalThis.inspector.worker().call('teach.levelDbHash', { keys: ks.map((k) => Uint8Array.from(k)) }), [keys]);
+  const hashes = await page.evaluate(([ks]) => globalThis.inspector.teachWorker().call('teach.levelDbHash', { keys: ks.map((k) => Uint8Array.from(k)) }), [keys]);
   // leveldb-filter.md §1 (upstream util/hash_test.cc vectors, then the doc's own ref_ldb.py vectors)
   assert.deepEqual(hashes, [0xbc9f1d34, 0xef1345c4, 0x5b663814, 0x323c078f, 0xed21633a, 0x83f95c11, 0x286e9db0, 0xc20e0a90, 0xce6519b9, 0x172b2459]);
   // §2 table: bpk 1 → 1, 4 → 2, 10 → 6, 20 → 13, ≥ 44 → 30
