@@ -36,6 +36,8 @@ export interface TsFileWorker {
   onprogress: ((p: WorkerProgress) => void) | null;
   onerror: ((e: WorkerError) => void) | null;
   readonly mode: 'worker' | 'inline';
+  /** Any op by name (e.g. the page's 'teach.*' and 'leveldb.*' ops in worker-teach.js). */
+  call(op: string, args?: Record<string, unknown>, onprogress?: (p: WorkerProgress) => void): Pending<any>;
   open(blob: Blob, name?: string): Pending<FileInfo>;
   info(): Pending<FileInfo>;
   bits(): Pending<{ bitCount: number; hashFunctionCount: number; bits: Uint8Array } | null>;

@@ -10,6 +10,7 @@
 // web.js (explicit init, no top-level await) so the message listener below is installed at
 // once: messages that arrive while a module worker is still in a top-level await are lost.
 import init, { openTsFile, BloomFilter, SEEDS, writerHypothesis, isMultiByte, loadCharsets } from './web.js';
+import { teachOps } from './worker-teach.js';
 
 let wasmReady = null;
 /** Instantiates the wasm once (idempotent; safe to call from the main thread too). */
@@ -133,6 +134,7 @@ export function createHandler() {
   }
 
   const ops = {
+    ...teachOps,
     async open({ blob, name: given }) {
       await closeCurrent();
       name = given ?? blob?.name ?? null;

@@ -15,9 +15,13 @@ export async function startHarness() {
     origin,
     browser,
     problems,
-    /** A page in a fresh context, watched for problems, at the site's root (or `path`). */
-    async newPage(options = {}, path = '/') {
+    /**
+     * A page in a fresh context, watched for problems, at the site's root (or `path`).
+     * `initScript` (a function) runs in the page before its own scripts.
+     */
+    async newPage({ initScript, ...options } = {}, path = '/') {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, ...options });
+      if (initScript) await context.addInitScript(initScript);
       const p = await context.newPage();
       p.on('console', (m) => m.type() === 'error' && problems.push(`console.error: ${m.text()}`));
       p.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
@@ -40,4 +44,29 @@ export async function openFile(p, file) {
   await p.evaluate(() => (document.body.dataset.state = 'picking'));
   await p.setInputFiles('[data-testid=file-input]', file);
   await p.waitForFunction(() => ['ready', 'error'].includes(document.body.dataset.state), null, { timeout: 20000 });
+}
+
+/**
+ * An init script: records in `globalThis.__wasmOnMain` every way the page's main thread could
+ * compile or instantiate wasm (a worker has its own global scope, which this does not reach).
+ */
+export function countMainThreadWasm() {
+  globalThis.__wasmOnMain = [];
+  const W = globalThis.WebAssembly;
+  for (const name of ['instantiate', 'instantiateStreaming', 'compile', 'compileStreaming']) {
+    const orig = W[name];
+    W[name] = function (...args) {
+      globalThis.__wasmOnMain.push(name);
+      return orig.apply(this, args);
+    };
+  }
+  for (const name of ['Module', 'Instance']) {
+    const Orig = W[name];
+    W[name] = new Proxy(Orig, {
+      construct(target, args) {
+        globalThis.__wasmOnMain.push(`new ${name}`);
+        return Reflect.construct(target, args);
+      },
+    });
+  }
 }

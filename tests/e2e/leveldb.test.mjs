@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startHarness, openFile } from './harness.mjs';
+import { startHarness, openFile, countMainThreadWasm } from './harness.mjs';
 
 const DIR = fileURLToPath(new URL('../fixtures/leveldb/', import.meta.url));
 const { tables } = JSON.parse(readFileSync(`${DIR}manifest.json`, 'utf8'));
@@ -14,7 +14,7 @@ let page;
 
 before(async () => {
   harness = await startHarness();
-  page = await harness.newPage();
+  page = await harness.newPage({ initScript: countMainThreadWasm });
 });
 
 after(async () => {
@@ -40,6 +40,8 @@ test('a table with a filter: strip of filters, a live key routed and maybe-prese
   assert.equal(await page.locator('.ldb-filter.hit').count(), 1);
   assert.equal(await page.locator('.ldb-block.hit').count(), 1);
   assert.match(await page.textContent('#ldb-probes'), new RegExp(`(\\d+ (set|clear)( · )?){${t.expected_k}}`));
+  // The table was read and probed in the worker.
+  assert.deepEqual(await page.evaluate(() => globalThis.__wasmOnMain), []);
 });
 
 test('a table without a filter, then a corrupted table, then a TsFile again', async () => {

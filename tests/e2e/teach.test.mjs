@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startHarness, openFile } from './harness.mjs';
+import { startHarness, openFile, countMainThreadWasm } from './harness.mjs';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/tsfile/', import.meta.url));
 const manifest = JSON.parse(readFileSync(`${FIXTURES}manifest.json`, 'utf8'));
@@ -39,60 +39,131 @@ async function open(p, name) {
 
 const data = (p, sel, key) => p.evaluate(([s, k]) => document.querySelector(s).dataset[k], [sel, key]);
 
-test('maths and LevelDB hash: the documented vectors and sizing rules', async () => {
-  const r = await page.evaluate(async () => {
-    const t = await import('/teach.js');
-    const hex = (s) => Uint8Array.from(s.match(/../g) ?? [], (h) => parseInt(h, 16));
-    const enc = new TextEncoder();
-    return {
-      hashes: [
-        t.levelDbHash(new Uint8Array(0)),
-        t.levelDbHash(hex('62')),
-        t.levelDbHash(hex('c397')),
-        t.levelDbHash(hex('e299a5')),
-        t.levelDbHash(hex('e180b932')),
-        t.levelDbHash(enc.encode('key000')),
-        t.levelDbHash(enc.encode('a')),
-        t.levelDbHash(hex('ff')),
-        t.levelDbHash(hex('808182')),
-        t.levelDbHash(enc.encode('ключ')),
-      ],
-      ks: [1, 4, 10, 20, 44, 60].map(t.levelDbK),
-      bits: [t.levelDbBits(10, 10), t.levelDbBits(1, 10), t.levelDbBits(196, 10), t.levelDbBits(3, 7)],
-      small: t.buildLevelDbFilterJs(['a'], 10).length,
-      java: [t.javaSizing(1000, 0.05), t.javaSizing(10), t.javaSizing(100, 0.01)],
-      fpp: t.fpp(1000, 10000, 6),
-      kStar: t.optimalK(1000, 10000),
-    };
-  });
+/** An op of the teaching panel's worker (js/worker-teach.js), as the panel calls it. */
+const op = (p, name, args) => p.evaluate(([n, a]) => globalThis.inspector.teachWorker().call(n, a), [name, args]);
+
+// LevelDB's filter written from leveldb-filter.md §1–2 (util/hash.cc Hash with seed 0xbc9f1d34,
+// unsigned tail bytes; k = floor(bits_per_key × 0.69) in 1..30; bits = max(64, n × bpk) in whole
+// bytes; probes h, h + δ, … with δ = h rotated right by 17): an independent check of the package's.
+function referenceLevelDbFilter(keys, bitsPerKey) {
+  const hash = (bytes) => {
+    const M = 0xc6a4a793;
+    const n = bytes.length;
+    let h = (0xbc9f1d34 ^ Math.imul(n, M)) >>> 0;
+    let i = 0;
+    for (; i + 4 <= n; i += 4) {
+      h = (h + ((bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24)) >>> 0)) >>> 0;
+      h = Math.imul(h, M) >>> 0;
+      h = (h ^ (h >>> 16)) >>> 0;
+    }
+    const rest = n - i;
+    if (rest > 0) {
+      if (rest >= 3) h = (h + (bytes[i + 2] << 16)) >>> 0;
+      if (rest >= 2) h = (h + (bytes[i + 1] << 8)) >>> 0;
+      h = (h + bytes[i]) >>> 0;
+      h = Math.imul(h, M) >>> 0;
+      h = (h ^ (h >>> 24)) >>> 0;
+    }
+    return h;
+  };
+  const bits = Math.ceil(Math.max(64, keys.length * bitsPerKey) / 8) * 8;
+  const k = Math.min(30, Math.max(1, Math.floor(bitsPerKey * 0.69)));
+  const out = new Uint8Array(bits / 8 + 1);
+  out[bits / 8] = k;
+  for (const key of keys) {
+    let h = hash(new TextEncoder().encode(key));
+    const delta = ((h >>> 17) | (h << 15)) >>> 0;
+    for (let j = 0; j < k; j++) {
+      const b = h % bits;
+      out[b >> 3] |= 1 << (b & 7);
+      h = (h + delta) >>> 0;
+    }
+  }
+  return out;
+}
+
+test('maths and LevelDB hash (the worker’s ops): the documented vectors and sizing rules', async () => {
+  const hex = (s) => Array.from(s.match(/../g) ?? [], (h) => parseInt(h, 16));
+  const enc = (s) => Array.from(new TextEncoder().encode(s));
+  const keys = ['', '62', 'c397', 'e299a5', 'e180b932'].map(hex).concat([enc('key000'), enc('a'), hex('ff'), hex('808182'), enc('ключ')]);
+  const hashes = await page.evaluate(([ks]) => globalThis.inspector.teachWorker().call('teach.levelDbHash', { keys: ks.map((k) => Uint8Array.from(k)) }), [keys]);
   // leveldb-filter.md §1 (upstream util/hash_test.cc vectors, then the doc's own ref_ldb.py vectors)
-  assert.deepEqual(r.hashes, [0xbc9f1d34, 0xef1345c4, 0x5b663814, 0x323c078f, 0xed21633a, 0x83f95c11, 0x286e9db0, 0xc20e0a90, 0xce6519b9, 0x172b2459]);
+  assert.deepEqual(hashes, [0xbc9f1d34, 0xef1345c4, 0x5b663814, 0x323c078f, 0xed21633a, 0x83f95c11, 0x286e9db0, 0xc20e0a90, 0xce6519b9, 0x172b2459]);
   // §2 table: bpk 1 → 1, 4 → 2, 10 → 6, 20 → 13, ≥ 44 → 30
-  assert.deepEqual(r.ks, [1, 2, 6, 13, 30, 30]);
+  const ks = [];
+  for (const bpk of [1, 4, 10, 20, 44, 60]) ks.push((await op(page, 'teach.levelDbGeometry', { n: 1, bitsPerKey: bpk })).k);
+  assert.deepEqual(ks, [1, 2, 6, 13, 30, 30]);
   // small.ldb: n = 10 at 10 bits/key → 100 bits → 13 bytes → m = 104; the 64-bit floor; versions.ldb m = 1960
-  assert.deepEqual(r.bits, [104, 64, 1960, 64]);
-  assert.equal(r.small, 9, '64 bits = 8 bytes, then the k byte');
+  const bits = [];
+  for (const [n, bpk] of [[10, 10], [1, 10], [196, 10], [3, 7]]) bits.push((await op(page, 'teach.levelDbGeometry', { n, bitsPerKey: bpk })).bitCount);
+  assert.deepEqual(bits, [104, 64, 1960, 64]);
+  assert.equal((await op(page, 'teach.levelDbFilter', { keys: ['a'], bitsPerKey: 10 })).bytes.length, 9, '64 bits = 8 bytes, then the k byte');
   // README: withCapacity(1000, 0.05) → 6236 bits, k = 5; spec §6 floor 256; p = 0.01 → k = 7
-  assert.deepEqual(r.java, [{ m: 6236, k: 5 }, { m: 256, k: 5 }, { m: 959, k: 7 }]);
-  assert.ok(Math.abs(r.fpp - 0.00843) < 0.0001, `10 bits/key, k = 6 → ≈ 0.84 % (anchors §5), got ${r.fpp}`);
-  assert.ok(Math.abs(r.kStar - 6.931) < 0.001);
+  const java = [];
+  for (const [capacity, errorRate] of [[1000, 0.05], [10, undefined], [100, 0.01]]) java.push(await op(page, 'teach.javaSizing', { capacity, errorRate }));
+  assert.deepEqual(java, [{ bitCount: 6236, hashFunctionCount: 5 }, { bitCount: 256, hashFunctionCount: 5 }, { bitCount: 959, hashFunctionCount: 7 }]);
+  const f = await op(page, 'teach.formula', { items: 1000, bitCount: 10000, k: 6 });
+  assert.ok(Math.abs(f.fpp - 0.00843) < 0.0001, `10 bits/key, k = 6 → ≈ 0.84 % (anchors §5), got ${f.fpp}`);
+  assert.ok(Math.abs(f.kStar - 6.931) < 0.001);
 });
 
-test('the sandbox uses the package LevelDB filter, byte-identical to the JS one written from leveldb-filter.md', async () => {
-  const r = await page.evaluate(async () => {
-    const t = await import('/teach.js');
-    const lib = await t.lib();
-    const ldb = await lib.loadLevelDb();
-    const keys = t.randomPaths(300, null, 'k');
-    return {
-      a: Array.from(t.buildLevelDbFilterJs(keys, 10)),
-      b: Array.from(ldb.buildFilter(keys, 10).bytes),
-      a20: Array.from(t.buildLevelDbFilterJs(keys.slice(0, 7), 20)),
-      b20: Array.from(ldb.buildFilter(keys.slice(0, 7), 20).bytes),
-    };
+test('the sandbox’s LevelDB filter (the package’s) is byte-identical to one written from leveldb-filter.md', async () => {
+  const keys = Array.from({ length: 300 }, (_, i) => `k_${(i * 2654435761 >>> 0).toString(36)}.d${i % 97}.${'x'.repeat(i % 23)}`);
+  for (const [some, bpk] of [[keys, 10], [keys.slice(0, 7), 20]]) {
+    const r = await op(page, 'teach.levelDbFilter', { keys: some, bitsPerKey: bpk });
+    assert.deepEqual(Array.from(r.bytes), Array.from(referenceLevelDbFilter(some, bpk)));
+  }
+});
+
+test('the landing page is alive before any file: demo sandbox bits drawn, FP curve drawn, pitfall filled', async () => {
+  const p = await newPage({ initScript: countMainThreadWasm });
+  const sb = '#teach-sandbox';
+  assert.equal(await p.evaluate(() => document.body.dataset.state ?? ''), '', 'no file opened');
+  assert.ok(Number(await data(p, sb, 'n')) > 0, 'the sandbox starts with demo paths');
+  const set = Number(await data(p, sb, 'set'));
+  assert.ok(set > 0, 'the demo filter has set bits');
+  // The grid shows exactly `set` cells in the set colour (sampled at each cell's centre).
+  const drawn = await p.evaluate(() => {
+    const c = document.getElementById('sb-grid');
+    const ctx = c.getContext('2d');
+    const m = Number(document.getElementById('teach-sandbox').dataset.m);
+    const setColour = getComputedStyle(c).getPropertyValue('--map-set').trim();
+    const want = [1, 3, 5].map((i) => parseInt(setColour.slice(i, i + 2), 16));
+    const cols = Number(c.dataset.cols);
+    const cell = c.width / cols;
+    let n = 0;
+    for (let i = 0; i < m; i++) {
+      const d = ctx.getImageData(Math.floor(((i % cols) + 0.5) * cell), Math.floor((Math.floor(i / cols) + 0.5) * cell), 1, 1).data;
+      if (Math.abs(d[0] - want[0]) + Math.abs(d[1] - want[1]) + Math.abs(d[2] - want[2]) < 12) n++;
+    }
+    return { n, w: c.width, h: c.height };
   });
-  assert.deepEqual(r.b, r.a);
-  assert.deepEqual(r.b20, r.a20);
+  assert.ok(drawn.w > 0 && drawn.h > 0);
+  assert.equal(drawn.n, set, 'each set bit, and only those, is drawn in the set colour');
+  const d = await p.getAttribute('#sb-curve .c-curve', 'd');
+  assert.ok(d && d.split('L').length >= 8, 'the sandbox FP curve is drawn through k = 1 … 8 at least');
+  assert.ok(await p.getAttribute('#sb-curve .c-point', 'data-k'));
+  assert.equal(await p.inputValue('[data-testid=pf-path]'), 'root.sg.d1.温度');
+  assert.equal(await data(p, '#pf-table', 'java'), '228,129,133,151,135');
+  assert.equal(await p.locator('[data-testid=pf-row]').count(), 5);
+  assert.deepEqual(await p.evaluate(() => globalThis.__wasmOnMain), [], 'no wasm compiled or instantiated on the main thread');
+  await p.context().close();
+});
+
+test('the teaching panel creates no wasm instance on the main thread (file, measure, pitfall, both sandboxes)', async () => {
+  const p = await newPage({ initScript: countMainThreadWasm });
+  await open(p, 'table_unicode');
+  await p.waitForFunction(() => document.getElementById('pf-fn').dataset.file);
+  await p.click('[data-testid=teach-measure]');
+  await p.waitForFunction(() => document.getElementById('teach-file').dataset.measured, null, { timeout: 60000 });
+  await p.click('[data-testid=sb-random]');
+  await p.waitForFunction(() => Number(document.getElementById('teach-sandbox').dataset.n) > 100);
+  await p.check('[data-testid=sb-mode-leveldb]');
+  await p.waitForFunction(() => document.getElementById('teach-sandbox').dataset.k === '6');
+  await p.click('[data-testid=sb-measure]');
+  await p.waitForFunction(() => document.getElementById('teach-sandbox').dataset.measured);
+  assert.deepEqual(await p.evaluate(() => globalThis.__wasmOnMain), []);
+  await p.context().close();
 });
 
 test('tail pitfall without a file: the spec vectors for root.sg.d1.温度 and the false negatives', async () => {
@@ -163,6 +234,10 @@ test('sandbox (TsFile): adding a path flips its k bits (spec vectors); sliders b
   const sb = '#teach-sandbox';
   assert.equal(await data(p, sb, 'm'), '256');
   assert.equal(await data(p, sb, 'k'), '5');
+  // The demo paths go first: the spec vectors below are for a filter holding one path.
+  await p.click('#sb-clear');
+  await p.waitForFunction(() => document.getElementById('teach-sandbox').dataset.n === '0');
+  assert.equal(await data(p, sb, 'set'), '0');
   // Enter in the text box adds (the form's default button).
   await p.fill('[data-testid=sb-path]', 'root.sg1.d1.s1');
   await p.press('[data-testid=sb-path]', 'Enter');
@@ -211,6 +286,8 @@ test('sandbox (LevelDB): k and m follow bits_per_key and the key count', async (
   const sb = '#teach-sandbox';
   await p.check('[data-testid=sb-mode-leveldb]');
   await p.waitForFunction(() => document.getElementById('teach-sandbox').dataset.mode === 'leveldb');
+  await p.click('#sb-clear');
+  await p.waitForFunction(() => document.getElementById('teach-sandbox').dataset.n === '0');
   assert.equal(await p.isDisabled('[data-testid=sb-m]'), true);
   assert.equal(await data(p, sb, 'k'), '6'); // bits_per_key 10
   await p.fill('[data-testid=sb-path]', 'key000');

@@ -1,0 +1,460 @@
+// The teaching panel's ops, run in the page's worker (js/worker.js spreads them into its ops
+// table): every formula, hash and filter the panel shows comes from the package here, so the
+// page's main thread creates no wasm instance and holds no copy of the maths. The page's
+// LevelDB table view has its ops here too ('leveldb.*'), for the same reason.
+//
+// Each op takes the message object and a progress callback, like the ops in worker.js. State
+// kept here: the sandbox filter and a copy of the open file's filter (re-opened from the same
+// Blob, or rebuilt from the synthetic paths), which the panel measures and probes.
+import { BloomFilter, SEEDS, bitIndex, encodePath, fppFormula, hash32, isMultiByte, javaSizing, loadCharsets, loadLevelDb, openLevelDbTable, openTsFile, optimalK, writerHypothesis } from './web.js';
+
+const utf8 = new TextEncoder();
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+const badArgument = (message) => Object.assign(new TypeError(message), { kind: 'invalid_argument', offset: 0 });
+
+// ---------------------------------------------------------------- formulas (the package's)
+
+// The curve is the formula at k = 1, 2, … 32 (a filter has a whole number of hash functions;
+// fppFormula takes an integer k): integers fall on samples[k - 1].
+const CURVE_K_MAX = 32;
+
+function formula(n, m, k) {
+  const fpp = n > 0 && m > 0 ? fppFormula(n, m, k) : 0;
+  // 1 − e^(−kn/m) is the formula's k-th root: the fill it expects.
+  return { n, m, k, fpp, kStar: n > 0 ? optimalK(n, m) : Infinity, expectedFill: fpp > 0 ? fpp ** (1 / k) : 0 };
+}
+
+/** The false-positive curve for n items in m bits: the formula at k, k*, and at every k in 1..32. */
+function fpCurve(n, m, k) {
+  const f = formula(n, m, k);
+  if (!(n > 0) || !(m > 0)) return { ...f, samples: null };
+  const samples = new Float64Array(CURVE_K_MAX);
+  for (let i = 0; i < samples.length; i++) samples[i] = fppFormula(n, m, i + 1);
+  return { ...f, samples };
+}
+
+let levelDb = null;
+const leveldb = () => (levelDb ??= loadLevelDb());
+
+async function needCharset(charset) {
+  if (charset && isMultiByte(charset)) await loadCharsets();
+}
+
+// ---------------------------------------------------------------- random absent paths
+
+/** A fast PRNG (xorshift128+ in 32-bit halves), seeded from crypto: random paths need volume, not secrecy. */
+function rng() {
+  const s = crypto.getRandomValues(new Uint32Array(4));
+  let [a, b, c, d] = s;
+  if (!(a | b | c | d)) a = 1;
+  return () => {
+    const t = a ^ (a << 11);
+    a = b;
+    b = c;
+    c = d;
+    d = (d ^ (d >>> 19) ^ (t ^ (t >>> 8))) >>> 0;
+    return d;
+  };
+}
+
+const ALPHA = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const PAIRS = Array.from({ length: 1296 }, (_, i) => ALPHA[i % 36] + ALPHA[(i / 36) | 0]);
+/** `count` random ASCII series paths of varied length (~20–40 bytes, so every tail length occurs), none in `exclude`. */
+function randomPaths(count, exclude = null, prefix = 'root.absent') {
+  const next = rng();
+  const out = [];
+  while (out.length < count) {
+    const a = next();
+    const b = next();
+    const c = next();
+    let p = `${prefix}_${PAIRS[a % 1296]}${b & 3 ? PAIRS[(a >>> 11) % 1296] : ''}.d${b % 100000}.${PAIRS[c % 1296]}`;
+    for (let i = a % 4; i > 0; i--) p += PAIRS[(c >>> (i * 8)) % 1296];
+    if (a & 1) p += `_${PAIRS[(b >>> 17) % 1296]}`;
+    if (!exclude?.has(p)) out.push(p);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- the open file's filter
+
+const file = { generation: 0, tsfile: null, filter: null, hypothesis: null, listed: [], indexed: new Set(), synthetic: false };
+
+function dropFile() {
+  file.generation++;
+  // A TsFile's filter lives as long as the file: close the file, or free the built one.
+  if (file.tsfile) file.tsfile.close();
+  else file.filter?.free();
+  Object.assign(file, { tsfile: null, filter: null, hypothesis: null, listed: [], indexed: new Set(), synthetic: false });
+}
+
+// ---------------------------------------------------------------- the sandbox
+
+// The demo filter the page opens with: 24 series of six devices, so that in the default 256 bits
+// the optimum k* ≈ 7.4 sits on the chart and about a third of the bits are set.
+const DEMO_PATHS = [1, 2, 3, 4, 5, 6].flatMap((d) => ['temperature', 'humidity', 'pressure', 'status'].map((s) => `root.demo.d${d}.${s}`));
+
+const sandbox = { mode: 'tsfile', m: 0, k: 0, bitsPerKey: 10, paths: [], set: new Set(), tsf: null, ldb: null, owners: null };
+
+/** The geometry the controls ask for: TsFile's fixed (m, k), or LevelDB's derived from bits_per_key and the keys. */
+async function geometry(c, n) {
+  if (c.mode !== 'leveldb') return { m: c.m, k: c.k };
+  const ldb = await leveldb();
+  return { m: ldb.filterBits(n, c.bitsPerKey), k: ldb.k(c.bitsPerKey) };
+}
+
+async function rebuild(c) {
+  const { m, k } = await geometry(c, sandbox.paths.length);
+  sandbox.tsf?.free();
+  sandbox.tsf = null;
+  sandbox.ldb = null;
+  if (c.mode === 'leveldb') sandbox.ldb = (await leveldb()).buildFilter(sandbox.paths, c.bitsPerKey);
+  else {
+    sandbox.tsf = new BloomFilter(m, k);
+    if (sandbox.paths.length) sandbox.tsf.addMany(sandbox.paths);
+  }
+  Object.assign(sandbox, { mode: c.mode === 'leveldb' ? 'leveldb' : 'tsfile', m, k, bitsPerKey: c.bitsPerKey, owners: null });
+}
+
+/** Brings the sandbox to the controls' mode and geometry (rebuilding over the same paths). */
+async function sync(c = {}) {
+  const want = { mode: c.mode ?? sandbox.mode, m: c.m ?? 256, k: c.k ?? 5, bitsPerKey: c.bitsPerKey ?? sandbox.bitsPerKey };
+  if (!Number.isInteger(want.m) || !Number.isInteger(want.k) || !Number.isInteger(want.bitsPerKey)) throw badArgument('m, k and bitsPerKey must be integers');
+  const stale =
+    (!sandbox.tsf && !sandbox.ldb) ||
+    want.mode !== sandbox.mode ||
+    (want.mode === 'tsfile' ? want.m !== sandbox.m || want.k !== sandbox.k : want.bitsPerKey !== sandbox.bitsPerKey);
+  if (stale) await rebuild(want);
+  return { ...want, plannedN: c.plannedN };
+}
+
+function sandboxBits() {
+  return sandbox.tsf ? sandbox.tsf.bits() : sandbox.ldb.bytes.slice(0, sandbox.ldb.bytes.length - 1);
+}
+
+/** The k probes of a path in the sandbox filter (or in LevelDB filter bytes `ldb`), with which bits are set. */
+async function probeSandbox(path, ldb = sandbox.ldb) {
+  if (sandbox.tsf && !ldb) {
+    const r = sandbox.tsf.probe(path);
+    return { verdict: r.verdict, probes: r.probes.map((p) => ({ bit: p.bit, set: p.set, seed: p.seed })) };
+  }
+  const r = (await leveldb()).probeFilter(path, ldb.bytes);
+  return { verdict: r.verdict, probes: r.probes.map((p) => ({ bit: p.bit, set: p.set, seed: null })) };
+}
+
+function popcount(bytes) {
+  let set = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    let b = bytes[i];
+    while (b) {
+      b &= b - 1;
+      set++;
+    }
+  }
+  return set;
+}
+
+/** Everything the sandbox view draws: the bits, the planned and current formula figures, the curve. */
+async function sandboxView(c) {
+  const bits = sandboxBits();
+  const n = sandbox.paths.length;
+  const setBits = popcount(bits);
+  const fill = sandbox.m ? setBits / sandbox.m : 0;
+  const planN = c.plannedN ?? n;
+  const plan = await geometry(c, planN);
+  const now = formula(n, sandbox.m, sandbox.k);
+  const curve = n ? fpCurve(n, sandbox.m, plan.k) : fpCurve(planN, plan.m, plan.k);
+  return {
+    value: {
+      mode: sandbox.mode,
+      m: sandbox.m,
+      k: sandbox.k,
+      n,
+      bits,
+      setBits,
+      fill,
+      fppFromFill: fill ** sandbox.k,
+      now,
+      plan: formula(planN, plan.m, plan.k),
+      bitsPerKey: sandbox.bitsPerKey,
+      curve,
+    },
+    transfer: [bits.buffer],
+  };
+}
+
+/** Wraps an op result with the sandbox view: `{...result, view}` (the bits transferred). */
+async function withView(c, result = {}) {
+  const v = await sandboxView(c);
+  return { value: { ...result, view: v.value }, transfer: v.transfer };
+}
+
+// ---------------------------------------------------------------- the ops
+
+export const teachOps = {
+  /** `{n, m, k, fpp, kStar, expectedFill}` by the package's formulas. */
+  'teach.formula'({ items, bitCount, k }) {
+    return formula(items, bitCount, k);
+  },
+  /** The curve for `items` in `bitCount` bits: `{fpp, kStar, expectedFill, samples}` (samples[k - 1]: the formula at k). */
+  'teach.fpCurve'({ items, bitCount, k }) {
+    const c = fpCurve(items, bitCount, k);
+    return c.samples ? { value: c, transfer: [c.samples.buffer] } : c;
+  },
+  /** Java's getEmptyBloomFilter(errorRate, capacity) sizing: `{bitCount, hashFunctionCount}`. */
+  'teach.javaSizing'({ capacity, errorRate = 0.05 }) {
+    return javaSizing(capacity, errorRate);
+  },
+  /** LevelDB's BloomFilterPolicy for `n` keys: `{k, bitCount}`. */
+  async 'teach.levelDbGeometry'({ n, bitsPerKey }) {
+    const ldb = await leveldb();
+    return { k: ldb.k(bitsPerKey), bitCount: ldb.filterBits(n, bitsPerKey) };
+  },
+  /** LevelDB's BloomHash of each key (strings as UTF-8, or bytes). */
+  async 'teach.levelDbHash'({ keys }) {
+    const ldb = await leveldb();
+    return keys.map((key) => ldb.hash(key));
+  },
+  /** BloomFilterPolicy(bitsPerKey).CreateFilter(keys): `{bytes, k, bitCount}`. */
+  async 'teach.levelDbFilter'({ keys, bitsPerKey = 10 }) {
+    return (await leveldb()).buildFilter(keys, bitsPerKey);
+  },
+
+  /**
+   * The open file for the panel, or none: `{blob}` re-opens a TsFile, `{synthetic: {bitCount,
+   * hashFunctionCount, paths}}` rebuilds a filter built with the Java hash. `indexed`: the
+   * listed paths (series, then time columns; `seriesCount` of them series), `audit` the file's.
+   * Returns the writer hypothesis the panel probes with.
+   */
+  async 'teach.setFile'({ blob = null, synthetic = null, indexed = [], seriesCount = indexed.length, audit = null }) {
+    dropFile();
+    const generation = file.generation;
+    if (!blob && !synthetic) return null;
+    let filter = null;
+    let tsfile = null;
+    let hypothesis;
+    if (synthetic) {
+      filter = new BloomFilter(synthetic.bitCount, synthetic.hashFunctionCount);
+      filter.addMany(synthetic.paths);
+      hypothesis = { variant: 'java', charset: 'UTF-8', timeColumns: false, established: false, synthetic: true };
+    } else {
+      tsfile = await openTsFile(blob);
+      filter = tsfile.bloomFilter ?? null;
+      hypothesis = { ...writerHypothesis(audit), synthetic: false };
+    }
+    if (generation !== file.generation || !filter) {
+      if (tsfile) tsfile.close();
+      else filter?.free();
+      return null;
+    }
+    file.tsfile = tsfile;
+    file.filter = filter;
+    file.hypothesis = hypothesis;
+    file.synthetic = !!synthetic;
+    file.listed = hypothesis.timeColumns ? indexed : indexed.slice(0, seriesCount);
+    file.indexed = new Set(indexed);
+    return hypothesis;
+  },
+
+  /** Probes `count` random paths that are not in the index against the file's filter: `{maybe, count, rate, formula}`. */
+  async 'teach.measure'({ count = 100_000 }, progress) {
+    const generation = file.generation;
+    if (!file.filter) throw badArgument('no file with a filter is open');
+    const { variant, charset } = file.hypothesis;
+    await needCharset(charset);
+    const CHUNK = 20_000;
+    let maybe = 0;
+    let done = 0;
+    const t0 = performance.now();
+    while (done < count) {
+      const part = randomPaths(Math.min(CHUNK, count - done), file.indexed);
+      const r = file.filter.mightContainMany(part, { variant, charset: charset === 'UTF-8' ? undefined : charset });
+      for (let i = 0; i < r.length; i++) maybe += r[i];
+      done += part.length;
+      progress({ done, total: count });
+      await tick();
+      if (generation !== file.generation) throw Object.assign(new Error('another file was opened'), { kind: 'cancelled', offset: done });
+    }
+    const rate = maybe / count;
+    return { maybe, count, rate, seconds: (performance.now() - t0) / 1000, variant, charset };
+  },
+
+  /**
+   * The tail pitfall for `path` (null: the file's first listed path with a non-ASCII tail, else
+   * the spec's example): the bytes in the writer's charset, the k bits under each tail variant,
+   * and the verdicts a one-path filter written with one variant gives when probed with the other.
+   */
+  async 'teach.pitfall'({ path = null }) {
+    const h = file.filter ? file.hypothesis : { variant: 'java', charset: 'UTF-8', established: true, synthetic: false };
+    const charset = h.charset ?? 'UTF-8';
+    await needCharset(charset);
+    const cs = charset === 'UTF-8' ? undefined : charset;
+    const encode = (p) => (charset === 'UTF-8' ? utf8.encode(p) : encodePath(p, charset));
+    let fromFile = false;
+    if (path == null) {
+      path = 'root.sg.d1.温度';
+      if (file.filter && !h.synthetic) {
+        for (const p of file.listed) {
+          const bytes = encode(p);
+          if (bytes.subarray(bytes.length - (bytes.length % 16)).some((b) => b >= 0x80)) {
+            path = p;
+            fromFile = true;
+            break;
+          }
+        }
+      }
+    }
+    const m = file.filter ? file.filter.bitCount : 256;
+    const k = file.filter ? file.filter.hashFunctionCount : 5;
+    const bytes = encode(path);
+    const rows = SEEDS.slice(0, k).map((seed) => {
+      const javaHash = hash32(bytes, seed, 'java');
+      const zeroHash = hash32(bytes, seed, 'zero-extended');
+      return { seed, javaHash, javaBit: bitIndex(javaHash, m), zeroHash, zeroBit: bitIndex(zeroHash, m) };
+    });
+    const written = (variant) => new BloomFilter(m, k).add(path, { variant, charset: cs });
+    const f = written('java');
+    const g = written('zero-extended');
+    const cross = [f.probe(path, { variant: 'zero-extended', charset: cs }).verdict, g.probe(path, { variant: 'java', charset: cs }).verdict];
+    const self = f.probe(path, { variant: 'java', charset: cs }).verdict;
+    f.free();
+    g.free();
+    let inFile = null;
+    if (file.filter) {
+      const other = h.variant === 'java' ? 'zero-extended' : 'java';
+      inFile = {
+        variant: h.variant,
+        other,
+        own: file.filter.probe(path, { variant: h.variant, charset: cs }).verdict,
+        wrong: file.filter.probe(path, { variant: other, charset: cs }).verdict,
+        listed: file.indexed.has(path),
+        established: !!h.established,
+      };
+    }
+    return { value: { path, fromFile, charset, bytes, m, k, fileLoaded: !!file.filter, rows, cross, self, file: inFile }, transfer: [bytes.buffer] };
+  },
+
+  // The sandbox. `controls`: `{mode: 'tsfile' | 'leveldb', m, k, bitsPerKey, plannedN}` as the
+  // sliders say; every op brings the filter to them first and answers with `view`.
+
+  /** The sandbox as it is (rebuilt if the controls changed); the first call starts the demo filter. */
+  async 'teach.sandboxView'({ controls }) {
+    const first = !sandbox.tsf && !sandbox.ldb;
+    const c = await sync(controls);
+    if (first) {
+      sandbox.paths = DEMO_PATHS.slice();
+      sandbox.set = new Set(sandbox.paths);
+      await rebuild(c);
+    }
+    return withView(c, { demo: first ? DEMO_PATHS.slice() : null });
+  },
+  /** Replaces the added paths (`[]` clears) and rebuilds. */
+  async 'teach.sandboxReset'({ controls, paths = [] }) {
+    sandbox.paths = [];
+    sandbox.set = new Set();
+    for (const p of paths) {
+      if (!p || sandbox.set.has(p)) continue;
+      sandbox.paths.push(p);
+      sandbox.set.add(p);
+    }
+    const c = await sync(controls);
+    await rebuild(c);
+    return withView(c);
+  },
+  /**
+   * Adds paths (blank and already-added ones skipped; `random: count` adds that many random
+   * ones). For one path: its probes with which bits it flipped (`flipped` null when LevelDB had
+   * to rebuild a larger filter and every key's bits moved).
+   */
+  async 'teach.sandboxAdd'({ controls, paths = [], random = 0 }) {
+    const c = await sync(controls);
+    if (random) paths = randomPaths(random, sandbox.set, 'root.rnd');
+    paths = paths.map((p) => String(p).trim()).filter((p, i, all) => p && !sandbox.set.has(p) && all.indexOf(p) === i);
+    if (!paths.length) return withView(c, { added: [] });
+    const last = paths[paths.length - 1];
+    const prevM = sandbox.m;
+    const prevLdb = sandbox.ldb;
+    let before = paths.length === 1 && sandbox.tsf ? await probeSandbox(last) : null;
+    const start = sandbox.paths.length;
+    for (const p of paths) {
+      sandbox.paths.push(p);
+      sandbox.set.add(p);
+    }
+    if (sandbox.tsf) sandbox.tsf.addMany(paths);
+    else {
+      // LevelDB builds a filter once over its keys (CreateFilter): a new key means a new, larger filter.
+      await rebuild(c);
+      before = paths.length === 1 && prevLdb && prevM === sandbox.m ? await probeSandbox(last, prevLdb) : null;
+    }
+    sandbox.owners = null;
+    const now = await probeSandbox(last);
+    const probes = now.probes.map((p, j) => ({ bit: p.bit, seed: p.seed, flipped: before ? !before.probes[j].set : null }));
+    return withView(c, { added: paths, last, probes, rebuilt: !before && sandbox.mode === 'leveldb' && start > 0 });
+  },
+  /** `{verdict, probes: [{bit, set, seed}], added}` for one path. */
+  async 'teach.sandboxTest'({ controls, path }) {
+    const c = await sync(controls);
+    path = String(path ?? '').trim();
+    const r = await probeSandbox(path);
+    return withView(c, { path, verdict: r.verdict, probes: r.probes, added: sandbox.set.has(path) });
+  },
+  /** `count` random absent paths probed: `{maybe, count, rate, fpp}` (fpp by the formula). */
+  async 'teach.sandboxMeasure'({ controls, count = 10_000 }) {
+    const c = await sync(controls);
+    const paths = randomPaths(count, sandbox.set, 'root.probe');
+    let maybe = 0;
+    if (sandbox.tsf) {
+      const r = sandbox.tsf.mightContainMany(paths);
+      for (let i = 0; i < r.length; i++) maybe += r[i];
+    } else {
+      const ldb = await leveldb();
+      for (const p of paths) if (ldb.probeFilter(p, sandbox.ldb.bytes).verdict === 'maybe') maybe++;
+    }
+    return { maybe, count, rate: maybe / count, fpp: formula(sandbox.paths.length, sandbox.m, sandbox.k).fpp, mode: sandbox.mode, n: sandbox.paths.length };
+  },
+  /** Which added paths set `bit`: `{bit, set, paths (first `limit`), total}`. */
+  async 'teach.sandboxOwners'({ bit, limit = 4 }) {
+    if (!sandbox.owners) {
+      const owners = new Map();
+      for (let i = 0; i < sandbox.paths.length; i++) {
+        const r = await probeSandbox(sandbox.paths[i]);
+        for (const b of new Set(r.probes.map((p) => p.bit))) {
+          if (!owners.has(b)) owners.set(b, []);
+          owners.get(b).push(i);
+        }
+      }
+      sandbox.owners = owners;
+    }
+    const bits = sandboxBits();
+    const who = sandbox.owners.get(bit) ?? [];
+    return { bit, set: ((bits[bit >> 3] >> (bit & 7)) & 1) === 1, paths: who.slice(0, limit).map((i) => sandbox.paths[i]), total: who.length };
+  },
+
+  // The page's LevelDB view: one table open at a time, read whole (LevelDB writes a few MiB).
+
+  /** Opens a table: `{info, filters, dataBlocks, filterBytes: [Uint8Array | null per filter]}`. */
+  async 'leveldb.open'({ blob }) {
+    closeTable();
+    const t = await openLevelDbTable(blob);
+    table = t;
+    const filterBytes = t.filters.map((f) => (f.length ? t.filterBytes(f.index) : null));
+    return {
+      value: { name: t.name, size: t.size, info: t.info, filters: t.filters, dataBlocks: t.dataBlocks(), filterBytes },
+      transfer: filterBytes.filter(Boolean).map((b) => b.buffer),
+    };
+  },
+  /** A user key (UTF-8 string or bytes) routed through the table: LevelDbTable.probe's answer. */
+  'leveldb.probe'({ key }) {
+    if (!table) throw badArgument('no LevelDB table is open');
+    return table.probe(key);
+  },
+  'leveldb.close'() {
+    closeTable();
+    return true;
+  },
+};
+
+let table = null;
+function closeTable() {
+  table?.close();
+  table = null;
+}

@@ -1,0 +1,52 @@
+// The package's result objects, read here and only here: every view takes the page's own
+// shapes below, so a change in the API's key names (snake_case today) is one edit in this file.
+// Fields the page does not use are not copied.
+
+/** The filter summary of `info.bloom` (worker op `open`/`synthetic`). */
+export function bloomOf(info) {
+  const b = info?.bloom ?? {};
+  return {
+    present: !!b.present,
+    encoding: b.encoding ?? null,
+    byteLength: b.byte_length ?? null,
+    bitCount: b.bit_count ?? null,
+    hashFunctionCount: b.hash_function_count ?? null,
+    setBits: b.set_bits ?? null,
+    fillRatio: b.fill_ratio ?? null,
+    estimatedItems: b.estimated_items,
+    indexedItems: b.indexed_items ?? null,
+    fppFormula: b.fpp_formula ?? null,
+    fppFromFill: b.fpp_from_fill ?? null,
+  };
+}
+
+/** The listing (worker op `series`): `{series, timeColumns, indexError}`; entries stay as given, read with entryOf. */
+export function listingOf(listing) {
+  return { series: listing.series ?? [], timeColumns: listing.time_columns ?? [], indexError: listing.indexError ?? null };
+}
+
+/** A listing entry: `{path, dataType, maybePresent}` (maybePresent false: the index lists it, the filter misses it). */
+export const entryOf = (s) => ({ path: s.path, dataType: s.data_type ?? null, maybePresent: s.maybe_present });
+
+/** True when the filter misses a listed entry. */
+export const missedByFilter = (s) => s.maybe_present === false;
+
+/** One writer hypothesis of an audit. */
+export const hypothesisOf = (h) => ({
+  variant: h.variant,
+  timeColumns: h.time_columns,
+  trailingNullTags: h.trailing_null_tags,
+  charset: h.charset,
+  writer: h.writer,
+  reproduces: !!h.reproduces,
+  differingBits: h.differing_bits,
+});
+
+/** A table schema's column. */
+export const columnOf = (c) => ({ name: c.name, dataType: c.data_type, category: c.category ?? null });
+
+/** A file property: the value as text, or its bytes in hex when they are not UTF-8. */
+export const propertyOf = (p) => ({ key: p.key, value: p.value ?? null, valueHex: p.value_hex ?? null });
+
+/** An error's sentence without the "kind at byte N: " prefix the package's messages start with (the page shows those apart). */
+export const errorMessage = (e) => String(e?.message ?? e).replace(/^[a-z_]+ at byte \d+: /, '');

@@ -1,0 +1,26 @@
+// Number formatting and the probe colours, the same in every view.
+
+/** 12,345 (en grouping); '–' for null. */
+export const fmt = (n) => (n == null ? '–' : Number(n).toLocaleString('en'));
+
+/** A ratio as a percentage with precision that grows as the value shrinks; '–' for none. */
+export function pct(x) {
+  if (x == null || Number.isNaN(x)) return '–';
+  if (x === 0) return '0%';
+  if (x < 1e-4) return `${(x * 100).toExponential(1)}%`;
+  return `${(x * 100).toFixed(x < 0.001 ? 4 : x < 0.1 ? 3 : 2)}%`;
+}
+
+/** A byte as two hex digits. */
+export const hex = (b) => b.toString(16).padStart(2, '0');
+
+/** Upper-cases the first letter and ends the sentence with a full stop. */
+export const sentence = (s) => (s ? `${s[0].toUpperCase()}${s.slice(1)}${/[.!?]$/.test(s) ? '' : '.'}` : '');
+
+// Eight seed colours distinguishable in light and dark mode (and by most colour-blind readers):
+// seed i → colour i; LevelDB's probes beyond 8 cycle through them.
+export const SEED_COLORS = Object.freeze(['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#bfef45']);
+export const seedColor = (j) => SEED_COLORS[j % SEED_COLORS.length];
+
+/** The tail variants as the page names them. */
+export const VARIANT_LABELS = Object.freeze({ java: 'java (sign-extended tail)', 'zero-extended': 'zero-extended (C++ 2.5)' });

@@ -1,0 +1,137 @@
+// The LevelDB view: a dropped .ldb/.sst table's filter block as a strip of per-2 KiB
+// filters, each a BitGrid of its real bits; probing a key routes it through the index to its
+// data block and that block's filter, and marks the k double-hashing probes. The table is
+// opened and probed in the page's worker ('leveldb.*' ops in js/worker-teach.js); the LevelDB
+// wasm module (26 KiB gz) is fetched there only when a table is opened.
+import { isLevelDbFooter } from '../pkg/js/leveldb.js';
+import { BitGrid } from '../shared/bitgrid.js';
+import { $, el } from '../shared/dom.js';
+import { fmt, seedColor, sentence } from '../shared/format.js';
+
+/** True when the Blob ends with LevelDB's table magic. */
+export async function isLevelDbBlob(blob) {
+  if (blob.size < 48) return false;
+  return isLevelDbFooter(new Uint8Array(await blob.slice(blob.size - 8).arrayBuffer()));
+}
+
+/** One filter of the strip on a BitGrid: about twice as wide as tall, at most 160 px, the probes ringed. */
+function drawFilter(canvas, bytes, probes = []) {
+  const bits = bytes ? (bytes.length - 1) * 8 : 0;
+  const cols = Math.max(8, Math.ceil(Math.sqrt(bits * 2)));
+  const grid = (canvas.grid ??= new BitGrid(canvas));
+  grid.setBits(bytes, bits, cols);
+  grid.layoutCells(cols, Math.max(2, Math.min(8, Math.floor(160 / cols))));
+  grid.highlights = probes.map((p) => ({ bit: p.bit, set: p.set, color: seedColor(0) }));
+  grid.draw();
+}
+
+const REASONS = {
+  empty_filter: 'definitely absent: the block’s filter is empty',
+  reserved_k: 'maybe present: k > 30 is reserved, so LevelDB treats it as a match',
+  past_last_block: 'definitely absent: the key sorts after the table’s last key, so no data block is read',
+  no_filter: 'maybe present: the table has no filter, so LevelDB always reads the data block',
+  filter_missing: 'maybe present: the block’s filter is missing, which LevelDB treats as a match',
+};
+
+/** `worker`: the page's worker-client. Returns `{show, hide}`. */
+export function createLevelDbView(worker) {
+  let table = null; // what leveldb.open returned, while shown
+  let probeSeq = 0;
+
+  function hide() {
+    probeSeq++;
+    if (table) worker.call('leveldb.close').catch(() => {});
+    table = null;
+    $('leveldb').hidden = true;
+  }
+
+  function renderStrip() {
+    $('ldb-strip').replaceChildren(
+      ...table.filters.map((f) => {
+        const canvas = el('canvas', { role: 'img', 'aria-label': `filter ${f.index}: ${f.length ? `${f.bitCount} bits, k=${f.k}, ${f.setBits} set` : 'empty'}` });
+        drawFilter(canvas, table.filterBytes[f.index]);
+        const caption = f.length
+          ? `#${f.index} · ${fmt(f.bitCount)} bits · k=${f.k} · ${((100 * f.setBits) / f.bitCount).toFixed(0)}% set · ${f.dataBlockOffsets.length} block${f.dataBlockOffsets.length === 1 ? '' : 's'}`
+          : `#${f.index} · empty (no data block starts in this 2 KiB window)`;
+        return el('figure', { class: 'ldb-filter', 'data-testid': 'ldb-filter', 'data-index': String(f.index) }, canvas, el('figcaption', { text: caption }));
+      }),
+    );
+  }
+
+  function renderBlocks(highlight = null) {
+    $('ldb-blocks').replaceChildren(
+      ...table.dataBlocks.map((b) => {
+        const span = el('span', { class: `ldb-block${b.index === highlight ? ' hit' : ''}`, title: `data block ${b.index}: offset ${b.offset}, ${b.size} bytes, filter #${b.filterIndex ?? '-'}` });
+        span.style.flexGrow = String(Math.max(1, b.size));
+        return span;
+      }),
+    );
+  }
+
+  /**
+   * Shows a LevelDB table; errors are thrown to the caller (the page's error box). Returns false,
+   * showing nothing, when `isStale()` says another file was opened while this one was read.
+   */
+  async function show(blob, name, isStale = () => false) {
+    hide();
+    const opened = await worker.call('leveldb.open', { blob });
+    if (isStale()) return false;
+    table = opened;
+    const { info, filters, dataBlocks } = table;
+    $('ldb-name').textContent = `${name} — ${fmt(blob.size)} bytes, LevelDB table`;
+    $('ldb-summary').textContent = info.filterPolicy
+      ? `Filter policy ${info.filterPolicy}: ${filters.length} filters in a ${fmt(info.filterBlock.size)}-byte filter block at ${fmt(info.filterBlock.offset)}, one per ${2 ** info.baseLg} bytes of data-block offsets; ${dataBlocks.length} data blocks; ${info.keyFormat} keys.`
+      : `This table has no filter block (written without a filter policy): every point lookup reads a data block. ${dataBlocks.length} data blocks.`;
+    renderStrip();
+    renderBlocks();
+    $('ldb-verdict').textContent = '';
+    $('ldb-probes').textContent = '';
+    $('leveldb').hidden = false;
+    return true;
+  }
+
+  function keyBytes() {
+    const text = $('ldb-key-input').value;
+    if (!$('ldb-hex').checked) return text;
+    const hex = text.replace(/\s+/g, '');
+    if (!/^([0-9a-fA-F]{2})*$/.test(hex)) throw Object.assign(new Error('hex keys are pairs of hex digits'), { kind: 'invalid_argument', offset: 0 });
+    return Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
+  }
+
+  async function probe() {
+    if (!table) return;
+    const mine = ++probeSeq;
+    const shown = table;
+    let r;
+    try {
+      r = await worker.call('leveldb.probe', { key: keyBytes() });
+    } catch (e) {
+      if (mine === probeSeq) $('ldb-verdict').textContent = `${e.kind ?? 'error'}: ${e.message}`;
+      return;
+    }
+    if (mine !== probeSeq || table !== shown) return;
+    const said =
+      r.reason === 'bits'
+        ? r.verdict === 'absent'
+          ? 'definitely absent: a probed bit is clear, so LevelDB skips reading the data block'
+          : 'maybe present: every probed bit is set, so LevelDB reads the data block'
+        : (REASONS[r.reason] ?? `${r.verdict} (${r.reason})`);
+    $('ldb-verdict').textContent =
+      `${sentence(said)} BloomHash ${r.hash >>> 0}` + (r.blockIndex != null ? `; routed to data block ${r.blockIndex}${r.filterIndex != null ? ` and filter #${r.filterIndex}` : ''}` : '');
+    renderBlocks(r.blockIndex ?? null);
+    for (const fig of $('ldb-strip').children) {
+      const i = Number(fig.dataset.index);
+      const hit = i === r.filterIndex;
+      fig.classList.toggle('hit', hit);
+      drawFilter(fig.querySelector('canvas'), table.filterBytes[i], hit ? r.probes : []);
+      if (hit) fig.scrollIntoView({ block: 'nearest', inline: 'center' });
+    }
+    $('ldb-probes').textContent = r.probes.length ? `probes (h, h + δ, h + 2δ, … with δ = h rotated right by 17): ${r.probes.map((p) => `${p.bit} ${p.set ? 'set' : 'clear'}`).join(' · ')}` : '';
+  }
+
+  $('ldb-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    probe();
+  });
+  return { show, hide };
+}

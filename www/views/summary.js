@@ -1,0 +1,116 @@
+// The inspector's summary: the file, its TsFileMetadata, the filter's geometry and fill, the
+// audit of which writer's hash rebuilds the bits, table schemas and properties.
+import { SEEDS } from '../pkg/js/core.js';
+import { bloomOf, columnOf, hypothesisOf, propertyOf } from '../shared/api.js';
+import { $, el } from '../shared/dom.js';
+import { fmt, pct, VARIANT_LABELS } from '../shared/format.js';
+
+/** `ctx`: `{worker, cur}` (cur: the open file's state, app.js). */
+export function createSummary(ctx) {
+  function renderSummary(info) {
+    const b = bloomOf(info);
+    $('file-name').textContent = info.synthetic ? info.name : `${info.name ?? 'file'} · ${fmt(info.size)} bytes${info.size > 1e6 ? ` (${(info.size / 2 ** 20).toFixed(1)} MiB)` : ''}`;
+    $('version').textContent = info.version == null ? '–' : String(info.version);
+    const m = info.metadata;
+    $('metadata').textContent = m ? `${fmt(m.size)} bytes at offset ${fmt(m.offset)}; index from offset ${fmt(m.metaOffset)}` : '–';
+    $('encoding').textContent = b.present ? b.encoding : `no filter (${b.encoding ?? 'absent'})`;
+    const present = b.present;
+    $('byte-length').textContent = b.byteLength != null ? String(b.byteLength) : '0';
+    $('byte-length-note').textContent = present && b.bitCount ? `of ${fmt(Math.ceil(b.bitCount / 8))} (trailing zero bytes are not stored)` : '';
+    $('bit-count').textContent = present ? String(b.bitCount) : '–';
+    $('bit-count-note').textContent = present && b.bitCount >= 1e4 ? `(${b.bitCount >= 1e6 ? `${(b.bitCount / 2 ** 20).toFixed(2)} Mbit` : `${(b.bitCount / 1024).toFixed(1)} kbit`})` : '';
+    $('hash-function-count').textContent = present ? String(b.hashFunctionCount) : '–';
+    $('seeds').textContent = present ? `seeds ${SEEDS.slice(0, b.hashFunctionCount).join(', ')}` : '';
+    $('set-bits').textContent = present ? String(b.setBits) : '–';
+    $('fill').textContent = present ? `fill ${pct(b.fillRatio)}` : '';
+    renderItems(b, null);
+    $('audit').textContent = info.synthetic ? 'Built on this page with the Java hash (sign-extended tail): every verdict is sound.' : 'Auditing…';
+    $('hash-used').textContent = !present ? 'none (no filter)' : info.synthetic ? `${VARIANT_LABELS.java} · UTF-8 (built here)` : 'auditing…';
+    $('hypotheses-box').hidden = true;
+    // Tables
+    const schemas = info.tableSchemas ?? [];
+    const names = (info.tableNames ?? []).filter((t) => t != null);
+    $('tables-count').textContent = `(${names.length}${schemas.length ? `, ${schemas.length} with schema` : ''})`;
+    const box = $('schemas');
+    box.replaceChildren();
+    if (!names.length && !schemas.length) box.textContent = 'none';
+    for (const s of schemas) {
+      const items = (s.columns ?? []).map(columnOf).map((c) => el('li', { text: `${c.name} — ${c.dataType}${c.category ? ` · ${c.category}` : ''}` }));
+      box.append(el('div', { class: 'schema' }, el('b', { text: s.table }), el('ul', {}, ...items)));
+    }
+    const plain = names.filter((n) => !schemas.some((s) => s.table === n));
+    if (plain.length) box.append(el('p', { class: 'small', text: `Index roots without a schema (tree model devices): ${plain.join(', ')}` }));
+    // Properties
+    const props = (info.properties ?? []).map(propertyOf);
+    $('properties-count').textContent = `(${props.length})`;
+    $('properties').replaceChildren(...props.flatMap((p) => [el('dt', { text: p.key }), el('dd', { text: p.value ?? (p.valueHex ? `0x${p.valueHex} (not UTF-8)` : 'null') })]));
+    $('warnings').textContent = (info.warnings ?? []).length ? `Warnings: ${info.warnings.join('; ')}` : '';
+  }
+
+  /** Items and the formula FPP: with the index's count once known, else the fill's estimate. */
+  function renderItems(b, indexed) {
+    if (!b.present) {
+      $('items').textContent = '–';
+      $('fpp').textContent = '–';
+      return;
+    }
+    const est = b.estimatedItems;
+    const n = indexed ?? b.indexedItems ?? null;
+    const file = ctx.cur;
+    $('items').textContent = `≈ ${Number.isFinite(est) ? est.toFixed(1) : '∞'} estimated from the fill${n != null ? ` · ${fmt(n)} paths ${file?.info?.synthetic ? 'added' : 'in the index'}` : ''}`;
+    const nn = n ?? est;
+    const shown = (formula, kStar) => {
+      if (ctx.cur !== file) return;
+      $('fpp').textContent = `${pct(formula)} by formula (1 − e^(−kn/m))^k with n = ${Number.isFinite(nn) ? (n != null ? fmt(n) : nn.toFixed(1)) : '?'} · ${pct(b.fppFromFill)} from the fill (fill^k)`;
+      $('fpp').title = Number.isFinite(kStar) ? `optimal k for this m and n ≈ ${kStar.toFixed(1)}` : '';
+    };
+    if (!Number.isFinite(nn)) return shown(b.fppFormula, Infinity);
+    // The package's formula, in the worker.
+    ctx.worker.call('teach.formula', { items: nn, bitCount: b.bitCount, k: b.hashFunctionCount }).then(
+      (f) => shown(f.fpp, f.kStar),
+      () => shown(b.fppFormula, Infinity),
+    );
+  }
+
+  function renderAudit(audit, info) {
+    if (info.synthetic) return;
+    const box = $('audit');
+    box.replaceChildren();
+    const st = audit?.status ?? 'unreadable';
+    const badge = el('span', { class: `badge ${st === 'established' ? 'ok' : st === 'ambiguous' ? 'info' : st === 'no_filter' ? 'muted' : 'warn'}`, text: { established: 'established', ambiguous: 'reproduced (variant ambiguous)', not_reproduced: 'not reproduced', no_filter: 'no filter', unreadable: 'index unreadable' }[st] ?? st });
+    const words = {
+      established: `The stored bits were rebuilt exactly from the index with the ${audit?.variant} hash${audit?.charset && audit.charset !== 'UTF-8' ? ` in ${audit.charset}` : ''} — the writer is known, so “definitely absent” is sound for every path.`,
+      ambiguous: 'The stored bits were rebuilt exactly, but every indexed path ends in ASCII, where the Java and C++ hashes agree, so the writer cannot be told apart. “Absent” is sound for paths both hashes agree on; other paths answer “unknown”.',
+      not_reproduced: 'No writer hypothesis rebuilds these bits, so “definitely absent” cannot be trusted for this file; probes answer “unknown” instead.',
+      no_filter: 'This file stores no Bloom filter; readers must look every path up in the index.',
+      unreadable: 'The index could not be read, so the writer could not be checked.',
+    }[st];
+    box.append(badge, el('span', { text: ` ${words ?? ''}` }));
+    $('hash-used').textContent = hashUsed(audit, st);
+    if (audit?.summary) box.append(el('span', { class: 'muted small block', text: `Audit: ${audit.summary}.` }));
+    const hyps = (audit?.hypotheses ?? []).map(hypothesisOf);
+    $('hypotheses-box').hidden = !hyps.length;
+    $('hypotheses').tBodies[0].replaceChildren(
+      ...hyps.map((h) =>
+        el('tr', { class: h.reproduces ? 'good' : null }, ...[h.variant, h.timeColumns ? 'inserted' : 'not inserted', h.trailingNullTags, h.charset, h.writer, h.reproduces ? 'yes' : 'no', fmt(h.differingBits)].map((v) => el('td', { text: v }))),
+      ),
+    );
+    const cur = ctx.cur;
+    const insertedTime = hyps.find((h) => h.reproduces)?.timeColumns;
+    const n = cur.series.length + (insertedTime ? cur.timeColumns.length : 0);
+    const b = bloomOf(info);
+    if (b.present && (cur.series.length || cur.timeColumns.length)) renderItems(b, n);
+  }
+
+  return { renderSummary, renderAudit };
+}
+
+/** The tail variant and charset the file was hashed in, as far as the audit tells. */
+function hashUsed(audit, st) {
+  const charset = audit?.charset ?? 'UTF-8';
+  if (st === 'established') return `${VARIANT_LABELS[audit.variant] ?? audit.variant} · ${charset}`;
+  if (st === 'ambiguous') return `java or zero-extended (they agree on every indexed path) · ${charset}`;
+  if (st === 'no_filter') return 'none (no filter)';
+  if (st === 'not_reproduced') return 'not established: no tail variant and charset tried rebuilds the bits';
+  return 'unknown: the index could not be read';
+}
