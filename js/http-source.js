@@ -230,7 +230,15 @@ async function readBody(ctx, res, length, arm, offset, upTo = false) {
   const chunks = [];
   let got = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let step;
+    try {
+      step = await reader.read();
+    } catch (e) {
+      // Our own abort (stall timer, signal, close) is told apart by the caller.
+      if (ctx.closer.signal.aborted || ctx.signal?.aborted || e?.name === 'AbortError') throw e;
+      throw httpError(url, 'short_body', `the connection broke after ${got} of the ${upTo ? 'expected' : length} bytes (${e?.cause?.code ?? e?.cause?.message ?? e?.message ?? e})`, { status: res.status, offset: offset == null ? null : offset + got });
+    }
+    const { done, value } = step;
     if (done) break;
     arm();
     got += value.length;
