@@ -103,6 +103,13 @@ export async function httpSource(input, options = {}) {
     get bytesReceived() {
       return ctx.bytesReceived;
     },
+    // As a fleet scan counts I/O: requests, and the bytes of their bodies.
+    get ioCount() {
+      return ctx.requests;
+    },
+    get ioBytes() {
+      return ctx.bytesReceived;
+    },
     async read(offset, length) {
       if (length === 0) return new Uint8Array(0);
       for (const b of held) {

@@ -40,7 +40,7 @@ export function errorOf(e) {
 
 // ---- One file. ----------------------------------------------------------------------------
 
-/** Wraps a byte source to count reads and bytes (HTTP sources count requests themselves). */
+/** Wraps a byte source to count reads and bytes (sources with `ioCount`/`ioBytes` count their own). */
 export function countReads(source, counter) {
   counter.source = source;
   const read = source.read.bind(source);
@@ -86,9 +86,10 @@ export async function scanOne(file, input, { open, makeSource, paths = [], audit
   } finally {
     await t?.close();
   }
+  // A source that counts its own I/O (HTTP requests, reads that serve several calls) is believed.
   const s = counter.source;
-  record.reads = s && typeof s.requests === 'number' ? s.requests : counter.reads;
-  record.bytesRead = s && typeof s.bytesReceived === 'number' ? s.bytesReceived : counter.bytes;
+  record.reads = s && typeof s.ioCount === 'number' ? s.ioCount : counter.reads;
+  record.bytesRead = s && typeof s.ioBytes === 'number' ? s.ioBytes : counter.bytes;
   return record;
 }
 
