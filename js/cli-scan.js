@@ -77,6 +77,14 @@ export async function scanCommand(argv, { stdout = process.stdout, stderr = proc
   const format = values.json ? 'ndjson' : values.csv ? 'csv' : 'text';
   const jobs = values.jobs ? Number(values.jobs) : availableParallelism();
 
+  // A reader that goes away (`| head`) ends the scan quietly.
+  const stop = new AbortController();
+  let closed = false;
+  stdout.on?.('error', (e) => {
+    if (e.code !== 'EPIPE') throw e;
+    closed = true;
+    stop.abort();
+  });
   // Output is written in chunks (one per batch of files); a slow pipe holds the scan back.
   const write = (text) => (text && !stdout.write(text) ? new Promise((resolve) => stdout.once('drain', resolve)) : undefined);
   let progressShown = false;
@@ -94,7 +102,13 @@ export async function scanCommand(argv, { stdout = process.stdout, stderr = proc
     : undefined;
 
   if (format === 'csv') await write(`${csvHeader(paths)}\n`);
-  const summary = await runScan(targets, { paths, audit: values.audit, concurrency: jobs, format, onProgress }, write);
+  let summary;
+  try {
+    summary = await runScan(targets, { paths, audit: values.audit, concurrency: jobs, format, onProgress, signal: stop.signal }, (text) => (closed ? undefined : write(text)));
+  } catch (e) {
+    if (closed && e.kind === 'cancelled') return 0;
+    throw e;
+  }
   if (progressShown) stderr.write('\r\x1b[K');
   if (format === 'ndjson') await write(`${JSON.stringify({ summary: summaryJson(summary) })}\n`);
   else if (format === 'csv') stderr.write(`${summaryText(summary)}\n`);

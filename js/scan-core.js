@@ -20,6 +20,33 @@ function bloomFacts(info) {
   };
 }
 
+/** BloomEncoding's names in the order scanTail numbers them (src/tsfile.rs). */
+const ENCODINGS = ['missing', 'standard', 'empty', 'v3', 'legacy_cpp_empty', 'java_null'];
+const orUndefined = (x) => (Number.isNaN(x) ? undefined : x);
+
+/**
+ * The fast route's figures (wasm scanTail: numbers from index `at`) → the object bloomInfo()
+ * gives for a file whose index is not read (the scan tests check the two are equal).
+ */
+export function bloomFromFigures(f, at = 1) {
+  return {
+    present: f[at] === 1,
+    encoding: ENCODINGS[f[at + 1]],
+    offset: f[at + 2],
+    bits_offset: orUndefined(f[at + 3]),
+    byte_length: orUndefined(f[at + 4]),
+    bit_count: orUndefined(f[at + 5]),
+    hash_function_count: orUndefined(f[at + 6]),
+    set_bits: orUndefined(f[at + 7]),
+    fill_ratio: orUndefined(f[at + 8]),
+    estimated_items: orUndefined(f[at + 9]),
+    indexed_items: undefined,
+    fpp_formula: orUndefined(f[at + 10]),
+    fpp_from_fill: orUndefined(f[at + 11]),
+    optimal_k: orUndefined(f[at + 12]),
+  };
+}
+
 /** bloomInfo() → `bloom_filter` of `inspect --json` (the same keys). */
 const bloomJson = (info) => info;
 
@@ -212,12 +239,12 @@ export function addToSummary(s, r) {
     const key = r.audit.variant ? `${r.audit.status} (${r.audit.variant})` : r.audit.status;
     s.audits[key] = (s.audits[key] ?? 0) + 1;
   }
-  const verdicts = r.results ? new Map(r.results.map((v) => [v.path, v.verdict])) : null;
-  for (const p of s.paths) {
-    const v = verdicts?.get(p.path);
+  // Results come in the order of the paths asked for.
+  s.paths.forEach((p, i) => {
+    const v = r.results?.[i]?.path === p.path ? r.results[i].verdict : r.results?.find((x) => x.path === p.path)?.verdict;
     if (v === 'absent' || v === 'maybe' || v === 'unknown') p[v]++;
     else p.noVerdict++;
-  }
+  });
 }
 
 export function mergeSummary(into, part) {

@@ -113,7 +113,7 @@ function* walkDirectory(dir, ancestors, visited) {
 
 /**
  * The scanner behind scanTsFiles and the CLI. `format`: 'records' (sink gets arrays of
- * records) or 'ndjson' | 'csv' | 'text' (sink gets text, formatted in the workers).
+ * records) or 'ndjson' | 'csv' | 'text' (sink gets text: a string, or UTF-8 bytes from the workers).
  * Returns the finished summary.
  */
 export async function runScan(targets, opts, sink) {

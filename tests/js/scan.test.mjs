@@ -38,9 +38,11 @@ function ndjson(stdout) {
 // What probe says about a file: the API's probe on the tail alone (no index read), or — with
 // the audit — the CLI's `probe --json`, which reads the index first. Copies of one fixture
 // are the same bytes, so the CLI is asked once per source.
-async function probeWithoutIndex(file) {
+async function probeWithoutIndex(file, facts) {
   const t = await openTsFile(file);
   try {
+    // What inspect would print before the index is read (JSON drops undefined fields).
+    if (facts) facts.push({ version: t.version, bloom_filter: JSON.parse(JSON.stringify(t.bloomInfo())) });
     return PATHS.map((p) => t.probe(p).verdict);
   } finally {
     await t.close();
@@ -100,7 +102,9 @@ test('scan --json: every file of a 1,000-file IoTDB tree reported, verdicts equa
       assert.equal(rec.ok, true, `${e.file}: ${JSON.stringify(rec.error)}`);
       assert.equal(rec.size, statSync(e.file).size);
       assert.deepEqual(rec.results.map((x) => x.path), PATHS);
-      assert.deepEqual(rec.results.map((x) => x.verdict), await probeWithoutIndex(e.file), e.file);
+      const facts = [];
+      assert.deepEqual(rec.results.map((x) => x.verdict), await probeWithoutIndex(e.file, facts), e.file);
+      assert.deepEqual({ version: rec.version, bloom_filter: rec.bloom_filter }, facts[0], e.file);
       assert.ok(rec.reads <= 3 && rec.bytes_read <= 12 + 4096 + (rec.reads === 3 ? rec.bloom_filter.byte_length + 4096 : 0), `${e.file}: ${rec.reads} reads`);
       assert.equal(rec.audit, null);
       skippable += rec.results[0].verdict === 'absent';
