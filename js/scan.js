@@ -19,8 +19,8 @@ import { addToSummary, errorOf, finishSummary, formatRecords, mergeSummary, newS
 /** Local files per message to a worker (one message per file would cost more than the file). */
 const BATCH = 256;
 /** URLs per batch, and how many are read at once. */
-const URL_BATCH = 16;
-const URL_CONCURRENCY = 8;
+const URL_BATCH = 64;
+const URL_CONCURRENCY = 16;
 /** In directory walks only these are TsFiles (IoTDB keeps .resource and .mods files beside them). */
 const TSFILE_NAME = /\.tsfile$/i;
 

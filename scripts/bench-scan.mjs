@@ -15,7 +15,11 @@ import { existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, 
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { constants, fstatSync, openSync as fsOpenSync, readSync } from 'node:fs';
 import { buildFleet, VALID_FIXTURES } from '../tests/js/fleet.mjs';
+import { stagePaths } from '../js/node.js';
+import { scanTail } from '../dist/web/tsfile_bloom.js';
+import { bloomFromFigures, formatRecords } from '../js/scan-core.js';
 import { startNginx, NGINX } from '../tests/js/servers.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -67,6 +71,37 @@ function scanRun(target, jobs, outFile) {
   return { ms, summary: lastLine(out).summary };
 }
 
+// The worker's per-file work in this process, warm (after two passes): the system calls of the
+// fast route, its one wasm call, and the record and its NDJSON line — the floor under the figures.
+function perFileFloor(files) {
+  const { count } = stagePaths([PATH]);
+  let best = null;
+  for (let round = 0; round < 4; round++) {
+    let sys = 0;
+    let wasm = 0;
+    const records = [];
+    const t0 = performance.now();
+    for (const file of files) {
+      const a = performance.now();
+      const fd = fsOpenSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+      const size = fstatSync(fd).size;
+      const buf = new Uint8Array(size);
+      readSync(fd, buf, 0, size, 0);
+      closeSync(fd);
+      const b = performance.now();
+      const f = scanTail(size, buf.subarray(0, 12), buf.subarray(Math.max(0, size - 4096)), count);
+      wasm += performance.now() - b;
+      sys += b - a;
+      records.push({ file, ok: true, size, version: f[0], bloomFilter: bloomFromFigures(f), results: [{ path: PATH, verdict: ['absent', 'maybe', 'unknown'][f[14]] }], audit: null, bytesRead: size, reads: 1, error: null });
+    }
+    formatRecords(records, 'ndjson', [PATH]);
+    const total = performance.now() - t0;
+    const us = (ms) => (ms * 1000) / files.length;
+    if (round >= 2 && (!best || us(total) < best.total)) best = { total: us(total), syscalls: us(sys), wasm: us(wasm), rest: us(total - sys - wasm) };
+  }
+  return best;
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'tsfile-bloom-bench-scan-'));
 const out = join(dir, 'out.txt');
 const result = { files: FILES, rounds: ROUNDS, cpus: availableParallelism(), node: process.version, loadBefore: loadavg().map((x) => x.toFixed(2)) };
@@ -98,6 +133,27 @@ try {
       pypiFacts = { files, devices, importMs: importS * 1000, perFileUs: (loopS * 1e6) / files };
     }
   }
+  // The steady per-file cost, without process and worker start: the same files as an @LIST,
+  // all of them and the first half; the difference in whole-run time over the difference in files.
+  const listAll = join(dir, 'all.txt');
+  const listHalf = join(dir, 'half.txt');
+  writeFileSync(listAll, `${entries.map((e) => e.file).join('\n')}\n`);
+  writeFileSync(listHalf, `${entries.slice(0, entries.length / 2).map((e) => e.file).join('\n')}\n`);
+  const marginal = {};
+  for (const jobs of [1, 2]) {
+    const all = [];
+    const half = [];
+    for (let round = -1; round < ROUNDS; round++) {
+      const a = scanRun(`@${listAll}`, jobs, out).ms;
+      const h = scanRun(`@${listHalf}`, jobs, out).ms;
+      if (round >= 0) {
+        all.push(a);
+        half.push(h);
+      }
+    }
+    marginal[jobs] = ((median(all) - median(half)) * 1000) / (entries.length - entries.length / 2); // µs per file
+  }
+  result.floor = perFileFloor(entries.map((e) => e.file));
   const s1 = summaries[1];
   if (s1.files !== entries.length || s1.ok !== entries.length) throw new Error(`scan read ${s1.ok} of ${entries.length}`);
   result.local = {
@@ -109,6 +165,7 @@ try {
     readsPerFile: s1.reads_per_file,
     bytesPerFile: s1.bytes_read / s1.files,
     internalFilesPerSecond: { 1: summaries[1].files_per_second, 2: summaries[2].files_per_second },
+    marginalUsPerFile: marginal,
     skippable: s1.paths[0].skippable,
   };
 
@@ -144,22 +201,27 @@ const L = result.local;
 const md = [];
 md.push('## Fleet scan (`tsfile-bloom scan`) against PyPI tsfile\'s reader', '');
 md.push(`${FILES.toLocaleString('en')} TsFiles of the C++ writer (copies of ${result.pool.length} small fixtures, mean ${result.meanSize.toFixed(0)} B) in IoTDB's layout with their .resource files, one path (\`${PATH}\`), whole runs timed from process start to exit (median of ${ROUNDS} alternating rounds after a warm-up; page cache warm). \`node scripts/bench-scan.mjs\`; ${result.cpus} CPUs, node ${result.node}, load average ${result.loadBefore.join(' ')} before, ${result.loadAfter.join(' ')} after.`, '');
+const steady = (jobs) => (L.marginalUsPerFile[jobs] > 0 ? `${fps(1000, L.marginalUsPerFile[jobs])} files/s (${L.marginalUsPerFile[jobs].toFixed(1)} µs per file)` : 'n/a (lost in the noise)');
 const rows = [
-  ['`scan --jobs 1 --json`', `${(L.jobs1Ms / 1000).toFixed(2)} s`, `${fps(FILES, L.jobs1Ms)} files/s`, `${Math.round(L.internalFilesPerSecond[1]).toLocaleString('en')} files/s`],
-  ['`scan --jobs 2 --json`', `${(L.jobs2Ms / 1000).toFixed(2)} s`, `${fps(FILES, L.jobs2Ms)} files/s`, `${Math.round(L.internalFilesPerSecond[2]).toLocaleString('en')} files/s`],
+  ['`scan --jobs 1 --json`', `${(L.jobs1Ms / 1000).toFixed(2)} s`, `${fps(FILES, L.jobs1Ms)} files/s`, steady(1)],
+  ['`scan --jobs 2 --json`', `${(L.jobs2Ms / 1000).toFixed(2)} s`, `${fps(FILES, L.jobs2Ms)} files/s`, steady(2)],
 ];
 if (L.pypiMs != null) rows.push(['PyPI tsfile 2.5.0: `TsFileReader(f).get_all_devices()` per file', `${(L.pypiMs / 1000).toFixed(2)} s`, `${fps(FILES, L.pypiMs)} files/s`, `${fps(FILES, (L.pypi.perFileUs * FILES) / 1000)} files/s after a ${L.pypi.importMs.toFixed(0)} ms import (${L.pypi.perFileUs.toFixed(1)} µs per file)`]);
-md.push('| route | whole run | files/s (whole run) | files/s (scan loop only) |', '|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`), '');
+md.push('| route | whole run | files/s (whole run) | files/s once running |', '|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`), '');
+md.push('"Once running": for scan, the whole-run time of all files as an @LIST minus that of the first half, over the difference in files (process and worker start cancel out); for PyPI, its loop after the import.', '');
+const F = result.floor;
+md.push(`The floor: a worker's per-file work measured in one process, warm — ${F.total.toFixed(1)} µs per file (${fps(1000, F.total)} files/s per thread): ${F.syscalls.toFixed(1)} µs of system calls (open, fstat, one read, close), ${F.wasm.toFixed(1)} µs in the one wasm call (envelope, TsFileMetadata, filter figures, verdicts), ${F.rest.toFixed(1)} µs for the record and its NDJSON line. What the whole runs add on top is process and worker start (node, the module graph, compiling the wasm once per thread), the main thread's walk and output, wasm and JIT warm-up (the first thousands of files run on baseline code), and the other engineers' load on this 2-core machine.`, '');
 md.push(`Reads per file: ${L.readsPerFile.toFixed(2)}; bytes read per file: ${L.bytesPerFile.toFixed(0)} (a file no larger than the 4 KiB tail window is read whole in one read). ${L.skippable.toLocaleString('en')} of ${FILES.toLocaleString('en')} files can be skipped for \`${PATH}\`.`, '');
 const goals = [];
 const speedup = L.pypiMs != null ? L.pypiMs / L.jobs2Ms : null;
-goals.push(['whole `scan --jobs 2` run vs the PyPI route', speedup == null ? 'PyPI route not run' : `${speedup.toFixed(2)}× faster`, '≥ 1.5×', speedup != null && speedup >= 1.5]);
-const best = Math.max(L.internalFilesPerSecond[1], L.internalFilesPerSecond[2]);
-goals.push(['files per second (scan loop, best of --jobs 1/2)', `${Math.round(best).toLocaleString('en')}; whole run ${fps(FILES, Math.min(L.jobs1Ms, L.jobs2Ms))}`, '≥ 50,000', best >= 50000]);
+goals.push(['whole `scan --jobs 2` run vs the PyPI route', speedup == null ? 'PyPI route not run' : `${speedup.toFixed(2)}× (PyPI time / scan time)`, '≥ 1.5×', speedup != null && speedup >= 1.5]);
+const marginals = [L.marginalUsPerFile[1], L.marginalUsPerFile[2]].filter((x) => x > 0);
+const best = marginals.length ? 1e6 / Math.min(...marginals) : 0;
+goals.push(['files per second once running (best of --jobs 1/2)', `${Math.round(best).toLocaleString('en')}; whole run ${fps(FILES, Math.min(L.jobs1Ms, L.jobs2Ms))}`, '≥ 50,000', best >= 50000]);
 goals.push(['reads per file without --audit', L.readsPerFile.toFixed(2), '≤ 2', L.readsPerFile <= 2]);
 if (result.remote) {
   const R = result.remote;
-  md.push(`Over HTTP: ${R.files.toLocaleString('en')} of these files as URLs (an @LIST) from Debian's nginx on 127.0.0.1, \`scan --json\` (URLs are read on the main thread, 8 at a time): ${(R.ms / 1000).toFixed(2)} s whole run, ${fps(R.files, R.ms)} files/s (${Math.round(R.internalFilesPerSecond).toLocaleString('en')} files/s in the scan loop); ${R.requestsPerFile.toFixed(2)} requests per file in nginx's access log (the scan reported ${R.reportedRequestsPerFile.toFixed(2)}), ${R.bytesPerFile.toFixed(0)} body bytes per file.`, '');
+  md.push(`Over HTTP: ${R.files.toLocaleString('en')} of these files as URLs (an @LIST) from Debian's nginx on 127.0.0.1, \`scan --json\` (URLs are read on the main thread, 16 at a time): ${(R.ms / 1000).toFixed(2)} s whole run, ${fps(R.files, R.ms)} files/s (${Math.round(R.internalFilesPerSecond).toLocaleString('en')} files/s in the scan loop); ${R.requestsPerFile.toFixed(2)} requests per file in nginx's access log (the scan reported ${R.reportedRequestsPerFile.toFixed(2)}), ${R.bytesPerFile.toFixed(0)} body bytes per file.`, '');
   goals.push(['requests per file over HTTP without --audit', R.requestsPerFile.toFixed(2), '≤ 2', R.requestsPerFile <= 2]);
 }
 md.push('| goal | measured | want | |', '|---|---|---|---|', ...goals.map(([g, m, w, ok]) => `| ${g} | ${m} | ${w} | ${ok ? 'holds' : '**misses**'} |`), '');

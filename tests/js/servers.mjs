@@ -44,7 +44,7 @@ master_process off;
 worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
-events { worker_connections 256; }
+events { worker_connections 1024; }
 http {
   log_format ranges '$request_method $uri "$http_range" $status $body_bytes_sent';
   access_log ${dir}/access.log ranges;
