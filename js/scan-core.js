@@ -387,6 +387,12 @@ export function scanResult(run, { signal } = {}) {
       return start();
     },
     [Symbol.asyncIterator]() {
+      if (mode === 'summary') {
+        const err = new TypeError('iterate a scan before awaiting its summary: awaited alone, the summary runs the scan and drops the records');
+        err.kind = 'invalid_argument';
+        err.offset = 0;
+        throw err;
+      }
       mode ??= 'iterate';
       start();
       return {

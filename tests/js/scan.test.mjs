@@ -165,8 +165,10 @@ test('scanTsFiles: the records of the CLI, a summary, progress, and --jobs 1 giv
   const cli = ndjson(scanCli([root, ...PATHS.flatMap((p) => ['--path', p]), '--json', '--jobs', '1']).stdout).records;
   assert.deepEqual(records.map((r) => [r.file, r.ok, r.size, r.version, r.error?.kind ?? null, r.results?.map((x) => x.verdict) ?? null]),
     cli.map((r) => [r.file, r.ok, r.size, r.version, r.error?.kind ?? null, r.results?.map((x) => x.verdict) ?? null]));
-  // Awaiting only the summary runs the scan too.
-  const only = await scanTsFiles([root], { paths: PATHS.slice(0, 1), concurrency: 1 }).summary;
+  // Awaiting only the summary runs the scan too (and iterating after that is refused).
+  const alone = scanTsFiles([root], { paths: PATHS.slice(0, 1), concurrency: 1 });
+  const only = await alone.summary;
+  assert.throws(() => alone[Symbol.asyncIterator](), (e) => e.kind === 'invalid_argument');
   assert.equal(only.files, records.length);
   assert.equal(only.paths[0].skippable, summary.paths[0].skippable);
 });
