@@ -18,7 +18,8 @@ export const SCAN_HELP = `scan     reads the filter of every TsFile in TARGETs (
          line) with probe's rules: 'absent' (skippable), 'maybe', 'unknown'. --audit
          reads each index too and lets the writer-variant audit decide. --json streams
          NDJSON, one object per file and a last {"summary": …} line; --csv one row per
-         file (the summary on stderr). --jobs N worker threads (default: the core count)`;
+         file (the summary on stderr). --jobs N: up to N worker threads (default: the
+         core count; one more per 16,384 files found)`;
 
 class UsageError extends Error {}
 

@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, 
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { constants, fstatSync, openSync as fsOpenSync, readSync } from 'node:fs';
+import { constants, openSync as fsOpenSync, readSync } from 'node:fs';
 import { buildFleet, VALID_FIXTURES } from '../tests/js/fleet.mjs';
 import { stagePaths } from '../js/node.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
@@ -83,11 +83,13 @@ function perFileFloor(files) {
     const t0 = performance.now();
     for (const file of files) {
       const a = performance.now();
+      // As the worker's fast route for a file up to 4 KiB: one read of 4 KiB + 1 gives it whole.
       const fd = fsOpenSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-      const size = fstatSync(fd).size;
-      const buf = new Uint8Array(size);
-      readSync(fd, buf, 0, size, 0);
+      const first = new Uint8Array(4097);
+      const size = readSync(fd, first, 0, 4097, 0);
       closeSync(fd);
+      if (size > 4096) throw new Error(`${file} is larger than the window`);
+      const buf = first.subarray(0, size);
       const b = performance.now();
       const f = scanTail(size, buf.subarray(0, 12), buf.subarray(Math.max(0, size - 4096)), count);
       wasm += performance.now() - b;
@@ -210,11 +212,14 @@ if (L.pypiMs != null) rows.push(['PyPI tsfile 2.5.0: `TsFileReader(f).get_all_de
 md.push('| route | whole run | files/s (whole run) | files/s once running |', '|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`), '');
 md.push('"Once running": for scan, the whole-run time of all files as an @LIST minus that of the first half, over the difference in files (process and worker start cancel out); for PyPI, its loop after the import.', '');
 const F = result.floor;
-md.push(`The floor: a worker's per-file work measured in one process, warm — ${F.total.toFixed(1)} µs per file (${fps(1000, F.total)} files/s per thread): ${F.syscalls.toFixed(1)} µs of system calls (open, fstat, one read, close), ${F.wasm.toFixed(1)} µs in the one wasm call (envelope, TsFileMetadata, filter figures, verdicts), ${F.rest.toFixed(1)} µs for the record and its NDJSON line. What the whole runs add on top is process and worker start (node, the module graph, compiling the wasm once per thread), the main thread's walk and output, wasm and JIT warm-up (the first thousands of files run on baseline code), and the other engineers' load on this 2-core machine.`, '');
+md.push(`The floor: a worker's per-file work measured in one process, warm — ${F.total.toFixed(1)} µs per file (${fps(1000, F.total)} files/s per thread): ${F.syscalls.toFixed(1)} µs of system calls (open, one read, close), ${F.wasm.toFixed(1)} µs in the one wasm call (envelope, TsFileMetadata, filter figures, verdicts), ${F.rest.toFixed(1)} µs for the record and its NDJSON line. What the whole runs add on top is process and worker start (node, the module graph, compiling the wasm once per thread), the main thread's walk and output, wasm and JIT warm-up (the first thousands of files run on baseline code), and the other engineers' load on this 2-core machine.`, '');
 md.push(`Reads per file: ${L.readsPerFile.toFixed(2)}; bytes read per file: ${L.bytesPerFile.toFixed(0)} (a file no larger than the 4 KiB tail window is read whole in one read). ${L.skippable.toLocaleString('en')} of ${FILES.toLocaleString('en')} files can be skipped for \`${PATH}\`.`, '');
 const goals = [];
 const speedup = L.pypiMs != null ? L.pypiMs / L.jobs2Ms : null;
-goals.push(['whole `scan --jobs 2` run vs the PyPI route', speedup == null ? 'PyPI route not run' : `${speedup.toFixed(2)}× (PyPI time / scan time)`, '≥ 1.5×', speedup != null && speedup >= 1.5]);
+// Per round (the routes run back to back), so that a burst of load elsewhere hits both.
+const ratios = L.pypiMs != null ? L.runs.pypi.map((p, i) => p / L.runs.jobs2[i]).sort((a, b) => a - b) : [];
+const spread = ratios.length ? `; per round ${ratios[0].toFixed(2)}–${ratios.at(-1).toFixed(2)}×` : '';
+goals.push(['whole `scan --jobs 2` run vs the PyPI route', speedup == null ? 'PyPI route not run' : `${speedup.toFixed(2)}× (PyPI time / scan time, medians${spread})`, '≥ 1.5×', speedup != null && speedup >= 1.5]);
 const marginals = [L.marginalUsPerFile[1], L.marginalUsPerFile[2]].filter((x) => x > 0);
 const best = marginals.length ? 1e6 / Math.min(...marginals) : 0;
 goals.push(['files per second once running (best of --jobs 1/2)', `${Math.round(best).toLocaleString('en')}; whole run ${fps(FILES, Math.min(L.jobs1Ms, L.jobs2Ms))}`, '≥ 50,000', best >= 50000]);

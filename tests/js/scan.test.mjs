@@ -169,6 +169,10 @@ test('scanTsFiles: the records of the CLI, a summary, progress, and --jobs 1 giv
   const cli = ndjson(scanCli([root, ...PATHS.flatMap((p) => ['--path', p]), '--json', '--jobs', '1']).stdout).records;
   assert.deepEqual(records.map((r) => [r.file, r.ok, r.size, r.version, r.error?.kind ?? null, r.results?.map((x) => x.verdict) ?? null]),
     cli.map((r) => [r.file, r.ok, r.size, r.version, r.error?.kind ?? null, r.results?.map((x) => x.verdict) ?? null]));
+  // Several workers (forced on this small fleet) give the same records in the same order.
+  const three = [];
+  for await (const rec of scanTsFiles([root], { paths: PATHS, concurrency: 3, filesPerExtraWorker: 64 })) three.push(rec);
+  assert.deepEqual(three, records);
   // Awaiting only the summary runs the scan too (and iterating after that is refused).
   const alone = scanTsFiles([root], { paths: PATHS.slice(0, 1), concurrency: 1 });
   const only = await alone.summary;
