@@ -141,6 +141,15 @@ try {
   const listHalf = join(dir, 'half.txt');
   writeFileSync(listAll, `${entries.map((e) => e.file).join('\n')}\n`);
   writeFileSync(listHalf, `${entries.slice(0, entries.length / 2).map((e) => e.file).join('\n')}\n`);
+  // The fixed cost: a scan of one file (process start, module graph, one worker, wasm compile).
+  const listOne = join(dir, 'one.txt');
+  writeFileSync(listOne, `${entries[0].file}\n`);
+  const oneRuns = [];
+  for (let round = -1; round < ROUNDS; round++) {
+    const ms = scanRun(`@${listOne}`, 1, out).ms;
+    if (round >= 0) oneRuns.push(ms);
+  }
+  result.oneFileMs = median(oneRuns);
   const marginal = {};
   for (const jobs of [1, 2]) {
     const all = [];
@@ -213,6 +222,7 @@ md.push('| route | whole run | files/s (whole run) | files/s once running |', '|
 md.push('"Once running": for scan, the whole-run time of all files as an @LIST minus that of the first half, over the difference in files (process and worker start cancel out); for PyPI, its loop after the import.', '');
 const F = result.floor;
 md.push(`The floor: a worker's per-file work measured in one process, warm — ${F.total.toFixed(1)} µs per file (${fps(1000, F.total)} files/s per thread): ${F.syscalls.toFixed(1)} µs of system calls (open, one read, close), ${F.wasm.toFixed(1)} µs in the one wasm call (envelope, TsFileMetadata, filter figures, verdicts), ${F.rest.toFixed(1)} µs for the record and its NDJSON line. What the whole runs add on top is process and worker start (node, the module graph, compiling the wasm once per thread), the main thread's walk and output, wasm and JIT warm-up (the first thousands of files run on baseline code), and the other engineers' load on this 2-core machine.`, '');
+md.push(`A scan of one file takes ${(result.oneFileMs / 1000).toFixed(2)} s (process start, the module graph, one worker, compiling the wasm): that fixed cost against PyPI's ${L.pypi ? `${(L.pypi.importMs / 1000).toFixed(2)} s import` : 'import'}, and the per-file rates above, decide the whole-run ratio; the rest is warm-up (a fresh worker's first thousands of files run on baseline code) and the load of the other engineers' work on this 2-core machine, which moves every figure here by 2× between runs.`, '');
 md.push(`Reads per file: ${L.readsPerFile.toFixed(2)}; bytes read per file: ${L.bytesPerFile.toFixed(0)} (a file no larger than the 4 KiB tail window is read whole in one read). ${L.skippable.toLocaleString('en')} of ${FILES.toLocaleString('en')} files can be skipped for \`${PATH}\`.`, '');
 const goals = [];
 const speedup = L.pypiMs != null ? L.pypiMs / L.jobs2Ms : null;
