@@ -1,0 +1,153 @@
+// A worker_threads worker of the Node scanner (js/scan.js): takes batches of local files,
+// scans each with synchronous reads (open, fstat, one read of the head, one of the tail
+// window, close: the system-call floor), and answers with the batch's records — or their
+// text, when the CLI asks for NDJSON/CSV/text — and the batch's part of the summary.
+import { parentPort, workerData } from 'node:worker_threads';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { openTsFile } from './node.js';
+import { ioError } from './node-source.js';
+import { stagePaths } from './core.js';
+import { scanTail } from '../dist/web/tsfile_bloom.js';
+import { addToSummary, bloomFromFigures, failedRecord, formatRecords, newSummary, scanOne } from './scan-core.js';
+
+const { paths, audit, format } = workerData;
+
+// O_NONBLOCK: opening a FIFO must not wait for a writer (it is then refused by fstat).
+/** tsfile.js's tail window: files up to this size are read whole, in one read. */
+const WHOLE_FILE_BELOW = 4096;
+
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+// `held`: what the fast route already read (`{blocks: [{start, bytes}], reads, bytesRead}`):
+// served from memory and counted once.
+function fileSource(path, held = null) {
+  let fd;
+  let size;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: st.isDirectory() ? 'EISDIR' : 'ENOTREG' });
+    size = st.size;
+  } catch (e) {
+    if (fd !== undefined) closeSync(fd);
+    throw ioError(e, path);
+  }
+  // A file no larger than the tail window is read whole by the first read (the head): the
+  // window is then that same buffer, so a small file costs one read.
+  let whole = null;
+  return {
+    size,
+    name: null,
+    ioCount: held?.reads ?? 0, // read system calls, and their bytes (the scan reports these)
+    ioBytes: held?.bytesRead ?? 0,
+    read(offset, length) {
+      if (whole) return whole.subarray(offset, offset + length);
+      for (const b of held?.blocks ?? []) {
+        if (offset >= b.start && offset + length <= b.start + b.bytes.length) return b.bytes.subarray(offset - b.start, offset - b.start + length);
+      }
+      if (offset === 0 && size <= WHOLE_FILE_BELOW && length < size) {
+        whole = this.read(0, size);
+        return whole.subarray(0, length);
+      }
+      this.ioCount++;
+      this.ioBytes += length;
+      const buf = new Uint8Array(length);
+      let done = 0;
+      while (done < length) {
+        const n = readSync(fd, buf, done, length - done, offset + done);
+        if (n === 0) throw Object.assign(new Error(`unexpected end of file at byte ${offset + done}: ${path}`), { kind: 'io', offset: offset + done });
+        done += n;
+      }
+      return buf;
+    },
+    close() {
+      closeSync(fd);
+    },
+  };
+}
+
+const VERDICTS = ['absent', 'maybe', 'unknown'];
+const utf8 = new TextEncoder();
+const FIGURES = 14; // scanTail's numbers before the verdicts
+
+// The fast route, without --audit: the same two reads as openTsFile (head, tail window; one for
+// a small file), then one call into wasm for the version, the filter's figures and the
+// verdicts. Anything unusual — an I/O error, a format error, TsFileMetadata outside the
+// window — goes the usual way (scanOne), which gives the full, typed story.
+// The first read asks for one byte more than the window from the start: a file that small
+// (most of a fleet of small files) comes whole, its size is what was read, and neither fstat
+// nor a second read is needed. A larger file costs fstat and a read of its tail window.
+const FIRST_READ = 4096 + 1;
+
+function scanFast(item, count) {
+  let fd;
+  try {
+    fd = openSync(item.path, OPEN_FLAGS);
+  } catch {
+    return null;
+  }
+  try {
+    const first = new Uint8Array(FIRST_READ);
+    const got = readSync(fd, first, 0, FIRST_READ, 0);
+    let size = got;
+    let reads = 1;
+    let bytesRead = got;
+    let window = first.subarray(0, got);
+    if (got === FIRST_READ) {
+      size = fstatSync(fd).size;
+      if (size < FIRST_READ) return null; // the file changed under us: the usual way tells
+      window = new Uint8Array(4096);
+      if (readSync(fd, window, 0, 4096, size - 4096) !== 4096) return null;
+      reads++;
+      bytesRead += 4096;
+    }
+    const f = scanTail(size, first.subarray(0, Math.min(size, 12)), window, count);
+    // TsFileMetadata outside the window: the usual way, reusing what was read.
+    if (f.length === 0) return { held: { blocks: [{ start: 0, bytes: first }, { start: size - window.length, bytes: window }], reads, bytesRead } };
+    return {
+      file: item.file,
+      ok: true,
+      size,
+      version: f[0],
+      bloomFilter: bloomFromFigures(f),
+      results: paths.map((path, i) => ({ path, verdict: VERDICTS[f[FIGURES + i]] })),
+      audit: null,
+      bytesRead,
+      reads,
+      error: null,
+    };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function scanBatch({ seq, items }) {
+  const records = [];
+  // The paths are staged once per batch (scanOne's probeMany stages the same bytes again).
+  const count = audit ? 0 : stagePaths(paths).count;
+  for (const item of items) {
+    if (item.error) {
+      records.push(failedRecord(item.file, item.error));
+      continue;
+    }
+    const fast = audit ? null : scanFast(item, count);
+    if (fast?.file !== undefined) records.push(fast);
+    else records.push(await scanOne(item.file, item.path, { open: openTsFile, makeSource: (p) => fileSource(p, fast?.held), paths, audit }));
+  }
+  const part = newSummary(paths);
+  for (const r of records) addToSummary(part, r);
+  if (format === 'records') parentPort.postMessage({ seq, output: records, summary: part });
+  else {
+    // Text goes as UTF-8 bytes, transferred: no copy, and the main thread writes them as they are.
+    const bytes = utf8.encode(formatRecords(records, format, paths));
+    parentPort.postMessage({ seq, output: bytes, summary: part }, [bytes.buffer]);
+  }
+}
+
+// One batch at a time, in arrival order.
+let chain = Promise.resolve();
+parentPort.on('message', (msg) => {
+  chain = chain.then(() => scanBatch(msg));
+});
