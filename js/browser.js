@@ -5,4 +5,5 @@ await init({ module_or_path: new URL('../dist/web/tsfile_bloom_bg.wasm', import.
 
 export * from './core.js';
 export { openTsFile, TsFile, countingSource } from './tsfile.js';
+export { scanTsFiles } from './scan-browser.js';
 export { openLevelDbTable, LevelDbTable, loadLevelDb, levelDbHelpers, isLevelDbFooter, LEVELDB_MAGIC } from './leveldb.js';

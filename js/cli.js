@@ -6,6 +6,7 @@ import { open, readFile, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { openTsFile, openLevelDbTable, isLevelDbFooter, BloomFilter, VARIANTS, CHARSETS } from './node.js';
 import { ioError } from './node-source.js';
+import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
 
 const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -15,6 +16,7 @@ const USAGE = `usage:
   tsfile-bloom verify FILE [--json]
   tsfile-bloom build [PATHS|-] [--capacity N] [--fpp X] [--variant V] [--charset NAME]
                      [--out FILE | --hex] [--json]
+${SCAN_USAGE}
   tsfile-bloom inspect TABLE.ldb [--json]            (LevelDB tables are detected by their footer)
   tsfile-bloom probe TABLE.ldb KEY... [--hex] [--json]
   tsfile-bloom --help | --version
@@ -31,6 +33,7 @@ build    builds the filter a Java writer would store for the series paths in PAT
          the number of paths), and writes its serialized bytes (byte-identical to Java's) to
          --out FILE, as hex with --hex, or to stdout when it is not a terminal; --json prints
          its statistics instead
+${SCAN_HELP}
 --hex    probe keys given as hex bytes (LevelDB keys may be binary); build: print hex
 charsets: ${CHARSETS.join(', ')}`;
 
@@ -250,6 +253,7 @@ async function leveldbCommand(command, file, keys, values) {
 }
 
 async function main(argv) {
+  if (argv[0] === 'scan') return scanCommand(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

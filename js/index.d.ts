@@ -294,7 +294,7 @@ export class TsFile {
 }
 
 /** Opens a TsFile reading only its head and tail. Rejects with a TsFileBloomError. */
-export function openTsFile(source: TsFileInput): Promise<TsFile>;
+export function openTsFile(source: TsFileInput, options?: RemoteOptions): Promise<TsFile>;
 
 /** Wraps a source and counts the bytes read through it. */
 export function countingSource(source: TsFileInput): ByteSource & { bytesRead: number; reads: [number, number][] };
@@ -384,3 +384,94 @@ export interface WriterHypothesis {
 
 /** From an audit: the hash the writer used (Java when the audit cannot tell) and how sure that is. */
 export function writerHypothesis(audit: AuditResult | null): WriterHypothesis;
+
+// ---- Remote sources and fleet scans ----------------------------------------------------------
+
+/**
+ * Options for an http(s) URL given to openTsFile (a string starting with http:// or https://,
+ * or a URL). Opening costs 2 Range requests (head and tail window, in parallel; the size comes
+ * from the tail's Content-Range); loadIndex() one more when the index lies outside the window.
+ */
+export interface RemoteOptions {
+  /** Extra request headers (e.g. Authorization). */
+  headers?: HeadersInit;
+  /** Aborts every request of the file; the open rejects with kind 'cancelled'. */
+  signal?: AbortSignal;
+  /** A request that receives nothing for this long fails (reason 'timeout'). Default 20000. */
+  timeoutMs?: number;
+  /** Read the whole body when a server ignores Range (200); refused otherwise (reason 'range_ignored'). */
+  allowFullDownload?: boolean;
+  /** The largest whole body allowFullDownload reads. Default 64 MiB. */
+  maxFullDownloadBytes?: number;
+  /** A fetch implementation (default globalThis.fetch). */
+  fetch?: typeof fetch;
+}
+
+/** An 'io' error of a remote source: `reason` names the cause, `url` the file. */
+export interface RemoteError extends TsFileBloomError {
+  kind: 'io';
+  reason: 'range_ignored' | 'too_large' | 'http_status' | 'short_body' | 'long_body' | 'bad_content_range' | 'size_changed' | 'timeout' | 'network' | 'out_of_range' | 'no_fetch';
+  url: string;
+  /** The HTTP status, when there was a response. */
+  status: number | null;
+}
+
+/** What scanTsFiles reads: Node paths/directories/URLs; in browsers Files, FileList, handles, URLs. */
+export type ScanTarget = string | URL | Blob | FileList | FileSystemDirectoryHandle | FileSystemFileHandle;
+
+export interface ScanOptions extends Omit<RemoteOptions, 'signal'> {
+  /** Series paths to test in every file. */
+  paths?: string[];
+  /** Node: worker threads (default: the core count); browsers: files read at once (default 4). */
+  concurrency?: number;
+  /** Read each index too and let the writer-variant audit decide the verdicts. */
+  audit?: boolean;
+  /** Stops the scan and every read promptly; iteration and `summary` reject with kind 'cancelled'. */
+  signal?: AbortSignal;
+  onProgress?(progress: { done: number; found: number; total: number | null; bytesRead: number; elapsedMs: number }): void;
+}
+
+/** One file of a scan. `bloomFilter` is TsFile#bloomInfo(); `results` as TsFile#probeMany(). */
+export interface ScanRecord {
+  /** The path (as found under the target), the URL, or the File's relative path. */
+  file: string;
+  /** Opened (and, with `audit`, its index walked) without error. */
+  ok: boolean;
+  size: number | null;
+  version: number | null;
+  bloomFilter: ReturnType<TsFile['bloomInfo']> | null;
+  results: { path: string; verdict: 'absent' | 'maybe' | 'unknown' }[] | null;
+  audit: { status: string; variant: Variant | null; charset: string | null; writer: string | null; summary: string } | null;
+  /** Bytes read (HTTP: body bytes received) and reads (HTTP: requests). */
+  bytesRead: number;
+  reads: number;
+  error: { kind: string; message: string; offset: number | null } | null;
+}
+
+export interface ScanSummary {
+  files: number;
+  ok: number;
+  errors: number;
+  errorsByKind: Record<string, number>;
+  bytesRead: number;
+  bytesOnDisk: number;
+  reads: number;
+  readsPerFile: number;
+  versions: Record<string, number>;
+  filters: { withFilter: number; withoutFilter: number; fillDeciles: number[]; fppBands: { below: number | null; files: number }[] };
+  /** Files by audit status (and variant), with `audit`. */
+  audits: Record<string, number>;
+  /** Per path: skippable (absent), mayHold (maybe + unknown), unreadable; skipRatio = skippable / files. */
+  paths: { path: string; skippable: number; mayHold: number; maybe: number; unknown: number; unreadable: number; skipRatio: number }[];
+  elapsedMs: number;
+  filesPerSecond: number | null;
+}
+
+/** A running scan: iterate for the records (in walk order); `summary` resolves at the end. */
+export interface Scan extends AsyncIterable<ScanRecord> {
+  /** Awaited without iterating, the scan runs and drops the records. */
+  readonly summary: Promise<ScanSummary>;
+}
+
+/** Scans a fleet of TsFiles: each file's filter and its verdicts for `paths`. */
+export function scanTsFiles(targets: ScanTarget | ScanTarget[], options?: ScanOptions): Scan;

@@ -2,6 +2,7 @@
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { toSource } from './tsfile.js';
+import { httpSource, isHttpUrl } from './http-source.js';
 
 // Node's own wording ("ENOENT: no such file or directory, open 'x'") becomes a plain
 // sentence naming the file, with kind 'io'.
@@ -25,7 +26,8 @@ export function ioError(e, path) {
   return err;
 }
 
-export async function nodeSource(input) {
+export async function nodeSource(input, options = {}) {
+  if (isHttpUrl(input)) return httpSource(input, options);
   if (typeof input === 'string' || input instanceof URL) {
     const name = input instanceof URL ? input.pathname : input;
     let handle;

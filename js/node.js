@@ -13,6 +13,7 @@ setCharsetsWasmReader((url) => readFileSync(url));
 
 export * from './core.js';
 export { TsFile, countingSource } from './tsfile.js';
+export { scanTsFiles } from './scan.js';
 
 /** Opens a TsFile from a path, FileHandle, Uint8Array, ArrayBuffer or Blob, reading only its tail. */
 export function openTsFile(source, options = {}) {

@@ -6,6 +6,7 @@
 import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
 import { BloomFilter, argumentError, wrapRaw, stagePaths, stageBatch } from './core.js';
 import { charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
+import { httpSource, isHttpUrl } from './http-source.js';
 
 /** First read from the end: most TsFileMetadata (and small index regions) fit in it. */
 const TAIL_WINDOW = 4 * 1024;
@@ -17,8 +18,9 @@ const utf8Decoder = new TextDecoder();
 // the bytes a JVM with that default charset hashes out.
 const charsetBridge = (bytes, charset) => encodeJvm(utf8Decoder.decode(bytes), charset);
 
-/** A source of bytes: `size` and `read(offset, length) → Promise<Uint8Array>`. */
-export function toSource(source) {
+/** A source of bytes: `size` and `read(offset, length) → Promise<Uint8Array>`; http(s) URLs resolve to one. */
+export function toSource(source, options = {}) {
+  if (isHttpUrl(source)) return httpSource(source, options);
   if (source instanceof Uint8Array) {
     return { size: source.length, read: async (o, n) => source.subarray(o, o + n), close: async () => {}, name: null };
   }
@@ -32,7 +34,7 @@ export function toSource(source) {
     };
   }
   if (source && typeof source.size === 'number' && typeof source.read === 'function') return source;
-  throw argumentError('source must be a Uint8Array, ArrayBuffer, Blob/File, or (in Node) a path or FileHandle');
+  throw argumentError('source must be a Uint8Array, ArrayBuffer, Blob/File, an http(s) URL, or (in Node) a path or FileHandle');
 }
 
 /** Counts what is read (tests use it to show opening touches only the tail). */
@@ -254,8 +256,9 @@ function variantCode(variant) {
 }
 
 /** Opens a TsFile, reading only its head and tail. Errors carry `kind` and `offset`. */
-export async function openTsFile(input, { source: makeSource = toSource } = {}) {
-  const source = await makeSource(input);
+export async function openTsFile(input, options = {}) {
+  const { source: makeSource = toSource } = options;
+  const source = await makeSource(input, options);
   try {
     const size = source.size;
     // 12 bytes: 7 for magic + version, 12 to recognise a v2 head ("TsFile000002").

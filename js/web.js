@@ -5,4 +5,5 @@
 export { default, default as init, initSync } from '../dist/web/tsfile_bloom.js';
 export * from './core.js';
 export { openTsFile, TsFile, countingSource } from './tsfile.js';
+export { scanTsFiles } from './scan-browser.js';
 export { openLevelDbTable, LevelDbTable, loadLevelDb, levelDbHelpers, isLevelDbFooter, LEVELDB_MAGIC } from './leveldb.js';

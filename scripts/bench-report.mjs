@@ -224,9 +224,16 @@ ${browser ? `
 ${Object.entries(browser.zooms).map(([z, v]) => `| ${z.slice(1)} | ${v.median.toFixed(1)} ms | ${v.min.toFixed(1)} ms | ${v.max.toFixed(1)} ms |`).join('\n')}
 
 The page was ready with its synthetic filter (\`?synthetic=${browser.capacity}\`) after ${browser.pageReadyMs} ms.
-` : ''}${leveldbFp()}`;
+` : ''}${leveldbFp()}${scanBench()}`;
   writeFileSync(path, md);
   return `## Probe throughput against Apache TsFile's Java filter\n\n${table(['goal', 'figure', 'peer', 'ratio', 'want', ''], goals)}\n\n## Issue 7 targets\n\n${table(['target', 'figure', 'peer', 'ratio', 'goal', ''], rows)}\n`;
+}
+
+// The fleet scan against PyPI tsfile's reader, and over nginx: written by scripts/bench-scan.mjs
+// (--md) in scripts/bench.sh.
+function scanBench() {
+  const file = 'target/bench/scan.md';
+  return existsSync(file) ? `\n${readFileSync(file, 'utf8').trim()}\n` : '';
 }
 
 // LevelDB's measured false-positive rate against (1 - e^(-kn/m))^k (issue 6): written by

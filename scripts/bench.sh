@@ -5,7 +5,8 @@
 #      cached in bench-data/: reruns skip them)
 #   3. native Rust: cargo bench --bench bloom (criterion: realistic paths, 1M build, opening,
 #      index walk and audit, plus the per-operation groups)
-#   4. the heat-map in headless Chromium (scripts/bench-browser.mjs)
+#   4. the heat-map in headless Chromium (scripts/bench-browser.mjs), and the fleet scan
+#      (scripts/bench-scan.mjs: scan vs PyPI tsfile's reader, and over nginx)
 #   5. the wasm package through its JS API under Node (scripts/bench.mjs), which puts the
 #      native figures of this same run next to the wasm ones and writes BENCHMARKS.md
 #
@@ -52,6 +53,10 @@ cargo run --quiet --release --example leveldb_fp > target/bench/leveldb_fp.md
 
 echo "== browser: node scripts/bench-browser.mjs"
 node scripts/bench-browser.mjs --out=target/bench/browser.json || echo "(browser benchmark failed; the report omits it)"
+
+echo "== fleet scan: node scripts/bench-scan.mjs (10,000 files vs PyPI tsfile's reader; 1,000 over nginx)"
+bash scripts/setup.sh --nginx
+node scripts/bench-scan.mjs --md=target/bench/scan.md || echo "(fleet-scan benchmark failed; the report omits it)"
 
 echo "== wasm: node scripts/bench.mjs"
 report=()

@@ -5,16 +5,19 @@
 #   scripts/setup.sh            Rust wasm32 target, wasm-bindgen-cli, npm packages
 #   scripts/setup.sh --browser  also Debian's Chromium (browser tests)
 #   scripts/setup.sh --python   also the fixture writers' venv (PyPI tsfile, plyvel)
+#   scripts/setup.sh --nginx    also Debian's nginx (the remote-source tests start their own)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log() { echo "[setup] $*" >&2; }
 
 want_browser=0
 want_python=0
+want_nginx=0
 for arg in "$@"; do
   case "$arg" in
     --browser) want_browser=1 ;;
     --python) want_python=1 ;;
+    --nginx) want_nginx=1 ;;
     *) echo "unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -81,6 +84,13 @@ fi
 if [ "$want_browser" = 1 ] && ! [ -x /usr/bin/chromium ]; then
   log "installing Debian's chromium"
   apt_install chromium
+fi
+
+# 4b. nginx for the remote-source tests (a real server that honours Range). The tests run
+#     it themselves on 127.0.0.1 with a temporary configuration; Debian's service is never used.
+if [ "$want_nginx" = 1 ] && ! [ -x /usr/sbin/nginx ]; then
+  log "installing Debian's nginx-light"
+  apt_install nginx-light
 fi
 
 # 5. The real writers for fixture generation: PyPI tsfile (C++ core) and plyvel (LevelDB 1.22).

@@ -307,6 +307,67 @@ pub fn tsfile_envelope(file_size: f64, head: Vec<u8>, tail: Vec<u8>) -> Result<J
         .done())
 }
 
+/// Fleet scans, one call per file: from what opening reads (the head, and the tail window: the
+/// file's last `window.len()` bytes), the version, the filter's figures as `bloom()` gives them
+/// before any index is read, and `probe`'s verdict (0 absent, 1 maybe, 2 unknown) for each of
+/// the `count` staged paths — numbers only, because building a JS object key by key costs more
+/// than the rest of a small file. Layout: `[version, present, encoding (BloomEncoding's order),
+/// offset, bits_offset, byte_length, bit_count, hash_function_count, set_bits, fill_ratio,
+/// estimated_items, fpp_formula, fpp_from_fill, optimal_k, verdicts...]`, NaN where `bloom()`
+/// has undefined. Empty when TsFileMetadata lies outside the window; errors as `open`'s
+/// (callers open such files the usual way for the full story).
+#[wasm_bindgen(js_name = scanTail)]
+pub fn scan_tail(file_size: f64, head: Vec<u8>, window: &[u8], count: usize) -> Result<Vec<f64>, JsValue> {
+    let tail = window[window.len().saturating_sub(10)..].to_vec();
+    let env = envelope_from(file_size, head, tail).map_err(|e| js_error(&e))?;
+    let window_start = env.file_size.saturating_sub(window.len() as u64);
+    if env.metadata_offset < window_start {
+        return Ok(Vec::new());
+    }
+    let at = (env.metadata_offset - window_start) as usize;
+    let metadata = window
+        .get(at..at + env.metadata_size as usize)
+        .ok_or_else(|| js_error(&Error::invalid_argument("metadata bytes do not match the envelope's size")))?;
+    let version = env.version;
+    let meta = tsfile::parse_metadata(env, metadata).map_err(|e| js_error(&e))?;
+    let b = &meta.bloom;
+    let f = b.filter.as_ref();
+    let stats = f.map(|f| f.stats(None));
+    let empty_geometry = if f.is_none() { b.layout.and_then(|l| l.stored_geometry) } else { None };
+    let num = |v: Option<f64>| v.unwrap_or(f64::NAN);
+    let mut out = vec![
+        version as f64,
+        f.is_some() as u8 as f64,
+        b.encoding as u8 as f64,
+        b.offset as f64,
+        num(b.layout.map(|l| l.bits_offset as f64)),
+        num(b.layout.map(|l| l.byte_length as f64)),
+        num(f.map(|f| f.bit_count()).or(empty_geometry.map(|g| g.0)).map(f64::from)),
+        num(f.map(|f| f.hash_function_count()).or(empty_geometry.map(|g| g.1)).map(f64::from)),
+        num(stats.map(|s| s.set_bits as f64).or(empty_geometry.map(|_| 0.0))),
+        num(stats.map(|s| s.fill_ratio)),
+        num(stats.map(|s| s.estimated_items)),
+        num(stats.map(|s| s.fpp_formula)),
+        num(stats.map(|s| s.fpp_from_fill)),
+        num(stats.map(|s| s.optimal_k)),
+    ];
+    // As probeStaged on a file whose index is not read: no audit, every candidate variant.
+    let rule = VerdictRule::new(None, None, None);
+    let encoder = JsEncoder(None);
+    for_each_staged(count, |key| {
+        out.push(match f {
+            None => 2.0,
+            Some(f) => match rule.verdict(f, key, &encoder).map_err(|e| js_error(&e))? {
+                FileVerdict::Absent => 0.0,
+                FileVerdict::Maybe => 1.0,
+                FileVerdict::Unknown => 2.0,
+            },
+        });
+        Ok(())
+    })?;
+    Ok(out)
+}
+
 fn envelope_from(file_size: f64, head: Vec<u8>, tail: Vec<u8>) -> crate::Result<Envelope> {
     let size = file_size as u64;
     let mut r = Ranges::new(size);

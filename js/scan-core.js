@@ -1,0 +1,417 @@
+// What a fleet scan says about one file, and the summary over all of them. Shared by the
+// Node scanner (its main thread and its worker_threads) and the browser scanner; no I/O here.
+//
+// A file's verdicts follow `probe`'s soundness rules because they come from the same call
+// (TsFile#probeMany): without `audit` the index is not read (the tail alone decides: 'absent'
+// only when every candidate hash variant agrees); with `audit` loadIndex() runs first and
+// the writer-variant audit decides.
+
+// ---- Adapters: the only places that read fields of API results. -----------------------
+
+/** The file's filter facts as the API gives them (TsFile#bloomInfo()). */
+export const bloomOf = (t) => t.bloomInfo();
+
+/** What the summary needs from a bloomInfo() object. */
+function bloomFacts(info) {
+  return {
+    present: info.present === true,
+    fill: info.fill_ratio ?? null,
+    fpp: info.fpp_from_fill ?? null,
+  };
+}
+
+/** BloomEncoding's names in the order scanTail numbers them (src/tsfile.rs). */
+const ENCODINGS = ['missing', 'standard', 'empty', 'v3', 'legacy_cpp_empty', 'java_null'];
+const orUndefined = (x) => (Number.isNaN(x) ? undefined : x);
+
+/**
+ * The fast route's figures (wasm scanTail: numbers from index `at`) → the object bloomInfo()
+ * gives for a file whose index is not read (the scan tests check the two are equal).
+ */
+export function bloomFromFigures(f, at = 1) {
+  return {
+    present: f[at] === 1,
+    encoding: ENCODINGS[f[at + 1]],
+    offset: f[at + 2],
+    bits_offset: orUndefined(f[at + 3]),
+    byte_length: orUndefined(f[at + 4]),
+    bit_count: orUndefined(f[at + 5]),
+    hash_function_count: orUndefined(f[at + 6]),
+    set_bits: orUndefined(f[at + 7]),
+    fill_ratio: orUndefined(f[at + 8]),
+    estimated_items: orUndefined(f[at + 9]),
+    indexed_items: undefined,
+    fpp_formula: orUndefined(f[at + 10]),
+    fpp_from_fill: orUndefined(f[at + 11]),
+    optimal_k: orUndefined(f[at + 12]),
+  };
+}
+
+/** bloomInfo() → `bloom_filter` of `inspect --json` (the same keys). */
+const bloomJson = (info) => info;
+
+/** TsFile#audit() → the compact audit a scan record carries. */
+function auditOf(a) {
+  return a ? { status: a.status, variant: a.variant ?? null, charset: a.charset ?? null, writer: a.writer ?? null, summary: a.summary } : null;
+}
+
+/** An error (thrown by the reader, a source, or anything) → `{kind, message, offset}`. */
+export function errorOf(e) {
+  if (e == null) return null;
+  return {
+    kind: typeof e.kind === 'string' ? e.kind : e.name === 'AbortError' ? 'cancelled' : 'internal',
+    message: String(e.message ?? e),
+    offset: typeof e.offset === 'number' ? e.offset : null,
+  };
+}
+
+// ---- One file. ----------------------------------------------------------------------------
+
+/** Wraps a byte source to count reads and bytes (sources with `ioCount`/`ioBytes` count their own). */
+export function countReads(source, counter) {
+  counter.source = source;
+  const read = source.read.bind(source);
+  return {
+    ...source,
+    size: source.size,
+    read(offset, length) {
+      counter.reads++;
+      counter.bytes += length;
+      return read(offset, length);
+    },
+    close: source.close?.bind(source),
+  };
+}
+
+/**
+ * Scans one file: `open(input, options)` is openTsFile with a source maker, and
+ * `makeSource(input, options)` yields the file's byte source. Never throws: errors are
+ * part of the record. Record (the API's per-file result):
+ * `{file, ok, size, version, bloomFilter, results, audit, bytesRead, reads, error}`.
+ */
+export async function scanOne(file, input, { open, makeSource, paths = [], audit = false, openOptions = {} }) {
+  const counter = { reads: 0, bytes: 0, source: null };
+  const record = { file, ok: false, size: null, version: null, bloomFilter: null, results: null, audit: null, bytesRead: 0, reads: 0, error: null };
+  let t = null;
+  try {
+    t = await open(input, { ...openOptions, source: async (i, o) => countReads(await makeSource(i, o), counter) });
+    record.size = t.size;
+    record.version = t.version;
+    let indexError = null;
+    if (audit) {
+      indexError = await t.loadIndex();
+      record.audit = auditOf(await t.audit());
+    }
+    record.bloomFilter = bloomOf(t);
+    record.results = paths.length ? t.probeMany(paths) : [];
+    record.error = errorOf(indexError);
+    record.ok = indexError == null;
+  } catch (e) {
+    if (e?.kind === 'cancelled' || e?.name === 'AbortError') throw e;
+    record.error = errorOf(e);
+    if (record.size == null && counter.source) record.size = counter.source.size;
+  } finally {
+    await t?.close();
+  }
+  // A source that counts its own I/O (HTTP requests, reads that serve several calls) is believed.
+  const s = counter.source;
+  record.reads = s && typeof s.ioCount === 'number' ? s.ioCount : counter.reads;
+  record.bytesRead = s && typeof s.ioBytes === 'number' ? s.ioBytes : counter.bytes;
+  return record;
+}
+
+/** A record for something that was found but could not be opened as a file (a FIFO, a loop). */
+export function failedRecord(file, error, size = null) {
+  return { file, ok: false, size, version: null, bloomFilter: null, results: null, audit: null, bytesRead: 0, reads: 0, error: errorOf(error) };
+}
+
+// ---- Output vocabularies. -----------------------------------------------------------------
+
+/** A record → one NDJSON object, in the vocabulary of `inspect --json` and `probe --json`. */
+export function recordJson(r) {
+  return {
+    file: r.file,
+    ok: r.ok,
+    size: r.size,
+    version: r.version,
+    bloom_filter: r.bloomFilter && bloomJson(r.bloomFilter),
+    results: r.results,
+    audit: r.audit,
+    bytes_read: r.bytesRead,
+    reads: r.reads,
+    error: r.error,
+  };
+}
+
+const pct = (x) => (x == null ? '-' : `${(x * 100).toFixed(x < 0.001 ? 4 : 2)}%`);
+
+/** One line of the human-readable listing. */
+export function recordText(r) {
+  if (r.error && r.size == null && r.version == null) return `${r.file}  ERROR ${r.error.kind}: ${r.error.message}`;
+  const b = r.bloomFilter;
+  const parts = [r.file, r.size == null ? '-' : `${r.size} B`];
+  if (r.version != null) parts.push(`v${r.version}`);
+  if (b) parts.push(b.present ? `m=${b.bit_count} k=${b.hash_function_count} fill ${pct(b.fill_ratio)} fpp ${pct(b.fpp_from_fill)}` : 'no filter');
+  if (r.audit) parts.push(`audit ${r.audit.status}${r.audit.variant ? ` (${r.audit.variant})` : ''}`);
+  for (const v of r.results ?? []) parts.push(`${v.path}: ${v.verdict}`);
+  if (r.error) parts.push(`ERROR ${r.error.kind}${r.error.offset != null ? ` at byte ${r.error.offset}` : ''}: ${r.error.message}`);
+  return parts.join('  ');
+}
+
+const csvCell = (v) => {
+  if (v == null) return '';
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/** The CSV header: fixed columns, then one verdict column per path. */
+export function csvHeader(paths) {
+  const cols = ['file', 'ok', 'size', 'version', 'bloom_present', 'bit_count', 'hash_function_count', 'set_bits', 'fill_ratio', 'fpp_from_fill', 'audit_status', 'audit_variant', 'bytes_read', 'reads', 'error_kind', 'error_offset', 'error_message'];
+  return [...cols, ...paths.map((p) => `verdict ${p}`)].map(csvCell).join(',');
+}
+
+export function recordCsv(r, paths) {
+  const b = r.bloomFilter;
+  const verdicts = new Map((r.results ?? []).map((v) => [v.path, v.verdict]));
+  return [
+    r.file, r.ok, r.size, r.version, b ? b.present : null, b?.bit_count, b?.hash_function_count, b?.set_bits, b?.fill_ratio, b?.fpp_from_fill,
+    r.audit?.status, r.audit?.variant, r.bytesRead, r.reads, r.error?.kind, r.error?.offset, r.error?.message,
+    ...paths.map((p) => verdicts.get(p)),
+  ].map(csvCell).join(',');
+}
+
+/** Records → one chunk of output text in `format` ('ndjson' | 'csv' | 'text'). */
+export function formatRecords(records, format, paths) {
+  let out = '';
+  for (const r of records) {
+    out += format === 'ndjson' ? JSON.stringify(recordJson(r)) : format === 'csv' ? recordCsv(r, paths) : recordText(r);
+    out += '\n';
+  }
+  return out;
+}
+
+// ---- The summary. -------------------------------------------------------------------------
+
+/** Upper bounds of the FPP bands the health report counts files in. */
+const FPP_BANDS = [0.0001, 0.001, 0.01, 0.05, 0.1, Infinity];
+
+/** An empty summary for `paths` (mergeable: workers fill parts, the main thread adds them). */
+export function newSummary(paths = []) {
+  return {
+    files: 0,
+    ok: 0,
+    errors: 0,
+    errorsByKind: {},
+    bytesRead: 0,
+    reads: 0,
+    bytesOnDisk: 0,
+    versions: {},
+    withFilter: 0,
+    withoutFilter: 0,
+    fillDeciles: new Array(10).fill(0),
+    fppBands: new Array(FPP_BANDS.length).fill(0),
+    audits: {},
+    paths: paths.map((path) => ({ path, absent: 0, maybe: 0, unknown: 0, noVerdict: 0 })),
+  };
+}
+
+export function addToSummary(s, r) {
+  s.files++;
+  if (r.ok) s.ok++;
+  else {
+    s.errors++;
+    const kind = r.error?.kind ?? 'internal';
+    s.errorsByKind[kind] = (s.errorsByKind[kind] ?? 0) + 1;
+  }
+  s.bytesRead += r.bytesRead;
+  s.reads += r.reads;
+  if (r.size != null) s.bytesOnDisk += r.size;
+  if (r.version != null) s.versions[r.version] = (s.versions[r.version] ?? 0) + 1;
+  if (r.bloomFilter) {
+    const f = bloomFacts(r.bloomFilter);
+    if (f.present) {
+      s.withFilter++;
+      if (f.fill != null) s.fillDeciles[Math.min(9, Math.floor(f.fill * 10))]++;
+      if (f.fpp != null) s.fppBands[FPP_BANDS.findIndex((x) => f.fpp < x)]++;
+    } else s.withoutFilter++;
+  }
+  if (r.audit) {
+    const key = r.audit.variant ? `${r.audit.status} (${r.audit.variant})` : r.audit.status;
+    s.audits[key] = (s.audits[key] ?? 0) + 1;
+  }
+  // Results come in the order of the paths asked for.
+  s.paths.forEach((p, i) => {
+    const v = r.results?.[i]?.path === p.path ? r.results[i].verdict : r.results?.find((x) => x.path === p.path)?.verdict;
+    if (v === 'absent' || v === 'maybe' || v === 'unknown') p[v]++;
+    else p.noVerdict++;
+  });
+}
+
+export function mergeSummary(into, part) {
+  for (const k of ['files', 'ok', 'errors', 'bytesRead', 'reads', 'bytesOnDisk', 'withFilter', 'withoutFilter']) into[k] += part[k];
+  for (const [k, n] of Object.entries(part.errorsByKind)) into.errorsByKind[k] = (into.errorsByKind[k] ?? 0) + n;
+  for (const [k, n] of Object.entries(part.versions)) into.versions[k] = (into.versions[k] ?? 0) + n;
+  for (const [k, n] of Object.entries(part.audits)) into.audits[k] = (into.audits[k] ?? 0) + n;
+  part.fillDeciles.forEach((n, i) => (into.fillDeciles[i] += n));
+  part.fppBands.forEach((n, i) => (into.fppBands[i] += n));
+  part.paths.forEach((p, i) => {
+    for (const k of ['absent', 'maybe', 'unknown', 'noVerdict']) into.paths[i][k] += p[k];
+  });
+  return into;
+}
+
+/**
+ * The final summary (the API's): per path, `skippable` files (the filter says absent),
+ * `mayHold` (maybe or unknown), `unreadable` (no verdict: the file could not be opened), and
+ * `skipRatio` = skippable / files — a file that could not be read cannot be skipped.
+ */
+export function finishSummary(s, elapsedMs) {
+  return {
+    files: s.files,
+    ok: s.ok,
+    errors: s.errors,
+    errorsByKind: s.errorsByKind,
+    bytesRead: s.bytesRead,
+    bytesOnDisk: s.bytesOnDisk,
+    reads: s.reads,
+    readsPerFile: s.files ? s.reads / s.files : 0,
+    versions: s.versions,
+    filters: {
+      withFilter: s.withFilter,
+      withoutFilter: s.withoutFilter,
+      fillDeciles: s.fillDeciles,
+      fppBands: FPP_BANDS.map((upTo, i) => ({ below: Number.isFinite(upTo) ? upTo : null, files: s.fppBands[i] })),
+    },
+    audits: s.audits,
+    paths: s.paths.map((p) => ({
+      path: p.path,
+      skippable: p.absent,
+      mayHold: p.maybe + p.unknown,
+      maybe: p.maybe,
+      unknown: p.unknown,
+      unreadable: p.noVerdict,
+      skipRatio: s.files ? p.absent / s.files : 0,
+    })),
+    elapsedMs,
+    filesPerSecond: elapsedMs > 0 ? (s.files * 1000) / elapsedMs : null,
+  };
+}
+
+/** The final summary → the `{"summary": …}` NDJSON line's object (snake_case, as `--json`). */
+export function summaryJson(s) {
+  return {
+    files: s.files,
+    ok: s.ok,
+    errors: s.errors,
+    errors_by_kind: s.errorsByKind,
+    bytes_read: s.bytesRead,
+    bytes_on_disk: s.bytesOnDisk,
+    reads: s.reads,
+    reads_per_file: s.readsPerFile,
+    versions: s.versions,
+    filters: {
+      with_filter: s.filters.withFilter,
+      without_filter: s.filters.withoutFilter,
+      fill_deciles: s.filters.fillDeciles,
+      fpp_bands: s.filters.fppBands,
+    },
+    audits: s.audits,
+    paths: s.paths.map((p) => ({ path: p.path, skippable: p.skippable, may_hold: p.mayHold, maybe: p.maybe, unknown: p.unknown, unreadable: p.unreadable, skip_ratio: p.skipRatio })),
+    elapsed_ms: s.elapsedMs,
+    files_per_second: s.filesPerSecond,
+  };
+}
+
+/** The summary in words (the text listing's end; stderr with --csv). */
+export function summaryText(s) {
+  const out = [`${s.files} files: ${s.ok} read, ${s.errors} with errors${s.errors ? ` (${Object.entries(s.errorsByKind).map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`];
+  out.push(`read ${s.bytesRead} bytes of ${s.bytesOnDisk} on disk in ${s.reads} reads (${s.readsPerFile.toFixed(2)} per file), ${(s.elapsedMs / 1000).toFixed(2)} s, ${Math.round(s.filesPerSecond ?? 0)} files/s`);
+  out.push(`filters: ${s.filters.withFilter} present, ${s.filters.withoutFilter} files without one; by FPP (from fill): ${s.filters.fppBands.map((b) => `${b.below == null ? '≥10%' : `<${pct(b.below)}`} ${b.files}`).join(', ')}`);
+  if (Object.keys(s.audits).length) out.push(`audits: ${Object.entries(s.audits).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  for (const p of s.paths) {
+    out.push(`${p.skippable} of ${s.files} files can be skipped for ${p.path} (${(p.skipRatio * 100).toFixed(1)}%); ${p.mayHold} may hold it (${p.maybe} maybe, ${p.unknown} unknown), ${p.unreadable} unreadable`);
+  }
+  return out.join('\n');
+}
+
+// ---- The API's result object. ---------------------------------------------------------------
+
+/**
+ * Wraps `run(emit, signal) → Promise<summary>` as `scanTsFiles`' result: an async iterable of
+ * records with a `summary` promise. Iterate to get every record (the scan pauses while the
+ * consumer is behind); or await `summary` without iterating, and records are dropped.
+ */
+export function scanResult(run, { signal } = {}) {
+  let mode = null;
+  const queue = [];
+  let wake = null;
+  let space = null;
+  let finished = false;
+  let failure = null;
+  let summaryPromise = null;
+  const HIGH_WATER = 2048;
+  // Breaking out of the loop stops the scan too.
+  const inner = new AbortController();
+  if (signal?.aborted) inner.abort();
+  else signal?.addEventListener('abort', () => inner.abort(), { once: true });
+  const notify = () => {
+    wake?.();
+    wake = null;
+  };
+  const start = () => {
+    if (summaryPromise) return summaryPromise;
+    summaryPromise = run(async (records) => {
+      if (mode !== 'iterate') return;
+      queue.push(...records);
+      notify();
+      while (queue.length > HIGH_WATER && !finished) await new Promise((r) => (space = r));
+    }, inner.signal).then(
+      (s) => {
+        finished = true;
+        notify();
+        return s;
+      },
+      (e) => {
+        finished = true;
+        failure = e;
+        notify();
+        throw e;
+      },
+    );
+    summaryPromise.catch(() => {}); // surfaced by the iterator or by awaiting summary
+    return summaryPromise;
+  };
+  return {
+    get summary() {
+      mode ??= 'summary';
+      return start();
+    },
+    [Symbol.asyncIterator]() {
+      mode ??= 'iterate';
+      start();
+      return {
+        async next() {
+          for (;;) {
+            if (queue.length) {
+              const value = queue.shift();
+              if (queue.length <= HIGH_WATER / 2) {
+                space?.();
+                space = null;
+              }
+              return { value, done: false };
+            }
+            if (failure) throw failure;
+            if (finished) return { value: undefined, done: true };
+            await new Promise((r) => (wake = r));
+          }
+        },
+        async return() {
+          if (!finished) inner.abort();
+          finished = true;
+          space?.();
+          return { value: undefined, done: true };
+        },
+      };
+    },
+  };
+}

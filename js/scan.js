@@ -1,0 +1,257 @@
+// scanTsFiles for Node: asks every TsFile of a fleet — files, directory trees (IoTDB keeps
+// data/sequence|unsequence/<database>/<region>/<partition>/*.tsfile) and http(s) URLs —
+// for its filter and its verdicts on some series paths.
+//
+// The main thread walks the targets and hands local files in batches to worker_threads
+// (js/scan-worker.js), which read with synchronous system calls and answer a batch at a
+// time; URLs are read here (fetch is asynchronous anyway). Records come out in the order
+// the targets were walked.
+import { Worker } from 'node:worker_threads';
+import { readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isHttpUrl } from './http-source.js';
+import { openTsFile } from './tsfile.js';
+import { ioError, nodeSource } from './node-source.js';
+import { addToSummary, errorOf, finishSummary, formatRecords, mergeSummary, newSummary, scanOne, scanResult } from './scan-core.js';
+
+/** Local files per message to a worker (one message per file would cost more than the file). */
+const BATCH = 256;
+/** URLs per batch, and how many are read at once. */
+const URL_BATCH = 16;
+const URL_CONCURRENCY = 8;
+/** In directory walks only these are TsFiles (IoTDB keeps .resource and .mods files beside them). */
+const TSFILE_NAME = /\.tsfile$/i;
+
+/**
+ * Scans `targets` (paths, directories, http(s) URLs): an async iterable of per-file records
+ * with a `summary` promise. Options: `paths` (series paths to probe), `concurrency` (worker
+ * threads; default the core count), `audit`, `signal`, `onProgress({done, found, total,
+ * bytesRead, elapsedMs})`, and for URLs `headers`, `timeoutMs`, `allowFullDownload`,
+ * `maxFullDownloadBytes`.
+ */
+export function scanTsFiles(targets, options = {}) {
+  return scanResult((emit, signal) => runScan(targets, { ...options, signal, format: 'records' }, emit), { signal: options.signal });
+}
+
+function fsError(e, path, what) {
+  const err = ioError(e, path);
+  if (what) err.message = `${what}: ${path}`;
+  return errorOf(err);
+}
+
+const keyOf = (st) => `${st.dev}:${st.ino}`;
+
+/** Walks the targets: `{path, file}` (a regular file), `{url, file}`, or `{file, error}`. */
+export function* walkTargets(targets) {
+  const visited = new Set();
+  for (const target of targets) {
+    if (isHttpUrl(target)) {
+      yield { url: String(target), file: String(target) };
+      continue;
+    }
+    const p = target instanceof URL ? fileURLToPath(target) : String(target);
+    let st;
+    try {
+      st = statSync(p);
+    } catch (e) {
+      yield { file: p, error: fsError(e, p) };
+      continue;
+    }
+    if (st.isDirectory()) {
+      visited.add(keyOf(st));
+      yield* walkDirectory(p, [keyOf(st)], visited);
+    } else if (st.isFile()) yield { path: p, file: p };
+    else yield { file: p, error: fsError(null, p, 'not a regular file') };
+  }
+}
+
+function* walkDirectory(dir, ancestors, visited) {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (e) {
+    yield { file: dir, error: fsError(e, dir) };
+    return;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const d of entries) {
+    const p = join(dir, d.name);
+    const named = TSFILE_NAME.test(d.name);
+    if (d.isFile()) {
+      if (named) yield { path: p, file: p };
+      continue;
+    }
+    if (!d.isDirectory() && !d.isSymbolicLink()) {
+      // A FIFO, socket or device named like a TsFile: reported, never opened (a FIFO blocks).
+      if (named) yield { file: p, error: fsError(null, p, 'not a regular file') };
+      continue;
+    }
+    let st;
+    try {
+      st = statSync(p); // follows a symbolic link
+    } catch (e) {
+      if (e.code === 'ENOENT') {
+        if (named) yield { file: p, error: fsError(e, p, 'dangling symbolic link (its target does not exist)') };
+      } else yield { file: p, error: fsError(e, p, e.code === 'ELOOP' ? 'symbolic link loop' : null) };
+      continue;
+    }
+    if (st.isDirectory()) {
+      const key = keyOf(st);
+      // A link back to a directory above: a loop (reported); one reached twice another way: once.
+      if (ancestors.includes(key)) yield { file: p, error: fsError(null, p, 'symbolic link loop (it leads back to a directory above it)') };
+      else if (!visited.has(key)) {
+        visited.add(key);
+        yield* walkDirectory(p, [...ancestors, key], visited);
+      }
+    } else if (named) {
+      yield st.isFile() ? { path: p, file: p } : { file: p, error: fsError(null, p, 'not a regular file') };
+    }
+  }
+}
+
+/**
+ * The scanner behind scanTsFiles and the CLI. `format`: 'records' (sink gets arrays of
+ * records) or 'ndjson' | 'csv' | 'text' (sink gets text: a string, or UTF-8 bytes from the workers).
+ * Returns the finished summary.
+ */
+export async function runScan(targets, opts, sink) {
+  const t0 = performance.now();
+  const paths = opts.paths ?? [];
+  const format = opts.format ?? 'records';
+  const audit = opts.audit === true;
+  const jobs = Math.max(1, Math.floor(opts.concurrency ?? availableParallelism()));
+  const { signal, onProgress } = opts;
+  const httpOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, signal };
+  const summary = newSummary(paths);
+  const workers = [];
+  const maxAhead = jobs * 2 + 2;
+  const pending = new Map();
+  let seq = 0;
+  let nextEmit = 0;
+  let found = 0;
+  let done = 0;
+  let walked = false;
+  let failed = null;
+  let emitting = Promise.resolve();
+  let waiter = null;
+  const wakeUp = () => {
+    const w = waiter;
+    waiter = null;
+    w?.();
+  };
+  const waitForSlot = () => new Promise((resolve) => (waiter = resolve));
+  const fail = (e) => {
+    failed ??= e;
+    wakeUp();
+  };
+  const onAbort = () => {
+    const err = new Error('the scan was cancelled');
+    err.name = 'AbortError';
+    err.kind = 'cancelled';
+    err.offset = null;
+    fail(err);
+    for (const w of workers) w.worker.terminate();
+  };
+  if (signal?.aborted) onAbort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+
+  // Batches finish in any order; records are emitted in walk order.
+  const deliver = (n, result) => {
+    pending.set(n, result);
+    emitting = emitting
+      .then(async () => {
+        while (pending.has(nextEmit) && !failed) {
+          const r = pending.get(nextEmit);
+          pending.delete(nextEmit);
+          nextEmit++;
+          mergeSummary(summary, r.summary);
+          done += r.summary.files;
+          await sink(r.output);
+          onProgress?.({ done, found, total: walked ? found : null, bytesRead: summary.bytesRead, elapsedMs: performance.now() - t0 });
+        }
+        wakeUp();
+      })
+      .catch(fail);
+  };
+
+  const spawn = () => {
+    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: { paths, audit, format } });
+    const w = { worker, busy: 0 };
+    worker.on('message', (msg) => {
+      w.busy--;
+      deliver(msg.seq, msg);
+    });
+    worker.on('error', fail);
+    worker.on('exit', (code) => {
+      if (!failed && (w.busy > 0 || code !== 0) && !w.stopping) fail(new Error(`a scan worker exited (code ${code})`));
+    });
+    workers.push(w);
+    return w;
+  };
+  const idleWorker = () => {
+    const w = workers.reduce((a, b) => (b.busy < (a?.busy ?? Infinity) ? b : a), null);
+    if (w && w.busy === 0) return w;
+    if (workers.length < jobs) return spawn();
+    return w && w.busy < 2 ? w : null;
+  };
+
+  const scanUrls = async (n, items) => {
+    try {
+      const records = new Array(items.length);
+      let next = 0;
+      const lane = async () => {
+        while (next < items.length && !failed) {
+          const i = next++;
+          records[i] = await scanOne(items[i].file, items[i].url, { open: openTsFile, makeSource: nodeSource, paths, audit, openOptions: httpOptions });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(URL_CONCURRENCY, items.length) }, lane));
+      if (failed) return;
+      const part = newSummary(paths);
+      for (const r of records) addToSummary(part, r);
+      deliver(n, { output: format === 'records' ? records : formatRecords(records, format, paths), summary: part });
+    } catch (e) {
+      fail(e);
+    }
+  };
+
+  let batch = [];
+  let batchIsUrls = false;
+  const flush = async () => {
+    if (!batch.length) return;
+    let w = null;
+    while (!failed && (seq - nextEmit >= maxAhead || (!batchIsUrls && !(w = idleWorker())))) await waitForSlot();
+    if (failed) return;
+    const n = seq++;
+    if (batchIsUrls) scanUrls(n, batch);
+    else {
+      w.busy++;
+      w.worker.postMessage({ seq: n, items: batch });
+    }
+    batch = [];
+  };
+
+  try {
+    for (const item of walkTargets(targets)) {
+      if (failed) break;
+      found++;
+      const isUrl = item.url !== undefined;
+      if (batch.length && isUrl !== batchIsUrls) await flush();
+      batchIsUrls = isUrl;
+      batch.push(item);
+      if (batch.length >= (isUrl ? URL_BATCH : BATCH)) await flush();
+    }
+    walked = true;
+    await flush();
+    while (!failed && nextEmit < seq) await waitForSlot();
+    await emitting;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    for (const w of workers) w.stopping = true;
+    await Promise.all(workers.map((w) => w.worker.terminate()));
+  }
+  if (failed) throw failed;
+  return finishSummary(summary, performance.now() - t0);
+}

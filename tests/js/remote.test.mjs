@@ -1,0 +1,286 @@
+// openTsFile(url): a real nginx (Debian's, started here on 127.0.0.1) serving the fixtures must
+// give what the local open gives, field for field, in at most 2 requests to open; a server of
+// our own that misbehaves (ignores Range, 404/403, truncates, stalls) gives typed 'io' errors
+// within the stated time.
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { openTsFile, scanTsFiles } from '../../js/node.js';
+import { startNginx, NGINX } from './servers.mjs';
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
+const tsManifest = JSON.parse(readFileSync(`${FIXTURES}tsfile/manifest.json`, 'utf8'));
+const javaManifest = JSON.parse(readFileSync(`${FIXTURES}java/manifest.json`, 'utf8'));
+const VALID = [
+  ...tsManifest.filter((f) => f.kind !== 'hostile').map((f) => `tsfile/${f.file}`),
+  ...javaManifest.files.map((f) => `java/${f.file}`),
+];
+const HOSTILE = tsManifest.filter((f) => f.kind === 'hostile').map((f) => `tsfile/${f.file}`);
+
+// Where TsFileMetadata lies, from the format (tsfile-format.md): the file ends with its size
+// (int32, big-endian) and the 6-byte magic. It fits the 4 KiB tail window or needs a read.
+function metadataFitsWindow(bytes) {
+  const size = new DataView(bytes.buffer, bytes.byteOffset).getInt32(bytes.length - 10);
+  return size + 10 <= 4096;
+}
+
+async function everything(t) {
+  const opened = {
+    version: t.version,
+    size: t.size,
+    metadata: t.metadata,
+    bloomInfo: t.bloomInfo(),
+    properties: t.properties,
+    tableNames: t.tableNames,
+    tableSchemas: t.tableSchemas,
+    warnings: t.warnings,
+  };
+  const indexError = await t.loadIndex();
+  const listing = await t.listing();
+  const paths = [...listing.series.map((s) => s.path), 'root.nowhere.d1.s1', 'root.sg1.d1.s1'].slice(0, 200);
+  return { ...opened, indexError: indexError && { kind: indexError.kind, offset: indexError.offset, message: indexError.message }, listing, audit: await t.audit(), probes: paths.map((p) => t.probe(p)), bloomAfter: t.bloomInfo() };
+}
+
+describe('nginx (Debian) serving the fixtures', { skip: NGINX ? false : 'nginx is not installed (bash scripts/setup.sh --nginx)' }, () => {
+  let ng;
+  before(async () => {
+    ng = await startNginx(FIXTURES);
+  });
+  after(async () => {
+    await ng?.stop();
+  });
+
+  test('every valid fixture opens over HTTP exactly as from disk, in at most 2 requests', async () => {
+    assert.ok(VALID.length >= 30, `${VALID.length} fixtures`);
+    let twoRequestOpens = 0;
+    for (const rel of VALID) {
+      const bytes = readFileSync(FIXTURES + rel);
+      const local = await openTsFile(FIXTURES + rel);
+      const remote = await openTsFile(`${ng.origin}/${rel}`);
+      try {
+        const uri = `/${rel}`;
+        const opening = ng.accessLog().filter((l) => l.uri === uri);
+        // Head and tail in parallel; TsFileMetadata beyond the tail window costs one more.
+        assert.equal(opening.length, metadataFitsWindow(bytes) ? 2 : 3, `${rel}: ${JSON.stringify(opening)}`);
+        assert.ok(opening.every((l) => l.status === 206 && l.range.startsWith('bytes=')), rel);
+        if (opening.length === 2) twoRequestOpens++;
+        assert.deepEqual(await everything(remote), await everything(local), rel);
+        assert.equal(remote.name, rel.split('/').pop());
+      } finally {
+        await local.close();
+        await remote.close();
+      }
+    }
+    assert.ok(twoRequestOpens >= VALID.length - 6, `${twoRequestOpens} of ${VALID.length} opened in 2 requests`);
+  });
+
+  test('hostile fixtures fail over HTTP with the same typed error as from disk', async () => {
+    for (const rel of HOSTILE) {
+      const fromDisk = await openTsFile(FIXTURES + rel).then(everything, (e) => ({ kind: e.kind, offset: e.offset, message: e.message }));
+      const overHttp = await openTsFile(new URL(`${ng.origin}/${rel}`)).then(everything, (e) => ({ kind: e.kind, offset: e.offset, message: e.message }));
+      assert.deepEqual(overHttp, fromDisk, rel);
+    }
+  });
+
+  test('scanTsFiles over URLs gives the local records, at most 2 requests per file without audit', async () => {
+    const fits = (rel) => {
+      const bytes = readFileSync(FIXTURES + rel);
+      return bytes.length < 10 || metadataFitsWindow(bytes);
+    };
+    const rels = [...VALID, ...HOSTILE].filter(fits);
+    const paths = ['root.sg1.d1.s1', 'root.工厂.车间.风机.一号.功率', 'root.nowhere.d.s'];
+    const collect = async (targets) => {
+      const out = [];
+      const scan = scanTsFiles(targets, { paths, concurrency: 1 });
+      for await (const r of scan) out.push(r);
+      return { records: out, summary: await scan.summary };
+    };
+    const before = ng.accessLog().length;
+    const remote = await collect(rels.map((r) => `${ng.origin}/${r}`));
+    const requests = ng.accessLog().length - before;
+    const local = await collect(rels.map((r) => FIXTURES + r));
+    assert.equal(remote.records.length, rels.length);
+    assert.ok(requests <= 2 * rels.length, `${requests} requests for ${rels.length} files`);
+    remote.records.forEach((r, i) => {
+      const l = local.records[i];
+      assert.ok(r.reads <= 2, `${r.file}: ${r.reads} requests`);
+      const strip = ({ file, bytesRead, reads, ...rest }) => rest;
+      assert.deepEqual(strip(r), strip(l), rels[i]);
+    });
+    assert.equal(remote.summary.reads, requests);
+  });
+});
+
+// ---- A server that misbehaves on purpose. --------------------------------------------------
+
+const BIG = new Uint8Array(64 * 1024).map((_, i) => i & 0xff); // more than the tail window
+
+function misbehavingServer() {
+  const sockets = new Set();
+  const server = createServer((req, res) => {
+    const [, mode] = req.url.split('/');
+    const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
+    const slice = () => {
+      const size = BIG.length;
+      let start = Number(range[1]);
+      let end = range[2] === '' ? size - 1 : Math.min(Number(range[2]), size - 1);
+      if (range[1] === '') {
+        start = Math.max(0, size - Number(range[2]));
+        end = size - 1;
+      }
+      return { start, end, size };
+    };
+    switch (mode) {
+      case 'no-range': // the whole body, 200, Range ignored
+        res.writeHead(200, { 'content-length': BIG.length });
+        res.end(BIG);
+        return;
+      case 'huge-no-range': {
+        // 200 and a 1 GiB body trickling out: the client must not wait for it.
+        res.writeHead(200, { 'content-length': 1 << 30 });
+        const chunk = new Uint8Array(64 * 1024);
+        const timer = setInterval(() => res.write(chunk), 5);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
+      case 'missing':
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        res.end('not found');
+        return;
+      case 'forbidden':
+        res.writeHead(403);
+        res.end('forbidden');
+        return;
+      case 'short': {
+        // Content-Range promises the range; the body (chunked) stops short and ends cleanly.
+        const { start, end, size } = slice();
+        res.writeHead(206, { 'content-range': `bytes ${start}-${end}/${size}` });
+        res.end(BIG.subarray(start, Math.min(end + 1, start + 5)));
+        return;
+      }
+      case 'cut': {
+        // Content-Length and Content-Range promise the range; the connection drops midway.
+        const { start, end, size } = slice();
+        res.writeHead(206, { 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': end - start + 1 });
+        res.write(BIG.subarray(start, start + 5), () => res.socket.destroy());
+        return;
+      }
+      case 'stall-body': {
+        const { start, end, size } = slice();
+        res.writeHead(206, { 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': end - start + 1 });
+        res.flushHeaders();
+        return; // and nothing more
+      }
+      case 'stall':
+        return; // no status line at all
+      case 'wrong-range': {
+        const { end, size } = slice();
+        res.writeHead(206, { 'content-range': `bytes 0-${end}/${size}` });
+        res.end(BIG.subarray(0, end + 1));
+        return;
+      }
+      case 'no-content-range':
+        res.writeHead(206);
+        res.end(BIG.subarray(0, 12));
+        return;
+      default:
+        res.writeHead(500);
+        res.end();
+    }
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        origin: `http://127.0.0.1:${server.address().port}`,
+        close: () => {
+          for (const s of sockets) s.destroy();
+          return new Promise((r) => server.close(r));
+        },
+      }),
+    ),
+  );
+}
+
+describe('a misbehaving server', () => {
+  let srv;
+  before(async () => {
+    srv = await misbehavingServer();
+  });
+  after(async () => {
+    await srv?.close();
+  });
+
+  // Each case: the error's reason, the words its message must hold, and the time allowed.
+  const CASES = [
+    ['no-range', 'range_ignored', /ignored the Range request/, 2000],
+    ['huge-no-range', 'range_ignored', /ignored the Range request.*1073741824 bytes/, 2000],
+    ['missing', 'http_status', /HTTP 404/, 2000],
+    ['forbidden', 'http_status', /HTTP 403/, 2000],
+    ['short', 'short_body', /ended after 5 of the/, 2000],
+    ['cut', 'short_body', /connection broke after 5 of the/, 2000],
+    ['stall-body', 'timeout', /sent nothing for 300 ms/, 300 + 1500],
+    ['stall', 'timeout', /sent nothing for 300 ms/, 300 + 1500],
+    ['wrong-range', 'bad_content_range', /answered bytes=0-11 with bytes 0-11|answered bytes=-4096 with bytes 0-/, 2000],
+    ['no-content-range', 'bad_content_range', /without a usable Content-Range/, 2000],
+  ];
+  for (const [mode, reason, words, withinMs] of CASES) {
+    test(`${mode}: a typed io error (${reason}) within ${withinMs} ms`, async () => {
+      const url = `${srv.origin}/${mode}/x.tsfile`;
+      const t0 = performance.now();
+      const err = await openTsFile(url, { timeoutMs: 300 }).then(
+        () => assert.fail('opened'),
+        (e) => e,
+      );
+      const ms = performance.now() - t0;
+      assert.equal(err.kind, 'io', err.message);
+      assert.equal(err.reason, reason, err.message);
+      assert.equal(err.url, url);
+      assert.match(err.message, words);
+      assert.ok(err.message.endsWith(url), err.message);
+      assert.ok(ms < withinMs, `${ms} ms`);
+    });
+  }
+
+  test('allowFullDownload reads a server that ignores Range, up to maxFullDownloadBytes', async () => {
+    // BIG is not a TsFile: it downloads, then fails as a format error, not an io error.
+    const err = await openTsFile(`${srv.origin}/no-range/x.tsfile`, { allowFullDownload: true }).then(() => null, (e) => e);
+    assert.notEqual(err?.kind, 'io', err?.message);
+    const limited = await openTsFile(`${srv.origin}/no-range/x.tsfile`, { allowFullDownload: true, maxFullDownloadBytes: 1000 }).then(() => null, (e) => e);
+    assert.equal(limited.reason, 'too_large');
+    assert.match(limited.message, /65536 bytes\) exceeds maxFullDownloadBytes \(1000\)/);
+  });
+
+  test('a closed port is a network error naming the URL', async () => {
+    const { freePort } = await import('./servers.mjs');
+    const url = `http://127.0.0.1:${await freePort()}/x.tsfile`;
+    const err = await openTsFile(url).then(() => null, (e) => e);
+    assert.equal(err.kind, 'io');
+    assert.equal(err.reason, 'network');
+    assert.match(err.message, /ECONNREFUSED/);
+  });
+
+  test("a browser's CORS refusal (fetch rejects with a bare TypeError) is a network error", async () => {
+    const url = 'https://elsewhere.example/x.tsfile';
+    const fetch = () => Promise.reject(new TypeError('Failed to fetch'));
+    const err = await openTsFile(url, { fetch }).then(() => null, (e) => e);
+    assert.equal(err.kind, 'io');
+    assert.equal(err.reason, 'network');
+    assert.match(err.message, /CORS/);
+    assert.equal(err.url, url);
+  });
+
+  test('an AbortSignal stops a stalled open promptly', async () => {
+    const controller = new AbortController();
+    const t0 = performance.now();
+    setTimeout(() => controller.abort(), 50);
+    const err = await openTsFile(`${srv.origin}/stall/x.tsfile`, { signal: controller.signal, timeoutMs: 10_000 }).then(() => null, (e) => e);
+    assert.equal(err.kind, 'cancelled');
+    assert.ok(performance.now() - t0 < 1000);
+  });
+});
