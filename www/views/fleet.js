@@ -8,6 +8,8 @@ import { fmt, pct } from '../shared/format.js';
 import { VirtualList } from '../shared/vlist.js';
 
 const TSFILE_NAME = /\.tsfile$/i;
+/** How often the table and the summary are redrawn while a scan runs. */
+const REDRAW_MS = 250;
 
 const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 // Nulls (a file that could not be read) sort last in either direction.
@@ -100,13 +102,17 @@ export function createFleetView(ctx) {
     $('fleet-rows').style.setProperty('--fleet-verdicts', verdictCols);
   }
 
-  /** Recomputes the filtered, sorted view (on the next frame: chunks may arrive faster). */
+  /**
+   * Recomputes the filtered, sorted view and the summary a few times a second while chunks
+   * arrive (they may come far faster than a table is worth redrawing).
+   */
   function schedule() {
     if (redraw) return;
-    redraw = requestAnimationFrame(() => {
+    redraw = setTimeout(() => {
       redraw = 0;
       applyView();
-    });
+      renderSummary();
+    }, REDRAW_MS);
   }
 
   function matches(r, needle, show) {
@@ -207,7 +213,6 @@ export function createFleetView(ctx) {
       if (total) $('fleet-progress').value = Math.min(1, rows.length / total);
       $('fleet-status').textContent = `${fmt(rows.length)}${source.count != null ? ` of ${fmt(source.count)}` : ''} files scanned…`;
       schedule();
-      renderSummary();
     });
     running = job;
     try {
@@ -225,6 +230,8 @@ export function createFleetView(ctx) {
     } finally {
       if (running === job) {
         running = null;
+        clearTimeout(redraw);
+        redraw = 0;
         setRunning(false);
         applyView();
         renderSummary();
