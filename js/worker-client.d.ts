@@ -36,7 +36,12 @@ export interface TsFileWorker {
   onprogress: ((p: WorkerProgress) => void) | null;
   onerror: ((e: WorkerError) => void) | null;
   readonly mode: 'worker' | 'inline';
-  /** Any op by name (e.g. the page's 'teach.*' and 'leveldb.*' ops in worker-teach.js). */
+  /**
+   * Any op by name (e.g. the page's 'teach.*' and 'leveldb.*' ops in worker-teach.js, and 'scan'
+   * in worker-scan.js: `call('scan', { targets, paths, audit, concurrency }, onprogress)` resolves
+   * with scanTsFiles' summary; progress messages carry `{ records, done, found, bytesRead }`;
+   * `cancel(promise)` aborts it).
+   */
   call(op: string, args?: Record<string, unknown>, onprogress?: (p: WorkerProgress) => void): Pending<any>;
   open(blob: Blob, name?: string): Pending<FileInfo>;
   info(): Pending<FileInfo>;

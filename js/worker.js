@@ -11,6 +11,7 @@
 // once: messages that arrive while a module worker is still in a top-level await are lost.
 import init, { openTsFile, BloomFilter, SEEDS, writerHypothesis, isMultiByte, loadCharsets } from './web.js';
 import { teachOps } from './worker-teach.js';
+import { scanOps } from './worker-scan.js';
 
 let wasmReady = null;
 /** Instantiates the wasm once (idempotent; safe to call from the main thread too). */
@@ -135,6 +136,7 @@ export function createHandler() {
 
   const ops = {
     ...teachOps,
+    ...scanOps,
     async open({ blob, name: given }) {
       await closeCurrent();
       name = given ?? blob?.name ?? null;

@@ -5,6 +5,7 @@
 //   views/bits.js     the heat-map of the filter's bits (on shared/bitgrid.js)
 //   views/probe.js    one path: verdict and probes     views/series.js  the listing
 //   views/batch.js    many paths in the worker          views/leveldb.js a LevelDB table
+//   views/fleet.js    a folder of TsFiles scanned in a worker (its own), one row per file
 //   teach.js          the teaching panel (views/teach/)
 // shared/ holds what every view uses: dom.js, format.js, api.js (the only reader of the
 // package's result fields), bitgrid.js, vlist.js.
@@ -14,6 +15,7 @@ import { $ } from './shared/dom.js';
 import { fmt } from './shared/format.js';
 import { createBatchView } from './views/batch.js';
 import { createBitsView } from './views/bits.js';
+import { createFleetView } from './views/fleet.js';
 import { createLevelDbView, isLevelDbBlob } from './views/leveldb.js';
 import { createProbeView } from './views/probe.js';
 import { createSeriesView } from './views/series.js';
@@ -52,9 +54,21 @@ const teachWorker = createWorker();
 teachWorker.onerror = (e) => showError(e, 'The teaching panel’s worker failed; reload the page.');
 const teach = initTeach(teachWorker);
 const leveldb = createLevelDbView(worker);
+// The folder view scans in a third worker: a click on a row opens that file in the inspector's
+// worker while the scan goes on.
+const fleetWorker = createWorker();
+fleetWorker.onerror = (e) => showError(e, 'The folder scan’s worker failed; reload the page.');
+const fleet = createFleetView({
+  worker: fleetWorker,
+  showError,
+  async open(blob, name) {
+    await load(blob, name);
+    $('summary').scrollIntoView({ block: 'nearest' });
+  },
+});
 
 // For tests and the console: the heat-map, the worker and the current file's state.
-globalThis.inspector = { map: bits.map, worker: () => worker, teachWorker: () => teachWorker, get current() { return cur; } };
+globalThis.inspector = { map: bits.map, worker: () => worker, teachWorker: () => teachWorker, fleet, get current() { return cur; } };
 
 // ---------------------------------------------------------------- loading
 
@@ -213,6 +227,8 @@ addEventListener('drop', (ev) => {
   ev.preventDefault();
   dragDepth = 0;
   document.body.classList.remove('dragging');
+  // A folder: the folder view scans it; a file: the inspector opens it.
+  if (fleet.handleDrop(ev.dataTransfer)) return;
   const f = ev.dataTransfer?.files?.[0];
   if (f) load(f, f.name);
 });

@@ -50,3 +50,47 @@ export const propertyOf = (p) => ({ key: p.key, value: p.value ?? null, valueHex
 
 /** An error's sentence without the "kind at byte N: " prefix the package's messages start with (the page shows those apart). */
 export const errorMessage = (e) => String(e?.message ?? e).replace(/^[a-z_]+ at byte \d+: /, '');
+
+/**
+ * One record of a fleet scan (worker op `scan`, scanTsFiles' per-file result) → a table row:
+ * `{file, ok, size, version, hasFilter, bitCount, k, fill, fpp, audit, verdicts, error}`, with
+ * `verdicts[i]` the verdict for the i-th path asked (null when the file could not be read) and
+ * `audit` the audit's status (and tail variant) or null when the scan did not audit.
+ */
+export function scanRowOf(r, paths) {
+  const b = r.bloomFilter ?? null;
+  const byPath = new Map((r.results ?? []).map((x) => [x.path, x.verdict]));
+  return {
+    file: r.file,
+    ok: !!r.ok,
+    size: r.size ?? null,
+    version: r.version ?? null,
+    hasFilter: b ? !!b.present : null,
+    bitCount: b?.bit_count ?? null,
+    k: b?.hash_function_count ?? null,
+    fill: b?.fill_ratio ?? null,
+    fpp: b?.fpp_from_fill ?? null,
+    audit: r.audit ? (r.audit.variant ? `${r.audit.status} (${r.audit.variant})` : r.audit.status) : null,
+    verdicts: paths.map((p) => byPath.get(p) ?? null),
+    error: r.error ? { kind: r.error.kind, message: r.error.message, offset: r.error.offset ?? null } : null,
+  };
+}
+
+/**
+ * A fleet scan's summary (the `scan` op's result): `{files, ok, errors, errorsByKind, bytesRead,
+ * bytesOnDisk, paths: [{path, skippable, mayHold, unreadable}]}`.
+ */
+export function scanSummaryOf(s) {
+  return {
+    files: s.files,
+    ok: s.ok,
+    errors: s.errors,
+    errorsByKind: { ...(s.errorsByKind ?? {}) },
+    bytesRead: s.bytesRead,
+    bytesOnDisk: s.bytesOnDisk,
+    paths: (s.paths ?? []).map((p) => ({ path: p.path, skippable: p.skippable, mayHold: p.mayHold, unreadable: p.unreadable })),
+  };
+}
+
+/** A scan's progress message: `{records, done, found, bytesRead}` (records still raw: read with scanRowOf). */
+export const scanProgressOf = (p) => ({ records: p.records ?? [], done: p.done ?? 0, found: p.found ?? 0, bytesRead: p.bytesRead ?? 0 });
