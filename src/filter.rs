@@ -45,7 +45,7 @@ pub struct FilterLayout {
     pub stored_geometry: Option<(u32, u32)>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct SeedProbe {
     pub seed: u32,
     pub hash32: i32,
@@ -76,7 +76,25 @@ pub struct Probe {
     pub probes: Vec<SeedProbe>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A probe as the API shows it: the verdict, the hash used and each seed's bit.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProbeInfo {
+    pub verdict: &'static str,
+    pub variant: &'static str,
+    /// The charset the key bytes were made in, or "bytes" for bytes hashed as given.
+    pub charset: &'static str,
+    pub probes: Vec<SeedProbe>,
+}
+
+impl Probe {
+    pub fn info(self, variant: TailVariant, charset: &'static str) -> ProbeInfo {
+        ProbeInfo { verdict: self.verdict.as_str(), variant: variant.as_str(), charset, probes: self.probes }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Stats {
     pub bit_count: u32,
     pub hash_function_count: u32,

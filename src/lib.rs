@@ -4,10 +4,8 @@
 //! Reading order follows the format: [`hash`] (Murmur128 variants) →
 //! [`filter`] (the serialized filter) → [`path`] (the bytes a writer hashes).
 
-pub mod audit;
 pub mod bytes;
 pub mod charset;
-pub mod encoder;
 pub mod error;
 pub mod filter;
 pub mod hash;
@@ -15,6 +13,9 @@ pub mod leveldb;
 pub mod path;
 pub mod source;
 pub mod tsfile;
+
+// The audit and the charset bridge belong to the TsFile reader; kept at the root too.
+pub use tsfile::{audit, encoder};
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

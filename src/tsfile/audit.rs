@@ -58,7 +58,8 @@ impl Hypothesis {
         out
     }
 
-    fn path(&self, s: &Series, encoder: &dyn PathEncoder) -> Vec<u8> {
+    /// The bytes the writer hashed for `s` under this hypothesis (the charset as `encoder` has it).
+    pub fn path(&self, s: &Series, encoder: &dyn PathEncoder) -> Vec<u8> {
         let raw = s.device.series_path(&s.measurement, !self.trailing_nulls_kept);
         match encoder.encode(&raw, self.charset) {
             Ok(std::borrow::Cow::Owned(v)) => v,
