@@ -2,7 +2,7 @@
 # Installs what the build and the tests need, idempotently; well under a second
 # when everything is already there. Reaches only crates.io, npm, PyPI, Debian's
 # apt and rustup's server (toolchain.md).
-#   scripts/setup.sh            Rust wasm32 target, wasm-bindgen-cli, npm packages
+#   scripts/setup.sh            Rust wasm32 target, wasm-bindgen-cli, wasm-pack, npm packages
 #   scripts/setup.sh --browser  also Debian's Chromium (browser tests)
 #   scripts/setup.sh --python   also the fixture writers' venv (PyPI tsfile, plyvel)
 set -euo pipefail
@@ -69,6 +69,14 @@ if [ -n "$want_wb" ] && [ "$have_wb" != "$want_wb" ]; then
   log "installing wasm-bindgen-cli $want_wb (a few minutes on a fresh machine)"
   # Not --locked: the registry lacks a pinned transitive version (toolchain.md).
   cargo install wasm-bindgen-cli --version "$want_wb" >&2
+fi
+
+# 2b. wasm-pack, which builds the modules (scripts/build.sh) and runs the wasm-level tests
+#     (`wasm-pack test --node`) with the wasm-bindgen-cli above; it downloads nothing itself
+#     when given --mode no-install.
+if ! command -v wasm-pack >/dev/null; then
+  log "installing wasm-pack (a few minutes on a fresh machine)"
+  cargo install wasm-pack --locked >&2 || cargo install wasm-pack >&2
 fi
 
 # 3. npm packages (binaryen's wasm-opt, test tooling), as locked.

@@ -1,5 +1,7 @@
 //! Structural validation of the serialized filter (spec.md §7) on hostile bytes.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use proptest::prelude::*;
 use tsfile_bloom::{BloomFilter, ErrorKind, TailVariant, Verdict};
 

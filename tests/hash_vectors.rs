@@ -1,6 +1,8 @@
 //! Hash vectors from spec.md §4 and an independent oracle: the `murmur3` crate's
 //! standard MurmurHash3 x64-128 (unsigned tail) folded as TsFile folds it.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use proptest::prelude::*;
 use tsfile_bloom::hash::{bit_index, hash32, variants_can_differ, TailVariant, SEEDS};
 

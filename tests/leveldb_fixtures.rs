@@ -4,6 +4,8 @@
 //! and the keys it iterates from each table alone), from the C++ k formula, and from
 //! leveldb's own util/hash_test.cc -- never from this crate.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use serde_json::Value;
 use std::path::PathBuf;
 use tsfile_bloom::leveldb::{self, KeyFormat, LevelDbTable, ProbeReason};
