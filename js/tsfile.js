@@ -293,28 +293,38 @@ const NOT_NULL = 0xffffffff;
 
 /**
  * SeriesInfo objects from WasmTsFile.listingColumns (src/wasm/tsfile.rs): one string holding
- * every name, (start, end) bounds into it, and per record offset, flags, type and segment count.
+ * every name, (start, end) bounds into it, and per record offset, flags, type, segment count
+ * and measurement length. Records of the device before share its names (flag 8).
  */
 function listingFrom([text, bounds, numbers, typeNames]) {
   const series = [];
   const timeColumns = [];
   const str = (b) => (bounds[b] === NOT_NULL ? null : text.slice(bounds[b], bounds[b + 1]));
-  for (let n = 0, b = 0; n < numbers.length; n += 4) {
+  let table = null;
+  let device = [];
+  for (let n = 0, b = 0; n < numbers.length; n += 5) {
     const flags = numbers[n + 1];
-    const segments = numbers[n + 3];
-    const device = new Array(segments);
-    for (let j = 0; j < segments; j++) device[j] = str(b + 6 + 2 * j);
+    const pathEnd = bounds[b + 1];
+    const path = text.slice(bounds[b], pathEnd);
+    b += 2;
+    if (flags & 8) device = device.slice();
+    else {
+      table = str(b);
+      const segments = numbers[n + 3];
+      device = new Array(segments);
+      for (let j = 0; j < segments; j++) device[j] = str(b + 2 + 2 * j);
+      b += 2 + 2 * segments;
+    }
     const item = {
-      path: str(b),
-      table: str(b + 2),
+      path,
+      table,
       device,
-      measurement: str(b + 4),
+      measurement: text.slice(pathEnd - numbers[n + 4], pathEnd),
       dataType: typeNames[numbers[n + 2]],
       offset: numbers[n],
       maybePresent: flags & 4 ? true : flags & 2 ? false : null,
     };
     (flags & 1 ? timeColumns : series).push(item);
-    b += 6 + 2 * segments;
   }
   return { series, timeColumns };
 }

@@ -24,8 +24,10 @@ build_module() { # build_module OUT_NAME [cargo feature flags...]
   # -Oz --converge: repeat until the size stops shrinking. --low-memory-unused: fold added
   # constants into load/store offsets (sound here: Rust puts the 1 MiB stack first and data
   # above it, so no address computation wraps into the low 1 KiB). --strip-target-features:
-  # drop the linker-only feature section.
-  node_modules/.bin/wasm-opt -Oz --converge --low-memory-unused \
+  # drop the linker-only feature section. -ocimfs=0: no inlining of functions with one caller
+  # (the serializer code of each result type stays out of its export: 2.5 KB gzipped less on
+  # the TsFile module, BENCHMARKS.md "Size").
+  node_modules/.bin/wasm-opt -Oz --converge -ocimfs=0 --low-memory-unused \
     --strip-debug --strip-producers --strip-target-features \
     --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-mutable-globals --enable-reference-types --enable-multivalue \

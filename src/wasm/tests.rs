@@ -64,7 +64,7 @@ fn listing_columns_and_probe_record() {
     let text = cols.get(0).as_string().unwrap_or_default();
     let bounds = js_sys::Uint32Array::from(cols.get(1)).to_vec();
     let numbers = js_sys::Float64Array::from(cols.get(2)).to_vec();
-    assert_eq!(numbers.len(), 4 * 10, "four numbers per listed series");
+    assert_eq!(numbers.len(), 5 * 10, "five numbers per listed series");
     // The manifest's series (as written, sorted); each row's bounds start with its path.
     let want = [
         "root.sg1.d1.s_bool", "root.sg1.d1.s_float", "root.sg1.d1.s_int32", "root.sg1.d1.s_int64", "root.sg1.d2.S_String",
@@ -72,14 +72,15 @@ fn listing_columns_and_probe_record() {
     ];
     let mut paths = Vec::new();
     let mut b = 0;
-    for row in numbers.chunks(4) {
+    for row in numbers.chunks(5) {
         paths.push(&text[bounds[b] as usize..bounds[b + 1] as usize]);
-        b += 6 + 2 * row[3] as usize;
+        // A new device's table and segments follow its first path.
+        b += if row[1] as u32 & 8 != 0 { 2 } else { 4 + 2 * row[3] as usize };
     }
     paths.sort();
     assert_eq!(paths, want);
     // Every series of a consistent file tests "maybe" (flag 4).
-    assert!(numbers.chunks(4).all(|r| r[1] == 4.0));
+    assert!(numbers.chunks(5).all(|r| r[1] as u32 & 7 == 4));
 
     let reason = file.probe(b"root.sg1.d1.s_bool", 0, -1).ok().expect("probe");
     assert!(reason.contains("every probed bit is set"), "{reason}");

@@ -345,11 +345,15 @@ fn push_text(text: &mut String, units: &mut u32, s: Option<&[u8]>) -> [u32; 2] {
     let Some(b) = s else { return [u32::MAX, u32::MAX] };
     let start = *units;
     let str = String::from_utf8_lossy(b);
-    // UTF-16 units: one per character (bytes that are not continuation bytes), two for
-    // the 4-byte ones.
-    *units += str.bytes().map(|b| u32::from(b & 0xc0 != 0x80) + u32::from(b >= 0xf0)).sum::<u32>();
+    *units += utf16_units(&str);
     text.push_str(&str);
     [start, *units]
+}
+
+/// UTF-16 units of `s`: one per character (bytes that are not continuation bytes), two for
+/// the 4-byte ones.
+fn utf16_units(s: &str) -> u32 {
+    s.bytes().map(|b| u32::from(b & 0xc0 != 0x80) + u32::from(b >= 0xf0)).sum()
 }
 
 #[wasm_bindgen]
@@ -401,28 +405,46 @@ impl WasmTsFile {
     }
 
     /// The listing as columns, for js/tsfile.js to build `SeriesInfo` objects from:
-    /// `[text, bounds, numbers, typeNames]`. Per record in index order, `numbers` holds
-    /// offset, flags (1: time column; 2 and 4: maybePresent false and true), data type byte
-    /// and the device's segment count; `bounds` holds (start, end) in `text`, in UTF-16
-    /// units, of the path, table, measurement and each segment (`0xffffffff` for null).
+    /// `[text, bounds, numbers, typeNames]`. Per record in index order, `numbers` holds the
+    /// offset, flags (1: time column; 2 and 4: maybePresent false and true; 8: same table and
+    /// device as the record before), the data type byte, the device's segment count and the
+    /// measurement's length; `bounds` holds (start, end) in `text`, in UTF-16 units, of the
+    /// path, then — for a new device — of the table and each segment (`0xffffffff` for null).
+    /// The measurement is the end of the path; a device's names cross once.
     #[wasm_bindgen(js_name = listingColumns)]
     pub fn listing_columns(&self) -> js_sys::Array {
-        let (mut text, mut units) = (String::new(), 0u32);
-        let mut bounds: Vec<u32> = Vec::new();
-        let mut numbers: Vec<f64> = Vec::new();
+        let rows = self.reader.entries().count();
+        // Sized for typical names up front: the text grows by doubling otherwise.
+        let (mut text, mut units) = (String::with_capacity(rows * 48), 0u32);
+        let mut bounds: Vec<u32> = Vec::with_capacity(rows * 2);
+        let mut numbers: Vec<f64> = Vec::with_capacity(rows * 5);
+        let mut previous: Option<(&Option<Vec<u8>>, &tsfile::DeviceId)> = None;
         for (s, maybe) in self.reader.entries() {
-            let flags = u8::from(s.is_time_column()) | match maybe {
-                Some(false) => 2,
-                Some(true) => 4,
-                None => 0,
-            };
-            numbers.extend_from_slice(&[s.offset as f64, flags as f64, s.data_type.to_byte() as f64, s.device.segments.len() as f64]);
+            let same = previous == Some((&s.table, &s.device));
+            let flags = u8::from(s.is_time_column())
+                | match maybe {
+                    Some(false) => 2,
+                    Some(true) => 4,
+                    None => 0,
+                }
+                | if same { 8 } else { 0 };
+            // A '.' precedes it in the path, so its lossy decoding is the path's tail.
+            let measurement = utf16_units(&String::from_utf8_lossy(&s.measurement));
+            numbers.extend_from_slice(&[
+                s.offset as f64,
+                flags as f64,
+                s.data_type.to_byte() as f64,
+                s.device.segments.len() as f64,
+                measurement as f64,
+            ]);
             bounds.extend_from_slice(&push_text(&mut text, &mut units, Some(&s.path())));
-            bounds.extend_from_slice(&push_text(&mut text, &mut units, s.table.as_deref()));
-            bounds.extend_from_slice(&push_text(&mut text, &mut units, Some(&s.measurement)));
-            for seg in &s.device.segments {
-                bounds.extend_from_slice(&push_text(&mut text, &mut units, seg.as_deref()));
+            if !same {
+                bounds.extend_from_slice(&push_text(&mut text, &mut units, s.table.as_deref()));
+                for seg in &s.device.segments {
+                    bounds.extend_from_slice(&push_text(&mut text, &mut units, seg.as_deref()));
+                }
             }
+            previous = Some((&s.table, &s.device));
         }
         let names = js_sys::Array::new();
         for b in 0..=11u8 {
