@@ -1,4 +1,4 @@
-//! The serialized `BloomFilter` of TsFileMetadata (spec.md §2, §5-7):
+//! The serialized `BloomFilter` of TsFileMetadata (docs/bloom-filter.md §2, §5–7):
 //!
 //! ```text
 //! UVarInt byte_length
@@ -138,7 +138,7 @@ impl BloomFilter {
     }
 
     /// Decodes from a cursor. `always_geometry`: bit_count and k follow even an empty
-    /// vector (TsFile v3 and the legacy C++ v4 encoding, tsfile-format.md §4).
+    /// vector (TsFile v3 and the legacy C++ v4 encoding, docs/tsfile-format.md §4).
     pub fn decode_from(c: &mut Cursor<'_>, always_geometry: bool) -> Result<(Option<BloomFilter>, FilterLayout)> {
         let offset = c.offset();
         let len_offset = c.offset();
@@ -415,7 +415,7 @@ mod tests {
 
     #[test]
     fn sizing_matches_documented_values() {
-        // tsfile-format.md §12 (measured on real files, e = 0.05).
+        // docs/bloom-filter.md §8 (measured on real files, e = 0.05).
         assert_eq!(java_sizing(10000, 0.05), (62353, 5));
         assert_eq!(java_sizing(10399, 0.05), (64841, 5));
         assert_eq!(java_sizing(262, 0.05), (1634, 5));

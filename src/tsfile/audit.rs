@@ -1,7 +1,7 @@
 //! Which writer made this filter? Every indexed path is hashed under each
 //! hypothesis (tail variant × time columns inserted × trailing null tags kept ×
 //! charset) and the stored bit vector is rebuilt; a hypothesis holds when it
-//! reproduces the stored bits exactly (tsfile-format.md §10-11, Q1-Q5).
+//! reproduces the stored bits exactly (docs/writers.md §2–4 and §6).
 //! Probing a path then says which variant it rests on and whether "absent" is sound.
 
 use crate::encoder::{BuiltIn, PathEncoder};

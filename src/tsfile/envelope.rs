@@ -21,7 +21,7 @@ pub struct Envelope {
     pub metadata_size: u32,
 }
 
-/// Checks head and tail and locates TsFileMetadata (tsfile-format.md §2).
+/// Checks head and tail and locates TsFileMetadata (docs/tsfile-format.md §2).
 pub fn read_envelope<R: ReadAt + ?Sized>(src: &R) -> Result<Envelope> {
     let size = src.size();
     if size < MIN_FILE_LEN {

@@ -5,7 +5,7 @@
 use crate::bytes::Cursor;
 use crate::filter::{BloomFilter, FilterLayout};
 
-/// How the Bloom filter field was encoded (tsfile-format.md §4, Q7, Q8).
+/// How the Bloom filter field was encoded (docs/tsfile-format.md §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BloomEncoding {
     /// No bytes left after meta_offset: no filter field at all.

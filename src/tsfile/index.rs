@@ -85,7 +85,7 @@ fn parse_device_id(c: &mut Cursor<'_>, v4: bool) -> Result<DeviceId> {
     Ok(DeviceId { segments })
 }
 
-/// MetadataIndexNode (§5.1). `device_level` decides the entry encoding, which the
+/// MetadataIndexNode (docs/tsfile-format.md §5.1). `device_level` decides the entry encoding, which the
 /// node itself does not record until its trailing type byte.
 pub(super) fn parse_node(c: &mut Cursor<'_>, device_level: bool, v4: bool) -> Result<IndexNode> {
     let offset = c.offset();

@@ -98,7 +98,7 @@ pub fn parse_metadata(envelope: Envelope, bytes: &[u8]) -> Result<TsFileMetadata
         let mut layout = layout;
         let mut props = parse_properties(&mut c.clone());
         if filter.is_none() && props.is_err() {
-            // Legacy encodings of "no filter" (tsfile-format.md §4.1): try each and keep
+            // Legacy encodings of "no filter" (docs/tsfile-format.md §4): try each and keep
             // the one after which the properties parse exactly.
             if let Some((enc, skip)) = legacy_empty_filter(&c) {
                 let mut alt = c.clone();
