@@ -3,7 +3,7 @@
 
 import {
   WasmBloomFilter, hash32 as rawHash32, bitIndex as rawBitIndex, stageKeys, wasmMemory, fppFormula as rawFpp,
-  optimalK as rawOptimalK, javaSizing as rawJavaSizing, charsetIndex as rawCharsetIndex, probeRecord,
+  optimalK as rawOptimalK, javaSizing as rawJavaSizing, charsetIndex as rawCharsetIndex, probeRecord, keyArea,
 } from '../dist/web/tsfile_bloom.js';
 import { CHARSETS, canonicalCharsetName, encodeJvm, isMultiByte, wellFormed } from './charsets.js';
 
@@ -63,6 +63,19 @@ export function probeRecordView() {
   const buffer = wasmMemory().buffer;
   if (record32 === null || record32.buffer !== buffer) record32 = new Int32Array(buffer);
   return [record32, probeRecord() >>> 2];
+}
+
+// Single-key calls read their key from the wasm module's key area, written here in place
+// (a string by one encodeInto): no JS array and no copy by the glue. Returns its length.
+let keyView = null;
+export function putKey(key) {
+  const max = typeof key === 'string' ? key.length * 3 : key.length;
+  const at = keyArea(max);
+  const buffer = wasmMemory().buffer;
+  if (keyView === null || keyView.buffer !== buffer) keyView = new Uint8Array(buffer);
+  if (typeof key === 'string') return utf8.encodeInto(key, keyView.subarray(at, at + max)).written;
+  keyView.set(key, at);
+  return key.length;
 }
 
 /** `k` seed probes `(seed, hash32, bit, set)` from the record at `at`: `[{seed, hash32, bit, set}]`. */
@@ -236,15 +249,18 @@ export class BloomFilter {
 
   /** `{verdict: 'absent' | 'maybe', variant, charset, probes: [{seed, hash32, bit, set}]}`. */
   probe(path, { variant, charset } = {}) {
-    const key = keyOf(path, charset);
     const v = checkVariant(variant);
-    const index = charsetIndex(key.text ? key.charset : 'UTF-8');
-    this[RAW].probe(key.bytes, key.text, v === 'zero-extended', index);
+    // Strings in UTF-8 or a single-byte charset go in as UTF-8 (wasm re-encodes); the rest as bytes.
+    const text = typeof path === 'string' && !multiByteName(charset);
+    const key = text ? null : keyOf(path, charset);
+    const index = charsetIndex(text ? (charset ?? 'UTF-8') : 'UTF-8');
+    const len = putKey(text ? wellFormed(path) : key.bytes);
+    this[RAW].probe(len, text, v === 'zero-extended', index);
     const [m, at] = probeRecordView();
     return {
       verdict: m[at] === 1 ? 'maybe' : 'absent',
       variant: v,
-      charset: key.text ? CHARSETS[index] : key.charset,
+      charset: text ? CHARSETS[index] : key.charset,
       probes: seedProbes(m, at + 2, m[at + 1]),
     };
   }

@@ -4,7 +4,7 @@
 // (in Node) a path or a FileHandle.
 
 import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
-import { argumentError, wrapRaw, stagePaths, stageBatch, charsetIndex, probeRecordView, seedProbes, VARIANTS } from './core.js';
+import { argumentError, wrapRaw, stagePaths, stageBatch, charsetIndex, probeRecordView, seedProbes, putKey, VARIANTS } from './core.js';
 import { CHARSETS, charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
 
 /** First read from the end: most TsFileMetadata (and small index regions) fit in it. */
@@ -226,10 +226,11 @@ export class TsFile {
    */
   probe(path, { variant, charset } = {}) {
     const text = typeof path === 'string' ? wellFormed(path) : null;
-    const bytes = text === null ? path : utf8.encode(text);
-    if (!(bytes instanceof Uint8Array)) throw argumentError('a path must be a string or a Uint8Array');
+    if (text === null && !(path instanceof Uint8Array)) throw argumentError('a path must be a string or a Uint8Array');
     this.#encoderFor(charset);
-    const reason = this.#file.probe(bytes, variantCode(variant), charset == null || charset === '' ? -1 : charsetIndex(charset));
+    const code = variantCode(variant);
+    const index = charset == null || charset === '' ? -1 : charsetIndex(charset);
+    const reason = this.#file.probe(putKey(text ?? path), code, index);
     const [m, at] = probeRecordView();
     const k = m[at + 5];
     const otherCount = m[at + 6];
@@ -240,7 +241,7 @@ export class TsFile {
       p += 3 + 4 * k;
     }
     return {
-      path: text ?? lossyDecoder.decode(bytes),
+      path: text ?? lossyDecoder.decode(path),
       verdict: VERDICTS[m[at]],
       variant: m[at + 1] < 0 ? null : VARIANTS[m[at + 1]],
       charset: m[at + 2] < 0 ? null : CHARSETS[m[at + 2]],

@@ -51,6 +51,31 @@ pub fn stage_keys(bytes: usize, count: usize) -> Vec<u32> {
     })
 }
 
+/// Makes room for one key of at most `bytes` bytes and returns its address: single-key calls
+/// (`probe`) read the first `len` bytes there, written by JS straight into wasm memory
+/// (no copy through a JS array and the glue's allocation).
+#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-leveldb")))]
+#[wasm_bindgen(js_name = keyArea)]
+pub fn key_area(bytes: usize) -> u32 {
+    STAGE.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.0.len() < bytes {
+            s.0.resize(bytes, 0);
+        }
+        s.0.as_ptr() as u32
+    })
+}
+
+/// The first `len` bytes of the key area, for `f`.
+#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-leveldb")))]
+pub(crate) fn with_key<R>(len: usize, f: impl FnOnce(&[u8]) -> Result<R, JsValue>) -> Result<R, JsValue> {
+    STAGE.with(|s| {
+        let s = s.borrow();
+        let key = s.0.get(..len).ok_or_else(|| js_error(&Error::invalid_argument("the key is longer than its area")))?;
+        f(key)
+    })
+}
+
 /// The module's memory, for writing staged keys.
 #[cfg(not(feature = "wasm-charsets"))]
 #[wasm_bindgen(js_name = wasmMemory)]

@@ -82,10 +82,13 @@ fn listing_columns_and_probe_record() {
     // Every series of a consistent file tests "maybe" (flag 4).
     assert!(numbers.chunks(5).all(|r| r[1] as u32 & 7 == 4));
 
-    let reason = file.probe(b"root.sg1.d1.s_bool", 0, -1).ok().expect("probe");
+    let key = b"root.sg1.d1.s_bool";
+    let at = super::common::key_area(key.len()) as usize;
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    js_sys::Uint8Array::new(&memory.buffer()).subarray(at as u32, (at + key.len()) as u32).copy_from(key);
+    let reason = file.probe(key.len(), 0, -1).ok().expect("probe");
     assert!(reason.contains("every probed bit is set"), "{reason}");
     let at = probe_record() as usize / 4;
-    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
     let record = js_sys::Int32Array::new(&memory.buffer());
     assert_eq!(record.get_index(at as u32), 1, "verdict maybe");
     assert_eq!(record.get_index(at as u32 + 4), 1, "indexed");

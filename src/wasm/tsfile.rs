@@ -3,7 +3,7 @@
 //! through [`to_js`] (js/index.d.ts declares each shape), except the listing, whose
 //! 100,000 rows cross as columns (`listingColumns`, BENCHMARKS.md "Boundary").
 
-use super::common::{for_each_staged, js_error, staged_count, to_js, with_staged};
+use super::common::{for_each_staged, js_error, staged_count, to_js, with_key, with_staged};
 use crate::error::Error;
 use crate::filter::{BloomFilter, Verdict};
 use crate::hash::{self, TailVariant};
@@ -160,8 +160,10 @@ impl WasmBloomFilter {
     /// Probes one key into the probe record (see [`probe_record`]): verdict (0 absent,
     /// 1 maybe), k, then (seed, hash32, bit, set) per seed. `text`: `key` is UTF-8 of a JS
     /// string, re-encoded in charset `charset_index`; otherwise its bytes are hashed as given.
-    pub fn probe(&self, key: &[u8], text: bool, zero_extended: bool, charset_index: usize) -> Result<(), JsValue> {
-        let p = self.inner.probe(&key_bytes(key, text, charset_at(charset_index)?)?, variant(zero_extended));
+    /// The key is the first `len` bytes of the key area (`keyArea`).
+    pub fn probe(&self, len: usize, text: bool, zero_extended: bool, charset_index: usize) -> Result<(), JsValue> {
+        let cs = charset_at(charset_index)?;
+        let p = with_key(len, |key| Ok(self.inner.probe(&key_bytes(key, text, cs)?, variant(zero_extended))))?;
         write_record(|r| {
             r.extend([(p.verdict == Verdict::Maybe) as i32, p.probes.len() as i32]);
             push_seeds(r, &p.probes);
@@ -478,11 +480,15 @@ impl WasmTsFile {
     /// number of other hashes, k × (seed, hash32, bit, set), then per other hash: variant,
     /// charset, verdict, k × (seed, hash32, bit, set). `variant_code`: 0 the audit's, 1 Java,
     /// 2 zero-extended; `charset_index`: -1 for the audit's.
-    pub fn probe(&self, path: &[u8], variant_code: u8, charset_index: i32) -> Result<String, JsValue> {
+    /// The path is the first `len` bytes of the key area (`keyArea`).
+    pub fn probe(&self, len: usize, variant_code: u8, charset_index: i32) -> Result<String, JsValue> {
         let v = if variant_code == 0 { None } else { Some(variant(variant_code == 2)) };
         let cs = if charset_index < 0 { None } else { Some(charset_at(charset_index as usize)?) };
-        let indexed = self.reader.is_indexed(path).map_or(-1, i32::from);
-        let Some(p) = self.reader.probe_filter(path, v, cs).map_err(|e| js_error(&e))? else {
+        let (indexed, p) = with_key(len, |path| {
+            let indexed = self.reader.is_indexed(path).map_or(-1, i32::from);
+            Ok((indexed, self.reader.probe_filter(path, v, cs).map_err(|e| js_error(&e))?))
+        })?;
+        let Some(p) = p else {
             write_record(|r| r.extend([2, -1, -1, 0, indexed, 0, 0]));
             return Ok(tsfile::reader::NO_FILTER_REASON.to_string());
         };
