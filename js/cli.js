@@ -83,7 +83,7 @@ function printInspect(r, all) {
     out.push(`  ${s.path}  ${s.data_type}  ${status}`);
   }
   if (shown.length < r.series.length) out.push(`  … ${r.series.length - shown.length} more (--all)`);
-  if (r.error) out.push(`error      ${r.error.kind} at byte ${r.error.offset}: ${r.error.message}`);
+  if (r.error) out.push(`error      ${r.error.message}`); // the report's sentence: `kind at byte N: …`
   console.log(out.join('\n'));
 }
 
@@ -277,7 +277,7 @@ async function main(argv) {
     } else {
       console.log(r.audit ? r.audit.summary : 'the index could not be read');
       if (absent.length) console.log(`${absent.length} indexed series test ABSENT:\n  ${absent.slice(0, 20).join('\n  ')}`);
-      if (r.error) console.log(`error ${r.error.kind} at byte ${r.error.offset}: ${r.error.message}`);
+      if (r.error) console.log(`error ${r.error.message}`);
       console.log(failed ? 'verify: FAILED' : 'verify: ok');
     }
     return failed ? 1 : 0;
