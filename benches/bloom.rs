@@ -65,7 +65,7 @@ fn stock_hash32(key: &[u8], seed: u32) -> i32 {
 }
 
 // ---------------------------------------------------------------------------------------
-// Realistic paths (issue 7): the shape scripts/gen-bench-fixtures.py writes and
+// Realistic paths: the shape scripts/gen-bench-fixtures.py writes and
 // scripts/bench.mjs uses: device `i / 40`, measurement `i % 40`, every 4th device
 // non-ASCII; 42-52 UTF-8 bytes.
 
@@ -85,7 +85,7 @@ pub fn real_path(i: usize) -> String {
 /// Series in the realistic filter, and the probe batch: half of them indexed paths, half absent.
 const REAL_SERIES: usize = 100_000;
 const REAL_BATCH: usize = 10_000;
-/// The 1M-path build (issue 7: building a filter of 1M paths).
+/// The 1M-path build.
 const BUILD_N: usize = 1_000_000;
 
 fn real_batch() -> Vec<Vec<u8>> {

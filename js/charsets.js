@@ -1,5 +1,5 @@
 // The JVM charsets a Java writer may hash paths in (String.getBytes in the JVM default
-// charset, tsfile-format.md §10), encoded exactly as JDK 17 does: one '?' per
+// charset, docs/writers.md §4), encoded exactly as JDK 17 does: one '?' per
 // unmappable code point. UTF-8, windows-1252 and ISO-8859-1 go through the main wasm
 // module; the multi-byte charsets through the `charsets` wasm module (JDK 17's tables,
 // src/charset/), which is fetched only when one of them is first used. Node's entry

@@ -7,6 +7,9 @@ import { readFileSync } from 'node:fs';
 import { openTsFile, openLevelDbTable, isLevelDbFooter, BloomFilter, VARIANTS, CHARSETS } from './node.js';
 import { ioError } from './node-source.js';
 import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
+import {
+  inspectReport as makeInspectReport, verifyReport, probeReport, levelDbReport, levelDbProbeReport, buildReport, failureReport,
+} from './report.js';
 
 const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -42,32 +45,17 @@ const NOT_FORMAT_KINDS = new Set(['io', 'invalid_argument']);
 
 class UsageError extends Error {}
 
-const errorJson = (e) => (e ? { kind: e.kind ?? 'io', message: e.message, offset: e.offset ?? null } : null);
 const pct = (x) => (x == null ? '-' : `${(x * 100).toFixed(x < 0.001 ? 4 : 2)}%`);
 
-async function inspectReport(file, path) {
-  const t = await openTsFile(path);
+async function inspectReport(path) {
+  const file = await openTsFile(path);
   try {
-    const indexError = await t.loadIndex();
-    const { series, time_columns } = await t.listing();
-    const audit = await t.audit();
-    return {
-      ok: !indexError,
-      error: errorJson(indexError),
-      file: { path, size: t.size },
-      version: t.version,
-      metadata: { offset: t.metadata.offset, size: t.metadata.size, meta_offset: t.metadata.metaOffset },
-      bloom_filter: t.bloomInfo(),
-      audit,
-      tables: t.tableNames,
-      table_schemas: t.tableSchemas,
-      properties: t.properties,
-      series,
-      time_columns,
-      warnings: t.warnings,
-    };
+    const indexError = await file.loadIndex();
+    const listing = await file.listing();
+    const audit = await file.audit();
+    return makeInspectReport({ path, file, indexError, listing, audit });
   } finally {
-    await t.close();
+    await file.close();
   }
 }
 
@@ -98,7 +86,7 @@ function printInspect(r, all) {
     out.push(`  ${s.path}  ${s.data_type}  ${status}`);
   }
   if (shown.length < r.series.length) out.push(`  … ${r.series.length - shown.length} more (--all)`);
-  if (r.error) out.push(`error      ${r.error.kind} at byte ${r.error.offset}: ${r.error.message}`);
+  if (r.error) out.push(`error      ${r.error.message}`); // the report's sentence: `kind at byte N: …`
   console.log(out.join('\n'));
 }
 
@@ -148,22 +136,10 @@ async function buildCommand(file, extra, values) {
     }
     const st = filter.stats(paths.length);
     if (values.json) {
-      console.log(JSON.stringify({
-        ok: true,
-        paths: paths.length,
-        capacity,
-        fpp_requested: fpp,
-        variant: values.variant ?? 'java',
-        charset: values.charset ?? 'UTF-8',
-        bit_count: st.bitCount,
-        hash_function_count: st.hashFunctionCount,
-        encoded_length: bytes.length,
-        set_bits: st.setBits,
-        fill_ratio: st.fillRatio,
-        fpp_formula: st.fppFormula,
-        fpp_from_fill: st.fppFromFill,
-        out: values.out ?? null,
-      }, null, 2));
+      console.log(JSON.stringify(buildReport({
+        paths: paths.length, capacity, fpp, variant: values.variant ?? 'java', charset: values.charset ?? 'UTF-8',
+        stats: st, encodedLength: bytes.length, out: values.out ?? null,
+      }), null, 2));
     } else if (values.hex) {
       console.log(Buffer.from(bytes).toString('hex'));
     } else if (values.out === undefined) {
@@ -198,31 +174,11 @@ async function isLevelDbFile(path) {
   }
 }
 
-function leveldbReport(t, path) {
-  const info = t.info;
-  return {
-    ok: true,
-    error: null,
-    format: 'leveldb',
-    file: { path, size: t.size },
-    filter_policy: t.filterPolicy,
-    policy_supported: info.policySupported,
-    base_lg: info.baseLg ?? null,
-    key_format: info.keyFormat,
-    filter_block: info.filterBlock,
-    data_blocks: t.dataBlocks().length,
-    filters: t.filters.map((f) => ({
-      index: f.index, offset: f.offset, length: f.length, k: f.k ?? null, bit_count: f.bitCount, set_bits: f.setBits,
-      data_block_offsets: f.dataBlockOffsets,
-    })),
-  };
-}
-
 async function leveldbCommand(command, file, keys, values) {
   const t = await openLevelDbTable(file);
   try {
     if (command === 'inspect' || command === 'verify') {
-      const r = leveldbReport(t, file);
+      const r = levelDbReport(t, file);
       if (values.json) console.log(JSON.stringify(r, null, 2));
       else {
         console.log(`${file}  ${r.file.size} bytes  LevelDB table (${r.key_format} keys)`);
@@ -236,11 +192,11 @@ async function leveldbCommand(command, file, keys, values) {
     }
     if (command === 'probe') {
       if (!keys.length) throw new UsageError('probe: give at least one KEY');
-      const results = keys.map((k) => ({ key: typeof k === 'string' ? k : Buffer.from(k).toString('hex'), ...t.probe(k) }));
-      if (values.json) console.log(JSON.stringify({ ok: true, file, format: 'leveldb', results }, null, 2));
+      const results = keys.map((k) => ({ key: typeof k === 'string' ? k : Buffer.from(k).toString('hex'), probe: t.probe(k) }));
+      if (values.json) console.log(JSON.stringify(levelDbProbeReport(file, results), null, 2));
       else {
-        for (const r of results) {
-          console.log(`${r.verdict.toUpperCase().padEnd(7)} ${r.key}  (${r.reason}; data block ${r.blockIndex ?? '-'}, filter ${r.filterIndex ?? '-'})`);
+        for (const { key, probe: r } of results) {
+          console.log(`${r.verdict.toUpperCase().padEnd(7)} ${key}  (${r.reason}; data block ${r.blockIndex ?? '-'}, filter ${r.filterIndex ?? '-'})`);
           console.log(`        ${r.probes.map((p) => `${p.bit}:${p.set ? 'set' : 'clear'}`).join('  ')}`);
         }
       }
@@ -292,7 +248,7 @@ async function main(argv) {
   if (await isLevelDbFile(file)) return leveldbCommand(command, file, keys, values);
 
   if (command === 'inspect') {
-    const r = await inspectReport(file, file);
+    const r = await inspectReport(file);
     if (values.json) console.log(JSON.stringify(r, null, 2));
     else printInspect(r, values.all);
     return r.ok ? 0 : 1;
@@ -303,7 +259,7 @@ async function main(argv) {
     try {
       await t.loadIndex();
       const results = keys.map((p) => t.probe(p, { variant: values.variant, charset: values.charset }));
-      if (values.json) console.log(JSON.stringify({ ok: true, file, results }, null, 2));
+      if (values.json) console.log(JSON.stringify(probeReport(file, results), null, 2));
       else {
         for (const r of results) {
           console.log(`${r.verdict.toUpperCase().padEnd(7)} ${r.path}${r.indexed ? '  (indexed)' : r.indexed === false ? '  (not in the index)' : ''}`);
@@ -317,15 +273,15 @@ async function main(argv) {
     }
   }
   if (command === 'verify') {
-    const r = await inspectReport(file, file);
+    const r = await inspectReport(file);
     const absent = r.series.filter((s) => s.maybe_present === false).map((s) => s.path);
     const failed = !r.ok || (r.audit && r.audit.status === 'not_reproduced') || absent.length > 0;
     if (values.json) {
-      console.log(JSON.stringify({ ok: !failed, error: r.error, audit: r.audit, indexed_absent: absent }, null, 2));
+      console.log(JSON.stringify(verifyReport({ ok: !failed, error: r.error, audit: r.audit, indexedAbsent: absent }), null, 2));
     } else {
       console.log(r.audit ? r.audit.summary : 'the index could not be read');
       if (absent.length) console.log(`${absent.length} indexed series test ABSENT:\n  ${absent.slice(0, 20).join('\n  ')}`);
-      if (r.error) console.log(`error ${r.error.kind} at byte ${r.error.offset}: ${r.error.message}`);
+      if (r.error) console.log(`error ${r.error.message}`);
       console.log(failed ? 'verify: FAILED' : 'verify: ok');
     }
     return failed ? 1 : 0;
@@ -341,7 +297,7 @@ main(process.argv.slice(2)).then(
     const json = process.argv.includes('--json');
     const usage = e instanceof UsageError || e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE';
     const format = typeof e.kind === 'string' && !NOT_FORMAT_KINDS.has(e.kind);
-    if (json && !usage) console.log(JSON.stringify({ ok: false, error: errorJson(e) }, null, 2));
+    if (json && !usage) console.log(JSON.stringify(failureReport(e), null, 2));
     else console.error(usage ? `${e.message}\n\n${USAGE}` : `error: ${e.kind && e.offset != null ? `${e.kind} at byte ${e.offset}: ` : e.kind ? `${e.kind}: ` : ''}${e.message}`);
     process.exitCode = format ? 1 : 2;
   },

@@ -1,8 +1,11 @@
 // The public JS API over the wasm module. Every entry point (node.js, browser.js,
 // web.js) re-exports this module after making sure the wasm is initialised.
 
-import { WasmBloomFilter, hash32 as rawHash32, bitIndex as rawBitIndex, stageKeys, wasmMemory, fppFormula as rawFpp, optimalK as rawOptimalK, javaSizing as rawJavaSizing } from '../dist/web/tsfile_bloom.js';
-import { canonicalCharsetName, encodeJvm, isMultiByte, wellFormed } from './charsets.js';
+import {
+  WasmBloomFilter, hash32 as rawHash32, bitIndex as rawBitIndex, stageKeys, wasmMemory, fppFormula as rawFpp,
+  optimalK as rawOptimalK, javaSizing as rawJavaSizing, charsetIndex as rawCharsetIndex, probeRecord, keyArea,
+} from '../dist/web/tsfile_bloom.js';
+import { CHARSETS, canonicalCharsetName, encodeJvm, isMultiByte, wellFormed } from './charsets.js';
 
 export { CHARSETS, canonicalCharsetName, charsetsLoaded, encodeJvm, isMultiByte, loadCharsets } from './charsets.js';
 
@@ -39,6 +42,47 @@ function keyOf(path, charset) {
   }
   if (path instanceof Uint8Array) return { bytes: path, text: false, charset: 'bytes' };
   throw argumentError('a path must be a string or a Uint8Array');
+}
+
+// Charset names → their index in CHARSETS (the wasm side's order), asked of wasm once per
+// name so that an unknown name throws wasm's own error.
+const charsetIndexes = new Map();
+export function charsetIndex(name) {
+  let i = charsetIndexes.get(name);
+  if (i === undefined) {
+    i = rawCharsetIndex(name);
+    charsetIndexes.set(name, i);
+  }
+  return i;
+}
+
+// A probe's result crosses as numbers in the wasm module's probe record (src/wasm/tsfile.rs),
+// read here in place: `[view, start]`. The view is remade when wasm memory has grown.
+let record32 = null;
+export function probeRecordView() {
+  const buffer = wasmMemory().buffer;
+  if (record32 === null || record32.buffer !== buffer) record32 = new Int32Array(buffer);
+  return [record32, probeRecord() >>> 2];
+}
+
+// Single-key calls read their key from the wasm module's key area, written here in place
+// (a string by one encodeInto): no JS array and no copy by the glue. Returns its length.
+let keyView = null;
+export function putKey(key) {
+  const max = typeof key === 'string' ? key.length * 3 : key.length;
+  const at = keyArea(max);
+  const buffer = wasmMemory().buffer;
+  if (keyView === null || keyView.buffer !== buffer) keyView = new Uint8Array(buffer);
+  if (typeof key === 'string') return utf8.encodeInto(key, keyView.subarray(at, at + max)).written;
+  keyView.set(key, at);
+  return key.length;
+}
+
+/** `k` seed probes `(seed, hash32, bit, set)` from the record at `at`: `[{seed, hash32, bit, set}]`. */
+export function seedProbes(m, at, k) {
+  const probes = new Array(k);
+  for (let j = 0; j < k; j++, at += 4) probes[j] = { seed: m[at], hash32: m[at + 1], bit: m[at + 2], set: m[at + 3] === 1 };
+  return probes;
 }
 
 /** TsFile's Murmur128 folded to a signed 32-bit int, for one seed. Strings are hashed as UTF-8. */
@@ -164,8 +208,8 @@ export function writerHypothesis(audit) {
   return {
     variant,
     charset: audit?.charset ?? h?.charset ?? 'UTF-8',
-    timeColumns: h ? h.time_columns !== false : true,
-    trailingNullsKept: h ? h.trailing_null_tags !== 'dropped' : true,
+    timeColumns: h ? h.timeColumns !== false : true,
+    trailingNullsKept: h ? h.trailingNullTags !== 'dropped' : true,
     established: audit?.status === 'established',
     reproduced: matching.length > 0,
   };
@@ -190,7 +234,7 @@ export class BloomFilter {
     return new BloomFilter(raw, undefined, RAW_TOKEN);
   }
 
-  /** Decodes the serialized structure (spec §2). Returns null for the "no filter" encoding `00`. */
+  /** Decodes the serialized structure (docs/bloom-filter.md §2). Returns null for the "no filter" encoding `00`. */
   static decode(bytes) {
     if (!(bytes instanceof Uint8Array)) throw argumentError('decode expects a Uint8Array');
     const raw = WasmBloomFilter.decode(bytes);
@@ -211,10 +255,20 @@ export class BloomFilter {
 
   /** `{verdict: 'absent' | 'maybe', variant, charset, probes: [{seed, hash32, bit, set}]}`. */
   probe(path, { variant, charset } = {}) {
-    const key = keyOf(path, charset);
-    const result = this[RAW].probe(key.bytes, key.text, checkVariant(variant) === 'zero-extended', key.text ? key.charset : 'UTF-8');
-    result.charset = key.text ? result.charset : key.charset;
-    return result;
+    const v = checkVariant(variant);
+    // Strings in UTF-8 or a single-byte charset go in as UTF-8 (wasm re-encodes); the rest as bytes.
+    const text = typeof path === 'string' && !multiByteName(charset);
+    const key = text ? null : keyOf(path, charset);
+    const index = charsetIndex(text ? (charset ?? 'UTF-8') : 'UTF-8');
+    const len = putKey(text ? wellFormed(path) : key.bytes);
+    this[RAW].probe(len, text, v === 'zero-extended', index);
+    const [m, at] = probeRecordView();
+    return {
+      verdict: m[at] === 1 ? 'maybe' : 'absent',
+      variant: v,
+      charset: text ? CHARSETS[index] : key.charset,
+      probes: seedProbes(m, at + 2, m[at + 1]),
+    };
   }
 
   /**
@@ -271,7 +325,7 @@ export class BloomFilter {
     return out;
   }
 
-  /** The serialized structure (spec §2), byte-identical to Java's writer. */
+  /** The serialized structure (docs/bloom-filter.md §2), byte-identical to Java's writer. */
   encode() {
     return this[RAW].encode();
   }

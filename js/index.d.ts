@@ -80,7 +80,10 @@ export interface BloomStats {
   optimalK: number;
 }
 
-/** Errors thrown by this package carry a stable `kind` and the byte `offset` it concerns. */
+/**
+ * Errors thrown by this package carry a stable `kind` and the byte `offset` it concerns; the
+ * message is the plain sentence (no kind or offset prefix).
+ */
 export interface TsFileBloomError extends Error {
   kind: string;
   offset: number;
@@ -182,18 +185,19 @@ export interface BloomInfo {
   /** 'standard' | 'empty' | 'v3' | 'legacy_cpp_empty' | 'java_null' | 'missing'. */
   encoding: string;
   offset: number;
-  bits_offset: number | null;
-  byte_length: number | null;
-  /** Also reported for an empty v3 (or legacy C++) filter, which stores its geometry (set_bits 0). */
-  bit_count: number | null;
-  hash_function_count: number | null;
-  set_bits: number | null;
-  fill_ratio: number | null;
-  estimated_items: number | null;
-  indexed_items: number | null;
-  fpp_formula: number | null;
-  fpp_from_fill: number | null;
-  optimal_k: number | null;
+  bitsOffset: number | null;
+  byteLength: number | null;
+  /** Also reported for an empty v3 (or legacy C++) filter, which stores its geometry (setBits 0). */
+  bitCount: number | null;
+  hashFunctionCount: number | null;
+  setBits: number | null;
+  fillRatio: number | null;
+  estimatedItems: number | null;
+  /** The paths the writer inserted by the index (null before the index is read). */
+  indexedItems: number | null;
+  fppFormula: number | null;
+  fppFromFill: number | null;
+  optimalK: number | null;
 }
 
 export interface SeriesInfo {
@@ -202,21 +206,27 @@ export interface SeriesInfo {
   /** DeviceID segments; null segments stay null. */
   device: (string | null)[];
   measurement: string;
-  data_type: string;
+  dataType: string;
   offset: number;
   /** Under the established variant, or under either variant when undetermined; null without a filter. */
-  maybe_present: boolean | null;
+  maybePresent: boolean | null;
+}
+
+export interface Listing {
+  series: SeriesInfo[];
+  /** The time columns of aligned devices (measurement ''). */
+  timeColumns: SeriesInfo[];
 }
 
 export interface Hypothesis {
   variant: Variant;
-  time_columns: boolean;
-  trailing_null_tags: 'kept' | 'dropped';
+  timeColumns: boolean;
+  trailingNullTags: 'kept' | 'dropped';
   charset: string;
   writer: string;
   reproduces: boolean;
-  differing_bits: number;
-  indexed_absent: number;
+  differingBits: number;
+  indexedAbsent: number;
 }
 
 export interface AuditResult {
@@ -229,12 +239,20 @@ export interface AuditResult {
   /** Every charset that reproduces the bits (several when they encode every indexed path alike). */
   charsets: string[];
   /** Charsets that could not be tried (multi-byte tables not loaded); empty once loaded. */
-  charsets_unavailable: string[];
+  charsetsUnavailable: string[];
   writer: string | null;
-  series_count: number;
-  time_column_count: number;
-  non_ascii_tail_paths: number;
+  seriesCount: number;
+  timeColumnCount: number;
+  nonAsciiTailPaths: number;
   hypotheses: Hypothesis[];
+}
+
+/** A probe under another candidate hash of the file. */
+export interface OtherProbe {
+  variant: Variant;
+  charset: string;
+  verdict: 'absent' | 'maybe';
+  probes: SeedProbe[];
 }
 
 export interface FileProbeResult {
@@ -249,19 +267,41 @@ export interface FileProbeResult {
   /** Whether the index lists this exact series (null before the index is read). */
   indexed: boolean | null;
   probes: SeedProbe[];
-  others: { variant: Variant; charset: string; verdict: 'absent' | 'maybe'; probes: SeedProbe[] }[];
+  others: OtherProbe[];
 }
 
 export interface PropertyInfo {
   key: string | null;
   value: string | null;
   /** Hex of the value when it is not UTF-8. */
-  value_hex: string | null;
+  valueHex: string | null;
+}
+
+export interface ColumnInfo {
+  name: string | null;
+  dataType: string;
+  /** 'TAG' | 'FIELD' | 'ATTRIBUTE' | 'TIME'. */
+  category: string;
+  encoding: number;
+  compression: number;
 }
 
 export interface TableSchemaInfo {
   table: string | null;
-  columns: { name: string | null; data_type: string; category: string; encoding: number; compression: number }[];
+  columns: ColumnInfo[];
+}
+
+/** A non-fatal problem found while reading. */
+export interface WarningInfo {
+  kind: string;
+  message: string;
+  offset: number;
+}
+
+/** The keys a writer inserted, pre-encoded (see TsFile.writerKeys). */
+export interface WriterKeys extends EncodedPaths {
+  /** Keys before this index are series; the rest are time columns. */
+  seriesCount: number;
 }
 
 export class TsFile {
@@ -274,15 +314,20 @@ export class TsFile {
   readonly properties: PropertyInfo[];
   readonly tableSchemas: TableSchemaInfo[];
   readonly tableNames: (string | null)[];
-  readonly warnings: { kind: string; message: string; offset: number }[];
+  readonly warnings: WarningInfo[];
   readonly indexError: TsFileBloomError | null;
   bloomInfo(): BloomInfo;
   /** Reads the index region once; returns the error that stopped the walk (partial series kept), or null. */
   loadIndex(): Promise<TsFileBloomError | null>;
-  listing(): Promise<{ series: SeriesInfo[]; time_columns: SeriesInfo[] }>;
+  listing(): Promise<Listing>;
   series(): Promise<SeriesInfo[]>;
   timeColumns(): Promise<SeriesInfo[]>;
   audit(): Promise<AuditResult | null>;
+  /**
+   * The keys the writer inserted under a hypothesis (from writerHypothesis): every series, then
+   * the time columns when `timeColumns`, each path joined as the writer joins it and encoded in `charset`.
+   */
+  writerKeys(hypothesis?: { timeColumns?: boolean; trailingNullsKept?: boolean; charset?: Charset }): Promise<WriterKeys>;
   probe(path: string | Uint8Array, options?: ProbeOptions): FileProbeResult;
   probeMany(paths: (string | Uint8Array)[], options?: ProbeOptions): { path: string | Uint8Array; verdict: 'absent' | 'maybe' | 'unknown' }[];
   /**
@@ -305,12 +350,22 @@ export interface LevelDbFilterInfo {
   offset: number;
   /** Bytes including the trailing k byte (0 for an empty filter). */
   length: number;
-  /** The stored k (undefined for an empty filter); above 30 means "reserved: may match". */
-  k?: number;
+  /** The stored k (null for an empty filter); above 30 means "reserved: may match". */
+  k: number | null;
   bitCount: number;
   setBits: number;
   /** Start offsets of the data blocks this filter covers (its 2 KiB window). */
   dataBlockOffsets: number[];
+}
+
+export interface BlockHandleInfo {
+  offset: number;
+  size: number;
+}
+
+export interface LevelDbProbeBit {
+  bit: number;
+  set: boolean;
 }
 
 export interface LevelDbProbeResult {
@@ -318,13 +373,48 @@ export interface LevelDbProbeResult {
   verdict: 'absent' | 'maybe';
   /** 'bits' | 'empty_filter' | 'reserved_k' | 'past_last_block' | 'no_filter' | 'filter_missing'. */
   reason: string;
-  blockIndex?: number;
-  dataBlock: { offset: number; size: number } | null;
-  filterIndex?: number;
+  blockIndex: number | null;
+  dataBlock: BlockHandleInfo | null;
+  filterIndex: number | null;
   /** LevelDB's BloomHash of the key. */
   hash: number;
   /** The k double-hashing positions. */
-  probes: { bit: number; set: boolean }[];
+  probes: LevelDbProbeBit[];
+}
+
+export interface LevelDbMetaEntry {
+  key: string;
+  offset: number;
+  size: number;
+}
+
+export interface LevelDbTableInfo {
+  fileSize: number;
+  filterPolicy: string | null;
+  policySupported: boolean;
+  baseLg: number | null;
+  /** 'internal' or 'user'. */
+  keyFormat: string;
+  filterBlock: BlockHandleInfo | null;
+  metaindex: BlockHandleInfo;
+  index: BlockHandleInfo;
+  indexCompression: string;
+  metaEntries: LevelDbMetaEntry[];
+}
+
+export interface LevelDbDataBlock {
+  index: number;
+  offset: number;
+  size: number;
+  separatorHex: string;
+  filterIndex: number | null;
+}
+
+export interface LevelDbFilterProbe {
+  verdict: 'absent' | 'maybe';
+  reason: string;
+  hash: number;
+  probes: LevelDbProbeBit[];
 }
 
 export class LevelDbTable {
@@ -336,13 +426,8 @@ export class LevelDbTable {
   readonly filterPolicy: string | null;
   /** In file order, empty filters included. */
   readonly filters: LevelDbFilterInfo[];
-  readonly info: {
-    fileSize: number; filterPolicy?: string; policySupported: boolean; baseLg?: number; keyFormat: string;
-    filterBlock: { offset: number; size: number } | null; metaindex: { offset: number; size: number };
-    index: { offset: number; size: number }; indexCompression: string;
-    metaEntries: { key: string; offset: number; size: number }[];
-  };
-  dataBlocks(): { index: number; offset: number; size: number; separatorHex: string; filterIndex?: number }[];
+  readonly info: LevelDbTableInfo;
+  dataBlocks(): LevelDbDataBlock[];
   /** Filter `index` as stored: bit bytes then the k byte. */
   filterBytes(index: number): Uint8Array | null;
   /** Routes a user key to its data block and filter and probes it. */
@@ -364,7 +449,7 @@ export interface LevelDbHelpers {
   /** BloomFilterPolicy(bitsPerKey).CreateFilter(keys). */
   buildFilter(keys: (string | Uint8Array)[], bitsPerKey?: number): { bytes: Uint8Array; k: number; bitCount: number };
   /** KeyMayMatch with every probe position. */
-  probeFilter(key: string | Uint8Array, filterBytes: Uint8Array): { verdict: 'absent' | 'maybe'; reason: string; hash: number; probes: { bit: number; set: boolean }[] };
+  probeFilter(key: string | Uint8Array, filterBytes: Uint8Array): LevelDbFilterProbe;
 }
 
 /** Loads the LevelDB wasm module (once) and resolves to its synchronous helpers. */

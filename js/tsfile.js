@@ -4,8 +4,8 @@
 // (in Node) a path or a FileHandle.
 
 import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
-import { BloomFilter, argumentError, wrapRaw, stagePaths, stageBatch } from './core.js';
-import { charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
+import { argumentError, wrapRaw, stagePaths, stageBatch, charsetIndex, probeRecordView, seedProbes, putKey, VARIANTS } from './core.js';
+import { CHARSETS, charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
 import { httpSource, isHttpUrl } from './http-source.js';
 
 /** First read from the end: most TsFileMetadata (and small index regions) fit in it. */
@@ -13,6 +13,8 @@ const TAIL_WINDOW = 4 * 1024;
 
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
+// Stored names as JS strings: invalid UTF-8 becomes U+FFFD (as Rust's from_utf8_lossy), a BOM stays.
+const lossyDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 // The multi-byte JVM charsets for the wasm audit and probes: stored UTF-8 path bytes in,
 // the bytes a JVM with that default charset hashes out.
@@ -58,6 +60,10 @@ export class TsFile {
   #indexLoaded = false;
   #bloom = undefined;
   #encoderSet = false;
+  /** The core's FileInfo (metadata, filter info, properties, schemas, warnings, audit), cached. */
+  #info = null;
+  /** The listing, built once from the wasm module's columns. */
+  #listing = null;
 
   /** Use openTsFile(). */
   #window;
@@ -77,15 +83,25 @@ export class TsFile {
     if (!this.#encoderSet && charset != null && isMultiByte(charset) && loadCharsetsSync()) this.#setEncoder();
   }
 
-  // Hands the charsets module to the wasm side; it audits again if it had wanted them.
+  // Hands the charsets module to the wasm side; when it audits again, cached answers go.
   #setEncoder() {
     this.#encoderSet = true;
-    return this.#file.setEncoder(charsetBridge);
+    if (this.#file.setEncoder(charsetBridge)) this.#forget();
+  }
+
+  #forget() {
+    this.#info = null;
+    this.#listing = null;
   }
 
   get #file() {
     if (!this.#raw) throw argumentError('this TsFile is closed');
     return this.#raw;
+  }
+
+  get #fileInfo() {
+    this.#info ??= this.#file.info();
+    return this.#info;
   }
 
   /** 3 or 4. */
@@ -103,8 +119,7 @@ export class TsFile {
 
   /** `{offset, size, metaOffset}` of TsFileMetadata. */
   get metadata() {
-    const m = this.#file.metadata();
-    return { offset: m.offset, size: m.size, metaOffset: m.meta_offset };
+    return this.#fileInfo.metadata;
   }
 
   /** The stored filter as a BloomFilter, or null when the file has none. */
@@ -116,27 +131,27 @@ export class TsFile {
     return this.#bloom;
   }
 
-  /** Where and how the filter is stored, with fill statistics (snake_case, as in `inspect --json`). */
+  /** Where and how the filter is stored, with fill statistics (`indexedItems` once the index is read). */
   bloomInfo() {
-    return this.#file.bloom();
+    return this.#fileInfo.bloom;
   }
 
-  /** `[{key, value, value_hex}]` — values that are not UTF-8 come as hex. */
+  /** `[{key, value, valueHex}]` — values that are not UTF-8 come as hex. */
   get properties() {
-    return this.#file.properties();
+    return this.#fileInfo.properties;
   }
 
   get tableSchemas() {
-    return this.#file.tableSchemas();
+    return this.#fileInfo.tableSchemas;
   }
 
   get tableNames() {
-    return this.#file.tableNames();
+    return this.#fileInfo.tableNames;
   }
 
   /** Non-fatal problems (unreadable properties, a missing 0x02 marker, ...). */
   get warnings() {
-    return this.#file.warnings();
+    return this.#fileInfo.warnings;
   }
 
   /** Reads the index region (once) and audits the filter against it. */
@@ -157,9 +172,10 @@ export class TsFile {
     this.#window = null;
     this.#indexError = this.#file.attachIndex(region) ?? null;
     this.#indexLoaded = true;
+    this.#forget();
     // No UTF-8 hypothesis reproduced the bits and some path is non-ASCII: the writer's JVM
     // may have had a multi-byte default charset. Fetch those tables only now.
-    if (!this.#encoderSet && this.#file.audit()?.charsets_unavailable?.length) {
+    if (!this.#encoderSet && this.#fileInfo.audit?.charsetsUnavailable.length) {
       await loadCharsets();
       this.#setEncoder();
     }
@@ -171,25 +187,38 @@ export class TsFile {
     return this.#indexError;
   }
 
-  /** Every indexed series: `{series: [...], time_columns: [...]}` (reads the index on first use). */
+  /** Every indexed series: `{series: [...], timeColumns: [...]}` (reads the index on first use). */
   async listing() {
     await this.loadIndex();
-    return this.#file.series();
+    this.#listing ??= listingFrom(this.#file.listingColumns());
+    return this.#listing;
   }
 
-  /** Every indexed series `{path, table, device, measurement, data_type, offset, maybe_present}`. */
+  /** Every indexed series `{path, table, device, measurement, dataType, offset, maybePresent}`. */
   async series() {
     return (await this.listing()).series;
   }
 
   async timeColumns() {
-    return (await this.listing()).time_columns;
+    return (await this.listing()).timeColumns;
   }
 
   /** Which writer variant made the filter (reads the index on first use); null if the walk failed. */
   async audit() {
     await this.loadIndex();
-    return this.#file.audit();
+    return this.#fileInfo.audit;
+  }
+
+  /**
+   * The keys the writer inserted under a hypothesis (see writerHypothesis): every series,
+   * then the time columns when `timeColumns`, joined as the writer joins them and encoded in
+   * `charset`, as pre-encoded `{bytes, ends}` plus `seriesCount`.
+   */
+  async writerKeys({ timeColumns = true, trailingNullsKept = true, charset = 'UTF-8' } = {}) {
+    await this.loadIndex();
+    this.#encoderFor(charset);
+    const [bytes, ends, seriesCount] = this.#file.writerKeys(timeColumns, trailingNullsKept, charset);
+    return { bytes, ends, seriesCount };
   }
 
   /**
@@ -198,10 +227,32 @@ export class TsFile {
    * `unknown`, with the reason. Call after `audit()`/`loadIndex()` to use the index's verdict.
    */
   probe(path, { variant, charset } = {}) {
-    const bytes = typeof path === 'string' ? utf8.encode(wellFormed(path)) : path;
-    if (!(bytes instanceof Uint8Array)) throw argumentError('a path must be a string or a Uint8Array');
+    const text = typeof path === 'string' ? wellFormed(path) : null;
+    if (text === null && !(path instanceof Uint8Array)) throw argumentError('a path must be a string or a Uint8Array');
     this.#encoderFor(charset);
-    return this.#file.probe(bytes, variantCode(variant), charset ?? '');
+    const code = variantCode(variant);
+    const index = charset == null || charset === '' ? -1 : charsetIndex(charset);
+    const reason = this.#file.probe(putKey(text ?? path), code, index);
+    const [m, at] = probeRecordView();
+    const k = m[at + 5];
+    const otherCount = m[at + 6];
+    let p = at + 7 + 4 * k;
+    const others = new Array(otherCount);
+    for (let i = 0; i < otherCount; i++) {
+      others[i] = { variant: VARIANTS[m[p]], charset: CHARSETS[m[p + 1]], verdict: m[p + 2] === 1 ? 'maybe' : 'absent', probes: seedProbes(m, p + 3, k) };
+      p += 3 + 4 * k;
+    }
+    return {
+      path: text ?? lossyDecoder.decode(path),
+      verdict: VERDICTS[m[at]],
+      variant: m[at + 1] < 0 ? null : VARIANTS[m[at + 1]],
+      charset: m[at + 2] < 0 ? null : CHARSETS[m[at + 2]],
+      confirmed: m[at + 3] === 1,
+      reason,
+      indexed: m[at + 4] < 0 ? null : m[at + 4] === 1,
+      probes: seedProbes(m, at + 7, k),
+      others,
+    };
   }
 
   /**
@@ -214,7 +265,7 @@ export class TsFile {
     this.#encoderFor(charset);
     const { count } = stagePaths(paths);
     const codes = this.#file.probeStaged(count, code, charset ?? '');
-    return paths.map((path, i) => ({ path, verdict: ['absent', 'maybe', 'unknown'][codes[i]] }));
+    return paths.map((path, i) => ({ path, verdict: VERDICTS[codes[i]] }));
   }
 
   /**
@@ -240,6 +291,47 @@ export class TsFile {
   }
 }
 
+const VERDICTS = ['absent', 'maybe', 'unknown'];
+const NOT_NULL = 0xffffffff;
+
+/**
+ * SeriesInfo objects from WasmTsFile.listingColumns (src/wasm/tsfile.rs): one string holding
+ * every name, (start, end) bounds into it, and per record offset, flags, type, segment count
+ * and measurement length. Records of the device before share its names (flag 8).
+ */
+function listingFrom([text, bounds, numbers, typeNames]) {
+  const series = [];
+  const timeColumns = [];
+  const str = (b) => (bounds[b] === NOT_NULL ? null : text.slice(bounds[b], bounds[b + 1]));
+  let table = null;
+  let device = [];
+  for (let n = 0, b = 0; n < numbers.length; n += 5) {
+    const flags = numbers[n + 1];
+    const pathEnd = bounds[b + 1];
+    const path = text.slice(bounds[b], pathEnd);
+    b += 2;
+    if (flags & 8) device = device.slice();
+    else {
+      table = str(b);
+      const segments = numbers[n + 3];
+      device = new Array(segments);
+      for (let j = 0; j < segments; j++) device[j] = str(b + 2 + 2 * j);
+      b += 2 + 2 * segments;
+    }
+    const item = {
+      path,
+      table,
+      device,
+      measurement: text.slice(pathEnd - numbers[n + 4], pathEnd),
+      dataType: typeNames[numbers[n + 2]],
+      offset: numbers[n],
+      maybePresent: flags & 4 ? true : flags & 2 ? false : null,
+    };
+    (flags & 1 ? timeColumns : series).push(item);
+  }
+  return { series, timeColumns };
+}
+
 const OPEN = Symbol('open');
 
 // WasmTsFile.probe takes the variant as 0 (automatic), 1 (java) or 2 (zero-extended). A bad
@@ -248,11 +340,7 @@ function variantCode(variant) {
   if (variant === undefined || variant === null || variant === '') return 0;
   if (variant === 'java') return 1;
   if (variant === 'zero-extended') return 2;
-  const message = `unknown hash variant ${JSON.stringify(String(variant))}; expected "java" or "zero-extended"`;
-  const err = new Error(`invalid_argument at byte 0: ${message}`);
-  err.kind = 'invalid_argument';
-  err.offset = 0;
-  throw err;
+  throw argumentError(`unknown hash variant ${JSON.stringify(String(variant))}; expected "java" or "zero-extended"`);
 }
 
 /** Opens a TsFile, reading only its head and tail. Errors carry `kind` and `offset`. */
@@ -267,11 +355,11 @@ export async function openTsFile(input, options = {}) {
     const windowStart = size - windowLen;
     const window = await source.read(windowStart, windowLen);
     const tail = window.subarray(Math.max(0, windowLen - 10));
-    const env = tsfileEnvelope(size, head, tail);
+    const [, metadataOffset, metadataSize] = tsfileEnvelope(size, head, tail);
     const metadata =
-      env.metadata_offset >= windowStart
-        ? window.subarray(env.metadata_offset - windowStart, env.metadata_offset - windowStart + env.metadata_size)
-        : await source.read(env.metadata_offset, env.metadata_size);
+      metadataOffset >= windowStart
+        ? window.subarray(metadataOffset - windowStart, metadataOffset - windowStart + metadataSize)
+        : await source.read(metadataOffset, metadataSize);
     const raw = WasmTsFile.open(size, head, tail, metadata);
     return new TsFile(raw, source, OPEN, { start: windowStart, bytes: window });
   } catch (e) {

@@ -47,7 +47,7 @@ export interface TsFileWorker {
   info(): Pending<FileInfo>;
   bits(): Pending<{ bitCount: number; hashFunctionCount: number; bits: Uint8Array } | null>;
   audit(): Pending<{ audit: AuditResult | null; indexError: PlainError | null }>;
-  series(): Pending<{ series: SeriesInfo[]; time_columns: SeriesInfo[]; indexError: PlainError | null }>;
+  series(): Pending<{ series: SeriesInfo[]; timeColumns: SeriesInfo[]; indexError: PlainError | null }>;
   probe(path: string, options?: { variant?: Variant; charset?: Charset }): Pending<FileProbeResult>;
   probeMany(paths: PathInput[], options?: { variant?: Variant; charset?: Charset; onprogress?: (p: WorkerProgress) => void }): Pending<{ path: PathInput; verdict: 'absent' | 'maybe' | 'unknown' }[]>;
   provenance(): Pending<(Provenance & { count: number; seriesCount: number; variant: Variant; charset: string; timeColumns: boolean; established?: boolean }) | null>;

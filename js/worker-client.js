@@ -43,7 +43,7 @@ export function createWorker(url = new URL('./worker.js', import.meta.url), { fa
     bits: () => call('bits'),
     /** `{audit, indexError}` — the index is read on first use. */
     audit: () => call('audit'),
-    /** `{series, time_columns, indexError}`. */
+    /** `{series, timeColumns, indexError}`. */
     series: () => call('series'),
     probe: (path, { variant, charset } = {}) => call('probe', { path, variant, charset }),
     /** `[{path, verdict}]`; `options.onprogress` overrides `client.onprogress` for this call. */

@@ -1,5 +1,5 @@
 // Types for worker.js: the module Worker script (see worker-client.d.ts for the main-thread API).
-import type { AuditResult, BloomFilter, Charset, PathInput, Variant } from './index.js';
+import type { AuditResult, BloomFilter, Charset, EncodedPaths, PathInput, Variant } from './index.js';
 
 /** A plain error as it crosses the worker boundary. */
 export interface PlainError {
@@ -39,7 +39,7 @@ export interface Provenance {
 }
 
 /** Which of `paths` set each bit of `filter`. */
-export function provenance(filter: BloomFilter, paths: PathInput[], options?: { variant?: Variant; charset?: Charset }): Provenance;
+export function provenance(filter: BloomFilter, paths: PathInput[] | EncodedPaths, options?: { variant?: Variant; charset?: Charset }): Provenance;
 
 /** The transport-independent message handler (an in-thread fallback uses it). */
 export function createHandler(): (msg: WorkerRequest, post: (reply: WorkerReply, transfer?: Transferable[]) => void) => Promise<void>;

@@ -35,15 +35,6 @@ export function plainError(e) {
   };
 }
 
-// The path a writer hashes for a listed series under a hypothesis about trailing null tags.
-function writerPath(s, trailingNullsKept) {
-  if (trailingNullsKept !== false || !Array.isArray(s.device)) return s.path;
-  const segs = s.device.slice();
-  while (segs.length > 1 && segs[segs.length - 1] == null) segs.pop();
-  return `${segs.map((x) => (x == null ? 'null' : x)).join('.')}.${s.measurement ?? ''}`;
-}
-
-
 /**
  * Per-bit provenance: for every probed bit of every path, which paths set it. Returns
  * `{bits: Uint32Array, items: Uint32Array}` sorted by bit (binary-search `bits`; `items`
@@ -60,7 +51,7 @@ export function provenance(filter, paths, { variant, charset } = {}) {
   const r = filter.probeMany(paths, { variant, charset: charset === 'UTF-8' ? undefined : charset, compact: true });
   const { k, stride, data } = r;
   const m = filter.bitCount;
-  const n = paths.length;
+  const n = Array.isArray(paths) ? paths.length : paths.ends.length;
   const counts = new Uint32Array(m + 1);
   for (let i = 0; i < n; i++) {
     const base = i * stride;
@@ -122,8 +113,10 @@ export function createHandler() {
       return {
         synthetic: true, name, size: null, version: null, metadata: null, properties: [], tableSchemas: [], tableNames: [], warnings: [],
         bloom: {
-          present: true, encoding: 'synthetic (BloomFilter.withCapacity)', byte_length: f.byteLength, bit_count: f.bitCount,
-          hash_function_count: f.hashFunctionCount, set_bits: f.setBits, indexed_items: synthetic.items, ...statsSnake(stats),
+          present: true, encoding: 'synthetic (BloomFilter.withCapacity)', offset: null, bitsOffset: null, byteLength: f.byteLength,
+          bitCount: f.bitCount, hashFunctionCount: f.hashFunctionCount, setBits: f.setBits, fillRatio: stats.fillRatio,
+          estimatedItems: stats.estimatedItems, indexedItems: synthetic.items, fppFormula: stats.fppFormula,
+          fppFromFill: stats.fppFromFill, optimalK: stats.optimalK,
         },
       };
     }
@@ -134,6 +127,7 @@ export function createHandler() {
     };
   }
 
+  // Teaching ops (js/worker-teach.js) join this table.
   const ops = {
     ...teachOps,
     ...scanOps,
@@ -161,17 +155,22 @@ export function createHandler() {
     },
     async series() {
       if (synthetic) {
-        const series = Array.from({ length: synthetic.items }, (_, i) => ({ path: syntheticPath(i), data_type: 'synthetic', maybe_present: true }));
-        return { series, time_columns: [], indexError: null, synthetic: true };
+        const series = Array.from({ length: synthetic.items }, (_, i) => ({
+          path: syntheticPath(i), table: null, device: [], measurement: null, dataType: 'synthetic', offset: null, maybePresent: true,
+        }));
+        return { series, timeColumns: [], indexError: null, synthetic: true };
       }
       const indexError = await file.loadIndex();
-      const { series, time_columns } = await file.listing();
-      return { series, time_columns, indexError: plainError(indexError) };
+      const { series, timeColumns } = await file.listing();
+      return { series, timeColumns, indexError: plainError(indexError) };
     },
     async probe({ path, variant, charset }) {
       if (synthetic) {
         const r = synthetic.filter.probe(path, { variant: variant || 'java', charset: charset || undefined });
-        return { ...r, confirmed: !variant || variant === 'java', indexed: null, reason: 'synthetic filter built here with the Java hash', others: [] };
+        return {
+          path, verdict: r.verdict, variant: r.variant, charset: r.charset, confirmed: !variant || variant === 'java',
+          reason: 'synthetic filter built here with the Java hash', indexed: null, probes: r.probes, others: [],
+        };
       }
       await file.loadIndex();
       return file.probe(path, { variant: variant || undefined, charset: charset || undefined });
@@ -223,12 +222,11 @@ export function createHandler() {
       await file.loadIndex();
       const audit = await file.audit();
       const h = writerHypothesis(audit);
-      const { series, time_columns } = await file.listing();
-      const listed = h.timeColumns ? series.concat(time_columns) : series;
-      const paths = listed.map((s) => writerPath(s, h.trailingNullsKept));
-      const p = provenance(filter, paths, h);
+      // The writer's keys (its path join, its charset) come from the core, pre-encoded.
+      const { bytes, ends, seriesCount } = await file.writerKeys(h);
+      const p = provenance(filter, { bytes, ends }, { variant: h.variant });
       return {
-        value: { ...p, count: paths.length, seriesCount: series.length, variant: h.variant, charset: h.charset, timeColumns: h.timeColumns, established: h.established },
+        value: { ...p, count: ends.length, seriesCount, variant: h.variant, charset: h.charset, timeColumns: h.timeColumns, established: h.established },
         transfer: [p.bits.buffer, p.items.buffer],
       };
     },
@@ -275,13 +273,6 @@ export function createHandler() {
       post({ id, error: plainError(e) });
     }
   };
-}
-
-function statsSnake(s) {
-  if (!s) return {};
-  const out = {};
-  for (const [k, v] of Object.entries(s)) out[k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = v;
-  return out;
 }
 
 // Installs itself when run as a worker (synchronously: see the import above).

@@ -16,7 +16,8 @@ import { hash32, BloomFilter } from 'tsfile-bloom';
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import os from 'node:os';
-import { issue7 } from './bench-issue7.mjs';
+import { workloads } from './bench-workloads.mjs';
+import { boundary } from './bench-boundary.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -28,7 +29,7 @@ const JSON_OUT = opt('json') === true;
 const MEASURE_MS = Number(opt('time') ?? 1000);
 const NATIVE_DIR = opt('native');
 const NATIVE_SINCE = Number(opt('native-since') ?? 0);
-// --only=issue7: just the issue-7 workloads (realistic paths, 1M build, big files, audit).
+// --only=workloads: just the realistic workloads (realistic paths, 1M build, big files, audit).
 const ONLY = opt('only');
 // --report=FILE: write the whole report (BENCHMARKS.md) there; the rest feed it.
 const REPORT = opt('report');
@@ -192,8 +193,11 @@ function section(title, note, rows) {
 
 const started = Date.now();
 if (!JSON_OUT) process.stderr.write(`[bench.mjs] timing (${MEASURE_MS} ms per benchmark)…\n`);
-const facts = await issue7({ section, time });
-if (ONLY !== 'issue7') {
+const facts = await workloads({ section, time });
+// The wasm/JS boundary against its goals, in the same run (scripts/bench-boundary.mjs).
+if (!JSON_OUT) process.stderr.write('[bench.mjs] boundary…\n');
+facts.boundary = await boundary();
+if (ONLY !== 'workloads') {
 
 for (const shape of ['ascii', 'non-ascii']) {
   const s = sets[shape];

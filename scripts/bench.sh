@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks (issue 7), one command: `npm run bench`.
+# Benchmarks, one command: `npm run bench`.
 #   1. set-up (npm packages, wasm toolchain, the PyPI tsfile venv) and the wasm build
 #   2. the large fixtures, written by the real C++ writer (scripts/gen-bench-fixtures.py,
 #      cached in bench-data/: reruns skip them)
@@ -12,7 +12,7 @@
 #
 #   scripts/bench.sh                  everything, writes BENCHMARKS.md
 #   scripts/bench.sh --no-write       print the report, leave BENCHMARKS.md alone
-#   scripts/bench.sh --quick          issue-7 workloads only (skips the per-operation groups)
+#   scripts/bench.sh --quick          the realistic workloads only (skips the per-operation groups)
 # Benchmarks are noisy on shared machines: the load average is recorded before and after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,7 +62,7 @@ echo "== wasm: node scripts/bench.mjs"
 report=()
 [ "$write" = 1 ] && report=(--report=BENCHMARKS.md)
 only=()
-[ "$quick" = 1 ] && only=(--only=issue7)
+[ "$quick" = 1 ] && only=(--only=workloads)
 node scripts/bench.mjs --native=target/criterion --native-since="$since_ms" \
   --native-facts=target/bench/native-facts.log --browser=target/bench/browser.json \
   --load-before="$load_before" --started="$started" "${only[@]}" "${report[@]}"

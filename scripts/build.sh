@@ -14,15 +14,20 @@ export PATH="$HOME/.cargo/bin:$PATH"
 build_module() { # build_module OUT_NAME [cargo feature flags...]
   local name=$1
   shift
-  cargo build --quiet --profile wasm --target wasm32-unknown-unknown --lib --no-default-features "$@"
-  wasm-bindgen --target web --out-dir dist/web --out-name "$name" \
-    target/wasm32-unknown-unknown/wasm/tsfile_bloom.wasm
-  # Binaryen from npm: Debian's wasm-opt 108 produces modules that fail at init (toolchain.md).
+  # wasm-pack drives cargo and the wasm-bindgen-cli on PATH (--mode no-install: nothing is
+  # downloaded; setup.sh installs the version Cargo.lock pins), with the crate's `wasm`
+  # profile. Its own wasm-opt is off (Cargo.toml, package.metadata.wasm-pack): binaryen from
+  # npm runs below, with our flags. No package.json or .gitignore: the package is ours.
+  wasm-pack --quiet build --mode no-install --target web --profile wasm --no-pack --no-gitignore \
+    --out-dir dist/web --out-name "$name" . -- --no-default-features "$@"
+  # Binaryen from npm: Debian's wasm-opt 108 produces modules that fail at init (docs/toolchain.md).
   # -Oz --converge: repeat until the size stops shrinking. --low-memory-unused: fold added
   # constants into load/store offsets (sound here: Rust puts the 1 MiB stack first and data
   # above it, so no address computation wraps into the low 1 KiB). --strip-target-features:
-  # drop the linker-only feature section.
-  node_modules/.bin/wasm-opt -Oz --converge --low-memory-unused \
+  # drop the linker-only feature section. -ocimfs=0: no inlining of functions with one caller
+  # (the serializer code of each result type stays out of its export: 2.5 KB gzipped less on
+  # the TsFile module, BENCHMARKS.md "Size").
+  node_modules/.bin/wasm-opt -Oz --converge -ocimfs=0 --low-memory-unused \
     --strip-debug --strip-producers --strip-target-features \
     --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-mutable-globals --enable-reference-types --enable-multivalue \

@@ -9,7 +9,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 seconds=${FUZZ_SECONDS:-60}
-# Stop a target at this many executions even if time remains (issue 8: >= 10 million or >= 30 min).
+# Stop a target at this many executions even if time remains (>= 10 million or >= 30 min).
 runs=${FUZZ_RUNS:-10000000}
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(filter_decode filter_roundtrip tsfile_metadata tsfile_inspect leveldb_table)

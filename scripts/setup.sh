@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, idempotently; well under a second
 # when everything is already there. Reaches only crates.io, npm, PyPI, Debian's
-# apt and rustup's server (toolchain.md).
-#   scripts/setup.sh            Rust wasm32 target, wasm-bindgen-cli, npm packages
+# apt and rustup's server (docs/toolchain.md).
+#   scripts/setup.sh            Rust wasm32 target, wasm-bindgen-cli, wasm-pack, npm packages
 #   scripts/setup.sh --browser  also Debian's Chromium (browser tests)
 #   scripts/setup.sh --python   also the fixture writers' venv (PyPI tsfile, plyvel)
 #   scripts/setup.sh --nginx    also Debian's nginx (the remote-source tests start their own)
@@ -42,7 +42,7 @@ apt_install() {
 }
 command -v cargo >/dev/null || { log "cargo not found: install Rust with rustup first"; exit 1; }
 
-# 1. The wasm32 standard library. Route A: rustup. Route B (toolchain.md): Debian's
+# 1. The wasm32 standard library. Route A: rustup. Route B (docs/toolchain.md): Debian's
 #    rustc-web with std built from source; recorded in .tools/wasm-env for build.sh.
 if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
   : > .tools/wasm-env
@@ -70,8 +70,16 @@ want_wb=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3;
 have_wb=$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)
 if [ -n "$want_wb" ] && [ "$have_wb" != "$want_wb" ]; then
   log "installing wasm-bindgen-cli $want_wb (a few minutes on a fresh machine)"
-  # Not --locked: the registry lacks a pinned transitive version (toolchain.md).
+  # Not --locked: the registry lacks a pinned transitive version (docs/toolchain.md).
   cargo install wasm-bindgen-cli --version "$want_wb" >&2
+fi
+
+# 2b. wasm-pack, which builds the modules (scripts/build.sh) and runs the wasm-level tests
+#     (`wasm-pack test --node`) with the wasm-bindgen-cli above; it downloads nothing itself
+#     when given --mode no-install.
+if ! command -v wasm-pack >/dev/null; then
+  log "installing wasm-pack (a few minutes on a fresh machine)"
+  cargo install wasm-pack --locked >&2 || cargo install wasm-pack >&2
 fi
 
 # 3. npm packages (binaryen's wasm-opt, test tooling), as locked.

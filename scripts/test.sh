@@ -9,6 +9,8 @@ bash scripts/build.sh
 node scripts/check-size.mjs
 export PATH="$HOME/.cargo/bin:$PATH"
 cargo test --all-targets
+# Wasm-level tests of the exports, in Node (src/wasm/tests.rs).
+wasm-pack test --node --mode no-install --lib
 node --test tests/js/*.test.mjs
 node --test tests/consumer/*.test.mjs
 shopt -s nullglob

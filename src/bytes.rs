@@ -1,5 +1,5 @@
 //! A bounds-checked cursor over a byte slice with the primitive encodings of
-//! tsfile-format.md §1 and of LevelDB (util/coding.h, docs/leveldb-filter.md §4).
+//! docs/tsfile-format.md §1 and of LevelDB (util/coding.h, docs/leveldb-filter.md §4).
 //! Every read is checked against the bytes present, and errors carry the absolute
 //! offset (`base` + position).
 
@@ -103,7 +103,7 @@ impl<'a> Cursor<'a> {
         Err(Error::new(ErrorKind::BadVarint, start, format!("{what}: varint longer than 5 bytes")))
     }
 
-    /// Zigzag varint (tsfile-format.md §1).
+    /// Zigzag varint (docs/tsfile-format.md §1).
     pub fn varint(&mut self, what: &str) -> Result<i32> {
         let u = self.uvarint(what)?;
         Ok(((u >> 1) as i32) ^ -((u & 1) as i32))

@@ -4,7 +4,7 @@
 use std::fmt;
 
 /// Stable error kinds. `as_str` gives the strings used in JSON and on JS `Error.kind`
-/// (tsfile-format.md §13 plus the filter-level kinds).
+/// (docs/tsfile-format.md §10 plus the filter-level kinds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {

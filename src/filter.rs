@@ -1,4 +1,4 @@
-//! The serialized `BloomFilter` of TsFileMetadata (spec.md §2, §5-7):
+//! The serialized `BloomFilter` of TsFileMetadata (docs/bloom-filter.md §2, §5–7):
 //!
 //! ```text
 //! UVarInt byte_length
@@ -45,7 +45,7 @@ pub struct FilterLayout {
     pub stored_geometry: Option<(u32, u32)>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct SeedProbe {
     pub seed: u32,
     pub hash32: i32,
@@ -76,7 +76,25 @@ pub struct Probe {
     pub probes: Vec<SeedProbe>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A probe as the API shows it: the verdict, the hash used and each seed's bit.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProbeInfo {
+    pub verdict: &'static str,
+    pub variant: &'static str,
+    /// The charset the key bytes were made in, or "bytes" for bytes hashed as given.
+    pub charset: &'static str,
+    pub probes: Vec<SeedProbe>,
+}
+
+impl Probe {
+    pub fn info(self, variant: TailVariant, charset: &'static str) -> ProbeInfo {
+        ProbeInfo { verdict: self.verdict.as_str(), variant: variant.as_str(), charset, probes: self.probes }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Stats {
     pub bit_count: u32,
     pub hash_function_count: u32,
@@ -120,7 +138,7 @@ impl BloomFilter {
     }
 
     /// Decodes from a cursor. `always_geometry`: bit_count and k follow even an empty
-    /// vector (TsFile v3 and the legacy C++ v4 encoding, tsfile-format.md §4).
+    /// vector (TsFile v3 and the legacy C++ v4 encoding, docs/tsfile-format.md §4).
     pub fn decode_from(c: &mut Cursor<'_>, always_geometry: bool) -> Result<(Option<BloomFilter>, FilterLayout)> {
         let offset = c.offset();
         let len_offset = c.offset();
@@ -397,7 +415,7 @@ mod tests {
 
     #[test]
     fn sizing_matches_documented_values() {
-        // tsfile-format.md §12 (measured on real files, e = 0.05).
+        // docs/bloom-filter.md §8 (measured on real files, e = 0.05).
         assert_eq!(java_sizing(10000, 0.05), (62353, 5));
         assert_eq!(java_sizing(10399, 0.05), (64841, 5));
         assert_eq!(java_sizing(262, 0.05), (1634, 5));

@@ -1,4 +1,4 @@
-//! TsFile's `Murmur128Hash` and the bit test (spec.md §4, tsfile-format.md §11).
+//! TsFile's `Murmur128Hash` and the bit test (docs/bloom-filter.md §4).
 //!
 //! The code lives in the `tsfile-bloom-hash` crate (crates/hash): it is the hot path, and
 //! the wasm profile compiles that one crate at opt-level 3 while the rest of the module

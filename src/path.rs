@@ -1,5 +1,5 @@
-//! The bytes a writer feeds to the hash for one series (spec.md §3,
-//! tsfile-format.md §10): DeviceID segments joined with `.` (a null segment
+//! The bytes a writer feeds to the hash for one series (docs/bloom-filter.md §3,
+//! docs/writers.md §3–4): DeviceID segments joined with `.` (a null segment
 //! written as `null`), then `.` and the measurement, in the writer's charset.
 //!
 //! Java hashes `String.getBytes()` in the JVM default charset, so besides UTF-8

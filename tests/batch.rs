@@ -3,6 +3,8 @@
 //! every TsFile fixture that opens: before and after the index is read, for every variant
 //! choice and every charset, over the file's own paths and paths that are not in it.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use tsfile_bloom::audit::{self, VerdictRule};
 use tsfile_bloom::encoder::BuiltIn;
 use tsfile_bloom::source::FileSource;

@@ -10,6 +10,8 @@
 //! JDK's GBK table and encoding_rs agree, so the GBK checks do not depend on which charset
 //! tables the crate uses.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -2,6 +2,8 @@
 //! bytes live while opening, walking and auditing each file. Hostile lengths and
 //! counts (2^31, 2^63) must cost nothing beyond the bytes actually present.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

@@ -2,6 +2,8 @@
 //! and any charset, and probes equal an independent reference (the `murmur3` crate's
 //! standard MurmurHash3 x64-128, which is exactly the zero-extended variant).
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use proptest::prelude::*;
 use tsfile_bloom::path::{series_path_bytes, transcode, Charset};
 use tsfile_bloom::{BloomFilter, TailVariant, Verdict, SEEDS};

@@ -1,6 +1,8 @@
 //! The false-positive rate of filters built the Java writer's way, measured over
 //! 100,000 random absent paths, lies within a binomial confidence bound of the
-//! formula (1 - e^(-kn/m))^k (spec.md §6).
+//! formula (1 - e^(-kn/m))^k (docs/bloom-filter.md §6).
+
+#![cfg(not(target_arch = "wasm32"))]
 
 use tsfile_bloom::filter::false_positive_probability;
 use tsfile_bloom::{BloomFilter, TailVariant};

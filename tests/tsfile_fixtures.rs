@@ -2,6 +2,8 @@
 //! variants and hostile files (tests/fixtures/gen_tsfiles.py). Expected values come
 //! from the generator's manifest: the data it wrote, checked with the writer's reader.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;

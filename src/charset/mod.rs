@@ -1,4 +1,4 @@
-//! The JVM charsets a Java writer may hash paths in (tsfile-format.md §10: Java
+//! The JVM charsets a Java writer may hash paths in (docs/writers.md §4: Java
 //! hashes `String.getBytes()` in the JVM default charset), encoded exactly as
 //! JDK 17's `String.getBytes(charset)` does: unmappable code points become one
 //! `?` each (a surrogate pair is one code point).

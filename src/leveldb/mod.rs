@@ -39,6 +39,7 @@ mod hash;
 mod internal_key;
 mod policy;
 mod table;
+pub mod view;
 
 pub use block::{crc32c, mask_crc, unmask_crc, BlockHandle, Compression, BLOCK_TRAILER_LEN};
 pub use filter_block::{FilterInfo, FILTER_BASE_LG};

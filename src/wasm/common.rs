@@ -1,9 +1,5 @@
-//! What every wasm module of the package shares: the allocator, building plain JS
-//! objects, JS errors with `kind`/`offset`, and the batch staging area.
-//!
-//! Size matters here (each shipped module has a gzip budget): result objects are
-//! built field by field with `Reflect.set` (the [`Obj`] helper) instead of a
-//! serializer, whose per-type code was inlined into every export.
+//! What every wasm module of the package shares: the allocator, the one serializer that
+//! carries result objects to JS, JS errors with `kind`/`offset`, and the batch staging area.
 
 // The charsets module uses only js_error from here.
 #![cfg_attr(feature = "wasm-charsets", allow(dead_code))]
@@ -16,60 +12,20 @@ use wasm_bindgen::prelude::*;
 #[global_allocator]
 static ALLOC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
-    fn set_val(target: &JsValue, key: &str, value: &JsValue);
-    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
-    fn set_num(target: &JsValue, key: &str, value: Option<f64>);
-    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
-    fn set_str(target: &JsValue, key: &str, value: Option<&str>);
-    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
-    fn set_bool(target: &JsValue, key: &str, value: Option<bool>);
+/// A core result type as a plain JS object: camelCase keys from its `Serialize` derive,
+/// `None` as `null` (the json-compatible serializer), maps as plain objects.
+pub(crate) fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| js_error(&Error::invalid_argument(e.to_string())))
 }
 
-/// A plain JS object under construction. `None` values become `undefined`
-/// properties (the key is present), as the serializer used to produce.
-pub(crate) struct Obj(pub(crate) JsValue);
-
-impl Obj {
-    pub(crate) fn new() -> Obj {
-        Obj(js_sys::Object::new().into())
-    }
-    pub(crate) fn num(self, key: &str, v: impl Into<Option<f64>>) -> Obj {
-        set_num(&self.0, key, v.into());
-        self
-    }
-    pub(crate) fn str(self, key: &str, v: Option<&str>) -> Obj {
-        set_str(&self.0, key, v);
-        self
-    }
-    pub(crate) fn bool(self, key: &str, v: impl Into<Option<bool>>) -> Obj {
-        set_bool(&self.0, key, v.into());
-        self
-    }
-    pub(crate) fn val(self, key: &str, v: &JsValue) -> Obj {
-        set_val(&self.0, key, v);
-        self
-    }
-    pub(crate) fn done(self) -> JsValue {
-        self.0
-    }
-}
-
-/// A JS array of `f(item)` for each item.
-pub(crate) fn array<T>(items: impl IntoIterator<Item = T>, mut f: impl FnMut(T) -> JsValue) -> JsValue {
-    let a = js_sys::Array::new();
-    for i in items {
-        a.push(&f(i));
-    }
-    a.into()
-}
-
-/// A JS `Error` with `kind` and `offset` properties.
+/// A JS `Error` whose message is the plain sentence, with `kind` and `offset` properties.
 pub(crate) fn js_error(e: &Error) -> JsValue {
-    let err: JsValue = js_sys::Error::new(&e.to_string()).into();
-    Obj(err).str("kind", Some(e.kind.as_str())).num("offset", e.offset as f64).done()
+    let err: JsValue = js_sys::Error::new(&e.message).into();
+    let _ = js_sys::Reflect::set(&err, &JsValue::from_str("kind"), &JsValue::from_str(e.kind.as_str()));
+    let _ = js_sys::Reflect::set(&err, &JsValue::from_str("offset"), &JsValue::from_f64(e.offset as f64));
+    err
 }
 
 // Batches: JS writes the keys straight into wasm memory (TextEncoder.encodeInto) in a
@@ -92,6 +48,31 @@ pub fn stage_keys(bytes: usize, count: usize) -> Vec<u32> {
         s.0.resize(bytes, 0);
         s.1.resize(count, 0);
         vec![s.0.as_ptr() as u32, s.1.as_ptr() as u32]
+    })
+}
+
+/// Makes room for one key of at most `bytes` bytes and returns its address: single-key calls
+/// (`probe`) read the first `len` bytes there, written by JS straight into wasm memory
+/// (no copy through a JS array and the glue's allocation).
+#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-leveldb")))]
+#[wasm_bindgen(js_name = keyArea)]
+pub fn key_area(bytes: usize) -> u32 {
+    STAGE.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.0.len() < bytes {
+            s.0.resize(bytes, 0);
+        }
+        s.0.as_ptr() as u32
+    })
+}
+
+/// The first `len` bytes of the key area, for `f`.
+#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-leveldb")))]
+pub(crate) fn with_key<R>(len: usize, f: impl FnOnce(&[u8]) -> Result<R, JsValue>) -> Result<R, JsValue> {
+    STAGE.with(|s| {
+        let s = s.borrow();
+        let key = s.0.get(..len).ok_or_else(|| js_error(&Error::invalid_argument("the key is longer than its area")))?;
+        f(key)
     })
 }
 

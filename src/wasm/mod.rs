@@ -10,3 +10,5 @@ mod charsets;
 mod leveldb;
 #[cfg(not(any(feature = "wasm-leveldb", feature = "wasm-charsets")))]
 mod tsfile;
+#[cfg(all(test, not(any(feature = "wasm-leveldb", feature = "wasm-charsets"))))]
+mod tests;

@@ -1,14 +1,11 @@
-//! The TsFile module's `#[wasm_bindgen]` surface: thin adapters from the core to JS. The public
-//! JS API (argument parsing, strings → bytes, result objects) lives in `js/`;
-//! these functions take bytes and names and return plain data.
-//!
-//! Size matters here (the shipped module has a gzip budget): result objects are
-//! built field by field with `Reflect.set` (the [`Obj`] helper) instead of a
-//! serializer, whose per-type code was inlined into every export.
+//! The TsFile module's `#[wasm_bindgen]` surface: converters only. Every answer comes from
+//! the core ([`TsFileReader`], [`BloomFilter`]) and crosses as the core's `Serialize` type
+//! through [`to_js`] (js/index.d.ts declares each shape), except the listing, whose
+//! 100,000 rows cross as columns (`listingColumns`, BENCHMARKS.md "Boundary").
 
-use super::common::{array, for_each_staged, js_error, staged_count, with_staged, Obj};
+use super::common::{for_each_staged, js_error, staged_count, to_js, with_key, with_staged};
 use crate::error::Error;
-use crate::filter::{BloomFilter, Probe};
+use crate::filter::{BloomFilter, Verdict};
 use crate::hash::{self, TailVariant};
 use crate::path::{transcode, Charset};
 use wasm_bindgen::prelude::*;
@@ -25,6 +22,49 @@ fn variant(zero_extended: bool) -> TailVariant {
 
 fn charset(name: &str) -> Result<Charset, JsValue> {
     Charset::from_name(name).map_err(|e| js_error(&e))
+}
+
+fn charset_at(index: usize) -> Result<Charset, JsValue> {
+    Charset::ALL.get(index).copied().ok_or_else(|| js_error(&Error::invalid_argument("charset index out of range")))
+}
+
+/// The index in `Charset::ALL` (JS's `CHARSETS` order) of a charset name or alias.
+#[wasm_bindgen(js_name = charsetIndex)]
+pub fn charset_index(name: &str) -> Result<usize, JsValue> {
+    let cs = charset(name)?;
+    Ok(charset_code(cs) as usize)
+}
+
+// One probe's result crosses as numbers in this record, which JS reads in place from wasm
+// memory (a few hundred ns less per call than an object built field by field;
+// BENCHMARKS.md "Boundary"). At most 8 + 8·4 + 24·(3 + 8·4) values: allocated once.
+const RECORD_CAP: usize = 1024;
+thread_local! {
+    static RECORD: core::cell::RefCell<Vec<i32>> = core::cell::RefCell::new(Vec::with_capacity(RECORD_CAP));
+}
+
+/// Where the last probe's record starts in wasm memory (`Int32Array` index = address / 4).
+#[wasm_bindgen(js_name = probeRecord)]
+pub fn probe_record() -> u32 {
+    RECORD.with(|r| r.borrow().as_ptr() as u32)
+}
+
+fn write_record(f: impl FnOnce(&mut Vec<i32>)) {
+    RECORD.with(|r| {
+        let mut r = r.borrow_mut();
+        r.clear();
+        f(&mut r);
+    })
+}
+
+fn charset_code(cs: Charset) -> i32 {
+    Charset::ALL.iter().position(|&c| c == cs).map_or(-1, |i| i as i32)
+}
+
+fn push_seeds(r: &mut Vec<i32>, probes: &[crate::filter::SeedProbe]) {
+    for s in probes {
+        r.extend([s.seed as i32, s.hash32, s.bit as i32, s.set as i32]);
+    }
 }
 
 /// `text`: the key is UTF-8 from a JS string and is re-encoded in `charset`;
@@ -78,13 +118,6 @@ pub fn encode_text(utf8: &[u8], charset_name: &str) -> Result<Vec<u8>, JsValue> 
     Ok(transcode(utf8, charset(charset_name)?).map_err(|e| js_error(&e))?.into_owned())
 }
 
-/// `[{seed, hash32, bit, set}]`.
-fn seeds_js(p: &Probe) -> JsValue {
-    array(&p.probes, |s| {
-        Obj::new().num("seed", s.seed as f64).num("hash32", s.hash32 as f64).num("bit", s.bit as f64).bool("set", s.set).done()
-    })
-}
-
 #[wasm_bindgen]
 pub struct WasmBloomFilter {
     inner: BloomFilter,
@@ -124,16 +157,18 @@ impl WasmBloomFilter {
         Ok(())
     }
 
-    pub fn probe(&self, key: &[u8], text: bool, zero_extended: bool, charset_name: &str) -> Result<JsValue, JsValue> {
-        let v = variant(zero_extended);
-        let cs = charset(charset_name)?;
-        let p = self.inner.probe(&key_bytes(key, text, cs)?, v);
-        Ok(Obj::new()
-            .str("verdict", Some(p.verdict.as_str()))
-            .str("variant", Some(v.as_str()))
-            .str("charset", Some(if text { cs.as_str() } else { "bytes" }))
-            .val("probes", &seeds_js(&p))
-            .done())
+    /// Probes one key into the probe record (see [`probe_record`]): verdict (0 absent,
+    /// 1 maybe), k, then (seed, hash32, bit, set) per seed. `text`: `key` is UTF-8 of a JS
+    /// string, re-encoded in charset `charset_index`; otherwise its bytes are hashed as given.
+    /// The key is the first `len` bytes of the key area (`keyArea`).
+    pub fn probe(&self, len: usize, text: bool, zero_extended: bool, charset_index: usize) -> Result<(), JsValue> {
+        let cs = charset_at(charset_index)?;
+        let p = with_key(len, |key| Ok(self.inner.probe(&key_bytes(key, text, cs)?, variant(zero_extended))))?;
+        write_record(|r| {
+            r.extend([(p.verdict == Verdict::Maybe) as i32, p.probes.len() as i32]);
+            push_seeds(r, &p.probes);
+        });
+        Ok(())
     }
 
     /// Probes the `count` keys staged with [`stage_keys`] in one call. Returns `1 + 2k`
@@ -235,76 +270,25 @@ impl WasmBloomFilter {
         self.inner.set_bits() as f64
     }
 
-    pub fn stats(&self, items: Option<f64>) -> JsValue {
-        let s = self.inner.stats(items);
-        Obj::new()
-            .num("bitCount", s.bit_count as f64)
-            .num("hashFunctionCount", s.hash_function_count as f64)
-            .num("setBits", s.set_bits as f64)
-            .num("fillRatio", s.fill_ratio)
-            .num("estimatedItems", s.estimated_items)
-            .num("items", s.items)
-            .num("fppFormula", s.fpp_formula)
-            .num("fppFromFill", s.fpp_from_fill)
-            .num("optimalK", s.optimal_k)
-            .done()
+    pub fn stats(&self, items: Option<f64>) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.stats(items))
     }
 }
 
 // ---------------------------------------------------------------------------
 // TsFile: the JS side fetches byte ranges (Blob.slice, positional reads) and
-// hands them over; parsing happens here.
+// hands them over; parsing and every decision happen in the core's TsFileReader.
 
-use crate::audit::{self, Audit, AuditStatus, FileVerdict, VerdictRule};
 use crate::encoder::PathEncoder;
 use crate::source::Ranges;
-use crate::tsfile::{self, Envelope, IndexWalk, Series, TsFileMetadata};
+use crate::tsfile::{self, audit::FileVerdict, DataType, Envelope, TsFileReader};
 
-#[wasm_bindgen]
-extern "C" {
-    type TextDecoder;
-    #[wasm_bindgen(constructor)]
-    fn new(label: &str, options: &JsValue) -> TextDecoder;
-    #[wasm_bindgen(method)]
-    fn decode(this: &TextDecoder, bytes: &[u8]) -> JsValue;
-}
-
-/// Stored names to JS strings, invalid UTF-8 replaced by U+FFFD exactly as
-/// `String::from_utf8_lossy` does (both follow WHATWG's maximal-subpart rule), by the
-/// platform's decoder: smaller than Rust's in wasm, and no copy through a Rust String.
-struct Lossy(TextDecoder);
-
-impl Lossy {
-    fn new() -> Lossy {
-        // A leading BOM is part of the name, not a marker to drop.
-        Lossy(TextDecoder::new("utf-8", &Obj::new().bool("ignoreBOM", true).done()))
-    }
-    fn str(&self, b: &[u8]) -> JsValue {
-        self.0.decode(b)
-    }
-    fn opt(&self, b: &Option<Vec<u8>>) -> JsValue {
-        b.as_deref().map_or(JsValue::UNDEFINED, |b| self.str(b))
-    }
-}
-
-fn error_js(e: &Error) -> JsValue {
-    Obj::new()
-        .str("kind", Some(e.kind.as_str()))
-        .str("message", Some(&e.to_string()))
-        .num("offset", e.offset as f64)
-        .done()
-}
-
-/// Step 1: from the file size, its first 7 bytes and its last 10, where TsFileMetadata is.
+/// Step 1: from the file size, its first bytes and its last 10, where TsFileMetadata is:
+/// `[version, metadataOffset, metadataSize]`.
 #[wasm_bindgen(js_name = tsfileEnvelope)]
-pub fn tsfile_envelope(file_size: f64, head: Vec<u8>, tail: Vec<u8>) -> Result<JsValue, JsValue> {
+pub fn tsfile_envelope(file_size: f64, head: Vec<u8>, tail: Vec<u8>) -> Result<Vec<f64>, JsValue> {
     let env = envelope_from(file_size, head, tail).map_err(|e| js_error(&e))?;
-    Ok(Obj::new()
-        .num("file_size", env.file_size as f64)
-        .num("version", env.version as f64)
-        .num("metadata_offset", env.metadata_offset as f64)
-        .num("metadata_size", env.metadata_size as f64)
-        .done())
+    Ok(vec![env.version as f64, env.metadata_offset as f64, env.metadata_size as f64])
 }
 
 /// Fleet scans, one call per file: from what opening reads (the head, and the tail window: the
@@ -379,12 +363,7 @@ fn envelope_from(file_size: f64, head: Vec<u8>, tail: Vec<u8>) -> crate::Result<
 
 #[wasm_bindgen]
 pub struct WasmTsFile {
-    meta: TsFileMetadata,
-    walk: Option<IndexWalk>,
-    audit: Option<Audit>,
-    /// Paths of the indexed series (not time columns), sorted, for `probe`'s `indexed`.
-    indexed: Vec<Vec<u8>>,
-    encoder: JsEncoder,
+    reader: TsFileReader<JsEncoder>,
 }
 
 /// The multi-byte JVM charsets live in the separately loaded charsets module; JS
@@ -416,50 +395,28 @@ impl PathEncoder for JsEncoder {
     }
 }
 
-fn category_name(c: i32) -> &'static str {
-    match c {
-        0 => "TAG",
-        1 => "FIELD",
-        2 => "ATTRIBUTE",
-        3 => "TIME",
-        _ => "UNKNOWN",
-    }
+/// `variant_code`: 0 automatic (the audit's), 1 Java, 2 zero-extended; `charset_name`: "" for automatic.
+fn overrides(variant_code: u8, charset_name: &str) -> Result<(Option<TailVariant>, Option<Charset>), JsValue> {
+    let v = if variant_code == 0 { None } else { Some(variant(variant_code == 2)) };
+    let cs = if charset_name.is_empty() { None } else { Some(charset(charset_name)?) };
+    Ok((v, cs))
 }
 
-fn data_type_name(b: u8) -> String {
-    tsfile::DataType::from_byte(b).map(|d| d.as_str().to_string()).unwrap_or_else(|| format!("UNKNOWN({b})"))
+/// Appends `s` to the listing's text and returns its `(start, end)` in UTF-16 units (what
+/// `String.prototype.slice` counts); `u32::MAX` twice for null.
+fn push_text(text: &mut String, units: &mut u32, s: Option<&[u8]>) -> [u32; 2] {
+    let Some(b) = s else { return [u32::MAX, u32::MAX] };
+    let start = *units;
+    let str = String::from_utf8_lossy(b);
+    *units += utf16_units(&str);
+    text.push_str(&str);
+    [start, *units]
 }
 
-fn audit_js(a: &Audit) -> JsValue {
-    let writer = (a.status == AuditStatus::Established).then(|| a.matching().next().map(|h| h.writer(a.time_column_count > 0))).flatten();
-    Obj::new()
-        .str("status", Some(a.status.as_str()))
-        .str("summary", Some(&a.summary))
-        .str("variant", a.variant.map(|v| v.as_str()))
-        .str("charset", a.charset.map(|c| c.as_str()))
-        .val("charsets", &array(&a.charsets, |c| JsValue::from_str(c.as_str())))
-        .val("charsets_unavailable", &array(&a.charsets_unavailable, |c| JsValue::from_str(c.as_str())))
-        .str("writer", writer.as_deref())
-        .num("series_count", a.series_count as f64)
-        .num("time_column_count", a.time_column_count as f64)
-        .num("non_ascii_tail_paths", a.non_ascii_tail_paths as f64)
-        .val(
-            "hypotheses",
-            &array(&a.results, |r| {
-                let h = &r.hypothesis;
-                Obj::new()
-                    .str("variant", Some(h.variant.as_str()))
-                    .bool("time_columns", h.time_columns)
-                    .str("trailing_null_tags", Some(if h.trailing_nulls_kept { "kept" } else { "dropped" }))
-                    .str("charset", Some(h.charset.as_str()))
-                    .str("writer", Some(&h.writer(a.time_column_count > 0)))
-                    .bool("reproduces", r.reproduces)
-                    .num("differing_bits", r.differing_bits as f64)
-                    .num("indexed_absent", r.indexed_absent as f64)
-                    .done()
-            }),
-        )
-        .done()
+/// UTF-16 units of `s`: one per character (bytes that are not continuation bytes), two for
+/// the 4-byte ones.
+fn utf16_units(s: &str) -> u32 {
+    s.bytes().map(|b| u32::from(b & 0xc0 != 0x80) + u32::from(b >= 0xf0)).sum()
 }
 
 #[wasm_bindgen]
@@ -471,247 +428,162 @@ impl WasmTsFile {
             return Err(js_error(&Error::invalid_argument("metadata bytes do not match the envelope's size")));
         }
         let meta = tsfile::parse_metadata(env, &metadata).map_err(|e| js_error(&e))?;
-        Ok(WasmTsFile { meta, walk: None, audit: None, indexed: Vec::new(), encoder: JsEncoder(None) })
+        Ok(WasmTsFile { reader: TsFileReader::from_metadata(meta, JsEncoder(None)) })
     }
 
     #[wasm_bindgen(getter)]
     pub fn version(&self) -> u8 {
-        self.meta.envelope.version
+        self.reader.metadata().envelope.version
     }
 
     /// `[offset, length]` of the index region that `attachIndex` needs.
     #[wasm_bindgen(js_name = indexRange)]
     pub fn index_range(&self) -> Vec<f64> {
-        vec![self.meta.meta_offset as f64, (self.meta.envelope.metadata_offset - self.meta.meta_offset) as f64]
+        let (o, n) = self.reader.index_range();
+        vec![o as f64, n as f64]
     }
 
     /// Step 3: walk the index region and audit the filter against it. Returns the
-    /// error that stopped the walk (partial series are kept), or undefined.
+    /// error that stopped the walk (partial series are kept), or null.
     #[wasm_bindgen(js_name = attachIndex)]
     pub fn attach_index(&mut self, region: &[u8]) -> JsValue {
-        let walk = tsfile::walk_index_region(&self.meta, region);
-        let audit = if walk.error.is_none() {
-            Some(audit::audit_with(self.meta.bloom.filter.as_ref(), &walk.series, &self.encoder))
-        } else {
-            None
-        };
-        // A heap sort (BinaryHeap) is much smaller in wasm than slice::sort's quicksort.
-        let indexed: std::collections::BinaryHeap<Vec<u8>> =
-            walk.series.iter().filter(|s| !s.is_time_column()).map(Series::path).collect();
-        self.indexed = indexed.into_sorted_vec();
-        let err = walk.error.as_ref().map(js_error).unwrap_or(JsValue::UNDEFINED);
-        self.walk = Some(walk);
-        self.audit = audit;
-        err
+        self.reader.attach_index(region).map(js_error).unwrap_or(JsValue::NULL)
     }
 
-    /// Hands over the charsets module's encoder; audits again when the last audit
-    /// wanted charsets it could not have. Returns whether it audited again.
+    /// Hands over the charsets module's encoder; returns whether the file was audited again.
     #[wasm_bindgen(js_name = setEncoder)]
     pub fn set_encoder(&mut self, encode: js_sys::Function) -> bool {
-        self.encoder = JsEncoder(Some(encode));
-        let again = self.audit.as_ref().is_some_and(|a| !a.charsets_unavailable.is_empty());
-        if again {
-            if let Some(walk) = &self.walk {
-                self.audit = Some(audit::audit_with(self.meta.bloom.filter.as_ref(), &walk.series, &self.encoder));
-            }
-        }
-        again
+        self.reader.set_encoder(JsEncoder(Some(encode)))
     }
 
     /// The decoded filter (a copy), or undefined.
     #[wasm_bindgen(js_name = bloomFilter)]
     pub fn bloom_filter(&self) -> Option<WasmBloomFilter> {
-        self.meta.bloom.filter.clone().map(|inner| WasmBloomFilter { inner })
+        self.reader.filter().cloned().map(|inner| WasmBloomFilter { inner })
     }
 
-    pub fn metadata(&self) -> JsValue {
-        Obj::new()
-            .num("offset", self.meta.envelope.metadata_offset as f64)
-            .num("size", self.meta.envelope.metadata_size as f64)
-            .num("meta_offset", self.meta.meta_offset as f64)
-            .done()
+    /// `FileInfo`: metadata, filter info, properties, schemas, warnings, audit, index error.
+    pub fn info(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.reader.file_info())
     }
 
-    pub fn bloom(&self) -> JsValue {
-        let b = &self.meta.bloom;
-        let f = b.filter.as_ref();
-        let indexed_items = self.audit.as_ref().and_then(|a| {
-            let inserted = a.matching().next().is_none_or(|h| h.time_columns);
-            f.map(|_| (a.series_count + if inserted { a.time_column_count } else { 0 }) as f64)
-        });
-        let stats = f.map(|f| f.stats(indexed_items));
-        let empty_geometry = if f.is_none() { b.layout.and_then(|l| l.stored_geometry) } else { None };
-        Obj::new()
-            .bool("present", f.is_some())
-            .str("encoding", Some(b.encoding.as_str()))
-            .num("offset", b.offset as f64)
-            .num("bits_offset", b.layout.map(|l| l.bits_offset as f64))
-            .num("byte_length", b.layout.map(|l| l.byte_length as f64))
-            // An empty v3 (or legacy C++) filter still stores its geometry: reported, with 0 bits set.
-            .num("bit_count", f.map(|f| f.bit_count()).or(empty_geometry.map(|g| g.0)).map(f64::from))
-            .num("hash_function_count", f.map(|f| f.hash_function_count()).or(empty_geometry.map(|g| g.1)).map(f64::from))
-            .num("set_bits", stats.map(|s| s.set_bits as f64).or(empty_geometry.map(|_| 0.0)))
-            .num("fill_ratio", stats.map(|s| s.fill_ratio))
-            .num("estimated_items", stats.map(|s| s.estimated_items))
-            .num("indexed_items", indexed_items)
-            .num("fpp_formula", stats.map(|s| s.fpp_formula))
-            .num("fpp_from_fill", stats.map(|s| s.fpp_from_fill))
-            .num("optimal_k", stats.map(|s| s.optimal_k))
-            .done()
-    }
-
-    /// `[{key, value, value_hex}]`: `value_hex` is the hex of a value that is not UTF-8.
-    pub fn properties(&self) -> JsValue {
-        let utf8 = Lossy::new();
-        array(&self.meta.properties, |(k, v)| {
-            let text = v.as_deref().map(|b| std::str::from_utf8(b).ok());
-            let hex = match text {
-                Some(None) => Some(hex(v.as_deref().unwrap_or_default())),
-                _ => None,
-            };
-            Obj::new()
-                .val("key", &utf8.opt(k))
-                .str("value", text.flatten())
-                .str("value_hex", hex.as_deref())
-                .done()
-        })
-    }
-
-    #[wasm_bindgen(js_name = tableSchemas)]
-    pub fn table_schemas(&self) -> JsValue {
-        let utf8 = Lossy::new();
-        array(&self.meta.table_schemas, |t| {
-            Obj::new()
-                .val("table", &utf8.opt(&t.table_name))
-                .val(
-                    "columns",
-                    &array(&t.columns, |c| {
-                        Obj::new()
-                            .val("name", &utf8.opt(&c.name))
-                            .str("data_type", Some(&data_type_name(c.data_type)))
-                            .str("category", Some(category_name(c.category)))
-                            .num("encoding", c.encoding as f64)
-                            .num("compression", c.compression as f64)
-                            .done()
-                    }),
-                )
-                .done()
-        })
-    }
-
-    #[wasm_bindgen(js_name = tableNames)]
-    pub fn table_names(&self) -> JsValue {
-        let utf8 = Lossy::new();
-        array(&self.meta.table_roots, |(n, _)| utf8.opt(n))
-    }
-
-    pub fn warnings(&self) -> JsValue {
-        let walk_warnings = self.walk.as_ref().map(|w| &w.warnings[..]).unwrap_or_default();
-        array(self.meta.warnings.iter().chain(walk_warnings), error_js)
-    }
-
-    pub fn audit(&self) -> JsValue {
-        match &self.audit {
-            Some(a) => audit_js(a),
-            None => JsValue::NULL,
-        }
-    }
-
-    /// `{series, time_columns}` as listed by the index (requires attachIndex).
-    pub fn series(&self) -> JsValue {
-        let series = js_sys::Array::new();
-        let time_columns = js_sys::Array::new();
-        let utf8 = Lossy::new();
-        let rule = VerdictRule::new(self.audit.as_ref(), None, None);
-        // What the filter says of an indexed series, under the file's soundness rules:
-        // true (maybe), false (a sound "absent": the filter is inconsistent), or null
-        // (no filter, or bits that cannot be trusted).
-        let maybe_present = |path: &[u8]| -> Option<bool> {
-            let f = self.meta.bloom.filter.as_ref()?;
-            match rule.verdict(f, path, &self.encoder) {
-                Ok(FileVerdict::Maybe) => Some(true),
-                Ok(FileVerdict::Absent) => Some(false),
-                Ok(FileVerdict::Unknown) | Err(_) => None,
+    /// The listing as columns, for js/tsfile.js to build `SeriesInfo` objects from:
+    /// `[text, bounds, numbers, typeNames]`. Per record in index order, `numbers` holds the
+    /// offset, flags (1: time column; 2 and 4: maybePresent false and true; 8: same table and
+    /// device as the record before), the data type byte, the device's segment count and the
+    /// measurement's length; `bounds` holds (start, end) in `text`, in UTF-16 units, of the
+    /// path, then — for a new device — of the table and each segment (`0xffffffff` for null).
+    /// The measurement is the end of the path; a device's names cross once.
+    #[wasm_bindgen(js_name = listingColumns)]
+    pub fn listing_columns(&self) -> js_sys::Array {
+        let rows = self.reader.entries().count();
+        // Sized for typical names up front: the text grows by doubling otherwise.
+        let (mut text, mut units) = (String::with_capacity(rows * 48), 0u32);
+        let mut bounds: Vec<u32> = Vec::with_capacity(rows * 2);
+        let mut numbers: Vec<f64> = Vec::with_capacity(rows * 5);
+        let mut previous: Option<(&Option<Vec<u8>>, &tsfile::DeviceId)> = None;
+        for (s, maybe) in self.reader.entries() {
+            let same = previous == Some((&s.table, &s.device));
+            let flags = u8::from(s.is_time_column())
+                | match maybe {
+                    Some(false) => 2,
+                    Some(true) => 4,
+                    None => 0,
+                }
+                | if same { 8 } else { 0 };
+            // A '.' precedes it in the path, so its lossy decoding is the path's tail.
+            let measurement = utf16_units(&String::from_utf8_lossy(&s.measurement));
+            numbers.extend_from_slice(&[
+                s.offset as f64,
+                flags as f64,
+                s.data_type.to_byte() as f64,
+                s.device.segments.len() as f64,
+                measurement as f64,
+            ]);
+            bounds.extend_from_slice(&push_text(&mut text, &mut units, Some(&s.path())));
+            if !same {
+                bounds.extend_from_slice(&push_text(&mut text, &mut units, s.table.as_deref()));
+                for seg in &s.device.segments {
+                    bounds.extend_from_slice(&push_text(&mut text, &mut units, seg.as_deref()));
+                }
             }
-        };
-        for s in self.walk.iter().flat_map(|w| &w.series) {
-            let path = s.path();
-            let item = Obj::new()
-                .val("path", &utf8.str(&path))
-                .val("table", &utf8.opt(&s.table))
-                .val("device", &array(&s.device.segments, |d| utf8.opt(d)))
-                .val("measurement", &utf8.str(&s.measurement))
-                .str("data_type", Some(s.data_type.as_str()))
-                .num("offset", s.offset as f64)
-                .bool("maybe_present", maybe_present(&path))
-                .done();
-            (if s.is_time_column() { &time_columns } else { &series }).push(&item);
+            previous = Some((&s.table, &s.device));
         }
-        Obj::new().val("series", &series).val("time_columns", &time_columns).done()
+        let names = js_sys::Array::new();
+        for b in 0..=11u8 {
+            names.push(&JsValue::from_str(DataType::from_byte(b).map_or("", DataType::as_str)));
+        }
+        let out = js_sys::Array::new();
+        out.push(&JsValue::from_str(&text));
+        out.push(&js_sys::Uint32Array::from(&bounds[..]));
+        out.push(&js_sys::Float64Array::from(&numbers[..]));
+        out.push(&names);
+        out
     }
 
-    /// Probes one path (UTF-8 bytes as stored in the index) with soundness rules.
-    /// `variant`: 0 automatic, 1 Java, 2 zero-extended; `charset`: "" for automatic.
-    pub fn probe(&self, path: &[u8], variant_code: u8, charset_name: &str) -> Result<JsValue, JsValue> {
-        let v = match variant_code {
-            0 => None,
-            code => Some(variant(code == 2)),
+    /// The keys the writer inserted under a hypothesis (for per-bit provenance): the series,
+    /// then the time columns when `timeColumns`, joined as the writer joins them and encoded in
+    /// `charset`: `[bytes, ends, seriesCount]`.
+    #[wasm_bindgen(js_name = writerKeys)]
+    pub fn writer_keys(&self, time_columns: bool, trailing_nulls_kept: bool, charset_name: &str) -> Result<js_sys::Array, JsValue> {
+        let (bytes, ends, series) = self.reader.writer_keys(time_columns, trailing_nulls_kept, charset(charset_name)?);
+        let out = js_sys::Array::new();
+        out.push(&js_sys::Uint8Array::from(&bytes[..]));
+        out.push(&js_sys::Uint32Array::from(&ends[..]));
+        out.push(&JsValue::from_f64(series as f64));
+        Ok(out)
+    }
+
+    /// Probes one path (UTF-8 bytes as stored in the index) with the file's soundness rules
+    /// (TsFileReader::probe) and returns the reason; the rest goes to the probe record:
+    /// verdict (0 absent, 1 maybe, 2 unknown), variant (-1 none, 0 java, 1 zero-extended),
+    /// charset (-1 none, else its index), confirmed, indexed (-1 not read, 0, 1), k, the
+    /// number of other hashes, k × (seed, hash32, bit, set), then per other hash: variant,
+    /// charset, verdict, k × (seed, hash32, bit, set). `variant_code`: 0 the audit's, 1 Java,
+    /// 2 zero-extended; `charset_index`: -1 for the audit's.
+    /// The path is the first `len` bytes of the key area (`keyArea`).
+    pub fn probe(&self, len: usize, variant_code: u8, charset_index: i32) -> Result<String, JsValue> {
+        let v = if variant_code == 0 { None } else { Some(variant(variant_code == 2)) };
+        let cs = if charset_index < 0 { None } else { Some(charset_at(charset_index as usize)?) };
+        let (indexed, p) = with_key(len, |path| {
+            let indexed = self.reader.is_indexed(path).map_or(-1, i32::from);
+            Ok((indexed, self.reader.probe_filter(path, v, cs).map_err(|e| js_error(&e))?))
+        })?;
+        let Some(p) = p else {
+            write_record(|r| r.extend([2, -1, -1, 0, indexed, 0, 0]));
+            return Ok(tsfile::reader::NO_FILTER_REASON.to_string());
         };
-        let cs = if charset_name.is_empty() { None } else { Some(charset(charset_name)?) };
-        let indexed = self.walk.as_ref().map(|_| self.indexed.binary_search_by(|p| p[..].cmp(path)).is_ok());
-        let result = |verdict: &str, variant: Option<&str>, charset: Option<&str>, confirmed: bool, reason: &str| {
-            Obj::new()
-                .val("path", &Lossy::new().str(path))
-                .str("verdict", Some(verdict))
-                .str("variant", variant)
-                .str("charset", charset)
-                .bool("confirmed", confirmed)
-                .str("reason", Some(reason))
-                .bool("indexed", indexed)
-        };
-        let Some(filter) = self.meta.bloom.filter.as_ref() else {
-            let empty: JsValue = js_sys::Array::new().into();
-            return Ok(result("unknown", None, None, false, "the file has no Bloom filter; look the path up in the index")
-                .val("probes", &empty)
-                .val("others", &js_sys::Array::new())
-                .done());
-        };
-        let fp = audit::probe_file_with(filter, self.audit.as_ref(), path, v, cs, &self.encoder).map_err(|e| js_error(&e))?;
-        let others = array(&fp.others, |(v, c, p)| {
-            Obj::new()
-                .str("variant", Some(v.as_str()))
-                .str("charset", Some(c.as_str()))
-                .str("verdict", Some(p.verdict.as_str()))
-                .val("probes", &seeds_js(p))
-                .done()
+        let code = |v: TailVariant, cs: Charset| [(v == TailVariant::ZeroExtended) as i32, charset_code(cs)];
+        write_record(|r| {
+            r.push(match p.verdict {
+                FileVerdict::Absent => 0,
+                FileVerdict::Maybe => 1,
+                FileVerdict::Unknown => 2,
+            });
+            r.extend(code(p.variant, p.charset));
+            r.extend([p.confirmed as i32, indexed, p.probe.probes.len() as i32, p.others.len() as i32]);
+            push_seeds(r, &p.probe.probes);
+            for (v, cs, o) in &p.others {
+                r.extend(code(*v, *cs));
+                r.push((o.verdict == Verdict::Maybe) as i32);
+                push_seeds(r, &o.probes);
+            }
         });
-        Ok(result(fp.verdict.as_str(), Some(fp.variant.as_str()), Some(fp.charset.as_str()), fp.confirmed, &fp.reason)
-            .val("probes", &seeds_js(&fp.probe))
-            .val("others", &others)
-            .done())
+        Ok(p.reason)
     }
 
     /// Verdicts for the `count` UTF-8 paths staged with [`stage_keys`]: one byte each,
-    /// 0 absent, 1 maybe, 2 unknown.
+    /// 0 absent, 1 maybe, 2 unknown. Arguments as for [`WasmTsFile::probe`].
     #[wasm_bindgen(js_name = probeStaged)]
-    /// `variant_code`/`charset_name` as in [`WasmTsFile::probe`].
     pub fn probe_staged(&self, count: usize, variant_code: u8, charset_name: &str) -> Result<Vec<u8>, JsValue> {
-        let v = match variant_code {
-            0 => None,
-            code => Some(variant(code == 2)),
-        };
-        let cs = if charset_name.is_empty() { None } else { Some(charset(charset_name)?) };
+        let (v, cs) = overrides(variant_code, charset_name)?;
+        let rule = self.reader.verdict_rule(v, cs);
         let mut out = Vec::with_capacity(staged_count().min(count));
-        let rule = VerdictRule::new(self.audit.as_ref(), v, cs);
         for_each_staged(count, |key| {
-            out.push(match self.meta.bloom.filter.as_ref() {
-                None => 2,
-                Some(f) => match rule.verdict(f, key, &self.encoder).map_err(|e| js_error(&e))? {
-                    FileVerdict::Absent => 0,
-                    FileVerdict::Maybe => 1,
-                    FileVerdict::Unknown => 2,
-                },
+            out.push(match self.reader.verdict(&rule, key).map_err(|e| js_error(&e))? {
+                Some(FileVerdict::Absent) => 0,
+                Some(FileVerdict::Maybe) => 1,
+                Some(FileVerdict::Unknown) | None => 2,
             });
             Ok(())
         })?;
@@ -719,27 +591,17 @@ impl WasmTsFile {
     }
 
     /// For the `count` UTF-8 paths staged with [`stage_keys`]: 0 where `probe` says absent,
-    /// else 1 (maybe or unknown). Same arguments as `probe` (crate::batch).
+    /// else 1 (maybe or unknown). Arguments as for [`WasmTsFile::probe`].
     #[wasm_bindgen(js_name = mightContainStaged)]
     pub fn might_contain_staged(&self, count: usize, variant_code: u8, charset_name: &str) -> Result<Vec<u8>, JsValue> {
-        let v = if variant_code == 0 { None } else { Some(variant(variant_code == 2)) };
-        let cs = if charset_name.is_empty() { None } else { Some(charset(charset_name)?) };
-        let rule = VerdictRule::new(self.audit.as_ref(), v, cs);
+        let (v, cs) = overrides(variant_code, charset_name)?;
+        let rule = self.reader.verdict_rule(v, cs);
         let mut out = Vec::with_capacity(staged_count().min(count));
         for_each_staged(count, |key| {
-            out.push(match self.meta.bloom.filter.as_ref() {
-                None => 1, // no filter: "unknown", so the file may contain the path
-                Some(f) => (rule.verdict(f, key, &self.encoder).map_err(|e| js_error(&e))? != FileVerdict::Absent) as u8,
-            });
+            // No filter: "unknown", so the file may contain the path.
+            out.push(u8::from(self.reader.verdict(&rule, key).map_err(|e| js_error(&e))? != Some(FileVerdict::Absent)));
             Ok(())
         })?;
         Ok(out)
     }
-}
-
-/// Lowercase hex, two digits a byte.
-fn hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
-    crate::error::push_hex(&mut s, bytes, false);
-    s
 }

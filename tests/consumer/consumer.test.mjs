@@ -78,7 +78,7 @@ function checkUse(stdout) {
     }, kind);
   }
   assert.deepEqual(out.garbage, { isError: true, kind: 'bad_head_magic', offset: 0 });
-  assert.equal(out.hash, -1267668613); // spec.md §4
+  assert.equal(out.hash, -1267668613); // docs/bloom-filter.md §8
   assert.deepEqual(out.leveldb, { policy: LDB.filter_policy, k: LDB.expected_k, firstKey: 'maybe' });
 }
 

@@ -120,3 +120,26 @@ test('an empty v3 filter reports its stored geometry with present false', () => 
   assert.equal(b.set_bits, 0);
   assert.match(text(run(['inspect', join(FIXTURES, manifest.file)]).stdout), new RegExp(`stores bit_count ${m}, k=${k}`));
 });
+
+test('inspect --json is report format 1: the documented keys, snake_case, absent statistics left out', () => {
+  const run = (file) => JSON.parse(spawnSync(process.execPath, [CLI, 'inspect', join(FIXTURES, file), '--json'], { encoding: 'utf8' }).stdout);
+  const r = run('table_null_tags.tsfile');
+  assert.equal(r.format_version, 1);
+  assert.deepEqual(Object.keys(r), [
+    'format_version', 'ok', 'error', 'file', 'version', 'metadata', 'bloom_filter', 'audit', 'tables', 'table_schemas',
+    'properties', 'series', 'time_columns', 'warnings',
+  ]);
+  assert.deepEqual(Object.keys(r.metadata), ['offset', 'size', 'meta_offset']);
+  assert.deepEqual(Object.keys(r.bloom_filter), [
+    'present', 'encoding', 'offset', 'bits_offset', 'byte_length', 'bit_count', 'hash_function_count', 'set_bits', 'fill_ratio',
+    'estimated_items', 'indexed_items', 'fpp_formula', 'fpp_from_fill', 'optimal_k',
+  ]);
+  assert.deepEqual(Object.keys(r.audit.hypotheses[0]), [
+    'variant', 'time_columns', 'trailing_null_tags', 'charset', 'writer', 'reproduces', 'differing_bits', 'indexed_absent',
+  ]);
+  assert.deepEqual(Object.keys(r.table_schemas[0].columns[0]), ['name', 'data_type', 'category', 'encoding', 'compression']);
+  // A file whose filter field is Java's null filter: no statistics, and their keys left out as in 0.1.0.
+  const none = run('synthetic_java_null_filter_v4.tsfile');
+  assert.deepEqual(Object.keys(none.bloom_filter), ['present', 'encoding', 'offset', 'bits_offset', 'byte_length']);
+  assert.ok(none.series.every((s) => !('maybe_present' in s)));
+});

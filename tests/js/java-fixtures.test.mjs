@@ -35,7 +35,7 @@ for (const entry of manifest.files) {
       assert.equal(await t.loadIndex(), null);
       const info = t.bloomInfo();
       assert.equal(info.present, entry.bloom.present);
-      const { series, time_columns: timeColumns } = await t.listing();
+      const { series, timeColumns } = await t.listing();
       const want = expectedPaths(entry);
       assert.deepEqual(series.map((s) => s.path).sort(), want.series.map((s) => s.path).sort());
       assert.deepEqual(timeColumns.map((s) => s.path).sort(), want.timeColumns.map((s) => s.path).sort());
@@ -44,12 +44,12 @@ for (const entry of manifest.files) {
         assert.equal(audit.status, 'no_filter');
         return;
       }
-      assert.equal(info.bit_count, entry.bloom.bit_count);
-      assert.equal(info.hash_function_count, entry.bloom.hash_function_count);
-      assert.equal(info.set_bits, entry.bloom.set_bits);
+      assert.equal(info.bitCount, entry.bloom.bit_count);
+      assert.equal(info.hashFunctionCount, entry.bloom.hash_function_count);
+      assert.equal(info.setBits, entry.bloom.set_bits);
 
       // Every indexed series (and time column: Java inserts them) is maybe-present.
-      for (const s of [...series, ...timeColumns]) assert.equal(s.maybe_present, true, s.path);
+      for (const s of [...series, ...timeColumns]) assert.equal(s.maybePresent, true, s.path);
 
       // The audit names the JVM's charset: GBK for the GBK set, UTF-8 otherwise; the variant is
       // established when some hashed path has a non-ASCII tail (else both variants agree).

@@ -56,14 +56,14 @@ test('10,000-series file from every source kind: bit count, all series, probeMan
 test('every real and synthetic file lists its exact series and keeps them maybe-present', async () => {
   for (const e of MANIFEST.filter((x) => x.kind !== 'hostile')) {
     const t = await openTsFile(filePath(e));
-    const { series, time_columns } = await t.listing();
+    const { series, timeColumns } = await t.listing();
     const key = (device, m, dt) => `${device.map((s) => s ?? 'null').join('.')}.${m}|${dt}`;
-    const got = series.map((s) => `${s.path}|${s.data_type}`).sort();
+    const got = series.map((s) => `${s.path}|${s.dataType}`).sort();
     const want = e.series.map((s) => key(s.device, s.measurement, s.data_type)).sort();
     assert.deepEqual(got, want, e.name);
-    assert.equal(time_columns.length, (e.time_columns ?? []).length, e.name);
+    assert.equal(timeColumns.length, (e.time_columns ?? []).length, e.name);
     if (t.bloomFilter) {
-      assert.ok(series.every((s) => s.maybe_present === true), e.name);
+      assert.ok(series.every((s) => s.maybePresent === true), e.name);
       for (const v of t.probeMany(series.map((s) => s.path))) assert.equal(v.verdict, 'maybe', `${e.name} ${v.path}`);
     }
     await t.close();
@@ -76,11 +76,11 @@ test('the audit names the writer variant', async () => {
     const t = await openTsFile(filePath(e));
     const a = await t.audit();
     assert.ok(['established', 'ambiguous'].includes(a.status), `${e.name}: ${a.summary}`);
-    if (a.non_ascii_tail_paths > 0 && e.hash_variant) {
+    if (a.nonAsciiTailPaths > 0 && e.hash_variant) {
       assert.equal(a.variant, e.hash_variant, `${e.name}: ${a.summary}`);
       assert.match(a.summary, /^bits reproduced exactly/);
     }
-    if (e.hash_variant === 'zero-extended' && e.time_columns_in_filter && a.status === 'established' && a.time_column_count > 0) {
+    if (e.hash_variant === 'zero-extended' && e.time_columns_in_filter && a.status === 'established' && a.timeColumnCount > 0) {
       assert.match(a.writer, /C\+\+ tsfile >= 2\.5/, e.name);
     }
     await t.close();

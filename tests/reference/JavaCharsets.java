@@ -1,5 +1,5 @@
 // Records what a real JVM's String.getBytes(charset) produces for the sample paths,
-// the ground truth for path bytes under non-UTF-8 default charsets (tsfile-format.md §10).
+// the ground truth for path bytes under non-UTF-8 default charsets (docs/writers.md §4).
 // Regenerate: javac -d /tmp tests/reference/JavaCharsets.java && java -cp /tmp JavaCharsets > tests/fixtures/java_charsets.json
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;

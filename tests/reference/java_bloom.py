@@ -6,7 +6,7 @@ TsFileMetadata.serializeBloomFilter), used by the JS tests as an oracle.
 It deliberately mirrors Java's shape (signed 64-bit longs, the fall-through
 tail switch, BitSet.toByteArray) rather than our Rust code.
 
-  python3 java_bloom.py --self-test        check the spec.md vectors
+  python3 java_bloom.py --self-test        check the docs/bloom-filter.md §8 vectors
   python3 java_bloom.py < request.json      answer a request (see main)
 """
 import json

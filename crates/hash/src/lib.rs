@@ -1,5 +1,5 @@
 //! TsFile's `Murmur128Hash`: MurmurHash3 x64-128 folded to a signed 32-bit value
-//! (spec.md §4, tsfile-format.md §11), and the bit test of its `BloomFilter`.
+//! (docs/bloom-filter.md §4), and the bit test of its `BloomFilter`.
 //!
 //! The hot path of tsfile-bloom, in its own crate so that the wasm profile can compile it at
 //! opt-level 3 while the rest of the module stays at "z" (the root Cargo.toml).
@@ -321,7 +321,7 @@ mod tests {
 
     #[test]
     fn spec_table_seed5_m256() {
-        // spec.md §4, first table.
+        // docs/bloom-filter.md §8, first table.
         for (path, h, bit) in [
             ("root.sg.d.s1", -1267668613, 133),
             ("root.设备.s1", 1697017247, 159),
@@ -335,7 +335,7 @@ mod tests {
 
     #[test]
     fn stock_murmur_differs_on_signed_tail() {
-        // spec.md §4: a stock MurmurHash3 gives 1978455175 → bit 135 for this path.
+        // docs/bloom-filter.md §8: a stock MurmurHash3 gives 1978455175 → bit 135 for this path.
         let h = hash32("root.设备.s1".as_bytes(), 5, TailVariant::ZeroExtended);
         assert_eq!(h, 1978455175);
         assert_eq!(bit_index(h, 256), 135);
@@ -348,7 +348,7 @@ mod tests {
         assert_eq!(bit_index(i32::MAX, 256), (i32::MAX as u32) % 256);
     }
 
-    /// The reference algorithm, byte by byte (the implementation before issue 7).
+    /// The reference algorithm, byte by byte (the first implementation).
     fn reference_murmur128(key: &[u8], seed: u32, variant: TailVariant) -> (u64, u64) {
         let (mut h1, mut h2) = (seed as u64, seed as u64);
         let mut blocks = key.chunks_exact(16);

@@ -1,4 +1,4 @@
-// Issue-7 workloads through the JS API (wasm under Node), used by scripts/bench.mjs:
+// Realistic workloads through the JS API (wasm under Node), used by scripts/bench.mjs:
 // realistic batch probe (vs the murmurhash3js-revisited route), a 1M-path build, opening
 // a ~1 GB and a ~1 MB TsFile (bytes read counted through countingSource), and the audit
 // of a 100,000-series file. The same path shape as benches/bloom.rs (`real_path`) and
@@ -70,10 +70,10 @@ export function murmurJsProbeMany(bits, bitCount, k, paths) {
 const asciiTail = (bytes) => bytes.subarray(bytes.length - (bytes.length % 16)).every((b) => b < 0x80);
 
 /**
- * Adds the issue-7 sections through `section(title, note, rows)` from bench.mjs and returns
+ * Adds the realistic-workload sections through `section(title, note, rows)` from bench.mjs and returns
  * extra facts (bytes read, path stats) for the report.
  */
-export async function issue7({ section, time, fixtures = 'bench-data' }) {
+export async function workloads({ section, time, fixtures = 'bench-data' }) {
   const facts = {};
   // ---- batch probe, realistic paths
   const all = Array.from({ length: REAL_SERIES }, (_, i) => realPath(i));

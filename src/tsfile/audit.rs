@@ -1,7 +1,7 @@
 //! Which writer made this filter? Every indexed path is hashed under each
 //! hypothesis (tail variant × time columns inserted × trailing null tags kept ×
 //! charset) and the stored bit vector is rebuilt; a hypothesis holds when it
-//! reproduces the stored bits exactly (tsfile-format.md §10-11, Q1-Q5).
+//! reproduces the stored bits exactly (docs/writers.md §2–4 and §6).
 //! Probing a path then says which variant it rests on and whether "absent" is sound.
 
 use crate::encoder::{BuiltIn, PathEncoder};
@@ -58,7 +58,8 @@ impl Hypothesis {
         out
     }
 
-    fn path(&self, s: &Series, encoder: &dyn PathEncoder) -> Vec<u8> {
+    /// The bytes the writer hashed for `s` under this hypothesis (the charset as `encoder` has it).
+    pub fn path(&self, s: &Series, encoder: &dyn PathEncoder) -> Vec<u8> {
         let raw = s.device.series_path(&s.measurement, !self.trailing_nulls_kept);
         match encoder.encode(&raw, self.charset) {
             Ok(std::borrow::Cow::Owned(v)) => v,

@@ -1,0 +1,167 @@
+//! What the JS API shows of a table, filter and probe: the core's answers as `Serialize`
+//! types with camelCase keys (`None` serializes as `null`), so the wasm layer only converts.
+
+use super::{BlockHandle, FilterInfo, FilterProbe, LevelDbProbe, LevelDbTable, ProbeBit};
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct HandleInfo {
+    pub offset: u64,
+    pub size: u64,
+}
+
+impl From<BlockHandle> for HandleInfo {
+    fn from(h: BlockHandle) -> HandleInfo {
+        HandleInfo { offset: h.offset, size: h.size }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MetaEntryInfo {
+    pub key: String,
+    pub offset: u64,
+    pub size: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TableInfo {
+    pub file_size: u64,
+    pub filter_policy: Option<String>,
+    pub policy_supported: bool,
+    pub base_lg: Option<u8>,
+    pub key_format: &'static str,
+    pub filter_block: Option<HandleInfo>,
+    pub metaindex: HandleInfo,
+    pub index: HandleInfo,
+    pub index_compression: &'static str,
+    pub meta_entries: Vec<MetaEntryInfo>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DataBlockInfo {
+    pub index: usize,
+    pub offset: u64,
+    pub size: u64,
+    pub separator_hex: String,
+    pub filter_index: Option<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FilterView {
+    pub index: usize,
+    pub offset: u64,
+    pub length: u64,
+    /// None for an empty filter.
+    pub k: Option<u32>,
+    pub bit_count: u64,
+    pub set_bits: u64,
+    pub data_block_offsets: Vec<u64>,
+}
+
+impl From<&FilterInfo> for FilterView {
+    fn from(f: &FilterInfo) -> FilterView {
+        FilterView {
+            index: f.index,
+            offset: f.offset,
+            length: f.length,
+            k: f.k,
+            bit_count: f.bit_count,
+            set_bits: f.set_bits,
+            data_block_offsets: f.data_block_offsets.clone(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ProbeBitInfo {
+    pub bit: u64,
+    pub set: bool,
+}
+
+fn bits(p: &[ProbeBit]) -> Vec<ProbeBitInfo> {
+    p.iter().map(|b| ProbeBitInfo { bit: b.bit, set: b.set }).collect()
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TableProbeInfo {
+    pub verdict: &'static str,
+    pub reason: &'static str,
+    pub block_index: Option<usize>,
+    pub data_block: Option<HandleInfo>,
+    pub filter_index: Option<usize>,
+    pub hash: u32,
+    pub probes: Vec<ProbeBitInfo>,
+}
+
+impl From<&LevelDbProbe> for TableProbeInfo {
+    fn from(p: &LevelDbProbe) -> TableProbeInfo {
+        TableProbeInfo {
+            verdict: p.verdict.as_str(),
+            reason: p.reason.as_str(),
+            block_index: p.block_index,
+            data_block: p.data_block.map(|(offset, size)| HandleInfo { offset, size }),
+            filter_index: p.filter_index,
+            hash: p.hash,
+            probes: bits(&p.probes),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FilterProbeInfo {
+    pub verdict: &'static str,
+    pub reason: &'static str,
+    pub hash: u32,
+    pub probes: Vec<ProbeBitInfo>,
+}
+
+impl FilterProbeInfo {
+    pub fn new(p: &FilterProbe, hash: u32) -> FilterProbeInfo {
+        FilterProbeInfo { verdict: p.verdict.as_str(), reason: p.reason.as_str(), hash, probes: bits(&p.probes) }
+    }
+}
+
+impl LevelDbTable {
+    pub fn info(&self) -> TableInfo {
+        TableInfo {
+            file_size: self.file_size,
+            filter_policy: self.filter_policy.clone(),
+            policy_supported: self.policy_supported(),
+            base_lg: self.base_lg,
+            key_format: self.key_format.as_str(),
+            filter_block: self.filter_handle.map(HandleInfo::from),
+            metaindex: self.metaindex_handle.into(),
+            index: self.index_handle.into(),
+            index_compression: self.index_compression.as_str(),
+            meta_entries: self
+                .meta_entries
+                .iter()
+                .map(|m| MetaEntryInfo {
+                    key: String::from_utf8_lossy(&m.key).into_owned(),
+                    offset: m.handle.offset,
+                    size: m.handle.size,
+                })
+                .collect(),
+        }
+    }
+
+    pub fn filter_views(&self) -> Vec<FilterView> {
+        self.filters.iter().map(FilterView::from).collect()
+    }
+
+    pub fn data_block_infos(&self) -> Vec<DataBlockInfo> {
+        self.data_blocks
+            .iter()
+            .enumerate()
+            .map(|(index, b)| {
+                let mut separator_hex = String::with_capacity(b.separator.len() * 2);
+                crate::error::push_hex(&mut separator_hex, &b.separator, false);
+                DataBlockInfo { index, offset: b.handle.offset, size: b.handle.size, separator_hex, filter_index: b.filter_index }
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,74 @@
+//! The envelope (docs/tsfile-format.md, "Head and tail"): the head magic and version byte,
+//! and the tail's i32 TsFileMetadata size and magic that locate TsFileMetadata.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::source::ReadAt;
+
+pub const MAGIC: &[u8; 6] = b"TsFile";
+/// `"TsFile"` + version byte.
+pub const HEAD_LEN: u64 = 7;
+/// i32 size + `"TsFile"`.
+pub const TAIL_LEN: u64 = 10;
+pub const MIN_FILE_LEN: u64 = HEAD_LEN + TAIL_LEN;
+
+/// What the head and tail say, before TsFileMetadata is parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Envelope {
+    pub file_size: u64,
+    pub version: u8,
+    /// Start of TsFileMetadata.
+    pub metadata_offset: u64,
+    pub metadata_size: u32,
+}
+
+/// Checks head and tail and locates TsFileMetadata (docs/tsfile-format.md §2).
+pub fn read_envelope<R: ReadAt + ?Sized>(src: &R) -> Result<Envelope> {
+    let size = src.size();
+    if size < MIN_FILE_LEN {
+        return Err(Error::new(
+            ErrorKind::TooShort,
+            0,
+            format!("{size} bytes is shorter than the smallest TsFile ({MIN_FILE_LEN} bytes)"),
+        ));
+    }
+    let head = src.read_at(0, HEAD_LEN as usize)?;
+    if &head[..6] != MAGIC {
+        // The bytes as `{:02x?}` would print them: [54, 73, ...].
+        let mut m = String::from("file starts with [");
+        for (i, b) in head[..6].iter().enumerate() {
+            if i > 0 {
+                m.push_str(", ");
+            }
+            crate::error::push_hex(&mut m, &[*b], false);
+        }
+        m.push_str("], not \"TsFile\"");
+        return Err(Error::new(ErrorKind::BadHeadMagic, 0, m));
+    }
+    let version = head[6];
+    if version != 3 && version != 4 {
+        let what = if version == b'0' && size >= 12 && src.read_at(6, 6)? == b"000002" {
+            "version \"000002\" (TsFile v2, IoTDB 0.10/0.11)".to_string()
+        } else {
+            format!("version byte {version}")
+        };
+        return Err(Error::new(ErrorKind::UnsupportedVersion, 6, format!("{what} is not supported; versions 3 and 4 are")));
+    }
+    let tail = src.read_at(size - TAIL_LEN, TAIL_LEN as usize)?;
+    if &tail[4..] != MAGIC {
+        return Err(Error::new(
+            ErrorKind::BadTailMagic,
+            size - 6,
+            "file does not end with \"TsFile\" (incomplete file, or not a TsFile)",
+        ));
+    }
+    let s = i32::from_be_bytes(crate::bytes::array(&tail));
+    let available = size - MIN_FILE_LEN;
+    if s <= 0 || s as u64 > available {
+        return Err(Error::new(
+            ErrorKind::BadMetadataSize,
+            size - TAIL_LEN,
+            format!("TsFileMetadata size {s} must be in 1..={available} for a {size}-byte file"),
+        ));
+    }
+    Ok(Envelope { file_size: size, version, metadata_offset: size - TAIL_LEN - s as u64, metadata_size: s as u32 })
+}

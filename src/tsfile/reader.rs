@@ -1,0 +1,585 @@
+//! An opened TsFile: everything the JS API shows, decided here so that the native crate
+//! and the wasm package give the same answers. The result types derive `Serialize` with
+//! camelCase keys; `None` serializes as `null` (JSON, and the wasm layer's serializer).
+//!
+//! Reading happens in two steps, as in the format: [`TsFileReader::open`] parses
+//! TsFileMetadata (head, tail and the metadata bytes only), [`TsFileReader::attach_index`]
+//! walks the index region once, audits the filter against it and computes each listed
+//! series' verdict.
+
+use super::audit::{self, Audit, AuditStatus, FileVerdict, VerdictRule};
+use super::encoder::{BuiltIn, PathEncoder};
+use super::{category_name, data_type_name, IndexWalk, Series, TsFileMetadata};
+use crate::error::{Error, Result};
+use crate::filter::{BloomFilter, SeedProbe, Stats};
+use crate::hash::TailVariant;
+use crate::path::Charset;
+use crate::source::ReadAt;
+use serde::Serialize;
+
+/// Where TsFileMetadata sits.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MetadataInfo {
+    /// Offset of TsFileMetadata in the file.
+    pub offset: u64,
+    pub size: u32,
+    /// Offset of the index region (the 0x02 separator).
+    pub meta_offset: u64,
+}
+
+/// Where and how the filter is stored, with fill statistics.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BloomInfo {
+    pub present: bool,
+    pub encoding: &'static str,
+    pub offset: u64,
+    pub bits_offset: Option<u64>,
+    pub byte_length: Option<u32>,
+    /// Also reported for an empty v3 (or legacy C++) filter, which stores its geometry.
+    pub bit_count: Option<u32>,
+    pub hash_function_count: Option<u32>,
+    pub set_bits: Option<u64>,
+    pub fill_ratio: Option<f64>,
+    pub estimated_items: Option<f64>,
+    /// Paths the writer inserted according to the index (series, plus time columns when
+    /// the audit says they were inserted).
+    pub indexed_items: Option<u64>,
+    pub fpp_formula: Option<f64>,
+    pub fpp_from_fill: Option<f64>,
+    pub optimal_k: Option<f64>,
+}
+
+/// One listed series (or aligned time column).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SeriesInfo {
+    pub path: String,
+    pub table: Option<String>,
+    /// DeviceID segments; null segments stay null.
+    pub device: Vec<Option<String>>,
+    pub measurement: String,
+    pub data_type: &'static str,
+    pub offset: u64,
+    /// Under the file's soundness rules: true (maybe), false (a sound "absent": the filter
+    /// is inconsistent with the index), null (no filter, or bits that cannot be trusted).
+    pub maybe_present: Option<bool>,
+}
+
+/// The listing in index order: series, and the time columns of aligned devices.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Listing {
+    pub series: Vec<SeriesInfo>,
+    pub time_columns: Vec<SeriesInfo>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HypothesisInfo {
+    pub variant: &'static str,
+    pub time_columns: bool,
+    /// "kept" or "dropped".
+    pub trailing_null_tags: &'static str,
+    pub charset: &'static str,
+    pub writer: String,
+    pub reproduces: bool,
+    pub differing_bits: u64,
+    pub indexed_absent: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditInfo {
+    pub status: &'static str,
+    pub summary: String,
+    pub variant: Option<&'static str>,
+    pub charset: Option<&'static str>,
+    pub charsets: Vec<&'static str>,
+    pub charsets_unavailable: Vec<&'static str>,
+    pub writer: Option<String>,
+    pub series_count: u64,
+    pub time_column_count: u64,
+    pub non_ascii_tail_paths: u64,
+    pub hypotheses: Vec<HypothesisInfo>,
+}
+
+/// A probe under one more candidate hash.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OtherProbe {
+    pub variant: &'static str,
+    pub charset: &'static str,
+    pub verdict: &'static str,
+    pub probes: Vec<SeedProbe>,
+}
+
+/// One path probed with the file's soundness rules.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileProbeInfo {
+    pub path: String,
+    pub verdict: &'static str,
+    pub variant: Option<&'static str>,
+    pub charset: Option<&'static str>,
+    pub confirmed: bool,
+    pub reason: String,
+    /// Whether the index lists this exact series (None before the index is read).
+    pub indexed: Option<bool>,
+    pub probes: Vec<SeedProbe>,
+    pub others: Vec<OtherProbe>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PropertyInfo {
+    pub key: Option<String>,
+    pub value: Option<String>,
+    /// Hex of the value when it is not UTF-8.
+    pub value_hex: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ColumnInfo {
+    pub name: Option<String>,
+    pub data_type: String,
+    pub category: &'static str,
+    pub encoding: u8,
+    pub compression: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TableSchemaInfo {
+    pub table: Option<String>,
+    pub columns: Vec<ColumnInfo>,
+}
+
+/// A non-fatal problem, or the error that stopped the index walk.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorInfo {
+    pub kind: &'static str,
+    pub message: String,
+    pub offset: u64,
+}
+
+impl From<&Error> for ErrorInfo {
+    fn from(e: &Error) -> ErrorInfo {
+        ErrorInfo { kind: e.kind.as_str(), message: e.message.clone(), offset: e.offset }
+    }
+}
+
+/// Everything about the file except the listing, in one value: what `TsFile` shows before
+/// and after the index is read (`indexedItems`, `audit` and the walk's warnings come with it).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileInfo {
+    pub version: u8,
+    pub metadata: MetadataInfo,
+    pub bloom: BloomInfo,
+    pub properties: Vec<PropertyInfo>,
+    pub table_schemas: Vec<TableSchemaInfo>,
+    pub table_names: Vec<Option<String>>,
+    pub warnings: Vec<ErrorInfo>,
+    pub audit: Option<AuditInfo>,
+    pub index_error: Option<ErrorInfo>,
+}
+
+/// What a probe of a file without a Bloom filter says.
+pub const NO_FILTER_REASON: &str = "the file has no Bloom filter; look the path up in the index";
+
+fn lossy(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn lossy_opt(b: &Option<Vec<u8>>) -> Option<String> {
+    b.as_deref().map(lossy)
+}
+
+/// An opened TsFile. `E` supplies path bytes in JVM charsets ([`BuiltIn`] natively; the
+/// wasm module passes the charsets module's encoder).
+pub struct TsFileReader<E: PathEncoder = BuiltIn> {
+    meta: TsFileMetadata,
+    walk: Option<IndexWalk>,
+    audit: Option<Audit>,
+    /// The indexed series (not time columns) for a probe's `indexed`: each path's hash with
+    /// the path, sorted by hash (a binary search compares integers; the paths of one file
+    /// share long prefixes and suffixes, which made comparing bytes the probe's largest cost).
+    indexed: Vec<(i32, Vec<u8>)>,
+    /// Per record of the walk, its verdict under the file's rules (the listing's maybePresent).
+    verdicts: Vec<Option<bool>>,
+    encoder: E,
+}
+
+impl TsFileReader<BuiltIn> {
+    /// Reads TsFileMetadata and the index from a source, with the built-in charsets.
+    pub fn read<R: ReadAt + ?Sized>(src: &R) -> Result<TsFileReader<BuiltIn>> {
+        let mut r = TsFileReader::from_metadata(super::read_metadata(src)?, BuiltIn);
+        let walk = super::walk_index(src, &r.meta);
+        r.attach_walk(walk);
+        Ok(r)
+    }
+}
+
+impl<E: PathEncoder> TsFileReader<E> {
+    /// A file whose TsFileMetadata is parsed; the index is not read yet.
+    pub fn from_metadata(meta: TsFileMetadata, encoder: E) -> TsFileReader<E> {
+        TsFileReader { meta, walk: None, audit: None, indexed: Vec::new(), verdicts: Vec::new(), encoder }
+    }
+
+    pub fn metadata(&self) -> &TsFileMetadata {
+        &self.meta
+    }
+
+    pub fn filter(&self) -> Option<&BloomFilter> {
+        self.meta.bloom.filter.as_ref()
+    }
+
+    pub fn audit(&self) -> Option<&Audit> {
+        self.audit.as_ref()
+    }
+
+    pub fn index_read(&self) -> bool {
+        self.walk.is_some()
+    }
+
+    /// `(offset, length)` of the index region [`attach_index`](Self::attach_index) needs.
+    pub fn index_range(&self) -> (u64, u64) {
+        (self.meta.meta_offset, self.meta.envelope.metadata_offset - self.meta.meta_offset)
+    }
+
+    /// Walks the index region `[meta_offset, start of TsFileMetadata)` and audits the filter
+    /// against it. Returns the error that stopped the walk (the records before it are kept).
+    pub fn attach_index(&mut self, region: &[u8]) -> Option<&Error> {
+        let walk = super::walk_index_region(&self.meta, region);
+        self.attach_walk(walk);
+        self.walk.as_ref().and_then(|w| w.error.as_ref())
+    }
+
+    fn attach_walk(&mut self, walk: IndexWalk) {
+        // A heap sort (BinaryHeap) is much smaller in wasm than slice::sort's quicksort.
+        let indexed: std::collections::BinaryHeap<(i32, Vec<u8>)> = walk
+            .series
+            .iter()
+            .filter(|s| !s.is_time_column())
+            .map(|s| {
+                let path = s.path();
+                (index_hash(&path), path)
+            })
+            .collect();
+        self.indexed = indexed.into_sorted_vec();
+        self.walk = Some(walk);
+        self.reaudit();
+    }
+
+    /// Audits (when the walk completed) and recomputes the listing's verdicts.
+    fn reaudit(&mut self) {
+        let Some(walk) = &self.walk else { return };
+        self.audit =
+            walk.error.is_none().then(|| audit::audit_with(self.meta.bloom.filter.as_ref(), &walk.series, &self.encoder));
+        let rule = VerdictRule::new(self.audit.as_ref(), None, None);
+        let filter = self.meta.bloom.filter.as_ref();
+        self.verdicts = walk
+            .series
+            .iter()
+            .map(|s| {
+                match rule.verdict(filter?, &s.path(), &self.encoder) {
+                    Ok(FileVerdict::Maybe) => Some(true),
+                    Ok(FileVerdict::Absent) => Some(false),
+                    Ok(FileVerdict::Unknown) | Err(_) => None,
+                }
+            })
+            .collect();
+    }
+
+    /// Replaces the charset encoder; audits again when the last audit wanted charsets it
+    /// could not have. Returns whether it audited again.
+    pub fn set_encoder(&mut self, encoder: E) -> bool {
+        self.encoder = encoder;
+        let again = self.audit.as_ref().is_some_and(|a| !a.charsets_unavailable.is_empty());
+        if again {
+            self.reaudit();
+        }
+        again
+    }
+
+    pub fn encoder(&self) -> &E {
+        &self.encoder
+    }
+
+    pub fn metadata_info(&self) -> MetadataInfo {
+        MetadataInfo {
+            offset: self.meta.envelope.metadata_offset,
+            size: self.meta.envelope.metadata_size,
+            meta_offset: self.meta.meta_offset,
+        }
+    }
+
+    /// The paths the writer inserted, by the index: the series, plus the time columns
+    /// unless the reproducing hypothesis leaves them out. None before the audit.
+    pub fn indexed_items(&self) -> Option<u64> {
+        let a = self.audit.as_ref()?;
+        self.meta.bloom.filter.as_ref()?;
+        let inserted = a.matching().next().is_none_or(|h| h.time_columns);
+        Some((a.series_count + if inserted { a.time_column_count } else { 0 }) as u64)
+    }
+
+    pub fn bloom_info(&self) -> BloomInfo {
+        let b = &self.meta.bloom;
+        let f = b.filter.as_ref();
+        let indexed_items = self.indexed_items();
+        let stats: Option<Stats> = f.map(|f| f.stats(indexed_items.map(|n| n as f64)));
+        // An empty v3 (or legacy C++) filter still stores its geometry: reported, with 0 bits set.
+        let empty_geometry = if f.is_none() { b.layout.and_then(|l| l.stored_geometry) } else { None };
+        BloomInfo {
+            present: f.is_some(),
+            encoding: b.encoding.as_str(),
+            offset: b.offset,
+            bits_offset: b.layout.map(|l| l.bits_offset),
+            byte_length: b.layout.map(|l| l.byte_length),
+            bit_count: f.map(|f| f.bit_count()).or(empty_geometry.map(|g| g.0)),
+            hash_function_count: f.map(|f| f.hash_function_count()).or(empty_geometry.map(|g| g.1)),
+            set_bits: stats.map(|s| s.set_bits).or(empty_geometry.map(|_| 0)),
+            fill_ratio: stats.map(|s| s.fill_ratio),
+            estimated_items: stats.map(|s| s.estimated_items),
+            indexed_items,
+            fpp_formula: stats.map(|s| s.fpp_formula),
+            fpp_from_fill: stats.map(|s| s.fpp_from_fill),
+            optimal_k: stats.map(|s| s.optimal_k),
+        }
+    }
+
+    pub fn properties(&self) -> Vec<PropertyInfo> {
+        self.meta
+            .properties
+            .iter()
+            .map(|(k, v)| {
+                let text = v.as_deref().map(|b| std::str::from_utf8(b).ok());
+                PropertyInfo {
+                    key: lossy_opt(k),
+                    value: text.flatten().map(str::to_string),
+                    value_hex: match (text, v) {
+                        (Some(None), Some(b)) => Some(hex(b)),
+                        _ => None,
+                    },
+                }
+            })
+            .collect()
+    }
+
+    pub fn table_schemas(&self) -> Vec<TableSchemaInfo> {
+        self.meta
+            .table_schemas
+            .iter()
+            .map(|t| TableSchemaInfo {
+                table: lossy_opt(&t.table_name),
+                columns: t
+                    .columns
+                    .iter()
+                    .map(|c| ColumnInfo {
+                        name: lossy_opt(&c.name),
+                        data_type: data_type_name(c.data_type),
+                        category: category_name(c.category),
+                        encoding: c.encoding,
+                        compression: c.compression,
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    pub fn table_names(&self) -> Vec<Option<String>> {
+        self.meta.table_roots.iter().map(|(n, _)| lossy_opt(n)).collect()
+    }
+
+    /// TsFileMetadata's warnings, then the index walk's.
+    pub fn warnings(&self) -> Vec<ErrorInfo> {
+        let walk = self.walk.as_ref().map(|w| &w.warnings[..]).unwrap_or_default();
+        self.meta.warnings.iter().chain(walk).map(ErrorInfo::from).collect()
+    }
+
+    pub fn file_info(&self) -> FileInfo {
+        FileInfo {
+            version: self.meta.envelope.version,
+            metadata: self.metadata_info(),
+            bloom: self.bloom_info(),
+            properties: self.properties(),
+            table_schemas: self.table_schemas(),
+            table_names: self.table_names(),
+            warnings: self.warnings(),
+            audit: self.audit_info(),
+            index_error: self.index_error().map(ErrorInfo::from),
+        }
+    }
+
+    /// The error that stopped the index walk, if any.
+    pub fn index_error(&self) -> Option<&Error> {
+        self.walk.as_ref().and_then(|w| w.error.as_ref())
+    }
+
+    pub fn audit_info(&self) -> Option<AuditInfo> {
+        let a = self.audit.as_ref()?;
+        let has_time = a.time_column_count > 0;
+        let writer = (a.status == AuditStatus::Established).then(|| a.matching().next().map(|h| h.writer(has_time))).flatten();
+        Some(AuditInfo {
+            status: a.status.as_str(),
+            summary: a.summary.clone(),
+            variant: a.variant.map(TailVariant::as_str),
+            charset: a.charset.map(Charset::as_str),
+            charsets: a.charsets.iter().map(|c| c.as_str()).collect(),
+            charsets_unavailable: a.charsets_unavailable.iter().map(|c| c.as_str()).collect(),
+            writer,
+            series_count: a.series_count as u64,
+            time_column_count: a.time_column_count as u64,
+            non_ascii_tail_paths: a.non_ascii_tail_paths as u64,
+            hypotheses: a
+                .results
+                .iter()
+                .map(|r| {
+                    let h = &r.hypothesis;
+                    HypothesisInfo {
+                        variant: h.variant.as_str(),
+                        time_columns: h.time_columns,
+                        trailing_null_tags: if h.trailing_nulls_kept { "kept" } else { "dropped" },
+                        charset: h.charset.as_str(),
+                        writer: h.writer(has_time),
+                        reproduces: r.reproduces,
+                        differing_bits: r.differing_bits,
+                        indexed_absent: r.indexed_absent as u64,
+                    }
+                })
+                .collect(),
+        })
+    }
+
+    /// Every record of the index walk in index order, with its verdict (`maybePresent`).
+    /// Empty before the index is read.
+    pub fn entries(&self) -> impl Iterator<Item = (&Series, Option<bool>)> {
+        let series = self.walk.as_ref().map(|w| &w.series[..]).unwrap_or_default();
+        series.iter().zip(self.verdicts.iter().copied())
+    }
+
+    /// One listed record as the API shows it.
+    pub fn series_info(s: &Series, maybe_present: Option<bool>) -> SeriesInfo {
+        SeriesInfo {
+            path: lossy(&s.path()),
+            table: lossy_opt(&s.table),
+            device: s.device.segments.iter().map(lossy_opt).collect(),
+            measurement: lossy(&s.measurement),
+            data_type: s.data_type.as_str(),
+            offset: s.offset,
+            maybe_present,
+        }
+    }
+
+    /// The listing: series and time columns in index order.
+    pub fn listing(&self) -> Listing {
+        let mut out = Listing { series: Vec::new(), time_columns: Vec::new() };
+        for (s, v) in self.entries() {
+            let item = Self::series_info(s, v);
+            if s.is_time_column() { &mut out.time_columns } else { &mut out.series }.push(item);
+        }
+        out
+    }
+
+    /// Whether the index lists `path` (UTF-8, as stored) as a series; None before it is read.
+    pub fn is_indexed(&self, path: &[u8]) -> Option<bool> {
+        let h = index_hash(path);
+        let first = self.indexed.partition_point(|(x, _)| *x < h);
+        self.walk.as_ref().map(|_| self.indexed[first..].iter().take_while(|(x, _)| *x == h).any(|(_, p)| p == path))
+    }
+
+    /// Probes one path (UTF-8 bytes as stored in the index) with the file's soundness rules
+    /// (docs/bloom-filter.md §7, docs/writers.md §6). `variant`/`charset`: the hash whose
+    /// bits are reported (None: the audit's).
+    pub fn probe(&self, path: &[u8], variant: Option<TailVariant>, charset: Option<Charset>) -> Result<FileProbeInfo> {
+        let indexed = self.is_indexed(path);
+        let Some(fp) = self.probe_filter(path, variant, charset)? else {
+            return Ok(FileProbeInfo {
+                path: lossy(path),
+                verdict: FileVerdict::Unknown.as_str(),
+                variant: None,
+                charset: None,
+                confirmed: false,
+                reason: NO_FILTER_REASON.to_string(),
+                indexed,
+                probes: Vec::new(),
+                others: Vec::new(),
+            });
+        };
+        Ok(FileProbeInfo {
+            path: lossy(path),
+            verdict: fp.verdict.as_str(),
+            variant: Some(fp.variant.as_str()),
+            charset: Some(fp.charset.as_str()),
+            confirmed: fp.confirmed,
+            reason: fp.reason,
+            indexed,
+            probes: fp.probe.probes,
+            others: fp
+                .others
+                .into_iter()
+                .map(|(v, c, p)| OtherProbe { variant: v.as_str(), charset: c.as_str(), verdict: p.verdict.as_str(), probes: p.probes })
+                .collect(),
+        })
+    }
+
+    /// [`probe`](Self::probe) as the core's values: None when the file has no filter (the
+    /// verdict is then "unknown", for [`NO_FILTER_REASON`]).
+    pub fn probe_filter(&self, path: &[u8], variant: Option<TailVariant>, charset: Option<Charset>) -> Result<Option<audit::FileProbe>> {
+        match self.meta.bloom.filter.as_ref() {
+            None => Ok(None),
+            Some(filter) => audit::probe_file_with(filter, self.audit.as_ref(), path, variant, charset, &self.encoder).map(Some),
+        }
+    }
+
+    /// The keys the writer inserted under a hypothesis, back to back (`ends[i]`: end of key i):
+    /// every series, then the time columns when `time_columns`; each path joined as the writer
+    /// joins it (docs/bloom-filter.md §3: trailing null tags kept or dropped) and encoded in
+    /// `charset`. Returns `(bytes, ends, series_count)`.
+    pub fn writer_keys(&self, time_columns: bool, trailing_nulls_kept: bool, charset: Charset) -> (Vec<u8>, Vec<u32>, usize) {
+        let h = audit::Hypothesis { variant: TailVariant::Java, time_columns, trailing_nulls_kept, charset };
+        let series = self.walk.as_ref().map(|w| &w.series[..]).unwrap_or_default();
+        let (mut bytes, mut ends) = (Vec::new(), Vec::new());
+        let mut series_count = 0;
+        for pass_time in [false, true] {
+            if pass_time && !time_columns {
+                break;
+            }
+            for s in series.iter().filter(|s| s.is_time_column() == pass_time) {
+                bytes.extend_from_slice(&h.path(s, &self.encoder));
+                ends.push(bytes.len() as u32);
+                series_count += usize::from(!pass_time);
+            }
+        }
+        (bytes, ends, series_count)
+    }
+
+    /// The verdict rule for a batch (`probeMany`, `mightContainMany`): chosen once.
+    pub fn verdict_rule(&self, variant: Option<TailVariant>, charset: Option<Charset>) -> VerdictRule {
+        VerdictRule::new(self.audit.as_ref(), variant, charset)
+    }
+
+    /// One path's verdict under `rule`; None when the file has no filter ("unknown").
+    pub fn verdict(&self, rule: &VerdictRule, path: &[u8]) -> Result<Option<FileVerdict>> {
+        match self.meta.bloom.filter.as_ref() {
+            None => Ok(None),
+            Some(f) => rule.verdict(f, path, &self.encoder).map(Some),
+        }
+    }
+}
+
+/// The hash that orders the indexed paths (any hash serves; this one is already here, fast).
+fn index_hash(path: &[u8]) -> i32 {
+    crate::hash::hash32(path, 0, TailVariant::Java)
+}
+
+/// Lowercase hex, two digits a byte.
+fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    crate::error::push_hex(&mut s, bytes, false);
+    s
+}

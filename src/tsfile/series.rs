@@ -1,0 +1,143 @@
+//! What the index lists: one record per series (or aligned time column), with its
+//! device, measurement and data type, and the path a writer hashes for it.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DataType {
+    Boolean,
+    Int32,
+    Int64,
+    Float,
+    Double,
+    Text,
+    /// The time column of an aligned device.
+    Vector,
+    Timestamp,
+    Date,
+    Blob,
+    String,
+}
+
+impl DataType {
+    pub fn from_byte(b: u8) -> Option<DataType> {
+        Some(match b {
+            0 => DataType::Boolean,
+            1 => DataType::Int32,
+            2 => DataType::Int64,
+            3 => DataType::Float,
+            4 => DataType::Double,
+            5 => DataType::Text,
+            6 => DataType::Vector,
+            8 => DataType::Timestamp,
+            9 => DataType::Date,
+            10 => DataType::Blob,
+            11 => DataType::String,
+            _ => return None,
+        })
+    }
+
+    /// The byte TimeseriesMetadata stores.
+    pub fn to_byte(self) -> u8 {
+        match self {
+            DataType::Boolean => 0,
+            DataType::Int32 => 1,
+            DataType::Int64 => 2,
+            DataType::Float => 3,
+            DataType::Double => 4,
+            DataType::Text => 5,
+            DataType::Vector => 6,
+            DataType::Timestamp => 8,
+            DataType::Date => 9,
+            DataType::Blob => 10,
+            DataType::String => 11,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DataType::Boolean => "BOOLEAN",
+            DataType::Int32 => "INT32",
+            DataType::Int64 => "INT64",
+            DataType::Float => "FLOAT",
+            DataType::Double => "DOUBLE",
+            DataType::Text => "TEXT",
+            DataType::Vector => "VECTOR",
+            DataType::Timestamp => "TIMESTAMP",
+            DataType::Date => "DATE",
+            DataType::Blob => "BLOB",
+            DataType::String => "STRING",
+        }
+    }
+
+    /// Bytes of the typed part of Statistics after count/start/end, when fixed.
+    pub(crate) fn fixed_statistics_len(self) -> Option<u64> {
+        match self {
+            DataType::Boolean => Some(10),
+            DataType::Int32 | DataType::Date | DataType::Float => Some(24),
+            DataType::Int64 | DataType::Timestamp | DataType::Double => Some(40),
+            DataType::Blob | DataType::Vector => Some(0),
+            DataType::Text | DataType::String => None,
+        }
+    }
+}
+
+/// A device as stored: v4 `StringArrayDeviceID` segments (null allowed), or the
+/// v3 device string as a single segment.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DeviceId {
+    pub segments: Vec<Option<Vec<u8>>>,
+}
+
+impl DeviceId {
+    pub(crate) fn segment_refs(&self, drop_trailing_nulls: bool) -> Vec<Option<&[u8]>> {
+        let mut segs: Vec<Option<&[u8]>> = self.segments.iter().map(|s| s.as_deref()).collect();
+        if drop_trailing_nulls {
+            while segs.len() > 1 && segs.last() == Some(&None) {
+                segs.pop();
+            }
+        }
+        segs
+    }
+
+    /// The device string (segments joined with `.`, null → `null`).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        crate::path::device_bytes(&self.segment_refs(false))
+    }
+
+    /// `device.measurement` as a writer hashes it; `drop_trailing_nulls` models Java's
+    /// `StringArrayDeviceID.formalize`.
+    pub fn series_path(&self, measurement: &[u8], drop_trailing_nulls: bool) -> Vec<u8> {
+        crate::path::series_path_bytes(&self.segment_refs(drop_trailing_nulls), measurement)
+    }
+
+    pub fn has_trailing_null(&self) -> bool {
+        self.segments.len() > 1 && self.segments.last().is_some_and(|s| s.is_none())
+    }
+
+    pub fn to_string_lossy(&self) -> String {
+        String::from_utf8_lossy(&self.to_bytes()).into_owned()
+    }
+}
+
+/// One TimeseriesMetadata record: an indexed series, or the time column of an aligned device.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Series {
+    pub table: Option<Vec<u8>>,
+    pub device: DeviceId,
+    /// Empty for a time column.
+    pub measurement: Vec<u8>,
+    pub data_type: DataType,
+    /// File offset of the record.
+    pub offset: u64,
+}
+
+impl Series {
+    /// The time column of an aligned device (measurement `""`, type VECTOR).
+    pub fn is_time_column(&self) -> bool {
+        self.measurement.is_empty() && self.data_type == DataType::Vector
+    }
+
+    /// The path bytes the writer hashed: `device.measurement` (`device.` for a time column).
+    pub fn path(&self) -> Vec<u8> {
+        self.device.series_path(&self.measurement, false)
+    }
+}

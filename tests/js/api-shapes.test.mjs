@@ -1,0 +1,222 @@
+// Every object the JS API returns has exactly the keys js/index.d.ts declares for it — none
+// missing, none undeclared — and no value is `undefined` (absent values are null, where the
+// type says `| null`). The declared keys come from parsing index.d.ts with the TypeScript
+// compiler (each member's declared type, followed into nested interfaces, arrays and
+// literals), never from runtime output. Objects come from real fixtures: C++-written
+// TsFiles of several shapes, Java-written ones and LevelDB tables.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import {
+  openTsFile, BloomFilter, openLevelDbTable, loadLevelDb, javaSizing, writerHypothesis,
+} from 'tsfile-bloom';
+
+const DTS = fileURLToPath(new URL('../../js/index.d.ts', import.meta.url));
+const source = ts.createSourceFile('index.d.ts', readFileSync(DTS, 'utf8'), ts.ScriptTarget.Latest, true);
+
+const interfaces = new Map();
+const classes = new Map();
+const functions = new Map();
+for (const st of source.statements) {
+  if (ts.isInterfaceDeclaration(st)) interfaces.set(st.name.text, st);
+  else if (ts.isClassDeclaration(st) && st.name) classes.set(st.name.text, st);
+  else if (ts.isFunctionDeclaration(st) && st.name) functions.set(st.name.text, st);
+}
+
+const nameOf = (m) => m.name && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) ? m.name.text : null;
+
+/** The declared properties of an interface, inherited ones included: name → type node. */
+function members(name) {
+  const decl = interfaces.get(name);
+  assert.ok(decl, `index.d.ts declares interface ${name}`);
+  const out = new Map();
+  for (const h of decl.heritageClauses ?? []) {
+    for (const t of h.types) for (const [k, v] of members(t.expression.getText(source))) out.set(k, v);
+  }
+  for (const m of decl.members) {
+    if (ts.isPropertySignature(m)) {
+      assert.ok(!m.questionToken, `${name}.${nameOf(m)} is declared optional: result types declare null instead`);
+      out.set(nameOf(m), m.type);
+    }
+  }
+  return out;
+}
+
+const unwrapPromise = (t) =>
+  ts.isTypeReferenceNode(t) && t.typeName.getText(source) === 'Promise' ? t.typeArguments[0] : t;
+
+/** The declared type of a class property, or the return type of a method (`overload`: which one). */
+function memberType(cls, member, overload = 0) {
+  const decl = classes.get(cls);
+  const found = decl.members.filter((m) => nameOf(m) === member);
+  assert.ok(found.length > overload, `${cls}.${member} is declared`);
+  const m = found[overload];
+  return unwrapPromise(ts.isPropertyDeclaration(m) ? m.type : m.type);
+}
+
+const returnType = (fn) => unwrapPromise(functions.get(fn).type);
+
+const typeName = (t) => t.getText(source);
+
+/** Checks `value` against a declared type node. */
+function check(value, type, at) {
+  assert.notEqual(value, undefined, `${at} is undefined`);
+  if (ts.isParenthesizedTypeNode(type)) return check(value, type.type, at);
+  if (ts.isUnionTypeNode(type)) {
+    const isNull = (t) => ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword;
+    if (value === null) {
+      assert.ok(type.types.some(isNull), `${at} is null but ${typeName(type)} does not allow null`);
+      return;
+    }
+    const shaped = type.types.filter((t) => !isNull(t) && (ts.isArrayTypeNode(t) || ts.isTypeLiteralNode(t) || (ts.isTypeReferenceNode(t) && interfaces.has(typeName(t)))));
+    if (shaped.length === 1 && typeof value === 'object') check(value, shaped[0], at);
+    return;
+  }
+  if (ts.isArrayTypeNode(type)) {
+    assert.ok(Array.isArray(value), `${at} is an array`);
+    value.forEach((v, i) => check(v, type.elementType, `${at}[${i}]`));
+    return;
+  }
+  if (ts.isTypeLiteralNode(type)) {
+    const declared = new Map(type.members.map((m) => [nameOf(m), m.type]));
+    return checkKeys(value, declared, at);
+  }
+  if (ts.isTypeReferenceNode(type) && interfaces.has(typeName(type))) return checkKeys(value, members(typeName(type)), at);
+  if (ts.isLiteralTypeNode(type) && type.literal.kind === ts.SyntaxKind.NullKeyword) assert.equal(value, null, at);
+}
+
+function checkKeys(value, declared, at) {
+  assert.equal(typeof value, 'object', `${at} is an object`);
+  assert.notEqual(value, null, `${at} is not null`);
+  assert.deepEqual(Object.keys(value).sort(), [...declared.keys()].sort(), `${at}: keys as declared`);
+  for (const [k, t] of declared) check(value[k], t, `${at}.${k}`);
+}
+
+const SEEN = new Map(); // declared type → how many runtime objects were checked against it
+function expectShape(value, type, at) {
+  check(value, type, at);
+  const name = typeName(type).replace(/ \| null$/, '');
+  SEEN.set(name, (SEEN.get(name) ?? 0) + 1);
+}
+
+const TSFILES = new URL('../fixtures/tsfile/', import.meta.url);
+const JAVA = new URL('../fixtures/java/', import.meta.url);
+const tsfile = (name) => fileURLToPath(new URL(`${name}.tsfile`, TSFILES));
+
+test('TsFile: metadata, filter info, listing, audit, probes, properties, schemas, warnings match index.d.ts', async () => {
+  const names = [
+    'tree_unicode', 'table_null_tags', 'table_multi_tables', 'tree_1series', 'synthetic_v3_tail_unicode',
+    'synthetic_v3_empty_filter', 'synthetic_legacy_cpp_empty_filter_v4', 'synthetic_java_null_filter_v4',
+    'synthetic_cpp_legacy_no_time_columns', 'table_empty', 'mixed',
+  ];
+  for (const name of names) {
+    const file = await openTsFile(tsfile(name));
+    try {
+      // Before the index is read, then after.
+      expectShape(file.bloomInfo(), memberType('TsFile', 'bloomInfo'), `${name} bloomInfo (before index)`);
+      expectShape(file.probe('root.x.y'), memberType('TsFile', 'probe'), `${name} probe (before index)`);
+      await file.loadIndex();
+      expectShape(file.metadata, memberType('TsFile', 'metadata'), `${name} metadata`);
+      expectShape(file.bloomInfo(), memberType('TsFile', 'bloomInfo'), `${name} bloomInfo`);
+      expectShape(file.properties, memberType('TsFile', 'properties'), `${name} properties`);
+      expectShape(file.tableSchemas, memberType('TsFile', 'tableSchemas'), `${name} tableSchemas`);
+      expectShape(file.tableNames, memberType('TsFile', 'tableNames'), `${name} tableNames`);
+      expectShape(file.warnings, memberType('TsFile', 'warnings'), `${name} warnings`);
+      const listing = await file.listing();
+      expectShape(listing, memberType('TsFile', 'listing'), `${name} listing`);
+      const audit = await file.audit();
+      if (audit) expectShape(audit, memberType('TsFile', 'audit'), `${name} audit`);
+      expectShape(writerHypothesis(audit), returnType('writerHypothesis'), `${name} writerHypothesis`);
+      expectShape(await file.writerKeys(writerHypothesis(audit)), memberType('TsFile', 'writerKeys'), `${name} writerKeys`);
+      const paths = [...listing.series.slice(0, 3).map((s) => s.path), 'root.never.written', 'root.数据.温度'];
+      for (const p of paths) {
+        expectShape(file.probe(p), memberType('TsFile', 'probe'), `${name} probe ${p}`);
+        expectShape(file.probe(p, { variant: 'zero-extended', charset: 'windows-1252' }), memberType('TsFile', 'probe'), `${name} probe override`);
+        expectShape(file.probe(new TextEncoder().encode(p), { variant: 'java' }), memberType('TsFile', 'probe'), `${name} probe bytes`);
+      }
+      expectShape(file.probeMany(paths), memberType('TsFile', 'probeMany'), `${name} probeMany`);
+      if (file.bloomFilter) expectShape(file.bloomFilter.stats(), memberType('BloomFilter', 'stats'), `${name} stats`);
+    } finally {
+      await file.close();
+    }
+  }
+});
+
+test('TsFile from the Java writer (GBK): audit with charsets, probes with other hashes', async () => {
+  const manifest = JSON.parse(readFileSync(new URL('manifest.json', JAVA), 'utf8'));
+  const entry = manifest.files.find((e) => e.charset === 'GBK' && e.name === 'tree_nonaligned');
+  const file = await openTsFile(fileURLToPath(new URL(entry.file, JAVA)));
+  try {
+    const audit = await file.audit();
+    expectShape(audit, memberType('TsFile', 'audit'), 'GBK audit');
+    const [first] = await file.series();
+    expectShape(file.probe(first.path), memberType('TsFile', 'probe'), 'GBK probe');
+    expectShape(file.probe(first.path, { charset: 'UTF-8' }), memberType('TsFile', 'probe'), 'GBK probe as UTF-8');
+  } finally {
+    await file.close();
+  }
+});
+
+test('an index walk that fails: indexError and listing keep their declared shapes', async () => {
+  const file = await openTsFile(tsfile('hostile_chunk_list_len_past_region'));
+  try {
+    const err = await file.loadIndex();
+    assert.ok(err instanceof Error);
+    assert.equal(typeof err.kind, 'string');
+    assert.equal(typeof err.offset, 'number');
+    assert.ok(!err.message.startsWith(err.kind), err.message);
+    expectShape(await file.listing(), memberType('TsFile', 'listing'), 'partial listing');
+    assert.equal(await file.audit(), null);
+    expectShape(file.bloomInfo(), memberType('TsFile', 'bloomInfo'), 'bloomInfo after a failed walk');
+  } finally {
+    await file.close();
+  }
+});
+
+test('BloomFilter: probe, probeMany (both forms), stats and javaSizing match index.d.ts', () => {
+  const f = BloomFilter.withCapacity(100);
+  f.addMany(['root.a.b', 'root.数据.温度']);
+  for (const [p, o] of [['root.a.b', {}], ['root.x', { variant: 'zero-extended' }], ['root.数据.温度', { charset: 'GBK' }], [Uint8Array.of(1, 2, 3), {}]]) {
+    expectShape(f.probe(p, o), memberType('BloomFilter', 'probe'), `probe ${p}`);
+  }
+  expectShape(f.probeMany(['root.a.b', 'root.x']), memberType('BloomFilter', 'probeMany', 0), 'probeMany');
+  const compact = f.probeMany(['root.a.b'], { compact: true });
+  // Typed arrays are objects whose own keys are their indices: check the record's keys only.
+  assert.deepEqual(Object.keys(compact).sort(), [...members('CompactProbeResults').keys()].sort());
+  expectShape(f.stats(), memberType('BloomFilter', 'stats'), 'stats');
+  expectShape(f.stats(2), memberType('BloomFilter', 'stats'), 'stats(2)');
+  expectShape(javaSizing(1000, 0.01), returnType('javaSizing'), 'javaSizing');
+  f.free();
+});
+
+test('LevelDB: table info, filters, data blocks, probes and helpers match index.d.ts', async () => {
+  const helpers = await loadLevelDb();
+  const dir = new URL('../fixtures/leveldb/', import.meta.url);
+  for (const name of ['big_blocks_bits20-000008.ldb', 'nofilter-000008.ldb', 'binary_utf8_bits10-000008.ldb']) {
+    const t = await openLevelDbTable(fileURLToPath(new URL(name, dir)));
+    try {
+      expectShape(t.info, memberType('LevelDbTable', 'info'), `${name} info`);
+      expectShape(t.filters, memberType('LevelDbTable', 'filters'), `${name} filters`);
+      expectShape(t.dataBlocks(), memberType('LevelDbTable', 'dataBlocks'), `${name} dataBlocks`);
+      // A key routed to a block, one past the last separator (no block: nulls).
+      for (const key of ['row/00000', '\u{10ffff}zzz', '']) expectShape(t.probe(key), memberType('LevelDbTable', 'probe'), `${name} probe ${key}`);
+    } finally {
+      t.close();
+    }
+  }
+  const built = helpers.buildFilter(['a', 'b', 'c'], 10);
+  const helperType = (m) => interfaces.get('LevelDbHelpers').members.find((x) => nameOf(x) === m).type;
+  expectShape(built, helperType('buildFilter'), 'buildFilter');
+  expectShape(helpers.probeFilter('a', built.bytes), helperType('probeFilter'), 'probeFilter');
+});
+
+test('every result interface was checked against at least one runtime object', () => {
+  const expected = [
+    'TsFileMetadataInfo', 'BloomInfo', 'PropertyInfo[]', 'TableSchemaInfo[]', 'WarningInfo[]', 'Listing', 'AuditResult',
+    'FileProbeResult', 'BloomStats', 'ProbeResult', 'BatchProbeResult[]', 'WriterHypothesis', 'WriterKeys',
+    'LevelDbTableInfo', 'LevelDbFilterInfo[]', 'LevelDbDataBlock[]', 'LevelDbProbeResult', 'LevelDbFilterProbe',
+  ];
+  for (const t of expected) assert.ok(SEEN.get(t) > 0, `no runtime ${t} was checked`);
+});
