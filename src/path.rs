@@ -16,22 +16,33 @@ pub type Segment<'a> = Option<&'a [u8]>;
 /// The device string: segments joined with `.`, null → `null` (Java `String.join`).
 pub fn device_bytes(segments: &[Segment<'_>]) -> Vec<u8> {
     let mut out = Vec::new();
-    for (i, s) in segments.iter().enumerate() {
+    extend_device(&mut out, segments.iter().copied());
+    out
+}
+
+/// The device string appended to `out`: the one join of segments.
+fn extend_device<'a>(out: &mut Vec<u8>, segments: impl IntoIterator<Item = Segment<'a>>) {
+    for (i, s) in segments.into_iter().enumerate() {
         if i > 0 {
             out.push(b'.');
         }
         out.extend_from_slice(s.unwrap_or(b"null"));
     }
-    out
 }
 
 /// `device + "." + measurement` as raw stored bytes. The time column of an
 /// aligned device has measurement `""` and yields `device.`.
 pub fn series_path_bytes(segments: &[Segment<'_>], measurement: &[u8]) -> Vec<u8> {
-    let mut out = device_bytes(segments);
+    let mut out = Vec::new();
+    extend_series_path(&mut out, segments.iter().copied(), measurement);
+    out
+}
+
+/// [`series_path_bytes`] appended to `out` (listings reuse one buffer).
+pub fn extend_series_path<'a>(out: &mut Vec<u8>, segments: impl IntoIterator<Item = Segment<'a>>, measurement: &[u8]) {
+    extend_device(out, segments);
     out.push(b'.');
     out.extend_from_slice(measurement);
-    out
 }
 
 /// Re-encodes stored UTF-8 path bytes in another charset, as a JVM with that

@@ -140,4 +140,9 @@ impl Series {
     pub fn path(&self) -> Vec<u8> {
         self.device.series_path(&self.measurement, false)
     }
+
+    /// [`Series::path`] appended to `out`.
+    pub fn extend_path(&self, out: &mut Vec<u8>) {
+        crate::path::extend_series_path(out, self.device.segments.iter().map(|s| s.as_deref()), &self.measurement)
+    }
 }
