@@ -6,6 +6,8 @@
 // only when every candidate hash variant agrees); with `audit` loadIndex() runs first and
 // the writer-variant audit decides.
 
+import { bloomReport } from './report.js';
+
 // ---- Adapters: the only places that read fields of API results. -----------------------
 
 /** The file's filter facts as the API gives them (TsFile#bloomInfo()). */
@@ -15,14 +17,14 @@ export const bloomOf = (t) => t.bloomInfo();
 function bloomFacts(info) {
   return {
     present: info.present === true,
-    fill: info.fill_ratio ?? null,
-    fpp: info.fpp_from_fill ?? null,
+    fill: info.fillRatio ?? null,
+    fpp: info.fppFromFill ?? null,
   };
 }
 
-/** BloomEncoding's names in the order scanTail numbers them (src/tsfile.rs). */
+/** BloomEncoding's names in the order scanTail numbers them (src/tsfile/). */
 const ENCODINGS = ['missing', 'standard', 'empty', 'v3', 'legacy_cpp_empty', 'java_null'];
-const orUndefined = (x) => (Number.isNaN(x) ? undefined : x);
+const orNull = (x) => (Number.isNaN(x) ? null : x);
 
 /**
  * The fast route's figures (wasm scanTail: numbers from index `at`) → the object bloomInfo()
@@ -33,22 +35,22 @@ export function bloomFromFigures(f, at = 1) {
     present: f[at] === 1,
     encoding: ENCODINGS[f[at + 1]],
     offset: f[at + 2],
-    bits_offset: orUndefined(f[at + 3]),
-    byte_length: orUndefined(f[at + 4]),
-    bit_count: orUndefined(f[at + 5]),
-    hash_function_count: orUndefined(f[at + 6]),
-    set_bits: orUndefined(f[at + 7]),
-    fill_ratio: orUndefined(f[at + 8]),
-    estimated_items: orUndefined(f[at + 9]),
-    indexed_items: undefined,
-    fpp_formula: orUndefined(f[at + 10]),
-    fpp_from_fill: orUndefined(f[at + 11]),
-    optimal_k: orUndefined(f[at + 12]),
+    bitsOffset: orNull(f[at + 3]),
+    byteLength: orNull(f[at + 4]),
+    bitCount: orNull(f[at + 5]),
+    hashFunctionCount: orNull(f[at + 6]),
+    setBits: orNull(f[at + 7]),
+    fillRatio: orNull(f[at + 8]),
+    estimatedItems: orNull(f[at + 9]),
+    indexedItems: null,
+    fppFormula: orNull(f[at + 10]),
+    fppFromFill: orNull(f[at + 11]),
+    optimalK: orNull(f[at + 12]),
   };
 }
 
-/** bloomInfo() → `bloom_filter` of `inspect --json` (the same keys). */
-const bloomJson = (info) => info;
+/** bloomInfo() → `bloom_filter` of `inspect --json` (the same keys: js/report.js). */
+const bloomJson = (info) => bloomReport(info);
 
 /** TsFile#audit() → the compact audit a scan record carries. */
 function auditOf(a) {

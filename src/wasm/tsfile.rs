@@ -281,7 +281,7 @@ impl WasmBloomFilter {
 
 use crate::encoder::PathEncoder;
 use crate::source::Ranges;
-use crate::tsfile::{self, audit::FileVerdict, DataType, Envelope, TsFileReader};
+use crate::tsfile::{self, audit::{FileVerdict, VerdictRule}, DataType, Envelope, TsFileReader};
 
 /// Step 1: from the file size, its first bytes and its last 10, where TsFileMetadata is:
 /// `[version, metadataOffset, metadataSize]`.

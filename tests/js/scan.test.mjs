@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openTsFile, scanTsFiles } from '../../js/node.js';
 import { buildFleet } from './fleet.mjs';
+import { bloomReport } from '../../js/report.js';
 
 const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
 const PATHS = ['root.sg1.d1.s1', 'root.sg.d1.s1', 'root.工厂.车间.风机.一号.功率', 'table1.beijing.A1.temperature', 'root.nowhere.d9.s9'];
@@ -42,7 +43,7 @@ async function probeWithoutIndex(file, facts) {
   const t = await openTsFile(file);
   try {
     // What inspect would print before the index is read (JSON drops undefined fields).
-    if (facts) facts.push({ version: t.version, bloom_filter: JSON.parse(JSON.stringify(t.bloomInfo())) });
+    if (facts) facts.push({ version: t.version, bloom_filter: JSON.parse(JSON.stringify(bloomReport(t.bloomInfo()))) }); // inspect --json's keys
     return PATHS.map((p) => t.probe(p).verdict);
   } finally {
     await t.close();
