@@ -153,7 +153,7 @@ export function recordText(r) {
   const b = r.bloomFilter;
   const parts = [r.file, r.size == null ? '-' : `${r.size} B`];
   if (r.version != null) parts.push(`v${r.version}`);
-  if (b) parts.push(b.present ? `m=${b.bit_count} k=${b.hash_function_count} fill ${pct(b.fill_ratio)} fpp ${pct(b.fpp_from_fill)}` : 'no filter');
+  if (b) parts.push(b.present ? `m=${b.bitCount} k=${b.hashFunctionCount} fill ${pct(b.fillRatio)} fpp ${pct(b.fppFromFill)}` : 'no filter');
   if (r.audit) parts.push(`audit ${r.audit.status}${r.audit.variant ? ` (${r.audit.variant})` : ''}`);
   for (const v of r.results ?? []) parts.push(`${v.path}: ${v.verdict}`);
   if (r.error) parts.push(`ERROR ${r.error.kind}${r.error.offset != null ? ` at byte ${r.error.offset}` : ''}: ${r.error.message}`);
@@ -176,7 +176,7 @@ export function recordCsv(r, paths) {
   const b = r.bloomFilter;
   const verdicts = new Map((r.results ?? []).map((v) => [v.path, v.verdict]));
   return [
-    r.file, r.ok, r.size, r.version, b ? b.present : null, b?.bit_count, b?.hash_function_count, b?.set_bits, b?.fill_ratio, b?.fpp_from_fill,
+    r.file, r.ok, r.size, r.version, b ? b.present : null, b?.bitCount, b?.hashFunctionCount, b?.setBits, b?.fillRatio, b?.fppFromFill,
     r.audit?.status, r.audit?.variant, r.bytesRead, r.reads, r.error?.kind, r.error?.offset, r.error?.message,
     ...paths.map((p) => verdicts.get(p)),
   ].map(csvCell).join(',');

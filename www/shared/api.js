@@ -1,5 +1,5 @@
 // The package's result objects, read here and only here: every view takes the page's own
-// shapes below, so a change in the API's key names (snake_case today) is one edit in this file.
+// shapes below, so a change in the API's key names is one edit in this file.
 // Fields the page does not use are not copied.
 
 /** The filter summary of `info.bloom` (worker op `open`/`synthetic`). */
@@ -8,48 +8,48 @@ export function bloomOf(info) {
   return {
     present: !!b.present,
     encoding: b.encoding ?? null,
-    byteLength: b.byte_length ?? null,
-    bitCount: b.bit_count ?? null,
-    hashFunctionCount: b.hash_function_count ?? null,
-    setBits: b.set_bits ?? null,
-    fillRatio: b.fill_ratio ?? null,
-    estimatedItems: b.estimated_items,
-    indexedItems: b.indexed_items ?? null,
-    fppFormula: b.fpp_formula ?? null,
-    fppFromFill: b.fpp_from_fill ?? null,
+    byteLength: b.byteLength ?? null,
+    bitCount: b.bitCount ?? null,
+    hashFunctionCount: b.hashFunctionCount ?? null,
+    setBits: b.setBits ?? null,
+    fillRatio: b.fillRatio ?? null,
+    estimatedItems: b.estimatedItems,
+    indexedItems: b.indexedItems ?? null,
+    fppFormula: b.fppFormula ?? null,
+    fppFromFill: b.fppFromFill ?? null,
   };
 }
 
 /** The listing (worker op `series`): `{series, timeColumns, indexError}`; entries stay as given, read with entryOf. */
 export function listingOf(listing) {
-  return { series: listing.series ?? [], timeColumns: listing.time_columns ?? [], indexError: listing.indexError ?? null };
+  return { series: listing.series ?? [], timeColumns: listing.timeColumns ?? [], indexError: listing.indexError ?? null };
 }
 
 /** A listing entry: `{path, dataType, maybePresent}` (maybePresent false: the index lists it, the filter misses it). */
-export const entryOf = (s) => ({ path: s.path, dataType: s.data_type ?? null, maybePresent: s.maybe_present });
+export const entryOf = (s) => ({ path: s.path, dataType: s.dataType ?? null, maybePresent: s.maybePresent });
 
 /** True when the filter misses a listed entry. */
-export const missedByFilter = (s) => s.maybe_present === false;
+export const missedByFilter = (s) => s.maybePresent === false;
 
 /** One writer hypothesis of an audit. */
 export const hypothesisOf = (h) => ({
   variant: h.variant,
-  timeColumns: h.time_columns,
-  trailingNullTags: h.trailing_null_tags,
+  timeColumns: h.timeColumns,
+  trailingNullTags: h.trailingNullTags,
   charset: h.charset,
   writer: h.writer,
   reproduces: !!h.reproduces,
-  differingBits: h.differing_bits,
+  differingBits: h.differingBits,
 });
 
 /** A table schema's column. */
-export const columnOf = (c) => ({ name: c.name, dataType: c.data_type, category: c.category ?? null });
+export const columnOf = (c) => ({ name: c.name, dataType: c.dataType, category: c.category ?? null });
 
 /** A file property: the value as text, or its bytes in hex when they are not UTF-8. */
-export const propertyOf = (p) => ({ key: p.key, value: p.value ?? null, valueHex: p.value_hex ?? null });
+export const propertyOf = (p) => ({ key: p.key, value: p.value ?? null, valueHex: p.valueHex ?? null });
 
-/** An error's sentence without the "kind at byte N: " prefix the package's messages start with (the page shows those apart). */
-export const errorMessage = (e) => String(e?.message ?? e).replace(/^[a-z_]+ at byte \d+: /, '');
+/** An error's sentence (the package's messages carry no kind or offset prefix: the page shows those apart). */
+export const errorMessage = (e) => String(e?.message ?? e);
 
 /**
  * One record of a fleet scan (worker op `scan`, scanTsFiles' per-file result) → a table row:
@@ -66,10 +66,10 @@ export function scanRowOf(r, paths) {
     size: r.size ?? null,
     version: r.version ?? null,
     hasFilter: b ? !!b.present : null,
-    bitCount: b?.bit_count ?? null,
-    k: b?.hash_function_count ?? null,
-    fill: b?.fill_ratio ?? null,
-    fpp: b?.fpp_from_fill ?? null,
+    bitCount: b?.bitCount ?? null,
+    k: b?.hashFunctionCount ?? null,
+    fill: b?.fillRatio ?? null,
+    fpp: b?.fppFromFill ?? null,
     audit: r.audit ? (r.audit.variant ? `${r.audit.status} (${r.audit.variant})` : r.audit.status) : null,
     verdicts: paths.map((p) => byPath.get(p) ?? null),
     error: r.error ? { kind: r.error.kind, message: r.error.message, offset: r.error.offset ?? null } : null,
