@@ -214,12 +214,63 @@ test('cancel stops a scan; a rescan lists the folder again', async () => {
   assert.deepEqual(harness.problems, []);
 });
 
+test('a directory handle (showDirectoryPicker; here the origin-private file system): scanned in the worker, a row opens', async () => {
+  // 30 files of the folder — some that may hold the path, some a reader can skip, some bad — in
+  // two subfolders, with what they must say.
+  const all = [...expected];
+  const chosen = [
+    ...all.filter(([, e]) => e.verdict === 'maybe').slice(0, 10),
+    ...all.filter(([, e]) => e.verdict === 'absent' && !e.errorKind).slice(0, 15),
+    ...all.filter(([, e]) => e.errorKind && !e.verdict).slice(0, 5),
+  ];
+  assert.equal(chosen.length, 30);
+  const files = chosen.map(([name], i) => ({ dir: i % 2 ? 'a' : 'b', name: basename(name), bytes: [...readFileSync(join(tmp, name))] }));
+  await page.evaluate(async (files) => {
+    const opfs = await navigator.storage.getDirectory();
+    const top = await opfs.getDirectoryHandle('picked', { create: true });
+    for (const f of files) {
+      const dir = await top.getDirectoryHandle(f.dir, { create: true });
+      const w = await (await dir.getFileHandle(f.name, { create: true })).createWritable();
+      await w.write(new Uint8Array(f.bytes));
+      await w.close();
+    }
+    await (await top.getFileHandle('notes.txt', { create: true })).createWritable().then(async (w) => (await w.write('not a TsFile'), w.close()));
+    globalThis.showDirectoryPicker = async () => top;
+    document.getElementById('fleet-filter').value = '';
+    document.getElementById('fleet-show').value = 'all';
+  }, files);
+  await page.click('[data-testid=folder-open]');
+  await page.waitForFunction(() => document.body.dataset.fleet === 'scanning' || document.getElementById('fleet-name').textContent === 'picked');
+  await waitDone();
+  assert.equal(await page.textContent('#fleet-name'), 'picked');
+  const skippable = chosen.filter(([, e]) => e.verdict === 'absent').length;
+  const skipLine = await page.textContent('[data-testid=fleet-skip]');
+  assert.ok(skipLine.startsWith(`${skippable} of ${chosen.length} files can be skipped for ${PATH}`), skipLine);
+  const { rows } = await allRows();
+  const want = Object.fromEntries(chosen.map(([name, e], i) => [`picked/${files[i].dir}/${files[i].name}`, e]));
+  assert.deepEqual(Object.keys(rows).sort(), Object.keys(want).sort());
+  for (const [name, e] of Object.entries(want)) {
+    assert.equal(rows[name].verdicts, e.verdict ?? '', name);
+    if (e.errorKind && e.errorKind !== 'any') assert.equal(rows[name].errorKind, e.errorKind, name);
+  }
+  const [name] = Object.entries(want).find(([, e]) => e.verdict === 'maybe');
+  await page.fill('[data-testid=fleet-filter]', basename(name));
+  assert.equal(await shownText(), '1 of 30 files shown');
+  await page.evaluate(() => (document.body.dataset.state = 'picking'));
+  await page.click(`#fleet-rows .vlist-row[data-file="${name}"]`);
+  await page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 20000 });
+  assert.ok((await page.textContent('#file-name')).includes(basename(name)));
+  await page.fill('[data-testid=fleet-filter]', '');
+  assert.deepEqual(harness.problems, []);
+});
+
 test('10,000 files: results arrive in chunks and the page keeps drawing', async () => {
   const r = await page.evaluate(async (path) => {
     const bytes = await (await fetch('samples/sample.tsfile')).arrayBuffer();
     const files = Array.from({ length: 10000 }, (_, i) => new File([bytes], `f${String(i).padStart(5, '0')}.tsfile`));
     document.getElementById('fleet-paths').value = path;
     document.getElementById('fleet-audit').checked = false;
+    document.getElementById('fleet-filter').value = '';
     // Making the Files is this test's work, not the page's: it ends before the page's is measured.
     await new Promise((res) => setTimeout(res, 100));
     const longTasks = [];
