@@ -148,7 +148,7 @@ const pct = (x) => (x == null ? '-' : `${(x * 100).toFixed(x < 0.001 ? 4 : 2)}%`
 /** One line of the human-readable listing. */
 export function recordText(r) {
   if (r.error && r.size == null && r.version == null) return `${r.file}  ERROR ${r.error.kind}: ${r.error.message}`;
-  const b = r.bloomFilter;
+  const b = r.bloomFilter && bloomJson(r.bloomFilter);
   const parts = [r.file, r.size == null ? '-' : `${r.size} B`];
   if (r.version != null) parts.push(`v${r.version}`);
   if (b) parts.push(b.present ? `m=${b.bit_count} k=${b.hash_function_count} fill ${pct(b.fill_ratio)} fpp ${pct(b.fpp_from_fill)}` : 'no filter');
@@ -171,7 +171,7 @@ export function csvHeader(paths) {
 }
 
 export function recordCsv(r, paths) {
-  const b = r.bloomFilter;
+  const b = r.bloomFilter && bloomJson(r.bloomFilter);
   const verdicts = new Map((r.results ?? []).map((v) => [v.path, v.verdict]));
   return [
     r.file, r.ok, r.size, r.version, b ? b.present : null, b?.bit_count, b?.hash_function_count, b?.set_bits, b?.fill_ratio, b?.fpp_from_fill,
