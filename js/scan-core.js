@@ -150,7 +150,7 @@ const pct = (x) => (x == null ? '-' : `${(x * 100).toFixed(x < 0.001 ? 4 : 2)}%`
 /** One line of the human-readable listing. */
 export function recordText(r) {
   if (r.error && r.size == null && r.version == null) return `${r.file}  ERROR ${r.error.kind}: ${r.error.message}`;
-  const b = r.bloomFilter && bloomJson(r.bloomFilter);
+  const b = r.bloomFilter;
   const parts = [r.file, r.size == null ? '-' : `${r.size} B`];
   if (r.version != null) parts.push(`v${r.version}`);
   if (b) parts.push(b.present ? `m=${b.bitCount} k=${b.hashFunctionCount} fill ${pct(b.fillRatio)} fpp ${pct(b.fppFromFill)}` : 'no filter');
@@ -173,7 +173,7 @@ export function csvHeader(paths) {
 }
 
 export function recordCsv(r, paths) {
-  const b = r.bloomFilter && bloomJson(r.bloomFilter);
+  const b = r.bloomFilter;
   const verdicts = new Map((r.results ?? []).map((v) => [v.path, v.verdict]));
   return [
     r.file, r.ok, r.size, r.version, b ? b.present : null, b?.bitCount, b?.hashFunctionCount, b?.setBits, b?.fillRatio, b?.fppFromFill,
