@@ -102,15 +102,18 @@ export function writeReport({ path, env, results, native, facts, printed, native
   const goals = [];
   const goal = (what, figure, peer, ratio, want, holds) => goals.push([what, figure, peer, ratio, want, holds === null ? 'n/a' : holds ? '**holds**' : '**misses**']);
   const java = facts.java ?? { skipped: 'not run' };
-  const jc = java.skipped ? null : java.containsNsPerPath;
-  const ja = java.skipped ? null : java.addNsPerPath;
+  // Judged against Java's best round, not its median: on this shared machine the JVM's median
+  // moved 4× between runs (GC, deoptimisation) while its best round stayed put, and the
+  // conservative peer keeps a goal from holding by the JVM's bad luck.
+  const jc = java.skipped ? null : (java.containsBestNsPerPath ?? java.containsNsPerPath);
+  const ja = java.skipped ? null : (java.addBestNsPerPath ?? java.addNsPerPath);
   const skip = `Java row skipped: ${java.skipped}`;
   const might = r('real/mightContainMany');
   const enc = r('real/mightContainMany-encoded');
   const natMight = n('real/might_contain/java');
   if (might) {
     goal('verdict-only batch from JS strings: `mightContainMany(10,000 strings)` vs Java `contains`', `${fmtNs(might)}/path`,
-      jc ? `${fmtNs(jc)}/path (Java, JIT warm)` : skip, jc ? `${fmtX(jc / might)} Java's throughput` : 'n/a', '≥ 2×', jc ? jc / might >= 2 : null);
+      jc ? `${fmtNs(jc)}/path (Java's best round; median ${fmtNs(java.containsNsPerPath)})` : skip, jc ? `${fmtX(jc / might)} Java's throughput` : 'n/a', '≥ 2×', jc ? jc / might >= 2 : null);
     if (natProbe) goal('… the same vs native Rust `probe_flat`', `${fmtNs(might)}/path`, `${fmtNs(natProbe)}/path`, `${(natProbe / might).toFixed(2)}× native throughput`, '≥ 0.55×', natProbe / might >= 0.55);
     if (natMight) goal('… the same vs native Rust `might_contain` (same output, stops at the first clear bit)', `${fmtNs(might)}/path`, `${fmtNs(natMight)}/path`, `${(natMight / might).toFixed(2)}× native throughput`, '(stricter peer)', null);
     const st = r('real/stage-only');
@@ -120,7 +123,7 @@ export function writeReport({ path, env, results, native, facts, printed, native
   if (wasmProbe) goal('`probeMany(…, {compact: true})` with per-seed detail vs Java `contains`', `${fmtNs(wasmProbe)}/path`, jc ? `${fmtNs(jc)}/path` : skip,
     jc ? `${fmtX(jc / wasmProbe)} Java's throughput` : 'n/a', '≥ 1.2×', jc ? jc / wasmProbe >= 1.2 : null);
   const am = r('build/addMany-1m');
-  if (am) goal('`addMany` of 1,000,000 paths (incl. withCapacity + free) vs Java `add`', `${fmtNs(am)}/path`, ja ? `${fmtNs(ja)}/path (Java, into getEmptyBloomFilter(0.05, 1e6))` : skip,
+  if (am) goal('`addMany` of 1,000,000 paths (incl. withCapacity + free) vs Java `add`', `${fmtNs(am)}/path`, ja ? `${fmtNs(ja)}/path (Java's best round, into getEmptyBloomFilter(0.05, 1e6); median ${fmtNs(java.addNsPerPath)})` : skip,
     ja ? `${fmtX(ja / am)} Java's throughput` : 'n/a', '≥ 2×', ja ? ja / am >= 2 : null);
   if (enc && natProbe) {
     goal('pre-encoded batch `mightContainMany({bytes, ends})` vs native Rust `probe_flat`', `${fmtNs(enc)}/path`, `${fmtNs(natProbe)}/path`, `${(natProbe / enc).toFixed(2)}× native throughput`, '≥ 0.7×', natProbe / enc >= 0.7);
@@ -224,7 +227,7 @@ ${browser ? `
 ${Object.entries(browser.zooms).map(([z, v]) => `| ${z.slice(1)} | ${v.median.toFixed(1)} ms | ${v.min.toFixed(1)} ms | ${v.max.toFixed(1)} ms |`).join('\n')}
 
 The page was ready with its synthetic filter (\`?synthetic=${browser.capacity}\`) after ${browser.pageReadyMs} ms.
-` : ''}${leveldbFp()}${scanBench()}`;
+` : ''}${boundarySection(facts.boundary)}${leveldbFp()}${scanBench()}`;
   writeFileSync(path, md);
   return `## Probe throughput against Apache TsFile's Java filter\n\n${table(['goal', 'figure', 'peer', 'ratio', 'want', ''], goals)}\n\n## Realistic-workload targets\n\n${table(['target', 'figure', 'peer', 'ratio', 'goal', ''], rows)}\n${boundarySection(facts.boundary)}`;
 }
