@@ -7,6 +7,7 @@
 // the writer-variant audit decides.
 
 import { bloomReport } from './report.js';
+import { plainError } from './errors.js';
 
 // ---- Adapters: the only places that read fields of API results. -----------------------
 
@@ -58,14 +59,7 @@ function auditOf(a) {
 }
 
 /** An error (thrown by the reader, a source, or anything) → `{kind, message, offset}`. */
-export function errorOf(e) {
-  if (e == null) return null;
-  return {
-    kind: typeof e.kind === 'string' ? e.kind : e.name === 'AbortError' ? 'cancelled' : 'internal',
-    message: String(e.message ?? e),
-    offset: typeof e.offset === 'number' ? e.offset : null,
-  };
-}
+export const errorOf = plainError;
 
 // ---- One file. ----------------------------------------------------------------------------
 

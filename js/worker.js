@@ -12,6 +12,9 @@
 import init, { openTsFile, BloomFilter, SEEDS, writerHypothesis, isMultiByte, loadCharsets } from './web.js';
 import { teachOps } from './worker-teach.js';
 import { scanOps } from './worker-scan.js';
+import { plainError } from './errors.js';
+
+export { plainError };
 
 let wasmReady = null;
 /** Instantiates the wasm once (idempotent; safe to call from the main thread too). */
@@ -26,15 +29,6 @@ export const CHUNK = 20000;
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Error → `{kind, message, offset}` (anything thrown, including non-Errors). */
-export function plainError(e) {
-  if (e == null) return null;
-  return {
-    kind: typeof e.kind === 'string' ? e.kind : e.name === 'AbortError' ? 'cancelled' : 'internal',
-    message: String(e.message ?? e),
-    offset: typeof e.offset === 'number' ? e.offset : null,
-  };
-}
-
 /**
  * Per-bit provenance: for every probed bit of every path, which paths set it. Returns
  * `{bits: Uint32Array, items: Uint32Array}` sorted by bit (binary-search `bits`; `items`

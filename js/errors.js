@@ -1,0 +1,11 @@
+// Errors as plain data for crossing a thread or a process: a worker reply, a scan record.
+
+/** An error (thrown by the reader, a source, or anything) → `{kind, message, offset}`. */
+export function plainError(e) {
+  if (e == null) return null;
+  return {
+    kind: typeof e.kind === 'string' ? e.kind : e.name === 'AbortError' ? 'cancelled' : 'internal',
+    message: String(e.message ?? e),
+    offset: typeof e.offset === 'number' ? e.offset : null,
+  };
+}
