@@ -11,8 +11,9 @@ use crate::error::{Error, ErrorKind, Result};
 /// `kFilterBaseLg`: one filter per 2 KiB of data-block offsets.
 pub const FILTER_BASE_LG: u8 = 11;
 
-/// One filter of the filter block.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One filter of the filter block (serialized as the JS API's LevelDB filter objects).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct FilterInfo {
     pub index: usize,
     /// Absolute file offset of the filter's first byte.

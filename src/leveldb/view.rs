@@ -48,33 +48,6 @@ pub struct DataBlockInfo {
     pub filter_index: Option<usize>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FilterView {
-    pub index: usize,
-    pub offset: u64,
-    pub length: u64,
-    /// None for an empty filter.
-    pub k: Option<u32>,
-    pub bit_count: u64,
-    pub set_bits: u64,
-    pub data_block_offsets: Vec<u64>,
-}
-
-impl From<&FilterInfo> for FilterView {
-    fn from(f: &FilterInfo) -> FilterView {
-        FilterView {
-            index: f.index,
-            offset: f.offset,
-            length: f.length,
-            k: f.k,
-            bit_count: f.bit_count,
-            set_bits: f.set_bits,
-            data_block_offsets: f.data_block_offsets.clone(),
-        }
-    }
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct ProbeBitInfo {
     pub bit: u64,
@@ -149,8 +122,9 @@ impl LevelDbTable {
         }
     }
 
-    pub fn filter_views(&self) -> Vec<FilterView> {
-        self.filters.iter().map(FilterView::from).collect()
+    /// The filters as the JS API shows them (FilterInfo serializes in camelCase itself).
+    pub fn filter_views(&self) -> &[FilterInfo] {
+        &self.filters
     }
 
     pub fn data_block_infos(&self) -> Vec<DataBlockInfo> {
