@@ -313,6 +313,13 @@ impl BloomFilter {
         crate::hash::contains_many(&self.bits, self.bit_count, self.seeds(), keys, ends, variant, out)
     }
 
+    /// The per-seed detail of [`probe`](Self::probe) for keys back to back in `keys` (key i ends
+    /// at `ends[i]`): per key a row of `1 + 2k` numbers in `rows`, the mask of the seeds whose bit
+    /// is set, then `(hash32, bit)` per seed. `Err(i)`: `ends[i]` is out of order or past `keys`.
+    pub fn probe_many(&self, keys: &[u8], ends: &[u32], variant: TailVariant, rows: &mut [i32]) -> std::result::Result<(), usize> {
+        crate::hash::probe_many(&self.bits, self.bit_count, self.seeds(), keys, ends, variant, rows)
+    }
+
     /// [`add`](Self::add) for keys back to back in `keys` (key i ends at `ends[i]`); `Err(i)`:
     /// `ends[i]` is out of order or past `keys` (the keys before it are added). The stored
     /// vector ends up exactly as long as `add` one by one leaves it.

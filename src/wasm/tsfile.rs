@@ -77,6 +77,27 @@ fn key_bytes<'a>(key: &'a [u8], text: bool, charset: Charset) -> Result<std::bor
     }
 }
 
+/// The `count` staged keys as one buffer and their end offsets, for the hash crate's batch
+/// loops (`f`): as staged, or — UTF-8 of JS strings to be hashed in a single-byte charset
+/// (windows-1252, ISO-8859-1) — re-encoded first. `f`'s `Err(i)`: `ends[i]` is out of order.
+fn with_filter_keys<R>(count: usize, text: bool, charset_name: &str, f: impl FnOnce(&[u8], &[u32]) -> Result<R, usize>) -> Result<R, JsValue> {
+    let cs = charset(charset_name)?;
+    let bad_ends = |_| js_error(&Error::invalid_argument("staged key ends are not increasing within the staged bytes"));
+    with_staged(count, |keys, ends| {
+        if !text || cs == Charset::Utf8 {
+            return f(keys, ends).map_err(bad_ends);
+        }
+        let (mut bytes, mut encoded_ends) = (Vec::with_capacity(keys.len()), Vec::with_capacity(ends.len()));
+        let mut start = 0usize;
+        for (i, &end) in ends.iter().enumerate() {
+            bytes.extend_from_slice(&key_bytes(keys.get(start..end as usize).ok_or(i).map_err(bad_ends)?, true, cs)?);
+            encoded_ends.push(bytes.len() as u32);
+            start = end as usize;
+        }
+        f(&bytes, &encoded_ends).map_err(bad_ends)
+    })
+}
+
 #[wasm_bindgen(js_name = hash32)]
 pub fn hash32_js(key: &[u8], seed: u32, zero_extended: bool) -> i32 {
     hash::hash32(key, seed, variant(zero_extended))
@@ -175,70 +196,27 @@ impl WasmBloomFilter {
     /// numbers per key: a bit mask of the seeds whose bit is set, then `(hash32, bit)` per seed.
     #[wasm_bindgen(js_name = probeStaged)]
     pub fn probe_staged(&self, count: usize, text: bool, zero_extended: bool, charset_name: &str) -> Result<Vec<i32>, JsValue> {
-        let v = variant(zero_extended);
-        let cs = charset(charset_name)?;
         let stride = 1 + 2 * self.inner.hash_function_count() as usize;
         // Sized by what was staged (not by the caller's count), written in place: no pushes.
         let mut out = vec![0i32; staged_count().min(count) * stride];
-        let mut rows = out.chunks_exact_mut(stride);
-        for_each_staged(count, |key| {
-            let key = key_bytes(key, text, cs)?;
-            let Some(row) = rows.next() else { return Ok(()) };
-            let mut mask = 0i32;
-            self.inner.for_each_probe(&key, v, |j, s| {
-                mask |= (s.set as i32) << j;
-                row[1 + 2 * j] = s.hash32;
-                row[2 + 2 * j] = s.bit as i32;
-            });
-            row[0] = mask;
-            Ok(())
-        })?;
+        with_filter_keys(count, text, charset_name, |keys, ends| self.inner.probe_many(keys, ends, variant(zero_extended), &mut out))?;
         Ok(out)
     }
 
     /// Verdicts for the `count` keys staged with [`stage_keys`], one byte each (1 = maybe):
-    /// Java's `contains`, stopping at the first clear bit; no per-seed records.
+    /// Java's `contains`; no per-seed records.
     #[wasm_bindgen(js_name = mightContainStaged)]
     pub fn might_contain_staged(&self, count: usize, text: bool, zero_extended: bool, charset_name: &str) -> Result<Vec<u8>, JsValue> {
-        let v = variant(zero_extended);
-        let cs = charset(charset_name)?;
         let mut out = Vec::with_capacity(staged_count().min(count));
-        if text && cs != Charset::Utf8 {
-            // Re-encoded key by key (windows-1252, ISO-8859-1).
-            for_each_staged(count, |key| {
-                out.push(self.inner.might_contain(&key_bytes(key, text, cs)?, v) as u8);
-                Ok(())
-            })?;
-            return Ok(out);
-        }
-        // The keys are hashed as staged: the whole loop runs in the hash crate.
-        with_staged(count, |keys, ends| {
-            self.inner.might_contain_many(keys, ends, v, &mut out).map_err(|_| {
-                js_error(&Error::invalid_argument("staged key ends are not increasing within the staged bytes"))
-            })
-        })?;
+        with_filter_keys(count, text, charset_name, |keys, ends| self.inner.might_contain_many(keys, ends, variant(zero_extended), &mut out))?;
         Ok(out)
     }
 
     /// Adds the `count` keys staged with [`stage_keys`].
     #[wasm_bindgen(js_name = addStaged)]
     pub fn add_staged(&mut self, count: usize, text: bool, zero_extended: bool, charset_name: &str) -> Result<(), JsValue> {
-        let v = variant(zero_extended);
-        let cs = charset(charset_name)?;
         let inner = &mut self.inner;
-        if text && cs != Charset::Utf8 {
-            // Re-encoded key by key (windows-1252, ISO-8859-1).
-            return for_each_staged(count, |key| {
-                inner.add(&key_bytes(key, text, cs)?, v);
-                Ok(())
-            });
-        }
-        // The keys are hashed as staged: the whole loop runs in the hash crate.
-        with_staged(count, |keys, ends| {
-            inner.add_many(keys, ends, v).map_err(|_| {
-                js_error(&Error::invalid_argument("staged key ends are not increasing within the staged bytes"))
-            })
-        })
+        with_filter_keys(count, text, charset_name, |keys, ends| inner.add_many(keys, ends, variant(zero_extended)))
     }
 
     pub fn encode(&self) -> Vec<u8> {

@@ -123,10 +123,21 @@ test('BloomFilter#mightContainMany equals probe() on every fixture filter, both 
     for (const variant of VARIANTS) {
       for (const charset of CHARSETS) {
         const opts = { variant, charset };
-        const want = Uint8Array.from(paths, (p) => (f.probe(p, opts).verdict === 'maybe' ? 1 : 0));
+        const one = paths.map((p) => f.probe(p, opts));
+        const want = Uint8Array.from(one, (r) => (r.verdict === 'maybe' ? 1 : 0));
         const label = `${name} ${variant} ${charset}`;
         assert.deepEqual(f.mightContainMany(paths, opts), want, `${label}: strings`);
         assert.deepEqual(f.probeMany(paths, { ...opts, compact: true }).maybe, want, `${label}: probeMany compact`);
+        // The per-seed detail (seed, hash32, bit, set) too, path by path.
+        const many = f.probeMany(paths, opts);
+        many.forEach((r, i) => assert.deepEqual(r.probes, one[i].probes, `${label}: probeMany ${paths[i]}`));
+        // addMany sets exactly the bits add() one by one sets, in this charset too.
+        const added = BloomFilter.withCapacity(paths.length + 1).addMany(paths, opts);
+        const single = BloomFilter.withCapacity(paths.length + 1);
+        for (const p of paths) single.add(p, opts);
+        assert.deepEqual(added.encode(), single.encode(), `${label}: addMany`);
+        added.free();
+        single.free();
         // Pre-encoded keys are hashed as given: the charset's bytes, encoded by the caller.
         const encoded = paths.map((p) => encodePath(p, charset));
         assert.deepEqual(f.mightContainMany(packed(encoded), { variant }), want, `${label}: pre-encoded`);

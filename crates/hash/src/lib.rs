@@ -36,7 +36,9 @@ impl TailVariant {
     pub fn from_name(name: &str) -> Option<TailVariant> {
         match name.to_ascii_lowercase().as_str() {
             "java" | "sign-extended" | "signed" => Some(TailVariant::Java),
-            "zero-extended" | "zero" | "unsigned" | "cpp" | "c++" => Some(TailVariant::ZeroExtended),
+            "zero-extended" | "zero" | "unsigned" | "cpp" | "c++" => {
+                Some(TailVariant::ZeroExtended)
+            }
             _ => None,
         }
     }
@@ -113,7 +115,12 @@ impl<'a> Blocks<'a> {
         }
         let t2 = if r > 8 { mix_k2(k2) } else { 0 };
         let t1 = if r > 0 { mix_k1(k1) } else { 0 };
-        Blocks { body: &key[..body_len], t1, t2, len: len as u64 }
+        Blocks {
+            body: &key[..body_len],
+            t1,
+            t2,
+            len: len as u64,
+        }
     }
 
     /// Tail, length and finalisation, from the chain state after the blocks.
@@ -137,9 +144,17 @@ impl<'a> Blocks<'a> {
 #[inline(always)]
 fn step(h1: &mut u64, h2: &mut u64, m1: u64, m2: u64) {
     *h1 ^= m1;
-    *h1 = h1.rotate_left(27).wrapping_add(*h2).wrapping_mul(5).wrapping_add(0x52dc_e729);
+    *h1 = h1
+        .rotate_left(27)
+        .wrapping_add(*h2)
+        .wrapping_mul(5)
+        .wrapping_add(0x52dc_e729);
     *h2 ^= m2;
-    *h2 = h2.rotate_left(31).wrapping_add(*h1).wrapping_mul(5).wrapping_add(0x3849_5ab5);
+    *h2 = h2
+        .rotate_left(31)
+        .wrapping_add(*h1)
+        .wrapping_mul(5)
+        .wrapping_add(0x3849_5ab5);
 }
 
 /// Java widens each tail byte as a signed `byte`: a byte >= 0x80 also sets every higher
@@ -154,10 +169,6 @@ fn sign_fill(w: u64) -> u64 {
     p.wrapping_mul(0xff) // 0/1 per byte → 0x00/0xff (no carries)
 }
 
-/// Keys of up to `16 * MIX_BATCH` bytes (every realistic series path) have their blocks read
-/// and mixed once for all seeds; longer ones are mixed per seed.
-const MIX_BATCH: usize = 8;
-
 /// The most seeds [`hash32_seeds`] handles (TsFile filters use at most 8).
 pub const MAX_SEEDS: usize = 8;
 
@@ -166,7 +177,12 @@ pub const MAX_SEEDS: usize = 8;
 fn murmur128_blocks(b: Blocks<'_>, seed: u32) -> (u64, u64) {
     let (mut h1, mut h2) = (seed as u64, seed as u64);
     for i in 0..b.body.len() / 16 {
-        step(&mut h1, &mut h2, mix_k1(le64(b.body, 16 * i)), mix_k2(le64(b.body, 16 * i + 8)));
+        step(
+            &mut h1,
+            &mut h2,
+            mix_k1(le64(b.body, 16 * i)),
+            mix_k2(le64(b.body, 16 * i + 8)),
+        );
     }
     b.finish(h1, h2)
 }
@@ -183,76 +199,94 @@ pub fn hash32(key: &[u8], seed: u32, variant: TailVariant) -> i32 {
     h1.wrapping_add(h2) as i32
 }
 
-/// A key prepared for hashing under several seeds: read once, its blocks mixed once (keys of
-/// up to `16 * MIX_BATCH` bytes). Each [`Prepared::hash32`] then costs the `h1`/`h2` chain
-/// and the finalisation, so a probe can stop at the first clear bit like Java's `contains`.
-pub struct Prepared<'a> {
-    b: Blocks<'a>,
-    /// The mixed words of the blocks; only `[..n]` is written (not zero-filled: a
-    /// `memory.fill` call in wasm). Unused for longer keys, which are mixed per seed.
-    mixed: [core::mem::MaybeUninit<(u64, u64)>; MIX_BATCH],
-    short: bool,
-}
+/// How many seeds [`lanes`] hashes side by side: TsFile's usual k (5, a 5 % filter); filters
+/// with more seeds take a second round.
+const LANES: usize = 5;
 
-impl<'a> Prepared<'a> {
-    #[inline(always)]
-    pub fn new(key: &'a [u8], variant: TailVariant) -> Prepared<'a> {
-        let b = Blocks::new(key, variant);
-        let n = b.body.len() / 16;
-        let mut mixed = [core::mem::MaybeUninit::<(u64, u64)>::uninit(); MIX_BATCH];
-        let short = n <= MIX_BATCH;
-        if short {
-            for (i, m) in mixed[..n].iter_mut().enumerate() {
-                m.write((mix_k1(le64(b.body, 16 * i)), mix_k2(le64(b.body, 16 * i + 8))));
-            }
-        }
-        Prepared { b, mixed, short }
-    }
-
-    /// `hash32(key, seed, variant)`.
-    #[inline(always)]
-    pub fn hash32(&self, seed: u32) -> i32 {
-        let (h1, h2) = if self.short {
-            let (mut h1, mut h2) = (seed as u64, seed as u64);
-            for m in &self.mixed[..self.b.body.len() / 16] {
-                // SAFETY: mixed[..n] was written in `new` (short keys).
-                let (m1, m2) = unsafe { m.assume_init() };
-                step(&mut h1, &mut h2, m1, m2);
-            }
-            self.b.finish(h1, h2)
-        } else {
-            murmur128_blocks(self.b, seed)
-        };
-        h1.wrapping_add(h2) as i32
-    }
-}
-
-/// `hash32(key, seeds[j], variant)` for j < `seeds.len()` (at most [`MAX_SEEDS`] are used;
-/// the rest of the array is 0). The key is read and its blocks mixed once for all seeds.
+/// `hash32` of one prepared key under up to `K` seeds at once (`seeds.len() <= K`; lanes past
+/// it run on seed 0 and are ignored). Each seed's `h1`/`h2` chain is a serial run of
+/// multiplies, so hashing one seed at a time leaves the CPU waiting on each multiply; the
+/// chains of different seeds are independent, and stepping them side by side, block by block,
+/// lets them overlap. Each block is read and mixed once for all of them (the mixing does not
+/// depend on the seed).
 #[inline(never)]
-pub fn hash32_seeds(key: &[u8], seeds: &[u32], variant: TailVariant) -> [i32; MAX_SEEDS] {
-    let mut out = [0i32; MAX_SEEDS];
-    let p = Prepared::new(key, variant);
-    for (o, &seed) in out.iter_mut().zip(seeds) {
-        *o = p.hash32(seed);
+fn lanes<const K: usize>(b: &Blocks<'_>, seeds: &[u32]) -> [i32; K] {
+    let mut h1 = [0u64; K];
+    for (h, &seed) in h1.iter_mut().zip(seeds) {
+        *h = seed as u64;
+    }
+    let mut h2 = h1;
+    for i in 0..b.body.len() / 16 {
+        let (m1, m2) = (
+            mix_k1(le64(b.body, 16 * i)),
+            mix_k2(le64(b.body, 16 * i + 8)),
+        );
+        for j in 0..K {
+            step(&mut h1[j], &mut h2[j], m1, m2);
+        }
+    }
+    let mut out = [0i32; K];
+    for j in 0..K {
+        let (a, c) = b.finish(h1[j], h2[j]);
+        out[j] = a.wrapping_add(c) as i32;
     }
     out
 }
 
-/// Java's `BloomFilter.contains` on a bit vector (`bits`: LSB-first, possibly shorter than
-/// `ceil(bit_count / 8)`; missing bytes are zero): hashes seed by seed and stops at the first
-/// clear bit. `bit_count` must be positive.
+/// Calls `each` with the hash32 values of `key` under `seeds` (at most [`MAX_SEEDS`]), [`LANES`]
+/// seeds at a time, in order, while it returns true; returns whether it always did.
+#[inline(always)]
+fn hash_rounds(
+    key: &[u8],
+    seeds: &[u32],
+    variant: TailVariant,
+    mut each: impl FnMut(&[i32]) -> bool,
+) -> bool {
+    let b = Blocks::new(key, variant);
+    seeds[..seeds.len().min(MAX_SEEDS)]
+        .chunks(LANES)
+        .all(|round| each(&lanes::<LANES>(&b, round)[..round.len()]))
+}
+
+/// `hash32(key, seeds[j], variant)` for j < `seeds.len()` (at most [`MAX_SEEDS`] are used;
+/// the rest of the array is 0). The key is read and its blocks mixed once for all seeds, and
+/// the seeds' chains run side by side ([`lanes`]).
 #[inline(never)]
-pub fn contains(bits: &[u8], bit_count: u32, seeds: &[u32], key: &[u8], variant: TailVariant) -> bool {
-    let p = Prepared::new(key, variant);
-    for &seed in seeds {
-        let bit = bit_index(p.hash32(seed), bit_count);
-        match bits.get((bit / 8) as usize) {
-            Some(b) if (b >> (bit % 8)) & 1 != 0 => {}
-            _ => return false,
-        }
-    }
-    true
+pub fn hash32_seeds(key: &[u8], seeds: &[u32], variant: TailVariant) -> [i32; MAX_SEEDS] {
+    let mut out = [0i32; MAX_SEEDS];
+    let mut at = 0;
+    hash_rounds(key, seeds, variant, |hs| {
+        out[at..at + hs.len()].copy_from_slice(hs);
+        at += hs.len();
+        true
+    });
+    out
+}
+
+/// Every bit of `hashes` set in `bits` (missing bytes are zero), tested in order up to the first clear one.
+#[inline(always)]
+fn all_set(bits: &[u8], bit_count: u32, hashes: &[i32]) -> bool {
+    hashes.iter().all(|&h| {
+        let bit = bit_index(h, bit_count);
+        bits.get((bit / 8) as usize)
+            .is_some_and(|b| (b >> (bit % 8)) & 1 != 0)
+    })
+}
+
+/// Java's `BloomFilter.contains` on a bit vector (`bits`: LSB-first, possibly shorter than
+/// `ceil(bit_count / 8)`; missing bytes are zero): the verdict is Java's (every seed's bit set),
+/// bits tested in seed order up to the first clear one. The seeds are hashed [`LANES`] at a
+/// time, side by side ([`lanes`]): that costs less than Java's seed-by-seed hashing that stops
+/// early (BENCHMARKS.md, "What was built"). `bit_count` must be positive.
+#[inline(never)]
+pub fn contains(
+    bits: &[u8],
+    bit_count: u32,
+    seeds: &[u32],
+    key: &[u8],
+    variant: TailVariant,
+) -> bool {
+    hash_rounds(key, seeds, variant, |hs| all_set(bits, bit_count, hs))
 }
 
 /// [`contains`] for many keys laid back to back in `keys` (key i is `keys[ends[i-1]..ends[i]]`,
@@ -279,21 +313,72 @@ pub fn contains_many(
     Ok(())
 }
 
+/// The per-seed detail of many keys laid back to back (as in [`contains_many`]): for key i,
+/// `rows[i * (1 + 2k) ..]` gets the mask of the seeds whose bit is set (bit j for seed j), then
+/// `(hash32, bit)` per seed; k = `seeds.len()` (at most [`MAX_SEEDS`]). Stops at the end of
+/// `ends` or of `rows`, whichever comes first. `Err(i)`: `ends[i]` is out of order or past `keys`.
+#[inline(never)]
+pub fn probe_many(
+    bits: &[u8],
+    bit_count: u32,
+    seeds: &[u32],
+    keys: &[u8],
+    ends: &[u32],
+    variant: TailVariant,
+    rows: &mut [i32],
+) -> Result<(), usize> {
+    let k = seeds.len().min(MAX_SEEDS);
+    let mut start = 0usize;
+    for (i, (&end, row)) in ends
+        .iter()
+        .zip(rows.chunks_exact_mut(1 + 2 * k))
+        .enumerate()
+    {
+        let key = keys.get(start..end as usize).ok_or(i)?;
+        let (mut mask, mut j) = (0i32, 0usize);
+        hash_rounds(key, seeds, variant, |hs| {
+            for &h in hs {
+                let bit = bit_index(h, bit_count);
+                let set = bits
+                    .get((bit / 8) as usize)
+                    .is_some_and(|b| (b >> (bit % 8)) & 1 != 0);
+                mask |= (set as i32) << j;
+                row[1 + 2 * j] = h;
+                row[2 + 2 * j] = bit as i32;
+                j += 1;
+            }
+            true
+        });
+        row[0] = mask;
+        start = end as usize;
+    }
+    Ok(())
+}
+
 /// Java's `add` for many keys laid back to back (as in [`contains_many`]): sets each key's bit
 /// for every seed in `bits`, which holds at least `ceil(bit_count / 8)` bytes. `Err(i)`:
 /// `ends[i]` is out of order or past `keys` (the keys before it are added).
 #[inline(never)]
-pub fn add_many(bits: &mut [u8], bit_count: u32, seeds: &[u32], keys: &[u8], ends: &[u32], variant: TailVariant) -> Result<(), usize> {
+pub fn add_many(
+    bits: &mut [u8],
+    bit_count: u32,
+    seeds: &[u32],
+    keys: &[u8],
+    ends: &[u32],
+    variant: TailVariant,
+) -> Result<(), usize> {
     let mut start = 0usize;
     for (i, &end) in ends.iter().enumerate() {
         let key = keys.get(start..end as usize).ok_or(i)?;
-        let p = Prepared::new(key, variant);
-        for &seed in seeds {
-            let bit = bit_index(p.hash32(seed), bit_count);
-            if let Some(b) = bits.get_mut((bit / 8) as usize) {
-                *b |= 1 << (bit % 8);
+        hash_rounds(key, seeds, variant, |hs| {
+            for &h in hs {
+                let bit = bit_index(h, bit_count);
+                if let Some(b) = bits.get_mut((bit / 8) as usize) {
+                    *b |= 1 << (bit % 8);
+                }
             }
-        }
+            true
+        });
         start = end as usize;
     }
     Ok(())
@@ -304,7 +389,11 @@ pub fn add_many(bits: &mut [u8], bit_count: u32, seeds: &[u32], keys: &[u8], end
 #[inline(always)]
 pub fn bit_index(hash32: i32, bit_count: u32) -> u32 {
     debug_assert!(bit_count > 0);
-    let magnitude = if hash32 == i32::MIN { 0 } else { hash32.unsigned_abs() };
+    let magnitude = if hash32 == i32::MIN {
+        0
+    } else {
+        hash32.unsigned_abs()
+    };
     magnitude % bit_count
 }
 
@@ -356,9 +445,17 @@ mod tests {
             let k1 = u64::from_le_bytes(block[..8].try_into().unwrap());
             let k2 = u64::from_le_bytes(block[8..].try_into().unwrap());
             h1 ^= mix_k1(k1);
-            h1 = h1.rotate_left(27).wrapping_add(h2).wrapping_mul(5).wrapping_add(0x52dc_e729);
+            h1 = h1
+                .rotate_left(27)
+                .wrapping_add(h2)
+                .wrapping_mul(5)
+                .wrapping_add(0x52dc_e729);
             h2 ^= mix_k2(k2);
-            h2 = h2.rotate_left(31).wrapping_add(h1).wrapping_mul(5).wrapping_add(0x3849_5ab5);
+            h2 = h2
+                .rotate_left(31)
+                .wrapping_add(h1)
+                .wrapping_mul(5)
+                .wrapping_add(0x3849_5ab5);
         }
         let tail = blocks.remainder();
         let widen = |b: u8| match variant {
@@ -391,7 +488,7 @@ mod tests {
 
     #[test]
     fn matches_reference_every_length_and_tail() {
-        // Lengths 0..=300 (past MIX_BATCH blocks), bytes covering 0x00-0xff in every tail position.
+        // Lengths 0..=300 (up to 18 blocks), bytes covering 0x00-0xff in every tail position.
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         for len in 0..=300usize {
             for round in 0..4 {
@@ -404,7 +501,13 @@ mod tests {
                             0 => (x >> 24) as u8,
                             1 => 0x80 | (x >> 24) as u8,
                             2 => (i * 37 + len) as u8,
-                            _ => if i % 3 == 0 { 0xe5 } else { b'a' + (i % 26) as u8 },
+                            _ => {
+                                if i % 3 == 0 {
+                                    0xe5
+                                } else {
+                                    b'a' + (i % 26) as u8
+                                }
+                            }
                         }
                     })
                     .collect();
@@ -412,8 +515,16 @@ mod tests {
                     let all = hash32_seeds(&key, &SEEDS, v);
                     for (j, &seed) in SEEDS.iter().enumerate() {
                         let want = reference_murmur128(&key, seed, v);
-                        assert_eq!(murmur128(&key, seed, v), want, "len {len} round {round} {v:?} seed {seed}");
-                        assert_eq!(all[j], want.0.wrapping_add(want.1) as i32, "len {len} {v:?} seed {seed}");
+                        assert_eq!(
+                            murmur128(&key, seed, v),
+                            want,
+                            "len {len} round {round} {v:?} seed {seed}"
+                        );
+                        assert_eq!(
+                            all[j],
+                            want.0.wrapping_add(want.1) as i32,
+                            "len {len} {v:?} seed {seed}"
+                        );
                     }
                 }
             }
@@ -440,26 +551,37 @@ mod tests {
                         bits[(bit / 8) as usize] >> (bit % 8) & 1 == 1
                     });
                     maybe += want as usize;
-                    assert_eq!(contains(&bits, m, &SEEDS[..k], &key, v), want, "{i} {v:?} k {k}");
+                    assert_eq!(
+                        contains(&bits, m, &SEEDS[..k], &key, v),
+                        want,
+                        "{i} {v:?} k {k}"
+                    );
                     // A trimmed vector (trailing bytes missing) reads as zeros there.
                     let short = &bits[..bits.len() / 2];
                     let want_short = SEEDS[..k].iter().all(|&s| {
                         let (h1, h2) = reference_murmur128(&key, s, v);
                         let bit = bit_index(h1.wrapping_add(h2) as i32, m);
-                        short.get((bit / 8) as usize).is_some_and(|b| b >> (bit % 8) & 1 == 1)
+                        short
+                            .get((bit / 8) as usize)
+                            .is_some_and(|b| b >> (bit % 8) & 1 == 1)
                     });
                     assert_eq!(contains(short, m, &SEEDS[..k], &key, v), want_short);
                 }
             }
         }
-        assert!(maybe > 100, "the vector must let some keys through ({maybe})");
+        assert!(
+            maybe > 100,
+            "the vector must let some keys through ({maybe})"
+        );
     }
 
     #[test]
     fn contains_many_is_contains_per_key_and_rejects_bad_ends() {
         let m = 1000u32;
         let bits: Vec<u8> = (0..125u32).map(|i| (i * 37 % 251) as u8).collect();
-        let keys: Vec<Vec<u8>> = (0..500).map(|i| format!("root.d{i}.温度{}", i % 13).into_bytes()).collect();
+        let keys: Vec<Vec<u8>> = (0..500)
+            .map(|i| format!("root.d{i}.温度{}", i % 13).into_bytes())
+            .collect();
         let mut flat = Vec::new();
         let mut ends = Vec::new();
         for k in &keys {
@@ -469,12 +591,26 @@ mod tests {
         for v in TailVariant::ALL {
             let mut out = Vec::new();
             contains_many(&bits, m, &SEEDS[..5], &flat, &ends, v, &mut out).unwrap();
-            let want: Vec<u8> = keys.iter().map(|k| contains(&bits, m, &SEEDS[..5], k, v) as u8).collect();
+            let want: Vec<u8> = keys
+                .iter()
+                .map(|k| contains(&bits, m, &SEEDS[..5], k, v) as u8)
+                .collect();
             assert_eq!(out, want);
             assert!(want.contains(&0) && want.contains(&1));
         }
         let mut out = Vec::new();
-        assert_eq!(contains_many(&bits, m, &SEEDS[..5], &flat, &[3, 2], TailVariant::Java, &mut out), Err(1));
+        assert_eq!(
+            contains_many(
+                &bits,
+                m,
+                &SEEDS[..5],
+                &flat,
+                &[3, 2],
+                TailVariant::Java,
+                &mut out
+            ),
+            Err(1)
+        );
         assert_eq!(out.len(), 1);
         // add_many sets exactly the bits of every seed of every key.
         let mut added = vec![0u8; 125];
@@ -488,8 +624,45 @@ mod tests {
             }
         }
         assert_eq!(added, want);
+        // probe_many's rows: the mask and (hash32, bit) of every seed, from the reference hash.
+        for k in [1usize, 5, 8] {
+            let stride = 1 + 2 * k;
+            let mut rows = vec![0i32; keys.len() * stride];
+            probe_many(
+                &bits,
+                m,
+                &SEEDS[..k],
+                &flat,
+                &ends,
+                TailVariant::Java,
+                &mut rows,
+            )
+            .unwrap();
+            for (key, row) in keys.iter().zip(rows.chunks_exact(stride)) {
+                let mut mask = 0;
+                for (j, &seed) in SEEDS[..k].iter().enumerate() {
+                    let (h1, h2) = reference_murmur128(key, seed, TailVariant::Java);
+                    let h = h1.wrapping_add(h2) as i32;
+                    let bit = bit_index(h, m);
+                    mask |= ((bits[(bit / 8) as usize] >> (bit % 8) & 1) as i32) << j;
+                    assert_eq!((row[1 + 2 * j], row[2 + 2 * j]), (h, bit as i32));
+                }
+                assert_eq!(row[0], mask);
+            }
+        }
         let past = flat.len() as u32 + 1;
-        assert_eq!(contains_many(&bits, m, &SEEDS[..5], &flat, &[past], TailVariant::Java, &mut Vec::new()), Err(0));
+        assert_eq!(
+            contains_many(
+                &bits,
+                m,
+                &SEEDS[..5],
+                &flat,
+                &[past],
+                TailVariant::Java,
+                &mut Vec::new()
+            ),
+            Err(0)
+        );
     }
 
     #[test]
