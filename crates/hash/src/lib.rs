@@ -91,8 +91,9 @@ struct Blocks<'a> {
 }
 
 impl<'a> Blocks<'a> {
-    /// Once per key.
-    #[inline(always)]
+    /// Once per key; out of line (its callers are the batch loops and the single-key calls,
+    /// and one copy is smaller than six for the cost of a call per key).
+    #[inline(never)]
     fn new(key: &'a [u8], variant: TailVariant) -> Blocks<'a> {
         let len = key.len();
         let body_len = len & !15;
