@@ -36,7 +36,8 @@ for (const flag of flags) {
   features |= f;
 }
 
-const SHIM = /^wasm_bindgen::convert::closures::.*::invoke::/;
+// Legacy or v0 symbol names (v0 adds the crate hash: `wasm_bindgen[0123abcd]::`).
+const SHIM = /^wasm_bindgen(\[[0-9a-f]+\])?::convert::closures::.*::invoke(::|$)/;
 const m = binaryen.readBinary(readFileSync(input));
 m.setFeatures(features);
 const segments = [];
