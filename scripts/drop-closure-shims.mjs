@@ -56,5 +56,7 @@ for (const seg of segments) {
   m.addActiveElementSegment(seg.table, seg.name, data, m.i32.const(offset.value));
 }
 if (!m.validate()) throw new Error('drop-closure-shims: the rewritten module does not validate');
+// Names kept (wasm-opt strips them later), so that a module built with them stays readable.
+binaryen.setDebugInfo(true);
 writeFileSync(output, m.emitBinary());
 console.error(`[drop-closure-shims] ${input}: ${dropped} table entries of closure shims dropped`);
