@@ -27,10 +27,13 @@ build_module() { # build_module OUT_NAME [cargo feature flags...]
   # drop the linker-only feature section. -ocimfs=0: no inlining of functions with one caller
   # (the serializer code of each result type stays out of its export: 2.5 KB gzipped less on
   # the TsFile module, BENCHMARKS.md "Size").
+  local features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
+    --enable-mutable-globals --enable-reference-types --enable-multivalue)
+  # The closure shims js-sys's descriptions leave in the function table, which wasm-opt
+  # cannot remove by itself (the script says why).
+  node scripts/drop-closure-shims.mjs "dist/web/${name}_bg.wasm" "dist/web/${name}_bg.wasm" "${features[@]}"
   node_modules/.bin/wasm-opt -Oz --converge -ocimfs=0 --low-memory-unused \
-    --strip-debug --strip-producers --strip-target-features \
-    --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-    --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    --strip-debug --strip-producers --strip-target-features "${features[@]}" \
     "dist/web/${name}_bg.wasm" -o "dist/web/${name}_bg.wasm"
 }
 build_module tsfile_bloom

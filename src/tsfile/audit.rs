@@ -248,7 +248,14 @@ pub fn audit_with(filter: Option<&BloomFilter>, series: &[Series], encoder: &dyn
                 }
                 writers.push_str(&w);
             }
-            let alike: Vec<&str> = audit.charsets.iter().skip(1).map(|c| c.as_str()).collect();
+            // Joined by hand, as in Charset::from_name (`join` weighs on the wasm build).
+            let mut alike = String::new();
+            for c in audit.charsets.iter().skip(1) {
+                if !alike.is_empty() {
+                    alike.push_str(", ");
+                }
+                alike.push_str(c.as_str());
+            }
             format!(
                 "bits reproduced exactly: {} ({}){}{}",
                 writers,
@@ -256,7 +263,7 @@ pub fn audit_with(filter: Option<&BloomFilter>, series: &[Series], encoder: &dyn
                 if alike.is_empty() {
                     String::new()
                 } else {
-                    format!("; {} encodes every indexed path alike, so probes consult it too", alike.join(", "))
+                    format!("; {alike} encodes every indexed path alike, so probes consult it too")
                 },
                 if audit.matching().filter(|h| Some(h.charset) == preferred).count() > 1 {
                     "; the other differences do not change any path of this file"

@@ -28,13 +28,26 @@ pub(crate) fn js_error(e: &Error) -> JsValue {
     err
 }
 
+/// Module state in a plain `static`: these modules run on one thread (no atomics), and a
+/// `thread_local!` costs a liveness check and its panic path in every access (~750 B
+/// gzipped on the TsFile module; scripts/check-size.mjs). `with` as `LocalKey::with`.
+pub(crate) struct Global<T>(pub T);
+
+// Sound: without the atomics feature there is no second thread to share it with.
+#[cfg(not(target_feature = "atomics"))]
+unsafe impl<T> Sync for Global<T> {}
+
+impl<T> Global<T> {
+    pub(crate) fn with<R>(&'static self, f: impl FnOnce(&T) -> R) -> R {
+        f(&self.0)
+    }
+}
+
 // Batches: JS writes the keys straight into wasm memory (TextEncoder.encodeInto) in a
 // staging area this module owns, then one call processes them all. The charsets
 // module has no batch calls.
 #[cfg(not(feature = "wasm-charsets"))]
-thread_local! {
-    static STAGE: core::cell::RefCell<(Vec<u8>, Vec<u32>)> = const { core::cell::RefCell::new((Vec::new(), Vec::new())) };
-}
+static STAGE: Global<core::cell::RefCell<(Vec<u8>, Vec<u32>)>> = Global(core::cell::RefCell::new((Vec::new(), Vec::new())));
 
 /// Makes room for `count` keys of at most `bytes` bytes in all and returns their
 /// addresses in wasm memory: `[keys, ends]` (`ends[i]` = end offset of key i).

@@ -3,7 +3,7 @@
 //! through [`to_js`] (js/index.d.ts declares each shape), except the listing, whose
 //! 100,000 rows cross as columns (`listingColumns`, BENCHMARKS.md "Boundary").
 
-use super::common::{for_each_staged, js_error, staged_count, to_js, with_key, with_staged};
+use super::common::{for_each_staged, js_error, staged_count, to_js, with_key, with_staged, Global};
 use crate::error::Error;
 use crate::filter::{BloomFilter, Verdict};
 use crate::hash::{self, TailVariant};
@@ -37,11 +37,10 @@ pub fn charset_index(name: &str) -> Result<usize, JsValue> {
 
 // One probe's result crosses as numbers in this record, which JS reads in place from wasm
 // memory (a few hundred ns less per call than an object built field by field;
-// BENCHMARKS.md "Boundary"). At most 8 + 8·4 + 24·(3 + 8·4) values: allocated once.
+// BENCHMARKS.md "Boundary"). At most 8 + 8·4 + 24·(3 + 8·4) values: allocated once, by
+// the first probe.
 const RECORD_CAP: usize = 1024;
-thread_local! {
-    static RECORD: core::cell::RefCell<Vec<i32>> = core::cell::RefCell::new(Vec::with_capacity(RECORD_CAP));
-}
+static RECORD: Global<core::cell::RefCell<Vec<i32>>> = Global(core::cell::RefCell::new(Vec::new()));
 
 /// Where the last probe's record starts in wasm memory (`Int32Array` index = address / 4).
 #[wasm_bindgen(js_name = probeRecord)]
@@ -53,6 +52,7 @@ fn write_record(f: impl FnOnce(&mut Vec<i32>)) {
     RECORD.with(|r| {
         let mut r = r.borrow_mut();
         r.clear();
+        r.reserve(RECORD_CAP);
         f(&mut r);
     })
 }
