@@ -43,7 +43,7 @@ impl<T> Global<T> {
     }
 }
 
-// Batches: JS writes the keys straight into wasm memory (TextEncoder.encodeInto) in a
+// Batches: JS writes the keys straight into wasm memory (one native call per string) in a
 // staging area this module owns, then one call processes them all. The charsets
 // module has no batch calls.
 #[cfg(not(feature = "wasm-charsets"))]
