@@ -7,6 +7,22 @@ export PATH="$HOME/.cargo/bin:$PATH"
 # shellcheck disable=SC1091
 [ -f .tools/wasm-env ] && . .tools/wasm-env
 
+# The standard library rebuilt with the modules, for size (docs/toolchain.md, "std for size"):
+# with rustup's rust-src component (setup.sh adds it), std is compiled at the modules' opt-level
+# "z" with its `optimize_for_size` feature, and a panic aborts without formatting a message
+# (-Cpanic=immediate-abort; a wasm32 panic already aborts, only the message code goes): 4.3 KB
+# gzipped less on the TsFile module (scripts/check-size.mjs). These are unstable flags, enabled on
+# the stable toolchain by RUSTC_BOOTSTRAP=1 for this script's cargo runs only, as Route B does.
+size_std=()
+sysroot_src="$(rustc --print sysroot)/lib/rustlib/src/rust/library"
+if [ -z "${CARGO_UNSTABLE_BUILD_STD:-}" ] && [ -d "$sysroot_src" ]; then
+  size_std=(-Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size)
+  export RUSTC_BOOTSTRAP=1
+  export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort"
+else
+  echo "[build] std is not rebuilt for size (no rust-src: run scripts/setup.sh); the modules will be larger" >&2
+fi
+
 # Three wasm modules from the one crate, each under its size budget: the TsFile module,
 # (feature wasm-leveldb) the LevelDB module, loaded only when a table is opened, and
 # (feature wasm-charsets) the JDK tables of the multi-byte JVM charsets, loaded only
@@ -19,7 +35,7 @@ build_module() { # build_module OUT_NAME [cargo feature flags...]
   # profile. Its own wasm-opt is off (Cargo.toml, package.metadata.wasm-pack): binaryen from
   # npm runs below, with our flags. No package.json or .gitignore: the package is ours.
   wasm-pack --quiet build --mode no-install --target web --profile wasm --no-pack --no-gitignore \
-    --out-dir dist/web --out-name "$name" . -- --no-default-features "$@"
+    --out-dir dist/web --out-name "$name" . -- --no-default-features "${size_std[@]}" "$@"
   # Binaryen from npm: Debian's wasm-opt 108 produces modules that fail at init (docs/toolchain.md).
   # -Oz --converge: repeat until the size stops shrinking. --low-memory-unused: fold added
   # constants into load/store offsets (sound here: Rust puts the 1 MiB stack first and data

@@ -1,27 +1,30 @@
 #!/usr/bin/env node
 // Size budget for the shipped WebAssembly: every dist/web/*.wasm and dist/site/**/*.wasm
-// must be at most 48 KiB (49152 bytes) after gzip -9, except the charsets module (JDK 17's
-// encode tables for nine multi-byte charsets; fetched only when such a charset is used):
-// 164 KiB, just above the ~159 KiB it measures; and the TsFile module, still over its 48 KiB
-// goal: 52.5 KiB. Its result objects cross through serde-wasm-bindgen since 0.2.0 and the
-// fleet scan's one-call route (scanTail) adds ~1 KiB. Measured when it grew: serializing the
-// file's info ~3 KB (info() alone is 4.1 KB of the module), serde-wasm-bindgen's key cache
-// ~1 KB, the columnar listing and indexed lookup ~1.5 KB, scanTail ~1 KB (wasm-opt -ocimfs=0
-// won back 2.5 KB). Paid back since, gzipped: 53,427 B ->
+// must be at most 48 KiB (49152 bytes) after gzip -9 (Node's zlib, level 9), except the
+// charsets module (JDK 17's encode tables for nine multi-byte charsets; fetched only when such
+// a charset is used): 164 KiB, just above the ~159 KiB it measures.
+//
+// The TsFile module grew past 48 KiB when its result objects moved to serde-wasm-bindgen
+// (0.2.0) and the fleet scan's one-call route (scanTail) came: 53,427 B. Measured then:
+// serializing the file's info ~3 KB (info() alone is 4.1 KB of the module), serde-wasm-bindgen's
+// key cache ~1 KB, the columnar listing and indexed lookup ~1.5 KB, scanTail ~1 KB (wasm-opt
+// -ocimfs=0 had won back 2.5 KB). Paid back since, gzipped (gzip -9 figures):
 //   52,983  the closure shims js-sys's descriptions leave in the function table dropped
 //           before wasm-opt (scripts/drop-closure-shims.mjs)                       -444
 //   52,219  module state in plain statics, not thread_local! (src/wasm/common.rs)   -764
 //   51,918  names joined by hand, not [&str]::join (charset, audit)                 -299
+//   +354    the multi-seed hash (crates/hash: lanes, probe_many), then -717 for
+//           Blocks::new out of line
+//   47,996  std rebuilt with the modules for size: -Zbuild-std with optimize_for_size and
+//           -Cpanic=immediate-abort (scripts/build.sh; docs/toolchain.md "std for size") -3,700
 // Tried and not kept (gzipped): format! replaced by a hand-written text+integer writer
-// +283 (core::fmt stays for std's panic and serde-wasm-bindgen's paths anyway, and each
-// message grew), scanTail through TsFileReader::bloom_info +37, iterator collects as plain
-// loops +51, other wasm-opt flags (-Os, -O3/-O4 -s2, --gufa, --closed-world,
-// --reorder-functions*, --const-hoisting, inlining limits) 0 to +1,800, opt-level "s"/2 for
-// the crate +2,500/+3,200, LLVM inline thresholds +130 or more. Nightly Rust with
-// -Zbuild-std and -Cpanic=immediate-abort (no panic formatting at all) measured -2,560 on top;
-// the toolchain stays stable. The budget holds the module at 52.5 KiB: the measured size
-// plus room for the faster multi-seed hash; prints each size; exits 1 when any module is
-// over budget, or when there is no module to check (run scripts/build.sh first).
+// +283 (core::fmt stays for serde-wasm-bindgen's paths anyway, and each message grew),
+// scanTail through TsFileReader::bloom_info +37, iterator collects as plain loops +51, other
+// wasm-opt flags (-Os, -O3/-O4 -s2, --gufa, --closed-world, --reorder-functions*,
+// --const-hoisting, inlining limits) 0 to +1,800, opt-level "s"/2 for the crate +2,500/+3,200,
+// LLVM inline thresholds +130 or more, the hash's lanes inlined at each caller +700.
+// Prints each size; exits 1 when any module is over budget, or when there is no module to
+// check (run scripts/build.sh first).
 //
 //   node scripts/check-size.mjs            check the built dist/
 //   node scripts/check-size.mjs FILE...    check the given .wasm files instead
@@ -34,7 +37,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BUDGET = 48 * 1024;
 /** Budgets by file name where they differ from BUDGET. */
-export const BUDGETS = { 'charsets_bg.wasm': 164 * 1024, 'tsfile_bloom_bg.wasm': 52 * 1024 + 512 };
+export const BUDGETS = { 'charsets_bg.wasm': 164 * 1024 };
 
 function wasmFiles(dir, recursive) {
   if (!existsSync(dir)) return [];

@@ -65,6 +65,14 @@ ENV
   fi
 fi
 
+# 1b. rustup's rust-src, so that build.sh can rebuild std for size with the modules
+#     (docs/toolchain.md, "std for size"). Route B builds std from Debian's sources instead.
+if [ ! -s .tools/wasm-env ] && ! [ -d "$(rustc --print sysroot)/lib/rustlib/src/rust/library" ]; then
+  log "adding rustup's rust-src component (std rebuilt for size in the wasm modules)"
+  timeout 180 rustup component add rust-src >&2 || timeout 180 rustup component add rust-src >&2 ||
+    log "rustup could not supply rust-src: the wasm modules will be built larger than their budgets"
+fi
+
 # 2. wasm-bindgen-cli, exactly the version of the wasm-bindgen crate in Cargo.lock.
 want_wb=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)
 have_wb=$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)
