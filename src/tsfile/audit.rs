@@ -9,6 +9,55 @@ use crate::filter::{BloomFilter, Probe, Verdict};
 use crate::hash::{bit_index, hash32_seeds, variants_can_differ, TailVariant, MAX_SEEDS};
 use crate::path::Charset;
 use crate::tsfile::Series;
+use std::borrow::Cow;
+
+/// Every record's path as stored ([`Series::path`]), back to back: built once per walk and
+/// shared by the audit, the listing's verdicts and the index lookup. (A path allocated per
+/// series and per use was most of the wasm module's time to read a large index.)
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Paths {
+    bytes: Vec<u8>,
+    /// `ends[i]`: where record i's path ends in `bytes`.
+    ends: Vec<usize>,
+}
+
+impl Paths {
+    pub fn new(series: &[Series]) -> Paths {
+        let mut p = Paths { bytes: Vec::with_capacity(series.len() * 32), ends: Vec::with_capacity(series.len()) };
+        for s in series {
+            s.extend_path(&mut p.bytes);
+            p.ends.push(p.bytes.len());
+        }
+        p
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Record `i`'s path.
+    pub fn get(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.bytes[start..self.ends[i]]
+    }
+
+    /// Whether every path is ASCII.
+    pub fn is_ascii(&self) -> bool {
+        self.bytes.is_ascii()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        self.ends.iter().scan(0, |start, &end| {
+            let p = &self.bytes[*start..end];
+            *start = end;
+            Some(p)
+        })
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Hypothesis {
@@ -60,11 +109,20 @@ impl Hypothesis {
 
     /// The bytes the writer hashed for `s` under this hypothesis (the charset as `encoder` has it).
     pub fn path(&self, s: &Series, encoder: &dyn PathEncoder) -> Vec<u8> {
-        let raw = s.device.series_path(&s.measurement, !self.trailing_nulls_kept);
-        match encoder.encode(&raw, self.charset) {
-            Ok(std::borrow::Cow::Owned(v)) => v,
-            _ => raw,
+        self.key(s, &s.path(), encoder).into_owned()
+    }
+
+    /// [`Hypothesis::path`] from the record's stored path `stored` ([`Series::path`]),
+    /// borrowed when the hypothesis hashes it as it is (UTF-8, or an ASCII path).
+    fn key<'a>(&self, s: &Series, stored: &'a [u8], encoder: &dyn PathEncoder) -> Cow<'a, [u8]> {
+        if !self.trailing_nulls_kept && s.device.has_trailing_null() {
+            let raw = s.device.series_path(&s.measurement, true);
+            return match encoder.encode(&raw, self.charset) {
+                Ok(Cow::Owned(v)) => Cow::Owned(v),
+                _ => Cow::Owned(raw),
+            };
         }
+        encoder.encode(stored, self.charset).unwrap_or(Cow::Borrowed(stored))
     }
 }
 
@@ -155,10 +213,15 @@ pub fn audit(filter: Option<&BloomFilter>, series: &[Series]) -> Audit {
 
 /// [`audit`] with the charsets `encoder` supplies.
 pub fn audit_with(filter: Option<&BloomFilter>, series: &[Series], encoder: &dyn PathEncoder) -> Audit {
+    audit_paths(filter, series, &Paths::new(series), encoder)
+}
+
+/// [`audit_with`] given the records' paths (`paths`: [`Paths::new`] of `series`).
+pub fn audit_paths(filter: Option<&BloomFilter>, series: &[Series], paths: &Paths, encoder: &dyn PathEncoder) -> Audit {
     let time_column_count = series.iter().filter(|s| s.is_time_column()).count();
     let any_trailing_null = series.iter().any(|s| s.device.has_trailing_null());
-    let non_ascii_tail_paths = series.iter().filter(|s| variants_can_differ(&s.path())).count();
-    let any_non_ascii = series.iter().any(|s| !s.path().is_ascii());
+    let non_ascii_tail_paths = paths.iter().filter(|p| variants_can_differ(p)).count();
+    let any_non_ascii = !paths.is_ascii();
     let base = Audit {
         status: AuditStatus::NoFilter,
         results: Vec::new(),
@@ -186,9 +249,9 @@ pub fn audit_with(filter: Option<&BloomFilter>, series: &[Series], encoder: &dyn
         for &charset in charsets {
             for &trailing_nulls_kept in null_options {
                 let probe = Hypothesis { variant: TailVariant::Java, time_columns: true, trailing_nulls_kept, charset };
-                let paths: Vec<Vec<u8>> = series.iter().map(|s| probe.path(s, encoder)).collect();
-                let java = positions(filter, &paths, TailVariant::Java, None);
-                let zero = positions(filter, &paths, TailVariant::ZeroExtended, Some(&java));
+                let keys: Vec<Cow<[u8]>> = series.iter().zip(paths.iter()).map(|(s, p)| probe.key(s, p, encoder)).collect();
+                let java = positions(filter, &keys, TailVariant::Java, None);
+                let zero = positions(filter, &keys, TailVariant::ZeroExtended, Some(&java));
                 for variant in TailVariant::ALL {
                     let pos = if variant == TailVariant::Java { &java } else { &zero };
                     for &time_columns in time_options {
@@ -308,7 +371,7 @@ fn dedup<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
 /// the same paths), paths whose tail is ASCII are not hashed again: both variants agree.
 fn positions(
     filter: &BloomFilter,
-    paths: &[Vec<u8>],
+    paths: &[Cow<[u8]>],
     variant: TailVariant,
     reuse: Option<&[[u32; MAX_SEEDS]]>,
 ) -> Vec<[u32; MAX_SEEDS]> {

@@ -7,7 +7,7 @@
 //! walks the index region once, audits the filter against it and computes each listed
 //! series' verdict.
 
-use super::audit::{self, Audit, AuditStatus, FileVerdict, VerdictRule};
+use super::audit::{self, Audit, AuditStatus, FileVerdict, Paths, VerdictRule};
 use super::encoder::{BuiltIn, PathEncoder};
 use super::{category_name, data_type_name, IndexWalk, Series, TsFileMetadata};
 use crate::error::{Error, Result};
@@ -205,10 +205,12 @@ pub struct TsFileReader<E: PathEncoder = BuiltIn> {
     meta: TsFileMetadata,
     walk: Option<IndexWalk>,
     audit: Option<Audit>,
+    /// Every record's path, in walk order.
+    paths: Paths,
     /// The indexed series (not time columns) for a probe's `indexed`: each path's hash with
-    /// the path, sorted by hash (a binary search compares integers; the paths of one file
-    /// share long prefixes and suffixes, which made comparing bytes the probe's largest cost).
-    indexed: Vec<(i32, Vec<u8>)>,
+    /// its record number, sorted by hash (a binary search compares integers; the paths of one
+    /// file share long prefixes and suffixes, which made comparing bytes the probe's largest cost).
+    indexed: Vec<(i32, u32)>,
     /// Per record of the walk, its verdict under the file's rules (the listing's maybePresent).
     verdicts: Vec<Option<bool>>,
     encoder: E,
@@ -227,7 +229,7 @@ impl TsFileReader<BuiltIn> {
 impl<E: PathEncoder> TsFileReader<E> {
     /// A file whose TsFileMetadata is parsed; the index is not read yet.
     pub fn from_metadata(meta: TsFileMetadata, encoder: E) -> TsFileReader<E> {
-        TsFileReader { meta, walk: None, audit: None, indexed: Vec::new(), verdicts: Vec::new(), encoder }
+        TsFileReader { meta, walk: None, audit: None, paths: Paths::default(), indexed: Vec::new(), verdicts: Vec::new(), encoder }
     }
 
     pub fn metadata(&self) -> &TsFileMetadata {
@@ -261,16 +263,17 @@ impl<E: PathEncoder> TsFileReader<E> {
 
     fn attach_walk(&mut self, walk: IndexWalk) {
         // A heap sort (BinaryHeap) is much smaller in wasm than slice::sort's quicksort.
-        let indexed: std::collections::BinaryHeap<(i32, Vec<u8>)> = walk
+        let paths = Paths::new(&walk.series);
+        let indexed: std::collections::BinaryHeap<(i32, u32)> = walk
             .series
             .iter()
-            .filter(|s| !s.is_time_column())
-            .map(|s| {
-                let path = s.path();
-                (index_hash(&path), path)
-            })
+            .zip(paths.iter())
+            .zip(0u32..)
+            .filter(|((s, _), _)| !s.is_time_column())
+            .map(|((_, p), i)| (index_hash(p), i))
             .collect();
         self.indexed = indexed.into_sorted_vec();
+        self.paths = paths;
         self.walk = Some(walk);
         self.reaudit();
     }
@@ -279,14 +282,14 @@ impl<E: PathEncoder> TsFileReader<E> {
     fn reaudit(&mut self) {
         let Some(walk) = &self.walk else { return };
         self.audit =
-            walk.error.is_none().then(|| audit::audit_with(self.meta.bloom.filter.as_ref(), &walk.series, &self.encoder));
+            walk.error.is_none().then(|| audit::audit_paths(self.meta.bloom.filter.as_ref(), &walk.series, &self.paths, &self.encoder));
         let rule = VerdictRule::new(self.audit.as_ref(), None, None);
         let filter = self.meta.bloom.filter.as_ref();
-        self.verdicts = walk
-            .series
+        self.verdicts = self
+            .paths
             .iter()
-            .map(|s| {
-                match rule.verdict(filter?, &s.path(), &self.encoder) {
+            .map(|p| {
+                match rule.verdict(filter?, p, &self.encoder) {
                     Ok(FileVerdict::Maybe) => Some(true),
                     Ok(FileVerdict::Absent) => Some(false),
                     Ok(FileVerdict::Unknown) | Err(_) => None,
@@ -462,6 +465,11 @@ impl<E: PathEncoder> TsFileReader<E> {
         series.iter().zip(self.verdicts.iter().copied())
     }
 
+    /// Every record's path ([`Series::path`]), in the order of [`entries`](Self::entries).
+    pub fn paths(&self) -> &Paths {
+        &self.paths
+    }
+
     /// One listed record as the API shows it.
     pub fn series_info(s: &Series, maybe_present: Option<bool>) -> SeriesInfo {
         SeriesInfo {
@@ -489,7 +497,9 @@ impl<E: PathEncoder> TsFileReader<E> {
     pub fn is_indexed(&self, path: &[u8]) -> Option<bool> {
         let h = index_hash(path);
         let first = self.indexed.partition_point(|(x, _)| *x < h);
-        self.walk.as_ref().map(|_| self.indexed[first..].iter().take_while(|(x, _)| *x == h).any(|(_, p)| p == path))
+        self.walk
+            .as_ref()
+            .map(|_| self.indexed[first..].iter().take_while(|(x, _)| *x == h).any(|&(_, i)| self.paths.get(i as usize) == path))
     }
 
     /// Probes one path (UTF-8 bytes as stored in the index) with the file's soundness rules

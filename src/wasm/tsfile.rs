@@ -482,8 +482,7 @@ impl WasmTsFile {
         let mut bounds: Vec<u32> = Vec::with_capacity(rows * 2);
         let mut numbers: Vec<f64> = Vec::with_capacity(rows * 5);
         let mut previous: Option<(&Option<Vec<u8>>, &tsfile::DeviceId)> = None;
-        let mut path = Vec::new();
-        for (s, maybe) in self.reader.entries() {
+        for ((s, maybe), path) in self.reader.entries().zip(self.reader.paths().iter()) {
             let same = previous == Some((&s.table, &s.device));
             let flags = u8::from(s.is_time_column())
                 | match maybe {
@@ -501,9 +500,7 @@ impl WasmTsFile {
                 s.device.segments.len() as f64,
                 measurement as f64,
             ]);
-            path.clear();
-            s.extend_path(&mut path);
-            bounds.extend_from_slice(&push_text(&mut text, &mut units, Some(&path)));
+            bounds.extend_from_slice(&push_text(&mut text, &mut units, Some(path)));
             if !same {
                 bounds.extend_from_slice(&push_text(&mut text, &mut units, s.table.as_deref()));
                 for seg in &s.device.segments {
