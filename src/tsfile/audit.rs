@@ -112,6 +112,12 @@ impl Hypothesis {
         self.key(s, &s.path(), encoder).into_owned()
     }
 
+    /// Whether a writer under this hypothesis inserted record `s` joined as it is stored
+    /// (trailing null tags kept, or none to drop): time columns only when it inserts them.
+    pub fn inserts(&self, s: &Series) -> bool {
+        (self.time_columns || !s.is_time_column()) && (self.trailing_nulls_kept || !s.device.has_trailing_null())
+    }
+
     /// [`Hypothesis::path`] from the record's stored path `stored` ([`Series::path`]),
     /// borrowed when the hypothesis hashes it as it is (UTF-8, or an ASCII path).
     fn key<'a>(&self, s: &Series, stored: &'a [u8], encoder: &dyn PathEncoder) -> Cow<'a, [u8]> {
@@ -583,6 +589,11 @@ impl VerdictRule {
             untrusted: audit.is_some_and(|a| !a.reproduced()),
             before_index: audit.is_none(),
         }
+    }
+
+    /// The hash probed first: `(variant, charset)`.
+    pub fn used(&self) -> (TailVariant, Charset) {
+        self.used
     }
 
     pub fn verdict(&self, filter: &BloomFilter, path: &[u8], encoder: &dyn PathEncoder) -> crate::Result<FileVerdict> {

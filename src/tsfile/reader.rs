@@ -210,7 +210,8 @@ pub struct TsFileReader<E: PathEncoder = BuiltIn> {
     /// The indexed series (not time columns) for a probe's `indexed`: each path's hash with
     /// its record number, sorted by hash (a binary search compares integers; the paths of one
     /// file share long prefixes and suffixes, which made comparing bytes the probe's largest cost).
-    indexed: Vec<(i32, u32)>,
+    /// Sorted on the first probe: listing and auditing a file need none of it.
+    indexed: std::cell::OnceCell<Vec<(i32, u32)>>,
     /// Per record of the walk, its verdict under the file's rules (the listing's maybePresent).
     verdicts: Vec<Option<bool>>,
     encoder: E,
@@ -229,7 +230,7 @@ impl TsFileReader<BuiltIn> {
 impl<E: PathEncoder> TsFileReader<E> {
     /// A file whose TsFileMetadata is parsed; the index is not read yet.
     pub fn from_metadata(meta: TsFileMetadata, encoder: E) -> TsFileReader<E> {
-        TsFileReader { meta, walk: None, audit: None, paths: Paths::default(), indexed: Vec::new(), verdicts: Vec::new(), encoder }
+        TsFileReader { meta, walk: None, audit: None, paths: Paths::default(), indexed: Default::default(), verdicts: Vec::new(), encoder }
     }
 
     pub fn metadata(&self) -> &TsFileMetadata {
@@ -262,18 +263,8 @@ impl<E: PathEncoder> TsFileReader<E> {
     }
 
     fn attach_walk(&mut self, walk: IndexWalk) {
-        // A heap sort (BinaryHeap) is much smaller in wasm than slice::sort's quicksort.
-        let paths = Paths::new(&walk.series);
-        let indexed: std::collections::BinaryHeap<(i32, u32)> = walk
-            .series
-            .iter()
-            .zip(paths.iter())
-            .zip(0u32..)
-            .filter(|((s, _), _)| !s.is_time_column())
-            .map(|((_, p), i)| (index_hash(p), i))
-            .collect();
-        self.indexed = indexed.into_sorted_vec();
-        self.paths = paths;
+        self.paths = Paths::new(&walk.series);
+        self.indexed = Default::default();
         self.walk = Some(walk);
         self.reaudit();
     }
@@ -285,11 +276,26 @@ impl<E: PathEncoder> TsFileReader<E> {
             walk.error.is_none().then(|| audit::audit_paths(self.meta.bloom.filter.as_ref(), &walk.series, &self.paths, &self.encoder));
         let rule = VerdictRule::new(self.audit.as_ref(), None, None);
         let filter = self.meta.bloom.filter.as_ref();
-        self.verdicts = self
-            .paths
+        // A reproducing hypothesis that hashes as the rule first does (UTF-8, so no encoder
+        // is asked) set every bit of each path it inserted: those are "maybe" without hashing
+        // them again.
+        let inserting: Vec<audit::Hypothesis> = self
+            .audit
             .iter()
-            .map(|p| {
-                match rule.verdict(filter?, p, &self.encoder) {
+            .flat_map(|a| a.matching())
+            .filter(|h| (h.variant, h.charset) == rule.used() && h.charset == Charset::Utf8)
+            .copied()
+            .collect();
+        self.verdicts = walk
+            .series
+            .iter()
+            .zip(self.paths.iter())
+            .map(|(s, p)| {
+                let filter = filter?;
+                if inserting.iter().any(|h| h.inserts(s)) {
+                    return Some(true);
+                }
+                match rule.verdict(filter, p, &self.encoder) {
                     Ok(FileVerdict::Maybe) => Some(true),
                     Ok(FileVerdict::Absent) => Some(false),
                     Ok(FileVerdict::Unknown) | Err(_) => None,
@@ -495,11 +501,22 @@ impl<E: PathEncoder> TsFileReader<E> {
 
     /// Whether the index lists `path` (UTF-8, as stored) as a series; None before it is read.
     pub fn is_indexed(&self, path: &[u8]) -> Option<bool> {
+        let walk = self.walk.as_ref()?;
+        let indexed = self.indexed.get_or_init(|| {
+            // A heap sort (BinaryHeap) is much smaller in wasm than slice::sort's quicksort.
+            let heap: std::collections::BinaryHeap<(i32, u32)> = walk
+                .series
+                .iter()
+                .zip(self.paths.iter())
+                .zip(0u32..)
+                .filter(|((s, _), _)| !s.is_time_column())
+                .map(|((_, p), i)| (index_hash(p), i))
+                .collect();
+            heap.into_sorted_vec()
+        });
         let h = index_hash(path);
-        let first = self.indexed.partition_point(|(x, _)| *x < h);
-        self.walk
-            .as_ref()
-            .map(|_| self.indexed[first..].iter().take_while(|(x, _)| *x == h).any(|&(_, i)| self.paths.get(i as usize) == path))
+        let first = indexed.partition_point(|(x, _)| *x < h);
+        Some(indexed[first..].iter().take_while(|(x, _)| *x == h).any(|&(_, i)| self.paths.get(i as usize) == path))
     }
 
     /// Probes one path (UTF-8 bytes as stored in the index) with the file's soundness rules

@@ -402,21 +402,22 @@ fn overrides(variant_code: u8, charset_name: &str) -> Result<(Option<TailVariant
     Ok((v, cs))
 }
 
-/// Appends `s` to the listing's text and returns its `(start, end)` in UTF-16 units (what
-/// `String.prototype.slice` counts); `u32::MAX` twice for null.
-fn push_text(text: &mut String, units: &mut u32, s: Option<&[u8]>) -> [u32; 2] {
-    let Some(b) = s else { return [u32::MAX, u32::MAX] };
-    let start = *units;
-    let str = String::from_utf8_lossy(b);
-    *units += utf16_units(&str);
-    text.push_str(&str);
-    [start, *units]
+/// `b` as the listing shows names: invalid UTF-8 replaced by U+FFFD (the check alone is
+/// much faster than `from_utf8_lossy` on the valid names of real files).
+fn lossy(b: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(b) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(b),
+    }
 }
 
-/// UTF-16 units of `s`: one per character (bytes that are not continuation bytes), two for
-/// the 4-byte ones.
-fn utf16_units(s: &str) -> u32 {
-    s.bytes().map(|b| u32::from(b & 0xc0 != 0x80) + u32::from(b >= 0xf0)).sum()
+/// Appends `s` (lossy, as [`lossy`]) to the listing's text and returns its `(start, end)`
+/// in bytes; `u32::MAX` twice for null.
+fn push_text(text: &mut Vec<u8>, s: Option<&[u8]>) -> [u32; 2] {
+    let Some(b) = s else { return [u32::MAX, u32::MAX] };
+    let start = text.len() as u32;
+    text.extend_from_slice(lossy(b).as_bytes());
+    [start, text.len() as u32]
 }
 
 #[wasm_bindgen]
@@ -467,18 +468,20 @@ impl WasmTsFile {
         to_js(&self.reader.file_info())
     }
 
-    /// The listing as columns, for js/tsfile.js to build `SeriesInfo` objects from:
-    /// `[text, bounds, numbers, typeNames]`. Per record in index order, `numbers` holds the
-    /// offset, flags (1: time column; 2 and 4: maybePresent false and true; 8: same table and
-    /// device as the record before), the data type byte, the device's segment count and the
-    /// measurement's length; `bounds` holds (start, end) in `text`, in UTF-16 units, of the
-    /// path, then — for a new device — of the table and each segment (`0xffffffff` for null).
-    /// The measurement is the end of the path; a device's names cross once.
+    /// The listing as columns, for js/tsfile.js to build `SeriesInfo` objects from (and
+    /// js/report.js to write `inspect --json` from): `[text, bounds, numbers, typeNames]`.
+    /// `text` is UTF-8 (names decoded lossily, as the API shows them). Per record in index
+    /// order, `numbers` holds the offset, flags (1: time column; 2 and 4: maybePresent false
+    /// and true; 8: same table and device as the record before), the data type byte, the
+    /// device's segment count and the measurement's length in bytes; `bounds` holds (start,
+    /// end) in `text`, in bytes, of the path, then — for a new device — of the table and each
+    /// segment (`0xffffffff` for null). The measurement is the end of the path; a device's
+    /// names cross once.
     #[wasm_bindgen(js_name = listingColumns)]
     pub fn listing_columns(&self) -> js_sys::Array {
         let rows = self.reader.entries().count();
         // Sized for typical names up front: the text grows by doubling otherwise.
-        let (mut text, mut units) = (String::with_capacity(rows * 48), 0u32);
+        let mut text: Vec<u8> = Vec::with_capacity(rows * 48);
         let mut bounds: Vec<u32> = Vec::with_capacity(rows * 2);
         let mut numbers: Vec<f64> = Vec::with_capacity(rows * 5);
         let mut previous: Option<(&Option<Vec<u8>>, &tsfile::DeviceId)> = None;
@@ -492,7 +495,7 @@ impl WasmTsFile {
                 }
                 | if same { 8 } else { 0 };
             // A '.' precedes it in the path, so its lossy decoding is the path's tail.
-            let measurement = utf16_units(&String::from_utf8_lossy(&s.measurement));
+            let measurement = lossy(&s.measurement).len();
             numbers.extend_from_slice(&[
                 s.offset as f64,
                 flags as f64,
@@ -500,11 +503,11 @@ impl WasmTsFile {
                 s.device.segments.len() as f64,
                 measurement as f64,
             ]);
-            bounds.extend_from_slice(&push_text(&mut text, &mut units, Some(path)));
+            bounds.extend_from_slice(&push_text(&mut text, Some(path)));
             if !same {
-                bounds.extend_from_slice(&push_text(&mut text, &mut units, s.table.as_deref()));
+                bounds.extend_from_slice(&push_text(&mut text, s.table.as_deref()));
                 for seg in &s.device.segments {
-                    bounds.extend_from_slice(&push_text(&mut text, &mut units, seg.as_deref()));
+                    bounds.extend_from_slice(&push_text(&mut text, seg.as_deref()));
                 }
             }
             previous = Some((&s.table, &s.device));
@@ -514,7 +517,7 @@ impl WasmTsFile {
             names.push(&JsValue::from_str(DataType::from_byte(b).map_or("", DataType::as_str)));
         }
         let out = js_sys::Array::new();
-        out.push(&JsValue::from_str(&text));
+        out.push(&js_sys::Uint8Array::from(&text[..]));
         out.push(&js_sys::Uint32Array::from(&bounds[..]));
         out.push(&js_sys::Float64Array::from(&numbers[..]));
         out.push(&names);
