@@ -67,6 +67,8 @@ export class TsFile {
   #info = null;
   /** The listing, built once from the wasm module's columns. */
   #listing = null;
+  /** The reason `probe` got last from the wasm side (it gives none when the next is the same). */
+  #reason = '';
 
   /** Use openTsFile(). */
   #window;
@@ -239,7 +241,8 @@ export class TsFile {
     this.#encoderFor(charset);
     const code = variantCode(variant);
     const index = charset == null || charset === '' ? -1 : charsetIndex(charset);
-    const reason = this.#file.probe(putKey(text ?? path), code, index);
+    // Undefined: the reason the wasm side returned last for this file (WasmTsFile.probe).
+    const reason = (this.#reason = this.#file.probe(putKey(text ?? path), code, index) ?? this.#reason);
     const [m, at] = probeRecordView();
     const k = m[at + 5];
     const otherCount = m[at + 6];

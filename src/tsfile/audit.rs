@@ -17,32 +17,32 @@ use std::borrow::Cow;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Paths {
     bytes: Vec<u8>,
-    /// `ends[i]`: where record i's path ends in `bytes`.
-    ends: Vec<usize>,
+    /// Record i's path is `bytes[bounds[i]..bounds[i + 1]]`.
+    bounds: Vec<usize>,
 }
 
 impl Paths {
     pub fn new(series: &[Series]) -> Paths {
-        let mut p = Paths { bytes: Vec::with_capacity(series.len() * 32), ends: Vec::with_capacity(series.len()) };
+        let mut p = Paths { bytes: Vec::with_capacity(series.len() * 32), bounds: Vec::with_capacity(series.len() + 1) };
+        p.bounds.push(0);
         for s in series {
             s.extend_path(&mut p.bytes);
-            p.ends.push(p.bytes.len());
+            p.bounds.push(p.bytes.len());
         }
         p
     }
 
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.bounds.len().saturating_sub(1)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.len() == 0
     }
 
     /// Record `i`'s path.
     pub fn get(&self, i: usize) -> &[u8] {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.bytes[start..self.ends[i]]
+        &self.bytes[self.bounds[i]..self.bounds[i + 1]]
     }
 
     /// Whether every path is ASCII.
@@ -51,11 +51,7 @@ impl Paths {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &[u8]> + '_ {
-        self.ends.iter().scan(0, |start, &end| {
-            let p = &self.bytes[*start..end];
-            *start = end;
-            Some(p)
-        })
+        self.bounds.windows(2).map(|w| &self.bytes[w[0]..w[1]])
     }
 }
 
@@ -112,23 +108,18 @@ impl Hypothesis {
         self.key(s, &s.path(), encoder).into_owned()
     }
 
-    /// Whether a writer under this hypothesis inserted record `s` joined as it is stored
-    /// (trailing null tags kept, or none to drop): time columns only when it inserts them.
-    pub fn inserts(&self, s: &Series) -> bool {
-        (self.time_columns || !s.is_time_column()) && (self.trailing_nulls_kept || !s.device.has_trailing_null())
-    }
-
     /// [`Hypothesis::path`] from the record's stored path `stored` ([`Series::path`]),
     /// borrowed when the hypothesis hashes it as it is (UTF-8, or an ASCII path).
     fn key<'a>(&self, s: &Series, stored: &'a [u8], encoder: &dyn PathEncoder) -> Cow<'a, [u8]> {
-        if !self.trailing_nulls_kept && s.device.has_trailing_null() {
-            let raw = s.device.series_path(&s.measurement, true);
-            return match encoder.encode(&raw, self.charset) {
-                Ok(Cow::Owned(v)) => Cow::Owned(v),
-                _ => Cow::Owned(raw),
-            };
+        let raw = if !self.trailing_nulls_kept && s.device.has_trailing_null() {
+            Cow::Owned(s.device.series_path(&s.measurement, true))
+        } else {
+            Cow::Borrowed(stored)
+        };
+        if let Ok(Cow::Owned(v)) = encoder.encode(&raw, self.charset) {
+            return Cow::Owned(v);
         }
-        encoder.encode(stored, self.charset).unwrap_or(Cow::Borrowed(stored))
+        raw
     }
 }
 

@@ -364,6 +364,18 @@ fn envelope_from(file_size: f64, head: Vec<u8>, tail: Vec<u8>) -> crate::Result<
 #[wasm_bindgen]
 pub struct WasmTsFile {
     reader: TsFileReader<JsEncoder>,
+    /// The reason `probe` returned last. JS keeps that string, so a probe with the same
+    /// reason returns none: the probes of one file share a handful of reasons, and passing
+    /// one to JS cost more than the rest of the probe.
+    reason: String,
+}
+
+impl WasmTsFile {
+    fn new_reason(&mut self, reason: String) -> JsValue {
+        let out = if self.reason == reason { JsValue::UNDEFINED } else { JsValue::from_str(&reason) };
+        self.reason = reason;
+        out
+    }
 }
 
 /// The multi-byte JVM charsets live in the separately loaded charsets module; JS
@@ -429,7 +441,7 @@ impl WasmTsFile {
             return Err(js_error(&Error::invalid_argument("metadata bytes do not match the envelope's size")));
         }
         let meta = tsfile::parse_metadata(env, &metadata).map_err(|e| js_error(&e))?;
-        Ok(WasmTsFile { reader: TsFileReader::from_metadata(meta, JsEncoder(None)) })
+        Ok(WasmTsFile { reader: TsFileReader::from_metadata(meta, JsEncoder(None)), reason: String::new() })
     }
 
     #[wasm_bindgen(getter)]
@@ -538,14 +550,15 @@ impl WasmTsFile {
     }
 
     /// Probes one path (UTF-8 bytes as stored in the index) with the file's soundness rules
-    /// (TsFileReader::probe) and returns the reason; the rest goes to the probe record:
+    /// (TsFileReader::probe) and returns the reason, or undefined when it is the reason it
+    /// returned last (see [`WasmTsFile::reason`]); the rest goes to the probe record:
     /// verdict (0 absent, 1 maybe, 2 unknown), variant (-1 none, 0 java, 1 zero-extended),
     /// charset (-1 none, else its index), confirmed, indexed (-1 not read, 0, 1), k, the
     /// number of other hashes, k × (seed, hash32, bit, set), then per other hash: variant,
     /// charset, verdict, k × (seed, hash32, bit, set). `variant_code`: 0 the audit's, 1 Java,
     /// 2 zero-extended; `charset_index`: -1 for the audit's.
     /// The path is the first `len` bytes of the key area (`keyArea`).
-    pub fn probe(&self, len: usize, variant_code: u8, charset_index: i32) -> Result<String, JsValue> {
+    pub fn probe(&mut self, len: usize, variant_code: u8, charset_index: i32) -> Result<JsValue, JsValue> {
         let v = if variant_code == 0 { None } else { Some(variant(variant_code == 2)) };
         let cs = if charset_index < 0 { None } else { Some(charset_at(charset_index as usize)?) };
         let (indexed, p) = with_key(len, |path| {
@@ -554,7 +567,7 @@ impl WasmTsFile {
         })?;
         let Some(p) = p else {
             write_record(|r| r.extend([2, -1, -1, 0, indexed, 0, 0]));
-            return Ok(tsfile::reader::NO_FILTER_REASON.to_string());
+            return Ok(self.new_reason(tsfile::reader::NO_FILTER_REASON.to_string()));
         };
         let code = |v: TailVariant, cs: Charset| [(v == TailVariant::ZeroExtended) as i32, charset_code(cs)];
         write_record(|r| {
@@ -572,7 +585,7 @@ impl WasmTsFile {
                 push_seeds(r, &o.probes);
             }
         });
-        Ok(p.reason)
+        Ok(self.new_reason(p.reason))
     }
 
     /// Verdicts for the `count` UTF-8 paths staged with [`stage_keys`]: one byte each,
