@@ -49,10 +49,6 @@ impl Paths {
     pub fn is_ascii(&self) -> bool {
         self.bytes.is_ascii()
     }
-
-    pub fn iter(&self) -> impl Iterator<Item = &[u8]> + '_ {
-        self.bounds.windows(2).map(|w| &self.bytes[w[0]..w[1]])
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -217,7 +213,7 @@ pub fn audit_with(filter: Option<&BloomFilter>, series: &[Series], encoder: &dyn
 pub fn audit_paths(filter: Option<&BloomFilter>, series: &[Series], paths: &Paths, encoder: &dyn PathEncoder) -> Audit {
     let time_column_count = series.iter().filter(|s| s.is_time_column()).count();
     let any_trailing_null = series.iter().any(|s| s.device.has_trailing_null());
-    let non_ascii_tail_paths = paths.iter().filter(|p| variants_can_differ(p)).count();
+    let non_ascii_tail_paths = (0..paths.len()).filter(|&i| variants_can_differ(paths.get(i))).count();
     let any_non_ascii = !paths.is_ascii();
     let base = Audit {
         status: AuditStatus::NoFilter,
@@ -246,7 +242,10 @@ pub fn audit_paths(filter: Option<&BloomFilter>, series: &[Series], paths: &Path
         for &charset in charsets {
             for &trailing_nulls_kept in null_options {
                 let probe = Hypothesis { variant: TailVariant::Java, time_columns: true, trailing_nulls_kept, charset };
-                let keys: Vec<Cow<[u8]>> = series.iter().zip(paths.iter()).map(|(s, p)| probe.key(s, p, encoder)).collect();
+                let mut keys: Vec<Cow<[u8]>> = Vec::with_capacity(series.len());
+                for (i, s) in series.iter().enumerate() {
+                    keys.push(probe.key(s, paths.get(i), encoder));
+                }
                 let java = positions(filter, &keys, TailVariant::Java, None);
                 let zero = positions(filter, &keys, TailVariant::ZeroExtended, Some(&java));
                 for variant in TailVariant::ALL {

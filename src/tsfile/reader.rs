@@ -268,9 +268,9 @@ impl<E: PathEncoder> TsFileReader<E> {
         let series = walk.series.iter().filter(|s| !s.is_time_column()).count();
         let slots = (2 * series + 1).next_power_of_two();
         self.indexed = vec![(0, 0); slots];
-        for (i, (s, p)) in walk.series.iter().zip(self.paths.iter()).enumerate() {
+        for (i, s) in walk.series.iter().enumerate() {
             if !s.is_time_column() {
-                let h = index_hash(p);
+                let h = index_hash(self.paths.get(i));
                 let mut at = h as usize & (slots - 1);
                 while self.indexed[at].1 != 0 {
                     at = (at + 1) & (slots - 1);
@@ -300,22 +300,20 @@ impl<E: PathEncoder> TsFileReader<E> {
                 inserted |= 1 | n << 1 | t << 2 | (t & n) << 3;
             }
         }
-        self.verdicts = walk
-            .series
-            .iter()
-            .zip(self.paths.iter())
-            .map(|(s, p)| {
-                let filter = filter?;
+        let mut verdicts = Vec::with_capacity(walk.series.len());
+        for (i, s) in walk.series.iter().enumerate() {
+            verdicts.push(filter.and_then(|filter| {
                 if inserted >> (2 * u8::from(s.is_time_column()) + u8::from(s.device.has_trailing_null())) & 1 == 1 {
                     return Some(true);
                 }
-                match rule.verdict(filter, p, &self.encoder) {
+                match rule.verdict(filter, self.paths.get(i), &self.encoder) {
                     Ok(FileVerdict::Maybe) => Some(true),
                     Ok(FileVerdict::Absent) => Some(false),
                     Ok(FileVerdict::Unknown) | Err(_) => None,
                 }
-            })
-            .collect();
+            }));
+        }
+        self.verdicts = verdicts;
     }
 
     /// Replaces the charset encoder; audits again when the last audit wanted charsets it

@@ -497,7 +497,8 @@ impl WasmTsFile {
         let mut bounds: Vec<u32> = Vec::with_capacity(rows * 2);
         let mut numbers: Vec<f64> = Vec::with_capacity(rows * 5);
         let mut previous: Option<(&Option<Vec<u8>>, &tsfile::DeviceId)> = None;
-        for ((s, maybe), path) in self.reader.entries().zip(self.reader.paths().iter()) {
+        for (i, (s, maybe)) in self.reader.entries().enumerate() {
+            let path = self.reader.paths().get(i);
             let same = previous == Some((&s.table, &s.device));
             let flags = u8::from(s.is_time_column())
                 | match maybe {
