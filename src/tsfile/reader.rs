@@ -265,8 +265,7 @@ impl<E: PathEncoder> TsFileReader<E> {
 
     fn attach_walk(&mut self, walk: IndexWalk) {
         self.paths = Paths::new(&walk.series);
-        let series = walk.series.iter().filter(|s| !s.is_time_column()).count();
-        let slots = (2 * series + 1).next_power_of_two();
+        let slots = (2 * walk.series.len() + 1).next_power_of_two();
         self.indexed = vec![(0, 0); slots];
         for (i, s) in walk.series.iter().enumerate() {
             if !s.is_time_column() {
@@ -516,13 +515,13 @@ impl<E: PathEncoder> TsFileReader<E> {
         self.walk.as_ref()?;
         let h = index_hash(path);
         // At least one slot is empty (the table is at most half full): the search ends.
-        let slots = self.indexed.len();
-        let mut at = h as usize & slots.wrapping_sub(1);
-        while let Some(&(x, i)) = self.indexed.get(at).filter(|e| e.1 != 0) {
+        let mask = self.indexed.len().wrapping_sub(1);
+        let mut at = h as usize;
+        while let Some(&(x, i)) = self.indexed.get(at & mask).filter(|e| e.1 != 0) {
             if x == h && self.paths.get(i as usize - 1) == path {
                 return Some(true);
             }
-            at = (at + 1) & (slots - 1);
+            at = at.wrapping_add(1);
         }
         Some(false)
     }

@@ -372,7 +372,10 @@ pub struct WasmTsFile {
 
 impl WasmTsFile {
     fn new_reason(&mut self, reason: String) -> JsValue {
-        let out = if self.reason == reason { JsValue::UNDEFINED } else { JsValue::from_str(&reason) };
+        if self.reason == reason {
+            return JsValue::UNDEFINED;
+        }
+        let out = JsValue::from_str(&reason);
         self.reason = reason;
         out
     }
@@ -414,21 +417,12 @@ fn overrides(variant_code: u8, charset_name: &str) -> Result<(Option<TailVariant
     Ok((v, cs))
 }
 
-/// `b` as the listing shows names: invalid UTF-8 replaced by U+FFFD (the check alone is
-/// much faster than `from_utf8_lossy` on the valid names of real files).
-fn lossy(b: &[u8]) -> std::borrow::Cow<'_, str> {
-    match std::str::from_utf8(b) {
-        Ok(s) => std::borrow::Cow::Borrowed(s),
-        Err(_) => String::from_utf8_lossy(b),
-    }
-}
-
-/// Appends `s` (lossy, as [`lossy`]) to the listing's text and returns its `(start, end)`
+/// Appends `s` (invalid UTF-8 replaced by U+FFFD) to the listing's text and returns its `(start, end)`
 /// in bytes; `u32::MAX` twice for null.
 fn push_text(text: &mut Vec<u8>, s: Option<&[u8]>) -> [u32; 2] {
     let Some(b) = s else { return [u32::MAX, u32::MAX] };
     let start = text.len() as u32;
-    text.extend_from_slice(lossy(b).as_bytes());
+    text.extend_from_slice(String::from_utf8_lossy(b).as_bytes());
     [start, text.len() as u32]
 }
 
@@ -508,7 +502,7 @@ impl WasmTsFile {
                 }
                 | if same { 8 } else { 0 };
             // A '.' precedes it in the path, so its lossy decoding is the path's tail.
-            let measurement = lossy(&s.measurement).len();
+            let measurement = String::from_utf8_lossy(&s.measurement).len();
             numbers.extend_from_slice(&[
                 s.offset as f64,
                 flags as f64,
