@@ -8,7 +8,7 @@ import { openTsFile, openLevelDbTable, isLevelDbFooter, BloomFilter, VARIANTS, C
 import { ioError } from './node-source.js';
 import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
 import {
-  inspectReport as makeInspectReport, verifyReport, probeReport, levelDbReport, levelDbProbeReport, buildReport, failureReport,
+  inspectReport as makeInspectReport, writeInspectJson, verifyReport, probeReport, levelDbReport, levelDbProbeReport, buildReport, failureReport,
 } from './report.js';
 
 const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
@@ -54,6 +54,21 @@ async function inspectReport(path) {
     const listing = await file.listing();
     const audit = await file.audit();
     return makeInspectReport({ path, file, indexError, listing, audit });
+  } finally {
+    await file.close();
+  }
+}
+
+// The report as inspectReport's JSON.stringify would print it, written from the listing's
+// columns without an object per series (js/report.js).
+async function inspectJson(path) {
+  const file = await openTsFile(path);
+  try {
+    const indexError = await file.loadIndex();
+    const audit = await file.audit();
+    await writeInspectJson({ path, file, indexError, audit }, (s) => process.stdout.write(s));
+    process.stdout.write('\n');
+    return indexError ? 1 : 0;
   } finally {
     await file.close();
   }
@@ -248,9 +263,9 @@ async function main(argv) {
   if (await isLevelDbFile(file)) return leveldbCommand(command, file, keys, values);
 
   if (command === 'inspect') {
+    if (values.json) return inspectJson(file);
     const r = await inspectReport(file);
-    if (values.json) console.log(JSON.stringify(r, null, 2));
-    else printInspect(r, values.all);
+    printInspect(r, values.all);
     return r.ok ? 0 : 1;
   }
   if (command === 'probe') {

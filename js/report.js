@@ -3,6 +3,8 @@
 // those of tsfile-bloom 0.1.0, which scripts depend on: a key the API gives as null where
 // 0.1.0 left it out is left out again (`opt`).
 
+import { listingColumns } from './tsfile.js';
+
 export const FORMAT_VERSION = 1;
 
 /** Sets `key` only when `value` is not null (0.1.0 omitted these keys when absent). */
@@ -96,6 +98,137 @@ export function inspectReport({ path, file, indexError, listing, audit }) {
     time_columns: listing.timeColumns.map(seriesReport),
     warnings: file.warnings.map(errorReport),
   };
+}
+
+/**
+ * `inspect --json` of an opened TsFile, written in chunks of UTF-8 through `write(bytes)`:
+ * exactly the bytes of `JSON.stringify(inspectReport(...), null, 2)`, but the series and time
+ * columns go from the listing's columns (js/tsfile.js, listingFrom) straight to bytes, with
+ * no object or string per series (a 100,000-series report is ~30 MB; BENCHMARKS.md
+ * "Boundary"). The rest of the report is JSON.stringify's.
+ */
+export async function writeInspectJson({ path, file, indexError, audit }, write) {
+  const head = JSON.stringify(inspectReport({ path, file, indexError, audit, listing: { series: [], timeColumns: [] } }), null, 2);
+  // Top-level keys are the only ones indented by two spaces after a line break.
+  const series = head.indexOf('\n  "series": []') + '\n  "series": '.length;
+  const timeColumns = head.indexOf('\n  "time_columns": []') + '\n  "time_columns": '.length;
+  const [bytes, bounds, numbers, typeNames] = await listingColumns(file);
+  const types = typeNames.map((t) => utf8.encode(`"${t}"`));
+  const out = new JsonBytes(write); // the series, written as they come
+  const times = new JsonBytes(null); // the time columns (few), kept for after them
+  out.text(head.slice(0, series));
+  // seriesReport's keys after `path`: `table` (left out when null) and `device`, the same
+  // for every record of a device.
+  let device = null;
+  const name = (b) => (bounds[b] === NOT_NULL ? 'null' : JSON.stringify(utf8Text.decode(bytes.subarray(bounds[b], bounds[b + 1]))));
+  for (let n = 0, b = 0; n < numbers.length; n += 5) {
+    const flags = numbers[n + 1];
+    const pathStart = bounds[b];
+    const pathEnd = bounds[b + 1];
+    b += 2;
+    if (!(flags & 8)) {
+      const segments = numbers[n + 3];
+      let lines = bounds[b] === NOT_NULL ? '' : `      "table": ${name(b)},\n`;
+      if (!segments) lines += '      "device": [],\n';
+      else {
+        lines += '      "device": [\n';
+        for (let j = 0; j < segments; j++) lines += `        ${name(b + 2 + 2 * j)}${j + 1 < segments ? ',' : ''}\n`;
+        lines += '      ],\n';
+      }
+      device = utf8.encode(lines);
+      b += 2 + 2 * segments;
+    }
+    const w = flags & 1 ? times : out;
+    w.ascii(w.count++ ? ',\n    {\n      "path": ' : '[\n    {\n      "path": ');
+    w.string(bytes, pathStart, pathEnd);
+    w.ascii(',\n');
+    w.raw(device);
+    w.ascii('      "measurement": ');
+    w.string(bytes, pathEnd - numbers[n + 4], pathEnd);
+    w.ascii(',\n      "data_type": ');
+    w.raw(types[numbers[n + 2]]);
+    w.ascii(`,\n      "offset": ${numbers[n]}`);
+    w.ascii(flags & 4 ? ',\n      "maybe_present": true\n    }' : flags & 2 ? ',\n      "maybe_present": false\n    }' : '\n    }');
+  }
+  out.ascii(out.count ? '\n  ]' : '[]');
+  out.text(head.slice(series + 2, timeColumns));
+  times.flush();
+  for (const chunk of times.chunks) out.raw(chunk);
+  out.ascii(times.count ? '\n  ]' : '[]');
+  out.text(head.slice(timeColumns + 2));
+  out.flush();
+}
+
+const NOT_NULL = 0xffffffff;
+const utf8 = new TextEncoder();
+// Names as the API decodes them (the bytes are valid UTF-8 already; a BOM stays).
+const utf8Text = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** JSON text as UTF-8 in chunks of 1 MiB, handed to `write` (or kept in `chunks`). */
+class JsonBytes {
+  constructor(write) {
+    this.write = write;
+    this.chunks = [];
+    this.buf = new Uint8Array(1 << 20);
+    this.pos = 0;
+    this.count = 0; // records written
+  }
+
+  room(n) {
+    if (this.pos + n > this.buf.length) {
+      this.flush();
+      if (n > this.buf.length) this.buf = new Uint8Array(n);
+    }
+  }
+
+  flush() {
+    if (!this.pos) return;
+    const chunk = this.buf.subarray(0, this.pos);
+    if (this.write) this.write(chunk);
+    else this.chunks.push(chunk);
+    // A new buffer: the one written may still be in use.
+    this.buf = new Uint8Array(this.buf.length);
+    this.pos = 0;
+  }
+
+  /** An ASCII string. */
+  ascii(s) {
+    this.room(s.length);
+    const buf = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < s.length; i++) buf[p++] = s.charCodeAt(i);
+    this.pos = p;
+  }
+
+  /** Any string, UTF-8 encoded. */
+  text(s) {
+    this.room(3 * s.length);
+    this.pos += utf8.encodeInto(s, this.buf.subarray(this.pos)).written;
+  }
+
+  raw(bytes) {
+    this.room(bytes.length);
+    this.buf.set(bytes, this.pos);
+    this.pos += bytes.length;
+  }
+
+  /**
+   * `bytes[from, to)`, valid UTF-8, as a JSON string: as JSON.stringify writes it, which is
+   * the bytes themselves in quotes unless one of them is '"', '\\' or a control character.
+   */
+  string(bytes, from, to) {
+    this.room(to - from + 2);
+    const buf = this.buf;
+    let p = this.pos;
+    buf[p++] = 34;
+    for (let i = from; i < to; i++) {
+      const c = bytes[i];
+      if (c < 0x20 || c === 34 || c === 92) return this.text(JSON.stringify(utf8Text.decode(bytes.subarray(from, to))));
+      buf[p++] = c;
+    }
+    buf[p++] = 34;
+    this.pos = p;
+  }
 }
 
 /** `tsfile-bloom verify --json`. */

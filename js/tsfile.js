@@ -51,6 +51,9 @@ export function countingSource(source) {
   return counted;
 }
 
+/** WasmTsFile.listingColumns of a TsFile (for listingColumns). */
+let columnsOf;
+
 const registry = typeof FinalizationRegistry === 'undefined' ? null : new FinalizationRegistry((raw) => raw.free());
 
 export class TsFile {
@@ -64,9 +67,15 @@ export class TsFile {
   #info = null;
   /** The listing, built once from the wasm module's columns. */
   #listing = null;
+  /** The reason `probe` got last from the wasm side (it gives none when the next is the same). */
+  #reason = '';
 
   /** Use openTsFile(). */
   #window;
+
+  static {
+    columnsOf = (t) => t.#file.listingColumns();
+  }
 
   constructor(raw, source, token, window = null) {
     if (token !== OPEN) throw new TypeError('use openTsFile()');
@@ -232,7 +241,8 @@ export class TsFile {
     this.#encoderFor(charset);
     const code = variantCode(variant);
     const index = charset == null || charset === '' ? -1 : charsetIndex(charset);
-    const reason = this.#file.probe(putKey(text ?? path), code, index);
+    // Undefined: the reason the wasm side returned last for this file (WasmTsFile.probe).
+    const reason = (this.#reason = this.#file.probe(putKey(text ?? path), code, index) ?? this.#reason);
     const [m, at] = probeRecordView();
     const k = m[at + 5];
     const otherCount = m[at + 6];
@@ -295,13 +305,17 @@ const VERDICTS = ['absent', 'maybe', 'unknown'];
 const NOT_NULL = 0xffffffff;
 
 /**
- * SeriesInfo objects from WasmTsFile.listingColumns (src/wasm/tsfile.rs): one string holding
- * every name, (start, end) bounds into it, and per record offset, flags, type, segment count
- * and measurement length. Records of the device before share its names (flag 8).
+ * SeriesInfo objects from WasmTsFile.listingColumns (src/wasm/tsfile.rs): the UTF-8 of every
+ * name, (start, end) byte bounds into it, and per record offset, flags, type, segment count
+ * and measurement length in bytes. Records of the device before share its names (flag 8).
  */
-function listingFrom([text, bounds, numbers, typeNames]) {
+function listingFrom([bytes, byteBounds, numbers, typeNames]) {
   const series = [];
   const timeColumns = [];
+  const text = lossyDecoder.decode(bytes); // valid UTF-8: the wasm side decoded names lossily
+  // Only ASCII text has as many UTF-16 units as bytes; otherwise count them once.
+  const ascii = text.length === bytes.length;
+  const bounds = ascii ? byteBounds : utf16Bounds(bytes, byteBounds);
   const str = (b) => (bounds[b] === NOT_NULL ? null : text.slice(bounds[b], bounds[b + 1]));
   let table = null;
   let device = [];
@@ -309,6 +323,7 @@ function listingFrom([text, bounds, numbers, typeNames]) {
     const flags = numbers[n + 1];
     const pathEnd = bounds[b + 1];
     const path = text.slice(bounds[b], pathEnd);
+    const measurementUnits = ascii ? numbers[n + 4] : utf16Units(bytes, byteBounds[b + 1] - numbers[n + 4], byteBounds[b + 1]);
     b += 2;
     if (flags & 8) device = device.slice();
     else {
@@ -322,7 +337,7 @@ function listingFrom([text, bounds, numbers, typeNames]) {
       path,
       table,
       device,
-      measurement: text.slice(pathEnd - numbers[n + 4], pathEnd),
+      measurement: text.slice(pathEnd - measurementUnits, pathEnd),
       dataType: typeNames[numbers[n + 2]],
       offset: numbers[n],
       maybePresent: flags & 4 ? true : flags & 2 ? false : null,
@@ -330,6 +345,43 @@ function listingFrom([text, bounds, numbers, typeNames]) {
     (flags & 1 ? timeColumns : series).push(item);
   }
   return { series, timeColumns };
+}
+
+/** UTF-16 units (what String.prototype.slice counts) of valid UTF-8 `bytes[from, to)`. */
+function utf16Units(bytes, from, to) {
+  let units = 0;
+  for (let i = from; i < to; i++) {
+    const c = bytes[i];
+    // One unit per character (a byte that is not a continuation byte), two for 4-byte ones.
+    if ((c & 0xc0) !== 0x80) units += c >= 0xf0 ? 2 : 1;
+  }
+  return units;
+}
+
+/** Byte bounds into `bytes` (increasing, NOT_NULL aside) as UTF-16 units of its text. */
+function utf16Bounds(bytes, byteBounds) {
+  const out = new Uint32Array(byteBounds.length);
+  let at = 0;
+  let units = 0;
+  for (let i = 0; i < byteBounds.length; i++) {
+    const b = byteBounds[i];
+    if (b === NOT_NULL) out[i] = NOT_NULL;
+    else {
+      units += utf16Units(bytes, at, b);
+      at = b;
+      out[i] = units;
+    }
+  }
+  return out;
+}
+
+/**
+ * WasmTsFile.listingColumns of a TsFile (see listingFrom), its index read: for reports
+ * written straight from the columns, without SeriesInfo objects (js/report.js).
+ */
+export async function listingColumns(file) {
+  await file.loadIndex();
+  return columnsOf(file);
 }
 
 const OPEN = Symbol('open');

@@ -93,3 +93,51 @@ fn batch_verdicts_equal_probe_file_on_every_fixture() {
     // Every verdict occurs often, so a rule stuck on one answer fails.
     assert!(compared.iter().all(|&c| c > 1_000), "{compared:?}");
 }
+
+/// Every `.tsfile` under `dir`, its subdirectories included, sorted.
+fn tsfiles(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(tsfiles(&p));
+        } else if p.extension().is_some_and(|e| e == "tsfile") {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn listing_verdicts_and_index_lookups_equal_probe_file_on_every_fixture() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut records = [0usize; 3]; // maybePresent true, false, null
+    let mut files = 0;
+    for path in tsfiles(&dir) {
+        let src = FileSource::open(&path).unwrap();
+        let Ok(r) = tsfile::TsFileReader::read(&src) else { continue };
+        files += 1;
+        for (s, maybe) in r.entries() {
+            let p = s.path();
+            let want = r.filter().and_then(|f| match audit::probe_file(f, r.audit(), &p, None, None).map(|fp| fp.verdict) {
+                Ok(audit::FileVerdict::Maybe) => Some(true),
+                Ok(audit::FileVerdict::Absent) => Some(false),
+                _ => None,
+            });
+            assert_eq!(maybe, want, "{}: {}", path.display(), String::from_utf8_lossy(&p));
+            records[match maybe {
+                Some(true) => 0,
+                Some(false) => 1,
+                None => 2,
+            }] += 1;
+            // The index lists every series (not the time columns) and nothing one byte longer.
+            assert_eq!(r.is_indexed(&p), Some(!s.is_time_column()), "{}: {}", path.display(), String::from_utf8_lossy(&p));
+            let mut q = p.clone();
+            q.push(b'x');
+            assert_eq!(r.is_indexed(&q), Some(false), "{}", path.display());
+        }
+    }
+    assert!(files >= 40, "expected the C++ and Java fixtures ({files})");
+    assert!(records[0] > 1_000 && records[2] > 0, "{records:?}");
+}

@@ -9,6 +9,47 @@ use crate::filter::{BloomFilter, Probe, Verdict};
 use crate::hash::{bit_index, hash32_seeds, variants_can_differ, TailVariant, MAX_SEEDS};
 use crate::path::Charset;
 use crate::tsfile::Series;
+use std::borrow::Cow;
+
+/// Every record's path as stored ([`Series::path`]), back to back: built once per walk and
+/// shared by the audit, the listing's verdicts and the index lookup. (A path allocated per
+/// series and per use was most of the wasm module's time to read a large index.)
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Paths {
+    bytes: Vec<u8>,
+    /// Record i's path is `bytes[bounds[i]..bounds[i + 1]]`.
+    bounds: Vec<usize>,
+}
+
+impl Paths {
+    pub fn new(series: &[Series]) -> Paths {
+        let mut p = Paths { bytes: Vec::with_capacity(series.len() * 32), bounds: Vec::with_capacity(series.len() + 1) };
+        p.bounds.push(0);
+        for s in series {
+            s.extend_path(&mut p.bytes);
+            p.bounds.push(p.bytes.len());
+        }
+        p
+    }
+
+    pub fn len(&self) -> usize {
+        self.bounds.len().saturating_sub(1)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Record `i`'s path.
+    pub fn get(&self, i: usize) -> &[u8] {
+        &self.bytes[self.bounds[i]..self.bounds[i + 1]]
+    }
+
+    /// Whether every path is ASCII.
+    pub fn is_ascii(&self) -> bool {
+        self.bytes.is_ascii()
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Hypothesis {
@@ -60,11 +101,21 @@ impl Hypothesis {
 
     /// The bytes the writer hashed for `s` under this hypothesis (the charset as `encoder` has it).
     pub fn path(&self, s: &Series, encoder: &dyn PathEncoder) -> Vec<u8> {
-        let raw = s.device.series_path(&s.measurement, !self.trailing_nulls_kept);
-        match encoder.encode(&raw, self.charset) {
-            Ok(std::borrow::Cow::Owned(v)) => v,
-            _ => raw,
+        self.key(s, &s.path(), encoder).into_owned()
+    }
+
+    /// [`Hypothesis::path`] from the record's stored path `stored` ([`Series::path`]),
+    /// borrowed when the hypothesis hashes it as it is (UTF-8, or an ASCII path).
+    fn key<'a>(&self, s: &Series, stored: &'a [u8], encoder: &dyn PathEncoder) -> Cow<'a, [u8]> {
+        let raw = if !self.trailing_nulls_kept && s.device.has_trailing_null() {
+            Cow::Owned(s.device.series_path(&s.measurement, true))
+        } else {
+            Cow::Borrowed(stored)
+        };
+        if let Ok(Cow::Owned(v)) = encoder.encode(&raw, self.charset) {
+            return Cow::Owned(v);
         }
+        raw
     }
 }
 
@@ -155,10 +206,15 @@ pub fn audit(filter: Option<&BloomFilter>, series: &[Series]) -> Audit {
 
 /// [`audit`] with the charsets `encoder` supplies.
 pub fn audit_with(filter: Option<&BloomFilter>, series: &[Series], encoder: &dyn PathEncoder) -> Audit {
+    audit_paths(filter, series, &Paths::new(series), encoder)
+}
+
+/// [`audit_with`] given the records' paths (`paths`: [`Paths::new`] of `series`).
+pub fn audit_paths(filter: Option<&BloomFilter>, series: &[Series], paths: &Paths, encoder: &dyn PathEncoder) -> Audit {
     let time_column_count = series.iter().filter(|s| s.is_time_column()).count();
     let any_trailing_null = series.iter().any(|s| s.device.has_trailing_null());
-    let non_ascii_tail_paths = series.iter().filter(|s| variants_can_differ(&s.path())).count();
-    let any_non_ascii = series.iter().any(|s| !s.path().is_ascii());
+    let non_ascii_tail_paths = (0..paths.len()).filter(|&i| variants_can_differ(paths.get(i))).count();
+    let any_non_ascii = !paths.is_ascii();
     let base = Audit {
         status: AuditStatus::NoFilter,
         results: Vec::new(),
@@ -186,9 +242,12 @@ pub fn audit_with(filter: Option<&BloomFilter>, series: &[Series], encoder: &dyn
         for &charset in charsets {
             for &trailing_nulls_kept in null_options {
                 let probe = Hypothesis { variant: TailVariant::Java, time_columns: true, trailing_nulls_kept, charset };
-                let paths: Vec<Vec<u8>> = series.iter().map(|s| probe.path(s, encoder)).collect();
-                let java = positions(filter, &paths, TailVariant::Java, None);
-                let zero = positions(filter, &paths, TailVariant::ZeroExtended, Some(&java));
+                let mut keys: Vec<Cow<[u8]>> = Vec::with_capacity(series.len());
+                for (i, s) in series.iter().enumerate() {
+                    keys.push(probe.key(s, paths.get(i), encoder));
+                }
+                let java = positions(filter, &keys, TailVariant::Java, None);
+                let zero = positions(filter, &keys, TailVariant::ZeroExtended, Some(&java));
                 for variant in TailVariant::ALL {
                     let pos = if variant == TailVariant::Java { &java } else { &zero };
                     for &time_columns in time_options {
@@ -315,7 +374,7 @@ fn dedup<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
 /// the same paths), paths whose tail is ASCII are not hashed again: both variants agree.
 fn positions(
     filter: &BloomFilter,
-    paths: &[Vec<u8>],
+    paths: &[Cow<[u8]>],
     variant: TailVariant,
     reuse: Option<&[[u32; MAX_SEEDS]]>,
 ) -> Vec<[u32; MAX_SEEDS]> {
@@ -527,6 +586,11 @@ impl VerdictRule {
             untrusted: audit.is_some_and(|a| !a.reproduced()),
             before_index: audit.is_none(),
         }
+    }
+
+    /// The hash probed first: `(variant, charset)`.
+    pub fn used(&self) -> (TailVariant, Charset) {
+        self.used
     }
 
     pub fn verdict(&self, filter: &BloomFilter, path: &[u8], encoder: &dyn PathEncoder) -> crate::Result<FileVerdict> {

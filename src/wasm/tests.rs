@@ -61,7 +61,7 @@ fn listing_columns_and_probe_record() {
     let (o, n) = { let r = file.index_range(); (r[0] as usize, r[1] as usize) };
     file.attach_index(&FILE[o..o + n]);
     let cols = file.listing_columns();
-    let text = cols.get(0).as_string().unwrap_or_default();
+    let text = String::from_utf8(js_sys::Uint8Array::from(cols.get(0)).to_vec()).expect("UTF-8 names");
     let bounds = js_sys::Uint32Array::from(cols.get(1)).to_vec();
     let numbers = js_sys::Float64Array::from(cols.get(2)).to_vec();
     assert_eq!(numbers.len(), 5 * 10, "five numbers per listed series");
@@ -86,8 +86,10 @@ fn listing_columns_and_probe_record() {
     let at = super::common::key_area(key.len()) as usize;
     let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
     js_sys::Uint8Array::new(&memory.buffer()).subarray(at as u32, (at + key.len()) as u32).copy_from(key);
-    let reason = file.probe(key.len(), 0, -1).ok().expect("probe");
+    let reason = file.probe(key.len(), 0, -1).ok().expect("probe").as_string().expect("the first reason crosses");
     assert!(reason.contains("every probed bit is set"), "{reason}");
+    // The same reason again does not cross (JS keeps the last one).
+    assert!(file.probe(key.len(), 0, -1).ok().expect("probe").is_undefined());
     let at = probe_record() as usize / 4;
     let record = js_sys::Int32Array::new(&memory.buffer());
     assert_eq!(record.get_index(at as u32), 1, "verdict maybe");

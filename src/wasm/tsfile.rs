@@ -342,6 +342,21 @@ fn envelope_from(file_size: f64, head: Vec<u8>, tail: Vec<u8>) -> crate::Result<
 #[wasm_bindgen]
 pub struct WasmTsFile {
     reader: TsFileReader<JsEncoder>,
+    /// The reason `probe` returned last. JS keeps that string, so a probe with the same
+    /// reason returns none: the probes of one file share a handful of reasons, and passing
+    /// one to JS cost more than the rest of the probe.
+    reason: String,
+}
+
+impl WasmTsFile {
+    fn new_reason(&mut self, reason: String) -> JsValue {
+        if self.reason == reason {
+            return JsValue::UNDEFINED;
+        }
+        let out = JsValue::from_str(&reason);
+        self.reason = reason;
+        out
+    }
 }
 
 /// The multi-byte JVM charsets live in the separately loaded charsets module; JS
@@ -380,21 +395,13 @@ fn overrides(variant_code: u8, charset_name: &str) -> Result<(Option<TailVariant
     Ok((v, cs))
 }
 
-/// Appends `s` to the listing's text and returns its `(start, end)` in UTF-16 units (what
-/// `String.prototype.slice` counts); `u32::MAX` twice for null.
-fn push_text(text: &mut String, units: &mut u32, s: Option<&[u8]>) -> [u32; 2] {
+/// Appends `s` (invalid UTF-8 replaced by U+FFFD) to the listing's text and returns its `(start, end)`
+/// in bytes; `u32::MAX` twice for null.
+fn push_text(text: &mut Vec<u8>, s: Option<&[u8]>) -> [u32; 2] {
     let Some(b) = s else { return [u32::MAX, u32::MAX] };
-    let start = *units;
-    let str = String::from_utf8_lossy(b);
-    *units += utf16_units(&str);
-    text.push_str(&str);
-    [start, *units]
-}
-
-/// UTF-16 units of `s`: one per character (bytes that are not continuation bytes), two for
-/// the 4-byte ones.
-fn utf16_units(s: &str) -> u32 {
-    s.bytes().map(|b| u32::from(b & 0xc0 != 0x80) + u32::from(b >= 0xf0)).sum()
+    let start = text.len() as u32;
+    text.extend_from_slice(String::from_utf8_lossy(b).as_bytes());
+    [start, text.len() as u32]
 }
 
 #[wasm_bindgen]
@@ -406,7 +413,7 @@ impl WasmTsFile {
             return Err(js_error(&Error::invalid_argument("metadata bytes do not match the envelope's size")));
         }
         let meta = tsfile::parse_metadata(env, &metadata).map_err(|e| js_error(&e))?;
-        Ok(WasmTsFile { reader: TsFileReader::from_metadata(meta, JsEncoder(None)) })
+        Ok(WasmTsFile { reader: TsFileReader::from_metadata(meta, JsEncoder(None)), reason: String::new() })
     }
 
     #[wasm_bindgen(getter)]
@@ -445,23 +452,25 @@ impl WasmTsFile {
         to_js(&self.reader.file_info())
     }
 
-    /// The listing as columns, for js/tsfile.js to build `SeriesInfo` objects from:
-    /// `[text, bounds, numbers, typeNames]`. Per record in index order, `numbers` holds the
-    /// offset, flags (1: time column; 2 and 4: maybePresent false and true; 8: same table and
-    /// device as the record before), the data type byte, the device's segment count and the
-    /// measurement's length; `bounds` holds (start, end) in `text`, in UTF-16 units, of the
-    /// path, then — for a new device — of the table and each segment (`0xffffffff` for null).
-    /// The measurement is the end of the path; a device's names cross once.
+    /// The listing as columns, for js/tsfile.js to build `SeriesInfo` objects from (and
+    /// js/report.js to write `inspect --json` from): `[text, bounds, numbers, typeNames]`.
+    /// `text` is UTF-8 (names decoded lossily, as the API shows them). Per record in index
+    /// order, `numbers` holds the offset, flags (1: time column; 2 and 4: maybePresent false
+    /// and true; 8: same table and device as the record before), the data type byte, the
+    /// device's segment count and the measurement's length in bytes; `bounds` holds (start,
+    /// end) in `text`, in bytes, of the path, then — for a new device — of the table and each
+    /// segment (`0xffffffff` for null). The measurement is the end of the path; a device's
+    /// names cross once.
     #[wasm_bindgen(js_name = listingColumns)]
     pub fn listing_columns(&self) -> js_sys::Array {
         let rows = self.reader.entries().count();
         // Sized for typical names up front: the text grows by doubling otherwise.
-        let (mut text, mut units) = (String::with_capacity(rows * 48), 0u32);
+        let mut text: Vec<u8> = Vec::with_capacity(rows * 48);
         let mut bounds: Vec<u32> = Vec::with_capacity(rows * 2);
         let mut numbers: Vec<f64> = Vec::with_capacity(rows * 5);
         let mut previous: Option<(&Option<Vec<u8>>, &tsfile::DeviceId)> = None;
-        let mut path = Vec::new();
-        for (s, maybe) in self.reader.entries() {
+        for (i, (s, maybe)) in self.reader.entries().enumerate() {
+            let path = self.reader.paths().get(i);
             let same = previous == Some((&s.table, &s.device));
             let flags = u8::from(s.is_time_column())
                 | match maybe {
@@ -471,7 +480,7 @@ impl WasmTsFile {
                 }
                 | if same { 8 } else { 0 };
             // A '.' precedes it in the path, so its lossy decoding is the path's tail.
-            let measurement = utf16_units(&String::from_utf8_lossy(&s.measurement));
+            let measurement = String::from_utf8_lossy(&s.measurement).len();
             numbers.extend_from_slice(&[
                 s.offset as f64,
                 flags as f64,
@@ -479,13 +488,11 @@ impl WasmTsFile {
                 s.device.segments.len() as f64,
                 measurement as f64,
             ]);
-            path.clear();
-            s.extend_path(&mut path);
-            bounds.extend_from_slice(&push_text(&mut text, &mut units, Some(&path)));
+            bounds.extend_from_slice(&push_text(&mut text, Some(path)));
             if !same {
-                bounds.extend_from_slice(&push_text(&mut text, &mut units, s.table.as_deref()));
+                bounds.extend_from_slice(&push_text(&mut text, s.table.as_deref()));
                 for seg in &s.device.segments {
-                    bounds.extend_from_slice(&push_text(&mut text, &mut units, seg.as_deref()));
+                    bounds.extend_from_slice(&push_text(&mut text, seg.as_deref()));
                 }
             }
             previous = Some((&s.table, &s.device));
@@ -495,7 +502,7 @@ impl WasmTsFile {
             names.push(&JsValue::from_str(DataType::from_byte(b).map_or("", DataType::as_str)));
         }
         let out = js_sys::Array::new();
-        out.push(&JsValue::from_str(&text));
+        out.push(&js_sys::Uint8Array::from(&text[..]));
         out.push(&js_sys::Uint32Array::from(&bounds[..]));
         out.push(&js_sys::Float64Array::from(&numbers[..]));
         out.push(&names);
@@ -516,14 +523,15 @@ impl WasmTsFile {
     }
 
     /// Probes one path (UTF-8 bytes as stored in the index) with the file's soundness rules
-    /// (TsFileReader::probe) and returns the reason; the rest goes to the probe record:
+    /// (TsFileReader::probe) and returns the reason, or undefined when it is the reason it
+    /// returned last (see [`WasmTsFile::reason`]); the rest goes to the probe record:
     /// verdict (0 absent, 1 maybe, 2 unknown), variant (-1 none, 0 java, 1 zero-extended),
     /// charset (-1 none, else its index), confirmed, indexed (-1 not read, 0, 1), k, the
     /// number of other hashes, k × (seed, hash32, bit, set), then per other hash: variant,
     /// charset, verdict, k × (seed, hash32, bit, set). `variant_code`: 0 the audit's, 1 Java,
     /// 2 zero-extended; `charset_index`: -1 for the audit's.
     /// The path is the first `len` bytes of the key area (`keyArea`).
-    pub fn probe(&self, len: usize, variant_code: u8, charset_index: i32) -> Result<String, JsValue> {
+    pub fn probe(&mut self, len: usize, variant_code: u8, charset_index: i32) -> Result<JsValue, JsValue> {
         let v = if variant_code == 0 { None } else { Some(variant(variant_code == 2)) };
         let cs = if charset_index < 0 { None } else { Some(charset_at(charset_index as usize)?) };
         let (indexed, p) = with_key(len, |path| {
@@ -532,7 +540,7 @@ impl WasmTsFile {
         })?;
         let Some(p) = p else {
             write_record(|r| r.extend([2, -1, -1, 0, indexed, 0, 0]));
-            return Ok(tsfile::reader::NO_FILTER_REASON.to_string());
+            return Ok(self.new_reason(tsfile::reader::NO_FILTER_REASON.to_string()));
         };
         let code = |v: TailVariant, cs: Charset| [(v == TailVariant::ZeroExtended) as i32, charset_code(cs)];
         write_record(|r| {
@@ -550,7 +558,7 @@ impl WasmTsFile {
                 push_seeds(r, &o.probes);
             }
         });
-        Ok(p.reason)
+        Ok(self.new_reason(p.reason))
     }
 
     /// Verdicts for the `count` UTF-8 paths staged with [`stage_keys`]: one byte each,
