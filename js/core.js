@@ -56,11 +56,16 @@ export function charsetIndex(name) {
   return i;
 }
 
+// The module's WebAssembly.Memory, asked for once (the object stays; its buffer is replaced
+// when memory grows, so views are checked against `memory().buffer` on each use).
+let memoryObject = null;
+const moduleMemory = () => (memoryObject ??= wasmMemory());
+
 // A probe's result crosses as numbers in the wasm module's probe record (src/wasm/tsfile.rs),
 // read here in place: `[view, start]`. The view is remade when wasm memory has grown.
 let record32 = null;
 export function probeRecordView() {
-  const buffer = wasmMemory().buffer;
+  const buffer = moduleMemory().buffer;
   if (record32 === null || record32.buffer !== buffer) record32 = new Int32Array(buffer);
   return [record32, probeRecord() >>> 2];
 }
@@ -71,7 +76,7 @@ let keyView = null;
 export function putKey(key) {
   const max = typeof key === 'string' ? key.length * 3 : key.length;
   const at = keyArea(max);
-  const buffer = wasmMemory().buffer;
+  const buffer = moduleMemory().buffer;
   if (keyView === null || keyView.buffer !== buffer) keyView = new Uint8Array(buffer);
   if (typeof key === 'string') return utf8.encodeInto(key, keyView.subarray(at, at + max)).written;
   keyView.set(key, at);
@@ -132,7 +137,7 @@ function isEncoded(paths) {
  * Copies pre-encoded keys `{bytes: Uint8Array, ends: Uint32Array}` into the staging area with
  * two bulk copies. The wasm side checks the ends (non-decreasing, within `bytes`).
  */
-export function stageEncoded(input, module = { stageKeys, wasmMemory }) {
+export function stageEncoded(input, module = { stageKeys, wasmMemory: moduleMemory }) {
   const { bytes, ends } = input;
   if (!(bytes instanceof Uint8Array)) throw argumentError('pre-encoded paths need `bytes` as a Uint8Array');
   if (!(ends instanceof Uint32Array)) throw argumentError('pre-encoded paths need `ends` as a Uint32Array of end offsets');
@@ -161,7 +166,7 @@ function utf8Writer(memory, ptr, length, bytes) {
  * memory as UTF-8) for one batch call; `{bytes, ends}` (pre-encoded) is copied as it is.
  * Returns `{count, text, charset}`; `text`: the bytes are UTF-8 of JS strings.
  */
-export function stagePaths(paths, charset, module = { stageKeys, wasmMemory }) {
+export function stagePaths(paths, charset, module = { stageKeys, wasmMemory: moduleMemory }) {
   if (isEncoded(paths)) return stageEncoded(paths, module);
   const multi = multiByteName(charset);
   let capacity = 0;
