@@ -70,17 +70,28 @@ export function probeRecordView() {
   return [record32, probeRecord() >>> 2];
 }
 
+// Node's own Buffer#utf8Write (not a bundler's Buffer polyfill: only under Node).
+const nodeUtf8Write =
+  typeof globalThis.process?.versions?.node === 'string' && typeof Buffer === 'function' && typeof Buffer.prototype.utf8Write === 'function';
+
 // Single-key calls read their key from the wasm module's key area, written here in place
-// (a string by one encodeInto): no JS array and no copy by the glue. Returns its length.
+// (a string by one native call, as in stagePaths): no JS array and no copy by the glue.
+// Returns its length.
 let keyView = null;
+let keyBuffer = null;
 export function putKey(key) {
   const max = typeof key === 'string' ? key.length * 3 : key.length;
   const at = keyArea(max);
   const buffer = moduleMemory().buffer;
-  if (keyView === null || keyView.buffer !== buffer) keyView = new Uint8Array(buffer);
-  if (typeof key === 'string') return utf8.encodeInto(key, keyView.subarray(at, at + max)).written;
-  keyView.set(key, at);
-  return key.length;
+  if (keyView === null || keyView.buffer !== buffer) {
+    keyView = new Uint8Array(buffer);
+    keyBuffer = nodeUtf8Write ? Buffer.from(buffer) : null;
+  }
+  if (typeof key !== 'string') {
+    keyView.set(key, at);
+    return key.length;
+  }
+  return keyBuffer ? keyBuffer.utf8Write(key, at, max) : utf8.encodeInto(key, keyView.subarray(at, at + max)).written;
 }
 
 /** `k` seed probes `(seed, hash32, bit, set)` from the record at `at`: `[{seed, hash32, bit, set}]`. */
@@ -147,10 +158,6 @@ export function stageEncoded(input, module = { stageKeys, wasmMemory: moduleMemo
   new Uint32Array(memory, endsPtr, ends.length).set(ends);
   return { count: ends.length, text: false, charset: 'bytes' };
 }
-
-// Node's own Buffer#utf8Write (not a bundler's Buffer polyfill: only under Node).
-const nodeUtf8Write =
-  typeof globalThis.process?.versions?.node === 'string' && typeof Buffer === 'function' && typeof Buffer.prototype.utf8Write === 'function';
 
 /** `(string, at) => bytes written`: UTF-8 of `string` at `at` in `bytes` (a view of `memory`). */
 function utf8Writer(memory, ptr, length, bytes) {
