@@ -20,7 +20,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  */
 // contains() settles only after millions of calls under C2 (measured: median 1.1 µs/path after
 // 10 warm-up rounds of 10,000, 0.26 µs after 300), so the warm-up is long.
-export function javaBaseline({ paths, batch, capacity, fpp, present, addCapacity, rounds = 30, warmup = 300 }) {
+// The JIT does not settle to the same code every time: in one session the best contains()
+// round of a launch was 257 ns and, an hour later, 486 ns. So BloomBench runs in `launches`
+// JVMs and each figure is taken from the launch where Java was fastest (the peer least
+// flattering to us); every launch's best is reported too.
+export function javaBaseline({ paths, batch, capacity, fpp, present, addCapacity, rounds = 30, warmup = 300, launches = 3 }) {
   const dir = resolve(process.env.TSFILE_JAVA_DIR ?? join(ROOT, '.tools/java'));
   const classes = join(dir, 'tsfile-classes');
   const cpFile = join(dir, 'classpath.txt');
@@ -45,10 +49,22 @@ export function javaBaseline({ paths, batch, capacity, fpp, present, addCapacity
       join(tmp, 'paths.txt'), String(capacity), String(fpp), String(present), String(batch.length), String(rounds), String(warmup),
       `--batch-file=${join(tmp, 'batch.txt')}`, `--add-capacity=${addCapacity}`,
     ];
-    const run = spawnSync('java', args, { encoding: 'utf8', maxBuffer: 1 << 20 });
-    if (run.status !== 0) return { skipped: `BloomBench failed: ${(run.stderr || run.stdout).trim().split('\n')[0]}` };
-    const line = run.stdout.trim().split('\n').pop();
-    return { ...JSON.parse(line), dir };
+    const results = [];
+    for (let i = 0; i < launches; i++) {
+      const run = spawnSync('java', args, { encoding: 'utf8', maxBuffer: 1 << 20 });
+      if (run.status !== 0) return { skipped: `BloomBench failed: ${(run.stderr || run.stdout).trim().split('\n')[0]}` };
+      results.push(JSON.parse(run.stdout.trim().split('\n').pop()));
+    }
+    const fastest = (key) => results.reduce((a, b) => (b[key] < a[key] ? b : a));
+    const contains = fastest('containsBestNsPerPath');
+    const add = fastest('addBestNsPerPath');
+    return {
+      ...contains,
+      addNsPerPath: add.addNsPerPath,
+      addBestNsPerPath: add.addBestNsPerPath,
+      launches: results.map((r) => ({ containsBest: r.containsBestNsPerPath, addBest: r.addBestNsPerPath })),
+      dir,
+    };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
