@@ -437,7 +437,7 @@ through serde-wasm-bindgen (README, "TsFile").\n\n| what | measured | goal | met
 // machine loaded; the figures in the table above are from this run).
 const BOUNDARY_NOTES = `What changed these figures, and why the misses miss:
 
-- **open + \`loadIndex\`** (90 ms here; 354–660 ms in earlier runs): every series' path is built
+- **open + \`loadIndex\`** (90–115 ms in this session's bench runs; 354–660 ms before): every series' path is built
   once into one buffer and shared by the audit, the verdicts, the index lookup and the listing
   (it was rebuilt ~8 times per series, an allocation each: 455 → 205 ms); a path that a
   reproducing UTF-8 hypothesis inserted is "maybe" without hashing it again (a Rust test checks
@@ -445,7 +445,8 @@ const BOUNDARY_NOTES = `What changed these figures, and why the misses miss:
   table filled by the walk instead of 100,000 sorted hashes (~70 ms of sorting); the seeds' hash
   chains run side by side (the audit hashes every path).
 - **\`series()\`**: the listing's names cross as UTF-8 with byte bounds; JS counts UTF-16 units
-  only when the text is not ASCII. The absolute goal holds within noise; the ratio to open +
+  only when the text is not ASCII. The absolute goal sits at the line (497–653 ns in this
+  session's bench runs); the ratio to open +
   \`loadIndex\` misses because the open got 4–7× faster while building 100,000 objects (and the
   garbage collection that promotes them) stayed ~50 ms. Sharing one frozen \`device\` array per
   device measured no clear gain and would change the objects' identity; not done.

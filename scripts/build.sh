@@ -10,7 +10,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 # The standard library rebuilt with the modules, for size (docs/toolchain.md, "std for size"):
 # with rustup's rust-src component (setup.sh adds it), std is compiled at the modules' opt-level
 # "z" with its `optimize_for_size` feature, and a panic aborts without formatting a message
-# (-Cpanic=immediate-abort; a wasm32 panic already aborts, only the message code goes): 4.3 KB
+# (-Cpanic=immediate-abort; a wasm32 panic already aborts, only the message code goes): 3.5 KB
 # gzipped less on the TsFile module (scripts/check-size.mjs). These are unstable flags, enabled on
 # the stable toolchain by RUSTC_BOOTSTRAP=1 for this script's cargo runs only, as Route B does.
 size_std=()

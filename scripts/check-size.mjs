@@ -14,9 +14,10 @@
 //   52,219  module state in plain statics, not thread_local! (src/wasm/common.rs)   -764
 //   51,918  names joined by hand, not [&str]::join (charset, audit)                 -299
 //   +354    the multi-seed hash (crates/hash: lanes, probe_many), then -717 for
-//           Blocks::new out of line
-//   47,996  std rebuilt with the modules for size: -Zbuild-std with optimize_for_size and
-//           -Cpanic=immediate-abort (scripts/build.sh; docs/toolchain.md "std for size") -3,700
+//           Blocks::new out of line; the boundary's speed work about even
+//   47,909  std rebuilt with the modules for size: -Zbuild-std with optimize_for_size and
+//           -Cpanic=immediate-abort (scripts/build.sh; docs/toolchain.md "std for size"),
+//           measured on the final tree against the same build without it (51,455)  -3,546
 // Tried and not kept (gzipped): format! replaced by a hand-written text+integer writer
 // +283 (core::fmt stays for serde-wasm-bindgen's paths anyway, and each message grew),
 // scanTail through TsFileReader::bloom_info +37, iterator collects as plain loops +51, other
