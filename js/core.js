@@ -74,24 +74,30 @@ export function probeRecordView() {
 const nodeUtf8Write =
   typeof globalThis.process?.versions?.node === 'string' && typeof Buffer === 'function' && typeof Buffer.prototype.utf8Write === 'function';
 
+/** `(string, at) => bytes written`: UTF-8 of `string` at `at` in `bytes` (a view of `memory`). */
+function utf8Writer(memory, ptr, length, bytes) {
+  if (nodeUtf8Write) {
+    const buffer = Buffer.from(memory, ptr, length);
+    return (s, at) => buffer.utf8Write(s, at);
+  }
+  return (s, at) => utf8.encodeInto(s, bytes.subarray(at)).written;
+}
+
 // Single-key calls read their key from the wasm module's key area, written here in place
-// (a string by one native call, as in stagePaths): no JS array and no copy by the glue.
-// Returns its length.
+// (a string by one native call, utf8Writer as in stagePaths): no JS array and no copy by the
+// glue. Returns its length.
 let keyView = null;
-let keyBuffer = null;
+let keyWrite = null;
 export function putKey(key) {
-  const max = typeof key === 'string' ? key.length * 3 : key.length;
-  const at = keyArea(max);
+  const at = keyArea(typeof key === 'string' ? key.length * 3 : key.length);
   const buffer = moduleMemory().buffer;
   if (keyView === null || keyView.buffer !== buffer) {
     keyView = new Uint8Array(buffer);
-    keyBuffer = nodeUtf8Write ? Buffer.from(buffer) : null;
+    keyWrite = utf8Writer(buffer, 0, buffer.byteLength, keyView);
   }
-  if (typeof key !== 'string') {
-    keyView.set(key, at);
-    return key.length;
-  }
-  return keyBuffer ? keyBuffer.utf8Write(key, at, max) : utf8.encodeInto(key, keyView.subarray(at, at + max)).written;
+  if (typeof key === 'string') return keyWrite(key, at);
+  keyView.set(key, at);
+  return key.length;
 }
 
 /** `k` seed probes `(seed, hash32, bit, set)` from the record at `at`: `[{seed, hash32, bit, set}]`. */
@@ -157,15 +163,6 @@ export function stageEncoded(input, module = { stageKeys, wasmMemory: moduleMemo
   new Uint8Array(memory, keysPtr, bytes.length).set(bytes);
   new Uint32Array(memory, endsPtr, ends.length).set(ends);
   return { count: ends.length, text: false, charset: 'bytes' };
-}
-
-/** `(string, at) => bytes written`: UTF-8 of `string` at `at` in `bytes` (a view of `memory`). */
-function utf8Writer(memory, ptr, length, bytes) {
-  if (nodeUtf8Write) {
-    const buffer = Buffer.from(memory, ptr, length);
-    return (s, at) => buffer.utf8Write(s, at);
-  }
-  return (s, at) => utf8.encodeInto(s, bytes.subarray(at)).written;
 }
 
 /**

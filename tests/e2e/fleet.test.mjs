@@ -7,12 +7,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHarness, countMainThreadWasm } from './harness.mjs';
-import { buildFleet, FIXTURES, HOSTILE_FIXTURES } from '../js/fleet.mjs';
+import { addHostileFixtures, buildFleet, FIXTURES, HOSTILE_FIXTURES } from '../js/fleet.mjs';
 
 const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
 // An ASCII path (every hash variant and charset agree on its bytes) that some fixtures hold.
@@ -54,13 +54,7 @@ before(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'tsfile-bloom-folder-'));
   root = join(tmp, 'fleet');
   const entries = buildFleet(root, { count: 240, withLarge: false, hostile: false });
-  const bad = join(root, 'data', 'unsequence', 'root.db', '1', '2009');
-  mkdirSync(bad, { recursive: true });
-  for (const h of HOSTILE_FIXTURES) {
-    const file = join(bad, `${h.name}.tsfile`);
-    copyFileSync(h.path, file);
-    entries.push({ file, source: h, expect: 'hostile' });
-  }
+  const bad = addHostileFixtures(root, '2009', entries);
   const notes = join(bad, '0-notes-0-0.tsfile');
   writeFileSync(notes, 'these are notes, not a TsFile\n'.repeat(20));
   entries.push({ file: notes, source: null, expect: 'hostile' });

@@ -21,6 +21,21 @@ export const VALID_FIXTURES = [
 export const HOSTILE_FIXTURES = tsManifest.filter((f) => f.kind === 'hostile').map((f) => ({ name: f.name, path: `${FIXTURES}tsfile/${f.file}`, errorKind: f.error_kind }));
 
 /**
+ * Copies every hostile fixture into time partition `partition` of `root` (IoTDB's layout) and
+ * appends what a scan must report for each to `entries`; returns the directory.
+ */
+export function addHostileFixtures(root, partition, entries) {
+  const dir = join(root, 'data', 'unsequence', 'root.db', '1', partition);
+  mkdirSync(dir, { recursive: true });
+  for (const h of HOSTILE_FIXTURES) {
+    const file = join(dir, `${h.name}.tsfile`);
+    copyFileSync(h.path, file);
+    entries.push({ file, source: h, expect: 'hostile' });
+  }
+  return dir;
+}
+
+/**
  * Writes `count` copies of valid fixtures (no larger than `maxSize`, plus each larger one once
  * when `withLarge`) under `root`. With `hostile`: every hostile fixture, an empty file, a
  * non-TsFile, a FIFO, a dangling symbolic link, a self-referencing one and a link back up
@@ -45,13 +60,7 @@ export function buildFleet(root, { count = 1000, maxSize = 64 * 1024, withLarge 
     entries.push({ file, source, expect: 'valid' });
   });
   if (!hostile) return entries;
-  const bad = join(root, 'data', 'unsequence', 'root.db', '1', '2007');
-  mkdirSync(bad, { recursive: true });
-  for (const h of HOSTILE_FIXTURES) {
-    const file = join(bad, `${h.name}.tsfile`);
-    copyFileSync(h.path, file);
-    entries.push({ file, source: h, expect: 'hostile' });
-  }
+  addHostileFixtures(root, '2007', entries);
   const odd = join(root, 'data', 'sequence', 'root.db', '0', '2000');
   mkdirSync(odd, { recursive: true });
   const add = (name, expect, make) => {
