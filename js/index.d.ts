@@ -203,8 +203,11 @@ export interface BloomInfo {
 export interface SeriesInfo {
   path: string;
   table: string | null;
-  /** DeviceID segments; null segments stay null. */
-  device: (string | null)[];
+  /**
+   * DeviceID segments; null segments stay null. The records of one device share this array,
+   * frozen (copy it to change it).
+   */
+  device: readonly (string | null)[];
   measurement: string;
   dataType: string;
   offset: number;

@@ -118,33 +118,47 @@ export async function writeInspectJson({ path, file, indexError, audit }, write)
   const times = new JsonBytes(null); // the time columns (few), kept for after them
   out.text(head.slice(0, series));
   // seriesReport's keys after `path`: `table` (left out when null) and `device`, the same
-  // for every record of a device.
+  // for every record of a device. Each device's and each measurement's JSON is made once; a
+  // path is its device's prefix joined to its measurement (see listingFrom), and so is its JSON:
+  // the names were decoded from UTF-8, so no lone surrogate can pair up across the join.
   let device = null;
-  const name = (b) => (bounds[b] === NOT_NULL ? 'null' : JSON.stringify(utf8Text.decode(bytes.subarray(bounds[b], bounds[b + 1]))));
+  let prefix = null; // the prefix as a JSON string without its closing quote
+  const measurements = []; // per name: its JSON string, and the same without the opening quote
+  const json = (b) => (bounds[b] === NOT_NULL ? 'null' : JSON.stringify(utf8Text.decode(bytes.subarray(bounds[b], bounds[b + 1]))));
   for (let n = 0, b = 0; n < numbers.length; n += 5) {
     const flags = numbers[n + 1];
-    const pathStart = bounds[b];
-    const pathEnd = bounds[b + 1];
-    b += 2;
     if (!(flags & 8)) {
+      prefix = utf8.encode(json(b).slice(0, -1));
       const segments = numbers[n + 3];
-      let lines = bounds[b] === NOT_NULL ? '' : `      "table": ${name(b)},\n`;
+      let lines = bounds[b + 2] === NOT_NULL ? '' : `      "table": ${json(b + 2)},\n`;
       if (!segments) lines += '      "device": [],\n';
       else {
         lines += '      "device": [\n';
-        for (let j = 0; j < segments; j++) lines += `        ${name(b + 2 + 2 * j)}${j + 1 < segments ? ',' : ''}\n`;
+        for (let j = 0; j < segments; j++) lines += `        ${json(b + 4 + 2 * j)}${j + 1 < segments ? ',' : ''}\n`;
         lines += '      ],\n';
       }
       device = utf8.encode(lines);
-      b += 2 + 2 * segments;
+      b += 4 + 2 * segments;
     }
+    if (flags & 16) {
+      const m = json(b);
+      measurements.push([utf8.encode(m), utf8.encode(m.slice(1))]);
+      b += 2;
+    }
+    const [measurement, tail] = measurements[numbers[n + 4]];
     const w = flags & 1 ? times : out;
     w.ascii(w.count++ ? ',\n    {\n      "path": ' : '[\n    {\n      "path": ');
-    w.string(bytes, pathStart, pathEnd);
+    if (flags & 32) {
+      w.raw(utf8.encode(json(b)));
+      b += 2;
+    } else {
+      w.raw(prefix);
+      w.raw(tail);
+    }
     w.ascii(',\n');
     w.raw(device);
     w.ascii('      "measurement": ');
-    w.string(bytes, pathEnd - numbers[n + 4], pathEnd);
+    w.raw(measurement);
     w.ascii(',\n      "data_type": ');
     w.raw(types[numbers[n + 2]]);
     w.ascii(`,\n      "offset": ${numbers[n]}`);
@@ -210,24 +224,6 @@ class JsonBytes {
     this.room(bytes.length);
     this.buf.set(bytes, this.pos);
     this.pos += bytes.length;
-  }
-
-  /**
-   * `bytes[from, to)`, valid UTF-8, as a JSON string: as JSON.stringify writes it, which is
-   * the bytes themselves in quotes unless one of them is '"', '\\' or a control character.
-   */
-  string(bytes, from, to) {
-    this.room(to - from + 2);
-    const buf = this.buf;
-    let p = this.pos;
-    buf[p++] = 34;
-    for (let i = from; i < to; i++) {
-      const c = bytes[i];
-      if (c < 0x20 || c === 34 || c === 92) return this.text(JSON.stringify(utf8Text.decode(bytes.subarray(from, to))));
-      buf[p++] = c;
-    }
-    buf[p++] = 34;
-    this.pos = p;
   }
 }
 

@@ -305,39 +305,49 @@ const VERDICTS = ['absent', 'maybe', 'unknown'];
 const NOT_NULL = 0xffffffff;
 
 /**
- * SeriesInfo objects from WasmTsFile.listingColumns (src/wasm/tsfile.rs): the UTF-8 of every
- * name, (start, end) byte bounds into it, and per record offset, flags, type, segment count
- * and measurement length in bytes. Records of the device before share its names (flag 8).
+ * SeriesInfo objects from WasmTsFile.listingColumns (src/wasm/tsfile.rs says the layout): each
+ * device's names and each measurement name cross once, as UTF-8 with byte bounds, and a path
+ * is its device's prefix joined to its measurement. The records of one device share one
+ * frozen `device` array; a string or an array per record would be garbage-collector work that
+ * costs more than the rest of the listing (BENCHMARKS.md, "Boundary").
  */
 function listingFrom([bytes, byteBounds, numbers, typeNames]) {
   const series = [];
   const timeColumns = [];
   const text = lossyDecoder.decode(bytes); // valid UTF-8: the wasm side decoded names lossily
   // Only ASCII text has as many UTF-16 units as bytes; otherwise count them once.
-  const ascii = text.length === bytes.length;
-  const bounds = ascii ? byteBounds : utf16Bounds(bytes, byteBounds);
+  const bounds = text.length === bytes.length ? byteBounds : utf16Bounds(bytes, byteBounds);
   const str = (b) => (bounds[b] === NOT_NULL ? null : text.slice(bounds[b], bounds[b + 1]));
+  const measurements = [];
+  let prefix = null;
   let table = null;
-  let device = [];
+  let device = null;
   for (let n = 0, b = 0; n < numbers.length; n += 5) {
     const flags = numbers[n + 1];
-    const pathEnd = bounds[b + 1];
-    const path = text.slice(bounds[b], pathEnd);
-    const measurementUnits = ascii ? numbers[n + 4] : utf16Units(bytes, byteBounds[b + 1] - numbers[n + 4], byteBounds[b + 1]);
-    b += 2;
-    if (flags & 8) device = device.slice();
-    else {
-      table = str(b);
+    if (!(flags & 8)) {
+      prefix = str(b);
+      table = str(b + 2);
       const segments = numbers[n + 3];
       device = new Array(segments);
-      for (let j = 0; j < segments; j++) device[j] = str(b + 2 + 2 * j);
-      b += 2 + 2 * segments;
+      for (let j = 0; j < segments; j++) device[j] = str(b + 4 + 2 * j);
+      Object.freeze(device);
+      b += 4 + 2 * segments;
     }
+    if (flags & 16) {
+      measurements.push(str(b));
+      b += 2;
+    }
+    const measurement = measurements[numbers[n + 4]];
+    let path;
+    if (flags & 32) {
+      path = str(b);
+      b += 2;
+    } else path = prefix + measurement;
     const item = {
       path,
       table,
       device,
-      measurement: text.slice(pathEnd - measurementUnits, pathEnd),
+      measurement,
       dataType: typeNames[numbers[n + 2]],
       offset: numbers[n],
       maybePresent: flags & 4 ? true : flags & 2 ? false : null,

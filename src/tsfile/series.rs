@@ -1,6 +1,8 @@
 //! What the index lists: one record per series (or aligned time column), with its
 //! device, measurement and data type, and the path a writer hashes for it.
 
+use std::sync::Arc;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DataType {
     Boolean,
@@ -121,8 +123,10 @@ impl DeviceId {
 /// One TimeseriesMetadata record: an indexed series, or the time column of an aligned device.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Series {
-    pub table: Option<Vec<u8>>,
-    pub device: DeviceId,
+    /// Shared by the records of one table and of one device (the walk makes each once): the
+    /// listing tells devices apart by pointer, and a record costs no copies of its names.
+    pub table: Option<Arc<[u8]>>,
+    pub device: Arc<DeviceId>,
     /// Empty for a time column.
     pub measurement: Vec<u8>,
     pub data_type: DataType,

@@ -404,6 +404,51 @@ fn push_text(text: &mut Vec<u8>, s: Option<&[u8]>) -> [u32; 2] {
     [start, text.len() as u32]
 }
 
+/// Numbers the measurement names of a listing in order of first use: an open-addressing table
+/// of `(FNV-1a hash, number + 1)` (0: an empty slot), at most half full.
+#[derive(Default)]
+struct MeasurementNames<'a> {
+    slots: Vec<(u32, u32)>,
+    names: Vec<&'a [u8]>,
+}
+
+impl<'a> MeasurementNames<'a> {
+    /// The number of `name`, and whether it is new.
+    fn number(&mut self, name: &'a [u8]) -> (u32, bool) {
+        if 2 * (self.names.len() + 1) > self.slots.len() {
+            let size = (2 * self.slots.len()).max(64);
+            let old = std::mem::replace(&mut self.slots, vec![(0, 0); size]);
+            for (h, n) in old.into_iter().filter(|&(_, n)| n != 0) {
+                let at = self.find(h, |_| false);
+                self.slots[at] = (h, n);
+            }
+        }
+        let h = name.iter().fold(0x811c_9dc5u32, |h, &b| (h ^ b as u32).wrapping_mul(0x0100_0193));
+        let at = self.find(h, |n| self.names[n as usize - 1] == name);
+        match self.slots[at].1 {
+            0 => {
+                self.names.push(name);
+                self.slots[at] = (h, self.names.len() as u32);
+                (self.names.len() as u32 - 1, true)
+            }
+            n => (n - 1, false),
+        }
+    }
+
+    /// The slot holding hash `h` whose number `is` the one, or the empty slot where it goes.
+    fn find(&self, h: u32, is: impl Fn(u32) -> bool) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut at = h as usize & mask;
+        while let (sh, n @ 1..) = self.slots[at] {
+            if sh == h && is(n) {
+                break;
+            }
+            at = (at + 1) & mask;
+        }
+        at
+    }
+}
+
 #[wasm_bindgen]
 impl WasmTsFile {
     /// Step 2: parse TsFileMetadata from its bytes.
@@ -454,48 +499,68 @@ impl WasmTsFile {
 
     /// The listing as columns, for js/tsfile.js to build `SeriesInfo` objects from (and
     /// js/report.js to write `inspect --json` from): `[text, bounds, numbers, typeNames]`.
-    /// `text` is UTF-8 (names decoded lossily, as the API shows them). Per record in index
-    /// order, `numbers` holds the offset, flags (1: time column; 2 and 4: maybePresent false
-    /// and true; 8: same table and device as the record before), the data type byte, the
-    /// device's segment count and the measurement's length in bytes; `bounds` holds (start,
-    /// end) in `text`, in bytes, of the path, then — for a new device — of the table and each
-    /// segment (`0xffffffff` for null). The measurement is the end of the path; a device's
-    /// names cross once.
+    /// `text` is UTF-8 (names decoded lossily, as the API shows them); `bounds` holds (start,
+    /// end) pairs in `text`, in bytes (`0xffffffff` twice for null). Per record in index order,
+    /// `numbers` holds the offset, the flags, the data type byte, the device's segment count and
+    /// the measurement's number (names numbered in order of first use), and `bounds` holds:
+    /// unless flag 8 (same table and device as the record before), the device's path prefix
+    /// (its path up to and including the '.' before the measurement), the table and each
+    /// segment; with flag 16 (a measurement name not seen before), that name; with flag 32 (the
+    /// path is not the prefix followed by the measurement), the path. Flags 1: time column; 2
+    /// and 4: maybePresent false and true. Each device's and each measurement's names cross
+    /// once: the paths of a 100,000-series file are ~5 MB of text, its names ~0.1 MB, and every
+    /// string JS makes is an allocation the garbage collector then copies (BENCHMARKS.md,
+    /// "Boundary").
     #[wasm_bindgen(js_name = listingColumns)]
     pub fn listing_columns(&self) -> js_sys::Array {
         let rows = self.reader.entries().count();
-        // Sized for typical names up front: the text grows by doubling otherwise.
-        let mut text: Vec<u8> = Vec::with_capacity(rows * 48);
-        let mut bounds: Vec<u32> = Vec::with_capacity(rows * 2);
+        let mut text: Vec<u8> = Vec::new();
+        let mut bounds: Vec<u32> = Vec::with_capacity(rows);
         let mut numbers: Vec<f64> = Vec::with_capacity(rows * 5);
-        let mut previous: Option<(&Option<Vec<u8>>, &tsfile::DeviceId)> = None;
+        let mut names = MeasurementNames::default();
+        let mut previous: Option<&std::sync::Arc<tsfile::DeviceId>> = None;
+        let mut prefix: &[u8] = &[];
         for (i, (s, maybe)) in self.reader.entries().enumerate() {
             let path = self.reader.paths().get(i);
-            let same = previous == Some((&s.table, &s.device));
+            let m = &s.measurement[..];
+            // The walk shares one device between its records (and a device belongs to one
+            // table): a device met again under another index entry is just listed anew.
+            let same = previous.is_some_and(|d| std::sync::Arc::ptr_eq(d, &s.device));
+            if !same {
+                // A path is its device's segments joined, a '.' and the measurement
+                // (path::extend_series_path), so the records of one device share the prefix.
+                // The '.' ends it: lossy decoding splits there, so the prefix's text followed by
+                // the measurement's is the path's text.
+                let cut = path.len().wrapping_sub(m.len());
+                prefix = match path.get(..cut) {
+                    Some(p) if p.ends_with(b".") && path.ends_with(m) => p,
+                    _ => &[],
+                };
+                bounds.extend_from_slice(&push_text(&mut text, Some(prefix).filter(|p| !p.is_empty())));
+                bounds.extend_from_slice(&push_text(&mut text, s.table.as_deref()));
+                for seg in &s.device.segments {
+                    bounds.extend_from_slice(&push_text(&mut text, seg.as_deref()));
+                }
+            }
+            let (id, new_name) = names.number(m);
+            if new_name {
+                bounds.extend_from_slice(&push_text(&mut text, Some(m)));
+            }
+            let whole = prefix.is_empty() || path.len() != prefix.len() + m.len();
+            if whole {
+                bounds.extend_from_slice(&push_text(&mut text, Some(path)));
+            }
             let flags = u8::from(s.is_time_column())
                 | match maybe {
                     Some(false) => 2,
                     Some(true) => 4,
                     None => 0,
                 }
-                | if same { 8 } else { 0 };
-            // A '.' precedes it in the path, so its lossy decoding is the path's tail.
-            let measurement = String::from_utf8_lossy(&s.measurement).len();
-            numbers.extend_from_slice(&[
-                s.offset as f64,
-                flags as f64,
-                s.data_type.to_byte() as f64,
-                s.device.segments.len() as f64,
-                measurement as f64,
-            ]);
-            bounds.extend_from_slice(&push_text(&mut text, Some(path)));
-            if !same {
-                bounds.extend_from_slice(&push_text(&mut text, s.table.as_deref()));
-                for seg in &s.device.segments {
-                    bounds.extend_from_slice(&push_text(&mut text, seg.as_deref()));
-                }
-            }
-            previous = Some((&s.table, &s.device));
+                | if same { 8 } else { 0 }
+                | if new_name { 16 } else { 0 }
+                | if whole { 32 } else { 0 };
+            numbers.extend_from_slice(&[s.offset as f64, flags as f64, s.data_type.to_byte() as f64, s.device.segments.len() as f64, id as f64]);
+            previous = Some(&s.device);
         }
         let names = js_sys::Array::new();
         for b in 0..=11u8 {

@@ -61,6 +61,23 @@ test('every real and synthetic file lists its exact series and keeps them maybe-
     const got = series.map((s) => `${s.path}|${s.dataType}`).sort();
     const want = e.series.map((s) => key(s.device, s.measurement, s.data_type)).sort();
     assert.deepEqual(got, want, e.name);
+    // Each record's own fields, as the writer wrote them (the path crosses built from its
+    // device's prefix and its measurement).
+    // (v3 stores a device as one string: its one segment is the manifest's segments joined.)
+    const v3 = t.version === 3;
+    const fields = (device, m, dt) => JSON.stringify([v3 ? [device.map((x) => x ?? 'null').join('.')] : device, m, dt]);
+    assert.deepEqual(
+      series.map((s) => fields(s.device, s.measurement, s.dataType)).sort(),
+      e.series.map((s) => fields(s.device, s.measurement, s.data_type)).sort(),
+      e.name,
+    );
+    for (const s of series) assert.equal(s.path, key(s.device, s.measurement, '').slice(0, -1), e.name);
+    // The records of one device share one frozen device array.
+    for (const [i, s] of [...series, ...timeColumns].entries()) {
+      assert.ok(Object.isFrozen(s.device), e.name);
+      const before = (i ? [...series, ...timeColumns][i - 1] : null)?.device;
+      if (before && JSON.stringify(before) === JSON.stringify(s.device) && i < series.length) assert.equal(before, s.device, `${e.name} ${s.path}`);
+    }
     assert.equal(timeColumns.length, (e.time_columns ?? []).length, e.name);
     if (t.bloomFilter) {
       assert.ok(series.every((s) => s.maybePresent === true), e.name);
