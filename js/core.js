@@ -65,9 +65,14 @@ const moduleMemory = () => (memoryObject ??= wasmMemory());
 // read here in place: `[view, start]`. The view is remade when wasm memory has grown.
 let record32 = null;
 export function probeRecordView() {
+  return [recordView(), probeRecord() >>> 2];
+}
+
+/** The module's memory as an Int32Array (probe records are read from it). */
+export function recordView() {
   const buffer = moduleMemory().buffer;
   if (record32 === null || record32.buffer !== buffer) record32 = new Int32Array(buffer);
-  return [record32, probeRecord() >>> 2];
+  return record32;
 }
 
 // Node's own Buffer#utf8Write (not a bundler's Buffer polyfill: only under Node).

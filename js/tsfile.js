@@ -4,7 +4,7 @@
 // (in Node) a path or a FileHandle.
 
 import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
-import { argumentError, wrapRaw, stagePaths, stageBatch, charsetIndex, probeRecordView, seedProbes, putKey, VARIANTS } from './core.js';
+import { argumentError, wrapRaw, stagePaths, stageBatch, charsetIndex, recordView, seedProbes, putKey, VARIANTS } from './core.js';
 import { CHARSETS, charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
 import { httpSource, isHttpUrl } from './http-source.js';
 
@@ -241,9 +241,12 @@ export class TsFile {
     this.#encoderFor(charset);
     const code = variantCode(variant);
     const index = charset == null || charset === '' ? -1 : charsetIndex(charset);
-    // Undefined: the reason the wasm side returned last for this file (WasmTsFile.probe).
-    const reason = (this.#reason = this.#file.probe(putKey(text ?? path), code, index) ?? this.#reason);
-    const [m, at] = probeRecordView();
+    // The record's address, odd when the reason is not the last probe's (WasmTsFile.probe).
+    const record = this.#file.probe(putKey(text ?? path), code, index);
+    if (record & 1) this.#reason = this.#file.reason();
+    const reason = this.#reason;
+    const m = recordView();
+    const at = record >>> 2;
     const k = m[at + 5];
     const otherCount = m[at + 6];
     let p = at + 7 + 4 * k;

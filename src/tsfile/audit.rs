@@ -495,6 +495,22 @@ pub fn probe_file_with(
     charset: Option<Charset>,
     encoder: &dyn PathEncoder,
 ) -> crate::Result<FileProbe> {
+    let (mut p, reason) = probe_file_reasoned(filter, audit, path, variant, charset, encoder)?;
+    p.reason = reason.text(audit);
+    Ok(p)
+}
+
+/// [`probe_file_with`] with the reason as a [`Reason`] (`reason` left empty): the probes of
+/// one file share a handful of reasons, so a caller probing one path after another formats
+/// a reason only when it changes.
+pub fn probe_file_reasoned(
+    filter: &BloomFilter,
+    audit: Option<&Audit>,
+    path: &[u8],
+    variant: Option<TailVariant>,
+    charset: Option<Charset>,
+    encoder: &dyn PathEncoder,
+) -> crate::Result<(FileProbe, Reason)> {
     let candidates = candidates(audit);
     let (established, default) = default_hash(audit);
     let used_variant = variant.unwrap_or(default.0);
@@ -509,54 +525,84 @@ pub fn probe_file_with(
             others.push((v, cs, filter.probe(&key(cs)?, v)));
         }
     }
-    let vname = |v: TailVariant, cs: Charset| {
-        if cs == Charset::Utf8 { v.as_str().to_string() } else { format!("{} / {}", v.as_str(), cs.as_str()) }
-    };
     let (verdict, reason) = if probe.verdict == Verdict::Maybe {
-        (
-            FileVerdict::Maybe,
-            format!(
-                "every probed bit is set under the {} hash{}; the path may be present — confirm in the index",
-                vname(used_variant, used_charset),
-                if confirmed { " (confirmed by the file's index)" } else { "" }
-            ),
-        )
-    } else if let Some(a) = audit.filter(|a| !a.reproduced()) {
-        (FileVerdict::Unknown, format!("a probed bit is clear, but {}", a.summary))
+        (FileVerdict::Maybe, Reason::AllSet { used, confirmed })
+    } else if audit.is_some_and(|a| !a.reproduced()) {
+        (FileVerdict::Unknown, Reason::AuditReproducedNothing)
     } else if let Some((v, cs, _)) = others.iter().find(|o| o.2.verdict == Verdict::Maybe) {
-        (
-            FileVerdict::Maybe,
-            format!(
-                "absent under the {} hash but every bit is set under {}, which {}; the path may be present",
-                vname(used_variant, used_charset),
-                vname(*v, *cs),
-                if established.is_some() { "the file's index also reproduces" } else { "may be the writer's" }
-            ),
-        )
+        (FileVerdict::Maybe, Reason::AllSetUnderOther { used, other: (*v, *cs), established: established.is_some() })
     } else if audit.is_none() && !path.is_ascii() {
-        (
-            FileVerdict::Unknown,
-            "a probed bit is clear under both UTF-8 tail variants, but this path is not ASCII and the file's index has \
-             not been read: a Java writer hashes its JVM's default charset, which only the audit can establish"
-                .to_string(),
-        )
+        (FileVerdict::Unknown, Reason::CharsetNotEstablished)
     } else if confirmed && others.is_empty() {
-        (
-            FileVerdict::Absent,
-            format!("a probed bit is clear under the {} hash, which the file's index confirms", vname(used_variant, used_charset)),
-        )
+        (FileVerdict::Absent, Reason::ClearConfirmed { used })
     } else {
         let consulted = others.len() + usize::from(candidates.contains(&used));
-        (
-            FileVerdict::Absent,
-            if consulted == 1 && !variants_can_differ(&key(used_charset)?) && !confirmed {
-                "a probed bit is clear; this path's tail is ASCII, so every tail variant hashes it the same way".to_string()
-            } else {
-                format!("a probed bit is clear under every candidate hash ({consulted} consulted)")
-            },
-        )
+        if consulted == 1 && !variants_can_differ(&key(used_charset)?) && !confirmed {
+            (FileVerdict::Absent, Reason::ClearAsciiTail)
+        } else {
+            (FileVerdict::Absent, Reason::ClearUnderEvery { consulted })
+        }
     };
-    Ok(FileProbe { verdict, variant: used_variant, charset: used_charset, confirmed, reason, probe, others })
+    let p = FileProbe { verdict, variant: used_variant, charset: used_charset, confirmed, reason: String::new(), probe, others };
+    Ok((p, reason))
+}
+
+/// Why a file probe says what it says ([`FileProbe::reason`] is its text).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The file has no Bloom filter (its probes are "unknown").
+    NoFilter,
+    /// Every probed bit is set under the hash used.
+    AllSet { used: (TailVariant, Charset), confirmed: bool },
+    /// A bit is clear, but the audit reproduced nothing (its summary says why).
+    AuditReproducedNothing,
+    /// A bit is clear under the hash used, but every bit is set under another candidate.
+    AllSetUnderOther { used: (TailVariant, Charset), other: (TailVariant, Charset), established: bool },
+    /// A bit is clear, the path is not ASCII and no audit established the charset.
+    CharsetNotEstablished,
+    /// A bit is clear under the hash the file's index confirms.
+    ClearConfirmed { used: (TailVariant, Charset) },
+    /// A bit is clear and the path's tail is ASCII: every tail variant agrees.
+    ClearAsciiTail,
+    /// A bit is clear under every candidate hash.
+    ClearUnderEvery { consulted: usize },
+}
+
+impl Reason {
+    /// The sentence, for the file whose audit is `audit`.
+    pub fn text(&self, audit: Option<&Audit>) -> String {
+        let name = |(v, cs): (TailVariant, Charset)| {
+            if cs == Charset::Utf8 { v.as_str().to_string() } else { format!("{} / {}", v.as_str(), cs.as_str()) }
+        };
+        match *self {
+            Reason::NoFilter => super::reader::NO_FILTER_REASON.to_string(),
+            Reason::AllSet { used, confirmed } => format!(
+                "every probed bit is set under the {} hash{}; the path may be present — confirm in the index",
+                name(used),
+                if confirmed { " (confirmed by the file's index)" } else { "" }
+            ),
+            Reason::AuditReproducedNothing => {
+                format!("a probed bit is clear, but {}", audit.map_or("the audit reproduced nothing", |a| &a.summary))
+            }
+            Reason::AllSetUnderOther { used, other, established } => format!(
+                "absent under the {} hash but every bit is set under {}, which {}; the path may be present",
+                name(used),
+                name(other),
+                if established { "the file's index also reproduces" } else { "may be the writer's" }
+            ),
+            Reason::CharsetNotEstablished => "a probed bit is clear under both UTF-8 tail variants, but this path is not ASCII and \
+                 the file's index has not been read: a Java writer hashes its JVM's default charset, which only the audit can \
+                 establish"
+                .to_string(),
+            Reason::ClearConfirmed { used } => {
+                format!("a probed bit is clear under the {} hash, which the file's index confirms", name(used))
+            }
+            Reason::ClearAsciiTail => {
+                "a probed bit is clear; this path's tail is ASCII, so every tail variant hashes it the same way".to_string()
+            }
+            Reason::ClearUnderEvery { consulted } => format!("a probed bit is clear under every candidate hash ({consulted} consulted)"),
+        }
+    }
 }
 
 /// The verdict alone, exactly as [`probe_file_with`] gives it, without per-seed records or

@@ -570,6 +570,25 @@ impl<E: PathEncoder> TsFileReader<E> {
         }
     }
 
+    /// [`probe_filter`](Self::probe_filter) with the reason unformatted (see
+    /// [`audit::probe_file_reasoned`]; [`reason_text`](Self::reason_text) formats it).
+    pub fn probe_filter_reasoned(
+        &self,
+        path: &[u8],
+        variant: Option<TailVariant>,
+        charset: Option<Charset>,
+    ) -> Result<Option<(audit::FileProbe, audit::Reason)>> {
+        match self.meta.bloom.filter.as_ref() {
+            None => Ok(None),
+            Some(filter) => audit::probe_file_reasoned(filter, self.audit.as_ref(), path, variant, charset, &self.encoder).map(Some),
+        }
+    }
+
+    /// The sentence of a probe's reason in this file (it may quote the audit).
+    pub fn reason_text(&self, reason: audit::Reason) -> String {
+        reason.text(self.audit.as_ref())
+    }
+
     /// The keys the writer inserted under a hypothesis, back to back (`ends[i]`: end of key i):
     /// every series, then the time columns when `time_columns`; each path joined as the writer
     /// joins it (docs/bloom-filter.md §3: trailing null tags kept or dropped) and encoded in

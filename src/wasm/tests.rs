@@ -65,18 +65,34 @@ fn listing_columns_and_probe_record() {
     let bounds = js_sys::Uint32Array::from(cols.get(1)).to_vec();
     let numbers = js_sys::Float64Array::from(cols.get(2)).to_vec();
     assert_eq!(numbers.len(), 5 * 10, "five numbers per listed series");
-    // The manifest's series (as written, sorted); each row's bounds start with its path.
+    // The manifest's series (as written, sorted); a path is its device's prefix and its
+    // measurement (names numbered in order of first use), or given whole (flag 32).
     let want = [
         "root.sg1.d1.s_bool", "root.sg1.d1.s_float", "root.sg1.d1.s_int32", "root.sg1.d1.s_int64", "root.sg1.d2.S_String",
         "root.sg1.d2.s_double", "root.sg1.d2.s_text", "root.sg2.a.b.s_date", "root.sg2.a.b.s_ts", "root.top.s_blob",
     ];
+    let name = |b: usize| &text[bounds[b] as usize..bounds[b + 1] as usize];
     let mut paths = Vec::new();
-    let mut b = 0;
+    let (mut b, mut prefix, mut names) = (0, "", Vec::new());
     for row in numbers.chunks(5) {
-        paths.push(&text[bounds[b] as usize..bounds[b + 1] as usize]);
-        // A new device's table and segments follow its first path.
-        b += if row[1] as u32 & 8 != 0 { 2 } else { 4 + 2 * row[3] as usize };
+        let flags = row[1] as u32;
+        if flags & 8 == 0 {
+            prefix = name(b);
+            b += 4 + 2 * row[3] as usize;
+        }
+        if flags & 16 != 0 {
+            names.push(name(b));
+            b += 2;
+        }
+        if flags & 32 != 0 {
+            paths.push(name(b).to_string());
+            b += 2;
+        } else {
+            paths.push(format!("{prefix}{}", names[row[4] as usize]));
+        }
     }
+    assert_eq!(b, bounds.len(), "every bound read");
+    assert_eq!(names.len(), 10, "ten measurement names, each crossing once");
     paths.sort();
     assert_eq!(paths, want);
     // Every series of a consistent file tests "maybe" (flag 4).
@@ -86,11 +102,15 @@ fn listing_columns_and_probe_record() {
     let at = super::common::key_area(key.len()) as usize;
     let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
     js_sys::Uint8Array::new(&memory.buffer()).subarray(at as u32, (at + key.len()) as u32).copy_from(key);
-    let reason = file.probe(key.len(), 0, -1).ok().expect("probe").as_string().expect("the first reason crosses");
+    let first = file.probe(key.len(), 0, -1).ok().expect("probe");
+    assert_eq!(first & 1, 1, "the first reason is new");
+    let reason = file.reason();
     assert!(reason.contains("every probed bit is set"), "{reason}");
-    // The same reason again does not cross (JS keeps the last one).
-    assert!(file.probe(key.len(), 0, -1).ok().expect("probe").is_undefined());
-    let at = probe_record() as usize / 4;
+    // The same reason again is not new (JS keeps the last one); the record's address is even.
+    let again = file.probe(key.len(), 0, -1).ok().expect("probe");
+    assert_eq!(again, first - 1);
+    assert_eq!(again, probe_record());
+    let at = again as usize / 4;
     let record = js_sys::Int32Array::new(&memory.buffer());
     assert_eq!(record.get_index(at as u32), 1, "verdict maybe");
     assert_eq!(record.get_index(at as u32 + 4), 1, "indexed");

@@ -87,6 +87,34 @@ test('every real and synthetic file lists its exact series and keeps them maybe-
   }
 });
 
+test('TsFile.probe gives each path its own reason, whatever was probed before it', async () => {
+  // The reason's text crosses from wasm only when it changes (WasmTsFile.probe): probing the
+  // same cases in two orders, before and after the index is read, must give the same answers,
+  // and each reason must say what its verdict says.
+  const family = { maybe: /every (probed )?bit is set/, absent: /^a probed bit is clear/, unknown: /no Bloom filter|^a probed bit is clear/ };
+  let confirmedSeen = false;
+  for (const e of MANIFEST.filter((x) => x.kind !== 'hostile')) {
+    const t = await openTsFile(filePath(e));
+    const listed = e.series.slice(0, 3).map((s) => `${s.device.map((x) => x ?? 'null').join('.')}.${s.measurement}`);
+    const paths = [...listed, 'root.absent.d1.s1', 'root.缺失.设备.温度_9', `${listed[0] ?? 'root'}.x`];
+    const cases = [];
+    for (const p of paths) for (const o of [{}, { variant: 'java' }, { variant: 'zero-extended' }]) cases.push([p, o]);
+    const run = (list) => new Map(list.map(([p, o]) => [`${p}|${o.variant}`, t.probe(p, o)]));
+    for (const stage of ['before the index', 'after the index']) {
+      const forward = run(cases);
+      const backward = run([...cases].reverse());
+      for (const [key, r] of forward) {
+        assert.deepEqual(backward.get(key), r, `${e.name} ${stage} ${key}`);
+        assert.match(r.reason, family[r.verdict], `${e.name} ${stage} ${key}: ${r.verdict}`);
+        if (r.confirmed) confirmedSeen = true;
+      }
+      await t.loadIndex();
+    }
+    await t.close();
+  }
+  assert.ok(confirmedSeen, 'some probe rests on a variant the index confirms');
+});
+
 test('the audit names the writer variant', async () => {
   const cases = MANIFEST.filter((x) => x.kind !== 'hostile' && x.bloom?.present);
   for (const e of cases) {
