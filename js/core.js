@@ -70,8 +70,8 @@ export function probeRecordView() {
 
 /** The module's memory as an Int32Array (probe records are read from it). */
 export function recordView() {
-  const buffer = moduleMemory().buffer;
-  if (record32 === null || record32.buffer !== buffer) record32 = new Int32Array(buffer);
+  // A view of memory that has grown since is detached: its length reads 0.
+  if (record32 === null || record32.length === 0) record32 = new Int32Array(moduleMemory().buffer);
   return record32;
 }
 
@@ -90,19 +90,25 @@ function utf8Writer(memory, ptr, length, bytes) {
 
 // Single-key calls read their key from the wasm module's key area, written here in place
 // (a string by one native call, utf8Writer as in stagePaths): no JS array and no copy by the
-// glue. Returns its length.
+// glue. A string's lone surrogates become '?', as Java's getBytes writes them. Returns its
+// length in bytes (a string's length in UTF-16 units only when it is ASCII).
 let keyView = null;
 let keyWrite = null;
 export function putKey(key) {
   const at = keyArea(typeof key === 'string' ? key.length * 3 : key.length);
-  const buffer = moduleMemory().buffer;
-  if (keyView === null || keyView.buffer !== buffer) {
+  // A view of memory that has grown since is detached: its length reads 0.
+  if (keyView === null || keyView.length === 0) {
+    const buffer = moduleMemory().buffer;
     keyView = new Uint8Array(buffer);
     keyWrite = utf8Writer(buffer, 0, buffer.byteLength, keyView);
   }
-  if (typeof key === 'string') return keyWrite(key, at);
-  keyView.set(key, at);
-  return key.length;
+  if (typeof key !== 'string') {
+    keyView.set(key, at);
+    return key.length;
+  }
+  const written = keyWrite(key, at);
+  // Only a non-ASCII string can hold a lone surrogate; ASCII ones, most paths, skip the check.
+  return written === key.length || key.isWellFormed() ? written : keyWrite(wellFormed(key), at);
 }
 
 /** `k` seed probes `(seed, hash32, bit, set)` from the record at `at`: `[{seed, hash32, bit, set}]`. */
@@ -288,7 +294,7 @@ export class BloomFilter {
     const text = typeof path === 'string' && !multiByteName(charset);
     const key = text ? null : keyOf(path, charset);
     const index = charsetIndex(text ? (charset ?? 'UTF-8') : 'UTF-8');
-    const len = putKey(text ? wellFormed(path) : key.bytes);
+    const len = putKey(text ? path : key.bytes);
     this[RAW].probe(len, text, v === 'zero-extended', index);
     const [m, at] = probeRecordView();
     return {

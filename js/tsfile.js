@@ -236,13 +236,14 @@ export class TsFile {
    * `unknown`, with the reason. Call after `audit()`/`loadIndex()` to use the index's verdict.
    */
   probe(path, { variant, charset } = {}) {
-    const text = typeof path === 'string' ? wellFormed(path) : null;
-    if (text === null && !(path instanceof Uint8Array)) throw argumentError('a path must be a string or a Uint8Array');
+    const text = typeof path === 'string';
+    if (!text && !(path instanceof Uint8Array)) throw argumentError('a path must be a string or a Uint8Array');
     this.#encoderFor(charset);
     const code = variantCode(variant);
     const index = charset == null || charset === '' ? -1 : charsetIndex(charset);
     // The record's address, odd when the reason is not the last probe's (WasmTsFile.probe).
-    const record = this.#file.probe(putKey(text ?? path), code, index);
+    const len = putKey(path);
+    const record = this.#file.probe(len, code, index);
     if (record & 1) this.#reason = this.#file.reason();
     const reason = this.#reason;
     const m = recordView();
@@ -256,7 +257,8 @@ export class TsFile {
       p += 3 + 4 * k;
     }
     return {
-      path: text ?? lossyDecoder.decode(path),
+      // As hashed: an ASCII string as it is, lone surrogates as '?'.
+      path: text ? (len === path.length ? path : wellFormed(path)) : lossyDecoder.decode(path),
       verdict: VERDICTS[m[at]],
       variant: m[at + 1] < 0 ? null : VARIANTS[m[at + 1]],
       charset: m[at + 2] < 0 ? null : CHARSETS[m[at + 2]],

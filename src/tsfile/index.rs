@@ -177,7 +177,6 @@ fn walk_all(meta: &TsFileMetadata, region: &[u8], out: &mut Vec<Series>) -> Resu
     let mut visited = vec![0u8; ((hi - lo) / 8 + 1) as usize];
     for (table, root) in &meta.table_roots {
         // (node, device it belongs to, depth)
-        let table: Option<Arc<[u8]>> = table.as_deref().map(Arc::from);
         let mut stack: Vec<(IndexNode, Option<Arc<DeviceId>>, usize)> = vec![(root.clone(), None, 0)];
         while let Some((node, device, depth)) = stack.pop() {
             if depth > MAX_INDEX_DEPTH {
@@ -217,7 +216,7 @@ fn walk_all(meta: &TsFileMetadata, region: &[u8], out: &mut Vec<Series>) -> Resu
                         let dev = device.clone().ok_or_else(|| {
                             Error::new(ErrorKind::BadIndexNode, node.offset, "measurement node outside any device")
                         })?;
-                        parse_timeseries_run(&mut c, &table, &dev, out)?;
+                        parse_timeseries_run(&mut c, table, &dev, out)?;
                     }
                     NodeType::InternalDevice | NodeType::LeafDevice | NodeType::InternalMeasurement => {
                         let device_level = node.node_type == NodeType::InternalDevice;
@@ -244,7 +243,7 @@ fn walk_all(meta: &TsFileMetadata, region: &[u8], out: &mut Vec<Series>) -> Resu
     Ok(())
 }
 
-fn parse_timeseries_run(c: &mut Cursor<'_>, table: &Option<Arc<[u8]>>, device: &Arc<DeviceId>, out: &mut Vec<Series>) -> Result<()> {
+fn parse_timeseries_run(c: &mut Cursor<'_>, table: &Option<Vec<u8>>, device: &Arc<DeviceId>, out: &mut Vec<Series>) -> Result<()> {
     while !c.is_empty() {
         let offset = c.offset();
         let _ts_type = c.u8("timeseries metadata type")?;

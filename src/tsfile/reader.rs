@@ -195,7 +195,7 @@ fn lossy(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn lossy_opt<B: std::ops::Deref<Target = [u8]>>(b: &Option<B>) -> Option<String> {
+fn lossy_opt(b: &Option<Vec<u8>>) -> Option<String> {
     b.as_deref().map(lossy)
 }
 

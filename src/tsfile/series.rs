@@ -123,9 +123,9 @@ impl DeviceId {
 /// One TimeseriesMetadata record: an indexed series, or the time column of an aligned device.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Series {
-    /// Shared by the records of one table and of one device (the walk makes each once): the
-    /// listing tells devices apart by pointer, and a record costs no copies of its names.
-    pub table: Option<Arc<[u8]>>,
+    pub table: Option<Vec<u8>>,
+    /// Shared by the records of one device (the walk makes it once): the listing tells
+    /// devices apart by pointer, and a record costs no copy of its segments.
     pub device: Arc<DeviceId>,
     /// Empty for a time column.
     pub measurement: Vec<u8>,

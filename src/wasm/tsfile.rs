@@ -63,7 +63,7 @@ fn charset_code(cs: Charset) -> i32 {
 
 fn push_seeds(r: &mut Vec<i32>, probes: &[crate::filter::SeedProbe]) {
     for s in probes {
-        r.extend([s.seed as i32, s.hash32, s.bit as i32, s.set as i32]);
+        r.extend_from_slice(&[s.seed as i32, s.hash32, s.bit as i32, s.set as i32]);
     }
 }
 
@@ -186,7 +186,7 @@ impl WasmBloomFilter {
         let cs = charset_at(charset_index)?;
         let p = with_key(len, |key| Ok(self.inner.probe(&key_bytes(key, text, cs)?, variant(zero_extended))))?;
         write_record(|r| {
-            r.extend([(p.verdict == Verdict::Maybe) as i32, p.probes.len() as i32]);
+            r.extend_from_slice(&[(p.verdict == Verdict::Maybe) as i32, p.probes.len() as i32]);
             push_seeds(r, &p.probes);
         });
         Ok(())
@@ -418,9 +418,11 @@ impl<'a> MeasurementNames<'a> {
         if 2 * (self.names.len() + 1) > self.slots.len() {
             let size = (2 * self.slots.len()).max(64);
             let old = std::mem::replace(&mut self.slots, vec![(0, 0); size]);
-            for (h, n) in old.into_iter().filter(|&(_, n)| n != 0) {
-                let at = self.find(h, |_| false);
-                self.slots[at] = (h, n);
+            for &(h, n) in &old {
+                if n != 0 {
+                    let at = self.find(h, |_| false);
+                    self.slots[at] = (h, n);
+                }
             }
         }
         let h = name.iter().fold(0x811c_9dc5u32, |h, &b| (h ^ b as u32).wrapping_mul(0x0100_0193));
@@ -535,7 +537,7 @@ impl WasmTsFile {
                 // the measurement's is the path's text.
                 let cut = path.len().wrapping_sub(m.len());
                 prefix = match path.get(..cut) {
-                    Some(p) if p.ends_with(b".") && path.ends_with(m) => p,
+                    Some(p) if p.last() == Some(&b'.') => p,
                     _ => &[],
                 };
                 bounds.extend_from_slice(&push_text(&mut text, Some(prefix).filter(|p| !p.is_empty())));
@@ -606,22 +608,22 @@ impl WasmTsFile {
             Ok((indexed, self.reader.probe_filter_reasoned(path, v, cs).map_err(|e| js_error(&e))?))
         })?;
         let Some((p, reason)) = p else {
-            write_record(|r| r.extend([2, -1, -1, 0, indexed, 0, 0]));
+            write_record(|r| r.extend_from_slice(&[2, -1, -1, 0, indexed, 0, 0]));
             return Ok(self.record_with_reason(Reason::NoFilter));
         };
         let code = |v: TailVariant, cs: Charset| [(v == TailVariant::ZeroExtended) as i32, charset_code(cs)];
         write_record(|r| {
-            r.push(match p.verdict {
+            let [v, cs] = code(p.variant, p.charset);
+            let verdict = match p.verdict {
                 FileVerdict::Absent => 0,
                 FileVerdict::Maybe => 1,
                 FileVerdict::Unknown => 2,
-            });
-            r.extend(code(p.variant, p.charset));
-            r.extend([p.confirmed as i32, indexed, p.probe.probes.len() as i32, p.others.len() as i32]);
+            };
+            r.extend_from_slice(&[verdict, v, cs, p.confirmed as i32, indexed, p.probe.probes.len() as i32, p.others.len() as i32]);
             push_seeds(r, &p.probe.probes);
             for (v, cs, o) in &p.others {
-                r.extend(code(*v, *cs));
-                r.push((o.verdict == Verdict::Maybe) as i32);
+                let [v, cs] = code(*v, *cs);
+                r.extend_from_slice(&[v, cs, (o.verdict == Verdict::Maybe) as i32]);
                 push_seeds(r, &o.probes);
             }
         });
