@@ -315,10 +315,30 @@ machine move by 2× with the load. Workload as above (10,000 realistic paths, k 
    Every route costs at least one call into the runtime per string, ~60 ns on this machine:
    that floor is ~¼ of Java's whole \`contains\`. Browsers keep \`encodeInto\`. **Pre-encoded
    input** \`{bytes, ends}\` skips all of it: two bulk copies.
+   **UTF-16 staging, built and rejected** (branch \`stage-utf16-rejected\`): the batch joined,
+   written by one \`ucs2Write\` with each string's end in units, and transcoded to Java's UTF-8
+   in the hash crate (opt-level 3; ASCII eight units at a time, lone surrogates as '?', never
+   paired across two paths). It removes the per-string runtime call — staging ~100–125 → 71–79
+   ns per path — but the transcoding costs more in wasm than that saves: the wasm call went
+   from 68 (verdicts on UTF-8) to 126 ns, and strings → verdicts from 182 to 200 ns per path
+   (paired, best samples, the steadiest of five sessions; today's route was ahead in four, and
+   behind only in the first, under a load that put its own samples at 225–303). Natively the
+   transcoder takes 35–57 ns per path: 18–32 on ASCII paths, 64–109 on the CJK ones, whose
+   ASCII and CJK runs alternate every few units (computing each unit's width without a branch
+   did not help). Also measured: \`join\` of the bench's template-literal strings costs 146–160
+   ns per path against 71–82 on flat strings, since \`join\` does not flatten its inputs
+   (\`charCodeAt(0)\` does, once, in place: 55 after it); \`utf8Write\` already flattens, so the
+   same pass gains today's route nothing.
 5. **SIMD not used.** The lanes would map onto \`i64x2\`, but x64 has no 64-bit lane multiply
    below AVX-512 (V8 emulates \`i64x2.mul\` with several \`pmuludq\`/shift/add), and simd128 would
    make the whole module fail to compile on engines without wasm SIMD (Safari before 16.4), which
    the README's "wasm + top-level await" claim includes. Not tried.
+6. **The bit index by a reciprocal multiply, rejected** (branch \`stage-utf16-rejected\`):
+   \`% bit_count\` as Lemire's fastmod (three 64-bit multiplies, the reciprocal made once per
+   batch; tested equal to \`%\` on edge values). Paired in wasm, verdicts on staged keys 104 vs
+   107 and 70 vs 66 ns per path, per-seed rows 64.5 vs 67.5: within the noise (V8's 32-bit
+   remainders for the five seeds are independent and overlap). Natively no gain either, and
+   single-key calls would pay a 64-bit division per key to make the reciprocal; +83 B gzip.
 
 The Java baseline is warmed long on purpose: with BloomBench's first version (10 warm-up rounds
 of the 10,000-path batch, all rounds inside \`main\`) \`contains\` measured 1.1–1.9 µs per path, which
@@ -332,7 +352,8 @@ next (both medians close to their best), so three launches run and the fastest o
 Why the goals that miss, miss: from JS strings, staging one string costs ~85–105 ns under Node 20
 on this machine (the runtime call floor above) and the wasm verdict ~60–70 ns, so 2× Java's
 \`contains\` (~130 ns per path at Java's best here) would need the wasm hash to cost ~30 ns — less
-than the native Rust one (\`might_contain\`, ~55 ns). Pre-encoded input meets it (4× Java). The
+than the native Rust one (\`might_contain\`, ~55 ns). Staging the batch as UTF-16 in one call
+(item 4) gets under the floor (~71 ns) but needs the UTF-8 made in wasm, which costs more. Pre-encoded input meets it (4× Java). The
 same arithmetic sets ≥ 0.55× native \`probe_flat\`: the lanes made the native peer faster too
 (122 → ~70 ns).`;
 

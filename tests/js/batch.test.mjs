@@ -36,6 +36,12 @@ function pathsOf(series) {
   }
   for (let i = 0; i < 40; i++) out.push(`root.absent_${i}.设备.s${i}`, `root.sg${i}.d${i % 7}.s${i % 3}`, `root.é${i}.ü`);
   out.push('', '\uD800', 'root.a\uDC00b', 'root.sg.d1.\uD83D', 'root.🚀.s1', 'root.'.repeat(40));
+  // Neighbours whose surrogates must stay two paths' ('?' each, never one pair across the
+  // boundary: a route that joins the batch must transcode path by path), pairs at the ends of
+  // the range, reversed pairs, empty strings between, long and mixed ASCII/CJK strings.
+  out.push('root.a\uD83D', '\uDE80.b', '', '\uDBFF', '\uDFFF', 'root.\uD800\uDC00.\uDBFF\uDFFF', 'root.\uDC00\uD800.s', '');
+  out.push('root.🚀🚀.\uD83D\uDE80', `root.${'x'.repeat(300)}.温度`, '设备'.repeat(200), `root.${'a'.repeat(7)}华${'b'.repeat(9)}.s`);
+  out.push('root.华东.工厂03.风机_00003.温度_3', 'root.plant_01.line_1.turbine_00001.temperature_1', 'root.é.ü.ß.\u07FF.\u0800.\uFFFF');
   return out;
 }
 
