@@ -45,9 +45,11 @@ impl Paths {
         &self.bytes[self.bounds[i]..self.bounds[i + 1]]
     }
 
-    /// Whether every path is ASCII.
+    /// Whether every path is ASCII. Path by path: a call per path is compiled optimised
+    /// after a few calls, while one long loop would run in the engine's baseline code to the
+    /// end (wasm has no on-stack replacement).
     pub fn is_ascii(&self) -> bool {
-        self.bytes.is_ascii()
+        (0..self.len()).all(|i| self.get(i).is_ascii())
     }
 }
 
@@ -384,16 +386,22 @@ fn positions(
         .enumerate()
         .map(|(i, p)| match reuse {
             Some(java) if !variants_can_differ(p) => java[i],
-            _ => {
-                let h = hash32_seeds(p, filter.seeds(), variant);
-                let mut bits = [0u32; MAX_SEEDS];
-                for (b, h) in bits.iter_mut().zip(h) {
-                    *b = bit_index(h, m);
-                }
-                bits
-            }
+            _ => bit_indexes(p, filter, variant, m),
         })
         .collect()
+}
+
+/// The k bit positions of one path. Out of line on purpose: called once per path, it is
+/// compiled optimised after a few calls, while a loop inside one long call runs in the
+/// engine's baseline code to its end (wasm has no on-stack replacement).
+#[inline(never)]
+fn bit_indexes(path: &[u8], filter: &BloomFilter, variant: TailVariant, m: u32) -> [u32; MAX_SEEDS] {
+    let h = hash32_seeds(path, filter.seeds(), variant);
+    let mut bits = [0u32; MAX_SEEDS];
+    for (b, h) in bits.iter_mut().zip(h).take(filter.seeds().len()) {
+        *b = bit_index(h, m);
+    }
+    bits
 }
 
 /// Rebuilds the bit vector from precomputed positions under one hypothesis and compares.
