@@ -5,9 +5,7 @@
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { runScan } from './scan.js';
 import { ioError } from './node-source.js';
-import { csvHeader, summaryJson, summaryText } from './scan-core.js';
 
 export const SCAN_USAGE = `  tsfile-bloom scan TARGET... [--path P]... [--paths-file F] [--jobs N] [--audit]
                     [--json | --csv]`;
@@ -35,6 +33,8 @@ function readLines(file, what) {
 
 /** Runs `scan` with its arguments (after the verb); resolves to the exit code. */
 export async function scanCommand(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
+  // Loaded here, not with the CLI: the other commands start faster without the scanner.
+  const [{ runScan }, { csvHeader, summaryJson, summaryText }] = await Promise.all([import('./scan.js'), import('./scan-core.js')]);
   let values;
   let positionals;
   try {
