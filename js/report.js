@@ -133,14 +133,13 @@ export async function writeInspectJson({ path, file, indexError, audit }, write)
   const encoded = []; // the same, encoded
   const typed = []; // per (name, data type): the name's JSON without its opening quote, to the offset
   const json = (b) => (bounds[b] === NOT_NULL ? 'null' : JSON.stringify(utf8Text.decode(bytes.subarray(bounds[b], bounds[b + 1]))));
-  // (Numbers read as int32 with `| 0`: a float index costs a slow keyed load.)
   for (let n = 0, b = 0; n < numbers.length; n += 5) {
-    const flags = numbers[n + 1] | 0;
+    const flags = numbers[n] & 0xff;
     if (!(flags & 8)) {
       const p = json(b).slice(0, -1);
       prefix = utf8.encode(p);
       nextPrefix = utf8.encode(`,\n    {\n      "path": ${p}`);
-      const segments = numbers[n + 3] | 0;
+      const segments = numbers[n + 1];
       let lines = bounds[b + 2] === NOT_NULL ? ',\n' : `,\n      "table": ${json(b + 2)},\n`;
       if (!segments) lines += '      "device": [],\n';
       else {
@@ -157,8 +156,8 @@ export async function writeInspectJson({ path, file, indexError, audit }, write)
       encoded.push(utf8.encode(m));
       b += 2;
     }
-    const id = numbers[n + 4] | 0;
-    const type = numbers[n + 2] | 0;
+    const id = numbers[n + 2];
+    const type = numbers[n] >>> 8;
     const w = flags & 1 ? times : out;
     if (flags & 32) {
       w.raw(w.count++ ? next : first);
@@ -174,7 +173,7 @@ export async function writeInspectJson({ path, file, indexError, audit }, write)
     }
     w.raw(device);
     w.raw((typed[id * typeNames.length + type] ??= utf8.encode(`${names[id]},\n      "data_type": "${typeNames[type]}",\n      "offset": `)));
-    w.integer(numbers[n]);
+    w.integer(numbers[n + 4] * 2 ** 32 + numbers[n + 3]);
     w.raw(ends[flags & 4 ? 2 : flags & 2 ? 1 : 0]);
   }
   out.ascii(out.count ? '\n  ]' : '[]');

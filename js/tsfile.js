@@ -327,13 +327,12 @@ function listingFrom([bytes, byteBounds, numbers, typeNames]) {
   let prefix = null;
   let table = null;
   let device = null;
-  // (Numbers read as int32 with `| 0`: a float index costs a slow keyed load.)
   for (let n = 0, b = 0; n < numbers.length; n += 5) {
-    const flags = numbers[n + 1] | 0;
+    const flags = numbers[n] & 0xff;
     if (!(flags & 8)) {
       prefix = str(b);
       table = str(b + 2);
-      const segments = numbers[n + 3] | 0;
+      const segments = numbers[n + 1];
       device = new Array(segments);
       for (let j = 0; j < segments; j++) device[j] = str(b + 4 + 2 * j);
       Object.freeze(device);
@@ -343,7 +342,7 @@ function listingFrom([bytes, byteBounds, numbers, typeNames]) {
       measurements.push(str(b));
       b += 2;
     }
-    const measurement = measurements[numbers[n + 4] | 0];
+    const measurement = measurements[numbers[n + 2]];
     let path;
     if (flags & 32) {
       path = str(b);
@@ -354,8 +353,8 @@ function listingFrom([bytes, byteBounds, numbers, typeNames]) {
       table,
       device,
       measurement,
-      dataType: typeNames[numbers[n + 2] | 0],
-      offset: numbers[n],
+      dataType: typeNames[numbers[n] >>> 8],
+      offset: numbers[n + 4] * 2 ** 32 + numbers[n + 3],
       maybePresent: flags & 4 ? true : flags & 2 ? false : null,
     };
     (flags & 1 ? timeColumns : series).push(item);

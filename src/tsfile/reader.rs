@@ -16,7 +16,6 @@ use crate::hash::TailVariant;
 use crate::path::Charset;
 use crate::source::ReadAt;
 use serde::Serialize;
-use std::cell::OnceCell;
 
 /// Where TsFileMetadata sits.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -212,9 +211,8 @@ pub struct TsFileReader<E: PathEncoder = BuiltIn> {
     /// table of `(path hash, record number + 1)`, 0 for an empty slot, at most half full. A
     /// lookup hashes the path once and compares a slot or two, then the path's bytes once
     /// (a sorted array cost ~17 cache misses per lookup on 100,000 series; comparing bytes
-    /// first, when the paths of one file share long prefixes, cost more still). Made on the
-    /// first lookup: listing a file or writing its report needs none.
-    indexed: OnceCell<Vec<(i32, u32)>>,
+    /// first, when the paths of one file share long prefixes, cost more still).
+    indexed: Vec<(i32, u32)>,
     /// Per record of the walk, its verdict under the file's rules (the listing's maybePresent).
     verdicts: Vec<Option<bool>>,
     encoder: E,
@@ -233,7 +231,7 @@ impl TsFileReader<BuiltIn> {
 impl<E: PathEncoder> TsFileReader<E> {
     /// A file whose TsFileMetadata is parsed; the index is not read yet.
     pub fn from_metadata(meta: TsFileMetadata, encoder: E) -> TsFileReader<E> {
-        TsFileReader { meta, walk: None, audit: None, paths: Paths::default(), indexed: OnceCell::new(), verdicts: Vec::new(), encoder }
+        TsFileReader { meta, walk: None, audit: None, paths: Paths::default(), indexed: Vec::new(), verdicts: Vec::new(), encoder }
     }
 
     pub fn metadata(&self) -> &TsFileMetadata {
@@ -267,7 +265,18 @@ impl<E: PathEncoder> TsFileReader<E> {
 
     fn attach_walk(&mut self, walk: IndexWalk) {
         self.paths = Paths::new(&walk.series);
-        self.indexed = OnceCell::new();
+        let slots = (2 * walk.series.len() + 1).next_power_of_two();
+        self.indexed = vec![(0, 0); slots];
+        for (i, s) in walk.series.iter().enumerate() {
+            if !s.is_time_column() {
+                let h = index_hash(self.paths.get(i));
+                let mut at = h as usize & (slots - 1);
+                while self.indexed[at].1 != 0 {
+                    at = (at + 1) & (slots - 1);
+                }
+                self.indexed[at] = (h, i as u32 + 1);
+            }
+        }
         self.walk = Some(walk);
         self.reaudit();
     }
@@ -503,27 +512,12 @@ impl<E: PathEncoder> TsFileReader<E> {
 
     /// Whether the index lists `path` (UTF-8, as stored) as a series; None before it is read.
     pub fn is_indexed(&self, path: &[u8]) -> Option<bool> {
-        let series = &self.walk.as_ref()?.series;
-        let indexed = self.indexed.get_or_init(|| {
-            let slots = (2 * series.len() + 1).next_power_of_two();
-            let mut table = vec![(0, 0); slots];
-            for (i, s) in series.iter().enumerate() {
-                if !s.is_time_column() {
-                    let h = index_hash(self.paths.get(i));
-                    let mut at = h as usize & (slots - 1);
-                    while table[at].1 != 0 {
-                        at = (at + 1) & (slots - 1);
-                    }
-                    table[at] = (h, i as u32 + 1);
-                }
-            }
-            table
-        });
+        self.walk.as_ref()?;
         let h = index_hash(path);
         // At least one slot is empty (the table is at most half full): the search ends.
-        let mask = indexed.len().wrapping_sub(1);
+        let mask = self.indexed.len().wrapping_sub(1);
         let mut at = h as usize;
-        while let Some(&(x, i)) = indexed.get(at & mask).filter(|e| e.1 != 0) {
+        while let Some(&(x, i)) = self.indexed.get(at & mask).filter(|e| e.1 != 0) {
             if x == h && self.paths.get(i as usize - 1) == path {
                 return Some(true);
             }

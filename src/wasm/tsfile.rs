@@ -505,8 +505,9 @@ impl WasmTsFile {
     /// js/report.js to write `inspect --json` from): `[text, bounds, numbers, typeNames]`.
     /// `text` is UTF-8 (names decoded lossily, as the API shows them); `bounds` holds (start,
     /// end) pairs in `text`, in bytes (`0xffffffff` twice for null). Per record in index order,
-    /// `numbers` holds the offset, the flags, the data type byte, the device's segment count and
-    /// the measurement's number (names numbered in order of first use), and `bounds` holds:
+    /// `numbers` (u32) holds the flags plus 256 × the data type byte, the device's segment
+    /// count, the measurement's number (names numbered in order of first use) and the offset's
+    /// low and high 32 bits, and `bounds` holds:
     /// unless flag 8 (same table and device as the record before), the device's path prefix
     /// (its path up to and including the '.' before the measurement), the table and each
     /// segment; with flag 16 (a measurement name not seen before), that name; with flag 32 (the
@@ -520,7 +521,7 @@ impl WasmTsFile {
         let rows = self.reader.entries().count();
         let mut text: Vec<u8> = Vec::new();
         let mut bounds: Vec<u32> = Vec::with_capacity(rows);
-        let mut numbers: Vec<f64> = Vec::with_capacity(rows * 5);
+        let mut numbers: Vec<u32> = Vec::with_capacity(rows * 5);
         let mut names = MeasurementNames::default();
         let mut previous: Option<&std::sync::Arc<tsfile::DeviceId>> = None;
         let mut prefix: &[u8] = &[];
@@ -563,7 +564,8 @@ impl WasmTsFile {
                 | if same { 8 } else { 0 }
                 | if new_name { 16 } else { 0 }
                 | if whole { 32 } else { 0 };
-            numbers.extend_from_slice(&[s.offset as f64, flags as f64, s.data_type.to_byte() as f64, s.device.segments.len() as f64, id as f64]);
+            let type_flags = u32::from(flags) | u32::from(s.data_type.to_byte()) << 8;
+            numbers.extend_from_slice(&[type_flags, s.device.segments.len() as u32, id, s.offset as u32, (s.offset >> 32) as u32]);
             previous = Some(&s.device);
         }
         let names = js_sys::Array::new();
@@ -573,7 +575,7 @@ impl WasmTsFile {
         let out = js_sys::Array::new();
         out.push(&js_sys::Uint8Array::from(&text[..]));
         out.push(&js_sys::Uint32Array::from(&bounds[..]));
-        out.push(&js_sys::Float64Array::from(&numbers[..]));
+        out.push(&js_sys::Uint32Array::from(&numbers[..]));
         out.push(&names);
         out
     }
