@@ -243,6 +243,10 @@ fn walk_all(meta: &TsFileMetadata, region: &[u8], out: &mut Vec<Series>) -> Resu
     Ok(())
 }
 
+// Out of line: called once per device run, it is compiled optimised after a few calls,
+// while a loop inside the one long walk would run in baseline code to its end (wasm has no
+// on-stack replacement).
+#[inline(never)]
 fn parse_timeseries_run(c: &mut Cursor<'_>, table: &Option<Vec<u8>>, device: &Arc<DeviceId>, out: &mut Vec<Series>) -> Result<()> {
     while !c.is_empty() {
         let offset = c.offset();

@@ -626,6 +626,9 @@ impl<E: PathEncoder> TsFileReader<E> {
 }
 
 /// The hash that orders the indexed paths (any hash serves; this one is already here, fast).
+// Out of line, as the per-record calls of the walk and the audit: called once per record
+// (wasm has no on-stack replacement; see audit::bit_indexes).
+#[inline(never)]
 fn index_hash(path: &[u8]) -> i32 {
     crate::hash::hash32(path, 0, TailVariant::Java)
 }

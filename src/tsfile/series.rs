@@ -145,7 +145,9 @@ impl Series {
         self.device.series_path(&self.measurement, false)
     }
 
-    /// [`Series::path`] appended to `out`.
+    /// [`Series::path`] appended to `out`. Out of line: called once per record by the walk's
+    /// consumers (see [`crate::tsfile::audit::Paths`]).
+    #[inline(never)]
     pub fn extend_path(&self, out: &mut Vec<u8>) {
         crate::path::extend_series_path(out, self.device.segments.iter().map(|s| s.as_deref()), &self.measurement)
     }

@@ -404,6 +404,68 @@ fn push_text(text: &mut Vec<u8>, s: Option<&[u8]>) -> [u32; 2] {
     [start, text.len() as u32]
 }
 
+/// [`WasmTsFile::listing_columns`] as it is written, record by record.
+struct ListingColumns<'a> {
+    text: Vec<u8>,
+    bounds: Vec<u32>,
+    numbers: Vec<u32>,
+    names: MeasurementNames<'a>,
+    /// The device of the record before.
+    previous: Option<&'a std::sync::Arc<tsfile::DeviceId>>,
+    /// Its path prefix (empty: none).
+    prefix: &'a [u8],
+}
+
+impl<'a> ListingColumns<'a> {
+    /// One record. Out of line on purpose: called once per record, it is compiled optimised
+    /// after a few calls, while a loop inside the one long call would run in the engine's
+    /// baseline code to its end (wasm has no on-stack replacement; `inspect --json` lists once).
+    #[inline(never)]
+    fn record(&mut self, s: &'a tsfile::Series, maybe: Option<bool>, path: &'a [u8]) {
+        let (text, bounds) = (&mut self.text, &mut self.bounds);
+        let m = &s.measurement[..];
+        // The walk shares one device between its records (and a device belongs to one
+        // table): a device met again under another index entry is just listed anew.
+        let same = self.previous.is_some_and(|d| std::sync::Arc::ptr_eq(d, &s.device));
+        if !same {
+            // A path is its device's segments joined, a '.' and the measurement
+            // (path::extend_series_path), so the records of one device share the prefix.
+            // The '.' ends it: lossy decoding splits there, so the prefix's text followed by
+            // the measurement's is the path's text.
+            let cut = path.len().wrapping_sub(m.len());
+            self.prefix = match path.get(..cut) {
+                Some(p) if p.last() == Some(&b'.') => p,
+                _ => &[],
+            };
+            bounds.extend_from_slice(&push_text(text, Some(self.prefix).filter(|p| !p.is_empty())));
+            bounds.extend_from_slice(&push_text(text, s.table.as_deref()));
+            for seg in &s.device.segments {
+                bounds.extend_from_slice(&push_text(text, seg.as_deref()));
+            }
+        }
+        let (id, new_name) = self.names.number(m);
+        if new_name {
+            bounds.extend_from_slice(&push_text(text, Some(m)));
+        }
+        let whole = self.prefix.is_empty() || path.len() != self.prefix.len() + m.len();
+        if whole {
+            bounds.extend_from_slice(&push_text(text, Some(path)));
+        }
+        let flags = u8::from(s.is_time_column())
+            | match maybe {
+                Some(false) => 2,
+                Some(true) => 4,
+                None => 0,
+            }
+            | if same { 8 } else { 0 }
+            | if new_name { 16 } else { 0 }
+            | if whole { 32 } else { 0 };
+        let type_flags = u32::from(flags) | u32::from(s.data_type.to_byte()) << 8;
+        self.numbers.extend_from_slice(&[type_flags, s.device.segments.len() as u32, id, s.offset as u32, (s.offset >> 32) as u32]);
+        self.previous = Some(&s.device);
+    }
+}
+
 /// Numbers the measurement names of a listing in order of first use: an open-addressing table
 /// of `(FNV-1a hash, number + 1)` (0: an empty slot), at most half full.
 #[derive(Default)]
@@ -519,55 +581,18 @@ impl WasmTsFile {
     #[wasm_bindgen(js_name = listingColumns)]
     pub fn listing_columns(&self) -> js_sys::Array {
         let rows = self.reader.entries().count();
-        let mut text: Vec<u8> = Vec::new();
-        let mut bounds: Vec<u32> = Vec::with_capacity(rows);
-        let mut numbers: Vec<u32> = Vec::with_capacity(rows * 5);
-        let mut names = MeasurementNames::default();
-        let mut previous: Option<&std::sync::Arc<tsfile::DeviceId>> = None;
-        let mut prefix: &[u8] = &[];
+        let mut c = ListingColumns {
+            text: Vec::new(),
+            bounds: Vec::with_capacity(rows),
+            numbers: Vec::with_capacity(rows * 5),
+            names: MeasurementNames::default(),
+            previous: None,
+            prefix: &[],
+        };
         for (i, (s, maybe)) in self.reader.entries().enumerate() {
-            let path = self.reader.paths().get(i);
-            let m = &s.measurement[..];
-            // The walk shares one device between its records (and a device belongs to one
-            // table): a device met again under another index entry is just listed anew.
-            let same = previous.is_some_and(|d| std::sync::Arc::ptr_eq(d, &s.device));
-            if !same {
-                // A path is its device's segments joined, a '.' and the measurement
-                // (path::extend_series_path), so the records of one device share the prefix.
-                // The '.' ends it: lossy decoding splits there, so the prefix's text followed by
-                // the measurement's is the path's text.
-                let cut = path.len().wrapping_sub(m.len());
-                prefix = match path.get(..cut) {
-                    Some(p) if p.last() == Some(&b'.') => p,
-                    _ => &[],
-                };
-                bounds.extend_from_slice(&push_text(&mut text, Some(prefix).filter(|p| !p.is_empty())));
-                bounds.extend_from_slice(&push_text(&mut text, s.table.as_deref()));
-                for seg in &s.device.segments {
-                    bounds.extend_from_slice(&push_text(&mut text, seg.as_deref()));
-                }
-            }
-            let (id, new_name) = names.number(m);
-            if new_name {
-                bounds.extend_from_slice(&push_text(&mut text, Some(m)));
-            }
-            let whole = prefix.is_empty() || path.len() != prefix.len() + m.len();
-            if whole {
-                bounds.extend_from_slice(&push_text(&mut text, Some(path)));
-            }
-            let flags = u8::from(s.is_time_column())
-                | match maybe {
-                    Some(false) => 2,
-                    Some(true) => 4,
-                    None => 0,
-                }
-                | if same { 8 } else { 0 }
-                | if new_name { 16 } else { 0 }
-                | if whole { 32 } else { 0 };
-            let type_flags = u32::from(flags) | u32::from(s.data_type.to_byte()) << 8;
-            numbers.extend_from_slice(&[type_flags, s.device.segments.len() as u32, id, s.offset as u32, (s.offset >> 32) as u32]);
-            previous = Some(&s.device);
+            c.record(s, maybe, self.reader.paths().get(i));
         }
+        let ListingColumns { text, bounds, numbers, .. } = c;
         let names = js_sys::Array::new();
         for b in 0..=11u8 {
             names.push(&JsValue::from_str(DataType::from_byte(b).map_or("", DataType::as_str)));
