@@ -349,7 +349,12 @@ sample on both sides, and the medians stand beside them. Between launches the st
 differs: the same BloomBench gave a best \`contains\` round of 257 ns in one run and 486 ns in the
 next (both medians close to their best), so three launches run and the fastest one is the peer.
 
-Why the goals that miss, miss: from JS strings, staging one string costs ~85–105 ns under Node 20
+Java's own figure moves more than ours between runs: its best \`contains\` round measured 257 ns,
+269 ns and 486 ns in three runs of this bench, and 1.13 µs (all three launches slow) in a fourth.
+A "holds" for strings → verdicts against a slow Java run says little: against Java's fastest
+runs (~260–280 ns) that route measures ~1.6×, short of 2×, for the reason below.
+
+Why the goal from JS strings misses against a fast Java run: staging one string costs ~85–105 ns under Node 20
 on this machine (the runtime call floor above) and the wasm verdict ~60–70 ns, so 2× Java's
 \`contains\` (~130 ns per path at Java's best here) would need the wasm hash to cost ~30 ns — less
 than the native Rust one (\`might_contain\`, ~55 ns). Staging the batch as UTF-16 in one call
@@ -456,31 +461,49 @@ through serde-wasm-bindgen (README, "TsFile").\n\n| what | measured | goal | met
 
 // Written after the boundary work (timed old and new builds alternately in one session, the
 // machine loaded; the figures in the table above are from this run).
-const BOUNDARY_NOTES = `What changed these figures, and why the misses miss:
+const BOUNDARY_NOTES = `What changed these figures, and why any miss misses. This machine's timings move by
+1.5–2× between runs (a shared 2-core VM), so each change below was timed against the build
+before it, alternately, in one session:
 
-- **open + \`loadIndex\`** (90–115 ms in this session's bench runs; 354–660 ms before): every series' path is built
-  once into one buffer and shared by the audit, the verdicts, the index lookup and the listing
-  (it was rebuilt ~8 times per series, an allocation each: 455 → 205 ms); a path that a
-  reproducing UTF-8 hypothesis inserted is "maybe" without hashing it again (a Rust test checks
-  every record of every fixture against \`probe_file\`); the index lookup is an open-addressing
-  table filled by the walk instead of 100,000 sorted hashes (~70 ms of sorting); the seeds' hash
-  chains run side by side (the audit hashes every path).
-- **\`series()\`**: the listing's names cross as UTF-8 with byte bounds; JS counts UTF-16 units
-  only when the text is not ASCII. The absolute goal sits at the line (497–653 ns in this
-  session's bench runs); the ratio to open +
-  \`loadIndex\` misses because the open got 4–7× faster while building 100,000 objects (and the
-  garbage collection that promotes them) stayed ~50 ms. Sharing one frozen \`device\` array per
-  device measured no clear gain and would change the objects' identity; not done.
-- **\`TsFile.probe()\`**: the reason string crosses only when it changes, the Memory object is
-  asked for once. What remains per call: the reason formatted in Rust, the hashes of the other
-  candidates a sound "absent" needs, and ~10 small result objects. Split in one process: the
-  wasm call ~1.1 µs (of which staging the key ~0.16 µs), building the result ~0.5 µs. Best samples
-  measure 1.7–2.1 µs, medians of full bench runs 2.1–3.3 µs: at the goal, without a margin.
+- **open + \`loadIndex\`** (75–130 ms in this session's runs; 354–660 ms before the
+  boundary work): every series' path is built once and shared by the audit, the verdicts, the
+  index lookup and the listing; a path that a reproducing UTF-8 hypothesis inserted is "maybe"
+  without hashing it again; the index lookup is an open-addressing table; the seeds' hash chains
+  run side by side; the walk makes each device once and its records share it (\`Arc\`). Made on
+  the first lookup instead, the lookup table took 10–20 ms out of \`loadIndex\` but put them
+  into the first probe after it; it stays with the walk.
+- **\`series()\`** (60 ms → 32–36 ms for 100,000 series; 497–653 → 317–363 ns per series): each
+  device's names and each measurement name cross once (0.22 MB of text instead of 4.8 MB of
+  paths), a path is its device's prefix joined to its measurement in JS (a two-part string, no
+  copy), the records of one device share one frozen \`device\` array (an array per record was
+  most of the garbage collector's work: building the objects alone measured 13–23 ms shared
+  against 45–60 ms copied), and the numbers cross as u32. \`listingColumns\` in wasm: 37–46 →
+  7–13 ms (the size-optimised \`memcmp\` and UTF-8 checks per name were most of it). What is
+  left is allocation: 100,000 objects and path strings, and a scavenge when one falls inside.
+- **\`TsFile.probe()\`**: the reason crosses as a \`Reason\` value
+  (\`tsfile::audit::probe_file_reasoned\`), formatted only when it differs from the last probe's
+  (formatting it was ~15 % of the call); the wasm call returns the record's address with a
+  "new reason" bit, so a probe is one call into wasm; a string key is checked for lone
+  surrogates only when it is not ASCII; views of wasm memory are checked for detachment by
+  length instead of asking the Memory for its buffer. Against the build before, alternately:
+  3.2–4.3 → 2.0–2.9 µs per call on the loaded machine (20–35 % less). What is left per call:
+  writing the key (~0.2 µs: one \`Buffer#utf8Write\`), the index lookup, the probes under each
+  candidate hash, two small allocations, ~8 result objects. \`BloomFilter.probe()\` in the same
+  run is the floor of that route.
 - **\`inspect --json\`**: the report is written from the listing's columns as UTF-8 in 1 MiB
   chunks — byte-identical to \`JSON.stringify(report, null, 2)\` (tested on every fixture and on
-  names that need escaping) — instead of 200,000 objects and one 30 MB string (≈ 290 ms of
-  \`JSON.stringify\` alone): 1.0–1.9 s → 0.45–0.65 s. What is left, measured in one process:
-  Node's start ~80–95 ms, loading the package ~25–30 ms, the first (cold) \`loadIndex\` 150–200 ms
-  (the walk runs once, before V8 tiers the wasm up; \`--no-liftoff\` and
-  \`--no-wasm-dynamic-tiering\` changed nothing measurable), writing 31.8 MB ~180 ms. A writer
-  that joins one template string per record measured slower (285–377 ms against 178–238 ms).`;
+  names that need escaping) — each record as five \`Uint8Array#set\` copies of pieces made once
+  per device, per measurement name and per (name, data type), plus the offset's digits (a JS
+  loop copied ~4 ns per byte: the writer took ~180 ms, now ~50 ms warm); numbers are read as
+  int32 before indexing (a float index is a slow keyed load). A process runs the walk, the
+  audit and the listing once, cold, and wasm has no on-stack replacement: a loop inside one
+  long call runs in baseline code to its end. So the per-record work goes through out-of-line
+  calls (the audit's bit positions and inserts, the walk's device runs, the paths, the listing's
+  records), which the engine optimises after a few calls: the cold \`loadIndex\` of the
+  100,000-series file 190–250 → 130–150 ms in profiles. The scanner loads only for \`scan\`.
+  Against the build before, alternately: 520–840 → 390–500 ms on the loaded machine. Measured
+  and rejected: the report as one-byte strings joined per record and written with one
+  \`latin1\` call per chunk (V8 joins without copying, but writing the 1 MB ropes cost more:
+  420–600 against 340–500 ms), and a writer joining one template string per record (slower
+  still). What is left: Node's start (~80–120 ms), loading the package (~25–35 ms), the cold
+  walk and audit, and writing 31.8 MB.`;

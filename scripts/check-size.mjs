@@ -18,12 +18,21 @@
 //   47,909  std rebuilt with the modules for size: -Zbuild-std with optimize_for_size and
 //           -Cpanic=immediate-abort (scripts/build.sh; docs/toolchain.md "std for size"),
 //           measured on the final tree against the same build without it (51,455)  -3,546
+// Node's zlib figures from here (what this script checks; gzip -9 gives ~400 B less):
+//   48,352  the start of the boundary's second round
+//   49,117  the listing by device and measurement name (ListingColumns, MeasurementNames),
+//           probe reasons as values formatted only on change (audit::Reason, reason()),
+//           per-record work out of line for cold runs; paid back in part by u32 listing
+//           numbers, records written with extend_from_slice, and only the device shared
+//           (Arc<[u8]> tables cost ~200 B of Arc code)                              +765
 // Tried and not kept (gzipped): format! replaced by a hand-written text+integer writer
 // +283 (core::fmt stays for serde-wasm-bindgen's paths anyway, and each message grew),
 // scanTail through TsFileReader::bloom_info +37, iterator collects as plain loops +51, other
 // wasm-opt flags (-Os, -O3/-O4 -s2, --gufa, --closed-world, --reorder-functions*,
 // --const-hoisting, inlining limits) 0 to +1,800, opt-level "s"/2 for the crate +2,500/+3,200,
-// LLVM inline thresholds +130 or more, the hash's lanes inlined at each caller +700.
+// LLVM inline thresholds +130 or more, the hash's lanes inlined at each caller +700, a probe's
+// candidate hashes in a stack list instead of a Vec +153, a word-at-a-time ASCII check and bit
+// positions in the hash crate (opt-level 3 unrolls them) +238.
 // Prints each size; exits 1 when any module is over budget, or when there is no module to
 // check (run scripts/build.sh first).
 //
