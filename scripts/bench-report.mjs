@@ -494,8 +494,8 @@ before it, alternately, in one session:
   chunks — byte-identical to \`JSON.stringify(report, null, 2)\` (tested on every fixture and on
   names that need escaping) — each record as five \`Uint8Array#set\` copies of pieces made once
   per device, per measurement name and per (name, data type), plus the offset's digits (a JS
-  loop copied ~4 ns per byte: the writer took ~180 ms, now ~50 ms warm); numbers are read as
-  int32 before indexing (a float index is a slow keyed load). A process runs the walk, the
+  loop copied ~4 ns per byte: the writer took ~180 ms, now ~50 ms warm); the numbers cross as
+  u32 (read from a Float64Array, each index was a slow keyed load). A process runs the walk, the
   audit and the listing once, cold, and wasm has no on-stack replacement: a loop inside one
   long call runs in baseline code to its end. So the per-record work goes through out-of-line
   calls (the audit's bit positions and inserts, the walk's device runs, the paths, the listing's
