@@ -31,7 +31,7 @@ const canConnect = (port) =>
     c.once('error', () => resolve(false));
   });
 
-/** Starts nginx serving `root`; resolves to `{origin, accessLog(), stop()}`. */
+/** Starts nginx serving `root`; resolves to `{origin, accessLog(), settledLog(), stop()}`. */
 export async function startNginx(root) {
   if (!NGINX) throw new Error('nginx is not installed: run bash scripts/setup.sh --nginx');
   const dir = mkdtempSync(join(tmpdir(), 'tsfile-bloom-nginx-'));
@@ -87,6 +87,17 @@ http {
           const m = /^(\S+) (\S+) "([^"]*)" (\d+) (\d+)$/.exec(line);
           return { method: m[1], uri: m[2], range: m[3], status: Number(m[4]), bytes: Number(m[5]) };
         });
+    },
+    /**
+     * The access log's lines once nginx has logged at least `atLeast` of those `keep` accepts
+     * (nginx logs a request after its response is sent, so the client can see the response
+     * first), and 50 ms more for any request still being logged; gives up after 2 s.
+     */
+    async settledLog(keep, atLeast) {
+      const deadline = Date.now() + 2000;
+      while (this.accessLog().filter(keep).length < atLeast && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 50));
+      return this.accessLog().filter(keep);
     },
     async stop() {
       if (!exited) {
