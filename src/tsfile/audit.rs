@@ -421,7 +421,7 @@ fn rebuild(filter: &BloomFilter, stored: &[u8], series: &[Series], pos: &[[u32; 
     HypothesisResult { hypothesis: h, reproduces: differing_bits == 0, differing_bits, indexed_absent }
 }
 
-/// Sets `bits` in `rebuilt`; whether each is set in `stored`. Out of line for the engine's
+/// Sets `bits` in `rebuilt`; whether every one of them is set in `stored`. Out of line for the engine's
 /// optimising compiler, as [`bit_indexes`].
 #[inline(never)]
 fn insert(stored: &[u8], rebuilt: &mut [u8], bits: &[u32]) -> bool {
