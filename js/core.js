@@ -57,7 +57,7 @@ export function charsetIndex(name) {
 }
 
 // The module's WebAssembly.Memory, asked for once (the object stays; its buffer is replaced
-// when memory grows, so views are checked against `memory().buffer` on each use).
+// when memory grows, and views of the old one detach).
 let memoryObject = null;
 const moduleMemory = () => (memoryObject ??= wasmMemory());
 
@@ -106,9 +106,17 @@ export function putKey(key) {
     keyView.set(key, at);
     return key.length;
   }
-  const written = keyWrite(key, at);
-  // Only a non-ASCII string can hold a lone surrogate; ASCII ones, most paths, skip the check.
-  return written === key.length || key.isWellFormed() ? written : keyWrite(wellFormed(key), at);
+  return writeText(keyWrite, key, at);
+}
+
+/**
+ * Writes `s` with a utf8Writer's `write` at `at`; returns the bytes written. Lone surrogates
+ * become '?' (Java's getBytes; the encoders write U+FFFD): only a non-ASCII string can hold
+ * one, so ASCII ones, most paths, skip the check.
+ */
+function writeText(write, s, at) {
+  const written = write(s, at);
+  return written === s.length || s.isWellFormed() ? written : write(wellFormed(s), at);
 }
 
 /** `k` seed probes `(seed, hash32, bit, set)` from the record at `at`: `[{seed, hash32, bit, set}]`. */
@@ -219,11 +227,7 @@ export function stagePaths(paths, charset, module = { stageKeys, wasmMemory: mod
   for (let i = 0; i < paths.length; i++) {
     const p = multi ? encoded[i] : paths[i];
     if (typeof p === 'string') {
-      let written = write(p, pos);
-      // Only a non-ASCII string can hold a lone surrogate (Java: '?', the encoders: U+FFFD);
-      // ASCII ones, most paths, skip the check.
-      if (written !== p.length && !p.isWellFormed()) written = write(wellFormed(p), pos);
-      pos += written;
+      pos += writeText(write, p, pos);
     } else {
       bytes.set(p, pos);
       pos += p.length;

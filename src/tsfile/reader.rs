@@ -625,7 +625,7 @@ impl<E: PathEncoder> TsFileReader<E> {
     }
 }
 
-/// The hash that orders the indexed paths (any hash serves; this one is already here, fast).
+/// The hash of the index lookup table (any hash serves; this one is already here, fast).
 // Out of line, as the per-record calls of the walk and the audit: called once per record
 // (wasm has no on-stack replacement; see audit::bit_indexes).
 #[inline(never)]
