@@ -67,15 +67,6 @@ public class ReadFixtures {
     return out;
   }
 
-  static List<String> segments(IDeviceID d) {
-    List<String> out = new ArrayList<>();
-    for (int i = 0; i < d.segmentNum(); i++) {
-      Object seg = d.segment(i);
-      out.add(seg == null ? null : seg.toString());
-    }
-    return out;
-  }
-
   /** Java's sizing formula without the clamp, to show what the clamp changes. */
   static long[] unclamped(double e, int n) {
     double ln2 = Math.log(2);
@@ -172,7 +163,7 @@ public class ReadFixtures {
       List<String> timePaths = new ArrayList<>();
       Set<String> seen = new LinkedHashSet<>();
       for (Map.Entry<IDeviceID, List<TimeseriesMetadata>> d : all.entrySet()) {
-        List<String> readSegs = segments(d.getKey());
+        List<String> readSegs = GenFixtures.segments(d.getKey());
         List<String> deviceSegs = null;
         List<Object> series = new ArrayList<>();
         Map<String, Object> dev = new LinkedHashMap<>();
