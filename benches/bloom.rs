@@ -69,7 +69,8 @@ fn stock_hash32(key: &[u8], seed: u32) -> i32 {
 // scripts/bench.mjs uses: device `i / 40`, measurement `i % 40`, every 4th device
 // non-ASCII; 42-52 UTF-8 bytes.
 
-const MEAS_EN: [&str; 8] = ["temperature", "pressure", "flow_rate", "rotation_speed", "vibration_x", "vibration_y", "voltage", "current"];
+const MEAS_EN: [&str; 8] =
+    ["temperature", "pressure", "flow_rate", "rotation_speed", "vibration_x", "vibration_y", "voltage", "current"];
 const MEAS_CN: [&str; 8] = ["温度", "压力", "流量", "转速", "振动X", "振动Y", "电压", "电流"];
 
 /// Series path `i` of the realistic shape (must match scripts/bench.mjs and the generator).
@@ -130,8 +131,12 @@ fn bench_real(c: &mut Criterion) {
             out.len()
         })
     });
-    g.bench_function("might_contain/java", |b| b.iter(|| batch.iter().filter(|p| filter.might_contain(black_box(p), v)).count()));
-    g.bench_function("probe/java", |b| b.iter(|| batch.iter().map(|p| filter.probe(black_box(p), v).probes.len()).sum::<usize>()));
+    g.bench_function("might_contain/java", |b| {
+        b.iter(|| batch.iter().filter(|p| filter.might_contain(black_box(p), v)).count())
+    });
+    g.bench_function("probe/java", |b| {
+        b.iter(|| batch.iter().map(|p| filter.probe(black_box(p), v).probes.len()).sum::<usize>())
+    });
     g.bench_function("hash32x5/java", |b| {
         b.iter(|| {
             let mut acc = 0i32;

@@ -73,6 +73,12 @@ if [ ! -s .tools/wasm-env ] && ! [ -d "$(rustc --print sysroot)/lib/rustlib/src/
     log "rustup could not supply rust-src: the wasm modules will be built larger than their budgets"
 fi
 
+# 1c. rustfmt, for the formatting check in scripts/test.sh (rustup's default profile has it).
+if command -v rustup >/dev/null && ! cargo fmt --version >/dev/null 2>&1; then
+  log "adding rustup's rustfmt component"
+  timeout 180 rustup component add rustfmt >&2 || log "rustup could not supply rustfmt: formatting will not be checked"
+fi
+
 # 2. wasm-bindgen-cli, exactly the version of the wasm-bindgen crate in Cargo.lock.
 want_wb=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)
 have_wb=$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)

@@ -8,6 +8,12 @@ bash scripts/setup.sh --browser --nginx
 bash scripts/build.sh
 node scripts/check-size.mjs
 export PATH="$HOME/.cargo/bin:$PATH"
+# Formatting (rustfmt.toml); Route B's Debian toolchain may have no rustfmt.
+if cargo fmt --version >/dev/null 2>&1; then
+  cargo fmt --all --check
+else
+  echo "[test] rustfmt is not installed: Rust formatting not checked" >&2
+fi
 cargo test --all-targets
 # Wasm-level tests of the exports, in Node (src/wasm/tests.rs).
 wasm-pack test --node --mode no-install --lib

@@ -163,15 +163,26 @@ impl BloomFilter {
         }
         let bits = c.take(byte_length as u64, "bloom filter bits")?;
         if byte_length == 0 && !always_geometry {
-            let layout = FilterLayout { offset, bits_offset, byte_length, encoded_len: c.offset() - offset, stored_geometry: None };
+            let layout = FilterLayout {
+                offset,
+                bits_offset,
+                byte_length,
+                encoded_len: c.offset() - offset,
+                stored_geometry: None,
+            };
             return Ok((None, layout));
         }
         let m_offset = c.offset();
         let bit_count = c.uvarint("bloom filter bit_count")?;
         let k_offset = c.offset();
         let k = c.uvarint("bloom filter hash_function_count")?;
-        let layout =
-            FilterLayout { offset, bits_offset, byte_length, encoded_len: c.offset() - offset, stored_geometry: Some((bit_count, k)) };
+        let layout = FilterLayout {
+            offset,
+            bits_offset,
+            byte_length,
+            encoded_len: c.offset() - offset,
+            stored_geometry: Some((bit_count, k)),
+        };
         if byte_length == 0 {
             // Empty v3/legacy filter: the geometry is informational only.
             return Ok((None, layout));
@@ -309,14 +320,26 @@ impl BloomFilter {
     /// [`might_contain`](Self::might_contain) for keys back to back in `keys` (key i ends at
     /// `ends[i]`), one byte each (1 = maybe) appended to `out`; `Err(i)`: `ends[i]` is out of order
     /// or past `keys`.
-    pub fn might_contain_many(&self, keys: &[u8], ends: &[u32], variant: TailVariant, out: &mut Vec<u8>) -> std::result::Result<(), usize> {
+    pub fn might_contain_many(
+        &self,
+        keys: &[u8],
+        ends: &[u32],
+        variant: TailVariant,
+        out: &mut Vec<u8>,
+    ) -> std::result::Result<(), usize> {
         crate::hash::contains_many(&self.bits, self.bit_count, self.seeds(), keys, ends, variant, out)
     }
 
     /// The per-seed detail of [`probe`](Self::probe) for keys back to back in `keys` (key i ends
     /// at `ends[i]`): per key a row of `1 + 2k` numbers in `rows`, the mask of the seeds whose bit
     /// is set, then `(hash32, bit)` per seed. `Err(i)`: `ends[i]` is out of order or past `keys`.
-    pub fn probe_many(&self, keys: &[u8], ends: &[u32], variant: TailVariant, rows: &mut [i32]) -> std::result::Result<(), usize> {
+    pub fn probe_many(
+        &self,
+        keys: &[u8],
+        ends: &[u32],
+        variant: TailVariant,
+        rows: &mut [i32],
+    ) -> std::result::Result<(), usize> {
         crate::hash::probe_many(&self.bits, self.bit_count, self.seeds(), keys, ends, variant, rows)
     }
 
@@ -404,7 +427,11 @@ pub fn java_sizing(n: i32, error_rate: f64) -> (u32, u32) {
 
 fn check_geometry(bit_count: u32, k: u32, offset: u64) -> Result<()> {
     if bit_count == 0 || bit_count > i32::MAX as u32 {
-        return Err(Error::new(ErrorKind::BloomBadBitCount, offset, format!("bit_count {bit_count} must be in 1..=2147483647")));
+        return Err(Error::new(
+            ErrorKind::BloomBadBitCount,
+            offset,
+            format!("bit_count {bit_count} must be in 1..=2147483647"),
+        ));
     }
     if k == 0 || k > MAXIMAL_HASH_FUNCTION_SIZE {
         return Err(Error::new(
@@ -464,7 +491,8 @@ mod tests {
 
     #[test]
     fn add_many_and_might_contain_many_equal_one_by_one() {
-        let keys: Vec<Vec<u8>> = (0..3000).map(|i| format!("root.sg{}.设备{i}.s{}", i % 9, i % 5).into_bytes()).collect();
+        let keys: Vec<Vec<u8>> =
+            (0..3000).map(|i| format!("root.sg{}.设备{i}.s{}", i % 9, i % 5).into_bytes()).collect();
         let (mut flat, mut ends) = (Vec::new(), Vec::new());
         for k in &keys {
             flat.extend_from_slice(k);
@@ -488,7 +516,11 @@ mod tests {
         }
         let mut f = BloomFilter::with_capacity(10, 0.05);
         assert_eq!(f.add_many(b"abc", &[2, 1], TailVariant::Java), Err(1));
-        assert_eq!(f, { let mut g = BloomFilter::with_capacity(10, 0.05); g.add(b"ab", TailVariant::Java); g });
+        assert_eq!(f, {
+            let mut g = BloomFilter::with_capacity(10, 0.05);
+            g.add(b"ab", TailVariant::Java);
+            g
+        });
     }
 
     #[test]

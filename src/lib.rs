@@ -48,7 +48,7 @@ pub use tsfile::{audit, encoder};
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
+pub use charset::Charset;
 pub use error::{Error, ErrorKind, Result};
 pub use filter::{BloomFilter, Probe, SeedProbe, Stats, Verdict};
 pub use hash::{bit_index, hash32, TailVariant, SEEDS};
-pub use charset::Charset;

@@ -21,7 +21,11 @@ impl ReadAt for [u8] {
 
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
         let end = offset.checked_add(len as u64).filter(|&e| e <= self.len() as u64).ok_or_else(|| {
-            Error::new(ErrorKind::Io, offset, format!("read of {len} bytes past the end of a {}-byte input", self.len()))
+            Error::new(
+                ErrorKind::Io,
+                offset,
+                format!("read of {len} bytes past the end of a {}-byte input", self.len()),
+            )
         })?;
         Ok(self[offset as usize..end as usize].to_vec())
     }

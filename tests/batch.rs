@@ -77,8 +77,16 @@ fn batch_verdicts_equal_probe_file_on_every_fixture() {
                         let rule = VerdictRule::new(a, variant, charset);
                         for p in &paths {
                             let got = rule.verdict(f, p, &BuiltIn).map_err(|e| e.kind);
-                            let want = audit::probe_file(f, a, p, variant, charset).map(|fp| fp.verdict).map_err(|e| e.kind);
-                            assert_eq!(got, want, "{}: {:?} audit {} {variant:?} {charset:?}", path.display(), String::from_utf8_lossy(p), a.is_some());
+                            let want =
+                                audit::probe_file(f, a, p, variant, charset).map(|fp| fp.verdict).map_err(|e| e.kind);
+                            assert_eq!(
+                                got,
+                                want,
+                                "{}: {:?} audit {} {variant:?} {charset:?}",
+                                path.display(),
+                                String::from_utf8_lossy(p),
+                                a.is_some()
+                            );
                             if let Ok(v) = want {
                                 compared[v as usize] += 1;
                             }
@@ -120,11 +128,12 @@ fn listing_verdicts_and_index_lookups_equal_probe_file_on_every_fixture() {
         files += 1;
         for (s, maybe) in r.entries() {
             let p = s.path();
-            let want = r.filter().and_then(|f| match audit::probe_file(f, r.audit(), &p, None, None).map(|fp| fp.verdict) {
-                Ok(audit::FileVerdict::Maybe) => Some(true),
-                Ok(audit::FileVerdict::Absent) => Some(false),
-                _ => None,
-            });
+            let want =
+                r.filter().and_then(|f| match audit::probe_file(f, r.audit(), &p, None, None).map(|fp| fp.verdict) {
+                    Ok(audit::FileVerdict::Maybe) => Some(true),
+                    Ok(audit::FileVerdict::Absent) => Some(false),
+                    _ => None,
+                });
             assert_eq!(maybe, want, "{}: {}", path.display(), String::from_utf8_lossy(&p));
             records[match maybe {
                 Some(true) => 0,
@@ -132,7 +141,13 @@ fn listing_verdicts_and_index_lookups_equal_probe_file_on_every_fixture() {
                 None => 2,
             }] += 1;
             // The index lists every series (not the time columns) and nothing one byte longer.
-            assert_eq!(r.is_indexed(&p), Some(!s.is_time_column()), "{}: {}", path.display(), String::from_utf8_lossy(&p));
+            assert_eq!(
+                r.is_indexed(&p),
+                Some(!s.is_time_column()),
+                "{}: {}",
+                path.display(),
+                String::from_utf8_lossy(&p)
+            );
             let mut q = p.clone();
             q.push(b'x');
             assert_eq!(r.is_indexed(&q), Some(false), "{}", path.display());

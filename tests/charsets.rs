@@ -3,7 +3,6 @@
 //! the sample paths, a SHA-256 per 4096-code-point block of the BMP, one per
 //! supplementary plane, and the aliases `Charset.forName` accepts.
 #![cfg(not(target_arch = "wasm32"))]
-
 #![cfg(feature = "jvm-charsets")]
 
 use serde_json::Value;

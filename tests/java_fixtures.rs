@@ -72,9 +72,16 @@ fn multiset<I: IntoIterator<Item = String>>(items: I) -> BTreeMap<String, usize>
 
 /// (device segments, measurement, data type, path) — everything Java's listing gives.
 fn key(device: &[Option<Vec<u8>>], measurement: &[u8], data_type: &str, path: &[u8]) -> String {
-    let segs: Vec<String> =
-        device.iter().map(|s| s.as_ref().map(|b| format!("{:?}", String::from_utf8_lossy(b))).unwrap_or("null".into())).collect();
-    format!("[{}] {:?} {data_type} {:?}", segs.join(","), String::from_utf8_lossy(measurement), String::from_utf8_lossy(path))
+    let segs: Vec<String> = device
+        .iter()
+        .map(|s| s.as_ref().map(|b| format!("{:?}", String::from_utf8_lossy(b))).unwrap_or("null".into()))
+        .collect();
+    format!(
+        "[{}] {:?} {data_type} {:?}",
+        segs.join(","),
+        String::from_utf8_lossy(measurement),
+        String::from_utf8_lossy(path)
+    )
 }
 
 /// Java's present verdicts: every series, then every time column, as (path, contains).
@@ -103,7 +110,8 @@ fn series_and_time_columns_equal_javas_listing() {
         let (_, series) = open(&e);
         // Our walk gives the stored bytes; the manifest names encoded as UTF-8 must equal them
         // (under GBK too: the writer stores names in UTF-8 whatever the JVM default).
-        let got = multiset(series.iter().map(|s| key(&s.device.segments, &s.measurement, s.data_type.as_str(), &s.path())));
+        let got =
+            multiset(series.iter().map(|s| key(&s.device.segments, &s.measurement, s.data_type.as_str(), &s.path())));
         let mut want = Vec::new();
         for d in e["devices"].as_array().unwrap() {
             let segs = segments(&d["segments"]);
@@ -153,7 +161,9 @@ fn probe_verdicts_equal_javas_contains() {
         let absent = e["absent"].as_array().unwrap();
         assert!(absent.len() >= 40, "{}: ~50 absent paths", name(&e));
         let mut checked = 0;
-        for a in absent.iter().map(|a| (a[0].as_str().unwrap().to_string(), a[1].as_bool().unwrap())).chain(java_present(&e)) {
+        for a in
+            absent.iter().map(|a| (a[0].as_str().unwrap().to_string(), a[1].as_bool().unwrap())).chain(java_present(&e))
+        {
             let (path, java) = a;
             let ours = f.probe(&java_bytes(&path, cs), TailVariant::Java).verdict == Verdict::Maybe;
             assert_eq!(ours, java, "{}: {path:?} under java / {}", name(&e), cs.as_str());
@@ -179,7 +189,14 @@ fn every_series_maybe_present_and_audit_names_java() {
         let a = audit::audit(Some(f), &series);
         for s in &series {
             let p = audit::probe_file(f, Some(&a), &s.path(), None, None).unwrap();
-        assert_eq!(p.verdict, FileVerdict::Maybe, "{}: {} ({})", name(&e), String::from_utf8_lossy(&s.path()), p.reason);
+            assert_eq!(
+                p.verdict,
+                FileVerdict::Maybe,
+                "{}: {} ({})",
+                name(&e),
+                String::from_utf8_lossy(&s.path()),
+                p.reason
+            );
         }
         // Expected status, reasoned from the manifest: the Java writer inserts every series
         // and every time column, with the sign-extended tail and the file's charset. The two

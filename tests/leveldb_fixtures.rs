@@ -17,8 +17,7 @@ fn dir() -> PathBuf {
 }
 
 fn manifest() -> Vec<Value> {
-    let text =
-        std::fs::read_to_string(dir().join("manifest.json")).expect("run tests/fixtures/leveldb/gen_leveldb.py");
+    let text = std::fs::read_to_string(dir().join("manifest.json")).expect("run tests/fixtures/leveldb/gen_leveldb.py");
     let v: Value = serde_json::from_str(&text).unwrap();
     v["tables"].as_array().cloned().unwrap()
 }
@@ -145,12 +144,8 @@ fn real_tables_structure() {
                 let mut covered = 0;
                 for (i, f) in t.filters.iter().enumerate() {
                     assert_eq!(f.index, i);
-                    let expect_offsets: Vec<u64> = t
-                        .data_blocks
-                        .iter()
-                        .map(|b| b.handle.offset)
-                        .filter(|o| o / 2048 == i as u64)
-                        .collect();
+                    let expect_offsets: Vec<u64> =
+                        t.data_blocks.iter().map(|b| b.handle.offset).filter(|o| o / 2048 == i as u64).collect();
                     assert_eq!(f.data_block_offsets, expect_offsets, "{name} filter {i}");
                     covered += f.data_block_offsets.len();
                     if f.data_block_offsets.is_empty() {
@@ -221,7 +216,10 @@ fn every_live_key_is_maybe_present() {
         // Each filter was sized for at least its live keys (n counts every entry, duplicates too).
         if let Some(bpk) = e["bits_per_key"].as_u64() {
             for (i, f) in t.filters.iter().enumerate() {
-                assert!(f.bit_count >= (per_filter[i] * bpk).max(if f.length > 0 { 64 } else { 0 }), "{name} filter {i}");
+                assert!(
+                    f.bit_count >= (per_filter[i] * bpk).max(if f.length > 0 { 64 } else { 0 }),
+                    "{name} filter {i}"
+                );
             }
         }
         // LevelDB's own key range: its smallest key routes to block 0, its largest to the last block.
@@ -370,7 +368,9 @@ fn err(bytes: &[u8]) -> tsfile_bloom::Error {
 fn our_crc_reference_agrees_with_the_real_trailers() {
     let (_, bytes) = table("binary_utf8_bits10");
     let t = LevelDbTable::open(&bytes).unwrap();
-    for h in t.data_blocks.iter().map(|b| b.handle).chain([t.index_handle, t.metaindex_handle, t.filter_handle.unwrap()]) {
+    for h in
+        t.data_blocks.iter().map(|b| b.handle).chain([t.index_handle, t.metaindex_handle, t.filter_handle.unwrap()])
+    {
         let mut copy = bytes.clone();
         fix_crc(&mut copy, h.offset, h.size);
         assert_eq!(copy, bytes, "the independent CRC reproduces LevelDB's trailer");
@@ -618,7 +618,8 @@ fn no_checksummed_change_in_metadata_blocks_panics() {
     for prefix in ["ascii_bits4_snappy", "binary_utf8_bits10", "nofilter"] {
         let (_, bytes) = table(prefix);
         let t = LevelDbTable::open(&bytes).unwrap();
-        let handles: Vec<_> = [Some(t.metaindex_handle), t.filter_handle, Some(t.index_handle)].into_iter().flatten().collect();
+        let handles: Vec<_> =
+            [Some(t.metaindex_handle), t.filter_handle, Some(t.index_handle)].into_iter().flatten().collect();
         for h in handles {
             for i in 0..=h.size as usize {
                 for x in [0x01u8, 0x80, 0xff] {

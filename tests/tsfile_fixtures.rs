@@ -31,8 +31,12 @@ fn entries(kind: &str) -> Vec<Value> {
 }
 
 fn key(device: &Value, measurement: &str, data_type: &str) -> String {
-    let segs: Vec<String> =
-        device.as_array().unwrap().iter().map(|s| s.as_str().map(str::to_string).unwrap_or_else(|| "null".into())).collect();
+    let segs: Vec<String> = device
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().map(str::to_string).unwrap_or_else(|| "null".into()))
+        .collect();
     format!("{}.{}|{}", segs.join("."), measurement, data_type)
 }
 
@@ -79,13 +83,24 @@ fn header_fields_and_exact_series_multiset() {
                 .filter(|s| !s.is_time_column())
                 .map(|s| format!("{}|{}", String::from_utf8_lossy(&s.path()), s.data_type.as_str())),
         );
-        let want = multiset(e["series"].as_array().unwrap().iter().map(|s| {
-            key(&s["device"], s["measurement"].as_str().unwrap(), s["data_type"].as_str().unwrap())
-        }));
+        let want = multiset(
+            e["series"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| key(&s["device"], s["measurement"].as_str().unwrap(), s["data_type"].as_str().unwrap())),
+        );
         assert_eq!(got, want, "{name}: series multiset");
-        let got_tc = multiset(series.iter().filter(|s| s.is_time_column()).map(|s| String::from_utf8_lossy(&s.path()).into_owned()));
+        let got_tc = multiset(
+            series.iter().filter(|s| s.is_time_column()).map(|s| String::from_utf8_lossy(&s.path()).into_owned()),
+        );
         let want_tc = multiset(
-            e["time_columns"].as_array().map(|a| a.to_vec()).unwrap_or_default().iter().map(|t| key(&t["device"], "", "x").replace("|x", "")),
+            e["time_columns"]
+                .as_array()
+                .map(|a| a.to_vec())
+                .unwrap_or_default()
+                .iter()
+                .map(|t| key(&t["device"], "", "x").replace("|x", "")),
         );
         assert_eq!(got_tc, want_tc, "{name}: time columns");
     }
@@ -136,7 +151,9 @@ fn hostile_files_get_the_expected_typed_error() {
             Ok(meta) => tsfile::walk_index(&src, &meta).error,
         };
         match got {
-            Some(err) if err.kind.as_str() == want => assert!(err.offset <= src.size(), "{name}: offset {}", err.offset),
+            Some(err) if err.kind.as_str() == want => {
+                assert!(err.offset <= src.size(), "{name}: offset {}", err.offset)
+            }
             other => wrong.push(format!("{name}: want {want}, got {:?}", other.map(|e| e.to_string()))),
         }
     }

@@ -10,8 +10,8 @@
 
 use criterion::{black_box, Criterion};
 use std::path::PathBuf;
-use tsfile_bloom::source::{CountingSource, FileSource, ReadAt};
 use tsfile_bloom::hash::{bit_index, hash32_seeds, variants_can_differ};
+use tsfile_bloom::source::{CountingSource, FileSource, ReadAt};
 use tsfile_bloom::{audit, tsfile, TailVariant};
 
 fn fixture(name: &str) -> Option<PathBuf> {
@@ -19,7 +19,10 @@ fn fixture(name: &str) -> Option<PathBuf> {
     if p.exists() {
         Some(p)
     } else {
-        eprintln!("[benches/tsfile] {} missing: run scripts/gen-bench-fixtures.py (scripts/bench.sh does)", p.display());
+        eprintln!(
+            "[benches/tsfile] {} missing: run scripts/gen-bench-fixtures.py (scripts/bench.sh does)",
+            p.display()
+        );
         None
     }
 }
@@ -79,7 +82,11 @@ pub fn bench_index(c: &mut Criterion) {
         for s in series {
             let path = s.path();
             let java = hash32_seeds(&path, f.seeds(), TailVariant::Java);
-            let zero = if variants_can_differ(&path) { hash32_seeds(&path, f.seeds(), TailVariant::ZeroExtended) } else { java };
+            let zero = if variants_can_differ(&path) {
+                hash32_seeds(&path, f.seeds(), TailVariant::ZeroExtended)
+            } else {
+                java
+            };
             for (v, hs) in [java, zero].iter().enumerate() {
                 let mut all = true;
                 for &h in &hs[..k] {
@@ -91,17 +98,27 @@ pub fn bench_index(c: &mut Criterion) {
             }
         }
         let diff = |r: &Vec<u64>| -> u64 {
-            stored.chunks(8).zip(r).map(|(c, w)| {
-                let mut a = [0u8; 8];
-                a[..c.len()].copy_from_slice(c);
-                (u64::from_le_bytes(a) ^ w).count_ones() as u64
-            }).sum()
+            stored
+                .chunks(8)
+                .zip(r)
+                .map(|(c, w)| {
+                    let mut a = [0u8; 8];
+                    a[..c.len()].copy_from_slice(c);
+                    (u64::from_le_bytes(a) ^ w).count_ones() as u64
+                })
+                .sum()
         };
         (diff(&rebuilt[0]) + absent[0], diff(&rebuilt[1]) + absent[1])
     };
     let (dj, dz) = proto(&walk.series);
-    let want = |v: TailVariant| a.results.iter().find(|r| r.hypothesis.variant == v).map(|r| r.differing_bits + r.indexed_absent as u64);
-    assert_eq!((Some(dj), Some(dz)), (want(TailVariant::Java), want(TailVariant::ZeroExtended)), "prototype audit disagrees");
+    let want = |v: TailVariant| {
+        a.results.iter().find(|r| r.hypothesis.variant == v).map(|r| r.differing_bits + r.indexed_absent as u64)
+    };
+    assert_eq!(
+        (Some(dj), Some(dz)),
+        (want(TailVariant::Java), want(TailVariant::ZeroExtended)),
+        "prototype audit disagrees"
+    );
     g.bench_function("audit-limit", |b| b.iter(|| proto(black_box(&walk.series))));
     g.bench_function("walk+audit", |b| {
         b.iter(|| {

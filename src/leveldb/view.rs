@@ -134,7 +134,13 @@ impl LevelDbTable {
             .map(|(index, b)| {
                 let mut separator_hex = String::with_capacity(b.separator.len() * 2);
                 crate::error::push_hex(&mut separator_hex, &b.separator, false);
-                DataBlockInfo { index, offset: b.handle.offset, size: b.handle.size, separator_hex, filter_index: b.filter_index }
+                DataBlockInfo {
+                    index,
+                    offset: b.handle.offset,
+                    size: b.handle.size,
+                    separator_hex,
+                    filter_index: b.filter_index,
+                }
             })
             .collect()
     }

@@ -23,7 +23,8 @@ pub struct Paths {
 
 impl Paths {
     pub fn new(series: &[Series]) -> Paths {
-        let mut p = Paths { bytes: Vec::with_capacity(series.len() * 32), bounds: Vec::with_capacity(series.len() + 1) };
+        let mut p =
+            Paths { bytes: Vec::with_capacity(series.len() * 32), bounds: Vec::with_capacity(series.len() + 1) };
         p.bounds.push(0);
         for s in series {
             s.extend_path(&mut p.bytes);
@@ -76,7 +77,9 @@ impl Hypothesis {
             (TailVariant::ZeroExtended, false, true) => "C++ tsfile writer up to 2025-02 built for ARM",
             (TailVariant::Java, true, true) => "Java writer",
             (TailVariant::Java, false, true) => "C++ tsfile writer up to 2025-02 on x86-64",
-            (TailVariant::ZeroExtended, _, false) => "C++ tsfile writer with a zero-extended tail (tsfile >= 2.5, or an older build for ARM)",
+            (TailVariant::ZeroExtended, _, false) => {
+                "C++ tsfile writer with a zero-extended tail (tsfile >= 2.5, or an older build for ARM)"
+            }
             (TailVariant::Java, _, false) => "Java writer, or a C++ tsfile writer up to 2025-02 on x86-64",
         };
         base.to_string()
@@ -86,12 +89,17 @@ impl Hypothesis {
     /// so that dimensions which change nothing are left out.
     pub fn describe(&self, time_columns: bool, trailing_nulls: bool) -> String {
         // Pushed piece by piece: `format!` + `join` here cost the wasm build ~1.5 KB.
-        let mut out = String::from(if self.variant == TailVariant::Java { "sign-extended tail" } else { "zero-extended tail" });
+        let mut out =
+            String::from(if self.variant == TailVariant::Java { "sign-extended tail" } else { "zero-extended tail" });
         if time_columns {
             out.push_str(if self.time_columns { ", time columns inserted" } else { ", time columns not inserted" });
         }
         if trailing_nulls {
-            out.push_str(if self.trailing_nulls_kept { ", trailing null tags kept" } else { ", trailing null tags dropped" });
+            out.push_str(if self.trailing_nulls_kept {
+                ", trailing null tags kept"
+            } else {
+                ", trailing null tags dropped"
+            });
         }
         if self.charset != Charset::Utf8 {
             out.push_str(", ");
@@ -230,7 +238,10 @@ pub fn audit_paths(filter: Option<&BloomFilter>, series: &[Series], paths: &Path
         summary: String::new(),
     };
     let Some(filter) = filter else {
-        return Audit { summary: "the file has no Bloom filter; every path must be looked up in the index".into(), ..base };
+        return Audit {
+            summary: "the file has no Bloom filter; every path must be looked up in the index".into(),
+            ..base
+        };
     };
     let stored = filter.logical_bits();
 
@@ -303,7 +314,9 @@ pub fn audit_paths(filter: Option<&BloomFilter>, series: &[Series], paths: &Path
         (AuditStatus::Established, Some(h)) => {
             let preferred = audit.charset;
             let mut writers = String::new();
-            for w in dedup(audit.matching().filter(|h| Some(h.charset) == preferred).map(|h| h.writer(time_column_count > 0))) {
+            for w in dedup(
+                audit.matching().filter(|h| Some(h.charset) == preferred).map(|h| h.writer(time_column_count > 0)),
+            ) {
                 if !writers.is_empty() {
                     writers.push_str(" or ");
                 }
@@ -405,7 +418,13 @@ fn bit_indexes(path: &[u8], filter: &BloomFilter, variant: TailVariant, m: u32) 
 }
 
 /// Rebuilds the bit vector from precomputed positions under one hypothesis and compares.
-fn rebuild(filter: &BloomFilter, stored: &[u8], series: &[Series], pos: &[[u32; MAX_SEEDS]], h: Hypothesis) -> HypothesisResult {
+fn rebuild(
+    filter: &BloomFilter,
+    stored: &[u8],
+    series: &[Series],
+    pos: &[[u32; MAX_SEEDS]],
+    h: Hypothesis,
+) -> HypothesisResult {
     let k = filter.hash_function_count() as usize;
     let mut rebuilt = vec![0u8; stored.len()];
     let mut indexed_absent = 0;
@@ -558,7 +577,15 @@ pub fn probe_file_reasoned(
             (FileVerdict::Absent, Reason::ClearUnderEvery { consulted })
         }
     };
-    let p = FileProbe { verdict, variant: used_variant, charset: used_charset, confirmed, reason: String::new(), probe, others };
+    let p = FileProbe {
+        verdict,
+        variant: used_variant,
+        charset: used_charset,
+        confirmed,
+        reason: String::new(),
+        probe,
+        others,
+    };
     Ok((p, reason))
 }
 
@@ -587,7 +614,11 @@ impl Reason {
     /// The sentence, for the file whose audit is `audit`.
     pub fn text(&self, audit: Option<&Audit>) -> String {
         let name = |(v, cs): (TailVariant, Charset)| {
-            if cs == Charset::Utf8 { v.as_str().to_string() } else { format!("{} / {}", v.as_str(), cs.as_str()) }
+            if cs == Charset::Utf8 {
+                v.as_str().to_string()
+            } else {
+                format!("{} / {}", v.as_str(), cs.as_str())
+            }
         };
         match *self {
             Reason::NoFilter => super::reader::NO_FILTER_REASON.to_string(),

@@ -51,7 +51,11 @@ pub fn read_envelope<R: ReadAt + ?Sized>(src: &R) -> Result<Envelope> {
         } else {
             format!("version byte {version}")
         };
-        return Err(Error::new(ErrorKind::UnsupportedVersion, 6, format!("{what} is not supported; versions 3 and 4 are")));
+        return Err(Error::new(
+            ErrorKind::UnsupportedVersion,
+            6,
+            format!("{what} is not supported; versions 3 and 4 are"),
+        ));
     }
     let tail = src.read_at(size - TAIL_LEN, TAIL_LEN as usize)?;
     if &tail[4..] != MAGIC {

@@ -180,7 +180,11 @@ fn walk_all(meta: &TsFileMetadata, region: &[u8], out: &mut Vec<Series>) -> Resu
         let mut stack: Vec<(IndexNode, Option<Arc<DeviceId>>, usize)> = vec![(root.clone(), None, 0)];
         while let Some((node, device, depth)) = stack.pop() {
             if depth > MAX_INDEX_DEPTH {
-                return Err(Error::new(ErrorKind::BadIndexNode, node.offset, format!("index deeper than {MAX_INDEX_DEPTH} levels")));
+                return Err(Error::new(
+                    ErrorKind::BadIndexNode,
+                    node.offset,
+                    format!("index deeper than {MAX_INDEX_DEPTH} levels"),
+                ));
             }
             let n = node.entries.len();
             let mut children = Vec::new();
@@ -203,7 +207,11 @@ fn walk_all(meta: &TsFileMetadata, region: &[u8], out: &mut Vec<Series>) -> Resu
                 let (off, end) = (off as u64, end as u64);
                 let (byte, bit) = (((off - lo) / 8) as usize, 1u8 << ((off - lo) % 8));
                 if visited[byte] & bit != 0 {
-                    return Err(Error::new(ErrorKind::BadIndexOffset, entry.at, format!("region at {off} is referenced twice")));
+                    return Err(Error::new(
+                        ErrorKind::BadIndexOffset,
+                        entry.at,
+                        format!("region at {off} is referenced twice"),
+                    ));
                 }
                 visited[byte] |= bit;
                 // The region a caller supplies may be shorter than TsFileMetadata says.
@@ -247,7 +255,12 @@ fn walk_all(meta: &TsFileMetadata, region: &[u8], out: &mut Vec<Series>) -> Resu
 // while a loop inside the one long walk would run in baseline code to its end (wasm has no
 // on-stack replacement).
 #[inline(never)]
-fn parse_timeseries_run(c: &mut Cursor<'_>, table: &Option<Vec<u8>>, device: &Arc<DeviceId>, out: &mut Vec<Series>) -> Result<()> {
+fn parse_timeseries_run(
+    c: &mut Cursor<'_>,
+    table: &Option<Vec<u8>>,
+    device: &Arc<DeviceId>,
+    out: &mut Vec<Series>,
+) -> Result<()> {
     while !c.is_empty() {
         let offset = c.offset();
         let _ts_type = c.u8("timeseries metadata type")?;
@@ -278,7 +291,10 @@ fn parse_timeseries_run(c: &mut Cursor<'_>, table: &Option<Vec<u8>>, device: &Ar
             return Err(Error::new(
                 ErrorKind::BadRegion,
                 chunk_at,
-                format!("chunk metadata list of {chunk_list_len} bytes runs past its region ({} bytes remain)", c.remaining()),
+                format!(
+                    "chunk metadata list of {chunk_list_len} bytes runs past its region ({} bytes remain)",
+                    c.remaining()
+                ),
             ));
         }
         c.skip(chunk_list_len, "chunk metadata list")?;

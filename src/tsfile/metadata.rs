@@ -105,7 +105,8 @@ pub fn parse_metadata(envelope: Envelope, bytes: &[u8]) -> Result<TsFileMetadata
                 if enc == BloomEncoding::LegacyCppEmpty {
                     // Informational geometry of the empty filter, as in v3.
                     let mut g = c.clone();
-                    layout.stored_geometry = g.uvarint("legacy bit_count").ok().zip(g.uvarint("legacy hash_function_count").ok());
+                    layout.stored_geometry =
+                        g.uvarint("legacy bit_count").ok().zip(g.uvarint("legacy hash_function_count").ok());
                 }
                 alt.skip(skip as u64, "legacy empty filter")?;
                 encoding = enc;
@@ -119,7 +120,15 @@ pub fn parse_metadata(envelope: Envelope, bytes: &[u8]) -> Result<TsFileMetadata
         }
         BloomField { offset: bloom_at, encoding, filter, layout: Some(layout) }
     };
-    Ok(TsFileMetadata { envelope, table_roots, table_schemas, meta_offset: meta_offset as u64, bloom, properties, warnings })
+    Ok(TsFileMetadata {
+        envelope,
+        table_roots,
+        table_schemas,
+        meta_offset: meta_offset as u64,
+        bloom,
+        properties,
+        warnings,
+    })
 }
 
 /// Properties (v4): zigzag count, then (vstr key, vstr value) pairs, filling the rest exactly.
@@ -139,7 +148,11 @@ pub(super) fn parse_properties(c: &mut Cursor<'_>) -> Result<Vec<Property>> {
         out.push((k, v));
     }
     if !c.is_empty() {
-        return Err(Error::new(ErrorKind::TrailingBytes, c.offset(), format!("{} bytes follow the properties", c.remaining())));
+        return Err(Error::new(
+            ErrorKind::TrailingBytes,
+            c.offset(),
+            format!("{} bytes follow the properties", c.remaining()),
+        ));
     }
     Ok(out)
 }

@@ -231,7 +231,15 @@ impl TsFileReader<BuiltIn> {
 impl<E: PathEncoder> TsFileReader<E> {
     /// A file whose TsFileMetadata is parsed; the index is not read yet.
     pub fn from_metadata(meta: TsFileMetadata, encoder: E) -> TsFileReader<E> {
-        TsFileReader { meta, walk: None, audit: None, paths: Paths::default(), indexed: Vec::new(), verdicts: Vec::new(), encoder }
+        TsFileReader {
+            meta,
+            walk: None,
+            audit: None,
+            paths: Paths::default(),
+            indexed: Vec::new(),
+            verdicts: Vec::new(),
+            encoder,
+        }
     }
 
     pub fn metadata(&self) -> &TsFileMetadata {
@@ -284,8 +292,10 @@ impl<E: PathEncoder> TsFileReader<E> {
     /// Audits (when the walk completed) and recomputes the listing's verdicts.
     fn reaudit(&mut self) {
         let Some(walk) = &self.walk else { return };
-        self.audit =
-            walk.error.is_none().then(|| audit::audit_paths(self.meta.bloom.filter.as_ref(), &walk.series, &self.paths, &self.encoder));
+        self.audit = walk
+            .error
+            .is_none()
+            .then(|| audit::audit_paths(self.meta.bloom.filter.as_ref(), &walk.series, &self.paths, &self.encoder));
         let rule = VerdictRule::new(self.audit.as_ref(), None, None);
         let filter = self.meta.bloom.filter.as_ref();
         // A reproducing hypothesis that hashes as the rule first does (UTF-8, so no encoder
@@ -443,7 +453,8 @@ impl<E: PathEncoder> TsFileReader<E> {
     pub fn audit_info(&self) -> Option<AuditInfo> {
         let a = self.audit.as_ref()?;
         let has_time = a.time_column_count > 0;
-        let writer = (a.status == AuditStatus::Established).then(|| a.matching().next().map(|h| h.writer(has_time))).flatten();
+        let writer =
+            (a.status == AuditStatus::Established).then(|| a.matching().next().map(|h| h.writer(has_time))).flatten();
         Some(AuditInfo {
             status: a.status.as_str(),
             summary: a.summary.clone(),
@@ -556,17 +567,29 @@ impl<E: PathEncoder> TsFileReader<E> {
             others: fp
                 .others
                 .into_iter()
-                .map(|(v, c, p)| OtherProbe { variant: v.as_str(), charset: c.as_str(), verdict: p.verdict.as_str(), probes: p.probes })
+                .map(|(v, c, p)| OtherProbe {
+                    variant: v.as_str(),
+                    charset: c.as_str(),
+                    verdict: p.verdict.as_str(),
+                    probes: p.probes,
+                })
                 .collect(),
         })
     }
 
     /// [`probe`](Self::probe) as the core's values: None when the file has no filter (the
     /// verdict is then "unknown", for [`NO_FILTER_REASON`]).
-    pub fn probe_filter(&self, path: &[u8], variant: Option<TailVariant>, charset: Option<Charset>) -> Result<Option<audit::FileProbe>> {
+    pub fn probe_filter(
+        &self,
+        path: &[u8],
+        variant: Option<TailVariant>,
+        charset: Option<Charset>,
+    ) -> Result<Option<audit::FileProbe>> {
         match self.meta.bloom.filter.as_ref() {
             None => Ok(None),
-            Some(filter) => audit::probe_file_with(filter, self.audit.as_ref(), path, variant, charset, &self.encoder).map(Some),
+            Some(filter) => {
+                audit::probe_file_with(filter, self.audit.as_ref(), path, variant, charset, &self.encoder).map(Some)
+            }
         }
     }
 
@@ -580,7 +603,9 @@ impl<E: PathEncoder> TsFileReader<E> {
     ) -> Result<Option<(audit::FileProbe, audit::Reason)>> {
         match self.meta.bloom.filter.as_ref() {
             None => Ok(None),
-            Some(filter) => audit::probe_file_reasoned(filter, self.audit.as_ref(), path, variant, charset, &self.encoder).map(Some),
+            Some(filter) => {
+                audit::probe_file_reasoned(filter, self.audit.as_ref(), path, variant, charset, &self.encoder).map(Some)
+            }
         }
     }
 
@@ -593,7 +618,12 @@ impl<E: PathEncoder> TsFileReader<E> {
     /// every series, then the time columns when `time_columns`; each path joined as the writer
     /// joins it (docs/bloom-filter.md §3: trailing null tags kept or dropped) and encoded in
     /// `charset`. Returns `(bytes, ends, series_count)`.
-    pub fn writer_keys(&self, time_columns: bool, trailing_nulls_kept: bool, charset: Charset) -> (Vec<u8>, Vec<u32>, usize) {
+    pub fn writer_keys(
+        &self,
+        time_columns: bool,
+        trailing_nulls_kept: bool,
+        charset: Charset,
+    ) -> (Vec<u8>, Vec<u32>, usize) {
         let h = audit::Hypothesis { variant: TailVariant::Java, time_columns, trailing_nulls_kept, charset };
         let series = self.walk.as_ref().map(|w| &w.series[..]).unwrap_or_default();
         let (mut bytes, mut ends) = (Vec::new(), Vec::new());

@@ -52,7 +52,11 @@ pub(super) fn parse_columns(c: &mut Cursor<'_>) -> Result<Vec<ColumnSchema>> {
         let at = c.offset();
         let props_count = c.i32_be("column props count")?;
         if props_count < 0 || props_count as u64 * 8 > c.remaining() as u64 {
-            return Err(Error::new(ErrorKind::BadCount, at, format!("column props count {props_count} is impossible here")));
+            return Err(Error::new(
+                ErrorKind::BadCount,
+                at,
+                format!("column props count {props_count} is impossible here"),
+            ));
         }
         let mut props = Vec::new();
         for _ in 0..props_count {

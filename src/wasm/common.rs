@@ -47,7 +47,8 @@ impl<T> Global<T> {
 // staging area this module owns, then one call processes them all. The charsets
 // module has no batch calls.
 #[cfg(not(feature = "wasm-charsets"))]
-static STAGE: Global<core::cell::RefCell<(Vec<u8>, Vec<u32>)>> = Global(core::cell::RefCell::new((Vec::new(), Vec::new())));
+static STAGE: Global<core::cell::RefCell<(Vec<u8>, Vec<u32>)>> =
+    Global(core::cell::RefCell::new((Vec::new(), Vec::new())));
 
 /// Makes room for `count` keys of at most `bytes` bytes in all and returns their
 /// addresses in wasm memory: `[keys, ends]` (`ends[i]` = end offset of key i).
@@ -84,7 +85,8 @@ pub fn key_area(bytes: usize) -> u32 {
 pub(crate) fn with_key<R>(len: usize, f: impl FnOnce(&[u8]) -> Result<R, JsValue>) -> Result<R, JsValue> {
     STAGE.with(|s| {
         let s = s.borrow();
-        let key = s.0.get(..len).ok_or_else(|| js_error(&Error::invalid_argument("the key is longer than its area")))?;
+        let key =
+            s.0.get(..len).ok_or_else(|| js_error(&Error::invalid_argument("the key is longer than its area")))?;
         f(key)
     })
 }
@@ -124,13 +126,12 @@ pub(crate) fn for_each_staged(count: usize, mut f: impl FnMut(&[u8]) -> Result<(
         }
         let mut start = 0usize;
         for &end in &ends[..count] {
-            let key = bytes
-                .get(start..end as usize)
-                .ok_or_else(|| js_error(&Error::invalid_argument("staged key ends are not increasing within the staged bytes")))?;
+            let key = bytes.get(start..end as usize).ok_or_else(|| {
+                js_error(&Error::invalid_argument("staged key ends are not increasing within the staged bytes"))
+            })?;
             f(key)?;
             start = end as usize;
         }
         Ok(())
     })
 }
-

@@ -3,12 +3,12 @@
 //! (`wasm-leveldb` feature) and the charsets module (`wasm-charsets`: the JDK
 //! tables of the multi-byte JVM charsets); each stays under its size budget.
 
-mod common;
 #[cfg(feature = "wasm-charsets")]
 mod charsets;
+mod common;
 #[cfg(feature = "wasm-leveldb")]
 mod leveldb;
-#[cfg(not(any(feature = "wasm-leveldb", feature = "wasm-charsets")))]
-mod tsfile;
 #[cfg(all(test, not(any(feature = "wasm-leveldb", feature = "wasm-charsets"))))]
 mod tests;
+#[cfg(not(any(feature = "wasm-leveldb", feature = "wasm-charsets")))]
+mod tsfile;

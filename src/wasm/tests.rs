@@ -34,7 +34,10 @@ fn info_is_camel_case_with_null_for_absent_values() {
     assert!(get(&info, "audit").is_null());
     assert_eq!(get(&get(&info, "metadata"), "metaOffset").as_f64(), Some(657.0));
 
-    let (o, n) = { let r = file.index_range(); (r[0] as usize, r[1] as usize) };
+    let (o, n) = {
+        let r = file.index_range();
+        (r[0] as usize, r[1] as usize)
+    };
     assert!(file.attach_index(&FILE[o..o + n]).is_null());
     let info = file.info().ok().expect("info");
     // 10 series, no aligned devices: the manifest's n_cpp_path_count.
@@ -47,7 +50,8 @@ fn errors_carry_kind_offset_and_a_plain_message() {
     let mut garbage = FILE.to_vec();
     garbage[0] = b'X';
     let size = garbage.len() as f64;
-    let err = tsfile_envelope(size, garbage[..12].to_vec(), garbage[garbage.len() - 10..].to_vec()).err().expect("an error");
+    let err =
+        tsfile_envelope(size, garbage[..12].to_vec(), garbage[garbage.len() - 10..].to_vec()).err().expect("an error");
     let e: js_sys::Error = err.clone().dyn_into().expect("a JS Error");
     assert_eq!(get(&err, "kind").as_string().as_deref(), Some("bad_head_magic"));
     assert_eq!(get(&err, "offset").as_f64(), Some(0.0));
@@ -58,7 +62,10 @@ fn errors_carry_kind_offset_and_a_plain_message() {
 #[wasm_bindgen_test]
 fn listing_columns_and_probe_record() {
     let mut file = open();
-    let (o, n) = { let r = file.index_range(); (r[0] as usize, r[1] as usize) };
+    let (o, n) = {
+        let r = file.index_range();
+        (r[0] as usize, r[1] as usize)
+    };
     file.attach_index(&FILE[o..o + n]);
     let cols = file.listing_columns();
     let text = String::from_utf8(js_sys::Uint8Array::from(cols.get(0)).to_vec()).expect("UTF-8 names");
@@ -68,8 +75,16 @@ fn listing_columns_and_probe_record() {
     // The manifest's series (as written, sorted); a path is its device's prefix and its
     // measurement (names numbered in order of first use), or given whole (flag 32).
     let want = [
-        "root.sg1.d1.s_bool", "root.sg1.d1.s_float", "root.sg1.d1.s_int32", "root.sg1.d1.s_int64", "root.sg1.d2.S_String",
-        "root.sg1.d2.s_double", "root.sg1.d2.s_text", "root.sg2.a.b.s_date", "root.sg2.a.b.s_ts", "root.top.s_blob",
+        "root.sg1.d1.s_bool",
+        "root.sg1.d1.s_float",
+        "root.sg1.d1.s_int32",
+        "root.sg1.d1.s_int64",
+        "root.sg1.d2.S_String",
+        "root.sg1.d2.s_double",
+        "root.sg1.d2.s_text",
+        "root.sg2.a.b.s_date",
+        "root.sg2.a.b.s_ts",
+        "root.top.s_blob",
     ];
     let name = |b: usize| &text[bounds[b] as usize..bounds[b + 1] as usize];
     let mut paths = Vec::new();

@@ -80,7 +80,12 @@ fn key_bytes<'a>(key: &'a [u8], text: bool, charset: Charset) -> Result<std::bor
 /// The `count` staged keys as one buffer and their end offsets, for the hash crate's batch
 /// loops (`f`): as staged, or — UTF-8 of JS strings to be hashed in a single-byte charset
 /// (windows-1252, ISO-8859-1) — re-encoded first. `f`'s `Err(i)`: `ends[i]` is out of order.
-fn with_filter_keys<R>(count: usize, text: bool, charset_name: &str, f: impl FnOnce(&[u8], &[u32]) -> Result<R, usize>) -> Result<R, JsValue> {
+fn with_filter_keys<R>(
+    count: usize,
+    text: bool,
+    charset_name: &str,
+    f: impl FnOnce(&[u8], &[u32]) -> Result<R, usize>,
+) -> Result<R, JsValue> {
     let cs = charset(charset_name)?;
     let bad_ends = |_| js_error(&Error::invalid_argument("staged key ends are not increasing within the staged bytes"));
     with_staged(count, |keys, ends| {
@@ -195,26 +200,48 @@ impl WasmBloomFilter {
     /// Probes the `count` keys staged with [`stage_keys`] in one call. Returns `1 + 2k`
     /// numbers per key: a bit mask of the seeds whose bit is set, then `(hash32, bit)` per seed.
     #[wasm_bindgen(js_name = probeStaged)]
-    pub fn probe_staged(&self, count: usize, text: bool, zero_extended: bool, charset_name: &str) -> Result<Vec<i32>, JsValue> {
+    pub fn probe_staged(
+        &self,
+        count: usize,
+        text: bool,
+        zero_extended: bool,
+        charset_name: &str,
+    ) -> Result<Vec<i32>, JsValue> {
         let stride = 1 + 2 * self.inner.hash_function_count() as usize;
         // Sized by what was staged (not by the caller's count), written in place: no pushes.
         let mut out = vec![0i32; staged_count().min(count) * stride];
-        with_filter_keys(count, text, charset_name, |keys, ends| self.inner.probe_many(keys, ends, variant(zero_extended), &mut out))?;
+        with_filter_keys(count, text, charset_name, |keys, ends| {
+            self.inner.probe_many(keys, ends, variant(zero_extended), &mut out)
+        })?;
         Ok(out)
     }
 
     /// Verdicts for the `count` keys staged with [`stage_keys`], one byte each (1 = maybe):
     /// Java's `contains`; no per-seed records.
     #[wasm_bindgen(js_name = mightContainStaged)]
-    pub fn might_contain_staged(&self, count: usize, text: bool, zero_extended: bool, charset_name: &str) -> Result<Vec<u8>, JsValue> {
+    pub fn might_contain_staged(
+        &self,
+        count: usize,
+        text: bool,
+        zero_extended: bool,
+        charset_name: &str,
+    ) -> Result<Vec<u8>, JsValue> {
         let mut out = Vec::with_capacity(staged_count().min(count));
-        with_filter_keys(count, text, charset_name, |keys, ends| self.inner.might_contain_many(keys, ends, variant(zero_extended), &mut out))?;
+        with_filter_keys(count, text, charset_name, |keys, ends| {
+            self.inner.might_contain_many(keys, ends, variant(zero_extended), &mut out)
+        })?;
         Ok(out)
     }
 
     /// Adds the `count` keys staged with [`stage_keys`].
     #[wasm_bindgen(js_name = addStaged)]
-    pub fn add_staged(&mut self, count: usize, text: bool, zero_extended: bool, charset_name: &str) -> Result<(), JsValue> {
+    pub fn add_staged(
+        &mut self,
+        count: usize,
+        text: bool,
+        zero_extended: bool,
+        charset_name: &str,
+    ) -> Result<(), JsValue> {
         let inner = &mut self.inner;
         with_filter_keys(count, text, charset_name, |keys, ends| inner.add_many(keys, ends, variant(zero_extended)))
     }
@@ -259,7 +286,11 @@ impl WasmBloomFilter {
 
 use crate::encoder::PathEncoder;
 use crate::source::Ranges;
-use crate::tsfile::{self, audit::{FileVerdict, Reason, VerdictRule}, DataType, Envelope, TsFileReader};
+use crate::tsfile::{
+    self,
+    audit::{FileVerdict, Reason, VerdictRule},
+    DataType, Envelope, TsFileReader,
+};
 
 /// Step 1: from the file size, its first bytes and its last 10, where TsFileMetadata is:
 /// `[version, metadataOffset, metadataSize]`.
@@ -381,9 +412,9 @@ impl PathEncoder for JsEncoder {
                 cs.as_str()
             )));
         };
-        let bytes = f
-            .call2(&JsValue::NULL, &js_sys::Uint8Array::from(utf8), &JsValue::from_str(cs.as_str()))
-            .map_err(|_| Error::invalid_argument(format!("the charsets module could not encode a path in {}", cs.as_str())))?;
+        let bytes = f.call2(&JsValue::NULL, &js_sys::Uint8Array::from(utf8), &JsValue::from_str(cs.as_str())).map_err(
+            |_| Error::invalid_argument(format!("the charsets module could not encode a path in {}", cs.as_str())),
+        )?;
         Ok(std::borrow::Cow::Owned(js_sys::Uint8Array::new(&bytes).to_vec()))
     }
 }
@@ -461,7 +492,13 @@ impl<'a> ListingColumns<'a> {
             | if new_name { 16 } else { 0 }
             | if whole { 32 } else { 0 };
         let type_flags = u32::from(flags) | u32::from(s.data_type.to_byte()) << 8;
-        self.numbers.extend_from_slice(&[type_flags, s.device.segments.len() as u32, id, s.offset as u32, (s.offset >> 32) as u32]);
+        self.numbers.extend_from_slice(&[
+            type_flags,
+            s.device.segments.len() as u32,
+            id,
+            s.offset as u32,
+            (s.offset >> 32) as u32,
+        ]);
         self.previous = Some(&s.device);
     }
 }
@@ -609,7 +646,12 @@ impl WasmTsFile {
     /// then the time columns when `timeColumns`, joined as the writer joins them and encoded in
     /// `charset`: `[bytes, ends, seriesCount]`.
     #[wasm_bindgen(js_name = writerKeys)]
-    pub fn writer_keys(&self, time_columns: bool, trailing_nulls_kept: bool, charset_name: &str) -> Result<js_sys::Array, JsValue> {
+    pub fn writer_keys(
+        &self,
+        time_columns: bool,
+        trailing_nulls_kept: bool,
+        charset_name: &str,
+    ) -> Result<js_sys::Array, JsValue> {
         let (bytes, ends, series) = self.reader.writer_keys(time_columns, trailing_nulls_kept, charset(charset_name)?);
         let out = js_sys::Array::new();
         out.push(&js_sys::Uint8Array::from(&bytes[..]));
@@ -646,7 +688,15 @@ impl WasmTsFile {
                 FileVerdict::Maybe => 1,
                 FileVerdict::Unknown => 2,
             };
-            r.extend_from_slice(&[verdict, v, cs, p.confirmed as i32, indexed, p.probe.probes.len() as i32, p.others.len() as i32]);
+            r.extend_from_slice(&[
+                verdict,
+                v,
+                cs,
+                p.confirmed as i32,
+                indexed,
+                p.probe.probes.len() as i32,
+                p.others.len() as i32,
+            ]);
             push_seeds(r, &p.probe.probes);
             for (v, cs, o) in &p.others {
                 let [v, cs] = code(*v, *cs);

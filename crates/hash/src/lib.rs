@@ -36,9 +36,7 @@ impl TailVariant {
     pub fn from_name(name: &str) -> Option<TailVariant> {
         match name.to_ascii_lowercase().as_str() {
             "java" | "sign-extended" | "signed" => Some(TailVariant::Java),
-            "zero-extended" | "zero" | "unsigned" | "cpp" | "c++" => {
-                Some(TailVariant::ZeroExtended)
-            }
+            "zero-extended" | "zero" | "unsigned" | "cpp" | "c++" => Some(TailVariant::ZeroExtended),
             _ => None,
         }
     }
@@ -116,12 +114,7 @@ impl<'a> Blocks<'a> {
         }
         let t2 = if r > 8 { mix_k2(k2) } else { 0 };
         let t1 = if r > 0 { mix_k1(k1) } else { 0 };
-        Blocks {
-            body: &key[..body_len],
-            t1,
-            t2,
-            len: len as u64,
-        }
+        Blocks { body: &key[..body_len], t1, t2, len: len as u64 }
     }
 
     /// Tail, length and finalisation, from the chain state after the blocks.
@@ -145,17 +138,9 @@ impl<'a> Blocks<'a> {
 #[inline(always)]
 fn step(h1: &mut u64, h2: &mut u64, m1: u64, m2: u64) {
     *h1 ^= m1;
-    *h1 = h1
-        .rotate_left(27)
-        .wrapping_add(*h2)
-        .wrapping_mul(5)
-        .wrapping_add(0x52dc_e729);
+    *h1 = h1.rotate_left(27).wrapping_add(*h2).wrapping_mul(5).wrapping_add(0x52dc_e729);
     *h2 ^= m2;
-    *h2 = h2
-        .rotate_left(31)
-        .wrapping_add(*h1)
-        .wrapping_mul(5)
-        .wrapping_add(0x3849_5ab5);
+    *h2 = h2.rotate_left(31).wrapping_add(*h1).wrapping_mul(5).wrapping_add(0x3849_5ab5);
 }
 
 /// Java widens each tail byte as a signed `byte`: a byte >= 0x80 also sets every higher
@@ -178,12 +163,7 @@ pub const MAX_SEEDS: usize = 8;
 fn murmur128_blocks(b: Blocks<'_>, seed: u32) -> (u64, u64) {
     let (mut h1, mut h2) = (seed as u64, seed as u64);
     for i in 0..b.body.len() / 16 {
-        step(
-            &mut h1,
-            &mut h2,
-            mix_k1(le64(b.body, 16 * i)),
-            mix_k2(le64(b.body, 16 * i + 8)),
-        );
+        step(&mut h1, &mut h2, mix_k1(le64(b.body, 16 * i)), mix_k2(le64(b.body, 16 * i + 8)));
     }
     b.finish(h1, h2)
 }
@@ -218,10 +198,7 @@ fn lanes<const K: usize>(b: &Blocks<'_>, seeds: &[u32]) -> [i32; K] {
     }
     let mut h2 = h1;
     for i in 0..b.body.len() / 16 {
-        let (m1, m2) = (
-            mix_k1(le64(b.body, 16 * i)),
-            mix_k2(le64(b.body, 16 * i + 8)),
-        );
+        let (m1, m2) = (mix_k1(le64(b.body, 16 * i)), mix_k2(le64(b.body, 16 * i + 8)));
         for j in 0..K {
             step(&mut h1[j], &mut h2[j], m1, m2);
         }
@@ -237,16 +214,9 @@ fn lanes<const K: usize>(b: &Blocks<'_>, seeds: &[u32]) -> [i32; K] {
 /// Calls `each` with the hash32 values of `key` under `seeds` (at most [`MAX_SEEDS`]), [`LANES`]
 /// seeds at a time, in order, while it returns true; returns whether it always did.
 #[inline(always)]
-fn hash_rounds(
-    key: &[u8],
-    seeds: &[u32],
-    variant: TailVariant,
-    mut each: impl FnMut(&[i32]) -> bool,
-) -> bool {
+fn hash_rounds(key: &[u8], seeds: &[u32], variant: TailVariant, mut each: impl FnMut(&[i32]) -> bool) -> bool {
     let b = Blocks::new(key, variant);
-    seeds[..seeds.len().min(MAX_SEEDS)]
-        .chunks(LANES)
-        .all(|round| each(&lanes::<LANES>(&b, round)[..round.len()]))
+    seeds[..seeds.len().min(MAX_SEEDS)].chunks(LANES).all(|round| each(&lanes::<LANES>(&b, round)[..round.len()]))
 }
 
 /// `hash32(key, seeds[j], variant)` for j < `seeds.len()` (at most [`MAX_SEEDS`] are used;
@@ -269,8 +239,7 @@ pub fn hash32_seeds(key: &[u8], seeds: &[u32], variant: TailVariant) -> [i32; MA
 fn all_set(bits: &[u8], bit_count: u32, hashes: &[i32]) -> bool {
     hashes.iter().all(|&h| {
         let bit = bit_index(h, bit_count);
-        bits.get((bit / 8) as usize)
-            .is_some_and(|b| (b >> (bit % 8)) & 1 != 0)
+        bits.get((bit / 8) as usize).is_some_and(|b| (b >> (bit % 8)) & 1 != 0)
     })
 }
 
@@ -280,13 +249,7 @@ fn all_set(bits: &[u8], bit_count: u32, hashes: &[i32]) -> bool {
 /// time, side by side ([`lanes`]): that costs less than Java's seed-by-seed hashing that stops
 /// early (BENCHMARKS.md, "What was built"). `bit_count` must be positive.
 #[inline(never)]
-pub fn contains(
-    bits: &[u8],
-    bit_count: u32,
-    seeds: &[u32],
-    key: &[u8],
-    variant: TailVariant,
-) -> bool {
+pub fn contains(bits: &[u8], bit_count: u32, seeds: &[u32], key: &[u8], variant: TailVariant) -> bool {
     hash_rounds(key, seeds, variant, |hs| all_set(bits, bit_count, hs))
 }
 
@@ -330,19 +293,13 @@ pub fn probe_many(
 ) -> Result<(), usize> {
     let k = seeds.len().min(MAX_SEEDS);
     let mut start = 0usize;
-    for (i, (&end, row)) in ends
-        .iter()
-        .zip(rows.chunks_exact_mut(1 + 2 * k))
-        .enumerate()
-    {
+    for (i, (&end, row)) in ends.iter().zip(rows.chunks_exact_mut(1 + 2 * k)).enumerate() {
         let key = keys.get(start..end as usize).ok_or(i)?;
         let (mut mask, mut j) = (0i32, 0usize);
         hash_rounds(key, seeds, variant, |hs| {
             for &h in hs {
                 let bit = bit_index(h, bit_count);
-                let set = bits
-                    .get((bit / 8) as usize)
-                    .is_some_and(|b| (b >> (bit % 8)) & 1 != 0);
+                let set = bits.get((bit / 8) as usize).is_some_and(|b| (b >> (bit % 8)) & 1 != 0);
                 mask |= (set as i32) << j;
                 row[1 + 2 * j] = h;
                 row[2 + 2 * j] = bit as i32;
@@ -390,11 +347,7 @@ pub fn add_many(
 #[inline(always)]
 pub fn bit_index(hash32: i32, bit_count: u32) -> u32 {
     debug_assert!(bit_count > 0);
-    let magnitude = if hash32 == i32::MIN {
-        0
-    } else {
-        hash32.unsigned_abs()
-    };
+    let magnitude = if hash32 == i32::MIN { 0 } else { hash32.unsigned_abs() };
     magnitude % bit_count
 }
 
@@ -446,17 +399,9 @@ mod tests {
             let k1 = u64::from_le_bytes(block[..8].try_into().unwrap());
             let k2 = u64::from_le_bytes(block[8..].try_into().unwrap());
             h1 ^= mix_k1(k1);
-            h1 = h1
-                .rotate_left(27)
-                .wrapping_add(h2)
-                .wrapping_mul(5)
-                .wrapping_add(0x52dc_e729);
+            h1 = h1.rotate_left(27).wrapping_add(h2).wrapping_mul(5).wrapping_add(0x52dc_e729);
             h2 ^= mix_k2(k2);
-            h2 = h2
-                .rotate_left(31)
-                .wrapping_add(h1)
-                .wrapping_mul(5)
-                .wrapping_add(0x3849_5ab5);
+            h2 = h2.rotate_left(31).wrapping_add(h1).wrapping_mul(5).wrapping_add(0x3849_5ab5);
         }
         let tail = blocks.remainder();
         let widen = |b: u8| match variant {
@@ -516,16 +461,8 @@ mod tests {
                     let all = hash32_seeds(&key, &SEEDS, v);
                     for (j, &seed) in SEEDS.iter().enumerate() {
                         let want = reference_murmur128(&key, seed, v);
-                        assert_eq!(
-                            murmur128(&key, seed, v),
-                            want,
-                            "len {len} round {round} {v:?} seed {seed}"
-                        );
-                        assert_eq!(
-                            all[j],
-                            want.0.wrapping_add(want.1) as i32,
-                            "len {len} {v:?} seed {seed}"
-                        );
+                        assert_eq!(murmur128(&key, seed, v), want, "len {len} round {round} {v:?} seed {seed}");
+                        assert_eq!(all[j], want.0.wrapping_add(want.1) as i32, "len {len} {v:?} seed {seed}");
                     }
                 }
             }
@@ -552,37 +489,26 @@ mod tests {
                         bits[(bit / 8) as usize] >> (bit % 8) & 1 == 1
                     });
                     maybe += want as usize;
-                    assert_eq!(
-                        contains(&bits, m, &SEEDS[..k], &key, v),
-                        want,
-                        "{i} {v:?} k {k}"
-                    );
+                    assert_eq!(contains(&bits, m, &SEEDS[..k], &key, v), want, "{i} {v:?} k {k}");
                     // A trimmed vector (trailing bytes missing) reads as zeros there.
                     let short = &bits[..bits.len() / 2];
                     let want_short = SEEDS[..k].iter().all(|&s| {
                         let (h1, h2) = reference_murmur128(&key, s, v);
                         let bit = bit_index(h1.wrapping_add(h2) as i32, m);
-                        short
-                            .get((bit / 8) as usize)
-                            .is_some_and(|b| b >> (bit % 8) & 1 == 1)
+                        short.get((bit / 8) as usize).is_some_and(|b| b >> (bit % 8) & 1 == 1)
                     });
                     assert_eq!(contains(short, m, &SEEDS[..k], &key, v), want_short);
                 }
             }
         }
-        assert!(
-            maybe > 100,
-            "the vector must let some keys through ({maybe})"
-        );
+        assert!(maybe > 100, "the vector must let some keys through ({maybe})");
     }
 
     #[test]
     fn contains_many_is_contains_per_key_and_rejects_bad_ends() {
         let m = 1000u32;
         let bits: Vec<u8> = (0..125u32).map(|i| (i * 37 % 251) as u8).collect();
-        let keys: Vec<Vec<u8>> = (0..500)
-            .map(|i| format!("root.d{i}.温度{}", i % 13).into_bytes())
-            .collect();
+        let keys: Vec<Vec<u8>> = (0..500).map(|i| format!("root.d{i}.温度{}", i % 13).into_bytes()).collect();
         let mut flat = Vec::new();
         let mut ends = Vec::new();
         for k in &keys {
@@ -592,26 +518,12 @@ mod tests {
         for v in TailVariant::ALL {
             let mut out = Vec::new();
             contains_many(&bits, m, &SEEDS[..5], &flat, &ends, v, &mut out).unwrap();
-            let want: Vec<u8> = keys
-                .iter()
-                .map(|k| contains(&bits, m, &SEEDS[..5], k, v) as u8)
-                .collect();
+            let want: Vec<u8> = keys.iter().map(|k| contains(&bits, m, &SEEDS[..5], k, v) as u8).collect();
             assert_eq!(out, want);
             assert!(want.contains(&0) && want.contains(&1));
         }
         let mut out = Vec::new();
-        assert_eq!(
-            contains_many(
-                &bits,
-                m,
-                &SEEDS[..5],
-                &flat,
-                &[3, 2],
-                TailVariant::Java,
-                &mut out
-            ),
-            Err(1)
-        );
+        assert_eq!(contains_many(&bits, m, &SEEDS[..5], &flat, &[3, 2], TailVariant::Java, &mut out), Err(1));
         assert_eq!(out.len(), 1);
         // add_many sets exactly the bits of every seed of every key.
         let mut added = vec![0u8; 125];
@@ -629,16 +541,7 @@ mod tests {
         for k in [1usize, 5, 8] {
             let stride = 1 + 2 * k;
             let mut rows = vec![0i32; keys.len() * stride];
-            probe_many(
-                &bits,
-                m,
-                &SEEDS[..k],
-                &flat,
-                &ends,
-                TailVariant::Java,
-                &mut rows,
-            )
-            .unwrap();
+            probe_many(&bits, m, &SEEDS[..k], &flat, &ends, TailVariant::Java, &mut rows).unwrap();
             for (key, row) in keys.iter().zip(rows.chunks_exact(stride)) {
                 let mut mask = 0;
                 for (j, &seed) in SEEDS[..k].iter().enumerate() {
@@ -652,18 +555,7 @@ mod tests {
             }
         }
         let past = flat.len() as u32 + 1;
-        assert_eq!(
-            contains_many(
-                &bits,
-                m,
-                &SEEDS[..5],
-                &flat,
-                &[past],
-                TailVariant::Java,
-                &mut Vec::new()
-            ),
-            Err(0)
-        );
+        assert_eq!(contains_many(&bits, m, &SEEDS[..5], &flat, &[past], TailVariant::Java, &mut Vec::new()), Err(0));
     }
 
     #[test]
