@@ -329,6 +329,17 @@ machine move by 2× with the load. Workload as above (10,000 realistic paths, k 
    ns per path against 71–82 on flat strings, since \`join\` does not flatten its inputs
    (\`charCodeAt(0)\` does, once, in place: 55 after it); \`utf8Write\` already flattens, so the
    same pass gains today's route nothing.
+   **One \`v8.serialize\` of the batch, built and rejected** (branch
+   \`stage-v8-serialize-rejected\`): Node's \`v8.serialize\` writes a whole array of strings in
+   one native call, each string as V8 holds it (Latin-1 bytes or UTF-16 units, in V8's
+   structured-clone format); wasm read them out of it (ASCII strings a word at a time, two-byte
+   ones transcoded, any format it did not know sent back to today's route). The serialization
+   alone measured 35–90 ns per path, moving with the load (a holey array, as \`new Array(n)\`
+   then filled makes, is written key by key: 55–98 until copied into a packed one); reading it
+   in wasm 14–25 ns per ASCII path and 65–108 per CJK one (there a branch per unit beat the
+   branch-free width: natively 45–52 against 92–126 ns). Paired, best samples: staging 101–107
+   → 85–89 ns per path, strings → verdicts 166–169 → 155–165: 5–10 %, for +1,047 B gzip in a
+   module with 35 B of budget left.
 5. **SIMD not used.** The lanes would map onto \`i64x2\`, but x64 has no 64-bit lane multiply
    below AVX-512 (V8 emulates \`i64x2.mul\` with several \`pmuludq\`/shift/add), and simd128 would
    make the whole module fail to compile on engines without wasm SIMD (Safari before 16.4), which
@@ -358,7 +369,9 @@ Why the goal from JS strings misses against a fast Java run: staging one string 
 on this machine (the runtime call floor above) and the wasm verdict ~60–70 ns, so 2× Java's
 \`contains\` (~130 ns per path at Java's best here) would need the wasm hash to cost ~30 ns — less
 than the native Rust one (\`might_contain\`, ~55 ns). Staging the batch as UTF-16 in one call
-(item 4) gets under the floor (~71 ns) but needs the UTF-8 made in wasm, which costs more. Pre-encoded input meets it (4× Java). The
+(item 4) gets under the floor (~71 ns) but needs the UTF-8 made in wasm, which costs more; one
+\`v8.serialize\` of the batch (item 4) brings staging to ~85 ns and the route to ~155–165, still
+~1.6–1.7× Java's best. Pre-encoded input meets it (4× Java). The
 same arithmetic sets ≥ 0.55× native \`probe_flat\`: the lanes made the native peer faster too
 (122 → ~70 ns).`;
 
