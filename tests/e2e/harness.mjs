@@ -1,10 +1,23 @@
 // Shared by the e2e suites: serve dist/site from inside the test, drive Debian's Chromium
 // through playwright-core, and record every console error, page error and request that
 // leaves the page's origin (the suites assert the list stays empty).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/**
+ * The C++ writer's fixtures (tests/fixtures/tsfile): `{dir, manifest, byName, fixture}`, where
+ * `fixture(name)` is the path of the file the manifest names `name`.
+ */
+export function tsfileFixtures() {
+  const dir = fileURLToPath(new URL('../fixtures/tsfile/', import.meta.url));
+  const manifest = JSON.parse(readFileSync(`${dir}manifest.json`, 'utf8'));
+  const byName = Object.fromEntries(manifest.map((e) => [e.name, e]));
+  return { dir, manifest, byName, fixture: (name) => dir + byName[name].file };
+}
 
 export async function startHarness() {
   const server = await startServer({ port: 0, host: '127.0.0.1' });

@@ -4,13 +4,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { startHarness, openFile } from './harness.mjs';
+import { startHarness, tsfileFixtures, openFile } from './harness.mjs';
 
-const FIXTURES = fileURLToPath(new URL('../fixtures/tsfile/', import.meta.url));
-const manifest = JSON.parse(readFileSync(`${FIXTURES}manifest.json`, 'utf8'));
-const byName = Object.fromEntries(manifest.map((e) => [e.name, e]));
-const fixture = (name) => FIXTURES + byName[name].file;
+const { manifest, byName, fixture } = tsfileFixtures();
 const seriesPath = (s) => `${s.device.map((x) => (x == null ? 'null' : x)).join('.')}.${s.measurement}`;
 
 let harness;

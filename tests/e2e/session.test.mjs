@@ -13,12 +13,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startHarness } from './harness.mjs';
+import { startHarness, tsfileFixtures } from './harness.mjs';
 
-const TSFILES = fileURLToPath(new URL('../fixtures/tsfile/', import.meta.url));
+const { dir: TSFILES, manifest, byName } = tsfileFixtures();
 const LEVELDB = fileURLToPath(new URL('../fixtures/leveldb/', import.meta.url));
-const manifest = JSON.parse(readFileSync(`${TSFILES}manifest.json`, 'utf8'));
-const byName = Object.fromEntries(manifest.map((e) => [e.name, e]));
 const { tables } = JSON.parse(readFileSync(`${LEVELDB}manifest.json`, 'utf8'));
 const JAVA = fileURLToPath(new URL('../fixtures/java/', import.meta.url));
 const javaFiles = JSON.parse(readFileSync(`${JAVA}manifest.json`, 'utf8')).files;

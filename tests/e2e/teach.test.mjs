@@ -3,14 +3,9 @@
 // against google/leveldb and real plyvel files), and the fixtures' manifest (the real writer).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { startHarness, openFile, countMainThreadWasm } from './harness.mjs';
+import { startHarness, tsfileFixtures, openFile, countMainThreadWasm } from './harness.mjs';
 
-const FIXTURES = fileURLToPath(new URL('../fixtures/tsfile/', import.meta.url));
-const manifest = JSON.parse(readFileSync(`${FIXTURES}manifest.json`, 'utf8'));
-const byName = Object.fromEntries(manifest.map((e) => [e.name, e]));
-const fixture = (name) => FIXTURES + byName[name].file;
+const { byName, fixture } = tsfileFixtures();
 
 let harness;
 let origin;
