@@ -9,6 +9,9 @@ import { openTsFile, BloomFilter, CHARSETS, VARIANTS, encodePath } from 'tsfile-
 
 const DIR = new URL('../fixtures/tsfile/', import.meta.url);
 const FIXTURES = readdirSync(DIR).filter((n) => n.endsWith('.tsfile')).sort();
+// Apache TsFile's Java writer under UTF-8 and GBK JVMs (scripts/java/gen-java-fixtures.sh).
+const JAVA_FIXTURES = ['utf8', 'gbk'].flatMap((set) =>
+  readdirSync(new URL(`../fixtures/java/${set}/`, import.meta.url)).filter((n) => n.endsWith('.tsfile')).sort().map((n) => `../java/${set}/${n}`));
 const utf8 = new TextEncoder();
 
 /** `{bytes, ends}` of the given byte strings, back to back. */
@@ -66,7 +69,7 @@ function batchOrKind(fn) {
 test('TsFile#mightContainMany equals probe() path by path on every fixture, before and after the index', async () => {
   let opened = 0;
   const seen = [0, 0];
-  for (const name of FIXTURES) {
+  for (const name of [...FIXTURES, ...JAVA_FIXTURES]) {
     let t;
     try {
       t = await openTsFile(fileURLToPath(new URL(name, DIR)));
@@ -101,14 +104,14 @@ test('TsFile#mightContainMany equals probe() path by path on every fixture, befo
     await fresh.close();
     await t.close();
   }
-  assert.ok(opened >= 20, `expected the fixtures to open (${opened})`);
+  assert.ok(opened >= 20 + JAVA_FIXTURES.length, `expected the fixtures to open (${opened})`);
   assert.ok(seen[0] > 1000 && seen[1] > 1000, `both verdicts occur: ${seen}`);
 });
 
 test('BloomFilter#mightContainMany equals probe() on every fixture filter, both variants, every charset', async () => {
   let filters = 0;
   const seen = [0, 0];
-  for (const name of FIXTURES) {
+  for (const name of [...FIXTURES, ...JAVA_FIXTURES]) {
     let t;
     try {
       t = await openTsFile(fileURLToPath(new URL(name, DIR)));
