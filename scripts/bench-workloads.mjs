@@ -70,7 +70,7 @@ export function murmurJsProbeMany(bits, bitCount, k, paths) {
 const asciiTail = (bytes) => bytes.subarray(bytes.length - (bytes.length % 16)).every((b) => b < 0x80);
 
 /**
- * Adds the realistic-workload sections through `section(title, note, rows)` from bench.mjs and returns
+ * Adds the realistic-workload sections through `section(title, note, rows, options)` from bench.mjs and returns
  * extra facts (bytes read, path stats) for the report.
  */
 export async function workloads({ section, time, fixtures = 'bench-data' }) {
@@ -127,7 +127,7 @@ export async function workloads({ section, time, fixtures = 'bench-data' }) {
       ['real/stage-encoded', '… of which: staging {bytes, ends} (two bulk copies)', () => stagePaths(encoded).count, REAL_BATCH],
       ['real/wasm-might-only', '… of which: the wasm mightContainStaged call on staged keys', () => raw.mightContainStaged(REAL_BATCH, true, false, 'UTF-8').length, REAL_BATCH],
       ['real/wasm-only', '… of which: the wasm probeStaged call on staged keys', () => raw.probeStaged(REAL_BATCH, true, false, 'UTF-8').length, REAL_BATCH],
-    ]);
+    ], { rounds: true }); // every staging row leaves this batch's keys staged for the wasm-only rows
   f.free();
 
   // ---- 1M-path build
@@ -146,7 +146,7 @@ export async function workloads({ section, time, fixtures = 'bench-data' }) {
       rawG.addStaged(BUILD_N, true, false, 'UTF-8');
       return 1;
     }, BUILD_N],
-  ]);
+  ], { rounds: true });
   g1.free();
 
   // ---- Apache TsFile's Java BloomFilter on the same workload, in this run (scripts/bench-java.mjs)

@@ -147,10 +147,10 @@ const consume = (x) => {
 };
 
 /**
- * Runs `fn` (which performs `ops` operations per call): warm-up for MEASURE_MS / 3, then
- * samples of ~MEASURE_MS / 10 each for MEASURE_MS; reports the median sample in ns/op.
+ * Warms `fn` (which performs `ops` operations per call) up for MEASURE_MS / 3 and returns a
+ * sampler: each call of it times one sample of ~MEASURE_MS / 10 and returns its ns/op.
  */
-function time(fn, ops) {
+function sampler(fn, ops) {
   const now = process.hrtime.bigint;
   const warmNs = BigInt(Math.round((MEASURE_MS / 3) * 1e6));
   let calls = 0;
@@ -160,27 +160,64 @@ function time(fn, ops) {
     calls++;
   }
   const perCallNs = Number(now() - w0) / calls;
-  const sampleNs = (MEASURE_MS / 10) * 1e6;
-  const callsPerSample = Math.max(1, Math.round(sampleNs / perCallNs));
-  const samples = [];
-  const m0 = now();
-  while (samples.length < 5 || (Number(now() - m0) < MEASURE_MS * 1e6 && samples.length < 50)) {
+  const callsPerSample = Math.max(1, Math.round(((MEASURE_MS / 10) * 1e6) / perCallNs));
+  return () => {
     const t0 = now();
     for (let i = 0; i < callsPerSample; i++) consume(fn());
-    samples.push(Number(now() - t0) / (callsPerSample * ops));
-  }
+    return Number(now() - t0) / (callsPerSample * ops);
+  };
+}
+
+/** The median (the figure), the best and the worst of `samples`, in ns/op. */
+function summary(samples) {
   samples.sort((a, b) => a - b);
   const median = samples[samples.length >> 1];
   return { nsPerOp: median, opsPerSec: 1e9 / median, min: samples[0], max: samples[samples.length - 1], samples: samples.length };
 }
 
+/** Samples of ~MEASURE_MS / 10 each for MEASURE_MS after the warm-up; the median in ns/op. */
+function time(fn, ops) {
+  const sample = sampler(fn, ops);
+  const samples = [];
+  const m0 = process.hrtime.bigint();
+  while (samples.length < 5 || (Number(process.hrtime.bigint() - m0) < MEASURE_MS * 1e6 && samples.length < 50)) {
+    samples.push(sample());
+  }
+  return summary(samples);
+}
+
+/**
+ * The rows' samples taken in rounds, one sample of each row per round (the order reversed
+ * every other round), for as long as `time` gives each row. On this shared machine the load
+ * comes in bursts of a second or more: timed one after the other, a burst could spoil every
+ * sample of one row and none of the next, which a ratio between them then shows as a real
+ * difference. In rounds, a burst reaches every row alike.
+ */
+function timeInRounds(rows) {
+  const samplers = rows.map(([, , fn, ops]) => sampler(fn, ops));
+  const samples = rows.map(() => []);
+  const m0 = process.hrtime.bigint();
+  const budgetNs = MEASURE_MS * 1e6 * rows.length;
+  for (let round = 0; round < 50 && (round < 5 || Number(process.hrtime.bigint() - m0) < budgetNs); round++) {
+    const order = samplers.map((_, i) => i);
+    if (round % 2) order.reverse();
+    for (const i of order) samples[i].push(samplers[i]());
+  }
+  return samples.map(summary);
+}
+
 const results = {};
 const sections = [];
-/** A table: rows timed one after the other; ratios are against the first row. */
-function section(title, note, rows) {
+/**
+ * A table; ratios are against the first row. Rows are timed one after the other, or with
+ * `{ rounds: true }` in rounds (`timeInRounds`: the rows compared by a goal).
+ */
+function section(title, note, rows, { rounds = false } = {}) {
   const out = { title, note, rows: [] };
+  const timed = rounds ? timeInRounds(rows.filter((r) => !r[4])) : null;
+  let next = 0;
   for (const [id, label, fn, ops, done] of rows) {
-    const r = done ?? { id, label, ops, ...time(fn, ops) };
+    const r = done ?? { id, label, ops, ...(timed ? timed[next++] : time(fn, ops)) };
     results[id] = r;
     out.rows.push(r);
     if (!JSON_OUT) process.stderr.write(`  ${id}: ${fmtNs(r.nsPerOp)}/op\n`);
