@@ -198,7 +198,9 @@ benches/bloom.rs, scripts/bench-workloads.mjs and scripts/gen-bench-fixtures.py)
 filter is Java's sizing for 100,000 paths at 5 % (623,523 bits, k = 5) holding paths 0..100,000;
 the batch is 10,000 paths, half of them indexed, half absent. The build is
 \`withCapacity(1,000,000)\` (6,235,225 bits) + 1,000,000 paths. Criterion: 0.5 s warm-up, 2 s, 20
-samples (10 for the build and the index); Node: warm-up, then the median of ~10 samples.
+samples (10 for the build and the index); Node: warm-up, then the median of ~10 samples of ~100 ms,
+the batch and build rows sampled in rounds (one sample of each row per round), so that a burst of
+load reaches all of them alike.
 
 ## Probe throughput against Apache TsFile's Java filter
 
