@@ -6,6 +6,8 @@
 #   scripts/setup.sh --browser  also Debian's Chromium (browser tests)
 #   scripts/setup.sh --python   also the fixture writers' venv (PyPI tsfile, plyvel)
 #   scripts/setup.sh --nginx    also Debian's nginx (the remote-source tests start their own)
+#   scripts/setup.sh --node-lts also Node's current LTS next to the machine's Node (the package
+#                               tests run on both), from npm's node-linux-<arch> package
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log() { echo "[setup] $*" >&2; }
@@ -13,11 +15,13 @@ log() { echo "[setup] $*" >&2; }
 want_browser=0
 want_python=0
 want_nginx=0
+want_node_lts=0
 for arg in "$@"; do
   case "$arg" in
     --browser) want_browser=1 ;;
     --python) want_python=1 ;;
     --nginx) want_nginx=1 ;;
+    --node-lts) want_node_lts=1 ;;
     *) echo "unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -113,6 +117,29 @@ fi
 if [ "$want_nginx" = 1 ] && ! [ -x /usr/sbin/nginx ]; then
   log "installing Debian's nginx-light"
   apt_install nginx-light
+fi
+
+# 4c. Node's current LTS line, for running the package tests on it too (the package supports
+#     Node >= 20; the machine's Node may be older than the LTS users run). npm's
+#     node-linux-<arch> package holds the official binary; unpacked into .tools/node-lts.
+NODE_LTS=24.22.3
+if [ "$want_node_lts" = 1 ] && [ "$(.tools/node-lts/bin/node --version 2>/dev/null)" != "v$NODE_LTS" ]; then
+  case "$(uname -m)" in
+    x86_64) node_arch=x64 ;;
+    aarch64 | arm64) node_arch=arm64 ;;
+    *) node_arch="" ;;
+  esac
+  if [ "$(uname -s)" = Linux ] && [ -n "$node_arch" ]; then
+    log "fetching Node $NODE_LTS (npm package node-linux-$node_arch, ~50 MB)"
+    tmp=$(mktemp -d)
+    (cd "$tmp" && npm pack --silent "node-linux-$node_arch@$NODE_LTS" >/dev/null && tar xzf ./*.tgz)
+    rm -rf .tools/node-lts
+    mv "$tmp/package" .tools/node-lts
+    rm -rf "$tmp"
+    .tools/node-lts/bin/node --version >/dev/null
+  else
+    log "no Node $NODE_LTS package for $(uname -s) $(uname -m): the package tests run on the machine's Node only"
+  fi
 fi
 
 # 5. The real writers for fixture generation: PyPI tsfile (C++ core) and plyvel (LevelDB 1.22).

@@ -4,7 +4,7 @@
 # installs it, and the page in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh --browser --nginx
+bash scripts/setup.sh --browser --nginx --node-lts
 bash scripts/build.sh
 node scripts/check-size.mjs
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -18,6 +18,13 @@ cargo test --all-targets
 # Wasm-level tests of the exports, in Node (src/wasm/tests.rs).
 wasm-pack test --node --mode no-install --lib
 node --test tests/js/*.test.mjs
+# The same suites on Node's current LTS (setup.sh --node-lts), when this machine has a build of it.
+if [ -x .tools/node-lts/bin/node ]; then
+  echo "[test] the package tests again on Node $(.tools/node-lts/bin/node --version)" >&2
+  .tools/node-lts/bin/node --test tests/js/*.test.mjs
+else
+  echo "[test] no Node LTS build in .tools/node-lts: the package tests ran on $(node --version) only" >&2
+fi
 node --test tests/consumer/*.test.mjs
 shopt -s nullglob
 e2e=(tests/e2e/*.test.mjs)
