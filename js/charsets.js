@@ -56,14 +56,23 @@ export function isMultiByte(name) {
   return cs !== null && !SINGLE_BYTE.has(cs);
 }
 
-const WASM_URL = new URL('../dist/web/charsets_bg.wasm', import.meta.url);
-let readWasmSync = null;
+// Where the module comes from, decided at first use (never at import: a runtime without a
+// usable import.meta.url, such as Cloudflare's workerd, must be able to import this file).
+// Node's, Deno's and workerd's entries register a synchronous provider; browsers fetch the
+// .wasm beside the glue unless init({ charsets }) or loadCharsets({ module_or_path }) says where.
+let provideSync = null;
+let located;
 let loaded = false;
 let loading = null;
 
-/** Node's entry sets a synchronous reader of the .wasm bytes (fs); browsers fetch the URL. */
-export function setCharsetsWasmReader(reader) {
-  readWasmSync = reader;
+/** An entry's synchronous provider of the module: `() => bytes | WebAssembly.Module`. */
+export function setCharsetsWasmReader(provider) {
+  provideSync = provider;
+}
+
+/** Where a browser loads the module from when it is first needed (the web entry's init option). */
+export function locateCharsets(moduleOrPath) {
+  located = moduleOrPath;
 }
 
 /** Whether the multi-byte charsets can be encoded now (without awaiting loadCharsets()). */
@@ -72,14 +81,18 @@ export function charsetsLoaded() {
 }
 
 /**
- * Loads the `charsets` wasm module once (browsers fetch charsets_bg.wasm next to the
- * package's glue); later calls return the same promise. Node never needs it.
+ * Loads the `charsets` wasm module once; later calls return the same promise. `module_or_path`
+ * (a URL, Response, bytes or WebAssembly.Module, as the main init takes) overrides where it
+ * comes from — by default the .wasm beside the package's glue (or the entry's own provider:
+ * Node, Deno and Workers never need to call this).
  */
-export function loadCharsets() {
+export function loadCharsets(options) {
+  const given = options?.module_or_path;
   loading ??= (async () => {
     if (loaded) return;
-    if (readWasmSync) initCharsetsSync({ module: readWasmSync(WASM_URL) });
-    else await initCharsets({ module_or_path: WASM_URL });
+    if (given === undefined && provideSync) initCharsetsSync({ module: provideSync() });
+    // The literal `new URL(…, import.meta.url)` is what bundlers look for to copy the asset.
+    else await initCharsets({ module_or_path: given ?? located ?? new URL('../dist/web/charsets_bg.wasm', import.meta.url) });
     loaded = true;
   })().catch((e) => {
     loading = null; // a failed fetch may be retried
@@ -88,10 +101,10 @@ export function loadCharsets() {
   return loading;
 }
 
-/** Loads the module now when that can be done synchronously (Node); returns whether it is loaded. */
+/** Loads the module now when that can be done synchronously (Node, Deno, Workers); returns whether it is loaded. */
 export function loadCharsetsSync() {
-  if (!loaded && readWasmSync) {
-    initCharsetsSync({ module: readWasmSync(WASM_URL) });
+  if (!loaded && provideSync) {
+    initCharsetsSync({ module: provideSync() });
     loaded = true;
   }
   return loaded;

@@ -1,9 +1,15 @@
-// A TsFile on a web server, read with HTTP Range requests (Node >= 20's fetch and browsers).
+// A TsFile on a web server, read with HTTP Range requests (Node >= 20's fetch, browsers, Bun,
+// Deno, Workers).
 //
 // Opening needs the head (12 bytes) and the tail window (4 KiB, TsFileMetadata and usually
-// the index of a small file): both are asked for at once, and the file's size comes from the
-// Content-Range of the suffix request (`bytes=-4096`), so there is no HEAD request. Later
-// reads (loadIndex() outside the window) are one Range request each.
+// the index of a small file). Both are asked for at once — the head with an explicit range,
+// the tail with a suffix range (`bytes=-4096`) — and the file's size comes from either
+// response's Content-Range, so there is no HEAD request: 2 requests, 1 round trip. Some
+// servers get suffix ranges wrong: npm's http-server answers 416, Vite's servers (sirv) send
+// the first 4097 bytes. Then the head's Content-Range has told the size, and the window is
+// asked for with an explicit range (a 3rd request); later opens on that origin skip the
+// suffix and ask for the first 4 KiB (all of a small file) and then the window, explicitly.
+// Later reads (loadIndex() outside the window) are one Range request each.
 //
 // Whatever a server does wrong ends in an Error with kind 'io', `url`, `reason` and a
 // sentence naming the cause and the URL — never a hang (a stall timeout per request) and
@@ -16,6 +22,19 @@ const TAIL = 4 * 1024; // tsfile.js's tail window
 const SMALL_BODY = TAIL;
 const DEFAULT_TIMEOUT_MS = 20_000;
 const DEFAULT_MAX_FULL = 64 * 1024 * 1024;
+
+/** Origins seen to answer a suffix range wrongly; bounded (the oldest is forgotten first). */
+const noSuffixRanges = new Set();
+const NO_SUFFIX_MEMORY = 256;
+
+function rememberNoSuffix(origin) {
+  noSuffixRanges.delete(origin);
+  noSuffixRanges.add(origin);
+  if (noSuffixRanges.size > NO_SUFFIX_MEMORY) noSuffixRanges.delete(noSuffixRanges.values().next().value);
+}
+
+/** Internal: a suffix range the server did not honour (never reaches a caller). */
+class SuffixRefused extends Error {}
 
 /** Whether `input` is an http: or https: URL (a string or a URL object). */
 export function isHttpUrl(input) {
@@ -64,9 +83,12 @@ export function parseContentRange(value) {
  */
 export async function httpSource(input, options = {}) {
   const url = input instanceof URL ? input.href : String(input);
+  const fetchImpl = options.fetch ?? globalThis.fetch;
   const ctx = {
     url,
-    fetch: options.fetch ?? globalThis.fetch,
+    // Called as a plain function: browsers refuse fetch called as a method of another
+    // object ("Illegal invocation"), and a user's fetch may be a bound method too.
+    fetch: typeof fetchImpl === 'function' ? (resource, init) => fetchImpl(resource, init) : null,
     headers: options.headers,
     signal: options.signal ?? null,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -77,21 +99,17 @@ export async function httpSource(input, options = {}) {
     requests: 0,
     bytesReceived: 0,
   };
-  if (typeof ctx.fetch !== 'function') throw httpError(url, 'no_fetch', 'this runtime has no fetch()');
+  if (!ctx.fetch) throw httpError(url, 'no_fetch', 'this runtime has no fetch()');
   if (ctx.signal?.aborted) throw cancelledError(url);
   let blocks;
   try {
-    blocks = await Promise.all([request(ctx, { start: 0, end: HEAD - 1 }), request(ctx, { suffix: TAIL })]);
+    blocks = await openingBlocks(ctx);
   } catch (e) {
     ctx.closer.abort();
     throw e;
   }
-  const [head, tail] = blocks;
-  if (head.total !== tail.total) {
-    throw httpError(url, 'size_changed', `the two responses disagree on the file size (${head.total} and ${tail.total} bytes)`);
-  }
-  const size = tail.total;
-  const held = [head, tail].filter((b) => b.bytes.length > 0);
+  const size = blocks[0].total;
+  const held = blocks.filter((b) => b.bytes.length > 0);
   const path = decodeURIComponent(new URL(url).pathname);
   return {
     size,
@@ -125,8 +143,36 @@ export async function httpSource(input, options = {}) {
   };
 }
 
+// The blocks an open needs — the head and the tail window, each {start, bytes, total} — in
+// as few requests and round trips as the server allows (the file comment says how).
+async function openingBlocks(ctx) {
+  const origin = new URL(ctx.url).origin;
+  if (noSuffixRanges.has(origin)) {
+    const first = await request(ctx, { start: 0, end: TAIL - 1 });
+    if (first.total <= first.bytes.length) return [first];
+    return [first, await windowOf(ctx, first.total)];
+  }
+  const [head, tail] = await Promise.allSettled([request(ctx, { start: 0, end: HEAD - 1 }), request(ctx, { suffix: TAIL })]);
+  if (head.status === 'rejected') throw head.reason;
+  if (tail.status === 'fulfilled') {
+    if (head.value.total !== tail.value.total) {
+      throw httpError(ctx.url, 'size_changed', `the two responses disagree on the file size (${head.value.total} and ${tail.value.total} bytes)`);
+    }
+    return [head.value, tail.value];
+  }
+  if (!(tail.reason instanceof SuffixRefused)) throw tail.reason;
+  rememberNoSuffix(origin);
+  const size = head.value.total;
+  if (size <= head.value.bytes.length) return [head.value];
+  return [head.value, await windowOf(ctx, size)];
+}
+
+/** The tail window of a file of `size` bytes, asked for with an explicit range. */
+const windowOf = (ctx, size) => request(ctx, { start: Math.max(0, size - TAIL), end: size - 1 }, size);
+
 // One Range request: resolves to {start, bytes, total} holding exactly the bytes asked for
-// (a suffix: the last min(total, suffix) bytes).
+// (a suffix: the last min(total, suffix) bytes). A suffix range the server answers with 416 or
+// with other bytes rejects with SuffixRefused (openingBlocks then asks explicitly).
 async function request(ctx, want, knownSize = null) {
   const { url } = ctx;
   const range = want.suffix != null ? `bytes=-${want.suffix}` : `bytes=${want.start}-${want.end}`;
@@ -151,7 +197,7 @@ async function request(ctx, want, knownSize = null) {
   ctx.signal?.addEventListener('abort', onAbort, { once: true });
   ctx.closer.signal.addEventListener('abort', onAbort, { once: true });
   const failure = (e) => {
-    if (e?.kind) return e;
+    if (e?.kind || e instanceof SuffixRefused) return e;
     if (timedOut) return httpError(url, 'timeout', `the server sent nothing for ${ctx.timeoutMs} ms (stalled)`, { offset });
     if (ctx.signal?.aborted || ctx.closer.signal.aborted) return cancelledError(url);
     // Browsers give a bare TypeError for network failures and CORS refusals alike.
@@ -170,6 +216,7 @@ async function request(ctx, want, knownSize = null) {
       }
       const start = want.suffix != null ? Math.max(0, cr.total - want.suffix) : want.start;
       const end = want.suffix != null ? cr.total - 1 : Math.min(want.end, cr.total - 1);
+      if (want.suffix != null && (cr.start !== start || cr.end !== end)) throw new SuffixRefused();
       if (cr.start !== start || cr.end !== end || (knownSize != null && cr.total !== knownSize)) {
         throw httpError(url, 'bad_content_range', `the server answered ${range} with bytes ${cr.start}-${cr.end}/${cr.total}`, { status: 206, offset });
       }
@@ -181,6 +228,7 @@ async function request(ctx, want, knownSize = null) {
       const cr = parseContentRange(res.headers.get('content-range'));
       await res.body?.cancel();
       if (cr && cr.start == null && cr.total === 0 && knownSize == null) return { start: 0, bytes: new Uint8Array(0), total: 0 };
+      if (want.suffix != null) throw new SuffixRefused();
       throw httpError(url, 'http_status', `HTTP 416 Range Not Satisfiable for ${range}`, { status: 416, offset });
     }
     if (res.status === 200) return await wholeBody(ctx, res, arm, offset);

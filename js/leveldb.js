@@ -20,21 +20,38 @@ export const LEVELDB_MAGIC = Uint8Array.of(0x57, 0xfb, 0x80, 0x8b, 0x24, 0x75, 0
 /** Tables are read whole; LevelDB writes them at a few MiB. */
 const MAX_TABLE_BYTES = 256 * 1024 * 1024;
 
-let loadBytes = null;
+// Where the module comes from, decided at first use (as for the charsets module): an entry's
+// provider (Node reads the file, Deno and Workers import it), the web entry's init({ leveldb }),
+// loadLevelDb({ module_or_path }), or by default the .wasm beside the package's glue.
+let provide = null;
+let located;
 let ready = null;
 
-/** Node's entry sets how the .wasm bytes are read (fs); browsers fetch the URL. */
-export function setWasmBytesLoader(loader) {
-  loadBytes = loader;
+/** An entry's provider of the module: `() => bytes | WebAssembly.Module` (or a promise of one). */
+export function setWasmBytesLoader(provider) {
+  provide = provider;
 }
 
-/** Loads the LevelDB module once; resolves to the synchronous LevelDB helpers. */
-export function loadLevelDb() {
+/** Where a browser loads the module from when it is first needed (the web entry's init option). */
+export function locateLevelDb(moduleOrPath) {
+  located = moduleOrPath;
+}
+
+/**
+ * Loads the LevelDB module once; resolves to the synchronous LevelDB helpers. `module_or_path`
+ * (a URL, Response, bytes or WebAssembly.Module) overrides where it comes from.
+ */
+export function loadLevelDb(options) {
+  const given = options?.module_or_path;
   ready ??= (async () => {
-    const url = new URL('../dist/web/leveldb_bg.wasm', import.meta.url);
-    await initLevelDb({ module_or_path: loadBytes ? await loadBytes(url) : url });
+    // The literal `new URL(…, import.meta.url)` is what bundlers look for to copy the asset.
+    const input = given ?? (provide ? await provide() : (located ?? new URL('../dist/web/leveldb_bg.wasm', import.meta.url)));
+    await initLevelDb({ module_or_path: input });
     return levelDbHelpers;
-  })();
+  })().catch((e) => {
+    ready = null; // a failed fetch may be retried
+    throw e;
+  });
   return ready;
 }
 

@@ -4,13 +4,14 @@
 // text, when the CLI asks for NDJSON/CSV/text — and the batch's part of the summary.
 import { parentPort, workerData } from 'node:worker_threads';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { openTsFile } from './node.js';
 import { ioError } from './node-source.js';
 import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { addToSummary, bloomFromFigures, failedRecord, formatRecords, newSummary, scanOne } from './scan-core.js';
 
-const { paths, audit, format } = workerData;
+const { paths, audit, format, entry } = workerData;
+// The parent's entry (js/node.js or js/deno.js) initialises the wasm before anything here uses it.
+const { openTsFile } = await import(entry);
 
 // O_NONBLOCK: opening a FIFO must not wait for a writer (it is then refused by fstat).
 /** tsfile.js's tail window: files up to this size are read whole, in one read. */

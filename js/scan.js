@@ -30,6 +30,15 @@ const FILES_PER_EXTRA_WORKER = 16384;
 /** In directory walks only these are TsFiles (IoTDB keeps .resource and .mods files beside them). */
 const TSFILE_NAME = /\.tsfile$/i;
 
+// The entry module a worker thread imports to initialise the wasm as its parent did: Node's
+// reads the .wasm from disk, Deno's imports it (and so needs no --allow-read for it).
+let workerEntry = null;
+
+/** Called by an entry (js/node.js, js/deno.js) with its own module URL. */
+export function setScanWorkerEntry(url) {
+  workerEntry = url;
+}
+
 /**
  * Scans `targets` (paths, directories, http(s) URLs): an async iterable of per-file records
  * with a `summary` promise. Options: `paths` (series paths to probe), `concurrency` (worker
@@ -184,7 +193,7 @@ export async function runScan(targets, opts, sink) {
   };
 
   const spawn = () => {
-    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: { paths, audit, format } });
+    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: { paths, audit, format, entry: workerEntry ?? new URL('./node.js', import.meta.url).href } });
     const w = { worker, busy: 0 };
     worker.on('message', (msg) => {
       w.busy--;

@@ -126,6 +126,16 @@ export class TsFile {
     return this.#source.name ?? null;
   }
 
+  /** Reads made so far by opening and loadIndex() (for a URL: HTTP requests). */
+  get reads() {
+    return this.#source.ioCount;
+  }
+
+  /** Bytes those reads brought (for a URL: response body bytes). */
+  get bytesRead() {
+    return this.#source.ioBytes;
+  }
+
   /** `{offset, size, metaOffset}` of TsFileMetadata. */
   get metadata() {
     return this.#fileInfo.metadata;
@@ -401,6 +411,24 @@ export async function listingColumns(file) {
 
 const OPEN = Symbol('open');
 
+/** `source` with `ioCount`/`ioBytes`: its own (an HTTP source counts requests), else counted here. */
+function withIoCount(source) {
+  if (typeof source.ioCount === 'number') return source;
+  const counted = {
+    size: source.size,
+    name: source.name ?? null,
+    ioCount: 0,
+    ioBytes: 0,
+    read(offset, length) {
+      counted.ioCount++;
+      counted.ioBytes += length;
+      return source.read(offset, length);
+    },
+    close: () => source.close?.(),
+  };
+  return counted;
+}
+
 // WasmTsFile.probe takes the variant as 0 (automatic), 1 (java) or 2 (zero-extended). A bad
 // name throws the same Error the wasm side throws for a bad charset name.
 function variantCode(variant) {
@@ -413,7 +441,7 @@ function variantCode(variant) {
 /** Opens a TsFile, reading only its head and tail. Errors carry `kind` and `offset`. */
 export async function openTsFile(input, options = {}) {
   const { source: makeSource = toSource } = options;
-  const source = await makeSource(input, options);
+  const source = withIoCount(await makeSource(input, options));
   try {
     const size = source.size;
     // 12 bytes: 7 for magic + version, 12 to recognise a v2 head ("TsFile000002").

@@ -1,11 +1,16 @@
-// Web servers for the remote-source tests: Debian's nginx, started on 127.0.0.1 with a
-// temporary configuration (a free port, everything under a temporary directory), and the
-// access log it writes (one line per request: method, URI, Range header, status, bytes sent).
+// Web servers for the remote-source tests, each started on 127.0.0.1 by the test: Debian's
+// nginx with a temporary configuration (a free port, everything under a temporary directory)
+// and the access log it writes (one line per request: method, URI, Range header, status,
+// bytes sent); and the servers users run in development — npm's http-server, Vite's dev and
+// preview servers (sirv), Python's http.server (no Range support at all).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p)) ?? null;
 
@@ -109,3 +114,80 @@ http {
     },
   };
 }
+
+/** Waits until `port` accepts connections, or fails with what the child printed. */
+async function whenListening(child, port, name, output) {
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (let i = 0; i < 600 && !(await canConnect(port)); i++) {
+    if (exited) throw new Error(`${name} exited: ${output()}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  if (!(await canConnect(port))) throw new Error(`${name} did not listen on ${port}: ${output()}`);
+  return () =>
+    exited
+      ? Promise.resolve()
+      : new Promise((r) => {
+          child.once('exit', r);
+          child.kill('SIGTERM');
+        });
+}
+
+function spawnServer(name, command, args, options = {}) {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  return { child, output: () => output };
+}
+
+/** npm's http-server (14) serving `root`: `{origin, stop()}`. */
+export async function startHttpServer(root) {
+  const port = await freePort();
+  const { child, output } = spawnServer('http-server', process.execPath, [join(ROOT, 'node_modules/http-server/bin/http-server'), root, '-a', '127.0.0.1', '-p', String(port), '-s', '-c-1']);
+  const stop = await whenListening(child, port, 'http-server', output);
+  return { name: 'http-server', origin: `http://127.0.0.1:${port}`, stop };
+}
+
+/**
+ * Vite's dev server (`mode` 'dev') or preview server ('preview') serving `root` as its public
+ * files: `{origin, stop()}`. Vite's cache goes to a temporary directory, not into `root`.
+ */
+export async function startVite(root, mode) {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'tsfile-bloom-vite-'));
+  const config = join(dir, 'vite.config.mjs');
+  const server = { host: '127.0.0.1', port, strictPort: true };
+  writeFileSync(config, `export default ${JSON.stringify({ root, cacheDir: join(dir, 'cache'), logLevel: 'warn', server, preview: server, build: { outDir: root } })};\n`);
+  const args = [join(ROOT, 'node_modules/vite/bin/vite.js'), ...(mode === 'preview' ? ['preview'] : []), '--config', config];
+  const { child, output } = spawnServer(`vite ${mode}`, process.execPath, args, { cwd: dir });
+  const stopChild = await whenListening(child, port, `vite ${mode}`, output);
+  return {
+    name: `vite ${mode}`,
+    origin: `http://127.0.0.1:${port}`,
+    async stop() {
+      await stopChild();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Python's http.server (no Range support: every GET is a 200 with the whole file): `{origin, stop()}`. */
+export async function startPythonHttp(root) {
+  const port = await freePort();
+  const { child, output } = spawnServer('python http.server', 'python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', root]);
+  const stop = await whenListening(child, port, 'python http.server', output);
+  return { name: 'python http.server', origin: `http://127.0.0.1:${port}`, stop };
+}
+
+/** Every server above by name, started on `root` (nginx only when installed). */
+export const SERVERS = {
+  nginx: async (root) => {
+    const ng = await startNginx(root);
+    return { ...ng, name: 'nginx' };
+  },
+  'http-server': startHttpServer,
+  'vite dev': (root) => startVite(root, 'dev'),
+  'vite preview': (root) => startVite(root, 'preview'),
+  'python http.server': startPythonHttp,
+};

@@ -1,0 +1,67 @@
+// The package as a user installs it: `npm pack` of this tree (dist/ already built), installed
+// into a scratch project. Tools a recipe needs (bundlers, servers) are linked into the
+// project's node_modules from this repository's, as `npm i -D <tool>` would put them there.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const BIN = (name) => join(ROOT, 'node_modules/.bin', name);
+/** Node's current LTS (scripts/setup.sh --node-lts), or null when this machine has no build of it. */
+export const NODE_LTS = existsSync(join(ROOT, '.tools/node-lts/bin/node')) ? join(ROOT, '.tools/node-lts/bin/node') : null;
+
+let packed = null;
+
+/** Packs the tree once per process: the tarball's path. */
+export function tarball() {
+  if (!packed) {
+    const dir = mkdtempSync(join(tmpdir(), 'tsfile-bloom-pack-'));
+    // --ignore-scripts: dist/ is built by the suite's build step; packing must not rebuild it.
+    const out = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' }));
+    packed = { dir, file: join(dir, out[0].filename), files: out[0].files.map((f) => f.path) };
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return packed;
+}
+
+/**
+ * A scratch project with the tarball installed: `{dir, cleanup()}`. `packageJson` is merged
+ * into its package.json; `tools` are package names linked from this repository's node_modules.
+ */
+export function installedApp(name, { packageJson = {}, tools = [] } = {}) {
+  const dir = join(mkdtempSync(join(tmpdir(), `tsfile-bloom-${name}-`)), 'app');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `consumer-${name}`, private: true, type: 'module', ...packageJson }, null, 2));
+  execFileSync('npm', ['install', tarball().file, '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir, stdio: 'pipe' });
+  for (const tool of tools) {
+    const link = join(dir, 'node_modules', tool);
+    mkdirSync(dirname(link), { recursive: true });
+    if (!existsSync(link)) symlinkSync(join(ROOT, 'node_modules', tool), link);
+  }
+  return { dir, cleanup: () => rmSync(dirname(dir), { recursive: true, force: true }) };
+}
+
+/**
+ * The recipes in README.md: `<!-- recipe: NAME -->` followed by fenced blocks up to the next
+ * heading or recipe marker. A `sh` block holds commands; a block whose first line is
+ * `// FILE` or `# FILE` (FILE with a dot or a slash, optionally followed by `:` and words) is
+ * that file's content. Returns `{files: {path: text}, commands: [line]}`.
+ */
+export function readmeRecipe(name) {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf(`<!-- recipe: ${name} -->`);
+  if (start < 0) throw new Error(`README.md has no recipe ${name}`);
+  const rest = readme.slice(start + 1);
+  const end = rest.search(/\n#{1,6} |<!-- recipe: /);
+  const section = end < 0 ? rest : rest.slice(0, end);
+  const recipe = { files: {}, commands: [] };
+  for (const [, lang, body] of section.matchAll(/```(\w*)\n([\s\S]*?)```/g)) {
+    const first = body.split('\n')[0];
+    const named = /^(?:\/\/|#) ([\w./-]*[./][\w./-]*)(?::.*)?$/.exec(first);
+    if (named && lang !== 'sh') recipe.files[named[1]] = body;
+    else if (lang === 'sh') recipe.commands.push(...body.split('\n').filter((l) => l.trim() && !l.trim().startsWith('#')));
+  }
+  return recipe;
+}
