@@ -33,6 +33,12 @@ function rememberNoSuffix(origin) {
   if (noSuffixRanges.size > NO_SUFFIX_MEMORY) noSuffixRanges.delete(noSuffixRanges.values().next().value);
 }
 
+// A browser's HTTP cache may answer a Range request from a whole response it holds — and when
+// that response was compressed (Vite's preview server gzips a 200 but not a 206, under one
+// weak ETag), with bytes that are not the range. Pages and their Workers therefore bypass the
+// cache; other runtimes have none (and Workers' fetch rejects the option).
+const BYPASS_CACHE = typeof document !== 'undefined' || typeof importScripts === 'function';
+
 /** Internal: a suffix range the server did not honour (never reaches a caller). */
 class SuffixRefused extends Error {}
 
@@ -40,6 +46,22 @@ class SuffixRefused extends Error {}
 export function isHttpUrl(input) {
   if (typeof URL !== 'undefined' && input instanceof URL) return input.protocol === 'http:' || input.protocol === 'https:';
   return typeof input === 'string' && /^https?:\/\//i.test(input);
+}
+
+/**
+ * In a page or a Worker served over http(s), a string that is not an absolute URL is a URL
+ * relative to the document (as fetch takes it): the absolute URL, or null elsewhere (Node,
+ * Deno and Workers without a location, where a string is a path or nothing).
+ */
+export function documentUrl(input) {
+  const base = globalThis.location?.href;
+  if (typeof input !== 'string' || typeof base !== 'string' || !/^https?:/i.test(base)) return null;
+  try {
+    const url = new URL(input, base);
+    return isHttpUrl(url) ? url.href : null;
+  } catch {
+    return null;
+  }
 }
 
 /** An 'io' error about `url`: `reason` is stable (range_ignored, http_status, short_body, ...). */
@@ -208,7 +230,7 @@ async function request(ctx, want, knownSize = null) {
   ctx.requests++;
   let res;
   try {
-    res = await ctx.fetch(url, { headers, signal: controller.signal, redirect: 'follow' });
+    res = await ctx.fetch(url, { headers, signal: controller.signal, redirect: 'follow', ...(BYPASS_CACHE ? { cache: 'no-store' } : {}) });
     if (res.status === 206) {
       const cr = parseContentRange(res.headers.get('content-range'));
       if (!cr || cr.start == null) {

@@ -3,7 +3,7 @@
 // recursively; files named *.tsfile) and http(s) URLs — or an array of any of these. Files are
 // read a few at a time on this thread; records come out in the order the targets were walked.
 import { openTsFile, toSource } from './tsfile.js';
-import { isHttpUrl } from './http-source.js';
+import { documentUrl, isHttpUrl } from './http-source.js';
 import { addToSummary, failedRecord, finishSummary, newSummary, scanOne, scanResult } from './scan-core.js';
 
 const TSFILE_NAME = /\.tsfile$/i;
@@ -25,6 +25,7 @@ const isList = (t) => Array.isArray(t) || (typeof FileList !== 'undefined' && t 
 async function* walkTargets(targets, prefix = '') {
   for (const t of isList(targets) ? Array.from(targets) : [targets]) {
     if (isHttpUrl(t)) yield { input: t, file: String(t) };
+    else if (documentUrl(t)) yield { input: documentUrl(t), file: t };
     else if (isBlob(t)) yield { input: t, file: prefix + (t.webkitRelativePath || t.name || 'blob') };
     else if (isFileHandle(t)) {
       try {

@@ -6,7 +6,7 @@
 import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
 import { argumentError, wrapRaw, stagePaths, stageBatch, charsetIndex, recordView, seedProbes, putKey, VARIANTS } from './core.js';
 import { CHARSETS, charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
-import { httpSource, isHttpUrl } from './http-source.js';
+import { documentUrl, httpSource, isHttpUrl } from './http-source.js';
 
 /** First read from the end: most TsFileMetadata (and small index regions) fit in it. */
 const TAIL_WINDOW = 4 * 1024;
@@ -23,6 +23,8 @@ const charsetBridge = (bytes, charset) => encodeJvm(utf8Decoder.decode(bytes), c
 /** A source of bytes: `size` and `read(offset, length) → Promise<Uint8Array>`; http(s) URLs resolve to one. */
 export function toSource(source, options = {}) {
   if (isHttpUrl(source)) return httpSource(source, options);
+  const relative = documentUrl(source);
+  if (relative) return httpSource(relative, options);
   if (source instanceof Uint8Array) {
     return { size: source.length, read: async (o, n) => source.subarray(o, o + n), close: async () => {}, name: null };
   }
@@ -36,7 +38,7 @@ export function toSource(source, options = {}) {
     };
   }
   if (source && typeof source.size === 'number' && typeof source.read === 'function') return source;
-  throw argumentError('source must be a Uint8Array, ArrayBuffer, Blob/File, an http(s) URL, or (in Node) a path or FileHandle');
+  throw argumentError('source must be a Uint8Array, ArrayBuffer, Blob/File, an http(s) URL (in a page, also one relative to it), or (in Node) a path or FileHandle');
 }
 
 /** Counts what is read (tests use it to show opening touches only the tail). */

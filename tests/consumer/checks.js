@@ -55,7 +55,7 @@ export async function openAndRead(api, input, options) {
  * The whole check. `files`: URLs (strings) of TsFiles; `bytesOf(url)` gives a file's bytes;
  * `leveldb`: a LevelDB table's bytes (or null to skip).
  */
-export async function runChecks(api, { files, bytesOf, leveldb = null, scanPaths = ['root.sg1.d1.s1', 'root.nowhere.d.s'] }) {
+export async function runChecks(api, { files, bytesOf, leveldb = null, scanPaths = ['root.sg1.d1.s1', 'root.nowhere.d.s'], gbkText = 'root.设备.s1' }) {
   const out = { fromUrl: {}, fromBytes: {}, requests: {} };
   for (const url of files) {
     const remote = await openAndRead(api, url);
@@ -69,7 +69,7 @@ export async function runChecks(api, { files, bytesOf, leveldb = null, scanPaths
   for await (const r of scan) records.push(r);
   const summary = await scan.summary;
   out.scan = { records: records.map(({ file, bytesRead, reads, ...rest }) => ({ file, ...rest })), files: summary.files, ok: summary.ok, errors: summary.errors };
-  out.gbk = Array.from(api.encodeJvm ? await encodeGbk(api) : []);
+  out.gbk = Array.from(await encodeGbk(api, gbkText));
   if (leveldb) {
     const table = await api.openLevelDbTable(leveldb);
     out.leveldb = { policy: table.filterPolicy, filters: table.filters.length };
@@ -78,8 +78,8 @@ export async function runChecks(api, { files, bytesOf, leveldb = null, scanPaths
   return out;
 }
 
-async function encodeGbk(api) {
+async function encodeGbk(api, text) {
   // In browsers the charsets module is fetched on first use; Node, Deno and Workers load it synchronously.
-  await api.loadCharsets?.();
-  return api.encodeJvm('设备', 'GBK');
+  await api.loadCharsets();
+  return api.encodeJvm(text, 'GBK');
 }

@@ -59,6 +59,9 @@ http {
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
   default_type application/octet-stream;
+  # What Debian's mime.types says for the files a page needs (browsers refuse a module script
+  # served as application/octet-stream, and compile wasm streaming only as application/wasm).
+  types { text/html html; text/javascript js mjs; text/css css; application/json json; application/wasm wasm; }
   keepalive_requests 100000;
   server {
     listen 127.0.0.1:${port};
