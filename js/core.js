@@ -83,7 +83,9 @@ const nodeUtf8Write =
 function utf8Writer(memory, ptr, length, bytes) {
   if (nodeUtf8Write) {
     const buffer = Buffer.from(memory, ptr, length);
-    return (s, at) => buffer.utf8Write(s, at);
+    // The length is explicit: workerd's Buffer (its Node compatibility) reads an omitted one as
+    // the whole buffer's and refuses any write past offset 0.
+    return (s, at) => buffer.utf8Write(s, at, length - at);
   }
   return (s, at) => utf8.encodeInto(s, bytes.subarray(at)).written;
 }

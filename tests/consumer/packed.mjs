@@ -53,9 +53,15 @@ export function readmeRecipe(name) {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const start = readme.indexOf(`<!-- recipe: ${name} -->`);
   if (start < 0) throw new Error(`README.md has no recipe ${name}`);
-  const rest = readme.slice(start + 1);
-  const end = rest.search(/\n#{1,6} |<!-- recipe: /);
-  const section = end < 0 ? rest : rest.slice(0, end);
+  // The section ends at the next heading or recipe marker outside a code fence.
+  const lines = readme.slice(start).split('\n');
+  let fenced = false;
+  let end = 1;
+  for (; end < lines.length; end++) {
+    if (lines[end].startsWith('```')) fenced = !fenced;
+    else if (!fenced && (/^#{1,6} /.test(lines[end]) || lines[end].startsWith('<!-- recipe: '))) break;
+  }
+  const section = lines.slice(0, end).join('\n');
   const recipe = { files: {}, commands: [] };
   for (const [, lang, body] of section.matchAll(/```(\w*)\n([\s\S]*?)```/g)) {
     const first = body.split('\n')[0];
