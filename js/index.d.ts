@@ -1,3 +1,23 @@
+// Browser and Node globals (Blob, URL, AbortSignal, FileList, fetch, ...) are named through
+// `Global<K>`: the global's instance type where the program's libs declare it (lib "dom",
+// "webworker" or @types/node), else `never` — so these declarations compile under any `lib`,
+// with or without DOM and @types/node, and accept exactly what the runtime checks accept.
+/** The instance type of the global constructor `K` where this program's libs declare it, else never. */
+type Global<K extends string> = typeof globalThis extends { [P in K]: { prototype: infer T } } ? T : never;
+/** The global function `K` where this program's libs declare it, else never. */
+type GlobalFunction<K extends string> = typeof globalThis extends { [P in K]: infer F extends (...args: never[]) => unknown } ? F : never;
+/** A compiled WebAssembly module where this program's libs declare WebAssembly, else never. */
+export type WasmModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer M } } } ? M : never;
+
+/** A Blob or File (browsers, Node >= 20, Deno, Bun, Workers). */
+export type BlobInput = Global<'Blob'>;
+/** A WHATWG URL object. */
+export type UrlInput = Global<'URL'>;
+/** An AbortSignal. */
+export type Signal = Global<'AbortSignal'>;
+/** Request headers: a record, name-value pairs, or a Headers object. */
+export type HeadersInput = Record<string, string> | [string, string][] | Global<'Headers'>;
+
 /** Murmur128 tail variant: Java sign-extends tail bytes; the C++ writer in tsfile 2.5.0 zero-extends them. */
 export type Variant = 'java' | 'zero-extended';
 
@@ -103,7 +123,13 @@ export function isMultiByte(name: string): boolean;
  * return the same promise. Browsers must await it before using a multi-byte charset; Node loads
  * the module synchronously on first use.
  */
-export function loadCharsets(): Promise<void>;
+export function loadCharsets(options?: { module_or_path?: WasmInput | Promise<WasmInput> }): Promise<void>;
+
+/**
+ * Where a wasm module may come from: a URL (string or object), a fetch `Response` or `Request`,
+ * its bytes, or a compiled module.
+ */
+export type WasmInput = string | UrlInput | Global<'Request'> | Global<'Response'> | ArrayBuffer | ArrayBufferView | WasmModule;
 /** Whether multi-byte charsets can be encoded now. */
 export function charsetsLoaded(): boolean;
 /**
@@ -169,7 +195,7 @@ export interface ByteSource {
 }
 
 /** A Node path string or URL, a Node `FileHandle`, bytes, a Blob/File, or a ByteSource. */
-export type TsFileInput = string | URL | Uint8Array | ArrayBuffer | Blob | ByteSource | { fd: number; read: Function; stat: Function };
+export type TsFileInput = string | UrlInput | Uint8Array | ArrayBuffer | BlobInput | ByteSource | { fd: number; read: Function; stat: Function };
 
 export interface TsFileMetadataInfo {
   /** Offset of TsFileMetadata in the file. */
@@ -319,6 +345,10 @@ export class TsFile {
   readonly tableNames: (string | null)[];
   readonly warnings: WarningInfo[];
   readonly indexError: TsFileBloomError | null;
+  /** Reads made so far by opening and loadIndex() — for a URL, HTTP requests. */
+  readonly reads: number;
+  /** Bytes those reads brought — for a URL, response body bytes. */
+  readonly bytesRead: number;
   bloomInfo(): BloomInfo;
   /** Reads the index region once; returns the error that stopped the walk (partial series kept), or null. */
   loadIndex(): Promise<TsFileBloomError | null>;
@@ -455,8 +485,11 @@ export interface LevelDbHelpers {
   probeFilter(key: string | Uint8Array, filterBytes: Uint8Array): LevelDbFilterProbe;
 }
 
-/** Loads the LevelDB wasm module (once) and resolves to its synchronous helpers. */
-export function loadLevelDb(): Promise<LevelDbHelpers>;
+/**
+ * Loads the LevelDB wasm module (once) and resolves to its synchronous helpers; `module_or_path`
+ * says where it comes from (by default the .wasm beside the package's glue, or the entry's own).
+ */
+export function loadLevelDb(options?: { module_or_path?: WasmInput | Promise<WasmInput> }): Promise<LevelDbHelpers>;
 export const levelDbHelpers: LevelDbHelpers;
 export const LEVELDB_MAGIC: Uint8Array;
 export function isLevelDbFooter(last8: Uint8Array): boolean;
@@ -482,9 +515,9 @@ export function writerHypothesis(audit: AuditResult | null): WriterHypothesis;
  */
 export interface RemoteOptions {
   /** Extra request headers (e.g. Authorization). */
-  headers?: HeadersInit;
+  headers?: HeadersInput;
   /** Aborts every request of the file; the open rejects with kind 'cancelled'. */
-  signal?: AbortSignal;
+  signal?: Signal;
   /** A request that receives nothing for this long fails (reason 'timeout'). Default 20000. */
   timeoutMs?: number;
   /** Read the whole body when a server ignores Range (200); refused otherwise (reason 'range_ignored'). */
@@ -492,7 +525,7 @@ export interface RemoteOptions {
   /** The largest whole body allowFullDownload reads. Default 64 MiB. */
   maxFullDownloadBytes?: number;
   /** A fetch implementation (default globalThis.fetch). */
-  fetch?: typeof fetch;
+  fetch?: GlobalFunction<'fetch'>;
 }
 
 /** An 'io' error of a remote source: `reason` names the cause, `url` the file. */
@@ -505,7 +538,7 @@ export interface RemoteError extends TsFileBloomError {
 }
 
 /** What scanTsFiles reads: Node paths/directories/URLs; in browsers Files, FileList, handles, URLs. */
-export type ScanTarget = string | URL | Blob | FileList | FileSystemDirectoryHandle | FileSystemFileHandle;
+export type ScanTarget = string | UrlInput | BlobInput | Global<'FileList'> | Global<'FileSystemDirectoryHandle'> | Global<'FileSystemFileHandle'>;
 
 export interface ScanOptions extends Omit<RemoteOptions, 'signal'> {
   /** Series paths to test in every file. */
@@ -515,7 +548,7 @@ export interface ScanOptions extends Omit<RemoteOptions, 'signal'> {
   /** Read each index too and let the writer-variant audit decide the verdicts. */
   audit?: boolean;
   /** Stops the scan and every read promptly; iteration and `summary` reject with kind 'cancelled'. */
-  signal?: AbortSignal;
+  signal?: Signal;
   onProgress?(progress: { done: number; found: number; total: number | null; bytesRead: number; elapsedMs: number }): void;
 }
 

@@ -1,0 +1,148 @@
+// The packed tarball's type declarations, type-checked by `tsc --noEmit` (strict,
+// skipLibCheck: false) in the setups users have: a Node-only project (lib es2022 and
+// @types/node, no DOM), a project with no ambient types at all, a browser project (DOM, bundler
+// resolution), DOM with @types/node, a Worker project (lib webworker) — ESM and CommonJS — and
+// the README's examples marked `<!-- typecheck: FILE -->`, compiled as they stand. A program with
+// a type error must fail, so the declarations really constrain.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, ROOT, installedApp } from './packed.mjs';
+
+let app;
+before(() => {
+  app = installedApp('types', { tools: ['@types/node'] });
+});
+after(() => app?.cleanup());
+
+// A Node program touching the API's types, values and options (ESM).
+const NODE_PROGRAM = `
+import { openTsFile, scanTsFiles, BloomFilter, hash32, loadCharsets, type FileProbeResult, type TsFileBloomError, type ScanRecord, type RemoteOptions } from 'tsfile-bloom';
+const h: number = hash32('root.a.b', 5, 'zero-extended');
+const f: BloomFilter = BloomFilter.withCapacity(10, 0.05).add('root.a.b');
+const verdict: 'absent' | 'maybe' = f.probe('root.a.b', { charset: 'GBK' }).verdict;
+const data: Int32Array = f.probeMany(['x'], { compact: true }).data;
+const t = await openTsFile('x.tsfile');
+const p: FileProbeResult = t.probe('root.a.b');
+const reads: number = t.reads + t.bytesRead;
+const audit = await t.audit();
+const status: string | undefined = audit?.status;
+const options: RemoteOptions = { headers: { Authorization: 'Bearer x' }, signal: AbortSignal.timeout(1000), timeoutMs: 5000, fetch };
+const remote = await openTsFile(new URL('https://example.org/x.tsfile'), options);
+const fromBlob = await openTsFile(new Blob([new Uint8Array(8)]));
+await loadCharsets();
+for await (const r of scanTsFiles(['/data', new URL('https://example.org/y.tsfile')], { paths: ['root.a.b'] })) { const rec: ScanRecord = r; }
+try { BloomFilter.decode(new Uint8Array([0])); } catch (e) { const k: string = (e as TsFileBloomError).kind; }
+await t.close(); await remote.close(); await fromBlob.close();
+export { h, verdict, data, p, status, reads };
+`;
+
+// The same API in CommonJS (import = require).
+const CJS_PROGRAM = `
+import tb = require('tsfile-bloom');
+const n: number = tb.hash32('root.a.b', 5);
+async function main(): Promise<number> {
+  const t = await tb.openTsFile(new Uint8Array(16));
+  const v: 'absent' | 'maybe' | 'unknown' = t.probe('root.a.b').verdict;
+  await t.close();
+  return v.length + n;
+}
+export = main;
+`;
+
+// With no ambient types: bytes in, results out.
+const BARE_PROGRAM = `
+import { openTsFile, hash32, type SeriesInfo } from 'tsfile-bloom';
+const t = await openTsFile(new Uint8Array(16));
+const series: SeriesInfo[] = await t.series();
+const n: number = hash32('root.a.b', 5) + series.length;
+await t.close();
+export { n };
+`;
+
+// A page: the default entry, a File from an <input>, a FileList scanned, the explicit web entry.
+const DOM_PROGRAM = `
+import { openTsFile, scanTsFiles } from 'tsfile-bloom';
+import init, { initSync } from 'tsfile-bloom/web';
+await init({ module_or_path: new URL('/assets/tsfile_bloom_bg.wasm', location.href), charsets: '/assets/charsets_bg.wasm', leveldb: fetch('/assets/leveldb_bg.wasm') });
+const input = document.querySelector('input')!;
+const t = await openTsFile(input.files![0]);
+const fromPage = await openTsFile('data/x.tsfile');
+for await (const r of scanTsFiles(input.files!, { paths: ['root.a.b'], signal: new AbortController().signal })) console.log(r.file);
+const dir = await (window as unknown as { showDirectoryPicker(): Promise<FileSystemDirectoryHandle> }).showDirectoryPicker();
+await scanTsFiles(dir).summary;
+initSync({ module: new Uint8Array(8) });
+await t.close(); await fromPage.close();
+export {};
+`;
+
+// A module Worker.
+const WORKER_PROGRAM = `
+import { openTsFile } from 'tsfile-bloom';
+self.onmessage = async (e: MessageEvent<Blob>) => {
+  const t = await openTsFile(e.data);
+  postMessage(t.probe('root.a.b').verdict);
+  await t.close();
+};
+export {};
+`;
+
+const NODENEXT = { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false };
+const BUNDLER = { module: 'esnext', moduleResolution: 'bundler', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false };
+
+function tsc(name, compilerOptions, files) {
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(app.dir, file), text);
+  writeFileSync(join(app.dir, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions, files: Object.keys(files) }));
+  return spawnSync(BIN('tsc'), ['-p', `tsconfig.${name}.json`], { cwd: app.dir, encoding: 'utf8' });
+}
+
+function assertCompiles(name, compilerOptions, files) {
+  const r = tsc(name, compilerOptions, files);
+  assert.equal(r.status, 0, `${name}:\n${r.stdout}${r.stderr}`);
+}
+
+/** The README's blocks marked `<!-- typecheck: FILE -->`: {FILE: text}. */
+function readmeExamples() {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const out = {};
+  for (const [, file, body] of readme.matchAll(/<!-- typecheck: (\S+) -->\n```\w*\n([\s\S]*?)```/g)) out[file] = `${body}\nexport {};\n`;
+  return out;
+}
+
+test('a Node-only project: lib es2022 and @types/node, no DOM (ESM and CommonJS)', () => {
+  assertCompiles('node', { ...NODENEXT, lib: ['es2022'], types: ['node'] }, { 'node-program.mts': NODE_PROGRAM, 'cjs-program.cts': CJS_PROGRAM });
+});
+
+test('a project with no ambient types at all: lib es2022, types []', () => {
+  assertCompiles('bare', { ...NODENEXT, lib: ['es2022'], types: [] }, { 'bare-program.mts': BARE_PROGRAM, 'bare-cjs.cts': CJS_PROGRAM });
+});
+
+test('a browser project: lib dom, bundler resolution; and DOM with @types/node', () => {
+  assertCompiles('dom', { ...BUNDLER, lib: ['es2022', 'dom', 'dom.iterable'], types: [] }, { 'dom-program.ts': DOM_PROGRAM });
+  assertCompiles('dom-node', { ...NODENEXT, lib: ['es2022', 'dom', 'dom.iterable'], types: ['node'] }, { 'node-program.mts': NODE_PROGRAM, 'cjs-program.cts': CJS_PROGRAM });
+});
+
+test('a module Worker: lib webworker', () => {
+  assertCompiles('worker', { ...BUNDLER, lib: ['es2022', 'webworker'], types: [] }, { 'worker-program.ts': WORKER_PROGRAM });
+});
+
+test("the README's examples compile as they stand, strict, in a Node-only project and with DOM", () => {
+  const examples = readmeExamples();
+  assert.ok(Object.keys(examples).length >= 2, Object.keys(examples).join(' '));
+  assertCompiles('readme-node', { ...NODENEXT, lib: ['es2022'], types: ['node'] }, examples);
+  assertCompiles('readme-dom', { ...NODENEXT, lib: ['es2022', 'dom'], types: ['node'] }, examples);
+});
+
+test('the declarations constrain: type errors are caught', () => {
+  const wrongResult = tsc('bad', { ...NODENEXT, lib: ['es2022'], types: ['node'] }, { 'bad.mts': `import { hash32 } from 'tsfile-bloom';\nconst s: string = hash32('x', 5);\nexport { s };\n` });
+  assert.notEqual(wrongResult.status, 0);
+  assert.match(wrongResult.stdout, /TS2322/);
+  const wrongInput = tsc('bad-input', { ...NODENEXT, lib: ['es2022'], types: ['node'] }, { 'bad-input.mts': `import { openTsFile } from 'tsfile-bloom';\nawait openTsFile(42);\nexport {};\n` });
+  assert.notEqual(wrongInput.status, 0);
+  assert.match(wrongInput.stdout, /TS2345/);
+  const nullAudit = tsc('bad-audit', { ...NODENEXT, lib: ['es2022'], types: ['node'] }, { 'bad-audit.mts': `import { openTsFile } from 'tsfile-bloom';\nconst t = await openTsFile('x');\nconst a = await t.audit();\nconsole.log(a.summary);\nexport {};\n` });
+  assert.notEqual(nullAudit.status, 0);
+  assert.match(nullAudit.stdout, /TS18047/);
+});
