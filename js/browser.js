@@ -1,7 +1,9 @@
-// Browser / bundler entry: fetches and instantiates the wasm before the API is used.
+// Browser / bundler entry: fetches and instantiates the wasm before the API is used. The glue's
+// own default is the .wasm beside it, named as `new URL('tsfile_bloom_bg.wasm', import.meta.url)`,
+// the pattern bundlers copy as an asset; nothing is computed here at import.
 import init from '../dist/web/tsfile_bloom.js';
 
-await init({ module_or_path: new URL('../dist/web/tsfile_bloom_bg.wasm', import.meta.url) });
+await init();
 
 export * from './core.js';
 export { openTsFile, TsFile, countingSource } from './tsfile.js';

@@ -7,6 +7,8 @@ import {
 } from '../dist/web/tsfile_bloom.js';
 import { CHARSETS, canonicalCharsetName, encodeJvm, isMultiByte, wellFormed } from './charsets.js';
 
+import { invalidArgument } from './errors.js';
+
 export { CHARSETS, canonicalCharsetName, charsetsLoaded, encodeJvm, isMultiByte, loadCharsets } from './charsets.js';
 
 export const SEEDS = Object.freeze([5, 7, 11, 19, 31, 37, 43, 59]);
@@ -14,12 +16,9 @@ export const VARIANTS = Object.freeze(['java', 'zero-extended']);
 
 const utf8 = new TextEncoder();
 
-/** An Error with the same `kind`/`offset` shape as the ones thrown from wasm. */
-export function argumentError(message) {
-  const err = new TypeError(message);
-  err.kind = 'invalid_argument';
-  err.offset = 0;
-  return err;
+/** An 'invalid_argument' Error (errors.js), naming the parameter when `argument` is given. */
+export function argumentError(message, argument = null) {
+  return invalidArgument(argument, message);
 }
 
 // The wasm exports take the variant as a flag (zero-extended or not): names are checked here.
@@ -263,6 +262,13 @@ export function stageBatch(paths, charset, method) {
 
 const RAW = Symbol('raw');
 
+/** The filter's wasm object; a freed filter (free(), or its TsFile closed) is a typed error. */
+function live(filter) {
+  const raw = filter[RAW];
+  if (!raw) throw argumentError('this BloomFilter has been freed (by free(), or by closing the TsFile it came from)', 'this');
+  return raw;
+}
+
 /** The Bloom filter of a TsFile (or one you build): bit-exact with TsFile's Java writer. */
 export class BloomFilter {
   /** An empty filter with the given geometry (bitCount >= 1, 1 <= hashFunctionCount <= 8). */
@@ -283,13 +289,16 @@ export class BloomFilter {
 
   /** Sized exactly like Java's BloomFilter.getEmptyBloomFilter(errorRate, n). */
   static withCapacity(n, errorRate = 0.05) {
+    if (!Number.isInteger(n) || n < 0 || n > 0x7fffffff) throw argumentError(`n must be an integer in 0..2^31-1 (the number of paths), not ${String(n)}`, 'n');
+    // Java clamps a rate to [0.01, 0.1] (docs/bloom-filter.md); one that is no rate at all is refused.
+    if (typeof errorRate !== 'number' || !(errorRate > 0 && errorRate < 1)) throw argumentError(`errorRate must be a number between 0 and 1 (Java then clamps it to 0.01..0.1), not ${String(errorRate)}`, 'errorRate');
     return BloomFilter.#wrap(WasmBloomFilter.withCapacity(n, errorRate));
   }
 
   /** Sets the bits of one path. Options: `variant` ('java'), `charset` ('UTF-8'). */
   add(path, { variant, charset } = {}) {
     const key = keyOf(path, charset);
-    this[RAW].add(key.bytes, key.text, checkVariant(variant) === 'zero-extended', key.text ? key.charset : 'UTF-8');
+    live(this).add(key.bytes, key.text, checkVariant(variant) === 'zero-extended', key.text ? key.charset : 'UTF-8');
     return this;
   }
 
@@ -301,7 +310,7 @@ export class BloomFilter {
     const key = text ? null : keyOf(path, charset);
     const index = charsetIndex(text ? (charset ?? 'UTF-8') : 'UTF-8');
     const len = putKey(text ? path : key.bytes);
-    this[RAW].probe(len, text, v === 'zero-extended', index);
+    live(this).probe(len, text, v === 'zero-extended', index);
     const [m, at] = probeRecordView();
     return {
       verdict: m[at] === 1 ? 'maybe' : 'absent',
@@ -318,7 +327,7 @@ export class BloomFilter {
   addMany(paths, { variant, charset } = {}) {
     const v = checkVariant(variant);
     const packed = stageBatch(paths, charset, 'addMany');
-    this[RAW].addStaged(packed.count, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
+    live(this).addStaged(packed.count, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
     return this;
   }
 
@@ -329,7 +338,7 @@ export class BloomFilter {
   mightContainMany(paths, { variant, charset } = {}) {
     const v = checkVariant(variant);
     const packed = stageBatch(paths, charset, 'mightContainMany');
-    return this[RAW].mightContainStaged(packed.count, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
+    return live(this).mightContainStaged(packed.count, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
   }
 
   /**
@@ -341,7 +350,7 @@ export class BloomFilter {
     const v = checkVariant(variant);
     const packed = stageBatch(paths, charset, 'probeMany');
     const count = packed.count;
-    const data = this[RAW].probeStaged(packed.count, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
+    const data = live(this).probeStaged(packed.count, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
     const k = this.hashFunctionCount;
     const stride = 1 + 2 * k;
     const full = (1 << k) - 1;
@@ -367,35 +376,35 @@ export class BloomFilter {
 
   /** The serialized structure (docs/bloom-filter.md §2), byte-identical to Java's writer. */
   encode() {
-    return this[RAW].encode();
+    return live(this).encode();
   }
 
   /** The logical bit vector: ceil(bitCount / 8) bytes, bit i in byte i >> 3 at position i & 7. */
   bits() {
-    return this[RAW].bits();
+    return live(this).bits();
   }
 
   get bitCount() {
-    return this[RAW].bitCount;
+    return live(this).bitCount;
   }
 
   get hashFunctionCount() {
-    return this[RAW].hashFunctionCount;
+    return live(this).hashFunctionCount;
   }
 
   /** Bytes of the stored (trimmed) bit vector, as `encode()` would write `byte_length`. */
   get byteLength() {
-    return this[RAW].byteLength;
+    return live(this).byteLength;
   }
 
   get setBits() {
-    return this[RAW].setBits;
+    return live(this).setBits;
   }
 
   /** Fill and false-positive figures; `items` sets the n used for the formula FPP and optimal k. */
   stats(items) {
     if (items !== undefined && !(typeof items === 'number' && items >= 0)) throw argumentError('items must be a non-negative number');
-    return this[RAW].stats(items);
+    return live(this).stats(items);
   }
 
   /** Releases the wasm memory now (a FinalizationRegistry does it eventually otherwise). */

@@ -9,3 +9,15 @@ export function plainError(e) {
     offset: typeof e.offset === 'number' ? e.offset : null,
   };
 }
+
+/**
+ * A bad argument, caught at the door: `kind` 'invalid_argument', `argument` the parameter's
+ * name (or 'this' for a freed or closed object), a plain sentence, and no byte offset.
+ */
+export function invalidArgument(argument, message) {
+  const err = new TypeError(message);
+  err.kind = 'invalid_argument';
+  err.argument = argument;
+  err.offset = null;
+  return err;
+}

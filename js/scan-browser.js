@@ -4,17 +4,13 @@
 // read a few at a time on this thread; records come out in the order the targets were walked.
 import { openTsFile, toSource } from './tsfile.js';
 import { documentUrl, isHttpUrl } from './http-source.js';
-import { addToSummary, failedRecord, finishSummary, newSummary, scanOne, scanResult } from './scan-core.js';
+import { addToSummary, checkScanOptions, failedRecord, finishSummary, newSummary, scanOne, scanResult, targetList } from './scan-core.js';
+import { invalidArgument } from './errors.js';
 
 const TSFILE_NAME = /\.tsfile$/i;
 const DEFAULT_CONCURRENCY = 4;
 
-function argumentError(message) {
-  const err = new TypeError(message);
-  err.kind = 'invalid_argument';
-  err.offset = 0;
-  return err;
-}
+const argumentError = (message) => invalidArgument('targets', message);
 
 const isDirectoryHandle = (t) => t && t.kind === 'directory' && typeof t.entries === 'function';
 const isFileHandle = (t) => t && t.kind === 'file' && typeof t.getFile === 'function';
@@ -59,7 +55,10 @@ async function* walkDirectory(dir, prefix) {
  * `onProgress`, and for URLs `headers`, `timeoutMs`, `allowFullDownload`, `maxFullDownloadBytes`.
  */
 export function scanTsFiles(targets, options = {}) {
-  return scanResult((emit, signal) => runScan(targets, { ...options, signal }, emit), { signal: options.signal });
+  const one = (t) => isBlob(t) || isFileHandle(t) || isDirectoryHandle(t) || (typeof URL !== 'undefined' && t instanceof URL);
+  const list = typeof FileList !== 'undefined' && targets instanceof FileList ? targets : targetList(targets, one, 'Files, a FileList, file system handles or http(s) URLs');
+  checkScanOptions(options);
+  return scanResult((emit, signal) => runScan(list, { ...options, signal }, emit), { signal: options.signal });
 }
 
 async function runScan(targets, opts, emit) {

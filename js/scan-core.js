@@ -7,7 +7,7 @@
 // the writer-variant audit decides.
 
 import { bloomReport } from './report.js';
-import { plainError } from './errors.js';
+import { invalidArgument, plainError } from './errors.js';
 
 // ---- Adapters: the only places that read fields of API results. -----------------------
 
@@ -60,6 +60,31 @@ function auditOf(a) {
 
 /** An error (thrown by the reader, a source, or anything) → `{kind, message, offset}`. */
 export const errorOf = plainError;
+
+// ---- Arguments. ----------------------------------------------------------------------------
+
+/**
+ * A scan's targets as a list: a single target (`isOne(t)`, or a string — which must not be
+ * taken for a list of its characters) is a list of one; an array or other iterable is itself.
+ */
+export function targetList(targets, isOne, what) {
+  if (typeof targets === 'string' || (targets != null && isOne(targets))) return [targets];
+  if (targets != null && typeof targets !== 'function' && typeof targets[Symbol.iterator] === 'function') return targets;
+  throw invalidArgument('targets', `scanTsFiles expects ${what}, or a list of them; got ${targets === null ? 'null' : typeof targets}`);
+}
+
+/** The options every scanner takes, checked: a bad one is a typed error before anything is read. */
+export function checkScanOptions(options) {
+  if (options == null || typeof options !== 'object') throw invalidArgument('options', 'scanTsFiles options must be an object');
+  const { paths, concurrency, audit, onProgress } = options;
+  if (paths !== undefined && !(Array.isArray(paths) && paths.every((p) => typeof p === 'string' || p instanceof Uint8Array))) {
+    throw invalidArgument('paths', 'paths must be an array of series paths (strings or Uint8Arrays)');
+  }
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) throw invalidArgument('concurrency', `concurrency must be a positive integer, not ${String(concurrency)}`);
+  if (audit !== undefined && typeof audit !== 'boolean') throw invalidArgument('audit', 'audit must be true or false');
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw invalidArgument('onProgress', 'onProgress must be a function');
+  return options;
+}
 
 // ---- One file. ----------------------------------------------------------------------------
 

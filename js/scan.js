@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { isHttpUrl } from './http-source.js';
 import { openTsFile } from './tsfile.js';
 import { ioError, nodeSource } from './node-source.js';
-import { addToSummary, errorOf, finishSummary, formatRecords, mergeSummary, newSummary, scanOne, scanResult } from './scan-core.js';
+import { addToSummary, checkScanOptions, errorOf, finishSummary, formatRecords, mergeSummary, newSummary, scanOne, scanResult, targetList } from './scan-core.js';
+import { invalidArgument } from './errors.js';
 
 /** Local files per message to a worker (one message per file would cost more than the file). */
 const BATCH = 256;
@@ -47,7 +48,9 @@ export function setScanWorkerEntry(url) {
  * `maxFullDownloadBytes`.
  */
 export function scanTsFiles(targets, options = {}) {
-  return scanResult((emit, signal) => runScan(targets, { ...options, signal, format: 'records' }, emit), { signal: options.signal });
+  const list = targetList(targets, (t) => t instanceof URL, 'a path, a directory or an http(s) URL');
+  checkScanOptions(options);
+  return scanResult((emit, signal) => runScan(list, { ...options, signal, format: 'records' }, emit), { signal: options.signal });
 }
 
 function fsError(e, path, what) {
@@ -66,7 +69,11 @@ export function* walkTargets(targets) {
       yield { url: String(target), file: String(target) };
       continue;
     }
-    const p = target instanceof URL ? fileURLToPath(target) : String(target);
+    if ((typeof target !== 'string' && !(target instanceof URL)) || (target instanceof URL && target.protocol !== 'file:')) {
+      yield { file: String(target), error: errorOf(invalidArgument('targets', `a scan target must be a path, a file: URL or an http(s) URL, not ${target instanceof URL ? target.protocol : target === null ? 'null' : typeof target}`)) };
+      continue;
+    }
+    const p = target instanceof URL ? fileURLToPath(target) : target;
     let st;
     try {
       st = statSync(p);

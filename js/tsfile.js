@@ -26,9 +26,14 @@ export function toSource(source, options = {}) {
   const relative = documentUrl(source);
   if (relative) return httpSource(relative, options);
   if (source instanceof Uint8Array) {
+    if (source.length === 0 && isDetached(source.buffer)) throw argumentError('the Uint8Array views a detached (transferred) buffer: it holds no bytes', 'source');
     return { size: source.length, read: async (o, n) => source.subarray(o, o + n), close: async () => {}, name: null };
   }
-  if (source instanceof ArrayBuffer) return toSource(new Uint8Array(source));
+  if (source instanceof ArrayBuffer) {
+    // A transferred (detached) buffer has no bytes any more: say so rather than read 0 of them.
+    if (source.detached === true || (source.byteLength === 0 && isDetached(source))) throw argumentError('the ArrayBuffer is detached (it was transferred): it holds no bytes', 'source');
+    return toSource(new Uint8Array(source));
+  }
   if (typeof Blob !== 'undefined' && source instanceof Blob) {
     return {
       size: source.size,
@@ -38,7 +43,17 @@ export function toSource(source, options = {}) {
     };
   }
   if (source && typeof source.size === 'number' && typeof source.read === 'function') return source;
-  throw argumentError('source must be a Uint8Array, ArrayBuffer, Blob/File, an http(s) URL (in a page, also one relative to it), or (in Node) a path or FileHandle');
+  throw argumentError('source must be a Uint8Array, ArrayBuffer, Blob/File, an http(s) URL (in a page, also one relative to it), or (in Node) a path or FileHandle', 'source');
+}
+
+/** Whether `buffer` is detached, where ArrayBuffer#detached is missing (Node 20): a view of it cannot be made. */
+function isDetached(buffer) {
+  try {
+    new Uint8Array(buffer);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /** Counts what is read (tests use it to show opening touches only the tail). */
@@ -106,7 +121,7 @@ export class TsFile {
   }
 
   get #file() {
-    if (!this.#raw) throw argumentError('this TsFile is closed');
+    if (!this.#raw) throw argumentError('this TsFile is closed', 'this');
     return this.#raw;
   }
 
@@ -284,15 +299,18 @@ export class TsFile {
 
   /**
    * `[{path, verdict}]` for many paths in one call into wasm, with `probe`'s soundness rules;
-   * `variant`/`charset` as in `probe`.
+   * `variant`/`charset` as in `probe`. `paths`: strings / Uint8Arrays, or pre-encoded
+   * `{bytes, ends}` (each `path` is then its Uint8Array slice).
    */
   probeMany(paths, { variant, charset } = {}) {
-    if (!Array.isArray(paths)) throw argumentError('probeMany expects an array of paths');
     const code = variantCode(variant);
     this.#encoderFor(charset);
-    const { count } = stagePaths(paths);
+    const { count } = stageBatch(paths, undefined, 'probeMany');
     const codes = this.#file.probeStaged(count, code, charset ?? '');
-    return paths.map((path, i) => ({ path, verdict: VERDICTS[codes[i]] }));
+    if (Array.isArray(paths)) return paths.map((path, i) => ({ path, verdict: VERDICTS[codes[i]] }));
+    const out = new Array(count);
+    for (let i = 0; i < count; i++) out[i] = { path: paths.bytes.subarray(i ? paths.ends[i - 1] : 0, paths.ends[i]), verdict: VERDICTS[codes[i]] };
+    return out;
   }
 
   /**
@@ -413,22 +431,39 @@ export async function listingColumns(file) {
 
 const OPEN = Symbol('open');
 
-/** `source` with `ioCount`/`ioBytes`: its own (an HTTP source counts requests), else counted here. */
-function withIoCount(source) {
-  if (typeof source.ioCount === 'number') return source;
-  const counted = {
-    size: source.size,
+/**
+ * The source an open reads through: its size checked, every read checked to return exactly the
+ * bytes asked for (a custom source's mistake is a typed io error, not a TypeError deep inside),
+ * and `ioCount`/`ioBytes` — the source's own (an HTTP source counts requests), else counted here.
+ */
+function checkedSource(source) {
+  const { size } = source;
+  if (!Number.isSafeInteger(size) || size < 0) throw argumentError(`a byte source's size must be a non-negative integer, not ${String(size)}`, 'source');
+  const counts = typeof source.ioCount === 'number';
+  const checked = {
+    size,
     name: source.name ?? null,
     ioCount: 0,
     ioBytes: 0,
-    read(offset, length) {
-      counted.ioCount++;
-      counted.ioBytes += length;
-      return source.read(offset, length);
+    async read(offset, length) {
+      if (!counts) {
+        checked.ioCount++;
+        checked.ioBytes += length;
+      }
+      const bytes = await source.read(offset, length);
+      if (!(bytes instanceof Uint8Array) || bytes.length !== length) {
+        const got = bytes instanceof Uint8Array ? `${bytes.length} bytes` : bytes === null ? 'null' : typeof bytes;
+        throw Object.assign(new Error(`the byte source's read(${offset}, ${length}) returned ${got}, not ${length} bytes`), { kind: 'io', offset });
+      }
+      return bytes;
     },
     close: () => source.close?.(),
   };
-  return counted;
+  if (counts) {
+    Object.defineProperty(checked, 'ioCount', { get: () => source.ioCount });
+    Object.defineProperty(checked, 'ioBytes', { get: () => source.ioBytes });
+  }
+  return checked;
 }
 
 // WasmTsFile.probe takes the variant as 0 (automatic), 1 (java) or 2 (zero-extended). A bad
@@ -437,13 +472,20 @@ function variantCode(variant) {
   if (variant === undefined || variant === null || variant === '') return 0;
   if (variant === 'java') return 1;
   if (variant === 'zero-extended') return 2;
-  throw argumentError(`unknown hash variant ${JSON.stringify(String(variant))}; expected "java" or "zero-extended"`);
+  throw argumentError(`unknown hash variant ${JSON.stringify(String(variant))}; expected "java" or "zero-extended"`, 'variant');
 }
 
 /** Opens a TsFile, reading only its head and tail. Errors carry `kind` and `offset`. */
 export async function openTsFile(input, options = {}) {
   const { source: makeSource = toSource } = options;
-  const source = withIoCount(await makeSource(input, options));
+  const opened = await makeSource(input, options);
+  let source;
+  try {
+    source = checkedSource(opened);
+  } catch (e) {
+    await opened?.close?.();
+    throw e;
+  }
   try {
     const size = source.size;
     // 12 bytes: 7 for magic + version, 12 to recognise a v2 head ("TsFile000002").

@@ -102,13 +102,23 @@ test('zero-extended construction matches the reference with the unsigned tail', 
 test('sizing follows getEmptyBloomFilter across rates and sizes', () => {
   const req = [];
   for (const n of [0, 1, 10, 41, 42, 1000, 10000, 10399, 123456, 2 ** 31 - 1]) {
-    for (const e of [0, 0.009, 0.01, 0.02, 0.05, 0.0999, 0.1, 0.3]) req.push([n, e]);
+    for (const e of [0.0001, 0.009, 0.01, 0.02, 0.05, 0.0999, 0.1, 0.3]) req.push([n, e]);
   }
   const expected = javaReference({ sizing: req }).sizing;
   req.forEach(([n, e], i) => {
     const f = BloomFilter.withCapacity(n, e);
     assert.deepEqual([f.bitCount, f.hashFunctionCount], expected[i], `n=${n} e=${e}`);
   });
+});
+
+test('withCapacity refuses what is not a rate or a count, naming the argument', () => {
+  // Java clamps any rate to [0.01, 0.1]; 0, a negative, 1 or more and NaN are no rate at all.
+  for (const e of [0, -0.05, 1, 2, NaN, Infinity, '0.05', null]) {
+    assert.throws(() => BloomFilter.withCapacity(10, e), (x) => x.kind === 'invalid_argument' && x.argument === 'errorRate' && x.offset === null, String(e));
+  }
+  for (const n of [-1, 1.5, NaN, 2 ** 31, '10']) {
+    assert.throws(() => BloomFilter.withCapacity(n), (x) => x.kind === 'invalid_argument' && x.argument === 'n', String(n));
+  }
 });
 
 test('hash32 matches the reference on random bytes, both variants', () => {
