@@ -14,10 +14,12 @@
 //! Opening a file the C++ writer wrote (10 series; the expected values are its manifest's):
 //!
 //! ```
-//! use tsfile_bloom::source::FileSource;
+//! use tsfile_bloom::audit::{AuditStatus, FileVerdict};
 //! use tsfile_bloom::tsfile::TsFileReader;
 //!
-//! let file = FileSource::open("tests/fixtures/tsfile/tree_10series.tsfile")?;
+//! // A `std::fs::File` is a source (positional reads); its `std::io::Error` converts into
+//! // the crate's `Error` (kind `io`) with `?`.
+//! let file = std::fs::File::open("tests/fixtures/tsfile/tree_10series.tsfile")?;
 //! let reader = TsFileReader::read(&file)?;
 //! let bloom = reader.bloom_info();
 //! assert_eq!((bloom.bit_count, bloom.hash_function_count), (Some(256), Some(5)));
@@ -27,10 +29,23 @@
 //! // A consistent file: every indexed series tests "maybe present".
 //! assert!(listing.series.iter().all(|s| s.maybe_present == Some(true)));
 //! let probe = reader.probe(b"root.sg1.d1.s_bool", None, None)?;
-//! assert_eq!((probe.verdict, probe.indexed), ("maybe", Some(true)));
-//! assert_eq!(reader.audit_info().map(|a| a.status), Some("ambiguous"));
-//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! assert_eq!((probe.verdict, probe.indexed), (FileVerdict::Maybe, Some(true)));
+//! assert_eq!(reader.audit_info().map(|a| a.status), Some(AuditStatus::Ambiguous));
+//! # Ok::<(), tsfile_bloom::Error>(())
 //! ```
+
+/// `impl serde::Serialize` for enums with an `as_str()`: each serializes as that name, the one
+/// the JS API, the CLI's JSON reports and the docs use, so a result type holds the enum and every
+/// serializer still sees the string (`as_str` stays the only place it is spelled).
+macro_rules! serialize_as_str {
+    ($($t:ty),+ $(,)?) => {$(
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+    )+};
+}
 
 pub mod bytes;
 pub mod charset;

@@ -20,11 +20,12 @@ pub(crate) fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, 
         .map_err(|e| js_error(&Error::invalid_argument(e.to_string())))
 }
 
-/// A JS `Error` whose message is the plain sentence, with `kind` and `offset` properties.
+/// A JS `Error` whose message is the plain sentence, with `kind` and `offset` properties
+/// (`offset` 0 for an error without one, as the package has always given).
 pub(crate) fn js_error(e: &Error) -> JsValue {
     let err: JsValue = js_sys::Error::new(&e.message).into();
     let _ = js_sys::Reflect::set(&err, &JsValue::from_str("kind"), &JsValue::from_str(e.kind.as_str()));
-    let _ = js_sys::Reflect::set(&err, &JsValue::from_str("offset"), &JsValue::from_f64(e.offset as f64));
+    let _ = js_sys::Reflect::set(&err, &JsValue::from_str("offset"), &JsValue::from_f64(e.at() as f64));
     err
 }
 

@@ -221,7 +221,7 @@ fn hash_rounds(key: &[u8], seeds: &[u32], variant: TailVariant, mut each: impl F
 
 /// `hash32(key, seeds[j], variant)` for j < `seeds.len()` (at most [`MAX_SEEDS`] are used;
 /// the rest of the array is 0). The key is read and its blocks mixed once for all seeds, and
-/// the seeds' chains run side by side ([`lanes`]).
+/// the seeds' chains run side by side (five at a time).
 #[inline(never)]
 pub fn hash32_seeds(key: &[u8], seeds: &[u32], variant: TailVariant) -> [i32; MAX_SEEDS] {
     let mut out = [0i32; MAX_SEEDS];
@@ -245,8 +245,8 @@ fn all_set(bits: &[u8], bit_count: u32, hashes: &[i32]) -> bool {
 
 /// Java's `BloomFilter.contains` on a bit vector (`bits`: LSB-first, possibly shorter than
 /// `ceil(bit_count / 8)`; missing bytes are zero): the verdict is Java's (every seed's bit set),
-/// bits tested in seed order up to the first clear one. The seeds are hashed [`LANES`] at a
-/// time, side by side ([`lanes`]): that costs less than Java's seed-by-seed hashing that stops
+/// bits tested in seed order up to the first clear one. The seeds are hashed five at a
+/// time, side by side: that costs less than Java's seed-by-seed hashing that stops
 /// early (BENCHMARKS.md, "What was built"). `bit_count` must be positive.
 #[inline(never)]
 pub fn contains(bits: &[u8], bit_count: u32, seeds: &[u32], key: &[u8], variant: TailVariant) -> bool {
