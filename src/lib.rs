@@ -9,7 +9,8 @@
 //! 5. [`tsfile`]: envelope → TsFileMetadata → index walk → audit, and [`tsfile::TsFileReader`],
 //!    which answers everything the JS API shows;
 //! 6. [`leveldb`]: LevelDB's filter policy and just enough of its tables to probe them;
-//! 7. `wasm` (wasm32 only): converters from these types to JS, nothing more.
+//! 7. `wasm` (wasm32 with the `wasm` feature, for the npm package): converters from these
+//!    types to JS, nothing more.
 //!
 //! Opening a file the C++ writer wrote (10 series; the expected values are its manifest's):
 //!
@@ -33,6 +34,15 @@
 //! assert_eq!(reader.audit_info().map(|a| a.status), Some(AuditStatus::Ambiguous));
 //! # Ok::<(), tsfile_bloom::Error>(())
 //! ```
+
+// docs.rs (nightly) marks the items that need a feature or a platform (Cargo.toml's
+// package.metadata.docs.rs).
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+/// The crate's README (docs/crate.md, its crates.io page): its examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/crate.md")]
+struct CrateReadme;
 
 /// `impl serde::Serialize` for enums with an `as_str()`: each serializes as that name, the one
 /// the JS API, the CLI's JSON reports and the docs use, so a result type holds the enum and every
@@ -60,7 +70,9 @@ pub mod tsfile;
 // The audit and the charset bridge belong to the TsFile reader; kept at the root too.
 pub use tsfile::{audit, encoder};
 
-#[cfg(target_arch = "wasm32")]
+// The npm package's bindings: only with the `wasm` feature (Cargo.toml), which scripts/build.sh
+// turns on, so a crate that uses this one on wasm32 gets no exports or allocator of ours.
+#[cfg(all(target_arch = "wasm32", feature = "wasm"))]
 mod wasm;
 
 pub use charset::Charset;

@@ -9,6 +9,11 @@
 //! a signed `byte` (sign extension), the C++ writer in tsfile 2.5.0 widens a
 //! `uint8_t` (zero extension). Both matter, so both are implemented.
 
+/// The crate's README (its crates.io page): its example runs as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct Readme;
+
 /// The seeds of TsFile's `BloomFilter`, in order; a filter uses the first
 /// `hash_function_count` of them.
 pub const SEEDS: [u32; 8] = [5, 7, 11, 19, 31, 37, 43, 59];
