@@ -34,8 +34,9 @@ build_module() { # build_module OUT_NAME [cargo feature flags...]
   # downloaded; setup.sh installs the version Cargo.lock pins), with the crate's `wasm`
   # profile. Its own wasm-opt is off (Cargo.toml, package.metadata.wasm-pack): binaryen from
   # npm runs below, with our flags. No package.json or .gitignore: the package is ours.
+  # Feature `wasm`: the bindings (Cargo.toml; off for crates that depend on this one).
   wasm-pack --quiet build --mode no-install --target web --profile wasm --no-pack --no-gitignore \
-    --out-dir dist/web --out-name "$name" . -- --no-default-features "${size_std[@]}" "$@"
+    --out-dir dist/web --out-name "$name" . -- --no-default-features --features wasm "${size_std[@]}" "$@"
   # Binaryen from npm: Debian's wasm-opt 108 produces modules that fail at init (docs/toolchain.md).
   # -Oz --converge: repeat until the size stops shrinking. --low-memory-unused: fold added
   # constants into load/store offsets (sound here: Rust puts the 1 MiB stack first and data

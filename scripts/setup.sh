@@ -83,6 +83,12 @@ if command -v rustup >/dev/null && ! cargo fmt --version >/dev/null 2>&1; then
   timeout 180 rustup component add rustfmt >&2 || log "rustup could not supply rustfmt: formatting will not be checked"
 fi
 
+# 1d. clippy, for the lints in scripts/test.sh (Cargo.toml's rust-version checked by its MSRV lint).
+if command -v rustup >/dev/null && ! cargo clippy --version >/dev/null 2>&1; then
+  log "adding rustup's clippy component"
+  timeout 180 rustup component add clippy >&2 || log "rustup could not supply clippy: lints will not be checked"
+fi
+
 # 2. wasm-bindgen-cli, exactly the version of the wasm-bindgen crate in Cargo.lock.
 want_wb=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)
 have_wb=$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)

@@ -249,11 +249,11 @@ mod tests {
         }
         assert_eq!(Cursor::new(&[0x80, 0x02]).uvarint("v").unwrap(), 256);
         let e = Cursor::new(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x01]).uvarint("v").unwrap_err();
-        assert_eq!((e.kind, e.offset), (ErrorKind::BadVarint, 0));
+        assert_eq!((e.kind, e.offset()), (ErrorKind::BadVarint, Some(0)));
         let e = Cursor::new(&[0xff, 0xff, 0xff, 0xff, 0x1f]).uvarint("v").unwrap_err();
         assert_eq!(e.kind, ErrorKind::BadVarint);
         let e = Cursor::with_base(&[0x80, 0x80], 100).uvarint("v").unwrap_err();
-        assert_eq!((e.kind, e.offset), (ErrorKind::Truncated, 102));
+        assert_eq!((e.kind, e.offset()), (ErrorKind::Truncated, Some(102)));
     }
 
     #[test]
@@ -285,7 +285,7 @@ mod tests {
         assert_eq!(Cursor::new(&over).varint64("v").unwrap_err().kind, ErrorKind::BadVarint);
         assert_eq!(Cursor::new(&[0x80; 11]).varint64("v").unwrap_err().kind, ErrorKind::BadVarint);
         let e = Cursor::with_base(&[0x80, 0x80], 100).varint64("v").unwrap_err();
-        assert_eq!((e.kind, e.offset), (ErrorKind::Truncated, 102));
+        assert_eq!((e.kind, e.offset()), (ErrorKind::Truncated, Some(102)));
     }
 
     #[test]
@@ -296,7 +296,7 @@ mod tests {
         assert_eq!((tail.offset(), tail.u8("t").unwrap()), (14, 5));
         assert_eq!(c.remaining(), 3);
         let e = c.take_last(4, "more").unwrap_err();
-        assert_eq!((e.kind, e.offset), (ErrorKind::Truncated, 11));
+        assert_eq!((e.kind, e.offset()), (ErrorKind::Truncated, Some(11)));
         assert_eq!(c.take(3, "rest").unwrap(), &[2, 3, 4]);
         assert!(c.is_empty());
     }

@@ -66,7 +66,10 @@ pub enum ErrorKind {
     BadFilterBlock,
 }
 
+serialize_as_str!(ErrorKind);
+
 impl ErrorKind {
+    /// The stable name (`too_short`, `io`, …), as serialized and on JS `Error.kind`.
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorKind::TooShort => "too_short",
@@ -106,31 +109,85 @@ impl fmt::Display for ErrorKind {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What went wrong ([`kind`](Error::kind)), where ([`offset`](Error::offset)) and a plain
+/// sentence ([`message`](Error::message)).
+#[derive(Clone, PartialEq, Eq)]
 pub struct Error {
     pub kind: ErrorKind,
-    /// Absolute byte offset in the input where the problem was found.
-    pub offset: u64,
+    /// The absolute byte offset, or [`NO_OFFSET`]: read through [`Error::offset`]. (A plain
+    /// `u64`, not an `Option`, keeps `Result<T, Error>` at its size in the wasm modules, whose
+    /// gzip budget that costs ~200 B: scripts/check-size.mjs.)
+    offset: u64,
+    /// The plain sentence, without the kind or the offset.
     pub message: String,
 }
 
+/// How [`Error`] stores "no offset": past the end of any input.
+const NO_OFFSET: u64 = u64::MAX;
+
 impl Error {
+    /// An error found at byte `offset` of the input (`u64::MAX`, past any input, reads as
+    /// none: [`Error::without_offset`]).
     pub fn new(kind: ErrorKind, offset: u64, message: impl Into<String>) -> Error {
         Error { kind, offset, message: message.into() }
     }
 
+    /// An error with no place in the input.
+    pub fn without_offset(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error { kind, offset: NO_OFFSET, message: message.into() }
+    }
+
+    /// A bad argument from the caller: kind [`ErrorKind::InvalidArgument`], no offset.
     pub fn invalid_argument(message: impl Into<String>) -> Error {
-        Error::new(ErrorKind::InvalidArgument, 0, message)
+        Error::without_offset(ErrorKind::InvalidArgument, message)
+    }
+
+    /// The absolute byte offset in the input where the problem was found; `None` when the
+    /// error has no place in the input: a bad argument ([`ErrorKind::InvalidArgument`]), or an
+    /// I/O error that is not a read at a position (converted from [`std::io::Error`]).
+    pub fn offset(&self) -> Option<u64> {
+        (self.offset != NO_OFFSET).then_some(self.offset)
+    }
+
+    /// The offset of an error found in the bytes (every error a [`Cursor`](crate::bytes::Cursor)
+    /// makes has one), for re-filing it under the structure it was in; 0 for none.
+    pub(crate) fn at(&self) -> u64 {
+        self.offset().unwrap_or(0)
     }
 }
 
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.kind)
+            .field("offset", &self.offset())
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
+/// `kind at byte N: sentence`, or `kind: sentence` for an error without an offset.
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte {}: {}", self.kind, self.offset, self.message)
+        match self.offset() {
+            Some(offset) => write!(f, "{} at byte {}: {}", self.kind, offset, self.message),
+            None => write!(f, "{}: {}", self.kind, self.message),
+        }
     }
 }
 
 impl std::error::Error for Error {}
+
+/// An I/O error as kind [`ErrorKind::Io`] with no offset (`std::io::Error` does not know
+/// where in the file it happened) and its text as the sentence, so that `?` works on
+/// [`std::fs::File::open`] and [`FileSource::open`](crate::source::FileSource::open) in a
+/// function returning [`Result`]. Reads through [`ReadAt`](crate::source::ReadAt) report the
+/// offset they were reading at instead.
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Error {
+        Error::without_offset(ErrorKind::Io, e.to_string())
+    }
+}
 
 pub type Result<T> = std::result::Result<T, Error>;
 

@@ -8,6 +8,7 @@
 //! ```
 
 use crate::bytes::{write_uvarint, Cursor};
+use crate::charset::Charset;
 use crate::error::{Error, ErrorKind, Result};
 use crate::hash::{bit_index, hash32_seeds, TailVariant, SEEDS};
 
@@ -62,6 +63,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// `absent` or `maybe`, as serialized.
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Absent => "absent",
@@ -69,6 +71,8 @@ impl Verdict {
         }
     }
 }
+
+serialize_as_str!(Verdict);
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Probe {
@@ -80,16 +84,25 @@ pub struct Probe {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProbeInfo {
-    pub verdict: &'static str,
-    pub variant: &'static str,
-    /// The charset the key bytes were made in, or "bytes" for bytes hashed as given.
-    pub charset: &'static str,
+    pub verdict: Verdict,
+    #[serde(serialize_with = "crate::hash::serialize_variant")]
+    pub variant: TailVariant,
+    /// The charset the key bytes were made in, or None for bytes hashed as given (serialized
+    /// as the charset's name, or `"bytes"`).
+    #[serde(serialize_with = "serialize_key_charset")]
+    pub charset: Option<Charset>,
     pub probes: Vec<SeedProbe>,
 }
 
+fn serialize_key_charset<S: serde::Serializer>(c: &Option<Charset>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(c.map_or("bytes", Charset::as_str))
+}
+
 impl Probe {
-    pub fn info(self, variant: TailVariant, charset: &'static str) -> ProbeInfo {
-        ProbeInfo { verdict: self.verdict.as_str(), variant: variant.as_str(), charset, probes: self.probes }
+    /// The probe with the hash it was made with: `charset` is the one the key bytes were
+    /// encoded in, None for bytes hashed as given.
+    pub fn info(self, variant: TailVariant, charset: Option<Charset>) -> ProbeInfo {
+        ProbeInfo { verdict: self.verdict, variant, charset, probes: self.probes }
     }
 }
 

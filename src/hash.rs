@@ -5,3 +5,17 @@
 //! stays at "z" (Cargo.toml, `[profile.wasm.package.tsfile-bloom-hash]`).
 
 pub use tsfile_bloom_hash::*;
+
+/// [`TailVariant`] as its name ([`TailVariant::as_str`]) in serialized results; the hash crate
+/// has no serde dependency, so the result types name this function (`serialize_with`).
+pub(crate) fn serialize_variant<S: serde::Serializer>(v: &TailVariant, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(v.as_str())
+}
+
+/// [`serialize_variant`] for an optional variant: the name, or `null`.
+pub(crate) fn serialize_variant_opt<S: serde::Serializer>(v: &Option<TailVariant>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => s.serialize_some(v.as_str()),
+        None => s.serialize_none(),
+    }
+}

@@ -9,15 +9,18 @@
 //! 5. [`tsfile`]: envelope → TsFileMetadata → index walk → audit, and [`tsfile::TsFileReader`],
 //!    which answers everything the JS API shows;
 //! 6. [`leveldb`]: LevelDB's filter policy and just enough of its tables to probe them;
-//! 7. `wasm` (wasm32 only): converters from these types to JS, nothing more.
+//! 7. `wasm` (wasm32 with the `wasm` feature, for the npm package): converters from these
+//!    types to JS, nothing more.
 //!
 //! Opening a file the C++ writer wrote (10 series; the expected values are its manifest's):
 //!
 //! ```
-//! use tsfile_bloom::source::FileSource;
+//! use tsfile_bloom::audit::{AuditStatus, FileVerdict};
 //! use tsfile_bloom::tsfile::TsFileReader;
 //!
-//! let file = FileSource::open("tests/fixtures/tsfile/tree_10series.tsfile")?;
+//! // A `std::fs::File` is a source (positional reads); its `std::io::Error` converts into
+//! // the crate's `Error` (kind `io`) with `?`.
+//! let file = std::fs::File::open("tests/fixtures/tsfile/tree_10series.tsfile")?;
 //! let reader = TsFileReader::read(&file)?;
 //! let bloom = reader.bloom_info();
 //! assert_eq!((bloom.bit_count, bloom.hash_function_count), (Some(256), Some(5)));
@@ -27,10 +30,32 @@
 //! // A consistent file: every indexed series tests "maybe present".
 //! assert!(listing.series.iter().all(|s| s.maybe_present == Some(true)));
 //! let probe = reader.probe(b"root.sg1.d1.s_bool", None, None)?;
-//! assert_eq!((probe.verdict, probe.indexed), ("maybe", Some(true)));
-//! assert_eq!(reader.audit_info().map(|a| a.status), Some("ambiguous"));
-//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! assert_eq!((probe.verdict, probe.indexed), (FileVerdict::Maybe, Some(true)));
+//! assert_eq!(reader.audit_info().map(|a| a.status), Some(AuditStatus::Ambiguous));
+//! # Ok::<(), tsfile_bloom::Error>(())
 //! ```
+
+// docs.rs (nightly) marks the items that need a feature or a platform (Cargo.toml's
+// package.metadata.docs.rs).
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+/// The crate's README (docs/crate.md, its crates.io page): its examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/crate.md")]
+struct CrateReadme;
+
+/// `impl serde::Serialize` for enums with an `as_str()`: each serializes as that name, the one
+/// the JS API, the CLI's JSON reports and the docs use, so a result type holds the enum and every
+/// serializer still sees the string (`as_str` stays the only place it is spelled).
+macro_rules! serialize_as_str {
+    ($($t:ty),+ $(,)?) => {$(
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+    )+};
+}
 
 pub mod bytes;
 pub mod charset;
@@ -45,7 +70,9 @@ pub mod tsfile;
 // The audit and the charset bridge belong to the TsFile reader; kept at the root too.
 pub use tsfile::{audit, encoder};
 
-#[cfg(target_arch = "wasm32")]
+// The npm package's bindings: only with the `wasm` feature (Cargo.toml), which scripts/build.sh
+// turns on, so a crate that uses this one on wasm32 gets no exports or allocator of ours.
+#[cfg(all(target_arch = "wasm32", feature = "wasm"))]
 mod wasm;
 
 pub use charset::Charset;

@@ -6,17 +6,21 @@
 use crate::error::{Error, ErrorKind, Result};
 use std::cell::Cell;
 
+/// Random access to a file's bytes, by position: the reader never seeks, so a source can be
+/// shared (`&R`) between threads when it is `Sync`, as every source here is except
+/// [`CountingSource`].
 pub trait ReadAt {
-    /// Total size of the file in bytes.
-    fn size(&self) -> u64;
+    /// Total size of the file in bytes. Fails (kind `io`) only for a source that must ask the
+    /// operating system, such as a [`std::fs::File`].
+    fn size(&self) -> Result<u64>;
     /// Reads exactly `len` bytes at `offset`. The reader checks ranges against
     /// `size()` before calling, so `len` is never sized by an unchecked field.
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>>;
 }
 
 impl ReadAt for [u8] {
-    fn size(&self) -> u64 {
-        self.len() as u64
+    fn size(&self) -> Result<u64> {
+        Ok(self.len() as u64)
     }
 
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
@@ -32,7 +36,7 @@ impl ReadAt for [u8] {
 }
 
 impl ReadAt for Vec<u8> {
-    fn size(&self) -> u64 {
+    fn size(&self) -> Result<u64> {
         self.as_slice().size()
     }
 
@@ -42,7 +46,7 @@ impl ReadAt for Vec<u8> {
 }
 
 impl<T: ReadAt + ?Sized> ReadAt for &T {
-    fn size(&self) -> u64 {
+    fn size(&self) -> Result<u64> {
         (**self).size()
     }
 
@@ -51,44 +55,82 @@ impl<T: ReadAt + ?Sized> ReadAt for &T {
     }
 }
 
-/// A file on disk, read with positional reads.
-#[cfg(not(target_arch = "wasm32"))]
+/// An open file, read with positional reads (`pread` on Unix, `ReadFile` at an offset on
+/// Windows): the file's cursor is never used, so one `File` can serve several threads at once.
+/// `size()` asks the operating system each time (the reader asks once per open); a
+/// [`FileSource`] asks once. With `std::os::unix::fs::FileExt` also in scope, call this one as
+/// `ReadAt::read_at(&file, offset, len)` (both traits have a `read_at`).
+#[cfg(any(unix, windows))]
+impl ReadAt for std::fs::File {
+    fn size(&self) -> Result<u64> {
+        let meta = self
+            .metadata()
+            .map_err(|e| Error::without_offset(ErrorKind::Io, format!("the file's size could not be read: {e}")))?;
+        Ok(meta.len())
+    }
+
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
+        let mut buf = vec![0u8; len];
+        #[cfg(unix)]
+        let read = std::os::unix::fs::FileExt::read_exact_at(self, &mut buf, offset);
+        #[cfg(windows)]
+        let read = read_exact_at_windows(self, &mut buf, offset);
+        read.map_err(|e| Error::new(ErrorKind::Io, offset, format!("read of {len} bytes failed: {e}")))?;
+        Ok(buf)
+    }
+}
+
+/// `read_exact_at` for Windows, whose `seek_read` may return fewer bytes than asked for.
+#[cfg(windows)]
+fn read_exact_at_windows(file: &std::fs::File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        match file.seek_read(buf, offset) {
+            Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            Ok(n) => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// A file on disk with its size read once at open, read with positional reads (as
+/// [`std::fs::File`]'s [`ReadAt`]).
+#[cfg(any(unix, windows))]
+#[derive(Debug)]
 pub struct FileSource {
     file: std::fs::File,
     size: u64,
 }
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(unix, windows))]
 impl FileSource {
+    /// Opens `path` and reads its size. The `std::io::Error` converts into [`Error`] (kind
+    /// `io`) with `?`.
     pub fn open(path: impl AsRef<std::path::Path>) -> std::io::Result<FileSource> {
         let file = std::fs::File::open(path)?;
         let size = file.metadata()?.len();
         Ok(FileSource { file, size })
     }
+
+    /// The open file.
+    pub fn file(&self) -> &std::fs::File {
+        &self.file
+    }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(unix, windows))]
 impl ReadAt for FileSource {
-    fn size(&self) -> u64 {
-        self.size
+    fn size(&self) -> Result<u64> {
+        Ok(self.size)
     }
 
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
-        let mut buf = vec![0u8; len];
-        let io = |e: std::io::Error| Error::new(ErrorKind::Io, offset, format!("read failed: {e}"));
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::FileExt;
-            self.file.read_exact_at(&mut buf, offset).map_err(io)?;
-        }
-        #[cfg(not(unix))]
-        {
-            use std::io::{Read, Seek, SeekFrom};
-            let mut f = &self.file;
-            f.seek(SeekFrom::Start(offset)).map_err(io)?;
-            f.read_exact(&mut buf).map_err(io)?;
-        }
-        Ok(buf)
+        self.file.read_at(offset, len)
     }
 }
 
@@ -112,8 +154,8 @@ impl Ranges {
 }
 
 impl ReadAt for Ranges {
-    fn size(&self) -> u64 {
-        self.size
+    fn size(&self) -> Result<u64> {
+        Ok(self.size)
     }
 
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
@@ -143,7 +185,7 @@ impl<R: ReadAt> CountingSource<R> {
 }
 
 impl<R: ReadAt> ReadAt for CountingSource<R> {
-    fn size(&self) -> u64 {
+    fn size(&self) -> Result<u64> {
         self.inner.size()
     }
 

@@ -13,35 +13,35 @@ fn err(bytes: &[u8]) -> tsfile_bloom::Error {
 fn hostile_filters_name_kind_and_offset() {
     // bit_count 0 (the varint after one bit byte sits at base + 2).
     let e = err(&[0x01, 0x01, 0x00, 0x05]);
-    assert_eq!((e.kind, e.offset), (ErrorKind::BloomBadBitCount, 1002));
+    assert_eq!((e.kind, e.offset()), (ErrorKind::BloomBadBitCount, Some(1002)));
     // k = 0 and k = 9 at base + 4.
     for k in [0u8, 9] {
         let e = err(&[0x01, 0x01, 0x80, 0x02, k]);
-        assert_eq!((e.kind, e.offset), (ErrorKind::BloomBadHashFunctionCount, 1004));
+        assert_eq!((e.kind, e.offset()), (ErrorKind::BloomBadHashFunctionCount, Some(1004)));
     }
     // k = 2^31-1 (the "cheap hash" branch marker, docs/writers.md §7).
     let e = err(&[0x01, 0x01, 0x80, 0x02, 0xff, 0xff, 0xff, 0xff, 0x07]);
     assert_eq!(e.kind, ErrorKind::BloomBadHashFunctionCount);
     // byte_length past the input: 200 bytes announced, 3 present.
     let e = err(&[0xc8, 0x01, 1, 2, 3]);
-    assert_eq!((e.kind, e.offset), (ErrorKind::Truncated, 1002));
+    assert_eq!((e.kind, e.offset()), (ErrorKind::Truncated, Some(1002)));
     // byte_length 2^31 is rejected before anything is allocated.
     let e = err(&[0x80, 0x80, 0x80, 0x80, 0x08]);
-    assert_eq!((e.kind, e.offset), (ErrorKind::BadCount, 1000));
+    assert_eq!((e.kind, e.offset()), (ErrorKind::BadCount, Some(1000)));
     // byte_length > ceil(bit_count / 8): 40 bytes for 256 bits.
     let mut b = vec![40u8];
     b.extend(std::iter::repeat_n(0xffu8, 40));
     b.extend_from_slice(&[0x80, 0x02, 0x05]);
     let e = err(&b);
-    assert_eq!((e.kind, e.offset), (ErrorKind::BloomOverflow, 1001 + 32));
+    assert_eq!((e.kind, e.offset()), (ErrorKind::BloomOverflow, Some(1001 + 32)));
     // A set bit beyond bit_count (bit_count 10, byte 1 has bit 10 set).
     let e = err(&[0x02, 0x00, 0x04, 0x0a, 0x05]);
-    assert_eq!((e.kind, e.offset), (ErrorKind::BloomStrayBits, 1002));
+    assert_eq!((e.kind, e.offset()), (ErrorKind::BloomStrayBits, Some(1002)));
     // Over-long and unterminated varints.
     let e = err(&[0x81, 0x80, 0x80, 0x80, 0x80, 0x00]);
-    assert_eq!((e.kind, e.offset), (ErrorKind::BadVarint, 1000));
+    assert_eq!((e.kind, e.offset()), (ErrorKind::BadVarint, Some(1000)));
     let e = err(&[0x01, 0x01, 0x80, 0x82]);
-    assert_eq!((e.kind, e.offset), (ErrorKind::Truncated, 1004));
+    assert_eq!((e.kind, e.offset()), (ErrorKind::Truncated, Some(1004)));
     let e = err(&[]);
     assert_eq!(e.kind, ErrorKind::Truncated);
 }

@@ -46,7 +46,7 @@ fn charset(e: &Value) -> Charset {
 
 fn open(e: &Value) -> (tsfile::TsFileMetadata, Vec<Series>) {
     let src = FileSource::open(dir().join(name(e))).unwrap();
-    assert_eq!(src.size(), e["file_size"].as_u64().unwrap(), "{}: size", name(e));
+    assert_eq!(src.size().unwrap(), e["file_size"].as_u64().unwrap(), "{}: size", name(e));
     let meta = tsfile::read_metadata(&src).unwrap_or_else(|err| panic!("{}: {err}", name(e)));
     let walk = tsfile::walk_index(&src, &meta);
     assert!(walk.error.is_none(), "{}: {:?}", name(e), walk.error);

@@ -35,7 +35,7 @@ pub fn bench_open(c: &mut Criterion) {
         let meta = tsfile::read_metadata(&src).unwrap();
         eprintln!(
             "[benches/tsfile] open {name}: {} bytes, TsFileMetadata {} bytes, index region {} bytes, read {} bytes in {} reads",
-            src.size(),
+            src.size().unwrap(),
             meta.envelope.metadata_size,
             meta.envelope.metadata_offset - meta.meta_offset,
             src.bytes_read.get(),

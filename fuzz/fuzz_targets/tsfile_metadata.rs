@@ -10,6 +10,6 @@ fuzz_target!(|data: &[u8]| {
             assert!(meta.meta_offset < meta.envelope.metadata_offset);
             assert!(meta.envelope.metadata_offset + meta.envelope.metadata_size as u64 + 10 == data.len() as u64);
         }
-        Err(e) => assert!(e.offset <= data.len() as u64, "{e}"),
+        Err(e) => assert!(e.offset().is_some_and(|o| o <= data.len() as u64), "{e}"),
     }
 });

@@ -91,6 +91,8 @@ const ALIASES: &[(&str, Charset)] = &[
     ("csisolatin1", Charset::Iso8859_1),
 ];
 
+serialize_as_str!(Charset);
+
 impl Charset {
     pub const ALL: [Charset; 12] = [
         Charset::Utf8,
@@ -107,7 +109,7 @@ impl Charset {
         Charset::Iso8859_1,
     ];
 
-    /// Java's canonical charset name (`Charset.name()`).
+    /// Java's canonical charset name (`Charset.name()`), as serialized.
     pub fn as_str(self) -> &'static str {
         match self {
             Charset::Utf8 => "UTF-8",

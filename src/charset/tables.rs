@@ -180,7 +180,7 @@ mod tests {
                 let (prev, _, len, _) = t.run(i - 1);
                 assert!(prev + len <= t.run(i).0, "{} run {i}", c.as_str());
             }
-            assert!(t.base.map_or(true, |b| table(b).base.is_none()), "a base has no base");
+            assert!(t.base.is_none_or(|b| table(b).base.is_none()), "a base has no base");
         }
     }
 

@@ -59,7 +59,10 @@ pub enum Compression {
     Snappy,
 }
 
+serialize_as_str!(Compression);
+
 impl Compression {
+    /// `none` or `snappy`, as serialized.
     pub fn as_str(self) -> &'static str {
         match self {
             Compression::None => "none",
@@ -175,7 +178,7 @@ impl Block {
         if num_restarts as u64 > c.remaining() as u64 / 4 {
             return Err(bad(n as u64 - 4, format!("{num_restarts} restart points cannot fit in {n} bytes")));
         }
-        let mut array = c.take_last(4 * num_restarts as u64, "restart array").map_err(|e| bad(e.offset, e.message))?;
+        let mut array = c.take_last(4 * num_restarts as u64, "restart array").map_err(|e| bad(e.at(), e.message))?;
         let restart_offset = array.offset();
 
         // Entries: varint32 shared, varint32 non_shared, varint32 value_len, key delta, value.
@@ -223,7 +226,7 @@ impl Block {
         let (mut first, mut last): (Option<u32>, Option<u32>) = (None, None);
         for i in 0..num_restarts {
             let pos = array.offset();
-            let r = array.u32_le("restart point").map_err(|e| bad(e.offset, e.message))?;
+            let r = array.u32_le("restart point").map_err(|e| bad(e.at(), e.message))?;
             let ok = (entries.is_empty() && r == 0) || full_key_starts.binary_search(&(r as u64)).is_ok();
             if !ok || last.is_some_and(|l| r <= l) {
                 return Err(bad(pos, format!("restart point {i} ({r}) is not the start of a full key")));

@@ -52,9 +52,9 @@ impl FilterBlock {
             .take_last(5, "filter block trailer")
             .map_err(|_| bad(0, format!("a filter block needs at least 5 bytes, this one has {n}")))?;
         let array_at = tail.offset();
-        let array_start = tail.u32_le("offset array start").map_err(|e| bad(e.offset, e.message))?;
+        let array_start = tail.u32_le("offset array start").map_err(|e| bad(e.at(), e.message))?;
         let lg_at = tail.offset();
-        let lg = tail.u8("base_lg").map_err(|e| bad(e.offset, e.message))?;
+        let lg = tail.u8("base_lg").map_err(|e| bad(e.at(), e.message))?;
         if lg >= 64 {
             return Err(bad(lg_at, format!("base_lg {lg} is not a usable shift")));
         }
@@ -65,7 +65,7 @@ impl FilterBlock {
                 format!("offset array starts at {array_start}, past the {data_len}-byte filter data"),
             ));
         }
-        c.skip(array_start as u64, "filter data").map_err(|e| bad(e.offset, e.message))?;
+        c.skip(array_start as u64, "filter data").map_err(|e| bad(e.at(), e.message))?;
         let array_len = c.remaining();
         if array_len % 4 != 0 {
             return Err(bad(array_start as u64, format!("offset array of {array_len} bytes is not whole fixed32s")));
@@ -80,7 +80,7 @@ impl FilterBlock {
         let mut starts: Vec<u32> = Vec::with_capacity(num); // num <= n / 4: bounded by the block
         for i in 0..num {
             let pos = c.offset();
-            let w = c.u32_le("filter offset").map_err(|e| bad(e.offset, e.message))?;
+            let w = c.u32_le("filter offset").map_err(|e| bad(e.at(), e.message))?;
             if w > array_start {
                 return Err(bad(pos, format!("filter {i} starts at {w}, past the {array_start} bytes of filter data")));
             }

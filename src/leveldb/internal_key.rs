@@ -19,7 +19,10 @@ pub enum KeyFormat {
     User,
 }
 
+serialize_as_str!(KeyFormat);
+
 impl KeyFormat {
+    /// `internal` or `user`, as serialized.
     pub fn as_str(self) -> &'static str {
         match self {
             KeyFormat::Internal => "internal",

@@ -102,7 +102,10 @@ pub enum ProbeReason {
     FilterMissing,
 }
 
+serialize_as_str!(ProbeReason);
+
 impl ProbeReason {
+    /// The reason's name (`bits`, `empty_filter`, …), as serialized.
     pub fn as_str(self) -> &'static str {
         match self {
             ProbeReason::Bits => "bits",

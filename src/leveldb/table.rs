@@ -56,8 +56,11 @@ impl Footer {
         }
         let mut handle = |what: &str| -> Result<BlockHandle> {
             let at = c.offset();
-            let h = BlockHandle::decode(&mut c, what)
-                .map_err(|e| Error::new(ErrorKind::BadBlockHandle, e.offset, format!("{what}: {}", e.message)))?;
+            let h = BlockHandle::decode(&mut c, what).map_err(|mut e| {
+                e.kind = ErrorKind::BadBlockHandle;
+                e.message = format!("{what}: {}", e.message);
+                e
+            })?;
             h.check(footer_at, at, what)?;
             Ok(h)
         };
@@ -134,7 +137,7 @@ impl LevelDbTable {
     }
 
     fn open_inner<R: ReadAt + ?Sized>(src: &R, format: Option<KeyFormat>) -> Result<LevelDbTable> {
-        let file_size = src.size();
+        let file_size = src.size()?;
         let Footer { metaindex_handle, index_handle } = Footer::read(src, file_size)?;
         let footer_at = file_size - FOOTER_LEN;
 
@@ -149,8 +152,10 @@ impl LevelDbTable {
         let mut meta_entries = Vec::with_capacity(meta.len());
         for e in meta.entries() {
             let mut vc = Cursor::with_base(e.value, metaindex_handle.offset + e.value_at as u64);
-            let h = BlockHandle::decode(&mut vc, "meta block handle")
-                .map_err(|e| Error::new(ErrorKind::BadBlockHandle, e.offset, e.message))?;
+            let h = BlockHandle::decode(&mut vc, "meta block handle").map_err(|mut e| {
+                e.kind = ErrorKind::BadBlockHandle;
+                e
+            })?;
             meta_entries.push(MetaEntry { key: e.key.to_vec(), handle: h });
         }
 

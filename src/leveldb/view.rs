@@ -1,7 +1,10 @@
 //! What the JS API shows of a table, filter and probe: the core's answers as `Serialize`
 //! types with camelCase keys (`None` serializes as `null`), so the wasm layer only converts.
 
-use super::{BlockHandle, FilterInfo, FilterProbe, LevelDbProbe, LevelDbTable, ProbeBit};
+use super::{
+    BlockHandle, Compression, FilterInfo, FilterProbe, KeyFormat, LevelDbProbe, LevelDbTable, ProbeBit, ProbeReason,
+};
+use crate::filter::Verdict;
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -30,11 +33,11 @@ pub struct TableInfo {
     pub filter_policy: Option<String>,
     pub policy_supported: bool,
     pub base_lg: Option<u8>,
-    pub key_format: &'static str,
+    pub key_format: KeyFormat,
     pub filter_block: Option<HandleInfo>,
     pub metaindex: HandleInfo,
     pub index: HandleInfo,
-    pub index_compression: &'static str,
+    pub index_compression: Compression,
     pub meta_entries: Vec<MetaEntryInfo>,
 }
 
@@ -61,8 +64,8 @@ fn bits(p: &[ProbeBit]) -> Vec<ProbeBitInfo> {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TableProbeInfo {
-    pub verdict: &'static str,
-    pub reason: &'static str,
+    pub verdict: Verdict,
+    pub reason: ProbeReason,
     pub block_index: Option<usize>,
     pub data_block: Option<HandleInfo>,
     pub filter_index: Option<usize>,
@@ -73,8 +76,8 @@ pub struct TableProbeInfo {
 impl From<&LevelDbProbe> for TableProbeInfo {
     fn from(p: &LevelDbProbe) -> TableProbeInfo {
         TableProbeInfo {
-            verdict: p.verdict.as_str(),
-            reason: p.reason.as_str(),
+            verdict: p.verdict,
+            reason: p.reason,
             block_index: p.block_index,
             data_block: p.data_block.map(|(offset, size)| HandleInfo { offset, size }),
             filter_index: p.filter_index,
@@ -86,15 +89,15 @@ impl From<&LevelDbProbe> for TableProbeInfo {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FilterProbeInfo {
-    pub verdict: &'static str,
-    pub reason: &'static str,
+    pub verdict: Verdict,
+    pub reason: ProbeReason,
     pub hash: u32,
     pub probes: Vec<ProbeBitInfo>,
 }
 
 impl FilterProbeInfo {
     pub fn new(p: &FilterProbe, hash: u32) -> FilterProbeInfo {
-        FilterProbeInfo { verdict: p.verdict.as_str(), reason: p.reason.as_str(), hash, probes: bits(&p.probes) }
+        FilterProbeInfo { verdict: p.verdict, reason: p.reason, hash, probes: bits(&p.probes) }
     }
 }
 
@@ -105,11 +108,11 @@ impl LevelDbTable {
             filter_policy: self.filter_policy.clone(),
             policy_supported: self.policy_supported(),
             base_lg: self.base_lg,
-            key_format: self.key_format.as_str(),
+            key_format: self.key_format,
             filter_block: self.filter_handle.map(HandleInfo::from),
             metaindex: self.metaindex_handle.into(),
             index: self.index_handle.into(),
-            index_compression: self.index_compression.as_str(),
+            index_compression: self.index_compression,
             meta_entries: self
                 .meta_entries
                 .iter()

@@ -151,7 +151,10 @@ pub enum AuditStatus {
     NotReproduced,
 }
 
+serialize_as_str!(AuditStatus, FileVerdict);
+
 impl AuditStatus {
+    /// `no_filter`, `established`, `ambiguous` or `not_reproduced`, as serialized.
     pub fn as_str(self) -> &'static str {
         match self {
             AuditStatus::NoFilter => "no_filter",
@@ -465,6 +468,7 @@ pub enum FileVerdict {
 }
 
 impl FileVerdict {
+    /// `absent`, `maybe` or `unknown`, as serialized.
     pub fn as_str(self) -> &'static str {
         match self {
             FileVerdict::Absent => "absent",

@@ -23,7 +23,7 @@ pub struct Envelope {
 
 /// Checks head and tail and locates TsFileMetadata (docs/tsfile-format.md §2).
 pub fn read_envelope<R: ReadAt + ?Sized>(src: &R) -> Result<Envelope> {
-    let size = src.size();
+    let size = src.size()?;
     if size < MIN_FILE_LEN {
         return Err(Error::new(
             ErrorKind::TooShort,

@@ -22,7 +22,10 @@ pub enum BloomEncoding {
     JavaNull,
 }
 
+serialize_as_str!(BloomEncoding);
+
 impl BloomEncoding {
+    /// The encoding's name (`standard`, `v3`, `legacy_cpp_empty`, …), as serialized.
     pub fn as_str(self) -> &'static str {
         match self {
             BloomEncoding::Missing => "missing",

@@ -116,7 +116,7 @@ pub fn parse_metadata(envelope: Envelope, bytes: &[u8]) -> Result<TsFileMetadata
         }
         match props {
             Ok(p) => properties = p,
-            Err(e) => warnings.push(Error::new(e.kind, e.offset, format!("properties unreadable: {}", e.message))),
+            Err(e) => warnings.push(Error::new(e.kind, e.at(), format!("properties unreadable: {}", e.message))),
         }
         BloomField { offset: bloom_at, encoding, filter, layout: Some(layout) }
     };

@@ -2,16 +2,17 @@
 //! and the wasm package give the same answers. The result types derive `Serialize` with
 //! camelCase keys; `None` serializes as `null` (JSON, and the wasm layer's serializer).
 //!
-//! Reading happens in two steps, as in the format: [`TsFileReader::open`] parses
-//! TsFileMetadata (head, tail and the metadata bytes only), [`TsFileReader::attach_index`]
-//! walks the index region once, audits the filter against it and computes each listed
-//! series' verdict.
+//! Reading happens in two steps, as in the format: [`read_metadata`](super::read_metadata)
+//! parses TsFileMetadata (head, tail and the metadata bytes only) and
+//! [`TsFileReader::from_metadata`] holds it; [`TsFileReader::attach_index`] then walks the
+//! index region once, audits the filter against it and computes each listed series' verdict.
+//! [`TsFileReader::read`] does both from a [`ReadAt`] source.
 
 use super::audit::{self, Audit, AuditStatus, FileVerdict, Paths, VerdictRule};
 use super::encoder::{BuiltIn, PathEncoder};
-use super::{category_name, data_type_name, IndexWalk, Series, TsFileMetadata};
-use crate::error::{Error, Result};
-use crate::filter::{BloomFilter, SeedProbe, Stats};
+use super::{category_name, data_type_name, BloomEncoding, DataType, IndexWalk, Series, TsFileMetadata};
+use crate::error::{Error, ErrorKind, Result};
+use crate::filter::{BloomFilter, SeedProbe, Stats, Verdict};
 use crate::hash::TailVariant;
 use crate::path::Charset;
 use crate::source::ReadAt;
@@ -33,7 +34,7 @@ pub struct MetadataInfo {
 #[serde(rename_all = "camelCase")]
 pub struct BloomInfo {
     pub present: bool,
-    pub encoding: &'static str,
+    pub encoding: BloomEncoding,
     pub offset: u64,
     pub bits_offset: Option<u64>,
     pub byte_length: Option<u32>,
@@ -60,7 +61,7 @@ pub struct SeriesInfo {
     /// DeviceID segments; null segments stay null.
     pub device: Vec<Option<String>>,
     pub measurement: String,
-    pub data_type: &'static str,
+    pub data_type: DataType,
     pub offset: u64,
     /// Under the file's soundness rules: true (maybe), false (a sound "absent": the filter
     /// is inconsistent with the index), null (no filter, or bits that cannot be trusted).
@@ -78,11 +79,12 @@ pub struct Listing {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HypothesisInfo {
-    pub variant: &'static str,
+    #[serde(serialize_with = "crate::hash::serialize_variant")]
+    pub variant: TailVariant,
     pub time_columns: bool,
     /// "kept" or "dropped".
     pub trailing_null_tags: &'static str,
-    pub charset: &'static str,
+    pub charset: Charset,
     pub writer: String,
     pub reproduces: bool,
     pub differing_bits: u64,
@@ -92,12 +94,13 @@ pub struct HypothesisInfo {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditInfo {
-    pub status: &'static str,
+    pub status: AuditStatus,
     pub summary: String,
-    pub variant: Option<&'static str>,
-    pub charset: Option<&'static str>,
-    pub charsets: Vec<&'static str>,
-    pub charsets_unavailable: Vec<&'static str>,
+    #[serde(serialize_with = "crate::hash::serialize_variant_opt")]
+    pub variant: Option<TailVariant>,
+    pub charset: Option<Charset>,
+    pub charsets: Vec<Charset>,
+    pub charsets_unavailable: Vec<Charset>,
     pub writer: Option<String>,
     pub series_count: u64,
     pub time_column_count: u64,
@@ -109,9 +112,10 @@ pub struct AuditInfo {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OtherProbe {
-    pub variant: &'static str,
-    pub charset: &'static str,
-    pub verdict: &'static str,
+    #[serde(serialize_with = "crate::hash::serialize_variant")]
+    pub variant: TailVariant,
+    pub charset: Charset,
+    pub verdict: Verdict,
     pub probes: Vec<SeedProbe>,
 }
 
@@ -120,9 +124,10 @@ pub struct OtherProbe {
 #[serde(rename_all = "camelCase")]
 pub struct FileProbeInfo {
     pub path: String,
-    pub verdict: &'static str,
-    pub variant: Option<&'static str>,
-    pub charset: Option<&'static str>,
+    pub verdict: FileVerdict,
+    #[serde(serialize_with = "crate::hash::serialize_variant_opt")]
+    pub variant: Option<TailVariant>,
+    pub charset: Option<Charset>,
     pub confirmed: bool,
     pub reason: String,
     /// Whether the index lists this exact series (None before the index is read).
@@ -161,14 +166,15 @@ pub struct TableSchemaInfo {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorInfo {
-    pub kind: &'static str,
+    pub kind: ErrorKind,
     pub message: String,
+    /// Always known for these errors, which come from the file's bytes.
     pub offset: u64,
 }
 
 impl From<&Error> for ErrorInfo {
     fn from(e: &Error) -> ErrorInfo {
-        ErrorInfo { kind: e.kind.as_str(), message: e.message.clone(), offset: e.offset }
+        ErrorInfo { kind: e.kind, message: e.message.clone(), offset: e.at() }
     }
 }
 
@@ -366,7 +372,7 @@ impl<E: PathEncoder> TsFileReader<E> {
         let empty_geometry = if f.is_none() { b.layout.and_then(|l| l.stored_geometry) } else { None };
         BloomInfo {
             present: f.is_some(),
-            encoding: b.encoding.as_str(),
+            encoding: b.encoding,
             offset: b.offset,
             bits_offset: b.layout.map(|l| l.bits_offset),
             byte_length: b.layout.map(|l| l.byte_length),
@@ -456,12 +462,12 @@ impl<E: PathEncoder> TsFileReader<E> {
         let writer =
             (a.status == AuditStatus::Established).then(|| a.matching().next().map(|h| h.writer(has_time))).flatten();
         Some(AuditInfo {
-            status: a.status.as_str(),
+            status: a.status,
             summary: a.summary.clone(),
-            variant: a.variant.map(TailVariant::as_str),
-            charset: a.charset.map(Charset::as_str),
-            charsets: a.charsets.iter().map(|c| c.as_str()).collect(),
-            charsets_unavailable: a.charsets_unavailable.iter().map(|c| c.as_str()).collect(),
+            variant: a.variant,
+            charset: a.charset,
+            charsets: a.charsets.clone(),
+            charsets_unavailable: a.charsets_unavailable.clone(),
             writer,
             series_count: a.series_count as u64,
             time_column_count: a.time_column_count as u64,
@@ -472,10 +478,10 @@ impl<E: PathEncoder> TsFileReader<E> {
                 .map(|r| {
                     let h = &r.hypothesis;
                     HypothesisInfo {
-                        variant: h.variant.as_str(),
+                        variant: h.variant,
                         time_columns: h.time_columns,
                         trailing_null_tags: if h.trailing_nulls_kept { "kept" } else { "dropped" },
-                        charset: h.charset.as_str(),
+                        charset: h.charset,
                         writer: h.writer(has_time),
                         reproduces: r.reproduces,
                         differing_bits: r.differing_bits,
@@ -505,7 +511,7 @@ impl<E: PathEncoder> TsFileReader<E> {
             table: lossy_opt(&s.table),
             device: s.device.segments.iter().map(lossy_opt).collect(),
             measurement: lossy(&s.measurement),
-            data_type: s.data_type.as_str(),
+            data_type: s.data_type,
             offset: s.offset,
             maybe_present,
         }
@@ -545,7 +551,7 @@ impl<E: PathEncoder> TsFileReader<E> {
         let Some(fp) = self.probe_filter(path, variant, charset)? else {
             return Ok(FileProbeInfo {
                 path: lossy(path),
-                verdict: FileVerdict::Unknown.as_str(),
+                verdict: FileVerdict::Unknown,
                 variant: None,
                 charset: None,
                 confirmed: false,
@@ -557,9 +563,9 @@ impl<E: PathEncoder> TsFileReader<E> {
         };
         Ok(FileProbeInfo {
             path: lossy(path),
-            verdict: fp.verdict.as_str(),
-            variant: Some(fp.variant.as_str()),
-            charset: Some(fp.charset.as_str()),
+            verdict: fp.verdict,
+            variant: Some(fp.variant),
+            charset: Some(fp.charset),
             confirmed: fp.confirmed,
             reason: fp.reason,
             indexed,
@@ -567,12 +573,7 @@ impl<E: PathEncoder> TsFileReader<E> {
             others: fp
                 .others
                 .into_iter()
-                .map(|(v, c, p)| OtherProbe {
-                    variant: v.as_str(),
-                    charset: c.as_str(),
-                    verdict: p.verdict.as_str(),
-                    probes: p.probes,
-                })
+                .map(|(v, c, p)| OtherProbe { variant: v, charset: c, verdict: p.verdict, probes: p.probes })
                 .collect(),
         })
     }

@@ -10,7 +10,8 @@ pub struct ColumnSchema {
     pub data_type: u8,
     pub encoding: u8,
     pub compression: u8,
-    pub props: Vec<(Option<Vec<u8>>, Option<Vec<u8>>)>,
+    /// The column's properties, key and value (either may be null).
+    pub props: Vec<super::Property>,
     /// 0 TAG, 1 FIELD, 2 ATTRIBUTE, 3 TIME.
     pub category: i32,
 }

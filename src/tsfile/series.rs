@@ -19,6 +19,8 @@ pub enum DataType {
     String,
 }
 
+serialize_as_str!(DataType);
+
 impl DataType {
     pub fn from_byte(b: u8) -> Option<DataType> {
         Some(match b {
@@ -54,6 +56,7 @@ impl DataType {
         }
     }
 
+    /// The writers' name (`BOOLEAN`, `INT32`, …), as serialized.
     pub fn as_str(self) -> &'static str {
         match self {
             DataType::Boolean => "BOOLEAN",

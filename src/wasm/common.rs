@@ -4,7 +4,7 @@
 // The charsets module uses only js_error from here.
 #![cfg_attr(feature = "wasm-charsets", allow(dead_code))]
 
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use wasm_bindgen::prelude::*;
 
 // A smaller allocator than std's dlmalloc (single-threaded wasm only).
@@ -20,12 +20,12 @@ pub(crate) fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, 
         .map_err(|e| js_error(&Error::invalid_argument(e.to_string())))
 }
 
-/// A JS `Error` whose message is the plain sentence, with `kind` and `offset` properties (an
-/// argument error concerns no byte: its offset is null, as in the JS bindings' own).
+/// A JS `Error` whose message is the plain sentence, with `kind` and `offset` properties;
+/// `offset` is null for an error that has none (a bad argument concerns no byte of a file).
 pub(crate) fn js_error(e: &Error) -> JsValue {
     let err: JsValue = js_sys::Error::new(&e.message).into();
     let _ = js_sys::Reflect::set(&err, &JsValue::from_str("kind"), &JsValue::from_str(e.kind.as_str()));
-    let offset = if e.kind == ErrorKind::InvalidArgument { JsValue::NULL } else { JsValue::from_f64(e.offset as f64) };
+    let offset = e.offset().map_or(JsValue::NULL, |at| JsValue::from_f64(at as f64));
     let _ = js_sys::Reflect::set(&err, &JsValue::from_str("offset"), &offset);
     err
 }

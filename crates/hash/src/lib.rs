@@ -9,6 +9,11 @@
 //! a signed `byte` (sign extension), the C++ writer in tsfile 2.5.0 widens a
 //! `uint8_t` (zero extension). Both matter, so both are implemented.
 
+/// The crate's README (its crates.io page): its example runs as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct Readme;
+
 /// The seeds of TsFile's `BloomFilter`, in order; a filter uses the first
 /// `hash_function_count` of them.
 pub const SEEDS: [u32; 8] = [5, 7, 11, 19, 31, 37, 43, 59];
@@ -221,7 +226,7 @@ fn hash_rounds(key: &[u8], seeds: &[u32], variant: TailVariant, mut each: impl F
 
 /// `hash32(key, seeds[j], variant)` for j < `seeds.len()` (at most [`MAX_SEEDS`] are used;
 /// the rest of the array is 0). The key is read and its blocks mixed once for all seeds, and
-/// the seeds' chains run side by side ([`lanes`]).
+/// the seeds' chains run side by side (five at a time).
 #[inline(never)]
 pub fn hash32_seeds(key: &[u8], seeds: &[u32], variant: TailVariant) -> [i32; MAX_SEEDS] {
     let mut out = [0i32; MAX_SEEDS];
@@ -245,8 +250,8 @@ fn all_set(bits: &[u8], bit_count: u32, hashes: &[i32]) -> bool {
 
 /// Java's `BloomFilter.contains` on a bit vector (`bits`: LSB-first, possibly shorter than
 /// `ceil(bit_count / 8)`; missing bytes are zero): the verdict is Java's (every seed's bit set),
-/// bits tested in seed order up to the first clear one. The seeds are hashed [`LANES`] at a
-/// time, side by side ([`lanes`]): that costs less than Java's seed-by-seed hashing that stops
+/// bits tested in seed order up to the first clear one. The seeds are hashed five at a
+/// time, side by side: that costs less than Java's seed-by-seed hashing that stops
 /// early (BENCHMARKS.md, "What was built"). `bit_count` must be positive.
 #[inline(never)]
 pub fn contains(bits: &[u8], bit_count: u32, seeds: &[u32], key: &[u8], variant: TailVariant) -> bool {
