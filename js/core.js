@@ -407,6 +407,11 @@ export class BloomFilter {
     return live(this).stats(items);
   }
 
+  /** `using f = BloomFilter.withCapacity(…)` frees it at the end of the block. */
+  [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() {
+    this.free();
+  }
+
   /** Releases the wasm memory now (a FinalizationRegistry does it eventually otherwise). */
   free() {
     this[RAW]?.free();

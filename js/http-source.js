@@ -11,17 +11,29 @@
 // suffix and ask for the first 4 KiB (all of a small file) and then the window, explicitly.
 // Later reads (loadIndex() outside the window) are one Range request each.
 //
-// Whatever a server does wrong ends in an Error with kind 'io', `url`, `reason` and a
-// sentence naming the cause and the URL — never a hang (a stall timeout per request) and
-// never a silent download of a whole file (a 200 to a Range request is refused unless
-// `allowFullDownload` is set, and then only up to `maxFullDownloadBytes`).
+// Whatever a server does, every promise settles: each request races its own timers — a stall
+// limit between bytes (`timeoutMs`) and a deadline for the whole open or read (`deadlineMs`) —
+// so a body that never ends, or a fetch that never settles after an abort (a lying
+// Content-Encoding), still ends in a typed error. Every fault is an Error with `kind` ('io',
+// 'changed' or 'cancelled'), `url`, a stable `reason` and a sentence naming the cause and the
+// URL; nothing is downloaded whole unless `allowFullDownload` says so, and then only up to
+// `maxFullDownloadBytes`. One version of the file: the first response's validators (ETag,
+// else Last-Modified) pin every later request, and a response from another version is the
+// typed 'changed' error. 429 and 503 are retried once, after Retry-After (capped).
+
+import { invalidArgument } from './errors.js';
 
 const HEAD = 12; // as tsfile.js reads: magic + version, and enough to recognise a v2 head
 const TAIL = 4 * 1024; // tsfile.js's tail window
 /** A 200 (Range ignored) this small is the file itself and costs no more than the window. */
 const SMALL_BODY = TAIL;
 const DEFAULT_TIMEOUT_MS = 20_000;
+const DEFAULT_DEADLINE_MS = 60_000;
 const DEFAULT_MAX_FULL = 64 * 1024 * 1024;
+/** The longest Retry-After honoured before the one retry of a 429 or 503. */
+const MAX_RETRY_AFTER_MS = 5_000;
+/** The wait before that retry when the server names none. */
+const DEFAULT_RETRY_MS = 500;
 
 /** Origins seen to answer a suffix range wrongly; bounded (the oldest is forgotten first). */
 const noSuffixRanges = new Set();
@@ -38,6 +50,11 @@ function rememberNoSuffix(origin) {
 // weak ETag), with bytes that are not the range. Pages and their Workers therefore bypass the
 // cache; other runtimes have none (and Workers' fetch rejects the option).
 const BYPASS_CACHE = typeof document !== 'undefined' || typeof importScripts === 'function';
+
+// The Fetch standard has a Range request ask for `Accept-Encoding: identity` by itself, and
+// Node's fetch does (adding ours would send "identity, identity"); Bun's and Workers' send
+// "gzip, …" unless told: there the header is set. Browsers never let a page set it.
+const FETCH_ADDS_IDENTITY = typeof globalThis.process?.versions?.undici === 'string' && typeof globalThis.process?.versions?.bun !== 'string';
 
 /** Internal: a suffix range the server did not honour (never reaches a caller). */
 class SuffixRefused extends Error {}
@@ -64,10 +81,10 @@ export function documentUrl(input) {
   }
 }
 
-/** An 'io' error about `url`: `reason` is stable (range_ignored, http_status, short_body, ...). */
-export function httpError(url, reason, sentence, { status = null, offset = null } = {}) {
+/** An error about `url`: kind 'io' (or `kind`), `reason` stable (range_ignored, http_status, …). */
+export function httpError(url, reason, sentence, { status = null, offset = null, kind = 'io' } = {}) {
   const err = new Error(`${sentence}: ${url}`);
-  err.kind = 'io';
+  err.kind = kind;
   err.reason = reason;
   err.offset = offset;
   err.url = url;
@@ -75,10 +92,14 @@ export function httpError(url, reason, sentence, { status = null, offset = null 
   return err;
 }
 
+/** The file is not the one that was opened: kind 'changed'. */
+const changedError = (url, reason, sentence, extra = {}) => httpError(url, reason, `the file changed while it was read (${sentence})`, { ...extra, kind: 'changed' });
+
 function cancelledError(url) {
   const err = new Error(`cancelled: ${url}`);
   err.name = 'AbortError';
   err.kind = 'cancelled';
+  err.reason = 'cancelled';
   err.offset = null;
   err.url = url;
   return err;
@@ -97,37 +118,65 @@ export function parseContentRange(value) {
   return m && Number.isSafeInteger(Number(m[1])) ? { start: null, end: null, total: Number(m[1]) } : null;
 }
 
+/** A Retry-After value (seconds, or an HTTP date) in milliseconds from now; null when absent or unreadable. */
+export function retryAfterMs(value, now = Date.now()) {
+  if (value == null || value.trim() === '') return null;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+const positive = (name, value, fallback) => {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value > 0)) throw invalidArgument(name, `${name} must be a positive number of ${name.endsWith('Bytes') ? 'bytes' : 'milliseconds'}, not ${String(value)}`);
+  return value;
+};
+
 /**
  * Opens `input` (an http(s) URL) as a byte source for openTsFile: issues the head and the
  * tail request in parallel and resolves once both are in. Options: `headers` (e.g. for
- * auth), `signal`, `timeoutMs` (per request, restarted by every chunk received: a stall
- * limit), `allowFullDownload`, `maxFullDownloadBytes`, `fetch` (a fetch implementation).
+ * auth), `signal`, `timeoutMs` (a stall limit: no byte for this long), `deadlineMs` (the whole
+ * open, and each later read), `allowFullDownload`, `maxFullDownloadBytes`, `fetch`.
  */
 export async function httpSource(input, options = {}) {
   const url = input instanceof URL ? input.href : String(input);
   const fetchImpl = options.fetch ?? globalThis.fetch;
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw invalidArgument('fetch', 'the fetch option must be a function');
+  if (options.signal != null && typeof options.signal.aborted !== 'boolean') throw invalidArgument('signal', 'signal must be an AbortSignal');
   const ctx = {
     url,
     // Called as a plain function: browsers refuse fetch called as a method of another
     // object ("Illegal invocation"), and a user's fetch may be a bound method too.
     fetch: typeof fetchImpl === 'function' ? (resource, init) => fetchImpl(resource, init) : null,
-    headers: options.headers,
-    signal: options.signal ?? null,
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    headers: new Headers(options.headers ?? undefined),
+    timeoutMs: positive('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS),
+    deadlineMs: positive('deadlineMs', options.deadlineMs, DEFAULT_DEADLINE_MS),
     allowFull: options.allowFullDownload === true,
-    maxFull: options.maxFullDownloadBytes ?? DEFAULT_MAX_FULL,
+    maxFull: positive('maxFullDownloadBytes', options.maxFullDownloadBytes, DEFAULT_MAX_FULL),
     full: null, // the one whole-body download, when a server ignores Range and it is allowed
-    closer: new AbortController(), // aborts every request of this source (close, failed open)
+    closer: new AbortController(), // aborts every request of this source (close, failed open, the user's signal)
+    cancelled: false,
+    // The version read: the first response's validators, which every later response must carry.
+    version: null,
     requests: 0,
     bytesReceived: 0,
   };
   if (!ctx.fetch) throw httpError(url, 'no_fetch', 'this runtime has no fetch()');
-  if (ctx.signal?.aborted) throw cancelledError(url);
+  const signal = options.signal ?? null;
+  if (signal?.aborted) throw cancelledError(url);
+  // One listener on the caller's signal per source, however many requests it makes.
+  const onAbort = () => {
+    ctx.cancelled = true;
+    ctx.closer.abort();
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const detach = () => signal?.removeEventListener('abort', onAbort);
   let blocks;
   try {
-    blocks = await openingBlocks(ctx);
+    blocks = await operation(ctx, 'opening', (op) => openingBlocks(ctx, op));
   } catch (e) {
     ctx.closer.abort();
+    detach();
     throw e;
   }
   const size = blocks[0].total;
@@ -156,29 +205,39 @@ export async function httpSource(input, options = {}) {
         if (offset >= b.start && offset + length <= b.start + b.bytes.length) return b.bytes.subarray(offset - b.start, offset - b.start + length);
       }
       if (offset < 0 || offset + length > size) throw httpError(url, 'out_of_range', `bytes ${offset}..${offset + length} lie outside the file (${size} bytes)`, { offset });
-      const got = await request(ctx, { start: offset, end: offset + length - 1 }, size);
-      return got.bytes;
+      const got = await operation(ctx, `reading bytes ${offset}..${offset + length}`, (op) => request(ctx, { start: offset, end: offset + length - 1 }, size, op));
+      // A whole body (a server that ignored Range, allowed by allowFullDownload) holds the range.
+      if (got.total !== size) throw changedError(url, 'size', `it was ${size} bytes, now ${got.total}`, { offset });
+      const from = offset - got.start;
+      return from === 0 && got.bytes.length === length ? got.bytes : got.bytes.subarray(from, from + length);
     },
     async close() {
       ctx.closer.abort();
+      detach();
     },
   };
 }
 
+// One operation (the open, or one later read) under one deadline, which every request made for
+// it races.
+function operation(ctx, what, run) {
+  return run({ what, deadlineAt: Date.now() + ctx.deadlineMs });
+}
+
 // The blocks an open needs — the head and the tail window, each {start, bytes, total} — in
 // as few requests and round trips as the server allows (the file comment says how).
-async function openingBlocks(ctx) {
+async function openingBlocks(ctx, op) {
   const origin = new URL(ctx.url).origin;
   if (noSuffixRanges.has(origin)) {
-    const first = await request(ctx, { start: 0, end: TAIL - 1 });
+    const first = await request(ctx, { start: 0, end: TAIL - 1 }, null, op);
     if (first.total <= first.bytes.length) return [first];
-    return [first, await windowOf(ctx, first.total)];
+    return [first, await windowOf(ctx, first.total, op)];
   }
-  const [head, tail] = await Promise.allSettled([request(ctx, { start: 0, end: HEAD - 1 }), request(ctx, { suffix: TAIL })]);
+  const [head, tail] = await Promise.allSettled([request(ctx, { start: 0, end: HEAD - 1 }, null, op), request(ctx, { suffix: TAIL }, null, op)]);
   if (head.status === 'rejected') throw head.reason;
   if (tail.status === 'fulfilled') {
     if (head.value.total !== tail.value.total) {
-      throw httpError(ctx.url, 'size_changed', `the two responses disagree on the file size (${head.value.total} and ${tail.value.total} bytes)`);
+      throw changedError(ctx.url, 'size', `the two opening responses give ${head.value.total} and ${tail.value.total} bytes`);
     }
     return [head.value, tail.value];
   }
@@ -186,51 +245,120 @@ async function openingBlocks(ctx) {
   rememberNoSuffix(origin);
   const size = head.value.total;
   if (size <= head.value.bytes.length) return [head.value];
-  return [head.value, await windowOf(ctx, size)];
+  return [head.value, await windowOf(ctx, size, op)];
 }
 
 /** The tail window of a file of `size` bytes, asked for with an explicit range. */
-const windowOf = (ctx, size) => request(ctx, { start: Math.max(0, size - TAIL), end: size - 1 }, size);
+const windowOf = (ctx, size, op) => request(ctx, { start: Math.max(0, size - TAIL), end: size - 1 }, size, op);
 
-// One Range request: resolves to {start, bytes, total} holding exactly the bytes asked for
-// (a suffix: the last min(total, suffix) bytes). A suffix range the server answers with 416 or
-// with other bytes rejects with SuffixRefused (openingBlocks then asks explicitly).
-async function request(ctx, want, knownSize = null) {
+// One Range request, retried once after a 429 or 503: resolves to {start, bytes, total}
+// holding exactly the bytes asked for (a suffix: the last min(total, suffix) bytes).
+async function request(ctx, want, knownSize, op) {
+  try {
+    return await attempt(ctx, want, knownSize, op);
+  } catch (e) {
+    if (!(e?.reason === 'http_status' && (e.status === 429 || e.status === 503))) throw e;
+    const wait = Math.min(e.retryAfterMs ?? DEFAULT_RETRY_MS, MAX_RETRY_AFTER_MS);
+    if (Date.now() + wait >= op.deadlineAt) throw e;
+    await pause(ctx, wait);
+    try {
+      return await attempt(ctx, want, knownSize, op);
+    } catch (again) {
+      if (again?.reason === 'http_status' && again.status === e.status) again.message = again.message.replace(/: [^:]*$/, ` (also after one retry ${wait} ms later): ${ctx.url}`);
+      throw again;
+    }
+  }
+}
+
+/** Waits `ms`, or rejects at once when the source is closed or cancelled. */
+function pause(ctx, ms) {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      reject(cancelledError(ctx.url));
+    };
+    const timer = setTimeout(() => {
+      ctx.closer.signal.removeEventListener('abort', done);
+      resolve();
+    }, ms);
+    if (ctx.closer.signal.aborted) done();
+    else ctx.closer.signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+// Whether a conditional header may be sent: in a page, only to its own origin (a cross-origin
+// If-Match would need the host's CORS preflight to allow it; the validators are still compared).
+function mayPin(url) {
+  const here = globalThis.location?.origin;
+  return typeof document === 'undefined' || !here || new URL(url).origin === here;
+}
+
+/** The response's validators `{etag, lastModified}` (strong ETags only pin a request). */
+function validatorsOf(res) {
+  return { etag: res.headers.get('etag'), lastModified: res.headers.get('last-modified') };
+}
+
+// A response of another version than the first that carried validators: the typed 'changed'
+// error, else null (and the first validators seen become the pin).
+function versionChange(ctx, got, offset) {
+  const pinned = ctx.version;
+  if (pinned?.etag && got.etag && pinned.etag !== got.etag) return changedError(ctx.url, 'etag', `ETag ${pinned.etag}, now ${got.etag}`, { offset });
+  if (pinned?.lastModified && got.lastModified && pinned.lastModified !== got.lastModified) {
+    return changedError(ctx.url, 'last_modified', `Last-Modified ${pinned.lastModified}, now ${got.lastModified}`, { offset });
+  }
+  if (got.etag || got.lastModified) ctx.version = { etag: pinned?.etag ?? got.etag, lastModified: pinned?.lastModified ?? got.lastModified };
+  return null;
+}
+
+// One request: its own stall timer and the operation's deadline race every step (fetch, each
+// body chunk), so it settles even when the runtime's fetch never does after an abort.
+async function attempt(ctx, want, knownSize, op) {
   const { url } = ctx;
   const range = want.suffix != null ? `bytes=-${want.suffix}` : `bytes=${want.start}-${want.end}`;
   const offset = want.suffix != null ? null : want.start;
-  const headers = new Headers(ctx.headers ?? undefined);
+  const headers = new Headers(ctx.headers);
   headers.set('Range', range);
-  // Ranges of a compressed representation would be of the wrong bytes (browsers drop this
-  // forbidden header and never compress ranges anyway).
-  headers.set('Accept-Encoding', 'identity');
+  // Ranges of a compressed representation would be of the wrong bytes (see FETCH_ADDS_IDENTITY).
+  if (!FETCH_ADDS_IDENTITY) headers.set('Accept-Encoding', 'identity');
+  const pin = ctx.version;
+  if (pin && mayPin(url)) {
+    if (pin.etag && !pin.etag.startsWith('W/')) headers.set('If-Match', pin.etag);
+    else if (pin.lastModified) headers.set('If-Unmodified-Since', pin.lastModified);
+  }
+  if (ctx.closer.signal.aborted) throw cancelledError(url);
 
   const controller = new AbortController();
-  let timedOut = false;
-  let timer = null;
+  let stop;
+  const stopped = new Promise((_, reject) => (stop = reject));
+  stopped.catch(() => {}); // raced below; unobserved when nothing is pending
+  const fail = (err) => {
+    stop(err);
+    controller.abort();
+  };
+  let stall = null;
   const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, ctx.timeoutMs);
+    clearTimeout(stall);
+    stall = setTimeout(() => fail(httpError(url, 'timeout', `the server sent nothing for ${ctx.timeoutMs} ms (stalled)`, { offset })), ctx.timeoutMs);
   };
-  const onAbort = () => controller.abort();
-  ctx.signal?.addEventListener('abort', onAbort, { once: true });
-  ctx.closer.signal.addEventListener('abort', onAbort, { once: true });
-  const failure = (e) => {
-    if (e?.kind || e instanceof SuffixRefused) return e;
-    if (timedOut) return httpError(url, 'timeout', `the server sent nothing for ${ctx.timeoutMs} ms (stalled)`, { offset });
-    if (ctx.signal?.aborted || ctx.closer.signal.aborted) return cancelledError(url);
-    // Browsers give a bare TypeError for network failures and CORS refusals alike.
-    const cause = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(e);
-    return httpError(url, 'network', `network error or cross-origin (CORS) refusal (${cause})`, { offset });
-  };
+  const deadline = setTimeout(() => fail(httpError(url, 'deadline', `${op.what} took longer than ${ctx.deadlineMs} ms (deadlineMs)`, { offset })), Math.max(0, op.deadlineAt - Date.now()));
+  const onClose = () => fail(cancelledError(url));
+  ctx.closer.signal.addEventListener('abort', onClose, { once: true });
+  const guard = (promise) => Promise.race([promise, stopped]);
+
   arm();
   ctx.requests++;
   let res;
   try {
-    res = await ctx.fetch(url, { headers, signal: controller.signal, redirect: 'follow', ...(BYPASS_CACHE ? { cache: 'no-store' } : {}) });
+    try {
+      res = await guard(ctx.fetch(url, { headers, signal: controller.signal, redirect: 'follow', ...(BYPASS_CACHE ? { cache: 'no-store' } : {}) }));
+    } catch (e) {
+      throw fetchFailure(url, e, offset);
+    }
+    const changed = versionChange(ctx, validatorsOf(res), offset);
+    if (changed) throw changed;
+    if (res.status === 412 && pin) throw changedError(url, 'precondition_failed', `the server says the file no longer matches ${pin.etag ?? pin.lastModified} (412)`, { status: 412, offset });
+    const encoding = res.headers.get('content-encoding');
+    const encoded = encoding != null && !/^\s*identity\s*$/i.test(encoding);
     if (res.status === 206) {
       const cr = parseContentRange(res.headers.get('content-range'));
       if (!cr || cr.start == null) {
@@ -239,42 +367,57 @@ async function request(ctx, want, knownSize = null) {
       const start = want.suffix != null ? Math.max(0, cr.total - want.suffix) : want.start;
       const end = want.suffix != null ? cr.total - 1 : Math.min(want.end, cr.total - 1);
       if (want.suffix != null && (cr.start !== start || cr.end !== end)) throw new SuffixRefused();
-      if (cr.start !== start || cr.end !== end || (knownSize != null && cr.total !== knownSize)) {
+      if (knownSize != null && cr.total !== knownSize) throw changedError(url, 'size', `it was ${knownSize} bytes, now ${cr.total}`, { status: 206, offset });
+      if (cr.start !== start || cr.end !== end) {
         throw httpError(url, 'bad_content_range', `the server answered ${range} with bytes ${cr.start}-${cr.end}/${cr.total}`, { status: 206, offset });
       }
-      const bytes = await readBody(ctx, res, end - start + 1, arm, offset);
+      // A compressed range is a range of the compressed bytes: what it decodes to is not the file's.
+      if (encoded) throw httpError(url, 'encoded', `the server sent the range compressed (Content-Encoding: ${encoding}), so its bytes are not the file's`, { status: 206, offset });
+      const bytes = await readBody(ctx, res, end - start + 1, { arm, guard, offset });
       return { start, bytes, total: cr.total };
     }
     if (res.status === 416) {
       // An empty file has no satisfiable range: `Content-Range: bytes */0`.
       const cr = parseContentRange(res.headers.get('content-range'));
-      await res.body?.cancel();
       if (cr && cr.start == null && cr.total === 0 && knownSize == null) return { start: 0, bytes: new Uint8Array(0), total: 0 };
       if (want.suffix != null) throw new SuffixRefused();
+      if (knownSize != null && cr && cr.start == null && cr.total !== knownSize) throw changedError(url, 'size', `it was ${knownSize} bytes, now ${cr.total}`, { status: 416, offset });
       throw httpError(url, 'http_status', `HTTP 416 Range Not Satisfiable for ${range}`, { status: 416, offset });
     }
-    if (res.status === 200) return await wholeBody(ctx, res, arm, offset);
-    await res.body?.cancel();
-    throw httpError(url, 'http_status', `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`, { status: res.status, offset });
+    if (res.status === 200) return await wholeBody(ctx, res, { arm, guard, offset, encoded });
+    const err = httpError(url, 'http_status', `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`, { status: res.status, offset });
+    if (res.status === 429 || res.status === 503) err.retryAfterMs = retryAfterMs(res.headers.get('retry-after'));
+    throw err;
   } catch (e) {
-    try {
-      await res?.body?.cancel();
-    } catch {
-      // the body is already broken or consumed
-    }
-    throw failure(e);
+    // The body is not read: release the connection (never waiting on it: it may hang too).
+    res?.body?.cancel().catch(() => {});
+    throw e;
   } finally {
-    clearTimeout(timer);
-    ctx.signal?.removeEventListener('abort', onAbort);
-    ctx.closer.signal.removeEventListener('abort', onAbort);
+    clearTimeout(stall);
+    clearTimeout(deadline);
+    ctx.closer.signal.removeEventListener('abort', onClose);
+    controller.abort();
   }
 }
 
+// A fetch that rejected: a redirect loop, a network failure or (in browsers, indistinguishably)
+// a CORS refusal; our own timers' and aborts' errors pass as they are.
+function fetchFailure(url, e, offset) {
+  if (e?.kind) return e;
+  const cause = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(e);
+  if (/redirect/i.test(`${e?.cause?.message ?? ''} ${e?.message ?? ''}`)) {
+    return httpError(url, 'redirect_loop', `the server redirected too many times, in a loop or a chain too long to follow (${cause})`, { offset });
+  }
+  // Browsers give a bare TypeError for network failures and CORS refusals alike.
+  return httpError(url, 'network', `network error or cross-origin (CORS) refusal (${cause})`, { offset });
+}
+
 // A 200 to a Range request: the server ignored Range and is sending the whole file.
-function wholeBody(ctx, res, arm, offset) {
+function wholeBody(ctx, res, { arm, guard, offset, encoded }) {
   const { url } = ctx;
   const declared = res.headers.get('content-length');
-  const length = declared == null ? null : Number(declared);
+  // A compressed body's Content-Length counts the compressed bytes: the file's length is unknown.
+  const length = declared == null || encoded ? null : Number(declared);
   const small = length != null && length <= SMALL_BODY;
   if (!small && !ctx.allowFull) {
     throw httpError(url, 'range_ignored', `the server ignored the Range request and sent the whole file (200${length != null ? `, ${length} bytes` : ''}); refusing a full download (the allowFullDownload option permits one)`, { status: 200, offset });
@@ -288,16 +431,17 @@ function wholeBody(ctx, res, arm, offset) {
     return ctx.full;
   }
   ctx.full = (async () => {
-    const bytes = await readBody(ctx, res, length ?? ctx.maxFull, arm, offset, length == null);
+    const bytes = await readBody(ctx, res, length ?? ctx.maxFull, { arm, guard, offset, upTo: length == null });
     return { start: 0, bytes, total: bytes.length };
   })();
+  ctx.full.catch(() => {}); // awaited by whoever shares it
   return ctx.full;
 }
 
-// Reads exactly `length` bytes (or, `upTo`, at most `length`), restarting the stall timer on
-// every chunk; a body that ends early or runs long is an error. Allocation is bounded by
-// the range we asked for (or maxFullDownloadBytes), never by a header.
-async function readBody(ctx, res, length, arm, offset, upTo = false) {
+// Reads exactly `length` bytes (or, `upTo`, at most `length`), each chunk under the request's
+// timers; a body that ends early or runs long is an error. Allocation is bounded by the range
+// asked for (or maxFullDownloadBytes), never by a header.
+async function readBody(ctx, res, length, { arm, guard, offset, upTo = false }) {
   const { url } = ctx;
   if (!res.body) {
     if (length === 0 || upTo) return new Uint8Array(0);
@@ -309,10 +453,9 @@ async function readBody(ctx, res, length, arm, offset, upTo = false) {
   for (;;) {
     let step;
     try {
-      step = await reader.read();
+      step = await guard(reader.read());
     } catch (e) {
-      // Our own abort (stall timer, signal, close) is told apart by the caller.
-      if (ctx.closer.signal.aborted || ctx.signal?.aborted || e?.name === 'AbortError') throw e;
+      if (e?.kind) throw e; // our own timers and aborts
       throw httpError(url, 'short_body', `the connection broke after ${got} of the ${upTo ? 'expected' : length} bytes (${e?.cause?.code ?? e?.cause?.message ?? e?.message ?? e})`, { status: res.status, offset: offset == null ? null : offset + got });
     }
     const { done, value } = step;
@@ -321,7 +464,7 @@ async function readBody(ctx, res, length, arm, offset, upTo = false) {
     got += value.length;
     ctx.bytesReceived += value.length;
     if (got > length) {
-      await reader.cancel();
+      reader.cancel().catch(() => {});
       throw upTo
         ? httpError(url, 'too_large', `the server ignored the Range request and the whole file exceeds maxFullDownloadBytes (${ctx.maxFull})`, { status: res.status, offset })
         : httpError(url, 'long_body', `the body is longer than the ${length} bytes its Content-Range promises`, { status: res.status, offset });

@@ -18,6 +18,15 @@ export type Signal = Global<'AbortSignal'>;
 /** Request headers: a record, name-value pairs, or a Headers object. */
 export type HeadersInput = Record<string, string> | [string, string][] | Global<'Headers'>;
 
+// `using` / `await using` (explicit resource management): the well-known symbols, declared here
+// for projects whose lib predates them (ES2022); lib "esnext" and @types/node declare the same.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+    readonly asyncDispose: unique symbol;
+  }
+}
+
 /** Murmur128 tail variant: Java sign-extends tail bytes; the C++ writer in tsfile 2.5.0 zero-extends them. */
 export type Variant = 'java' | 'zero-extended';
 
@@ -155,6 +164,8 @@ export function javaSizing(capacity: number, errorRate?: number): { bitCount: nu
 export function bitIndex(hash32: number, bitCount: number): number;
 
 export class BloomFilter {
+  /** Frees the filter at the end of a `using` block. */
+  [Symbol.dispose](): void;
   /** An empty filter with explicit geometry. */
   constructor(bitCount: number, hashFunctionCount: number);
   /** Decodes the serialized structure; null for the "no filter" encoding (`00`). Throws TsFileBloomError. */
@@ -345,6 +356,8 @@ export class TsFile {
   readonly tableNames: (string | null)[];
   readonly warnings: WarningInfo[];
   readonly indexError: TsFileBloomError | null;
+  /** Closes the file at the end of an `await using` block. */
+  [Symbol.asyncDispose](): Promise<void>;
   /** Reads made so far by opening and loadIndex() — for a URL, HTTP requests. */
   readonly reads: number;
   /** Bytes those reads brought — for a URL, response body bytes. */
@@ -451,6 +464,8 @@ export interface LevelDbFilterProbe {
 }
 
 export class LevelDbTable {
+  /** Closes the table at the end of a `using` block. */
+  [Symbol.dispose](): void;
   private constructor();
   readonly format: 'leveldb';
   readonly name: string | null;

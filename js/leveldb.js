@@ -153,6 +153,11 @@ export class LevelDbTable {
   free() {
     this.close();
   }
+
+  /** `using table = await openLevelDbTable(…)` closes it at the end of the block. */
+  [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() {
+    this.close();
+  }
 }
 
 /** Opens a LevelDB table (.ldb/.sst). Rejects with an Error carrying `kind` and `offset`. */

@@ -35,7 +35,7 @@ export async function nodeSource(input, options = {}) {
       handle = await open(input, 'r');
       const stat = await handle.stat();
       if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-      return { ...handleSource(handle, stat.size), close: () => handle.close(), name: basename(name) };
+      return pathSource(input, name, handle, stat);
     } catch (e) {
       await handle?.close();
       throw ioError(e, name);
@@ -46,6 +46,59 @@ export async function nodeSource(input, options = {}) {
     return { ...handleSource(input, size), close: async () => {}, name: null };
   }
   return toSource(input);
+}
+
+/** The file is not the one that was opened: kind 'changed', naming the file. */
+function changedError(path, sentence) {
+  return Object.assign(new Error(`the file changed while it was read (${sentence}): ${path}`), { kind: 'changed', offset: null, path });
+}
+
+// A file opened by path holds its descriptor only while it is read: openTsFile releases it
+// after opening, loadIndex after its read, so a TsFile left open holds none. Each later read
+// reopens the file and checks it is the one that was opened (same inode, size and mtime); so
+// does every read, after it, against a change while it ran.
+function pathSource(input, name, handle, opened) {
+  const same = (st) => st.ino === opened.ino && st.dev === opened.dev && st.size === opened.size && st.mtimeMs === opened.mtimeMs;
+  const describe = (st) =>
+    st.ino !== opened.ino || st.dev !== opened.dev
+      ? 'another file now has its name'
+      : st.size !== opened.size
+        ? `it was ${opened.size} bytes, now ${st.size}`
+        : `modified at ${new Date(st.mtimeMs).toISOString()}, after ${new Date(opened.mtimeMs).toISOString()}`;
+  let current = handle;
+  const check = async (h) => {
+    const st = await h.stat();
+    if (!same(st)) throw changedError(name, describe(st));
+  };
+  const reader = (h) => handleSource(h, opened.size);
+  return {
+    size: opened.size,
+    name: basename(name),
+    async read(offset, length) {
+      let h = current;
+      if (!h) {
+        try {
+          h = current = await open(input, 'r');
+        } catch (e) {
+          if (e?.code === 'ENOENT') throw changedError(name, 'it was removed');
+          throw ioError(e, name);
+        }
+        await check(h);
+      }
+      const bytes = await reader(h).read(offset, length);
+      await check(h);
+      return bytes;
+    },
+    /** Closes the descriptor until the next read. */
+    async release() {
+      const h = current;
+      current = null;
+      await h?.close();
+    },
+    async close() {
+      await this.release();
+    },
+  };
 }
 
 function handleSource(handle, size) {

@@ -10,6 +10,17 @@ import { documentUrl, httpSource, isHttpUrl } from './http-source.js';
 
 /** First read from the end: most TsFileMetadata (and small index regions) fit in it. */
 const TAIL_WINDOW = 4 * 1024;
+/**
+ * The largest TsFileMetadata or index region read (each is read whole): a 1,000,000-series
+ * file's index is ~45 MB. Beyond it, a typed 'too_large' error instead of an allocation sized
+ * by the file's own offsets (the `maxIndexBytes` option raises it).
+ */
+const DEFAULT_MAX_INDEX_BYTES = 64 * 1024 * 1024;
+
+/** A 'too_large' error: `what` at `offset` is `length` bytes, more than `max`. */
+function tooLarge(what, offset, length, max) {
+  return Object.assign(new RangeError(`${what} is ${length} bytes, more than maxIndexBytes (${max}): raise the option to read it`), { kind: 'too_large', offset });
+}
 
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
@@ -94,11 +105,15 @@ export class TsFile {
     columnsOf = (t) => t.#file.listingColumns();
   }
 
-  constructor(raw, source, token, window = null) {
+  /** The largest index region loadIndex reads. */
+  #maxIndexBytes;
+
+  constructor(raw, source, token, window = null, maxIndexBytes = DEFAULT_MAX_INDEX_BYTES) {
     if (token !== OPEN) throw new TypeError('use openTsFile()');
     this.#raw = raw;
     this.#source = source;
     this.#window = window; // { start, bytes }: the tail already read when opening
+    this.#maxIndexBytes = maxIndexBytes;
     registry?.register(this, raw, this);
     if (charsetsLoaded()) this.#setEncoder();
   }
@@ -194,17 +209,28 @@ export class TsFile {
   async loadIndex() {
     if (this.#indexLoaded) return this.#indexError;
     const [offset, length] = this.#file.indexRange();
+    if (length > this.#maxIndexBytes) {
+      // Not read: the filter still answers, under the rules for a file whose index is unread.
+      this.#indexLoaded = true;
+      this.#indexError = tooLarge(`the index region (from meta_offset ${offset} to TsFileMetadata)`, offset, length, this.#maxIndexBytes);
+      this.#window = null;
+      return this.#indexError;
+    }
     // Small files: the index region often lies inside the tail window read at open.
     const w = this.#window;
     let region;
-    if (w && offset >= w.start) region = w.bytes.subarray(offset - w.start, offset - w.start + length);
-    else if (w && offset + length > w.start) {
-      // Read only the part before the window and join it to the part already held.
-      const before = await this.#source.read(offset, w.start - offset);
-      region = new Uint8Array(length);
-      region.set(before);
-      region.set(w.bytes.subarray(0, offset + length - w.start), before.length);
-    } else region = await this.#source.read(offset, length);
+    try {
+      if (w && offset >= w.start) region = w.bytes.subarray(offset - w.start, offset - w.start + length);
+      else if (w && offset + length > w.start) {
+        // Read only the part before the window and join it to the part already held.
+        const before = await this.#source.read(offset, w.start - offset);
+        region = new Uint8Array(length);
+        region.set(before);
+        region.set(w.bytes.subarray(0, offset + length - w.start), before.length);
+      } else region = await this.#source.read(offset, length);
+    } finally {
+      await this.#source.release();
+    }
     this.#window = null;
     this.#indexError = this.#file.attachIndex(region) ?? null;
     this.#indexLoaded = true;
@@ -323,6 +349,11 @@ export class TsFile {
     this.#encoderFor(charset);
     const { count } = stageBatch(paths, undefined, 'mightContainMany');
     return this.#file.mightContainStaged(count, variantCode(variant), charset ?? '');
+  }
+
+  /** `await using t = await openTsFile(…)` closes it at the end of the block. */
+  [Symbol.asyncDispose ?? Symbol.for('Symbol.asyncDispose')]() {
+    return this.close();
   }
 
   /** Releases the wasm memory and the source (Node file handles opened by path). */
@@ -458,6 +489,7 @@ function checkedSource(source) {
       return bytes;
     },
     close: () => source.close?.(),
+    release: () => source.release?.(),
   };
   if (counts) {
     Object.defineProperty(checked, 'ioCount', { get: () => source.ioCount });
@@ -477,7 +509,8 @@ function variantCode(variant) {
 
 /** Opens a TsFile, reading only its head and tail. Errors carry `kind` and `offset`. */
 export async function openTsFile(input, options = {}) {
-  const { source: makeSource = toSource } = options;
+  const { source: makeSource = toSource, maxIndexBytes = DEFAULT_MAX_INDEX_BYTES } = options;
+  if (!Number.isSafeInteger(maxIndexBytes) || maxIndexBytes < 0) throw argumentError(`maxIndexBytes must be a non-negative integer, not ${String(maxIndexBytes)}`, 'maxIndexBytes');
   const opened = await makeSource(input, options);
   let source;
   try {
@@ -495,12 +528,16 @@ export async function openTsFile(input, options = {}) {
     const window = await source.read(windowStart, windowLen);
     const tail = window.subarray(Math.max(0, windowLen - 10));
     const [, metadataOffset, metadataSize] = tsfileEnvelope(size, head, tail);
+    if (metadataSize > maxIndexBytes) throw tooLarge('TsFileMetadata', metadataOffset, metadataSize, maxIndexBytes);
     const metadata =
       metadataOffset >= windowStart
         ? window.subarray(metadataOffset - windowStart, metadataOffset - windowStart + metadataSize)
         : await source.read(metadataOffset, metadataSize);
     const raw = WasmTsFile.open(size, head, tail, metadata);
-    return new TsFile(raw, source, OPEN, { start: windowStart, bytes: window });
+    const file = new TsFile(raw, source, OPEN, { start: windowStart, bytes: window }, maxIndexBytes);
+    // A file opened by path holds no descriptor between reads (js/node-source.js).
+    await source.release();
+    return file;
   } catch (e) {
     await source.close?.();
     throw e;

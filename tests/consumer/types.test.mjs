@@ -26,6 +26,8 @@ const verdict: 'absent' | 'maybe' = f.probe('root.a.b', { charset: 'GBK' }).verd
 const data: Int32Array = f.probeMany(['x'], { compact: true }).data;
 const t = await openTsFile('x.tsfile');
 const p: FileProbeResult = t.probe('root.a.b');
+const disposeAsync: () => Promise<void> = t[Symbol.asyncDispose];
+const disposeFilter: () => void = f[Symbol.dispose];
 const reads: number = t.reads + t.bytesRead;
 const audit = await t.audit();
 const status: string | undefined = audit?.status;
@@ -36,7 +38,7 @@ await loadCharsets();
 for await (const r of scanTsFiles(['/data', new URL('https://example.org/y.tsfile')], { paths: ['root.a.b'] })) { const rec: ScanRecord = r; }
 try { BloomFilter.decode(new Uint8Array([0])); } catch (e) { const k: string = (e as TsFileBloomError).kind; }
 await t.close(); await remote.close(); await fromBlob.close();
-export { h, verdict, data, p, status, reads };
+export { h, verdict, data, p, status, reads, disposeAsync, disposeFilter };
 `;
 
 // The same API in CommonJS (import = require).
@@ -122,6 +124,12 @@ test('a project with no ambient types at all: lib es2022, types []', () => {
 test('a browser project: lib dom, bundler resolution; and DOM with @types/node', () => {
   assertCompiles('dom', { ...BUNDLER, lib: ['es2022', 'dom', 'dom.iterable'], types: [] }, { 'dom-program.ts': DOM_PROGRAM });
   assertCompiles('dom-node', { ...NODENEXT, lib: ['es2022', 'dom', 'dom.iterable'], types: ['node'] }, { 'node-program.mts': NODE_PROGRAM, 'cjs-program.cts': CJS_PROGRAM });
+});
+
+test('`using` and `await using` in a project whose lib has explicit resource management (esnext)', () => {
+  const program = `import { openTsFile, BloomFilter } from 'tsfile-bloom';\nawait using t = await openTsFile(new Uint8Array(16));\nusing f = BloomFilter.withCapacity(10);\nexport const n = t.size + f.bitCount;\n`;
+  assertCompiles('using', { ...NODENEXT, target: 'esnext', lib: ['esnext'], types: [] }, { 'using-program.mts': program });
+  assertCompiles('using-node', { ...NODENEXT, target: 'esnext', lib: ['esnext'], types: ['node'] }, { 'using-program.mts': program });
 });
 
 test('a module Worker: lib webworker', () => {
