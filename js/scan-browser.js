@@ -4,7 +4,7 @@
 // read a few at a time on this thread; records come out in the order the targets were walked.
 import { openTsFile, toSource } from './tsfile.js';
 import { documentUrl, isHttpUrl } from './http-source.js';
-import { addToSummary, checkScanOptions, failedRecord, finishSummary, newSummary, scanOne, scanResult, targetList } from './scan-core.js';
+import { addToSummary, checkScanOptions, failedRecord, fanOut, finishSummary, newSummary, scanOne, scanResult, targetList } from './scan-core.js';
 import { invalidArgument } from './errors.js';
 
 const TSFILE_NAME = /\.tsfile$/i;
@@ -66,7 +66,8 @@ async function runScan(targets, opts, emit) {
   const paths = opts.paths ?? [];
   const lanes = Math.max(1, Math.floor(opts.concurrency ?? DEFAULT_CONCURRENCY));
   const { signal, onProgress } = opts;
-  const openOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, signal, fetch: opts.fetch };
+  const openOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, maxIndexBytes: opts.maxIndexBytes, fetch: opts.fetch };
+  const child = fanOut(signal);
   const summary = newSummary(paths);
   const cancelled = () => {
     const err = new Error('the scan was cancelled');
@@ -78,7 +79,7 @@ async function runScan(targets, opts, emit) {
   const scan = (item) =>
     item.error
       ? failedRecord(item.file, item.error)
-      : scanOne(item.file, item.input, { open: openTsFile, makeSource: toSource, paths, audit: opts.audit === true, openOptions });
+      : scanOne(item.file, item.input, { open: openTsFile, makeSource: toSource, paths, audit: opts.audit === true, openOptions, child });
   let found = 0;
   let chunk = [];
   const runChunk = async () => {

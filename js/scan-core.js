@@ -86,6 +86,22 @@ export function checkScanOptions(options) {
   return options;
 }
 
+/**
+ * Per-file AbortSignals under one scan's signal, which gets a single listener however many
+ * files are read at once (an EventTarget warns past 10 listeners): `child()` gives a signal
+ * and its `done()`.
+ */
+export function fanOut(signal) {
+  const live = new Set();
+  signal?.addEventListener('abort', () => live.forEach((c) => c.abort()), { once: true });
+  return () => {
+    const c = new AbortController();
+    if (signal?.aborted) c.abort();
+    live.add(c);
+    return { signal: c.signal, done: () => live.delete(c) };
+  };
+}
+
 // ---- One file. ----------------------------------------------------------------------------
 
 /** Wraps a byte source to count reads and bytes (sources with `ioCount`/`ioBytes` count their own). */
@@ -110,8 +126,10 @@ export function countReads(source, counter) {
  * part of the record. Record (the API's per-file result):
  * `{file, ok, size, version, bloomFilter, results, audit, bytesRead, reads, error}`.
  */
-export async function scanOne(file, input, { open, makeSource, paths = [], audit = false, openOptions = {} }) {
+export async function scanOne(file, input, { open, makeSource, paths = [], audit = false, openOptions = {}, child = null }) {
   const counter = { reads: 0, bytes: 0, source: null };
+  const own = child?.();
+  if (own) openOptions = { ...openOptions, signal: own.signal };
   const record = { file, ok: false, size: null, version: null, bloomFilter: null, results: null, audit: null, bytesRead: 0, reads: 0, error: null };
   let t = null;
   try {
@@ -133,6 +151,7 @@ export async function scanOne(file, input, { open, makeSource, paths = [], audit
     if (record.size == null && counter.source) record.size = counter.source.size;
   } finally {
     await t?.close();
+    own?.done();
   }
   // A source that counts its own I/O (HTTP requests, reads that serve several calls) is believed.
   const s = counter.source;

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { isHttpUrl } from './http-source.js';
 import { openTsFile } from './tsfile.js';
 import { ioError, nodeSource } from './node-source.js';
-import { addToSummary, checkScanOptions, errorOf, finishSummary, formatRecords, mergeSummary, newSummary, scanOne, scanResult, targetList } from './scan-core.js';
+import { addToSummary, checkScanOptions, errorOf, fanOut, finishSummary, formatRecords, mergeSummary, newSummary, scanOne, scanResult, targetList } from './scan-core.js';
 import { invalidArgument } from './errors.js';
 
 /** Local files per message to a worker (one message per file would cost more than the file). */
@@ -146,7 +146,8 @@ export async function runScan(targets, opts, sink) {
   const jobs = Math.max(1, Math.floor(opts.concurrency ?? availableParallelism()));
   const perExtraWorker = opts.filesPerExtraWorker ?? FILES_PER_EXTRA_WORKER; // tests lower it
   const { signal, onProgress } = opts;
-  const httpOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, signal };
+  const httpOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, maxIndexBytes: opts.maxIndexBytes, fetch: opts.fetch };
+  const child = fanOut(signal);
   const summary = newSummary(paths);
   const workers = [];
   const maxAhead = jobs * 2 + 2;
@@ -227,7 +228,7 @@ export async function runScan(targets, opts, sink) {
       const lane = async () => {
         while (next < items.length && !failed) {
           const i = next++;
-          records[i] = await scanOne(items[i].file, items[i].url, { open: openTsFile, makeSource: nodeSource, paths, audit, openOptions: httpOptions });
+          records[i] = await scanOne(items[i].file, items[i].url, { open: openTsFile, makeSource: nodeSource, paths, audit, openOptions: httpOptions, child });
         }
       };
       await Promise.all(Array.from({ length: Math.min(URL_CONCURRENCY, items.length) }, lane));
