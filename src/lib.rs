@@ -42,6 +42,9 @@ pub mod hash;
 pub mod leveldb;
 pub mod path;
 pub mod source;
+// Compiled natively (tests, docs) and into the page's teaching module only: the package's wasm
+// modules stay byte-identical without it (scripts/check-size.mjs).
+#[cfg(any(not(target_arch = "wasm32"), feature = "wasm-teach"))]
 pub mod teach;
 pub mod tsfile;
 

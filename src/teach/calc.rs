@@ -9,10 +9,12 @@
 //! - p and k → the b that reaches p exactly, hence m = ⌈n·b⌉ for a given n, or n = ⌊m/b⌋ for a
 //!   given m;
 //! - n and p alone → m and k at the optimum, the classic sizing
-//!   (m = −n ln p / (ln 2)², k = (m/n) ln 2).
+//!   (m = −n ln p / (ln 2)², k = (m/n) ln 2);
+//! - b alone (or n and m) → the best whole k and its p.
 
 use serde::Serialize;
 
+use super::lesson::pct;
 use crate::error::{Error, Result};
 use crate::filter::{false_positive_probability, java_sizing, MAX_ERROR_RATE, MIN_ERROR_RATE};
 use crate::leveldb::{filter_bits, k_for_bits_per_key};
@@ -64,8 +66,8 @@ pub struct LevelDbRow {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Solution {
-    /// What was solved: "p", "k", "m", "n", "bitsPerKey", "m+k" (n and p only) or "none" (all
-    /// four given: the typed p is checked against the formula).
+    /// What was solved: "p", "k", "m", "n", "bitsPerKey", "m+k" (n and p only), "k+p" (only the
+    /// size: n and m, or bits per key) or "none" (all four given: the typed p is checked).
     pub solved: &'static str,
     pub n: Option<f64>,
     pub m: Option<f64>,
@@ -86,7 +88,7 @@ pub struct Solution {
     pub k_range: Option<[u32; 2]>,
     /// `1 − e^(−kn/m)`: the fill the formula expects.
     pub expected_fill: f64,
-    /// Bytes of m bits.
+    /// Bytes of m bits, ⌈m/8⌉.
     pub bytes: Option<f64>,
     pub java: Option<JavaRow>,
     /// The smallest whole bits_per_key whose LevelDB filter reaches the p (n keys in one filter).
@@ -214,7 +216,9 @@ pub fn solve(input: CalcInput) -> Result<Solution> {
             let (kb, pb) = best_k(r);
             if pb > p {
                 notes.push(format!(
-                    "p = {p} cannot be reached with {r} bits per key: the best whole k, {kb}, gives {pb}"
+                    "p = {} cannot be reached with {r} bits per key: the best whole k, {kb}, gives {}",
+                    pct(p),
+                    pct(pb)
                 ));
             }
             ("k", r, kb, r * std::f64::consts::LN_2)
@@ -239,6 +243,12 @@ pub fn solve(input: CalcInput) -> Result<Solution> {
                 }
                 _ => ("bitsPerKey", need, k, need),
             }
+        }
+        (Some(r), None, None) => {
+            // b alone: the best whole k and its p.
+            let (kb, _) = best_k(r);
+            notes.push("only the size given: k is the best whole k for it, and p the formula's at that k".into());
+            ("k+p", r, kb, r * std::f64::consts::LN_2)
         }
         (None, Some(p), None) if n.is_some() && m.is_none() => {
             // n and p: the classic sizing at the optimum k.
@@ -280,7 +290,11 @@ pub fn solve(input: CalcInput) -> Result<Solution> {
     if solved == "none" {
         if let Some(pt) = p {
             if (p_formula - pt).abs() > 1e-12_f64.max(1e-9 * pt) {
-                notes.push(format!("all four given: the formula gives p = {p_formula} for these n, m, k, not {pt}"));
+                notes.push(format!(
+                    "all four given: the formula gives p = {} for these n, m, k, not {}",
+                    pct(p_formula),
+                    pct(pt)
+                ));
             }
         }
     }
@@ -290,8 +304,9 @@ pub fn solve(input: CalcInput) -> Result<Solution> {
     if let Some(j) = java {
         if j.clamped {
             notes.push(format!(
-                "TsFile's Java writer clamps the error rate to [0.01, 0.1]: it sizes for {} instead of {p_for_sizing}",
-                j.error_rate
+                "TsFile's Java writer clamps the error rate to [0.01, 0.1]: it sizes for {} instead of {}",
+                pct(j.error_rate),
+                pct(p_for_sizing)
             ));
         }
     }
@@ -315,7 +330,7 @@ pub fn solve(input: CalcInput) -> Result<Solution> {
         p_best,
         k_range: p.and_then(|pt| k_range(r, pt)),
         expected_fill: 1.0 - (-(k as f64) / r).exp(),
-        bytes: m.map(|mv| mv / 8.0),
+        bytes: m.map(|mv| (mv / 8.0).ceil()),
         java,
         leveldb,
         leveldb_at_b,

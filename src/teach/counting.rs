@@ -130,20 +130,20 @@ pub fn deletion<K: AsRef<[u8]>>(keys: &[K], model: Model, victim: Option<usize>,
             p
         })
         .collect();
-    // owners[bit]: the keys that set it (each key once).
-    let mut owners: Vec<Vec<u32>> = vec![Vec::new(); model.m as usize];
-    for (i, ps) in positions.iter().enumerate() {
-        for &b in ps {
-            owners[b as usize].push(i as u32);
-        }
-    }
+    // (bit, key) pairs sorted by bit: the keys that set each bit (each key once), in n·k
+    // entries rather than one list per bit (a file's filter may have millions of bits).
+    let mut pairs: Vec<(u32, u32)> =
+        positions.iter().enumerate().flat_map(|(i, ps)| ps.iter().map(move |&b| (b, i as u32))).collect();
+    pairs.sort_unstable();
+    let owners = |bit: u32| -> &[(u32, u32)] {
+        let lo = pairs.partition_point(|&(b, _)| b < bit);
+        let hi = pairs.partition_point(|&(b, _)| b <= bit);
+        &pairs[lo..hi]
+    };
     // The keys that lose a bit when key v's bits are cleared.
     let hurt = |v: usize| -> Vec<u32> {
-        let mut h: Vec<u32> = positions[v]
-            .iter()
-            .flat_map(|&b| owners[b as usize].iter().copied())
-            .filter(|&j| j as usize != v)
-            .collect();
+        let mut h: Vec<u32> =
+            positions[v].iter().flat_map(|&b| owners(b).iter().map(|&(_, j)| j)).filter(|&j| j as usize != v).collect();
         h.sort_unstable();
         h.dedup();
         h
@@ -190,7 +190,7 @@ pub fn deletion<K: AsRef<[u8]>>(keys: &[K], model: Model, victim: Option<usize>,
         .zip(before)
         .map(|(&b, c)| VictimBit {
             bit: b,
-            owners: owners[b as usize].len() as u32,
+            owners: owners(b).len() as u32,
             counter_before: c,
             counter_after: cf.counter(b),
         })

@@ -149,7 +149,7 @@ pub fn point_read<R: ReadAt + ?Sized>(table: &LevelDbTable, src: &R, key: &[u8])
             stages.push(Stage {
                 stage: "filter",
                 text: format!(
-                    "Filter block (also read at open and cacheable): block offset {off} / {window} = filter {fi}, {} bytes at file offset {} ({} bits, k = {}). BloomHash = {}; probes: {}{}.",
+                    "Filter block (also read at open and cacheable): ⌊block offset {off} / {window}⌋ = filter {fi}, {} bytes at file offset {} ({} bits, k = {}). BloomHash = {}; probes: {}{}.",
                     f.length,
                     f.offset,
                     f.bit_count,
@@ -266,7 +266,7 @@ pub fn examples<R: ReadAt + ?Sized>(table: &LevelDbTable, src: &R, tries: u64) -
             }
         }
     }
-    let all: std::collections::HashSet<Vec<u8>> = live.iter().cloned().collect();
+    let all: std::collections::BTreeSet<Vec<u8>> = live.iter().cloned().collect();
     let mut ex = Examples {
         present: live.get(live.len() / 2).map(|k| lossy(k)),
         skipped: None,

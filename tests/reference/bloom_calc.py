@@ -3,7 +3,8 @@
 published rules rather than from our code, evaluated with mpmath at 50 digits:
 
 - the formula p = (1 - e^(-kn/m))^k, its inverses b = m/n = -k / ln(1 - p^(1/k)) and the
-  optimum k* = (m/n) ln 2 (Bloom 1970; Broder & Mitzenmacher 2004); the n-and-p sizing
+  optimum k* = (m/n) ln 2 (Bloom 1970; Broder & Mitzenmacher 2004), the best whole k being the
+  one with the lowest p; the n-and-p sizing
   m = ceil(-n ln p / (ln 2)^2), k = round((m/n) ln 2) as hur.st/bloomfilter states it;
 - TsFile's Java BloomFilter.getEmptyBloomFilter (java_bloom.py beside this file);
 - LevelDB's util/bloom.cc: k = (size_t)(bits_per_key * 0.69) clamped to [1, 30];
@@ -74,7 +75,10 @@ def case(inp):
         b = mpmath.mpf(m) / n
     if b is not None and m is None and n is not None:
         m = n * b
-    if p is None:
+    if p is None and k is None:
+        kk = best_k(mpmath.mpf(b))
+        out.update(solved="k+p", k=kk, p=float(fpp(mpmath.mpf(b), kk)))
+    elif p is None:
         out.update(solved="p", k=k, p=float(fpp(mpmath.mpf(b), k)))
     elif k is None and b is not None:
         out.update(solved="k", k=best_k(mpmath.mpf(b)), kRange=k_range(mpmath.mpf(b), p))
@@ -130,6 +134,9 @@ CASES = [
     # p, k → bits per key
     {"p": 0.01, "k": 7},
     {"p": 0.05, "k": 4},
+    # only the size → the best whole k and its p
+    {"n": 100000000, "bitsPerKey": 10},  # claim 12
+    {"n": 500, "m": 3000},
     # n, p → m and k at the optimum
     {"n": 4000, "p": 1e-7},  # hur.st's opening example: 134,191 bits, k = 23
     {"n": 1000, "p": 0.05},

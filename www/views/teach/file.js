@@ -33,11 +33,14 @@ export function createFileView(call) {
     $('teach-measure-out').textContent = '';
     box.dataset.measured = '';
     if (!cur.f) {
+      // The box appears only when a file is open (with a note when it has no filter).
+      $('teach-file-block').hidden = !f;
       box.hidden = true;
       none.hidden = false;
-      none.textContent = f && !f.present ? 'This file stores no Bloom filter, so there is no curve to place it on. The sandbox below works without a file.' : 'Open a file (or load the sample) to place its own n, m and k on the curve. The sandbox below works without a file.';
+      none.textContent = f && !f.present ? 'This file stores no Bloom filter, so there is no curve to place it on. The sandbox above works without a file.' : '';
       return;
     }
+    $('teach-file-block').hidden = false;
     const seq = cur.seq;
     const { m, k } = f;
     const { n, source } = itemsOf(f, hypothesis);
@@ -71,13 +74,12 @@ export function createFileView(call) {
       const r = await call('teach.measure', { count }, (p) => seq === cur.seq && (out.textContent = `Measuring… ${fmt(p.done)} of ${fmt(p.total)} paths`));
       if (seq !== cur.seq) return null;
       const p = r.rate;
-      const half = 1.96 * Math.sqrt(Math.max(p * (1 - p), 1 / count) / count);
       out.replaceChildren(
         el('b', { text: `Measured: ${fmt(r.maybe)} of ${fmt(r.count)} → ${pct(p)}` }),
-        ` (95% interval ≈ ${pct(Math.max(0, p - half))} – ${pct(p + half)}) against ${pct(curve.fpp)} by the formula. `,
+        ` (95% Wilson interval ${pct(r.interval.low)} – ${pct(r.interval.high)}) against ${pct(curve.fpp)} by the formula. `,
         el('span', { class: 'muted', text: `Random ASCII paths not in the index, probed with the ${r.variant} hash${r.charset !== 'UTF-8' ? ` (${r.charset})` : ''}${f.auditStatus === 'ambiguous' ? ' (the audit could not tell the tail variants apart; on ASCII paths they agree)' : w?.established ? ', the writer’s as the audit established' : ''} in ${r.seconds.toFixed(2)} s. Every “maybe” here is a false positive.` }),
       );
-      $('teach-file').dataset.measured = String(p);
+      Object.assign($('teach-file').dataset, { measured: String(p), low: String(r.interval.low), high: String(r.interval.high) });
       $('teach-file').dataset.maybe = String(r.maybe);
       return r;
     } catch (e) {
