@@ -4,6 +4,7 @@
 // the answer; it computes nothing.
 import { $, el } from '../../shared/dom.js';
 import { fmt, pct } from '../../shared/format.js';
+import { scroller } from './lesson.js';
 
 const BOXES = { n: 'calc-n', p: 'calc-p', m: 'calc-m', bitsPerKey: 'calc-b', k: 'calc-k' };
 const LABELS = { n: 'n', p: 'p', m: 'm', bitsPerKey: 'bits per key', k: 'k' };
@@ -113,7 +114,7 @@ export function createCalc(call) {
       el('tbody', {}, ...rows),
     );
     const notes = s.notes.length ? el('ul', { class: 'calc-notes' }, ...s.notes.map((t) => el('li', { text: t }))) : '';
-    out.replaceChildren(head, el('div', { class: 'scroll-x' }, table), notes);
+    out.replaceChildren(head, scroller(table, 'The ideal geometry beside TsFile’s and LevelDB’s sizing'), notes);
     Object.assign(out.dataset, {
       solved: s.solved,
       n: s.n ?? '',
@@ -153,6 +154,7 @@ export function createCalc(call) {
       $(id).classList.remove('solved');
     }
     out.replaceChildren();
+    for (const k of Object.keys(out.dataset)) delete out.dataset[k];
   });
   $('calc-file').addEventListener('click', () => fileValues && fill(fileValues));
 

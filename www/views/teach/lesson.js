@@ -24,7 +24,7 @@ const CLAIMS = [
 const ANSWERS = { holds: 'Measured: the claim holds', fails: 'Measured: the claim does not hold as stated', depends: 'Measured: it depends — see the numbers' };
 
 /** A measured rate with its interval, as the tables print it. */
-const rateText = (r) => `${pct(r.rate)} (${pct(r.low)} – ${pct(r.high)})`;
+const rateText = (r) => (r.trials ? `${pct(r.rate)} (${pct(r.low)} – ${pct(r.high)})` : '– (nothing to count)');
 
 function cell(c) {
   switch (c.type) {
@@ -41,6 +41,9 @@ function cell(c) {
   }
 }
 
+/** A table in a horizontally scrollable region that the keyboard can reach (it may be wider than the panel). */
+export const scroller = (table, label) => el('div', { class: 'scroll-x', tabindex: '0', role: 'region', 'aria-label': label }, table);
+
 /** A demonstration as the core returns it: setup, a table, findings, the answer. */
 function demoView(d, caption) {
   const table = el(
@@ -52,7 +55,7 @@ function demoView(d, caption) {
   );
   return [
     el('p', { class: 'muted small', text: d.setup }),
-    el('div', { class: 'scroll-x' }, table),
+    scroller(table, caption),
     el('ul', { class: 'findings small' }, ...d.findings.map((f) => el('li', { text: f }))),
     el('p', { class: `answer ${d.answer}`, 'data-testid': `claim-${d.claim}-answer`, text: ANSWERS[d.answer] ?? d.answer }),
   ];
@@ -195,7 +198,7 @@ export function createLesson(call, { step, calc, sandbox }) {
       );
       out.replaceChildren(
         el('p', { class: 'muted small', text: `${d.label}: n = ${fmt(d.n)}, m = ${fmt(d.m)}, k = ${d.k}. Removed: ${d.victim}.` }),
-        el('div', { class: 'scroll-x' }, table),
+        scroller(table, `The bits of ${d.victim}`),
         el('p', { class: 'small', 'data-testid': 'claim-10-standard', 'data-false-negatives': d.standardFalseNegatives }, `Standard filter, bits cleared: ${fmt(d.standardFalseNegatives)} false negative${d.standardFalseNegatives === 1 ? '' : 's'}${d.standardExamples.length ? ` (${d.standardExamples.join(', ')}${d.standardFalseNegatives > d.standardExamples.length ? ', …' : ''})` : ''}.`),
         el('p', { class: 'small', 'data-testid': 'claim-10-counting', 'data-false-negatives': d.countingFalseNegatives }, `Counting filter, counters decremented: ${fmt(d.countingFalseNegatives)} false negatives; the removed key now tests “${d.countingVictim}”.`),
         el('ul', { class: 'findings small' }, ...d.findings.map((f) => el('li', { text: f }))),
