@@ -6,31 +6,23 @@
 // Each op takes the message object and a progress callback, like the ops in worker.js. State
 // kept here: the sandbox filter and a copy of the open file's filter (re-opened from the same
 // Blob, or rebuilt from the synthetic paths), which the panel measures and probes.
-import { BloomFilter, SEEDS, bitIndex, encodePath, fppFormula, hash32, isMultiByte, javaSizing, loadCharsets, loadLevelDb, openLevelDbTable, openTsFile, optimalK, writerHypothesis } from './web.js';
+import { BloomFilter, SEEDS, bitIndex, encodePath, hash32, isMultiByte, javaSizing, loadCharsets, loadLevelDb, openLevelDbTable, openTsFile, writerHypothesis } from './web.js';
 
 const utf8 = new TextEncoder();
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 const badArgument = (message) => Object.assign(new TypeError(message), { kind: 'invalid_argument', offset: 0 });
 
-// ---------------------------------------------------------------- formulas (the package's)
+// ---------------------------------------------------------------- formulas (the teaching module's)
 
-// The curve is the formula at k = 1, 2, … 32 (a filter has a whole number of hash functions;
-// fppFormula takes an integer k): integers fall on samples[k - 1].
-const CURVE_K_MAX = 32;
-
-function formula(n, m, k) {
-  const fpp = n > 0 && m > 0 ? fppFormula(n, m, k) : 0;
-  // 1 − e^(−kn/m) is the formula's k-th root: the fill it expects.
-  return { n, m, k, fpp, kStar: n > 0 ? optimalK(n, m) : Infinity, expectedFill: fpp > 0 ? fpp ** (1 / k) : 0 };
+/** `{n, m, k, fpp, kStar, expectedFill, bitsPerKey}` for n items in m bits with k hashes. */
+async function formula(n, m, k) {
+  const { samples, ...f } = (await teachCore()).formula(n, m, k, false);
+  return f;
 }
 
-/** The false-positive curve for n items in m bits: the formula at k, k*, and at every k in 1..32. */
-function fpCurve(n, m, k) {
-  const f = formula(n, m, k);
-  if (!(n > 0) || !(m > 0)) return { ...f, samples: null };
-  const samples = new Float64Array(CURVE_K_MAX);
-  for (let i = 0; i < samples.length; i++) samples[i] = fppFormula(n, m, i + 1);
-  return { ...f, samples };
+/** The false-positive curve: the formula at k, k*, and `samples[j − 1]` at every whole k = j in 1..32 (null without items). */
+async function fpCurve(n, m, k) {
+  return (await teachCore()).formula(n, m, k, true);
 }
 
 let levelDb = null;
@@ -220,8 +212,8 @@ async function sandboxView(c) {
   const fill = sandbox.m ? setBits / sandbox.m : 0;
   const planN = c.plannedN ?? n;
   const plan = await geometry(c, planN);
-  const now = formula(n, sandbox.m, sandbox.k);
-  const curve = n ? fpCurve(n, sandbox.m, plan.k) : fpCurve(planN, plan.m, plan.k);
+  const now = await formula(n, sandbox.m, sandbox.k);
+  const curve = n ? await fpCurve(n, sandbox.m, plan.k) : await fpCurve(planN, plan.m, plan.k);
   // TsFile's m and k are fixed: past the planned n the rate climbs (LevelDB rebuilds to fit).
   const overfill = sandbox.mode === 'tsfile' && planN >= 1 ? (await teachCore()).overfill(sandbox.m, sandbox.k, planN, n) : null;
   return {
@@ -235,7 +227,7 @@ async function sandboxView(c) {
       fill,
       fppFromFill: fill ** sandbox.k,
       now,
-      plan: formula(planN, plan.m, plan.k),
+      plan: await formula(planN, plan.m, plan.k),
       bitsPerKey: sandbox.bitsPerKey,
       curve,
       overfill,
@@ -259,8 +251,7 @@ export const teachOps = {
   },
   /** The curve for `items` in `bitCount` bits: `{fpp, kStar, expectedFill, samples}` (samples[k - 1]: the formula at k). */
   'teach.fpCurve'({ items, bitCount, k }) {
-    const c = fpCurve(items, bitCount, k);
-    return c.samples ? { value: c, transfer: [c.samples.buffer] } : c;
+    return fpCurve(items, bitCount, k);
   },
   /** Java's getEmptyBloomFilter(errorRate, capacity) sizing: `{bitCount, hashFunctionCount}`. */
   'teach.javaSizing'({ capacity, errorRate = 0.05 }) {
@@ -475,7 +466,7 @@ export const teachOps = {
       for (const p of paths) if (ldb.probeFilter(p, sandbox.ldb.bytes).verdict === 'maybe') maybe++;
     }
     const interval = (await teachCore()).wilson(maybe, count);
-    return { maybe, count, rate: maybe / count, interval, fpp: formula(sandbox.paths.length, sandbox.m, sandbox.k).fpp, mode: sandbox.mode, n: sandbox.paths.length };
+    return { maybe, count, rate: maybe / count, interval, fpp: (await formula(sandbox.paths.length, sandbox.m, sandbox.k)).fpp, mode: sandbox.mode, n: sandbox.paths.length };
   },
   /** Which added paths set `bit`: `{bit, set, paths (first `limit`), total}`. */
   async 'teach.sandboxOwners'({ bit, limit = 4 }) {

@@ -172,6 +172,41 @@ pub fn leveldb_for(n: f64, p: f64) -> Option<LevelDbRow> {
     (1..=1000).map(|b| leveldb_row(n, b)).find(|r| r.p <= p)
 }
 
+/// The formula at one geometry, as the panel's curves and facts show it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Point {
+    pub n: f64,
+    pub m: u32,
+    pub k: u32,
+    /// `(1 − e^(−kn/m))^k` (0 without keys).
+    pub fpp: f64,
+    /// `(m/n) ln 2` (infinite without keys).
+    pub k_star: f64,
+    /// `1 − e^(−kn/m)`: the fill the formula expects.
+    pub expected_fill: f64,
+    /// m/n (infinite without keys).
+    pub bits_per_key: f64,
+    /// The formula at k = 1 ..= 32 (`samples[k − 1]`), when there are keys.
+    pub samples: Option<Vec<f64>>,
+}
+
+/// The formula for n keys in m bits with k hash functions; with `curve`, at every k in 1..=32 too.
+pub fn point(n: f64, m: u32, k: u32, curve: bool) -> Point {
+    let some = n > 0.0 && m > 0;
+    let kn_m = k as f64 * n / m.max(1) as f64;
+    Point {
+        n,
+        m,
+        k,
+        fpp: if some { false_positive_probability(n, m, k) } else { 0.0 },
+        k_star: if n > 0.0 { crate::filter::optimal_k(n, m) } else { f64::INFINITY },
+        expected_fill: if some { 1.0 - (-kn_m).exp() } else { 0.0 },
+        bits_per_key: if n > 0.0 { m as f64 / n } else { f64::INFINITY },
+        samples: (some && curve).then(|| (1..=32).map(|j| false_positive_probability(n, m, j)).collect()),
+    }
+}
+
 /// Solves for the one empty box (see the module's rules). Errors name the box: `n`, `p`, `m`,
 /// `k` or `bits per key`.
 pub fn solve(input: CalcInput) -> Result<Solution> {
@@ -375,6 +410,18 @@ mod tests {
         let b = solve(CalcInput { p: Some(p), k: Some(7.0), ..Default::default() }).unwrap();
         assert_eq!(b.solved, "bitsPerKey");
         assert!((b.bits_per_key - 10.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn point_is_the_formula() {
+        let p = point(1000.0, 10_000, 7, true);
+        assert!((p.fpp - 0.008193722065862417).abs() < 1e-15, "bloom_calc.py's value");
+        assert!((p.k_star - 10.0 * std::f64::consts::LN_2).abs() < 1e-12);
+        assert_eq!(p.samples.as_ref().map(|s| s.len()), Some(32));
+        assert_eq!(p.samples.unwrap()[6], p.fpp);
+        let empty = point(0.0, 256, 5, true);
+        assert_eq!((empty.fpp, empty.samples), (0.0, None));
+        assert!(empty.k_star.is_infinite());
     }
 
     #[test]

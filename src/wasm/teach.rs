@@ -61,6 +61,12 @@ pub fn calc(n: Option<f64>, p: Option<f64>, m: Option<f64>, k: Option<f64>, bits
     to_js(&crate::teach::solve(CalcInput { n, p, m, k, bits_per_key }).map_err(err)?)
 }
 
+/// The formula for n keys in m bits with k hashes (`curve`: at every k in 1..=32 too): `Point`.
+#[wasm_bindgen]
+pub fn formula(n: f64, m: u32, k: u32, curve: bool) -> JsResult {
+    to_js(&crate::teach::calc::point(n, m, k, curve))
+}
+
 /// `hits` of `trials` with its 95 % Wilson interval: `{hits, trials, rate, low, high}`.
 #[wasm_bindgen]
 pub fn wilson(hits: f64, trials: f64) -> JsResult {

@@ -54,7 +54,7 @@ export function createFileView(call) {
     const row = (dt, dd, testid) => [el('dt', { text: dt }), el('dd', { 'data-testid': testid }, dd)];
     $('teach-file-facts').replaceChildren(
       ...row('n', `${fmt(n)} ${source}`, 'teach-n'),
-      ...row('m', `${fmt(m)} bits (stored) · ${n ? (m / n).toFixed(2) : '–'} bits per item`, 'teach-m'),
+      ...row('m', `${fmt(m)} bits (stored) · ${Number.isFinite(c.bitsPerKey) ? c.bitsPerKey.toFixed(2) : '–'} bits per item`, 'teach-m'),
       ...row('k', `${k} (stored) · k* = (m/n) ln 2 = ${Number.isFinite(c.kStar) ? c.kStar.toFixed(2) : '∞'}${Number.isFinite(c.kStar) && c.samples && best !== k ? ` — k = ${best} would give ${pct(fppAt(c, best))}` : ''}`, 'teach-k'),
       ...row('Formula', `(1 − e^(−kn/m))^k = ${pct(c.fpp)}`, 'teach-formula'),
       ...row('From the fill', `fill^k = ${pct(f.fppFromFill)} (fill ${pct(f.fillRatio)}; the formula expects ${pct(c.expectedFill)})`),

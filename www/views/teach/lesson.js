@@ -218,8 +218,9 @@ export function createLesson(call, { step, calc, sandbox }) {
       if (s.leveldbAtB) items.push(el('li', {}, `LevelDB at bits_per_key = 10 (k = ${s.leveldbAtB.k}): ${fmt(s.leveldbAtB.bitCount)} bits, p = ${pct(s.leveldbAtB.p)} — in real tables spread over one filter per 2 KiB window.`));
       if (s.java) items.push(el('li', {}, `TsFile’s Java writer for the same p (clamped to ${s.java.errorRate}): ${fmt(s.java.bitCount)} bits = ${(s.java.bytes / 1e6).toFixed(1)} MB, k = ${s.java.k}.`));
       if (state.file?.present && state.file.m) {
-        const n = state.file.itemsN;
-        items.push(el('li', {}, `The open file: ${fmt(state.file.m)} bits = ${fmt(Math.ceil(state.file.m / 8))} bytes at most${n ? ` for ${fmt(n)} paths — ${(state.file.m / n).toFixed(2)} bits per path` : ''}.`));
+        const f = state.file;
+        const at = f.itemsN ? await call('teach.formula', { items: f.itemsN, bitCount: f.m, k: f.k }) : null;
+        items.push(el('li', {}, `The open file: ${fmt(f.m)} bits = ${fmt(Math.ceil(f.m / 8))} bytes at most${at ? ` for ${fmt(f.itemsN)} paths — ${at.bitsPerKey.toFixed(2)} bits per path, p = ${pct(at.fpp)}` : ''}.`));
       }
       out.replaceChildren(el('ul', { class: 'findings small', 'data-testid': 'claim-12-size', 'data-bytes': s.bytes }, ...items), el('p', { class: 'small muted', text: 'The calculator above holds these numbers: change any of them.' }));
       li.dataset.answer = Math.abs(s.bytes - 125e6) < 1 ? 'holds' : 'depends';

@@ -37,7 +37,7 @@ export function createSandbox(call) {
     $('sb-k-out').value = isTs ? String(slider('sb-k')) : `${plan.k} (derived)`;
     $('sb-bpk-out').value = String(bpk);
     const planned = isTs
-      ? `n = ${fmt(plan.n)}, m = ${fmt(plan.m)}, k = ${plan.k}: formula FPP ${pct(plan.fpp)} · k* = ${plan.kStar.toFixed(2)} · ${(plan.m / plan.n).toFixed(2)} bits per path`
+      ? `n = ${fmt(plan.n)}, m = ${fmt(plan.m)}, k = ${plan.k}: formula FPP ${pct(plan.fpp)} · k* = ${plan.kStar.toFixed(2)} · ${plan.bitsPerKey.toFixed(2)} bits per path`
       : `n = ${fmt(plan.n)} keys × ${bpk} bits_per_key → m = max(64, n·bpk) rounded to bytes = ${fmt(plan.m)}, k = floor(${bpk} × 69/100) = ${plan.k}: formula FPP ${pct(plan.fpp)}`;
     const facts = [
       ['Planned', planned],
