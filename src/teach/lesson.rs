@@ -961,15 +961,27 @@ pub fn overfill(m: u32, k: u32, design: u64, now: u64) -> Result<Overfill> {
         .collect();
     let at_design = model.formula(design as f64);
     let at_now = model.formula(now as f64);
-    let warning = (now > design).then(|| {
-        format!(
+    let java = java_row(design as f64, 0.05);
+    let warning = if now > design {
+        Some(format!(
             "Filled past its design: {now} keys in a filter planned for {design}. The formula's p has climbed from {} to {} ({:.1}×), and every further key raises it.",
             pct(at_design),
             pct(at_now),
             at_now / at_design.max(1e-300)
-        )
-    });
-    Ok(Overfill { design, now, at_design, at_now, curve, warning, java: java_row(design as f64, 0.05) })
+        ))
+    } else if at_design > 0.5 {
+        Some(format!(
+            "Too small for its own design: {design} planned keys in m = {m} bits give p = {} even before it is full{}.",
+            pct(at_design),
+            java.map_or(String::new(), |j| format!(
+                " (Java's sizing for {design} keys at 5 % would use m = {}, k = {})",
+                j.bit_count, j.k
+            ))
+        ))
+    } else {
+        None
+    };
+    Ok(Overfill { design, now, at_design, at_now, curve, warning, java })
 }
 
 /// The sandbox's design-n chart: p against n for its fixed m and k.
@@ -1085,5 +1097,8 @@ mod tests {
         assert!(o.warning.unwrap().contains("60 keys in a filter planned for 24"));
         assert!(o.at_now > o.at_design);
         assert!(overfill(256, 5, 24, 10).unwrap().warning.is_none());
+        let small = overfill(256, 5, 1000, 10).unwrap().warning.unwrap();
+        assert!(small.starts_with("Too small for its own design: 1000 planned keys in m = 256 bits"), "{small}");
+        assert!(small.contains("m = 6236, k = 5"), "README's withCapacity(1000, 0.05)");
     }
 }

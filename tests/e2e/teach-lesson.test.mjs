@@ -349,6 +349,15 @@ test('sandbox: filled past its design n, it warns, with p climbing (the formula,
   assert.ok(text.includes(`${n} keys in a filter planned for 50`), text);
   assert.ok(text.includes(`from ${pc(f(50))} to ${pc(f(n))}`), `${text} / ${pc(f(50))} ${pc(f(n))}`);
   assert.equal(await p.getAttribute('#sb-growth .c-point', 'data-n'), String(n));
+  // Planned for more than m can hold: it says so before any key is added, with Java's sizing
+  // for that n (README: withCapacity(1000, 0.05) → 6,236 bits, k = 5).
+  await p.evaluate(() => {
+    const s = document.getElementById('sb-n');
+    s.value = '1000';
+    s.dispatchEvent(new Event('input'));
+  });
+  await p.waitForFunction(() => /Too small for its own design/.test(document.getElementById('sb-overfill').textContent));
+  assert.match(await p.textContent('[data-testid=sb-overfill]'), /1000 planned keys in m = 256 bits .*m = 6236, k = 5/);
   // Measured in the sandbox: with its Wilson interval.
   await p.click('[data-testid=sb-measure]');
   await p.waitForFunction(() => document.getElementById('teach-sandbox').dataset.low);
