@@ -3,6 +3,8 @@
 //! inverses at 50 digits, TsFile's Java getEmptyBloomFilter via java_bloom.py, LevelDB's
 //! util/bloom.cc), not from our code.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use serde_json::Value;
 use tsfile_bloom::teach::{solve, CalcInput};
 
