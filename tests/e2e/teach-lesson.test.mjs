@@ -144,6 +144,40 @@ test('step-through on the sandbox: an insertion and two lookups, each step’s h
   await p.context().close();
 });
 
+test('step-through on the LevelDB sandbox: one BloomHash and its double-hashing probes, against the LevelDB module', async () => {
+  const p = await newPage();
+  await p.check('[data-testid=sb-mode-leveldb]');
+  await p.waitForFunction(() => document.getElementById('teach-sandbox').dataset.mode === 'leveldb' && document.getElementById('teach-sandbox').dataset.k === '6');
+  const controls = { mode: 'leveldb', m: 256, k: 5, bitsPerKey: 10, plannedN: 50 };
+  const path = 'root.demo.d3.humidity'; // one of the demo filter's paths
+  await p.fill('[data-testid=st-path]', path);
+  await p.click('[data-testid=st-query]');
+  await p.waitForFunction(() => document.getElementById('teach-step').dataset.scheme === 'leveldb');
+  assert.match(await p.textContent('[data-testid=st-key]'), /BloomHash\(key\) = \d+; δ = h rotated right by 17 = \d+/);
+  await walkToEnd(p);
+  assert.equal(await data(p, '#teach-step', 'verdict'), 'maybe');
+  const steps = await shownSteps(p);
+  // The LevelDB module's KeyMayMatch (the sandbox's own probe) on the same filter.
+  const r = await teachOp(p, 'teach.sandboxTest', { path, controls });
+  assert.deepEqual(steps.map((s) => +s.bit), r.probes.map((q) => q.bit));
+  const h = (await teachOp(p, 'teach.levelDbHash', { keys: [path] }))[0];
+  const delta = ((h >>> 17) | (h << 15)) >>> 0;
+  assert.deepEqual(steps.map((s) => +s.hash), steps.map((_, j) => (h + j * delta) >>> 0), 'h + j·δ mod 2³² (leveldb-filter.md §2)');
+  // An insert goes into the filter LevelDB would build one key larger; committing it builds exactly that.
+  await p.fill('[data-testid=st-path]', 'root.new.key');
+  await p.click('[data-testid=st-insert]');
+  await p.waitForFunction(() => document.getElementById('teach-step').dataset.action === 'insert');
+  await walkToEnd(p);
+  const ins = await shownSteps(p);
+  await p.click('[data-testid=st-commit]');
+  await p.waitForFunction(() => document.getElementById('teach-sandbox').dataset.n === '25');
+  const after = await teachOp(p, 'teach.sandboxTest', { path: 'root.new.key', controls });
+  assert.deepEqual(ins.map((s) => +s.bit), after.probes.map((q) => q.bit));
+  assert.equal(after.verdict, 'maybe');
+  assert.equal(Number(await data(p, '#teach-sandbox', 'm')), Number(await data(p, '#teach-step', 'm')));
+  await p.context().close();
+});
+
 test('step-through on a real file: the file’s own series and a typed path, each step against the inspector’s probe', async () => {
   const p = await newPage();
   const e = byName.table_unicode;
