@@ -466,6 +466,19 @@ test('axe-core over the teaching panel with every demonstration shown: 0 serious
   }
 });
 
+test('axe-core on a phone-sized screen: the panel’s wide tables scroll in keyboard-reachable regions', async () => {
+  const p = await newPage({ viewport: { width: 390, height: 800 }, isMobile: true, hasTouch: true, bypassCSP: true });
+  for (const n of [5, 13]) {
+    await p.click(`[data-testid=claim-${n}-show]`);
+    await p.waitForFunction((c) => document.getElementById(`teach-claim-${c}`).dataset.state === 'done', n, { timeout: 60000 });
+  }
+  assert.equal(await p.evaluate(() => document.documentElement.scrollWidth), 390, 'nothing widens the page');
+  await p.addScriptTag({ content: readFileSync(AXE, 'utf8') });
+  const r = await p.evaluate(async () => (await globalThis.axe.run('#teach', { resultTypes: ['violations'] })).violations.map((v) => ({ id: v.id, impact: v.impact })));
+  assert.deepEqual(r.filter((v) => v.impact === 'serious' || v.impact === 'critical'), []);
+  await p.context().close();
+});
+
 test('no page errors, console errors or requests beyond the origin', () => {
   assert.deepEqual(problems, []);
 });
