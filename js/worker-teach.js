@@ -6,31 +6,23 @@
 // Each op takes the message object and a progress callback, like the ops in worker.js. State
 // kept here: the sandbox filter and a copy of the open file's filter (re-opened from the same
 // Blob, or rebuilt from the synthetic paths), which the panel measures and probes.
-import { BloomFilter, SEEDS, bitIndex, encodePath, fppFormula, hash32, isMultiByte, javaSizing, loadCharsets, loadLevelDb, openLevelDbTable, openTsFile, optimalK, writerHypothesis } from './web.js';
+import { BloomFilter, SEEDS, bitIndex, encodePath, hash32, isMultiByte, javaSizing, loadCharsets, loadLevelDb, openLevelDbTable, openTsFile, writerHypothesis } from './web.js';
 
 const utf8 = new TextEncoder();
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 const badArgument = (message) => Object.assign(new TypeError(message), { kind: 'invalid_argument', offset: 0 });
 
-// ---------------------------------------------------------------- formulas (the package's)
+// ---------------------------------------------------------------- formulas (the teaching module's)
 
-// The curve is the formula at k = 1, 2, … 32 (a filter has a whole number of hash functions;
-// fppFormula takes an integer k): integers fall on samples[k - 1].
-const CURVE_K_MAX = 32;
-
-function formula(n, m, k) {
-  const fpp = n > 0 && m > 0 ? fppFormula(n, m, k) : 0;
-  // 1 − e^(−kn/m) is the formula's k-th root: the fill it expects.
-  return { n, m, k, fpp, kStar: n > 0 ? optimalK(n, m) : Infinity, expectedFill: fpp > 0 ? fpp ** (1 / k) : 0 };
+/** `{n, m, k, fpp, kStar, expectedFill, bitsPerKey}` for n items in m bits with k hashes. */
+async function formula(n, m, k) {
+  const { samples, ...f } = (await teachCore()).formula(n, m, k, false);
+  return f;
 }
 
-/** The false-positive curve for n items in m bits: the formula at k, k*, and at every k in 1..32. */
-function fpCurve(n, m, k) {
-  const f = formula(n, m, k);
-  if (!(n > 0) || !(m > 0)) return { ...f, samples: null };
-  const samples = new Float64Array(CURVE_K_MAX);
-  for (let i = 0; i < samples.length; i++) samples[i] = fppFormula(n, m, i + 1);
-  return { ...f, samples };
+/** The false-positive curve: the formula at k, k*, and `samples[j − 1]` at every whole k = j in 1..32 (null without items). */
+async function fpCurve(n, m, k) {
+  return (await teachCore()).formula(n, m, k, true);
 }
 
 let levelDb = null;
@@ -39,6 +31,65 @@ const leveldb = () => (levelDb ??= loadLevelDb());
 async function needCharset(charset) {
   if (charset && isMultiByte(charset)) await loadCharsets();
 }
+
+// ---------------------------------------------------------------- the teaching module
+
+// The calculator, the step-through, intervals and the lesson's demonstrations come from the
+// page's own wasm module (src/teach, feature wasm-teach), fetched on first use. It is built
+// for the page (scripts/build.sh) and not shipped in the npm package, so its URL is a runtime
+// value (bundlers leave it alone) and its absence is a typed error, not a broken import.
+const TEACH_GLUE = '../dist/web/teach.js';
+let teachModule = null;
+function teachCore() {
+  teachModule ??= (async () => {
+    const url = new URL(TEACH_GLUE, import.meta.url).href;
+    let mod;
+    try {
+      mod = await import(/* @vite-ignore */ /* webpackIgnore: true */ url);
+    } catch (e) {
+      teachModule = null;
+      throw Object.assign(new Error(`the teaching module (${TEACH_GLUE}) could not be loaded: it is built for the page by scripts/build.sh, not shipped in the npm package (${e.message})`), { kind: 'unavailable', offset: 0 });
+    }
+    await mod.default();
+    return mod;
+  })();
+  return teachModule;
+}
+
+/** Paths back to back in the writer's charset: `{bytes, ends}` (what the teach module takes). */
+function pack(paths, charset = 'UTF-8') {
+  const parts = paths.map((p) => (charset === 'UTF-8' ? utf8.encode(p) : encodePath(p, charset)));
+  const ends = new Uint32Array(parts.length);
+  let total = 0;
+  for (let i = 0; i < parts.length; i++) ends[i] = total += parts[i].length;
+  const bytes = new Uint8Array(total);
+  for (let i = 0, at = 0; i < parts.length; at += parts[i].length, i++) bytes.set(parts[i], at);
+  return { bytes, ends };
+}
+
+const NUMBER = new Intl.NumberFormat('en');
+/** A fresh seed for a demonstration (shown in its setup, so a run can be repeated). */
+const freshSeed = () => crypto.getRandomValues(new Uint32Array(1))[0];
+
+/** The open file as the demonstrations take it: its listed paths in its charset, bits, geometry, hash. */
+async function fileContext() {
+  if (!file.filter) return null;
+  const { variant, charset } = file.hypothesis;
+  await needCharset(charset);
+  const { bytes, ends } = pack(file.listed, charset);
+  return {
+    keys: bytes,
+    ends,
+    label: `the open file's ${NUMBER.format(file.listed.length)} listed paths`,
+    bits: file.filter.bits(),
+    m: file.filter.bitCount,
+    k: file.filter.hashFunctionCount,
+    variant,
+    n: file.listed.length,
+  };
+}
+
+const NO_KEYS = { keys: new Uint8Array(0), ends: new Uint32Array(0), label: '', bits: new Uint8Array(0), m: 0, k: 0, variant: 'java' };
 
 // ---------------------------------------------------------------- random absent paths
 
@@ -161,8 +212,10 @@ async function sandboxView(c) {
   const fill = sandbox.m ? setBits / sandbox.m : 0;
   const planN = c.plannedN ?? n;
   const plan = await geometry(c, planN);
-  const now = formula(n, sandbox.m, sandbox.k);
-  const curve = n ? fpCurve(n, sandbox.m, plan.k) : fpCurve(planN, plan.m, plan.k);
+  const now = await formula(n, sandbox.m, sandbox.k);
+  const curve = n ? await fpCurve(n, sandbox.m, plan.k) : await fpCurve(planN, plan.m, plan.k);
+  // TsFile's m and k are fixed: past the planned n the rate climbs (LevelDB rebuilds to fit).
+  const overfill = sandbox.mode === 'tsfile' && planN >= 1 ? (await teachCore()).overfill(sandbox.m, sandbox.k, planN, n) : null;
   return {
     value: {
       mode: sandbox.mode,
@@ -174,9 +227,10 @@ async function sandboxView(c) {
       fill,
       fppFromFill: fill ** sandbox.k,
       now,
-      plan: formula(planN, plan.m, plan.k),
+      plan: await formula(planN, plan.m, plan.k),
       bitsPerKey: sandbox.bitsPerKey,
       curve,
+      overfill,
     },
     transfer: [bits.buffer],
   };
@@ -197,8 +251,7 @@ export const teachOps = {
   },
   /** The curve for `items` in `bitCount` bits: `{fpp, kStar, expectedFill, samples}` (samples[k - 1]: the formula at k). */
   'teach.fpCurve'({ items, bitCount, k }) {
-    const c = fpCurve(items, bitCount, k);
-    return c.samples ? { value: c, transfer: [c.samples.buffer] } : c;
+    return fpCurve(items, bitCount, k);
   },
   /** Java's getEmptyBloomFilter(errorRate, capacity) sizing: `{bitCount, hashFunctionCount}`. */
   'teach.javaSizing'({ capacity, errorRate = 0.05 }) {
@@ -275,7 +328,8 @@ export const teachOps = {
       if (generation !== file.generation) throw Object.assign(new Error('another file was opened'), { kind: 'cancelled', offset: done });
     }
     const rate = maybe / count;
-    return { maybe, count, rate, seconds: (performance.now() - t0) / 1000, variant, charset };
+    const interval = (await teachCore()).wilson(maybe, count);
+    return { maybe, count, rate, interval, seconds: (performance.now() - t0) / 1000, variant, charset };
   },
 
   /**
@@ -330,7 +384,9 @@ export const teachOps = {
         established: !!h.established,
       };
     }
-    return { value: { path, fromFile, charset, bytes, m, k, fileLoaded: !!file.filter, rows, cross, self, file: inFile }, transfer: [bytes.buffer] };
+    const differ = rows.filter((r) => r.javaBit !== r.zeroBit).length;
+    const listed = file.filter ? file.indexed.has(path) : false;
+    return { value: { path, fromFile, custom: !fromFile && path !== 'root.sg.d1.温度', listed, charset, bytes, m, k, fileLoaded: !!file.filter, rows, differ, cross, self, file: inFile }, transfer: [bytes.buffer] };
   },
 
   // The sandbox. `controls`: `{mode: 'tsfile' | 'leveldb', m, k, bitsPerKey, plannedN}` as the
@@ -409,7 +465,8 @@ export const teachOps = {
       const ldb = await leveldb();
       for (const p of paths) if (ldb.probeFilter(p, sandbox.ldb.bytes).verdict === 'maybe') maybe++;
     }
-    return { maybe, count, rate: maybe / count, fpp: formula(sandbox.paths.length, sandbox.m, sandbox.k).fpp, mode: sandbox.mode, n: sandbox.paths.length };
+    const interval = (await teachCore()).wilson(maybe, count);
+    return { maybe, count, rate: maybe / count, interval, fpp: (await formula(sandbox.paths.length, sandbox.m, sandbox.k)).fpp, mode: sandbox.mode, n: sandbox.paths.length };
   },
   /** Which added paths set `bit`: `{bit, set, paths (first `limit`), total}`. */
   async 'teach.sandboxOwners'({ bit, limit = 4 }) {
@@ -427,6 +484,134 @@ export const teachOps = {
     const bits = sandboxBits();
     const who = sandbox.owners.get(bit) ?? [];
     return { bit, set: ((bits[bit >> 3] >> (bit & 7)) & 1) === 1, paths: who.slice(0, limit).map((i) => sandbox.paths[i]), total: who.length };
+  },
+
+  // The lesson (the teaching module): the calculator, the step-through, the demonstrations.
+
+  /** The calculator: any three of n, p, m, k (bitsPerKey may stand for m) → the fourth: `Solution`. */
+  async 'teach.calc'({ n = null, p = null, m = null, k = null, bitsPerKey = null }) {
+    return (await teachCore()).calc(n ?? undefined, p ?? undefined, m ?? undefined, k ?? undefined, bitsPerKey ?? undefined);
+  },
+  /** `hits` of `trials` with the 95 % Wilson interval. */
+  async 'teach.wilson'({ hits, trials }) {
+    return (await teachCore()).wilson(hits, trials);
+  },
+  /**
+   * One insert or lookup (`action`) of `path`, hash by hash (`Trace`), in the sandbox (`target:
+   * 'sandbox'`, its geometry from `controls`) or in the open file's filter (`'file'`: the
+   * writer's hash and charset; an insert there is a preview, the file is not changed).
+   */
+  async 'teach.trace'({ target = 'sandbox', action = 'query', path, controls }) {
+    const op = action;
+    const t = await teachCore();
+    path = String(path ?? '').trim();
+    if (!path) throw badArgument('path: type a path to step through');
+    if (target === 'file') {
+      if (!file.filter) throw badArgument('target: no file with a filter is open');
+      const { variant, charset } = file.hypothesis;
+      await needCharset(charset);
+      const bytes = charset === 'UTF-8' ? utf8.encode(path) : encodePath(path, charset);
+      const tr = t.traceTsFile(op, bytes, file.filter.bits(), file.filter.bitCount, file.filter.hashFunctionCount, variant);
+      return { ...tr, target, path, charset, listed: file.indexed.has(path) };
+    }
+    const c = await sync(controls);
+    const bytes = utf8.encode(path);
+    const added = sandbox.set.has(path);
+    if (sandbox.tsf) return { ...t.traceTsFile(op, bytes, sandbox.tsf.bits(), sandbox.m, sandbox.k, 'java'), target, path, charset: 'UTF-8', added };
+    if (op === 'query') {
+      const arr = sandbox.ldb.bytes.subarray(0, sandbox.ldb.bytes.length - 1);
+      return { ...t.traceLevelDb(op, bytes, arr, sandbox.m, sandbox.k), target, path, charset: 'UTF-8', added };
+    }
+    // LevelDB builds a filter once over its keys: the insert goes into the filter it would build
+    // with this key added, whose m is one key larger.
+    const others = sandbox.paths.filter((p) => p !== path);
+    const { m, k } = await geometry(c, others.length + 1);
+    const { bytes: kb, ends } = pack(others);
+    return { ...t.traceLevelDb(op, bytes, t.levelDbBits(kb, ends, m, k), m, k), target, path, charset: 'UTF-8', added, rebuiltM: m };
+  },
+  /**
+   * Claim `claim`'s demonstration (2–5, 7, 8, 9, 10, 11, 13): on the open file when there is
+   * one (unless `useFile: false`), else on the sandbox's paths or generated keys. `seed` repeats
+   * a run; `plannedN` is the sandbox's design n (claim 8).
+   */
+  async 'teach.claim'({ claim, seed = null, useFile = true, plannedN = null, victim = -1, windowKeys = 40 }) {
+    const t = await teachCore();
+    seed = Number.isInteger(seed) ? seed >>> 0 : freshSeed();
+    const f = useFile ? await fileContext() : null;
+    const x = f ?? NO_KEYS;
+    const source = f ? 'file' : 'generated';
+    const sandboxKeys = () => (sandbox.paths.length >= 2 ? sandbox.paths : DEMO_PATHS);
+    let demo;
+    switch (claim) {
+      case 2: {
+        if (f) demo = t.claim2(f.m, f.n, f.keys, f.ends, f.label, 20_000, seed);
+        else {
+          const paths = sandboxKeys();
+          const { bytes, ends } = pack(paths);
+          const label = paths === DEMO_PATHS ? 'the demo filter’s paths' : `the sandbox’s ${NUMBER.format(paths.length)} paths`;
+          return { ...t.claim2(sandbox.m || 256, paths.length, bytes, ends, label, 20_000, seed), source: 'sandbox', seed };
+        }
+        break;
+      }
+      case 3:
+        demo = t.claim3(10_000, 100_000, seed, f ? f.n : 0, f ? f.m : 0, f ? f.k : 0);
+        break;
+      case 4:
+        demo = t.claim4(1000, 20_000, seed, x.keys, x.ends, x.label, x.bits, x.m, x.k, x.variant);
+        break;
+      case 5:
+        demo = t.claim5(10, 6, Uint32Array.of(20, 200, 5000), 10, 20_000, seed);
+        break;
+      case 7:
+        demo = t.claim7ZeroBits(Math.max(1, Math.round(windowKeys)), 20_000, seed);
+        break;
+      case 8:
+        demo = f
+          ? t.claim8(f.n, Float64Array.of(1, 1.25, 1.5, 2, 3, 4), 20_000, seed, f.keys, f.ends, f.label, f.bits, f.m, f.k, f.variant)
+          : t.claim8(Math.max(1, plannedN ?? 1000), Float64Array.of(0.5, 1, 1.5, 2, 3, 4), 20_000, seed, x.keys, x.ends, x.label, x.bits, x.m, x.k, x.variant);
+        break;
+      case 9:
+        demo = t.claim9(1000, 10_000, Float64Array.of(0, 0.5, 0.9, 0.99), seed, x.keys, x.ends, x.label, x.bits, x.m, x.k, x.variant);
+        break;
+      case 10: {
+        const paths = f ? file.listed : sandboxKeys();
+        const { bytes, ends } = f ? { bytes: f.keys, ends: f.ends } : pack(paths);
+        const m = f ? f.m : sandbox.mode === 'tsfile' ? sandbox.m : 256;
+        const k = f ? f.k : sandbox.mode === 'tsfile' ? sandbox.k : 5;
+        const r = t.deletion(bytes, ends, m, k, f ? f.variant : 'java', victim, 2000);
+        return { ...r, source: f ? 'file' : 'sandbox', label: f ? f.label : paths === DEMO_PATHS ? 'the demo filter’s paths' : `the sandbox’s ${NUMBER.format(paths.length)} paths`, seed };
+      }
+      case 11:
+        demo = t.claim11(8, 500, 5000, seed);
+        break;
+      case 13:
+        demo = t.claim13(1000, 10, 20_000, seed, x.keys, x.ends, x.label, x.bits, x.m, x.k, x.variant);
+        break;
+      default:
+        throw badArgument(`claim: ${claim} has no measured demonstration here (1 is the step-through, 6 the read path, 12 the calculator)`);
+    }
+    return { ...demo, source: [4, 8, 9, 13, 2, 3].includes(claim) ? source : 'generated', seed };
+  },
+  /** Loads a LevelDB table (the page's sample) for the read-path and range demos: `{summary, examples}`. */
+  async 'teach.table'({ url }) {
+    const t = await teachCore();
+    const res = await fetch(url);
+    if (!res.ok) throw Object.assign(new Error(`the sample table could not be fetched (HTTP ${res.status})`), { kind: 'io', offset: 0 });
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const next = t.TeachTable.open(bytes);
+    teachTable?.free();
+    teachTable = next;
+    return { summary: teachTable.summary(), examples: teachTable.examples(5000) };
+  },
+  /** A point lookup's read path through the loaded table: `PointRead`. */
+  'teach.read'({ key }) {
+    if (!teachTable) throw badArgument('no sample table is loaded');
+    return teachTable.read(utf8.encode(String(key ?? '')));
+  },
+  /** A range scan `[lo, hi]` through the loaded table: `RangeScan`. */
+  'teach.range'({ lo, hi }) {
+    if (!teachTable) throw badArgument('no sample table is loaded');
+    return teachTable.range(utf8.encode(String(lo ?? '')), utf8.encode(String(hi ?? '')));
   },
 
   // The page's LevelDB view: one table open at a time, read whole (LevelDB writes a few MiB).
@@ -454,6 +639,7 @@ export const teachOps = {
 };
 
 let table = null;
+let teachTable = null;
 function closeTable() {
   table?.close();
   table = null;

@@ -56,6 +56,9 @@ build_module() { # build_module OUT_NAME [cargo feature flags...]
 build_module tsfile_bloom
 build_module leveldb --features wasm-leveldb
 build_module charsets --features wasm-charsets
+# The teaching panel's module (feature wasm-teach): page-only, loaded by the teaching worker
+# (js/worker-teach.js); not in the npm package's files.
+build_module teach --features wasm-teach
 
 # CommonJS build for require(): js/node.js bundled by esbuild; import.meta.url is
 # rewritten to js/node.js's own location so the relative wasm URL still resolves.
@@ -74,6 +77,8 @@ cp -r dist/web dist/site/pkg/dist/web
 # The bundled sample: a real file from the C++ writer with Unicode names and time columns.
 mkdir -p dist/site/samples
 cp tests/fixtures/tsfile/table_unicode.tsfile dist/site/samples/sample.tsfile
+# The teaching panel's read-path demo: a real LevelDB 1.22 table (plyvel; 564 keys, 4 bits per key).
+cp tests/fixtures/leveldb/ascii_bits4_snappy-000008.ldb dist/site/samples/sample.ldb
 for w in dist/web/*.wasm; do
   echo "[build] $w: $(wc -c < "$w") bytes, $(gzip -9c "$w" | wc -c) gzipped" >&2
 done

@@ -2,7 +2,12 @@
 // Size budget for the shipped WebAssembly: every dist/web/*.wasm and dist/site/**/*.wasm
 // must be at most 48 KiB (49152 bytes) after gzip -9 (Node's zlib, level 9), except the
 // charsets module (JDK 17's encode tables for nine multi-byte charsets; fetched only when such
-// a charset is used): 164 KiB, just above the ~159 KiB it measures.
+// a charset is used): 164 KiB, just above the ~159 KiB it measures; and the teaching panel's
+// module (page-only, fetched by the teaching worker when the panel first needs it, not in the
+// npm package): 88 KiB. It measured 81,119 B at its start: the lesson's sentences and their
+// number formatting, Murmur128 at opt-level 3, LevelDB's table reader for the read-path demo,
+// serde-wasm-bindgen. In the LevelDB module instead it measured 84,310 B (from 27,193): over
+// that module's 48 KiB, and shipped to every npm user who opens a table.
 //
 // The TsFile module grew past 48 KiB when its result objects moved to serde-wasm-bindgen
 // (0.2.0) and the fleet scan's one-call route (scanTail) came: 53,427 B. Measured then:
@@ -47,7 +52,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BUDGET = 48 * 1024;
 /** Budgets by file name where they differ from BUDGET. */
-export const BUDGETS = { 'charsets_bg.wasm': 164 * 1024 };
+export const BUDGETS = { 'charsets_bg.wasm': 164 * 1024, 'teach_bg.wasm': 88 * 1024 };
 
 function wasmFiles(dir, recursive) {
   if (!existsSync(dir)) return [];

@@ -9,8 +9,10 @@
 //! 5. [`tsfile`]: envelope → TsFileMetadata → index walk → audit, and [`tsfile::TsFileReader`],
 //!    which answers everything the JS API shows;
 //! 6. [`leveldb`]: LevelDB's filter policy and just enough of its tables to probe them;
-//! 7. `wasm` (wasm32 with the `wasm` feature, for the npm package): converters from these
-//!    types to JS, nothing more.
+//! 7. [`teach`]: the teaching panel's calculator, step-throughs and measured demonstrations
+//!    (the page-only `teach` wasm module);
+//! 8. `wasm` (wasm32 with the `wasm` feature, for the npm package and the page): converters
+//!    from these types to JS, nothing more.
 //!
 //! Opening a file the C++ writer wrote (10 series; the expected values are its manifest's):
 //!
@@ -65,6 +67,10 @@ pub mod hash;
 pub mod leveldb;
 pub mod path;
 pub mod source;
+// Compiled natively (tests, docs) and into the page's teaching module only: the package's wasm
+// modules stay byte-identical without it (scripts/check-size.mjs).
+#[cfg(any(not(target_arch = "wasm32"), feature = "wasm-teach"))]
+pub mod teach;
 pub mod tsfile;
 
 // The audit and the charset bridge belong to the TsFile reader; kept at the root too.

@@ -1,13 +1,18 @@
-// The teaching panel: the false-positive curve for the loaded file (with a measured rate), a
-// sandbox filter (TsFile or LevelDB geometry) whose bits flip as paths are added, the
-// signed-vs-zero-extended tail pitfall on a real non-ASCII path, and TsFile vs LevelDB (static).
-// Every formula, hash and filter comes from the package in the page's worker (js/worker-teach.js,
-// ops 'teach.*'): this thread creates no wasm instance. The views are in views/teach/.
+// The teaching panel: the sandbox (a real filter whose bits flip as paths are added, warning
+// when it is filled past its design n), the step-through of one insert or lookup, the
+// calculator, the textbook's lesson claim by claim with a measured demonstration for each,
+// the open file on its false-positive curve, and the signed-vs-zero-extended tail pitfall.
+// Every formula, hash, filter and measurement comes from the worker (js/worker-teach.js, ops
+// 'teach.*': the package and the page's teaching module): this thread creates no wasm instance.
+// The views are in views/teach/.
 import { bloomOf, entryOf } from './shared/api.js';
 import { $ } from './shared/dom.js';
-import { createFileView } from './views/teach/file.js';
+import { createCalc } from './views/teach/calc.js';
+import { createFileView, itemsOf } from './views/teach/file.js';
+import { createLesson } from './views/teach/lesson.js';
 import { createPitfall } from './views/teach/pitfall.js';
 import { createSandbox } from './views/teach/sandbox.js';
+import { createStep } from './views/teach/step.js';
 
 /** The open file as the panel's views see it (the API's objects are read in shared/api.js). */
 function fileFacts(st) {
@@ -40,14 +45,17 @@ function fileSource(f) {
 
 /**
  * Starts the panel on `worker` (a worker-client): the sandbox's demo filter, the default
- * pitfall path and the curves are drawn before any file is opened. Returns `{setFile}`.
+ * pitfall path, the curves and the lesson are drawn before any file is opened. Returns `{setFile}`.
  */
 export function initTeach(worker) {
   if (!$('teach')) return { setFile() {} };
   const call = (op, args, onprogress) => worker.call(op, args, onprogress);
   const fileView = createFileView(call);
   const pitfall = createPitfall(call);
-  const startSandbox = createSandbox(call);
+  const sandbox = createSandbox(call);
+  const step = createStep(call, sandbox);
+  const calc = createCalc(call);
+  const lesson = createLesson(call, { step, calc, sandbox });
   const showPitfall = (custom) => pitfall(custom).catch((e) => ($('pf-fn').textContent = `The demo could not run: ${e.message}`));
   $('pf-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -55,7 +63,7 @@ export function initTeach(worker) {
   });
   $('pf-reset').addEventListener('click', () => showPitfall());
   fileView.show(null);
-  Promise.all([startSandbox(), showPitfall()])
+  Promise.all([sandbox.start(), showPitfall()])
     .then(() => ($('teach').dataset.ready = 'true'))
     .catch((e) => ($('sb-log').textContent = `The sandbox could not start: ${e.message}`));
 
@@ -66,12 +74,24 @@ export function initTeach(worker) {
     const f = fileFacts(st);
     try {
       await fileView.show(null);
+      step.setFile(null);
+      calc.setFile(null);
+      lesson.setFile(null);
       const hypothesis = await call('teach.setFile', fileSource(f));
       if (mine !== seq) return;
       await fileView.show(f, hypothesis);
+      if (f?.present) {
+        const { n } = itemsOf(f, hypothesis);
+        step.setFile(f);
+        calc.setFile({ n, m: f.m, k: f.k });
+        lesson.setFile({ ...f, itemsN: n });
+      }
       if (mine === seq) await showPitfall();
     } catch (e) {
-      if (mine === seq) $('teach-file-none').textContent = `The panel could not read this file: ${e.message}`;
+      if (mine === seq) {
+        $('teach-file-block').hidden = false;
+        $('teach-file-none').textContent = `The panel could not read this file: ${e.message}`;
+      }
     }
   }
   return { setFile };

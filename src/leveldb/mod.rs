@@ -51,4 +51,6 @@ pub use policy::{
     filter_bits, k_for_bits_per_key, key_may_match, probe_filter, BloomFilterPolicy, FilterProbe, ProbeBit,
     ProbeReason, LEGACY_POLICY_NAME, MAX_K, POLICY_NAME,
 };
-pub use table::{DataBlock, LevelDbProbe, LevelDbTable, MetaEntry, FILTER_META_PREFIX, FOOTER_LEN, TABLE_MAGIC};
+pub use table::{
+    BlockEntry, DataBlock, LevelDbProbe, LevelDbTable, MetaEntry, FILTER_META_PREFIX, FOOTER_LEN, TABLE_MAGIC,
+};

@@ -87,6 +87,17 @@ pub struct MetaEntry {
     pub handle: BlockHandle,
 }
 
+/// One entry of a data block, as `LevelDbTable::data_block_entries` reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockEntry {
+    /// The user key (the stored key without its 8-byte tag in a DB table).
+    pub user_key: Vec<u8>,
+    /// The tag's sequence number and type (1 = value, 0 = deletion) in a DB table; `None` for
+    /// a table of user keys.
+    pub sequence: Option<u64>,
+    pub value_type: Option<u8>,
+}
+
 /// Result of routing a user key through the index to its filter.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LevelDbProbe {
@@ -329,6 +340,31 @@ impl LevelDbTable {
         p.reason = fp.reason;
         p.probes = fp.probes;
         p
+    }
+
+    /// Reads data block `i` from `src` (the table it was opened from), checksum checked and
+    /// Snappy undone, and lists its entries in order: what `Table::InternalGet` searches after
+    /// the filter said "may match".
+    pub fn data_block_entries<R: ReadAt + ?Sized>(&self, src: &R, i: usize) -> Result<Vec<BlockEntry>> {
+        let Some(d) = self.data_blocks.get(i) else {
+            return Err(Error::invalid_argument(format!(
+                "data block {i} does not exist (the table has {})",
+                self.data_blocks.len()
+            )));
+        };
+        let (raw, comp) = read_block(src, d.handle, "data block")?;
+        let block = Block::parse(raw, d.handle.offset, comp == Compression::None, "data block")?;
+        Ok(block
+            .entries()
+            .map(|e| match (self.key_format, super::internal_key::parse_internal_key(e.key)) {
+                (KeyFormat::Internal, Some(p)) => BlockEntry {
+                    user_key: p.user_key.to_vec(),
+                    sequence: Some(p.sequence),
+                    value_type: Some(p.value_type),
+                },
+                _ => BlockEntry { user_key: e.key.to_vec(), sequence: None, value_type: None },
+            })
+            .collect())
     }
 
     /// The number of filters LevelDB's FilterBlockBuilder emits for this table's data blocks:

@@ -1,8 +1,8 @@
 //! What every wasm module of the package shares: the allocator, the one serializer that
 //! carries result objects to JS, JS errors with `kind`/`offset`, and the batch staging area.
 
-// The charsets module uses only js_error from here.
-#![cfg_attr(feature = "wasm-charsets", allow(dead_code))]
+// The charsets module uses only js_error from here; the teaching module to_js and js_error.
+#![cfg_attr(any(feature = "wasm-charsets", feature = "wasm-teach"), allow(dead_code))]
 
 use crate::error::Error;
 use wasm_bindgen::prelude::*;
@@ -48,13 +48,13 @@ impl<T> Global<T> {
 // Batches: JS writes the keys straight into wasm memory (one native call per string) in a
 // staging area this module owns, then one call processes them all. The charsets
 // module has no batch calls.
-#[cfg(not(feature = "wasm-charsets"))]
+#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-teach")))]
 static STAGE: Global<core::cell::RefCell<(Vec<u8>, Vec<u32>)>> =
     Global(core::cell::RefCell::new((Vec::new(), Vec::new())));
 
 /// Makes room for `count` keys of at most `bytes` bytes in all and returns their
 /// addresses in wasm memory: `[keys, ends]` (`ends[i]` = end offset of key i).
-#[cfg(not(feature = "wasm-charsets"))]
+#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-teach")))]
 #[wasm_bindgen(js_name = stageKeys)]
 pub fn stage_keys(bytes: usize, count: usize) -> Vec<u32> {
     STAGE.with(|s| {
@@ -70,7 +70,7 @@ pub fn stage_keys(bytes: usize, count: usize) -> Vec<u32> {
 /// Makes room for one key of at most `bytes` bytes and returns its address: single-key calls
 /// (`probe`) read the first `len` bytes there, written by JS straight into wasm memory
 /// (no copy through a JS array and the glue's allocation).
-#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-leveldb")))]
+#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-leveldb", feature = "wasm-teach")))]
 #[wasm_bindgen(js_name = keyArea)]
 pub fn key_area(bytes: usize) -> u32 {
     STAGE.with(|s| {
@@ -83,7 +83,7 @@ pub fn key_area(bytes: usize) -> u32 {
 }
 
 /// The first `len` bytes of the key area, for `f`.
-#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-leveldb")))]
+#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-leveldb", feature = "wasm-teach")))]
 pub(crate) fn with_key<R>(len: usize, f: impl FnOnce(&[u8]) -> Result<R, JsValue>) -> Result<R, JsValue> {
     STAGE.with(|s| {
         let s = s.borrow();
@@ -94,14 +94,14 @@ pub(crate) fn with_key<R>(len: usize, f: impl FnOnce(&[u8]) -> Result<R, JsValue
 }
 
 /// The module's memory, for writing staged keys.
-#[cfg(not(feature = "wasm-charsets"))]
+#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-teach")))]
 #[wasm_bindgen(js_name = wasmMemory)]
 pub fn wasm_memory() -> JsValue {
     wasm_bindgen::memory()
 }
 
 /// The staged `(bytes, ends)` of the first `count` keys, for kernels that walk them themselves.
-#[cfg(not(feature = "wasm-charsets"))]
+#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-teach")))]
 #[cfg_attr(feature = "wasm-leveldb", allow(dead_code))]
 pub(crate) fn with_staged<R>(count: usize, f: impl FnOnce(&[u8], &[u32]) -> Result<R, JsValue>) -> Result<R, JsValue> {
     STAGE.with(|s| {
@@ -112,13 +112,13 @@ pub(crate) fn with_staged<R>(count: usize, f: impl FnOnce(&[u8], &[u32]) -> Resu
 }
 
 /// How many keys are staged (what output buffers may be sized by).
-#[cfg(not(feature = "wasm-charsets"))]
+#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-teach")))]
 #[cfg_attr(feature = "wasm-leveldb", allow(dead_code))]
 pub(crate) fn staged_count() -> usize {
     STAGE.with(|s| s.borrow().1.len())
 }
 
-#[cfg(not(feature = "wasm-charsets"))]
+#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-teach")))]
 pub(crate) fn for_each_staged(count: usize, mut f: impl FnMut(&[u8]) -> Result<(), JsValue>) -> Result<(), JsValue> {
     STAGE.with(|s| {
         let s = s.borrow();

@@ -33,11 +33,14 @@ export function createFileView(call) {
     $('teach-measure-out').textContent = '';
     box.dataset.measured = '';
     if (!cur.f) {
+      // The box appears only when a file is open (with a note when it has no filter).
+      $('teach-file-block').hidden = !f;
       box.hidden = true;
       none.hidden = false;
-      none.textContent = f && !f.present ? 'This file stores no Bloom filter, so there is no curve to place it on. The sandbox below works without a file.' : 'Open a file (or load the sample) to place its own n, m and k on the curve. The sandbox below works without a file.';
+      none.textContent = f && !f.present ? 'This file stores no Bloom filter, so there is no curve to place it on. The sandbox above works without a file.' : '';
       return;
     }
+    $('teach-file-block').hidden = false;
     const seq = cur.seq;
     const { m, k } = f;
     const { n, source } = itemsOf(f, hypothesis);
@@ -51,7 +54,7 @@ export function createFileView(call) {
     const row = (dt, dd, testid) => [el('dt', { text: dt }), el('dd', { 'data-testid': testid }, dd)];
     $('teach-file-facts').replaceChildren(
       ...row('n', `${fmt(n)} ${source}`, 'teach-n'),
-      ...row('m', `${fmt(m)} bits (stored) · ${n ? (m / n).toFixed(2) : '–'} bits per item`, 'teach-m'),
+      ...row('m', `${fmt(m)} bits (stored) · ${Number.isFinite(c.bitsPerKey) ? c.bitsPerKey.toFixed(2) : '–'} bits per item`, 'teach-m'),
       ...row('k', `${k} (stored) · k* = (m/n) ln 2 = ${Number.isFinite(c.kStar) ? c.kStar.toFixed(2) : '∞'}${Number.isFinite(c.kStar) && c.samples && best !== k ? ` — k = ${best} would give ${pct(fppAt(c, best))}` : ''}`, 'teach-k'),
       ...row('Formula', `(1 − e^(−kn/m))^k = ${pct(c.fpp)}`, 'teach-formula'),
       ...row('From the fill', `fill^k = ${pct(f.fppFromFill)} (fill ${pct(f.fillRatio)}; the formula expects ${pct(c.expectedFill)})`),
@@ -71,13 +74,12 @@ export function createFileView(call) {
       const r = await call('teach.measure', { count }, (p) => seq === cur.seq && (out.textContent = `Measuring… ${fmt(p.done)} of ${fmt(p.total)} paths`));
       if (seq !== cur.seq) return null;
       const p = r.rate;
-      const half = 1.96 * Math.sqrt(Math.max(p * (1 - p), 1 / count) / count);
       out.replaceChildren(
         el('b', { text: `Measured: ${fmt(r.maybe)} of ${fmt(r.count)} → ${pct(p)}` }),
-        ` (95% interval ≈ ${pct(Math.max(0, p - half))} – ${pct(p + half)}) against ${pct(curve.fpp)} by the formula. `,
+        ` (95% Wilson interval ${pct(r.interval.low)} – ${pct(r.interval.high)}) against ${pct(curve.fpp)} by the formula. `,
         el('span', { class: 'muted', text: `Random ASCII paths not in the index, probed with the ${r.variant} hash${r.charset !== 'UTF-8' ? ` (${r.charset})` : ''}${f.auditStatus === 'ambiguous' ? ' (the audit could not tell the tail variants apart; on ASCII paths they agree)' : w?.established ? ', the writer’s as the audit established' : ''} in ${r.seconds.toFixed(2)} s. Every “maybe” here is a false positive.` }),
       );
-      $('teach-file').dataset.measured = String(p);
+      Object.assign($('teach-file').dataset, { measured: String(p), low: String(r.interval.low), high: String(r.interval.high) });
       $('teach-file').dataset.maybe = String(r.maybe);
       return r;
     } catch (e) {

@@ -13,14 +13,17 @@ export function createPitfall(call) {
     const mine = ++seq;
     const r = await call('teach.pitfall', { path: custom });
     if (mine !== seq) return;
-    if (custom == null) {
-      $('pf-path').value = r.path;
-      $('pf-source').textContent = r.fromFile
-        ? 'A path from the loaded file whose last bytes are non-ASCII.'
-        : r.fileLoaded
-          ? 'The loaded file has no path with a non-ASCII tail; this is an example path with one.'
-          : 'An example path with a non-ASCII tail; open a file with non-ASCII names to use one of its own.';
-    }
+    if (custom == null) $('pf-path').value = r.path;
+    // The caption says where the path came from: the user's own typing is never "an example".
+    $('pf-source').textContent =
+      custom != null
+        ? `The path you typed${r.fileLoaded ? (r.listed ? ', which the loaded file lists' : ', which the loaded file does not list') : ''}.`
+        : r.fromFile
+          ? 'A path from the loaded file whose last bytes are non-ASCII.'
+          : r.fileLoaded
+            ? 'The loaded file has no path with a non-ASCII tail; this is an example path with one.'
+            : 'An example path with a non-ASCII tail; open a file with non-ASCII names to use one of its own.';
+    $('pf-source').dataset.source = custom != null ? 'typed' : r.fromFile ? 'file' : 'example';
     renderBytes(r);
     renderBits(r);
     renderVerdicts(r);
@@ -53,12 +56,10 @@ function renderBytes({ bytes, charset }) {
   }
 }
 
-function renderBits({ rows, m, k, fileLoaded }) {
-  let differ = 0;
+function renderBits({ rows, m, k, fileLoaded, differ }) {
   $('pf-table').tBodies[0].replaceChildren(
     ...rows.map((r, j) => {
       const d = r.javaBit !== r.zeroBit;
-      if (d) differ++;
       const sw = el('span', { class: 'swatch' });
       sw.style.background = seedColor(j);
       return el('tr', { class: d ? 'differ' : '', 'data-testid': 'pf-row' }, el('td', {}, sw), el('td', { text: String(r.seed) }), el('td', { text: String(r.javaHash) }), el('td', { text: fmt(r.javaBit) }), el('td', { text: String(r.zeroHash) }), el('td', { text: fmt(r.zeroBit) }), el('td', { text: d ? 'differs' : 'same' }));
@@ -69,11 +70,14 @@ function renderBits({ rows, m, k, fileLoaded }) {
   $('pf-geometry').textContent = `m = ${fmt(m)}, k = ${k}${fileLoaded ? ' (the loaded file’s)' : ' (a small example filter)'}; ${differ} of ${k} bits differ.`;
 }
 
-function renderVerdicts({ bytes, cross: [javaByZero, zeroByJava], self, file }) {
+/** Why a cross-variant probe still said "maybe": no bit differs, or every differing bit is set anyway. */
+const whyMaybe = (differ) => (differ === 0 ? ' (no bit differs: both hashes pick the same bits for this path)' : ` (${differ === 1 ? 'the one differing bit happens' : `all ${differ} differing bits happen`} to be set too)`);
+
+function renderVerdicts({ bytes, cross: [javaByZero, zeroByJava], self, file, differ }) {
   const out = $('pf-fn');
   out.replaceChildren(
-    el('li', { 'data-testid': 'pf-java-zero' }, 'A filter holding only this path, written by Java (sign-extended), probed by a zero-extending reader → ', verdictSpan(javaByZero), javaByZero === 'absent' ? ' — a false negative: the path is there, the reader skips the file' : ' (every differing bit happens to be set)', `. Probed with the writer’s own hash → ${self}.`),
-    el('li', { 'data-testid': 'pf-zero-java' }, 'Written by the C++ writer of tsfile 2.5 (zero-extended), probed by a Java reader → ', verdictSpan(zeroByJava), zeroByJava === 'absent' ? ' — the same false negative the other way round.' : '.'),
+    el('li', { 'data-testid': 'pf-java-zero' }, 'A filter holding only this path, written by Java (sign-extended), probed by a zero-extending reader → ', verdictSpan(javaByZero), javaByZero === 'absent' ? ' — a false negative: the path is there, the reader skips the file' : whyMaybe(differ), `. Probed with the writer’s own hash → ${self}.`),
+    el('li', { 'data-testid': 'pf-zero-java' }, 'Written by the C++ writer of tsfile 2.5 (zero-extended), probed by a Java reader → ', verdictSpan(zeroByJava), zeroByJava === 'absent' ? ' — the same false negative the other way round.' : `${whyMaybe(differ)}.`),
   );
   out.dataset.cross = `${javaByZero},${zeroByJava}`;
   delete out.dataset.file;

@@ -2,7 +2,7 @@
 // bits_per_key and the keys) whose bits flip as paths are added. The filter lives in the
 // worker (teach.sandbox*); this view sends the controls and draws the answers on a BitGrid.
 import { BitGrid } from '../../shared/bitgrid.js';
-import { $, el, onSchemeChange, reducedMotion } from '../../shared/dom.js';
+import { $, el, onSchemeChange, reducedMotion, svg } from '../../shared/dom.js';
 import { fmt, pct, seedColor } from '../../shared/format.js';
 import { drawCurve } from './curve.js';
 
@@ -37,7 +37,7 @@ export function createSandbox(call) {
     $('sb-k-out').value = isTs ? String(slider('sb-k')) : `${plan.k} (derived)`;
     $('sb-bpk-out').value = String(bpk);
     const planned = isTs
-      ? `n = ${fmt(plan.n)}, m = ${fmt(plan.m)}, k = ${plan.k}: formula FPP ${pct(plan.fpp)} · k* = ${plan.kStar.toFixed(2)} · ${(plan.m / plan.n).toFixed(2)} bits per path`
+      ? `n = ${fmt(plan.n)}, m = ${fmt(plan.m)}, k = ${plan.k}: formula FPP ${pct(plan.fpp)} · k* = ${plan.kStar.toFixed(2)} · ${plan.bitsPerKey.toFixed(2)} bits per path`
       : `n = ${fmt(plan.n)} keys × ${bpk} bits_per_key → m = max(64, n·bpk) rounded to bytes = ${fmt(plan.m)}, k = floor(${bpk} × 69/100) = ${plan.k}: formula FPP ${pct(plan.fpp)}`;
     const facts = [
       ['Planned', planned],
@@ -50,6 +50,12 @@ export function createSandbox(call) {
     delete ds.measured;
     $('sb-measure-out').textContent = '';
     drawCurve($('sb-curve'), v.curve, { kCap: isTs ? 8 : null });
+    const over = $('sb-overfill');
+    over.hidden = !v.overfill?.warning;
+    over.textContent = v.overfill?.warning ?? '';
+    ds.overfilled = v.overfill?.warning ? 'true' : 'false';
+    $('sb-growth').toggleAttribute('hidden', !v.overfill); // an SVG element has no .hidden
+    if (v.overfill) drawGrowth($('sb-growth'), v.overfill);
     $('sb-curve-note').textContent = v.n ? `Curve for the ${fmt(v.n)} added path${v.n === 1 ? '' : 's'} in m = ${fmt(v.m)} bits.` : `Curve for the planned n = ${fmt(plan.n)} in m = ${fmt(plan.m)} bits (nothing added yet).`;
     if (box.cursor >= v.m) box.cursor = v.m - 1;
     drawGrid();
@@ -78,7 +84,9 @@ export function createSandbox(call) {
     const fl = box.flash;
     let again = false;
     grid.highlights = [];
-    if (fl) {
+    if (fl?.kind === 'step') {
+      grid.highlights = fl.probes.map((p) => ({ bit: p.bit, color: p.color, set: p.set, fill: p.set ? 0.85 : 0, grow: 0 }));
+    } else if (fl) {
       const age = performance.now() - fl.t0;
       const still = reducedMotion.matches || age > FLASH_MS;
       const t = still ? 1 : age / FLASH_MS;
@@ -150,8 +158,8 @@ export function createSandbox(call) {
       return;
     }
     const r = await call('teach.sandboxMeasure', { controls: controls() });
-    $('sb-measure-out').textContent = `${fmt(r.maybe)} of ${fmt(r.count)} random absent paths said “maybe”: ${pct(r.rate)} measured vs ${pct(r.fpp)} by the formula.${r.mode === 'leveldb' && r.rate > 1.3 * r.fpp ? ' (LevelDB’s double hashing from one 32-bit hash makes some keys test fewer than k distinct bits, so small filters run above the formula.)' : ''}`;
-    $('teach-sandbox').dataset.measured = String(r.rate);
+    $('sb-measure-out').textContent = `${fmt(r.maybe)} of ${fmt(r.count)} random absent paths said “maybe”: ${pct(r.rate)} measured (95% interval ${pct(r.interval.low)} – ${pct(r.interval.high)}) vs ${pct(r.fpp)} by the formula.${r.mode === 'leveldb' && r.rate > 1.3 * r.fpp ? ' (LevelDB’s double hashing from one 32-bit hash makes some keys test fewer than k distinct bits, so small filters run above the formula.)' : ''}`;
+    Object.assign($('teach-sandbox').dataset, { measured: String(r.rate), low: String(r.interval.low), high: String(r.interval.high) });
   }
 
   const refresh = async () => {
@@ -235,10 +243,56 @@ export function createSandbox(call) {
   });
 
   /** The first view: the worker starts the sandbox with a small demo filter. */
-  return async function start() {
+  async function start() {
     $('teach-sandbox').dataset.mode = box.mode;
     const r = await op('teach.sandboxView');
     if (r.demo) $('sb-log').textContent = `A demo filter with ${r.demo.length} paths (${r.demo[0]} … ${r.demo[r.demo.length - 1]}): add your own, test one, hover a bit to see who set it, or Clear to start empty.`;
     render();
+  }
+
+  /** Rings on the grid for the step-through: `[{bit, color, set}]` (empty: none). */
+  function highlight(list) {
+    box.flash = list.length ? { kind: 'step', t0: 0, probes: list } : box.flash?.kind === 'step' ? null : box.flash;
+    drawGrid();
+  }
+
+  return {
+    start,
+    controls,
+    highlight,
+    /** Adds one path (as the Add button does). */
+    add: (path) => addPaths([path]).catch(failed),
+    /** The sandbox's planned n (its design n). */
+    plannedN: () => slider('sb-n'),
+    mode: () => box.mode,
   };
+}
+
+/** p against n for the sandbox's fixed m and k (the core's points), with the design and current n marked. */
+function drawGrowth(host, o) {
+  host.replaceChildren();
+  const W = 520;
+  const H = 170;
+  const L = 58;
+  const R = 14;
+  const T = 14;
+  const B = 36;
+  host.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  const xMax = o.curve[o.curve.length - 1][0] || 1;
+  const x = (n) => L + (n / xMax) * (W - L - R);
+  const y = (p) => T + (1 - p) * (H - T - B);
+  host.append(svg('title', {}, 'False-positive rate as keys are added to this fixed m and k'));
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    host.append(svg('line', { x1: L, x2: W - R, y1: y(p), y2: y(p), class: 'c-grid' }));
+    host.append(svg('text', { x: L - 6, y: y(p) + 4, 'text-anchor': 'end', class: 'c-tick' }, `${p * 100}%`));
+  }
+  host.append(svg('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, class: 'c-axis' }));
+  host.append(svg('text', { x: (L + W - R) / 2, y: H - 6, 'text-anchor': 'middle', class: 'c-label' }, 'n (keys added to the same m and k)'));
+  host.append(svg('path', { d: `M${x(0)},${y(0)}${o.curve.map(([n, p]) => `L${x(n).toFixed(1)},${y(p).toFixed(1)}`).join('')}`, class: 'c-curve' }));
+  host.append(svg('line', { x1: x(o.design), x2: x(o.design), y1: T, y2: H - B, class: 'c-opt', 'data-design': o.design }));
+  host.append(svg('text', { x: x(o.design) + 4, y: T + 12, class: 'c-opt-label' }, `planned n = ${fmt(o.design)}: ${pct(o.atDesign)}`));
+  host.append(svg('circle', { cx: x(o.now), cy: y(o.atNow), r: 6, class: 'c-point', 'data-n': o.now }));
+  const right = x(o.now) < W - 150;
+  host.append(svg('text', { x: x(o.now) + (right ? 10 : -10), y: y(o.atNow) - 8, 'text-anchor': right ? 'start' : 'end', class: 'c-point-label' }, `now n = ${fmt(o.now)}: ${pct(o.atNow)}`));
+  host.setAttribute('aria-label', `False-positive rate against n for this filter: ${pct(o.atDesign)} at the planned n = ${fmt(o.design)}, ${pct(o.atNow)} now at n = ${fmt(o.now)}.`);
 }

@@ -1,0 +1,29 @@
+//! The teaching panel's core: every formula, step and measurement the page's lesson shows
+//! (www/teach.js), computed here so that the page only draws. Compiled into the page-only
+//! `teach` wasm module (feature `wasm-teach`, src/wasm/teach.rs); the TsFile and LevelDB
+//! modules of the npm package do not carry it.
+//!
+//! - `interval`: the 95 % Wilson score interval every measured rate carries;
+//! - `keys`: a seeded generator and the key families the experiments insert and probe;
+//! - `model`: a bit vector under TsFile's k seeded Murmur128 runs or LevelDB's double hashing,
+//!   and the measured false-positive rate beside the formula;
+//! - `calc`: the calculator (any three of n, p, m, k give the fourth) with Java's and
+//!   LevelDB's real sizing beside the ideal;
+//! - `trace`: the step-through of one insert or lookup, hash by hash;
+//! - `lesson`: one demonstration per claim of the textbook lesson (claims 2–13);
+//! - `counting`: a counting Bloom filter, for the deletion demonstration;
+//! - `read_path`: a LevelDB table's read path (filter → index → data block) and range scans.
+
+pub mod calc;
+pub mod counting;
+pub mod interval;
+pub mod keys;
+pub mod lesson;
+pub mod model;
+pub mod read_path;
+pub mod trace;
+
+pub use calc::{solve, CalcInput, Solution};
+pub use interval::{wilson, Rate};
+pub use keys::{Family, Rng};
+pub use model::{Bits, Filter, Hashing, Measurement, Model};

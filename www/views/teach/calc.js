@@ -1,0 +1,167 @@
+// The calculator: three of n, p, m (or bits per key) and k typed, the fourth solved by the
+// teaching module's core (teach.calc), with TsFile's Java sizing and LevelDB's policy beside the
+// formula's ideal. This view parses what was typed (digits, commas, a % sign, k/M/G) and draws
+// the answer; it computes nothing.
+import { $, el } from '../../shared/dom.js';
+import { fmt, pct } from '../../shared/format.js';
+import { scroller } from './lesson.js';
+
+const BOXES = { n: 'calc-n', p: 'calc-p', m: 'calc-m', bitsPerKey: 'calc-b', k: 'calc-k' };
+const LABELS = { n: 'n', p: 'p', m: 'm', bitsPerKey: 'bits per key', k: 'k' };
+const SCALE = { k: 1e3, K: 1e3, M: 1e6, G: 1e9 };
+
+/** A typed number: '' → null; '1%' → 0.01 (p only); '100M' → 1e8; commas and spaces ignored. NaN when unreadable. */
+export function parseBox(text, name) {
+  let t = String(text ?? '').trim().replace(/[,_\s]/g, '');
+  if (!t) return null;
+  let scale = 1;
+  if (name === 'p' && t.endsWith('%')) {
+    scale = 0.01;
+    t = t.slice(0, -1);
+  } else if (name !== 'p' && name !== 'k' && /[kKMG]$/.test(t)) {
+    scale = SCALE[t[t.length - 1]];
+    t = t.slice(0, -1);
+  }
+  if (!/^[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return NaN;
+  return Number(t) * scale;
+}
+
+/** A solved value as it is written back into its box. */
+function show(name, v) {
+  if (v == null) return '';
+  if (name === 'p') return `${+(v * 100).toPrecision(4)}%`;
+  if (name === 'bitsPerKey') return String(+v.toFixed(4));
+  return fmt(v);
+}
+
+/** `call(op, args)` reaches the worker. Returns `{solve, fill(values), setFile(values | null)}`. */
+export function createCalc(call) {
+  let fileValues = null;
+  let seq = 0;
+  const out = $('calc-out');
+
+  /** A box that holds an answer the calculator wrote (and nobody edited since) counts as empty. */
+  const typed = (name) => {
+    const box = $(BOXES[name]);
+    return box.dataset.solved != null && box.dataset.solved === box.value ? '' : box.value;
+  };
+
+  async function solve() {
+    const mine = ++seq;
+    const args = {};
+    for (const name of Object.keys(BOXES)) {
+      const v = parseBox(typed(name), name);
+      if (Number.isNaN(v)) {
+        fail(`${LABELS[name]}: “${$(BOXES[name]).value}” is not a number.`, name);
+        return null;
+      }
+      args[name] = v;
+    }
+    let s;
+    try {
+      s = await call('teach.calc', args);
+    } catch (e) {
+      if (mine === seq) fail(e.message);
+      return null;
+    }
+    if (mine !== seq) return null;
+    for (const name of Object.keys(BOXES)) {
+      const box = $(BOXES[name]);
+      box.classList.remove('solved');
+      box.removeAttribute('aria-invalid');
+      if (box.dataset.solved != null && box.dataset.solved === box.value) box.value = '';
+      delete box.dataset.solved;
+    }
+    const wrote = { p: ['p'], k: ['k'], m: ['m'], n: ['n'], bitsPerKey: ['bitsPerKey'], 'm+k': ['m', 'k'], 'k+p': ['k', 'p'] }[s.solved] ?? [];
+    for (const name of wrote) {
+      const box = $(BOXES[name]);
+      const value = name === 'p' ? s.p : name === 'bitsPerKey' ? s.bitsPerKey : s[name];
+      box.value = show(name, value);
+      box.dataset.solved = box.value;
+      box.classList.add('solved');
+    }
+    render(s);
+    return s;
+  }
+
+  function fail(message, name) {
+    out.replaceChildren(el('p', { class: 'calc-error', role: 'alert', text: message }));
+    out.dataset.error = message;
+    delete out.dataset.solved;
+    if (name) $(BOXES[name]).setAttribute('aria-invalid', 'true');
+  }
+
+  function render(s) {
+    delete out.dataset.error;
+    const what = { p: 'p', k: 'k', m: 'm', n: 'n', bitsPerKey: 'bits per key', 'm+k': 'm and k', 'k+p': 'k and p', none: 'nothing (all four given: checked)' }[s.solved];
+    const head = el(
+      'p',
+      { 'data-testid': 'calc-answer' },
+      el('b', { text: `Solved ${what}: ` }),
+      `${s.n != null ? `n = ${fmt(s.n)}, ` : ''}${s.m != null ? `m = ${fmt(s.m)} bits (${fmt(s.bytes)} bytes), ` : ''}${+s.bitsPerKey.toFixed(3)} bits per key, k = ${s.k} → p = ${pct(s.p)}.`,
+      ` k* = (m/n) ln 2 = ${s.kStar.toFixed(2)}; the best whole k is ${s.kBest} (p = ${pct(s.pBest)})${s.kRange ? `; every k from ${s.kRange[0]} to ${s.kRange[1]} reaches p ≤ ${pct(s.pTarget)}` : ''}. Expected fill ${pct(s.expectedFill)}.`,
+    );
+    const row = (label, r) => el('tr', {}, el('th', { scope: 'row', text: label }), ...r.map((v) => el('td', { text: v })));
+    const rows = [row('formula (ideal)', [s.m != null ? fmt(s.m) : '–', fmt(s.bytes), (+s.bitsPerKey.toFixed(3)).toString(), String(s.k), pct(s.p)])];
+    if (s.java) rows.push(row(`TsFile (Java getEmptyBloomFilter(${s.java.errorRate}, n))`, [fmt(s.java.bitCount), fmt(s.java.bytes), s.java.bitsPerKey.toFixed(3), String(s.java.k), pct(s.java.p)]));
+    if (s.leveldb) rows.push(row(`LevelDB, the fewest bits_per_key (${s.leveldb.bitsPerKey}) reaching p`, [fmt(s.leveldb.bitCount), fmt(s.leveldb.bytes), String(s.leveldb.bitsPerKey), String(s.leveldb.k), pct(s.leveldb.p)]));
+    if (s.leveldbAtB && s.leveldbAtB.bitsPerKey !== s.leveldb?.bitsPerKey) rows.push(row(`LevelDB at bits_per_key = ${s.leveldbAtB.bitsPerKey}`, [fmt(s.leveldbAtB.bitCount), fmt(s.leveldbAtB.bytes), String(s.leveldbAtB.bitsPerKey), String(s.leveldbAtB.k), pct(s.leveldbAtB.p)]));
+    const table = el(
+      'table',
+      { class: 'calc-table small' },
+      el('caption', { class: 'visually-hidden', text: 'The ideal geometry beside TsFile’s and LevelDB’s sizing' }),
+      el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: '' }), ...['m bits', 'bytes', 'bits per key', 'k', 'p (formula)'].map((h) => el('th', { scope: 'col', text: h })))),
+      el('tbody', {}, ...rows),
+    );
+    const notes = s.notes.length ? el('ul', { class: 'calc-notes' }, ...s.notes.map((t) => el('li', { text: t }))) : '';
+    out.replaceChildren(head, scroller(table, 'The ideal geometry beside TsFile’s and LevelDB’s sizing'), notes);
+    Object.assign(out.dataset, {
+      solved: s.solved,
+      n: s.n ?? '',
+      m: s.m ?? '',
+      k: String(s.k),
+      p: String(s.p),
+      bitsPerKey: String(s.bitsPerKey),
+      kRange: s.kRange ? s.kRange.join('-') : '',
+      javaM: s.java?.bitCount ?? '',
+      javaK: s.java?.k ?? '',
+      leveldbBpk: s.leveldb?.bitsPerKey ?? '',
+      leveldbM: s.leveldb?.bitCount ?? '',
+      leveldbK: s.leveldb?.k ?? '',
+    });
+  }
+
+  /** Writes `values` (`{n, p, m, bitsPerKey, k}`; missing ones empty) into the boxes and solves. */
+  function fill(values) {
+    for (const [name, id] of Object.entries(BOXES)) {
+      const box = $(id);
+      const v = values[name];
+      box.value = v == null ? '' : name === 'p' ? `${+(v * 100).toPrecision(6)}%` : String(v);
+      delete box.dataset.solved;
+      box.classList.remove('solved');
+    }
+    return solve();
+  }
+
+  $('teach-calc').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    solve();
+  });
+  $('calc-clear').addEventListener('click', () => {
+    for (const id of Object.values(BOXES)) {
+      $(id).value = '';
+      delete $(id).dataset.solved;
+      $(id).classList.remove('solved');
+    }
+    out.replaceChildren();
+    for (const k of Object.keys(out.dataset)) delete out.dataset[k];
+  });
+  $('calc-file').addEventListener('click', () => fileValues && fill(fileValues));
+
+  /** The open file's n, m, k (null: none): the "open file's numbers" button. */
+  function setFile(values) {
+    fileValues = values;
+    $('calc-file').disabled = !values;
+  }
+  return { solve, fill, setFile };
+}

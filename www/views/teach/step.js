@@ -1,0 +1,186 @@
+// The step-through: one insert or lookup, one hash function at a time, forwards and back at a
+// chosen speed, on the sandbox or on the open file. The worker computes the whole trace once
+// (teach.trace: the teaching module's core); this view only reveals its steps and, on the
+// sandbox, rings the bits on the sandbox's grid.
+import { $, el } from '../../shared/dom.js';
+import { fmt, hex, seedColor } from '../../shared/format.js';
+
+// Seconds per step at each speed setting (1 slow … 5 fast).
+const SPEEDS = [2, 1.2, 0.7, 0.4, 0.2];
+
+/**
+ * `call(op, args)` reaches the worker; `sandbox` is the sandbox view (its `controls()`,
+ * `highlight(probes)` and `add(path)`). Returns `{run(action, path?, target?), setFile(facts)}`.
+ */
+export function createStep(call, sandbox) {
+  const st = { trace: null, cursor: 0, timer: 0, seq: 0, file: null };
+  const box = $('teach-step');
+
+  /** The last cursor position: past the stopping step of an absent lookup, else past every step. */
+  const maxCursor = (t) => (t.stoppedAt != null ? t.stoppedAt + 1 : t.steps.length);
+
+  function stop() {
+    clearInterval(st.timer);
+    st.timer = 0;
+    $('st-play').textContent = 'Play';
+  }
+
+  function keyLine(t) {
+    const bytes = t.key;
+    const shown = bytes.length > 48 ? `${bytes.slice(0, 48).map(hex).join(' ')} …` : bytes.map(hex).join(' ');
+    const parts = [`${t.path}: ${fmt(bytes.length)} bytes in ${t.charset} — ${shown}.`];
+    if (t.scheme === 'tsfile') {
+      const full = Math.floor(bytes.length / 16);
+      parts.push(` Murmur128 reads ${full} full 16-byte block${full === 1 ? '' : 's'} and a tail of ${t.tailLen} byte${t.tailLen === 1 ? '' : 's'} (${t.variant} tail); each of the k = ${t.k} seeds gives one hash32, and |hash32| mod m = ${fmt(t.m)} picks a bit.`);
+    } else {
+      parts.push(` BloomHash(key) = ${t.leveldbHash}; δ = h rotated right by 17 = ${t.leveldbDelta}; probe j is h + j·δ (mod 2³²), mod m = ${fmt(t.m)}, for j = 0 … ${t.k - 1}.`);
+    }
+    return parts.join('');
+  }
+
+  function render() {
+    const t = st.trace;
+    const max = t ? maxCursor(t) : 0;
+    $('st-back').disabled = !t || st.cursor <= 0;
+    $('st-next').disabled = !t || st.cursor >= max;
+    $('st-play').disabled = !t || (st.cursor >= max && !st.timer);
+    if (!t) {
+      sandbox.highlight([]);
+      return;
+    }
+    const ds = box.dataset;
+    Object.assign(ds, { ready: 'true', action: t.op, target: t.target, scheme: t.scheme, cursor: String(st.cursor), max: String(max), m: String(t.m), k: String(t.k) });
+    const done = st.cursor >= max;
+    if (done && t.verdict) ds.verdict = t.verdict;
+    else delete ds.verdict;
+    $('st-key').textContent = keyLine(t);
+    const items = [];
+    t.steps.forEach((s, j) => {
+      const shown = j < st.cursor || (done && s.action === 'not-computed');
+      if (!shown) return;
+      const sw = el('span', { class: 'swatch', 'aria-hidden': 'true' });
+      sw.style.background = seedColor(j);
+      items.push(
+        el(
+          'li',
+          {
+            class: `st-step ${s.action}${j === st.cursor - 1 ? ' current' : ''}`,
+            'data-testid': 'st-step',
+            'data-index': String(s.index),
+            'data-seed': s.seed ?? '',
+            'data-hash': s.hash ?? '',
+            'data-bit': s.bit ?? '',
+            'data-action': s.action,
+          },
+          sw,
+          ' ',
+          s.text,
+        ),
+      );
+    });
+    $('st-steps').replaceChildren(...items);
+    let summary = done ? t.summary : st.cursor === 0 ? 'Press Next (or Play) to compute the first hash.' : `Step ${st.cursor} of ${max}.`;
+    if (done && t.op === 'insert' && t.target === 'file') summary += ' (A preview: the file is not changed — a TsFile’s filter is written once, when the file is closed.)';
+    if (done && t.op === 'query' && t.target === 'file' && t.listed) summary += ' The file’s index lists this path.';
+    $('st-summary').textContent = summary;
+    const commit = $('st-commit');
+    commit.hidden = !(done && t.op === 'insert' && t.target === 'sandbox' && !t.added);
+    // The sandbox grid: a ring on every bit reached so far, filled where the bit is (now) 1.
+    if (t.target === 'sandbox') {
+      sandbox.highlight(
+        t.steps
+          .slice(0, st.cursor)
+          .filter((s) => s.bit != null)
+          .map((s) => ({ bit: s.bit, color: seedColor(s.index), set: t.op === 'insert' || s.wasSet })),
+      );
+    }
+  }
+
+  function move(d) {
+    if (!st.trace) return;
+    st.cursor = Math.max(0, Math.min(maxCursor(st.trace), st.cursor + d));
+    if (st.cursor >= maxCursor(st.trace)) stop();
+    render();
+  }
+
+  function play() {
+    if (st.timer) return stop();
+    if (!st.trace) return;
+    if (st.cursor >= maxCursor(st.trace)) st.cursor = 0;
+    $('st-play').textContent = 'Pause';
+    const secs = SPEEDS[Number($('st-speed').value) - 1] ?? 0.7;
+    st.timer = setInterval(() => move(1), secs * 1000);
+    move(1);
+  }
+
+  /** Starts a trace of `action` ('insert' | 'query') for `path` in `target` ('sandbox' | 'file'). */
+  async function run(action, path = $('st-path').value, target = $('st-target').value) {
+    stop();
+    const mine = ++st.seq;
+    $('st-path').value = path;
+    $('st-target').value = target;
+    try {
+      const t = await call('teach.trace', { target, action, path, controls: sandbox.controls() });
+      if (mine !== st.seq) return null;
+      st.trace = t;
+      st.cursor = 0;
+      render();
+      return t;
+    } catch (e) {
+      if (mine === st.seq) {
+        st.trace = null;
+        $('st-summary').textContent = `Could not step through: ${e.message}`;
+        render();
+      }
+      return null;
+    }
+  }
+
+  function speedLabel() {
+    $('st-speed-out').value = `${SPEEDS[Number($('st-speed').value) - 1]} s per step`;
+  }
+
+  $('st-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    run(ev.submitter?.value === 'insert' ? 'insert' : 'query');
+  });
+  $('st-next').addEventListener('click', () => move(1));
+  $('st-back').addEventListener('click', () => move(-1));
+  $('st-play').addEventListener('click', play);
+  $('st-speed').addEventListener('input', () => {
+    speedLabel();
+    if (st.timer) {
+      stop();
+      play();
+    }
+  });
+  $('st-commit').addEventListener('click', async () => {
+    const t = st.trace;
+    if (!t) return;
+    await sandbox.add(t.path);
+    // The same key again: now every bit is set, and the trace says so.
+    await run(t.op, t.path, 'sandbox');
+    st.cursor = maxCursor(st.trace ?? t);
+    render();
+  });
+  speedLabel();
+  render();
+
+  /** The open file (null: none): enables the file target and lists its series for the path box. */
+  function setFile(f) {
+    st.file = f?.present ? f : null;
+    const opt = $('st-target').querySelector('option[value=file]');
+    opt.disabled = !st.file;
+    if (!st.file && $('st-target').value === 'file') $('st-target').value = 'sandbox';
+    $('st-series').replaceChildren(...(st.file ? st.file.series.slice(0, 500).map((p) => el('option', { value: p })) : []));
+    if (st.trace?.target === 'file') {
+      st.trace = null;
+      $('st-steps').replaceChildren();
+      $('st-key').textContent = '';
+      $('st-summary').textContent = '';
+      delete box.dataset.verdict;
+      render();
+    }
+  }
+  return { run, setFile, next: () => move(1), back: () => move(-1) };
+}
