@@ -40,8 +40,8 @@ ${SCAN_HELP}
 --hex    probe keys given as hex bytes (LevelDB keys may be binary); build: print hex
 charsets: ${CHARSETS.join(', ')}`;
 
-// Errors from the reader carry a `kind`; all but these two are about the file's format.
-const NOT_FORMAT_KINDS = new Set(['io', 'invalid_argument']);
+// Errors from the reader carry a `kind`; all but these are about the file's format.
+const NOT_FORMAT_KINDS = new Set(['io', 'invalid_argument', 'changed', 'cancelled', 'too_large']);
 
 class UsageError extends Error {}
 
@@ -304,11 +304,22 @@ async function main(argv) {
   throw new UsageError(`unknown command ${command}`);
 }
 
+// A command whose work never settled (a read that neither answered nor failed) would leave the
+// event loop empty and Node would exit 0 having printed nothing: say so and fail instead.
+let settled = false;
+process.once('beforeExit', () => {
+  if (settled) return;
+  console.error('error: internal: the command stopped before it finished (an operation never settled); its output is incomplete');
+  process.exitCode = 2;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
+    settled = true;
     process.exitCode = code;
   },
   (e) => {
+    settled = true;
     const json = process.argv.includes('--json');
     const usage = e instanceof UsageError || e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE';
     const format = typeof e.kind === 'string' && !NOT_FORMAT_KINDS.has(e.kind);

@@ -264,7 +264,9 @@ async function request(ctx, want, knownSize, op) {
     try {
       return await attempt(ctx, want, knownSize, op);
     } catch (again) {
-      if (again?.reason === 'http_status' && again.status === e.status) again.message = again.message.replace(/: [^:]*$/, ` (also after one retry ${wait} ms later): ${ctx.url}`);
+      if (again?.reason === 'http_status' && again.status === e.status && again.message.endsWith(`: ${ctx.url}`)) {
+        again.message = `${again.message.slice(0, -ctx.url.length - 2)} (also after one retry ${wait} ms later): ${ctx.url}`;
+      }
       throw again;
     }
   }
@@ -354,9 +356,9 @@ async function attempt(ctx, want, knownSize, op) {
     } catch (e) {
       throw fetchFailure(url, e, offset);
     }
+    if (res.status === 412 && pin) throw changedError(url, 'precondition_failed', `the server says the file no longer matches ${pin.etag ?? pin.lastModified} (412)`, { status: 412, offset });
     const changed = versionChange(ctx, validatorsOf(res), offset);
     if (changed) throw changed;
-    if (res.status === 412 && pin) throw changedError(url, 'precondition_failed', `the server says the file no longer matches ${pin.etag ?? pin.lastModified} (412)`, { status: 412, offset });
     const encoding = res.headers.get('content-encoding');
     const encoded = encoding != null && !/^\s*identity\s*$/i.test(encoding);
     if (res.status === 206) {
