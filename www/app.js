@@ -44,6 +44,8 @@ const ctx = {
 };
 const bits = createBitsView(ctx);
 ctx.map = bits.map;
+ctx.settersOf = bits.settersOf;
+ctx.pathOf = bits.pathOf;
 const summary = createSummary(ctx);
 const probe = createProbeView(ctx);
 const series = createSeriesView(ctx);
@@ -169,7 +171,7 @@ async function load(blob, name, { synthetic = null } = {}) {
     showError(
       indexError,
       "The file's metadata index could not be read:",
-      `Partial results: the summary and the filter's bits come from TsFileMetadata, which was read. ${fmt(cur.series.length)} series were listed before the error; probes of this file answer “unknown” or “maybe” rather than a possibly unsound “absent”.`,
+      `Partial results: the summary and the filter's bits come from TsFileMetadata, which was read. ${fmt(cur.series.length)} series were listed before the error, and no audit could check the writer's hash; each probe's reason says what the filter alone can tell.`,
     );
   }
   status(synthetic ? `${cur.name}.` : `${cur.name}: ${fmt(cur.series.length)} series indexed${cur.timeColumns.length ? `, ${fmt(cur.timeColumns.length)} time columns` : ''}.`);
@@ -186,6 +188,7 @@ async function load(blob, name, { synthetic = null } = {}) {
     }
   }
   cur.provPending = false;
+  probe.refresh(); // a probe made meanwhile: its bits' series
   // The teaching panel places the file on its curve (in the worker) before the page is ready.
   await teach.setFile(cur);
   if (stale()) return;

@@ -5,7 +5,7 @@ import { $, download } from '../shared/dom.js';
 import { fmt } from '../shared/format.js';
 import { HeatMap } from './heatmap.js';
 
-/** `ctx`: `{cur, baseName()}`. Returns `{map, reset}`. */
+/** `ctx`: `{cur, baseName()}`. Returns `{map, settersOf(bit), pathOf(index), reset}`. */
 export function createBitsView(ctx) {
   const HOVER_HINT = $('hover').textContent;
   const map = new HeatMap($('heatmap'), $('minimap'), {
@@ -71,6 +71,9 @@ export function createBitsView(ctx) {
 
   return {
     map,
+    /** The listed paths that set `bit` under the writer's hash (indices for pathOf), or null while unknown. */
+    settersOf: provenanceOf,
+    pathOf,
     reset() {
       map.clear();
       $('hover').textContent = HOVER_HINT;

@@ -3,7 +3,7 @@
 import { SEEDS } from '../pkg/js/core.js';
 import { bloomOf, columnOf, hypothesisOf, propertyOf } from '../shared/api.js';
 import { $, el } from '../shared/dom.js';
-import { fmt, pct, VARIANT_LABELS } from '../shared/format.js';
+import { AUDIT_BADGES, auditLabel, fmt, pct, sentence, VARIANT_LABELS } from '../shared/format.js';
 
 /** `ctx`: `{worker, cur}` (cur: the open file's state, app.js). */
 export function createSummary(ctx) {
@@ -77,17 +77,10 @@ export function createSummary(ctx) {
     const box = $('audit');
     box.replaceChildren();
     const st = audit?.status ?? 'unreadable';
-    const badge = el('span', { class: `badge ${st === 'established' ? 'ok' : st === 'ambiguous' ? 'info' : st === 'no_filter' ? 'muted' : 'warn'}`, text: { established: 'established', ambiguous: 'reproduced (variant ambiguous)', not_reproduced: 'not reproduced', no_filter: 'no filter', unreadable: 'index unreadable' }[st] ?? st });
-    const words = {
-      established: `The stored bits were rebuilt exactly from the index with the ${audit?.variant} hash${audit?.charset && audit.charset !== 'UTF-8' ? ` in ${audit.charset}` : ''} — the writer is known, so “definitely absent” is sound for every path.`,
-      ambiguous: 'The stored bits were rebuilt exactly, but every indexed path ends in ASCII, where the Java and C++ hashes agree, so the writer cannot be told apart. “Absent” is sound for paths both hashes agree on; other paths answer “unknown”.',
-      not_reproduced: 'No writer hypothesis rebuilds these bits, so “definitely absent” cannot be trusted for this file; probes answer “unknown” instead.',
-      no_filter: 'This file stores no Bloom filter; readers must look every path up in the index.',
-      unreadable: 'The index could not be read, so the writer could not be checked.',
-    }[st];
-    box.append(badge, el('span', { text: ` ${words ?? ''}` }));
+    const badge = el('span', { class: `badge ${AUDIT_BADGES[st] ?? 'warn'}`, 'data-testid': 'audit-status', text: auditLabel(st) });
+    // The core's own sentence (the audit's summary); without an audit, what stopped it.
+    box.append(badge, el('span', { text: ` ${audit?.summary ? sentence(audit.summary) : 'The index could not be read, so no audit checked which writer made the filter.'}` }));
     $('hash-used').textContent = hashUsed(audit, st);
-    if (audit?.summary) box.append(el('span', { class: 'muted small block', text: `Audit: ${audit.summary}.` }));
     const hyps = (audit?.hypotheses ?? []).map(hypothesisOf);
     $('hypotheses-box').hidden = !hyps.length;
     $('hypotheses').tBodies[0].replaceChildren(
