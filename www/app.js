@@ -63,10 +63,28 @@ fleetWorker.onerror = (e) => showError(e, 'The folder scan’s worker failed; re
 const fleet = createFleetView({
   worker: fleetWorker,
   showError,
-  async open(blob, name) {
-    await load(blob, name);
-    $('summary').scrollIntoView({ block: 'nearest' });
+  /** A row of the folder view: the file, the scanned path(s) probed, the map on the first probed bit. */
+  async open(blob, name, { paths = [] } = {}) {
+    // A history entry, so that the browser's Back returns to the folder view too.
+    if (history.state?.view !== 'file') history.pushState({ view: 'file' }, '');
+    const seq = await load(blob, name, { fromFolder: true });
+    if (seq !== loadSeq || !cur) return;
+    $('summary').scrollIntoView({ block: 'start' });
+    if (paths.length > 1) batch.runPaths(paths);
+    if (paths.length) {
+      const r = await probe.probePath(paths[0], { scroll: false });
+      if (seq === loadSeq && r?.probes?.length) bits.map.zoomToBit(r.probes[0].bit);
+    }
   },
+});
+// Back to the folder view scrolls to it (fleet.back); the browser's own restoring would undo that.
+history.scrollRestoration = 'manual';
+function backToFolder() {
+  fleet.back();
+}
+$('fleet-back').addEventListener('click', () => (history.state?.view === 'file' ? history.back() : backToFolder()));
+addEventListener('popstate', () => {
+  if (!$('fleet').hidden) backToFolder();
 });
 
 // For tests and the console: the heat-map, the worker and the current file's state.
@@ -91,8 +109,9 @@ function resetViews() {
   leveldb.hide();
 }
 
-async function load(blob, name, { synthetic = null } = {}) {
+async function load(blob, name, { synthetic = null, fromFolder = false } = {}) {
   const seq = ++loadSeq;
+  $('fleet-back').hidden = !fromFolder;
   // A later load (or a LevelDB table) took over: this one's answers are dropped.
   const stale = () => seq !== loadSeq;
   document.body.dataset.state = 'loading';
@@ -193,6 +212,7 @@ async function load(blob, name, { synthetic = null } = {}) {
   await teach.setFile(cur);
   if (stale()) return;
   document.body.dataset.state = 'ready';
+  return seq;
 }
 
 // ---------------------------------------------------------------- file input, drop, sample

@@ -6,7 +6,7 @@ import { fmt } from '../shared/format.js';
 import { VirtualList } from '../shared/vlist.js';
 import { probeOptions } from './probe.js';
 
-/** `ctx`: `{worker, cur, showError, probePath(path), baseName()}`. Returns `{reset}`. */
+/** `ctx`: `{worker, cur, showError, probePath(path), baseName()}`. Returns `{reset, runPaths(paths)}`. */
 export function createBatchView(ctx) {
   let batch = null; // { rows: [{path, verdict, indexed}], counts }
   let running = null; // the batch in the worker (its probeMany promise), for this file only
@@ -121,5 +121,12 @@ export function createBatchView(ctx) {
     download(new Blob([JSON.stringify({ file: ctx.cur?.name, results: batch.rows }, null, 1)], { type: 'application/json' }), `${ctx.baseName()}-probes.json`);
   });
 
-  return { reset };
+  return {
+    reset,
+    /** Tests `paths` as a batch (the folder view's paths, when a row opens its file). */
+    runPaths(paths) {
+      $('batch-input').value = paths.join('\n');
+      return run();
+    },
+  };
 }

@@ -129,6 +129,7 @@ export function createProbeView(ctx) {
     }
     if (mine !== seq || ctx.cur !== file) return;
     render(r);
+    return r;
   }
 
   /** The last probe shown (its "set by" cells fill in when the provenance arrives). */
@@ -208,10 +209,12 @@ export function createProbeView(ctx) {
   $('charset').addEventListener('change', () => $('path-input').value.trim() && run());
 
   return {
-    /** Probes `path` and brings the probe panel into view. */
-    probePath(path) {
+    /** Probes `path` and (unless `scroll` is false) brings the probe panel into view; resolves to the probe, or undefined. */
+    async probePath(path, { scroll = true } = {}) {
       $('path-input').value = path;
-      return run().then(() => $('probe').scrollIntoView({ block: 'nearest', behavior: 'smooth' }));
+      const r = await run();
+      if (scroll) $('probe').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+      return r;
     },
     /** The provenance arrived: the last probe's "set by" cells and "why maybe" fill in. */
     refresh() {
