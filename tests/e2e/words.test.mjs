@@ -109,6 +109,43 @@ test('a GBK-JVM Java file probed with the charset forced to UTF-8: the clear see
   assert.doesNotMatch(w.box, /wrongly/);
 });
 
+test('a false positive, in place: each probed bit beside the series that set it, and "why maybe" naming them', async () => {
+  const e = byName.table_10k_series;
+  await openFile(page, fixture(e.name));
+  await page.waitForFunction(() => globalThis.inspector.current && !globalThis.inspector.current.provPending, null, { timeout: 20000 });
+  const listed = new Set([...e.series.map(seriesPath), ...(e.time_columns ?? []).map((t) => `${t.device.map((x) => (x == null ? 'null' : x)).join('.')}.`)]);
+  // Unlisted paths through the batch panel: its false positives (maybe, yet not listed).
+  const unlisted = Array.from({ length: 400 }, (_, i) => `nowhere.x${i}.y`);
+  await page.$eval('#batch-input', (el, v) => (el.value = v), unlisted.join('\n'));
+  await page.click('#batch-run');
+  await page.waitForFunction(() => !document.querySelector('#batch-results-box').hidden, null, { timeout: 20000 });
+  await page.selectOption('[data-testid=batch-show]', 'fp');
+  const fpPath = await page.$eval('#batch-results .vlist-row .path', (el) => el.textContent).catch(() => null);
+  assert.ok(fpPath && !listed.has(fpPath), `a false positive among 400 unlisted paths: ${fpPath}`);
+  const r = await probe(fpPath);
+  assert.equal(r.verdict, 'maybe present');
+  assert.match(r.reason, /the index does not list this series: a false positive\.$/, r.reason);
+  const why = await page.textContent('[data-testid=why-maybe]');
+  assert.match(why, /^Why maybe: every bit was set by other series: /, why);
+  const named = [...why.matchAll(/([^\s,:]+) \(seeds? ([\d, ]+)\)/g)].map((m) => ({ path: m[1], seeds: m[2].split(', ').map(Number) }));
+  const rows = await page.$$eval('[data-testid=probe-row]', (rs) => rs.map((r) => ({ seed: Number(r.dataset.seed), bit: Number(r.children[3].textContent.replace(/,/g, '')), setters: r.querySelector('[data-testid=probe-setters]').textContent })));
+  // Every seed is covered once, each by a listed series that, by the independent reference of
+  // the hash (the writer's tail variant, from the manifest), sets the bit that seed probes.
+  assert.deepEqual(named.flatMap((n) => n.seeds).sort((a, b) => a - b), rows.map((x) => x.seed).sort((a, b) => a - b));
+  const signed = e.hash_variant === 'java';
+  const seeds = [5, 7, 11, 19, 31, 37, 43, 59].slice(0, e.bloom.hash_function_count);
+  for (const n of named) {
+    assert.ok(listed.has(n.path), `${n.path} is listed`);
+    const hex = Buffer.from(n.path, 'utf8').toString('hex');
+    const bits = javaReference({ hashes: seeds.map((seed) => ({ hex, seed, signed })) }).hashes.map((h) => (h === -2147483648 ? 0 : Math.abs(h)) % e.bloom.bit_count);
+    for (const seed of n.seeds) {
+      const row = rows.find((x) => x.seed === seed);
+      assert.ok(bits.includes(row.bit), `${n.path} (bits ${bits}) sets bit ${row.bit}, which seed ${seed} probes`);
+      assert.ok(row.setters.includes(n.path) || /in all/.test(row.setters), `the row of seed ${seed} names its setters: ${row.setters}`);
+    }
+  }
+});
+
 test('no console errors and no request outside the page origin', () => {
   assert.deepEqual(harness.problems, []);
 });
