@@ -98,8 +98,16 @@ globalThis.inspector = { map: bits.map, worker: () => worker, teachWorker: () =>
  * batch list's rows, the heat-map, the probe, a running batch, the teaching panel. The TsFile
  * panels stay laid out (dimmed while loading) until the new file turns out not to be one.
  */
+/** Where "Skip to …" leads: path testing once a TsFile is open, else opening one (never a hidden section). */
+function skipTo(id) {
+  const [href, text] = { probe: ['#probe', 'Skip to path testing'], leveldb: ['#ldb-form', 'Skip to the LevelDB key probe'], load: ['#load', 'Skip to opening a file'] }[id];
+  $('skip-link').href = href;
+  $('skip-link').textContent = text;
+}
+
 function resetViews() {
   cur = null;
+  skipTo('load');
   bits.reset();
   probe.reset();
   probe.closeSuggestions();
@@ -124,6 +132,7 @@ async function load(blob, name, { synthetic = null, fromFolder = false } = {}) {
     try {
       if (!(await leveldb.show(blob, name, stale))) return;
       status(`${name}: LevelDB table.`);
+      skipTo('leveldb');
       document.body.dataset.state = 'ready';
     } catch (e) {
       if (stale()) return;
@@ -153,6 +162,7 @@ async function load(blob, name, { synthetic = null, fromFolder = false } = {}) {
   cur = { name: info.name ?? name, info, blob, bits: null, bitCount: 0, series: [], timeColumns: [], prov: null, provPending: true, audit: null, highlights: [] };
   summary.renderSummary(info);
   $('content').hidden = false;
+  skipTo('probe');
   // The filter's bits: first paint of the map right away.
   let filterBits = null;
   try {

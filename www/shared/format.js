@@ -6,6 +6,10 @@ const NUMBER = new Intl.NumberFormat('en');
 /** 12,345 (en grouping); '–' for null. */
 export const fmt = (n) => (n == null ? '–' : NUMBER.format(Number(n)));
 
+const ONE_DECIMAL = new Intl.NumberFormat('en', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/** 9,984.1: grouped, one decimal; '–' for null. */
+export const fmt1 = (n) => (n == null ? '–' : ONE_DECIMAL.format(Number(n)));
+
 /** A ratio as a percentage with precision that grows as the value shrinks; '–' for none. */
 export function pct(x) {
   if (x == null || Number.isNaN(x)) return '–';
