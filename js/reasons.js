@@ -11,6 +11,12 @@ const NO_FILTER = 'the file has no Bloom filter; look the path up in the index';
 const name = (variant, charset) => (charset === 'UTF-8' ? variant : `${variant} / ${charset}`);
 const full = (variant, charset) => `${variant} / ${charset}`;
 
+/** "the bit of seed 5 is", "the bits of seeds 7, 19 are": the clear ones of `probes`. */
+function seedsClear(probes) {
+  const seeds = probes.filter((x) => !x.set).map((x) => x.seed);
+  return seeds.length === 1 ? `the bit of seed ${seeds[0]} is` : `the bits of seeds ${seeds.join(', ')} are`;
+}
+
 /**
  * The sentence for reason `codes` = `[kind, wrong, consulted, listed]` (src/wasm/tsfile.rs
  * `reason_codes`) of probe `p` (`{variant, charset, confirmed, probes, others}`, as
@@ -23,7 +29,12 @@ export function reasonText([kind, wrong, consulted, listed], p, summary = null) 
       s = NO_FILTER;
       break;
     case 1:
-      s = `every probed bit is set under the ${name(p.variant, p.charset)} hash${p.confirmed ? " (confirmed by the file's index)" : ''}; the path may be present`;
+      if (wrong) {
+        // Forced off the hashes the index reproduces, every one of which finds a clear bit.
+        const writer = p.others[0];
+        const used = full(p.variant, p.charset);
+        s = `every probed bit is set under the ${used} hash, so the path may be present; but under ${full(writer.variant, writer.charset)}, the hash the file's index reproduces, ${seedsClear(writer.probes)} clear: the writer never added this path, and a reader hashing as ${used} would read the index for nothing`;
+      } else s = `every probed bit is set under the ${name(p.variant, p.charset)} hash${p.confirmed ? " (confirmed by the file's index)" : ''}; the path may be present`;
       break;
     case 2:
       s = `a probed bit is clear, but ${summary ?? 'the audit reproduced nothing'}`;
@@ -31,9 +42,8 @@ export function reasonText([kind, wrong, consulted, listed], p, summary = null) 
     case 3: {
       // The candidate the core found first with every bit set, and the seeds clear under the hash used.
       const other = p.others.find((o) => o.verdict === 'maybe');
-      const seeds = p.probes.filter((x) => !x.set).map((x) => x.seed);
       const used = full(p.variant, p.charset);
-      s = `${seeds.length === 1 ? `the bit of seed ${seeds[0]} is` : `the bits of seeds ${seeds.join(', ')} are`} clear under the ${used} hash, but every bit is set under ${full(other.variant, other.charset)}, ${
+      s = `${seedsClear(p.probes)} clear under the ${used} hash, but every bit is set under ${full(other.variant, other.charset)}, ${
         wrong ? `the hash the file's index reproduces: a reader hashing as ${used} would wrongly conclude “definitely absent” and skip this file` : "which may be the writer's"
       }; the path may be present`;
       break;

@@ -273,10 +273,12 @@ export class TsFile {
     // One number for all of it: kind (3 bits), wrong, listed (2), variant and charset (+1: 2 and
     // 5), confirmed, consulted (6); for kind 3 the clear seeds (8) and the other candidate (at 2^28).
     let key = codes[0] + 8 * codes[1] + 16 * codes[3] + 64 * (m[at + 1] + 1) + 256 * (m[at + 2] + 1) + 8192 * m[at + 3] + 16384 * codes[2];
-    if (codes[0] === 3) {
+    if (codes[0] === 3 || (codes[0] === 1 && codes[1])) {
+      // The words name clear seeds: the hash used's (kind 3), or the writer's (kind 1 with its flag).
+      const named = codes[0] === 3 ? out.probes : others[0].probes;
       let clear = 0;
-      for (let j = 0; j < k; j++) if (!out.probes[j].set) clear += 2 ** j;
-      key += 2 ** 20 * clear + 2 ** 28 * others.findIndex((o) => o.verdict === 'maybe');
+      for (let j = 0; j < k; j++) if (!named[j].set) clear += 2 ** j;
+      key += 2 ** 20 * clear + 2 ** 28 * (codes[0] === 3 ? others.findIndex((o) => o.verdict === 'maybe') : 0);
     }
     if (key !== this.#reasonKey) {
       this.#reasonKey = key;

@@ -72,6 +72,33 @@ fn a_charset_forced_off_the_writers_names_the_clear_seeds_and_the_wrong_conclusi
 }
 
 #[test]
+fn a_forced_hash_that_finds_every_bit_set_where_the_writers_finds_one_clear_says_so() {
+    // Paths the GBK writer never added, probed as UTF-8: where UTF-8 finds every bit set (a
+    // chance hit) but GBK, which the index reproduces, finds a clear bit, the words name GBK's
+    // clear seeds; the verdict stays "maybe" (forcing never yields an unsound "absent").
+    let r = read("java/gbk/tree_10k_series.tsfile");
+    let mut met = 0;
+    for i in 0..20_000 {
+        let path = format!("root.不存在.设备{i}.温度");
+        let Some((p, reason)) = r.probe_filter_reasoned(path.as_bytes(), None, Some(Charset::Utf8)).unwrap() else {
+            panic!("the file has a filter")
+        };
+        let Reason::AllSet { writer: Some((writer, clear)), .. } = reason else { continue };
+        met += 1;
+        assert_eq!(p.verdict, FileVerdict::Maybe);
+        assert_eq!(writer, (TailVariant::Java, Charset::Gbk));
+        let gbk = &p.others.iter().find(|o| (o.0, o.1) == writer).unwrap().2;
+        assert_eq!(gbk.verdict, tsfile_bloom::Verdict::Absent);
+        let want = gbk.probes.iter().enumerate().fold(0u8, |m, (j, s)| m | u8::from(!s.set) << j);
+        assert_eq!(clear, want);
+        let text = r.probe(path.as_bytes(), None, Some(Charset::Utf8)).unwrap().reason;
+        assert!(text.contains("the writer never added this path"), "{text}");
+        assert!(text.ends_with("; the index does not list this series: a false positive"), "{text}");
+    }
+    assert!(met > 0, "a UTF-8 hit among 20,000 paths the writer never added");
+}
+
+#[test]
 fn an_index_that_cannot_be_read_is_not_said_to_list_or_not_list_a_path() {
     let r = read("tsfile/hostile_chunk_list_len_past_region.tsfile");
     assert!(r.index_error().is_some(), "the walk stops at an error");
@@ -137,7 +164,12 @@ fn cases() -> Vec<Value> {
                     "charset": info.charset,
                     "confirmed": info.confirmed,
                     "probes": info.probes.iter().map(|s| json!({"seed": s.seed, "set": s.set})).collect::<Vec<_>>(),
-                    "others": info.others.iter().map(|o| json!({"variant": o.variant, "charset": o.charset, "verdict": o.verdict})).collect::<Vec<_>>(),
+                    "others": info.others.iter().map(|o| json!({
+                        "variant": o.variant,
+                        "charset": o.charset,
+                        "verdict": o.verdict,
+                        "probes": o.probes.iter().map(|s| json!({"seed": s.seed, "set": s.set})).collect::<Vec<_>>(),
+                    })).collect::<Vec<_>>(),
                 });
                 out.push(json!({"file": f, "codes": codes, "probe": probe, "summary": summary, "want": info.reason}));
             }
@@ -155,6 +187,11 @@ fn js_reasons_word_every_reason_as_the_core_does() {
     // not model), every state of the index.
     assert_eq!(kinds.into_iter().collect::<Vec<_>>(), vec![0, 1, 3, 4, 5, 6, 7], "reason kinds met");
     assert_eq!(listed.into_iter().collect::<Vec<_>>(), vec![1, 2, 3], "index states met");
+    // The words for a hash forced off the writer's, both ways: it says absent where the
+    // writer's says maybe (kind 3), and maybe where every hash the index reproduces says absent.
+    for kind in [1, 3] {
+        assert!(cases.iter().any(|c| c["codes"][0] == kind && c["codes"][1] == 1), "kind {kind} with its flag met");
+    }
     let module = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("js/reasons.js");
     let script = format!(
         "import {{ reasonText }} from {module:?};\n\
@@ -169,11 +206,12 @@ fn js_reasons_word_every_reason_as_the_core_does() {
         .args(["--input-type=module", "-e", &script])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("node runs js/reasons.js (the package's tests need Node too)");
     node.stdin.take().unwrap().write_all(serde_json::to_string(&cases).unwrap().as_bytes()).unwrap();
     let out = node.wait_with_output().unwrap();
-    assert!(out.status.success(), "node failed");
+    assert!(out.status.success(), "node failed: {}", String::from_utf8_lossy(&out.stderr));
     let bad: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
     assert!(bad.is_empty(), "{} cases; js/reasons.js words these differently: {:#}", cases.len(), Value::Array(bad));
 }

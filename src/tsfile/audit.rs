@@ -559,13 +559,26 @@ pub fn probe_file_reasoned(
             others.push((v, cs, filter.probe(&key(cs)?, v)));
         }
     }
+    // Bit j: seed j's bit is clear in `p`.
+    let clear_of = |p: &Probe| p.probes.iter().enumerate().fold(0u8, |m, (j, s)| m | u8::from(!s.set) << j);
     let (verdict, reason) = if probe.verdict == Verdict::Maybe {
-        (FileVerdict::Maybe, Reason::AllSet { used, confirmed })
+        // A hash forced off the ones the index reproduces, while every one of those finds a
+        // clear bit: the writer never added the path, which the forced hash cannot see.
+        let writer = match others.first() {
+            Some((v, cs, p))
+                if audit.is_some_and(Audit::reproduced)
+                    && !candidates.contains(&used)
+                    && others.iter().all(|o| o.2.verdict == Verdict::Absent) =>
+            {
+                Some(((*v, *cs), clear_of(p)))
+            }
+            _ => None,
+        };
+        (FileVerdict::Maybe, Reason::AllSet { used, confirmed, writer })
     } else if audit.is_some_and(|a| !a.reproduced()) {
         (FileVerdict::Unknown, Reason::AuditReproducedNothing)
     } else if let Some((v, cs, _)) = others.iter().find(|o| o.2.verdict == Verdict::Maybe) {
-        // Bit j: seed j's bit is clear under the hash used.
-        let clear = probe.probes.iter().enumerate().fold(0u8, |m, (j, s)| m | u8::from(!s.set) << j);
+        let clear = clear_of(&probe);
         // The index reproduces the other hash but not the one used (forced off the writer's).
         let wrong = audit.is_some() && !candidates.contains(&used);
         (FileVerdict::Maybe, Reason::AllSetUnderOther { used, other: (*v, *cs), wrong, clear })
@@ -601,8 +614,11 @@ pub fn probe_file_reasoned(
 pub enum Reason {
     /// The file has no Bloom filter (its probes are "unknown").
     NoFilter,
-    /// Every probed bit is set under the hash used.
-    AllSet { used: (TailVariant, Charset), confirmed: bool },
+    /// Every probed bit is set under the hash used. `writer`: the hash used is forced off the
+    /// ones the file's index reproduces, and every one of those finds a clear bit — the first of
+    /// them and its clear seeds (bit j: seed j), so the words can say the writer never added the
+    /// path and a reader hashing as `used` reads the index for nothing.
+    AllSet { used: (TailVariant, Charset), confirmed: bool, writer: Option<((TailVariant, Charset), u8)> },
     /// A bit is clear, but the audit reproduced nothing (its summary says why).
     AuditReproducedNothing,
     /// A bit is clear under the hash used, but every bit is set under another candidate.
@@ -623,6 +639,16 @@ pub enum Reason {
 impl Reason {
     /// The sentence, for the file whose audit is `audit`.
     pub fn text(&self, audit: Option<&Audit>) -> String {
+        let full = |(v, cs): (TailVariant, Charset)| format!("{} / {}", v.as_str(), cs.as_str());
+        // "the bit of seed 5 is", "the bits of seeds 7, 19 are" (bit j of `clear`: seed j).
+        let seeds_clear = |clear: u8| {
+            let seeds: Vec<String> =
+                (0..MAX_SEEDS).filter(|j| clear >> j & 1 == 1).map(|j| SEEDS[j].to_string()).collect();
+            match &seeds[..] {
+                [one] => format!("the bit of seed {one} is"),
+                _ => format!("the bits of seeds {} are", seeds.join(", ")),
+            }
+        };
         let name = |(v, cs): (TailVariant, Charset)| {
             if cs == Charset::Utf8 {
                 v.as_str().to_string()
@@ -632,22 +658,27 @@ impl Reason {
         };
         match *self {
             Reason::NoFilter => super::reader::NO_FILTER_REASON.to_string(),
-            Reason::AllSet { used, confirmed } => format!(
+            Reason::AllSet { used, confirmed, writer: None } => format!(
                 "every probed bit is set under the {} hash{}; the path may be present",
                 name(used),
                 if confirmed { " (confirmed by the file's index)" } else { "" }
+            ),
+            Reason::AllSet { used, writer: Some((writer, clear)), .. } => format!(
+                "every probed bit is set under the {} hash, so the path may be present; but under {}, the hash the \
+                 file's index reproduces, {} clear: the writer never added this path, and a reader hashing as {} \
+                 would read the index for nothing",
+                full(used),
+                full(writer),
+                seeds_clear(clear),
+                full(used)
             ),
             Reason::AuditReproducedNothing => {
                 format!("a probed bit is clear, but {}", audit.map_or("the audit reproduced nothing", |a| &a.summary))
             }
             Reason::AllSetUnderOther { used, other, wrong, clear } => {
-                let seeds: Vec<String> =
-                    (0..MAX_SEEDS).filter(|j| clear >> j & 1 == 1).map(|j| SEEDS[j].to_string()).collect();
-                let full = |(v, cs): (TailVariant, Charset)| format!("{} / {}", v.as_str(), cs.as_str());
                 format!(
-                    "{} {} clear under the {} hash, but every bit is set under {}, {}; the path may be present",
-                    if seeds.len() == 1 { "the bit of seed" } else { "the bits of seeds" },
-                    if seeds.len() == 1 { format!("{} is", seeds[0]) } else { format!("{} are", seeds.join(", ")) },
+                    "{} clear under the {} hash, but every bit is set under {}, {}; the path may be present",
+                    seeds_clear(clear),
                     full(used),
                     full(other),
                     if wrong {
@@ -720,14 +751,15 @@ impl Reason {
     /// The reason as four numbers, for js/reasons.js to word: its kind (0 no filter, 1 all
     /// set, 2 the audit reproduced nothing, 3 all set under another candidate, 4 charset not
     /// established, 5 clear and confirmed, 6 clear with an ASCII tail, 7 clear under every
-    /// candidate), its `wrong` flag (kind 3), the candidates consulted (kind 7), and what the
+    /// candidate), a flag (kind 1: `writer` is known; kind 3: `wrong`), the candidates
+    /// consulted (kind 7), and what the
     /// index says (0 not read, 1 lists the path, 2 does not, 3 could not be read to its end).
     /// The rest of what the words say (the hashes, the clear seeds, the other candidate) is in
     /// the probe itself.
     pub fn codes(&self, listed: Listed) -> [i32; 4] {
         let (kind, wrong, consulted) = match *self {
             Reason::NoFilter => (0, false, 0),
-            Reason::AllSet { .. } => (1, false, 0),
+            Reason::AllSet { writer, .. } => (1, writer.is_some(), 0),
             Reason::AuditReproducedNothing => (2, false, 0),
             Reason::AllSetUnderOther { wrong, .. } => (3, wrong, 0),
             Reason::CharsetNotEstablished => (4, false, 0),
