@@ -15,7 +15,7 @@ import { openTsFile, toSource } from './tsfile.js';
 import { isHttpUrl } from './http-source.js';
 import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
-import { addToSummary, bloomFromFigures, failedRecord, finishSummary, newSummary, scanOne, scanResult } from './scan-core.js';
+import { addToSummary, failedRecord, finishSummary, newSummary, scanOne, scanResult, tailRecord } from './scan-core.js';
 
 const TSFILE_NAME = /\.tsfile$/i;
 /** Files read at once: a browser's Blob reads are round trips, which overlap well. */
@@ -24,8 +24,6 @@ const DEFAULT_CONCURRENCY = 64;
 const EMIT_BATCH = 256;
 /** tsfile.js's tail window. */
 const WINDOW = 4096;
-const VERDICTS = ['absent', 'maybe', 'unknown'];
-const FIGURES = 14; // scanTail's numbers before the verdicts
 
 function argumentError(message) {
   const err = new TypeError(message);
@@ -113,20 +111,7 @@ async function scanBlob(file, blob, paths, count) {
     return { held };
   }
   if (f.length === 0) return { held }; // TsFileMetadata outside the window
-  return {
-    record: {
-      file,
-      ok: true,
-      size,
-      version: f[0],
-      bloomFilter: bloomFromFigures(f),
-      results: paths.map((path, i) => ({ path, verdict: VERDICTS[f[FIGURES + i]] })),
-      audit: null,
-      bytesRead,
-      reads,
-      error: null,
-    },
-  };
+  return { record: tailRecord(file, size, f, paths, reads, bytesRead) };
 }
 
 /** A Blob's source that serves what the fast route read from memory, counted once. */
