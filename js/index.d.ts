@@ -558,7 +558,7 @@ export type ScanTarget = string | UrlInput | BlobInput | Global<'FileList'> | Gl
 export interface ScanOptions extends Omit<RemoteOptions, 'signal'> {
   /** Series paths to test in every file. */
   paths?: string[];
-  /** Node: worker threads (default: the core count); browsers: files read at once (default 4). */
+  /** Node: worker threads (default: the core count); browsers: files read at once (default 64). */
   concurrency?: number;
   /** Read each index too and let the writer-variant audit decide the verdicts. */
   audit?: boolean;

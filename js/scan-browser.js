@@ -1,14 +1,30 @@
 // scanTsFiles in browsers (call it from a Worker so that 10,000 files do not freeze a page):
 // targets are Files, a FileList, FileSystemFileHandles, a FileSystemDirectoryHandle (walked
-// recursively; files named *.tsfile) and http(s) URLs — or an array of any of these. Files are
-// read a few at a time on this thread; records come out in the order the targets were walked.
+// recursively; files named *.tsfile) and http(s) URLs — or an array of any of these. Records
+// come out in the order the targets were walked.
+//
+// A browser pays most of a small file's cost in its own Blob reads (each slice is a round trip
+// to the process that holds the file), so a File is read as the Node scanner's worker reads a
+// path (js/scan-worker.js): without `audit`, one slice for a file no larger than the tail
+// window (its head lies in that window), else the head and the window, `concurrency` files in
+// flight (default 64), then one wasm call (scanTail) for the version, the filter's figures and
+// the verdicts. Anything else — an audit, a URL, an error, TsFileMetadata outside the window —
+// goes the usual way (openTsFile, scan-core.js's scanOne), reusing what was read, for the full
+// typed story. BENCHMARKS.md ("Folder scan in Chromium") measures it against a bare read loop.
 import { openTsFile, toSource } from './tsfile.js';
 import { documentUrl, isHttpUrl } from './http-source.js';
-import { addToSummary, checkScanOptions, failedRecord, fanOut, finishSummary, newSummary, scanOne, scanResult, targetList } from './scan-core.js';
+import { stagePaths } from './core.js';
+import { scanTail } from '../dist/web/tsfile_bloom.js';
+import { addToSummary, checkScanOptions, failedRecord, fanOut, finishSummary, newSummary, scanOne, scanResult, tailRecord, targetList } from './scan-core.js';
 import { invalidArgument } from './errors.js';
 
 const TSFILE_NAME = /\.tsfile$/i;
-const DEFAULT_CONCURRENCY = 4;
+/** Files read at once: a browser's Blob reads are round trips, which overlap well. */
+const DEFAULT_CONCURRENCY = 64;
+/** Records handed on together (a consumer's work per record is small; per hand-over it is not). */
+const EMIT_BATCH = 256;
+/** tsfile.js's tail window. */
+const WINDOW = 4096;
 
 const argumentError = (message) => invalidArgument('targets', message);
 
@@ -51,7 +67,7 @@ async function* walkDirectory(dir, prefix) {
 
 /**
  * Scans `targets`: an async iterable of per-file records with a `summary` promise (as in Node).
- * Options: `paths`, `concurrency` (files read at once, default 4), `audit`, `signal`,
+ * Options: `paths`, `concurrency` (files read at once, default 64), `audit`, `signal`,
  * `onProgress`, and for URLs `headers`, `timeoutMs`, `allowFullDownload`, `maxFullDownloadBytes`.
  */
 export function scanTsFiles(targets, options = {}) {
@@ -61,11 +77,67 @@ export function scanTsFiles(targets, options = {}) {
   return scanResult((emit, signal) => runScan(list, { ...options, signal }, emit), { signal: options.signal });
 }
 
+const blobBytes = async (blob, start, end) => new Uint8Array(await blob.slice(start, end).arrayBuffer());
+
+/**
+ * The fast route for a Blob: `{record}` when scanTail answered, else `{held}` (what was read,
+ * for the usual way to reuse) or null when nothing could be read this way.
+ */
+async function scanBlob(file, blob, paths, count) {
+  const size = blob.size;
+  let head;
+  let window;
+  let reads;
+  try {
+    if (size <= WINDOW) {
+      window = await blobBytes(blob, 0, size);
+      head = window.subarray(0, Math.min(size, 12));
+      reads = 1;
+    } else {
+      [head, window] = await Promise.all([blobBytes(blob, 0, 12), blobBytes(blob, size - WINDOW, size)]);
+      reads = 2;
+    }
+  } catch {
+    return null; // the usual way reads again and reports the error with its kind
+  }
+  const bytesRead = size <= WINDOW ? size : head.length + window.length;
+  const held = { blocks: [{ start: 0, bytes: size <= WINDOW ? window : head }, { start: size - window.length, bytes: window }], reads, bytesRead };
+  let f;
+  try {
+    // Staged right before the call (synchronously: no other lane can stage in between).
+    stagePaths(paths);
+    f = scanTail(size, head, window, count);
+  } catch {
+    return { held };
+  }
+  if (f.length === 0) return { held }; // TsFileMetadata outside the window
+  return { record: tailRecord(file, size, f, paths, reads, bytesRead) };
+}
+
+/** A Blob's source that serves what the fast route read from memory, counted once. */
+function heldSource(blob, held) {
+  const inner = toSource(blob);
+  return {
+    ...inner,
+    ioCount: held.reads,
+    ioBytes: held.bytesRead,
+    async read(offset, length) {
+      for (const b of held.blocks) {
+        if (offset >= b.start && offset + length <= b.start + b.bytes.length) return b.bytes.subarray(offset - b.start, offset - b.start + length);
+      }
+      this.ioCount++;
+      this.ioBytes += length;
+      return inner.read(offset, length);
+    },
+  };
+}
+
 async function runScan(targets, opts, emit) {
   const t0 = performance.now();
   const paths = opts.paths ?? [];
   const lanes = Math.max(1, Math.floor(opts.concurrency ?? DEFAULT_CONCURRENCY));
   const { signal, onProgress } = opts;
+  const audit = opts.audit === true;
   const openOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, maxIndexBytes: opts.maxIndexBytes, fetch: opts.fetch };
   const child = fanOut(signal);
   const summary = newSummary(paths);
@@ -76,35 +148,51 @@ async function runScan(targets, opts, emit) {
     err.offset = null;
     return err;
   };
-  const scan = (item) =>
-    item.error
-      ? failedRecord(item.file, item.error)
-      : scanOne(item.file, item.input, { open: openTsFile, makeSource: toSource, paths, audit: opts.audit === true, openOptions, child });
+  const usual = (item, held) =>
+    scanOne(item.file, item.input, {
+      open: openTsFile,
+      makeSource: held ? (input) => heldSource(input, held) : toSource,
+      paths,
+      audit,
+      openOptions,
+      child,
+    });
+  const scan = async (item) => {
+    if (item.error) return failedRecord(item.file, item.error);
+    if (audit || !(typeof Blob !== 'undefined' && item.input instanceof Blob)) return usual(item, null);
+    const fast = await scanBlob(item.file, item.input, paths, paths.length);
+    if (fast?.record) return fast.record;
+    return usual(item, fast?.held ?? null);
+  };
+  // A sliding window of `lanes` files in flight; records go out in walk order, in batches.
   let found = 0;
-  let chunk = [];
-  const runChunk = async () => {
-    const records = new Array(chunk.length);
-    let next = 0;
-    const lane = async () => {
-      while (next < chunk.length) {
-        if (signal?.aborted) throw cancelled();
-        const i = next++;
-        records[i] = await scan(chunk[i]);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(lanes, chunk.length) }, lane));
-    chunk = [];
+  const inFlight = [];
+  let batch = [];
+  const flush = async () => {
+    if (!batch.length) return;
+    const records = batch;
+    batch = [];
     for (const r of records) addToSummary(summary, r);
     await emit(records);
     onProgress?.({ done: summary.files, found, total: null, bytesRead: summary.bytesRead, elapsedMs: performance.now() - t0 });
   };
+  const settle = async () => {
+    batch.push(await inFlight.shift());
+    if (batch.length >= EMIT_BATCH) await flush();
+  };
   for await (const item of walkTargets(targets)) {
     if (signal?.aborted) throw cancelled();
     found++;
-    chunk.push(item);
-    if (chunk.length >= lanes * 16) await runChunk();
+    const p = scan(item);
+    p.catch(() => {}); // awaited in order below; a rejection meanwhile is not unhandled
+    inFlight.push(p);
+    if (inFlight.length >= lanes) await settle();
   }
-  if (chunk.length) await runChunk();
+  while (inFlight.length) {
+    if (signal?.aborted) throw cancelled();
+    await settle();
+  }
+  await flush();
   if (signal?.aborted) throw cancelled();
   return finishSummary(summary, performance.now() - t0);
 }

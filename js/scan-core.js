@@ -50,6 +50,30 @@ export function bloomFromFigures(f, at = 1) {
   };
 }
 
+/** scanTail's numbers before the verdicts (0 absent, 1 maybe, 2 unknown per path). */
+const FIGURES = 14;
+const VERDICTS = ['absent', 'maybe', 'unknown'];
+
+/**
+ * A scan record from the fast route's figures `f` (wasm scanTail over what the scanner read:
+ * `reads` reads of `bytesRead` bytes), as scanOne makes it for a file whose index is not read.
+ * Shared by the Node scanner's workers (js/scan-worker.js) and the browser scanner.
+ */
+export function tailRecord(file, size, f, paths, reads, bytesRead) {
+  return {
+    file,
+    ok: true,
+    size,
+    version: f[0],
+    bloomFilter: bloomFromFigures(f),
+    results: paths.map((path, i) => ({ path, verdict: VERDICTS[f[FIGURES + i]] })),
+    audit: null,
+    bytesRead,
+    reads,
+    error: null,
+  };
+}
+
 /** bloomInfo() → `bloom_filter` of `inspect --json` (the same keys: js/report.js). */
 const bloomJson = (info) => bloomReport(info);
 

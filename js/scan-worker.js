@@ -7,7 +7,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { ioError } from './node-source.js';
 import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
-import { addToSummary, bloomFromFigures, failedRecord, formatRecords, newSummary, scanOne } from './scan-core.js';
+import { addToSummary, failedRecord, formatRecords, newSummary, scanOne, tailRecord } from './scan-core.js';
 
 const { paths, audit, format, entry } = workerData;
 // The parent's entry (js/node.js or js/deno.js) initialises the wasm before anything here uses it.
@@ -67,9 +67,7 @@ function fileSource(path, held = null) {
   };
 }
 
-const VERDICTS = ['absent', 'maybe', 'unknown'];
 const utf8 = new TextEncoder();
-const FIGURES = 14; // scanTail's numbers before the verdicts
 
 // The fast route, without --audit: the same two reads as openTsFile (head, tail window; one for
 // a small file), then one call into wasm for the version, the filter's figures and the
@@ -105,18 +103,7 @@ function scanFast(item, count) {
     const f = scanTail(size, first.subarray(0, Math.min(size, 12)), window, count);
     // TsFileMetadata outside the window: the usual way, reusing what was read.
     if (f.length === 0) return { held: { blocks: [{ start: 0, bytes: first }, { start: size - window.length, bytes: window }], reads, bytesRead } };
-    return {
-      file: item.file,
-      ok: true,
-      size,
-      version: f[0],
-      bloomFilter: bloomFromFigures(f),
-      results: paths.map((path, i) => ({ path, verdict: VERDICTS[f[FIGURES + i]] })),
-      audit: null,
-      bytesRead,
-      reads,
-      error: null,
-    };
+    return tailRecord(item.file, size, f, paths, reads, bytesRead);
   } catch {
     return null;
   } finally {

@@ -7,6 +7,7 @@ import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
 import { argumentError, wrapRaw, stagePaths, stageBatch, charsetIndex, recordView, seedProbes, putKey, VARIANTS } from './core.js';
 import { CHARSETS, charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
 import { documentUrl, httpSource, isHttpUrl } from './http-source.js';
+import { reasonText } from './reasons.js';
 
 /** First read from the end: most TsFileMetadata (and small index regions) fit in it. */
 const TAIL_WINDOW = 4 * 1024;
@@ -95,8 +96,9 @@ export class TsFile {
   #info = null;
   /** The listing, built once from the wasm module's columns. */
   #listing = null;
-  /** The reason `probe` got last from the wasm side (it gives none when the next is the same). */
+  /** The words of the last probe's reason (js/reasons.js) and what they depend on. */
   #reason = '';
+  #reasonKey = null;
 
   /** Use openTsFile(). */
   #window;
@@ -133,6 +135,7 @@ export class TsFile {
   #forget() {
     this.#info = null;
     this.#listing = null;
+    this.#reasonKey = null; // a reason may quote the audit's summary
   }
 
   get #file() {
@@ -294,13 +297,9 @@ export class TsFile {
     this.#encoderFor(charset);
     const code = variantCode(variant);
     const index = charset == null || charset === '' ? -1 : charsetIndex(charset);
-    // The record's address, odd when the reason is not the last probe's (WasmTsFile.probe).
     const len = putKey(path);
-    const record = this.#file.probe(len, code, index);
-    if (record & 1) this.#reason = this.#file.reason();
-    const reason = this.#reason;
+    const at = this.#file.probe(len, code, index) >>> 2;
     const m = recordView();
-    const at = record >>> 2;
     const k = m[at + 5];
     const otherCount = m[at + 6];
     let p = at + 7 + 4 * k;
@@ -309,18 +308,37 @@ export class TsFile {
       others[i] = { variant: VARIANTS[m[p]], charset: CHARSETS[m[p + 1]], verdict: m[p + 2] === 1 ? 'maybe' : 'absent', probes: seedProbes(m, p + 3, k) };
       p += 3 + 4 * k;
     }
-    return {
+    const out = {
       // As hashed: an ASCII string as it is, lone surrogates as '?'.
       path: text ? (len === path.length ? path : wellFormed(path)) : lossyDecoder.decode(path),
       verdict: VERDICTS[m[at]],
       variant: m[at + 1] < 0 ? null : VARIANTS[m[at + 1]],
       charset: m[at + 2] < 0 ? null : CHARSETS[m[at + 2]],
       confirmed: m[at + 3] === 1,
-      reason,
+      reason: '',
       indexed: m[at + 4] < 0 ? null : m[at + 4] === 1,
       probes: seedProbes(m, at + 7, k),
       others,
     };
+    // The reason's codes end the record (WasmTsFile.probe); the probes of one file share a
+    // handful of reasons, so its words are made again only when what they say changes.
+    const codes = [m[p], m[p + 1], m[p + 2], m[p + 3]];
+    // One number for all of it: kind (3 bits), wrong, listed (2), variant and charset (+1: 2 and
+    // 5), confirmed, consulted (6); for kind 3 the clear seeds (8) and the other candidate (at 2^28).
+    let key = codes[0] + 8 * codes[1] + 16 * codes[3] + 64 * (m[at + 1] + 1) + 256 * (m[at + 2] + 1) + 8192 * m[at + 3] + 16384 * codes[2];
+    if (codes[0] === 3 || (codes[0] === 1 && codes[1])) {
+      // The words name clear seeds: the hash used's (kind 3), or the writer's (kind 1 with its flag).
+      const named = codes[0] === 3 ? out.probes : others[0].probes;
+      let clear = 0;
+      for (let j = 0; j < k; j++) if (!named[j].set) clear += 2 ** j;
+      key += 2 ** 20 * clear + 2 ** 28 * (codes[0] === 3 ? others.findIndex((o) => o.verdict === 'maybe') : 0);
+    }
+    if (key !== this.#reasonKey) {
+      this.#reasonKey = key;
+      this.#reason = reasonText(codes, out, codes[0] === 2 ? this.#fileInfo.audit?.summary : null);
+    }
+    out.reason = this.#reason;
+    return out;
   }
 
   /**

@@ -161,9 +161,12 @@ export function createHandler() {
     async probe({ path, variant, charset }) {
       if (synthetic) {
         const r = synthetic.filter.probe(path, { variant: variant || 'java', charset: charset || undefined });
+        // Built here with the Java hash: its answer is sound under that hash (the words say which).
+        const java = !variant || variant === 'java';
         return {
-          path, verdict: r.verdict, variant: r.variant, charset: r.charset, confirmed: !variant || variant === 'java',
-          reason: 'synthetic filter built here with the Java hash', indexed: null, probes: r.probes, others: [],
+          path, verdict: r.verdict, variant: r.variant, charset: r.charset, confirmed: java,
+          reason: `${r.verdict === 'maybe' ? 'every probed bit is set' : 'a probed bit is clear'} under the ${r.variant} hash; this synthetic filter was built here with the java hash${java ? '' : ', so the other variant’s bits say nothing about it'}`,
+          indexed: null, probes: r.probes, others: [],
         };
       }
       await file.loadIndex();

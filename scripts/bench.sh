@@ -5,7 +5,8 @@
 #      cached in bench-data/: reruns skip them)
 #   3. native Rust: cargo bench --bench bloom (criterion: realistic paths, 1M build, opening,
 #      index walk and audit, plus the per-operation groups)
-#   4. the heat-map in headless Chromium (scripts/bench-browser.mjs), and the fleet scan
+#   4. the heat-map and the folder scan (against a bare read loop in the same page, and the
+#      CLI on the same files) in headless Chromium (scripts/bench-browser.mjs), and the fleet scan
 #      (scripts/bench-scan.mjs: scan vs PyPI tsfile's reader, and over nginx)
 #   5. the wasm package through its JS API under Node (scripts/bench.mjs), which puts the
 #      native figures of this same run next to the wasm ones and writes BENCHMARKS.md

@@ -30,6 +30,10 @@
 //           per-record work out of line for cold runs; paid back in part by u32 listing
 //           numbers, records written with extend_from_slice, and only the device shared
 //           (Arc<[u8]> tables cost ~200 B of Arc code)                              +765
+//   48,491  probe sentences out of the module: the reason crosses as four codes and
+//           js/reasons.js words it (the core's Reason::text_listed natively; tests/reasons.rs
+//           checks the two agree), with what the index says of the path and the
+//           hash a forced one is measured against added                        -624
 // Tried and not kept (gzipped): format! replaced by a hand-written text+integer writer
 // +283 (core::fmt stays for serde-wasm-bindgen's paths anyway, and each message grew),
 // scanTail through TsFileReader::bloom_info +37, iterator collects as plain loops +51, other

@@ -44,6 +44,8 @@ const ctx = {
 };
 const bits = createBitsView(ctx);
 ctx.map = bits.map;
+ctx.settersOf = bits.settersOf;
+ctx.pathOf = bits.pathOf;
 const summary = createSummary(ctx);
 const probe = createProbeView(ctx);
 const series = createSeriesView(ctx);
@@ -61,10 +63,28 @@ fleetWorker.onerror = (e) => showError(e, 'The folder scan’s worker failed; re
 const fleet = createFleetView({
   worker: fleetWorker,
   showError,
-  async open(blob, name) {
-    await load(blob, name);
-    $('summary').scrollIntoView({ block: 'nearest' });
+  /** A row of the folder view: the file, the scanned path(s) probed, the map on the first probed bit. */
+  async open(blob, name, { paths = [] } = {}) {
+    // A history entry, so that the browser's Back returns to the folder view too.
+    if (history.state?.view !== 'file') history.pushState({ view: 'file' }, '');
+    const seq = await load(blob, name, { fromFolder: true });
+    if (seq !== loadSeq || !cur) return;
+    $('summary').scrollIntoView({ block: 'start' });
+    if (paths.length > 1) batch.runPaths(paths);
+    if (paths.length) {
+      const r = await probe.probePath(paths[0], { scroll: false });
+      if (seq === loadSeq && r?.probes?.length) bits.map.zoomToBit(r.probes[0].bit);
+    }
   },
+});
+// Back to the folder view scrolls to it (fleet.back); the browser's own restoring would undo that.
+history.scrollRestoration = 'manual';
+function backToFolder() {
+  fleet.back();
+}
+$('fleet-back').addEventListener('click', () => (history.state?.view === 'file' ? history.back() : backToFolder()));
+addEventListener('popstate', () => {
+  if (!$('fleet').hidden) backToFolder();
 });
 
 // For tests and the console: the heat-map, the worker and the current file's state.
@@ -78,8 +98,16 @@ globalThis.inspector = { map: bits.map, worker: () => worker, teachWorker: () =>
  * batch list's rows, the heat-map, the probe, a running batch, the teaching panel. The TsFile
  * panels stay laid out (dimmed while loading) until the new file turns out not to be one.
  */
+/** Where "Skip to …" leads: path testing once a TsFile is open, else opening one (never a hidden section). */
+function skipTo(id) {
+  const [href, text] = { probe: ['#probe', 'Skip to path testing'], leveldb: ['#ldb-form', 'Skip to the LevelDB key probe'], load: ['#load', 'Skip to opening a file'] }[id];
+  $('skip-link').href = href;
+  $('skip-link').textContent = text;
+}
+
 function resetViews() {
   cur = null;
+  skipTo('load');
   bits.reset();
   probe.reset();
   probe.closeSuggestions();
@@ -89,8 +117,9 @@ function resetViews() {
   leveldb.hide();
 }
 
-async function load(blob, name, { synthetic = null } = {}) {
+async function load(blob, name, { synthetic = null, fromFolder = false } = {}) {
   const seq = ++loadSeq;
+  $('fleet-back').hidden = !fromFolder;
   // A later load (or a LevelDB table) took over: this one's answers are dropped.
   const stale = () => seq !== loadSeq;
   document.body.dataset.state = 'loading';
@@ -103,6 +132,7 @@ async function load(blob, name, { synthetic = null } = {}) {
     try {
       if (!(await leveldb.show(blob, name, stale))) return;
       status(`${name}: LevelDB table.`);
+      skipTo('leveldb');
       document.body.dataset.state = 'ready';
     } catch (e) {
       if (stale()) return;
@@ -132,6 +162,7 @@ async function load(blob, name, { synthetic = null } = {}) {
   cur = { name: info.name ?? name, info, blob, bits: null, bitCount: 0, series: [], timeColumns: [], prov: null, provPending: true, audit: null, highlights: [] };
   summary.renderSummary(info);
   $('content').hidden = false;
+  skipTo('probe');
   // The filter's bits: first paint of the map right away.
   let filterBits = null;
   try {
@@ -169,7 +200,7 @@ async function load(blob, name, { synthetic = null } = {}) {
     showError(
       indexError,
       "The file's metadata index could not be read:",
-      `Partial results: the summary and the filter's bits come from TsFileMetadata, which was read. ${fmt(cur.series.length)} series were listed before the error; probes of this file answer “unknown” or “maybe” rather than a possibly unsound “absent”.`,
+      `Partial results: the summary and the filter's bits come from TsFileMetadata, which was read. ${fmt(cur.series.length)} series were listed before the error, and no audit could check the writer's hash; each probe's reason says what the filter alone can tell.`,
     );
   }
   status(synthetic ? `${cur.name}.` : `${cur.name}: ${fmt(cur.series.length)} series indexed${cur.timeColumns.length ? `, ${fmt(cur.timeColumns.length)} time columns` : ''}.`);
@@ -186,10 +217,12 @@ async function load(blob, name, { synthetic = null } = {}) {
     }
   }
   cur.provPending = false;
+  probe.refresh(); // a probe made meanwhile: its bits' series
   // The teaching panel places the file on its curve (in the worker) before the page is ready.
   await teach.setFile(cur);
   if (stale()) return;
   document.body.dataset.state = 'ready';
+  return seq;
 }
 
 // ---------------------------------------------------------------- file input, drop, sample

@@ -8,7 +8,7 @@
 //! index region once, audits the filter against it and computes each listed series' verdict.
 //! [`TsFileReader::read`] does both from a [`ReadAt`] source.
 
-use super::audit::{self, Audit, AuditStatus, FileVerdict, Paths, VerdictRule};
+use super::audit::{self, Audit, AuditStatus, FileVerdict, Listed, Paths, Reason, VerdictRule};
 use super::encoder::{BuiltIn, PathEncoder};
 use super::{category_name, data_type_name, BloomEncoding, DataType, IndexWalk, Series, TsFileMetadata};
 use crate::error::{Error, ErrorKind, Result};
@@ -527,35 +527,47 @@ impl<E: PathEncoder> TsFileReader<E> {
         out
     }
 
-    /// Whether the index lists `path` (UTF-8, as stored) as a series; None before it is read.
+    /// Whether the index lists `path` (UTF-8, as stored) as a series; None when it cannot tell:
+    /// before it is read, or when its walk stopped at an error before listing the path.
     pub fn is_indexed(&self, path: &[u8]) -> Option<bool> {
-        self.walk.as_ref()?;
+        self.listed(path).indexed()
+    }
+
+    /// What the index says about `path` (UTF-8, as stored): not read, lists it, does not, or
+    /// could not be read to its end (and the series listed before the error do not include it).
+    pub fn listed(&self, path: &[u8]) -> Listed {
+        let Some(walk) = &self.walk else { return Listed::NotRead };
         let h = index_hash(path);
         // At least one slot is empty (the table is at most half full): the search ends.
         let mask = self.indexed.len().wrapping_sub(1);
         let mut at = h as usize;
         while let Some(&(x, i)) = self.indexed.get(at & mask).filter(|e| e.1 != 0) {
             if x == h && self.paths.get(i as usize - 1) == path {
-                return Some(true);
+                return Listed::Yes;
             }
             at = at.wrapping_add(1);
         }
-        Some(false)
+        if walk.error.is_some() {
+            Listed::Unreadable
+        } else {
+            Listed::No
+        }
     }
 
     /// Probes one path (UTF-8 bytes as stored in the index) with the file's soundness rules
     /// (docs/bloom-filter.md §7, docs/writers.md §6). `variant`/`charset`: the hash whose
     /// bits are reported (None: the audit's).
     pub fn probe(&self, path: &[u8], variant: Option<TailVariant>, charset: Option<Charset>) -> Result<FileProbeInfo> {
-        let indexed = self.is_indexed(path);
-        let Some(fp) = self.probe_filter(path, variant, charset)? else {
+        let listed = self.listed(path);
+        let indexed = listed.indexed();
+        let Some((fp, reason)) = self.probe_filter_reasoned(path, variant, charset)? else {
             return Ok(FileProbeInfo {
                 path: lossy(path),
                 verdict: FileVerdict::Unknown,
                 variant: None,
                 charset: None,
                 confirmed: false,
-                reason: NO_FILTER_REASON.to_string(),
+                reason: self.reason_text(Reason::NoFilter, listed),
                 indexed,
                 probes: Vec::new(),
                 others: Vec::new(),
@@ -567,7 +579,7 @@ impl<E: PathEncoder> TsFileReader<E> {
             variant: Some(fp.variant),
             charset: Some(fp.charset),
             confirmed: fp.confirmed,
-            reason: fp.reason,
+            reason: self.reason_text(reason, listed),
             indexed,
             probes: fp.probe.probes,
             others: fp
@@ -610,9 +622,10 @@ impl<E: PathEncoder> TsFileReader<E> {
         }
     }
 
-    /// The sentence of a probe's reason in this file (it may quote the audit).
-    pub fn reason_text(&self, reason: audit::Reason) -> String {
-        reason.text(self.audit.as_ref())
+    /// The sentence of a probe's reason in this file (it may quote the audit), with what the
+    /// index says about the path ([`listed`](Self::listed)).
+    pub fn reason_text(&self, reason: Reason, listed: Listed) -> String {
+        reason.text_listed(self.audit.as_ref(), listed)
     }
 
     /// The keys the writer inserted under a hypothesis, back to back (`ends[i]`: end of key i):

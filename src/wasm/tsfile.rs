@@ -373,21 +373,6 @@ fn envelope_from(file_size: f64, head: Vec<u8>, tail: Vec<u8>) -> crate::Result<
 #[wasm_bindgen]
 pub struct WasmTsFile {
     reader: TsFileReader<JsEncoder>,
-    /// The reason of the last probe, None after the audit may have changed. JS keeps its
-    /// text, so a probe whose reason is the same formats and passes none: the probes of one
-    /// file share a handful of reasons, and formatting and passing one cost more than the rest
-    /// of the probe.
-    reason: Option<Reason>,
-}
-
-impl WasmTsFile {
-    /// The probe record's address, plus 1 when the reason is not the last probe's (JS then
-    /// asks [`WasmTsFile::reason`] for its text).
-    fn record_with_reason(&mut self, reason: Reason) -> u32 {
-        let changed = self.reason != Some(reason);
-        self.reason = Some(reason);
-        probe_record() | u32::from(changed)
-    }
 }
 
 /// The multi-byte JVM charsets live in the separately loaded charsets module; JS
@@ -559,7 +544,7 @@ impl WasmTsFile {
             return Err(js_error(&Error::invalid_argument("metadata bytes do not match the envelope's size")));
         }
         let meta = tsfile::parse_metadata(env, &metadata).map_err(|e| js_error(&e))?;
-        Ok(WasmTsFile { reader: TsFileReader::from_metadata(meta, JsEncoder(None)), reason: None })
+        Ok(WasmTsFile { reader: TsFileReader::from_metadata(meta, JsEncoder(None)) })
     }
 
     #[wasm_bindgen(getter)]
@@ -578,14 +563,12 @@ impl WasmTsFile {
     /// error that stopped the walk (partial series are kept), or null.
     #[wasm_bindgen(js_name = attachIndex)]
     pub fn attach_index(&mut self, region: &[u8]) -> JsValue {
-        self.reason = None;
         self.reader.attach_index(region).map(js_error).unwrap_or(JsValue::NULL)
     }
 
     /// Hands over the charsets module's encoder; returns whether the file was audited again.
     #[wasm_bindgen(js_name = setEncoder)]
     pub fn set_encoder(&mut self, encode: js_sys::Function) -> bool {
-        self.reason = None;
         self.reader.set_encoder(JsEncoder(Some(encode)))
     }
 
@@ -661,24 +644,27 @@ impl WasmTsFile {
     }
 
     /// Probes one path (UTF-8 bytes as stored in the index) with the file's soundness rules
-    /// (TsFileReader::probe) into the probe record, and returns the record's address, plus 1
-    /// when the reason is not the last probe's (then [`WasmTsFile::reason`] gives it). The
+    /// (TsFileReader::probe) into the probe record, and returns the record's address. The
     /// record: verdict (0 absent, 1 maybe, 2 unknown), variant (-1 none, 0 java, 1
-    /// zero-extended), charset (-1 none, else its index), confirmed, indexed (-1 not read, 0,
-    /// 1), k, the number of other hashes, k × (seed, hash32, bit, set), then per other hash:
-    /// variant, charset, verdict, k × (seed, hash32, bit, set). `variant_code`: 0 the audit's,
-    /// 1 Java, 2 zero-extended; `charset_index`: -1 for the audit's.
+    /// zero-extended), charset (-1 none, else its index), confirmed, indexed (-1 cannot tell:
+    /// not read, or not among the series listed before the walk's error; 0, 1), k, the number
+    /// of other hashes, k × (seed, hash32, bit, set), then per other hash: variant, charset,
+    /// verdict, k × (seed, hash32, bit, set); last, the reason's four codes ([`Reason::codes`]; js/reasons.js words them).
+    /// `variant_code`: 0 the audit's, 1 Java, 2 zero-extended; `charset_index`: -1 for the audit's.
     /// The path is the first `len` bytes of the key area (`keyArea`).
-    pub fn probe(&mut self, len: usize, variant_code: u8, charset_index: i32) -> Result<u32, JsValue> {
+    pub fn probe(&self, len: usize, variant_code: u8, charset_index: i32) -> Result<u32, JsValue> {
         let v = if variant_code == 0 { None } else { Some(variant(variant_code == 2)) };
         let cs = if charset_index < 0 { None } else { Some(charset_at(charset_index as usize)?) };
-        let (indexed, p) = with_key(len, |path| {
-            let indexed = self.reader.is_indexed(path).map_or(-1, i32::from);
-            Ok((indexed, self.reader.probe_filter_reasoned(path, v, cs).map_err(|e| js_error(&e))?))
+        let (listed, p) = with_key(len, |path| {
+            Ok((self.reader.listed(path), self.reader.probe_filter_reasoned(path, v, cs).map_err(|e| js_error(&e))?))
         })?;
+        let indexed = listed.indexed().map_or(-1, i32::from);
         let Some((p, reason)) = p else {
-            write_record(|r| r.extend_from_slice(&[2, -1, -1, 0, indexed, 0, 0]));
-            return Ok(self.record_with_reason(Reason::NoFilter));
+            write_record(|r| {
+                r.extend_from_slice(&[2, -1, -1, 0, indexed, 0, 0]);
+                r.extend_from_slice(&Reason::NoFilter.codes(listed));
+            });
+            return Ok(probe_record());
         };
         let code = |v: TailVariant, cs: Charset| [(v == TailVariant::ZeroExtended) as i32, charset_code(cs)];
         write_record(|r| {
@@ -703,13 +689,9 @@ impl WasmTsFile {
                 r.extend_from_slice(&[v, cs, (o.verdict == Verdict::Maybe) as i32]);
                 push_seeds(r, &o.probes);
             }
+            r.extend_from_slice(&reason.codes(listed));
         });
-        Ok(self.record_with_reason(reason))
-    }
-
-    /// The reason of the last probe, as a sentence.
-    pub fn reason(&self) -> String {
-        self.reader.reason_text(self.reason.unwrap_or(Reason::NoFilter))
+        Ok(probe_record())
     }
 
     /// Verdicts for the `count` UTF-8 paths staged with [`stage_keys`]: one byte each,

@@ -86,9 +86,12 @@ async function allRows() {
       box.scrollTop = top;
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       for (const row of box.querySelectorAll('.vlist-row')) {
-        const { file, size, errorKind, verdicts } = row.dataset;
+        const { file, size, errorKind, verdicts, fill, audit } = row.dataset;
         if (!(file in out)) order[Number(row.dataset.index)] = file;
-        out[file] = { size: size === '' ? null : Number(size), errorKind: errorKind || null, verdicts };
+        // The audit cell says the row's audit (data-audit) in words, or names the error.
+        const cell = row.querySelector('.cell:nth-child(7)').textContent;
+        if (!errorKind && cell !== (audit || '–')) throw new Error(`${file}: audit cell "${cell}", data-audit "${audit}"`);
+        out[file] = { size: size === '' ? null : Number(size), errorKind: errorKind || null, verdicts, fill: fill === '' ? null : Number(fill), audit };
       }
       if (top + box.clientHeight >= box.scrollHeight) break;
     }
@@ -145,13 +148,34 @@ test('sorting by size and by verdict, filtering by name and by what a reader can
   ({ order, rows } = await allRows());
   got = order.map((f) => rows[f].size);
   assert.deepEqual(got, sizes.slice().reverse(), 'descending sizes');
-  assert.equal(await page.getAttribute('#fleet-head button[data-key=size]', 'aria-sort'), 'descending');
-  // The verdict column: absent first, then maybe, then files without a verdict.
-  await page.click('#fleet-head button[data-key=v0]');
-  ({ order, rows } = await allRows());
-  const rank = { absent: 0, maybe: 1, unknown: 2, '': 3 };
-  const ranks = order.map((f) => rank[rows[f].verdicts]);
-  assert.deepEqual(ranks, ranks.slice().sort((a, b) => a - b));
+  assert.equal(await page.getAttribute('#fleet-head button[data-key=size]', 'data-sort'), 'descending');
+  assert.match(await page.textContent('#fleet-head button[data-key=size]'), /\(sorted descending\)/);
+  // The verdict column: absent first, then maybe, then unknown; files without a verdict last,
+  // and last again when the order is reversed (issue 24: "–" rows came first).
+  const rank = { absent: 0, maybe: 1, unknown: 2 };
+  for (const dir of [1, -1]) {
+    await page.click('#fleet-head button[data-key=v0]');
+    ({ order, rows } = await allRows());
+    const ranks = order.map((f) => rank[rows[f].verdicts] ?? null);
+    const known = ranks.filter((x) => x != null);
+    assert.ok(known.length && known.length < ranks.length, 'some files without a verdict');
+    assert.deepEqual(ranks, [...known.sort((a, b) => dir * (a - b)), ...ranks.filter((x) => x == null)], `direction ${dir}`);
+  }
+  // Fill: the files whose filter has no fill (no filter, unreadable) last in both directions.
+  for (const dir of [1, -1]) {
+    if (dir === 1 || (await page.getAttribute('#fleet-head button[data-key=fill]', 'data-sort')) !== 'ascending') await page.click('#fleet-head button[data-key=fill]');
+    if (dir === -1) await page.click('#fleet-head button[data-key=fill]');
+    assert.equal(await page.getAttribute('#fleet-head button[data-key=fill]', 'data-sort'), dir === 1 ? 'ascending' : 'descending');
+    ({ order, rows } = await allRows());
+    const fills = order.map((f) => rows[f].fill);
+    const known = fills.filter((x) => x != null);
+    assert.ok(known.length && known.length < fills.length, 'some files without a fill');
+    assert.deepEqual(fills, [...known.slice().sort((a, b) => dir * (a - b)), ...fills.filter((x) => x == null)], `fill, direction ${dir}`);
+  }
+  // Audit words: one table for the folder view and the inspector, never the raw status names.
+  const audits = new Set(Object.values(rows).map((r) => r.audit));
+  for (const a of audits) assert.match(a, /^(|established \((java|zero-extended)\)|reproduced \(variant ambiguous\)|not reproduced|no filter|index unreadable)$/, a);
+  assert.ok(audits.has('no filter') || [...audits].some((a) => a.startsWith('established')), [...audits].join(', '));
 
   const total = expected.size.toLocaleString('en');
   await page.fill('[data-testid=fleet-filter]', 'hostile_bloom_k_');
@@ -193,19 +217,109 @@ test('a click on a row opens that file in the inspector', async () => {
   await page.fill('[data-testid=fleet-filter]', '');
 });
 
-test('cancel stops a scan; a rescan lists the folder again', async () => {
+test('a rescan cancelled at once keeps the last complete result; a rescan lists the folder again', async () => {
+  const total = expected.size.toLocaleString('en');
+  const before = await allRows();
   await page.evaluate(() => {
     document.getElementById('fleet-rescan').click();
     document.getElementById('fleet-cancel').click();
   });
   await waitDone();
-  assert.match(await page.textContent('[data-testid=fleet-status]'), /^Cancelled after \d+ files/);
-  const shown = Number((await shownText()).split(' ')[0].replace(/,/g, ''));
-  assert.ok(shown < expected.size, `${shown} files after a cancel`);
+  assert.match(await page.textContent('[data-testid=fleet-status]'), /^Rescan cancelled before any file was read; the table still shows the last complete scan/);
+  assert.equal(await shownText(), `${total} of ${total} files shown`);
+  assert.deepEqual(await allRows(), before, 'the same rows, in the same order');
+  assert.ok((await page.textContent('[data-testid=fleet-skip]')).includes(`of ${total} files can be skipped for ${PATH}`));
   await page.click('#fleet-rescan');
   await waitDone();
-  assert.equal(await shownText(), `${expected.size.toLocaleString('en')} of ${expected.size.toLocaleString('en')} files shown`);
+  assert.equal(await shownText(), `${total} of ${total} files shown`);
   assert.deepEqual(harness.problems, []);
+});
+
+test('a row opens its file with the scanned path probed and the heat-map on its first probed bit; Back returns to the folder as it was', async () => {
+  // The folder view as a user left it: sorted by fill, descending; filtered; scrolled.
+  await page.selectOption('[data-testid=fleet-show]', 'all');
+  await page.fill('[data-testid=fleet-filter]', 'fleet/');
+  while ((await page.getAttribute('#fleet-head button[data-key=fill]', 'data-sort')) !== 'descending') await page.click('#fleet-head button[data-key=fill]');
+  await page.evaluate(() => (document.getElementById('fleet-rows').scrollTop = 300));
+  await page.waitForTimeout(100);
+  const left = await page.evaluate(() => ({ ...globalThis.inspector.fleet.state, shownText: document.querySelector('[data-testid=fleet-shown]').textContent }));
+  assert.equal(left.scrollTop, 300);
+  // A file that may hold the path, in view.
+  const name = await page.evaluate(() => [...document.querySelectorAll('#fleet-rows .vlist-row')].find((r) => r.dataset.verdicts === 'maybe' && r.getBoundingClientRect().top > document.getElementById('fleet-rows').getBoundingClientRect().top)?.dataset.file);
+  assert.ok(name, 'a maybe row in view');
+  await page.evaluate(() => (document.body.dataset.state = 'picking'));
+  await page.click(`#fleet-rows .vlist-row[data-file="${name}"]`);
+  await page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 20000 });
+  assert.ok((await page.textContent('#file-name')).includes(basename(name)));
+  // The path of the scan, probed: the same verdict as the row (the CLI's, computed in before()).
+  await page.waitForFunction(() => document.querySelector('[data-testid=verdict]').textContent.length > 0, null, { timeout: 10000 });
+  assert.equal(await page.inputValue('[data-testid=path-input]'), PATH);
+  assert.equal(await page.textContent('[data-testid=verdict]'), 'maybe present');
+  assert.equal(expected.get(name).verdict, 'maybe');
+  // The heat-map on the first probed bit: the cursor there, the bit in view, single bits visible.
+  const firstBit = Number((await page.locator('[data-testid=probe-row] td:nth-child(4)').first().textContent()).replace(/,/g, ''));
+  const map = await page.evaluate(() => {
+    const m = globalThis.inspector.map;
+    return { cursor: m.cursor, cols: m.cols, s: m.view.s, ox: m.view.ox, oy: m.view.oy, w: m.canvas.width, h: m.canvas.height, dpr: devicePixelRatio };
+  });
+  assert.equal(map.cursor, firstBit);
+  const [x, y] = [firstBit % map.cols, Math.floor(firstBit / map.cols)];
+  assert.ok(x >= map.ox && x + 1 <= map.ox + map.w / map.s && y >= map.oy && y + 1 <= map.oy + map.h / map.s, `bit ${firstBit} in view: ${JSON.stringify(map)}`);
+  // Back: the folder view with its sort, filter, list and scroll as they were, the opened row active.
+  assert.equal(await page.isVisible('[data-testid=fleet-back]'), true);
+  await page.click('[data-testid=fleet-back]');
+  await page.waitForFunction(() => document.activeElement?.id === 'fleet-rows', null, { timeout: 5000 });
+  const back = await page.evaluate(() => ({ ...globalThis.inspector.fleet.state, shownText: document.querySelector('[data-testid=fleet-shown]').textContent, filter: document.querySelector('[data-testid=fleet-filter]').value }));
+  assert.deepEqual({ sort: back.sort, scrollTop: back.scrollTop, shownText: back.shownText, filter: back.filter }, { sort: left.sort, scrollTop: left.scrollTop, shownText: left.shownText, filter: 'fleet/' });
+  assert.equal(await page.evaluate(() => document.getElementById('fleet-rows').getAttribute('aria-activedescendant') && document.getElementById(document.getElementById('fleet-rows').getAttribute('aria-activedescendant'))?.dataset.file), name);
+  const top = await page.evaluate(() => document.getElementById('fleet').getBoundingClientRect().top);
+  assert.ok(Math.abs(top) < 5, `the folder view at the top of the window (${top})`);
+  // The browser's own Back does the same, from a second row.
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await page.evaluate(() => (document.body.dataset.state = 'picking'));
+  await page.click(`#fleet-rows .vlist-row[data-file="${name}"]`);
+  await page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 20000 });
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await page.goBack();
+  await page.waitForFunction(() => Math.abs(document.getElementById('fleet').getBoundingClientRect().top) < 5, null, { timeout: 5000 });
+  assert.equal(await page.evaluate(() => document.getElementById('fleet-rows').scrollTop), 300);
+  await page.fill('[data-testid=fleet-filter]', '');
+  assert.deepEqual(harness.problems, []);
+});
+
+test('verdict headers: long paths sharing a prefix are cut from the left, the full path on hover', async () => {
+  const prefix = 'root.plant.area_north.line_07.machine_12.sensor_block';
+  const scanned = [`${prefix}.temperature`, `${prefix}.humidity`];
+  await page.fill('[data-testid=fleet-paths]', scanned.join(' '));
+  await page.uncheck('[data-testid=fleet-audit]');
+  await page.click('#fleet-rescan');
+  await waitDone();
+  const heads = await page.evaluate(() =>
+    [...document.querySelectorAll('#fleet-head button[data-key^=v]')].map((b) => {
+      const text = b.querySelector('bdi').firstChild;
+      const box = b.querySelector('.cut-start').getBoundingClientRect();
+      const range = document.createRange();
+      const charBox = (i) => {
+        range.setStart(text, i);
+        range.setEnd(text, i + 1);
+        return range.getBoundingClientRect();
+      };
+      const first = charBox(0);
+      const last = charBox(text.length - 1);
+      return { title: b.title, text: text.data, cut: first.left < box.left - 1, lastInView: last.right <= box.right + 1 && last.left >= box.left - 1 };
+    }),
+  );
+  assert.equal(heads.length, 2);
+  heads.forEach((h, j) => {
+    assert.equal(h.text, scanned[j]);
+    assert.ok(h.title.includes(scanned[j]), h.title);
+    assert.ok(h.cut, `${scanned[j]}: its start is cut (the column is narrower than the path)`);
+    assert.ok(h.lastInView, `${scanned[j]}: its end is in view`);
+  });
+  await page.fill('[data-testid=fleet-paths]', PATH);
+  await page.check('[data-testid=fleet-audit]');
+  await page.click('#fleet-rescan');
+  await waitDone();
 });
 
 test('a directory handle (showDirectoryPicker; here the origin-private file system): scanned in the worker, a row opens', async () => {

@@ -70,10 +70,10 @@ test('the summary of real files matches the manifest', async () => {
     assert.equal(await page.getAttribute('body', 'data-state'), 'ready', name);
     assert.equal(await page.isVisible('[data-testid=error]'), false, `${name}: no error`);
     assert.equal(await text(page, 'version'), String(e.version), `${name}: version`);
-    assert.equal(await text(page, 'bit-count'), String(e.bloom.bit_count), `${name}: bit_count`);
+    assert.equal(await text(page, 'bit-count'), e.bloom.bit_count.toLocaleString('en'), `${name}: bit_count`);
     assert.equal(await text(page, 'hash-function-count'), String(e.bloom.hash_function_count), `${name}: hash_function_count`);
-    if (e.bloom.byte_length != null) assert.equal(await text(page, 'byte-length'), String(e.bloom.byte_length), `${name}: byte_length`);
-    assert.match(await text(page, 'set-bits'), /^\d+$/);
+    if (e.bloom.byte_length != null) assert.equal(await text(page, 'byte-length'), e.bloom.byte_length.toLocaleString('en'), `${name}: byte_length`);
+    assert.match(await text(page, 'set-bits'), /^\d{1,3}(,\d{3})*$/);
     assert.match(await page.textContent('#series-count'), new RegExp(`\\(${e.series_count.toLocaleString('en')}`), `${name}: series count`);
   }
 });
@@ -176,11 +176,11 @@ test('hostile files show the error kind and the page keeps working', async () =>
   // Partial results: an index error keeps the summary from TsFileMetadata.
   await open(page, 'hostile_unknown_data_type_7');
   assert.equal(await page.isVisible('#summary'), true);
-  assert.equal(await text(page, 'bit-count'), String(byName.tree_1series.bloom.bit_count));
+  assert.equal(await text(page, 'bit-count'), byName.tree_1series.bloom.bit_count.toLocaleString('en'));
   // And a good file after all of them works.
   await open(page, 'tree_10series');
   assert.equal(await page.isVisible('[data-testid=error]'), false);
-  assert.equal(await text(page, 'bit-count'), String(byName.tree_10series.bloom.bit_count));
+  assert.equal(await text(page, 'bit-count'), byName.tree_10series.bloom.bit_count.toLocaleString('en'));
   assert.match((await probe(page, seriesPath(byName.tree_10series.series[0]))).verdict, /maybe/);
 });
 
@@ -207,10 +207,40 @@ test('series list (virtualised) and a batch in the worker with CSV export', asyn
   assert.match(summary, /^3,500 paths/);
   const maybe = Number(/([\d,]+) maybe present/.exec(summary)[1].replace(/,/g, ''));
   assert.ok(maybe >= 3000, `every indexed path is maybe (${summary})`);
+  // False positives: maybe-present paths the manifest's series list does not hold — marked on
+  // their rows, and a filter of their own.
+  const listed = new Set(e.series.map(seriesPath));
+  const fp = maybe - 3000;
+  // A filter sized for ~5 % false positives: some of 500 unlisted paths are among them.
+  assert.ok(fp > 0, summary);
+  await page.selectOption('[data-testid=batch-show]', 'fp');
+  assert.equal(await page.textContent('[data-testid=batch-shown]'), `${fp} of 3,500 shown`);
+  if (fp) {
+    const rows = await page.$$eval('#batch-results .vlist-row', (rs) => rs.map((r) => ({ path: r.querySelector('.path').textContent, fp: r.dataset.falsePositive, badge: r.textContent })));
+    assert.ok(rows.length > 0 && rows.every((r) => !listed.has(r.path) && r.fp === 'true' && /false positive/.test(r.badge)), JSON.stringify(rows.slice(0, 3)));
+  }
+  assert.match(summary, fp ? new RegExp(`\\(${fp} of them not in the index: false positives, marked\\)`) : /^(?!.*false positives)/);
+  await page.selectOption('[data-testid=batch-show]', 'absent');
+  const absent = Number(/([\d,]+) definitely absent/.exec(summary)[1].replace(/,/g, ''));
+  assert.equal(await page.textContent('[data-testid=batch-shown]'), `${absent.toLocaleString('en')} of 3,500 shown`);
+  assert.ok((await page.$$eval('#batch-results .vlist-row', (rs) => rs.map((r) => r.dataset.verdict))).every((v) => v === 'absent'));
+  await page.selectOption('[data-testid=batch-show]', 'all');
+  // The exports say which hash and charset the verdicts rest on, and the audit's status.
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
   const csv = readFileSync(await download.path(), 'utf8').trim().split(/\r?\n/);
-  assert.equal(csv[0], 'path,verdict,indexed');
+  assert.equal(csv[0], 'path,verdict,indexed,false_positive,hash_variant,charset,hash_chosen_by,audit_status');
   assert.equal(csv.length, 3501);
+  // The audit can tell the writer's tail variant only from a path whose tail is not ASCII.
+  const ascii = [...listed].every((p) => /^[\x00-\x7f]*$/.test(p)) && (e.time_columns ?? []).every((t) => /^[\x00-\x7f]*$/.test(t.device.join('.')));
+  const [status, variant] = ascii ? ['ambiguous', 'java or zero-extended'] : ['established', e.hash_variant];
+  const cells = csv.slice(1).map((l) => l.split(','));
+  assert.ok(cells.every((c) => c[4] === variant && c[5] === 'UTF-8' && c[6] === 'audit' && c[7] === status), csv[1]);
+  assert.equal(cells.filter((c) => c[3] === 'true').length, fp);
+  const [json] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+  const out = JSON.parse(readFileSync(await json.path(), 'utf8'));
+  assert.deepEqual(out.hash, { variant, charset: 'UTF-8', chosen: 'audit' });
+  assert.equal(out.audit.status, status);
+  assert.equal(out.results.filter((r) => r.falsePositive).length, fp);
 });
 
 test('an 8-Mbit filter renders, zooms and pans quickly', async () => {
@@ -220,7 +250,7 @@ test('an 8-Mbit filter renders, zooms and pans quickly', async () => {
   await p.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 30000 });
   // Java's getEmptyBloomFilter(0.05, n) sizing (spec §6), computed here independently.
   const m = Math.max(256, Math.floor((-capacity * Math.log(0.05)) / Math.LN2 ** 2) + 1);
-  assert.equal(await text(p, 'bit-count'), String(m));
+  assert.equal(await text(p, 'bit-count'), m.toLocaleString('en'));
   const ms = await p.evaluate(() => {
     const map = inspector.map;
     const times = [];

@@ -50,11 +50,39 @@ test('Files, a FileList-like array and a directory handle scan like the Node sca
     const viaFiles = [];
     for await (const r of scanInBrowser(files, { paths: PATHS })) viaFiles.push(r);
     assert.deepEqual(viaFiles.map(comparable), node.slice(0, 10).map(comparable));
-    assert.ok(viaFiles.every((r, i) => r.size === statSync(first[i]).size && r.reads === 2 && r.file === files[i].name));
+    // One read for a file no larger than the tail window (its head lies in it), else two.
+    assert.ok(viaFiles.every((r, i) => r.size === statSync(first[i]).size && r.reads === (r.size <= 4096 ? 1 : 2) && r.file === files[i].name));
+    assert.ok(viaFiles.some((r) => r.reads === 1), 'some small file read in one slice');
 
     const bad = [];
     for await (const r of scanInBrowser([42, new Blob([new Uint8Array(5)])], { paths: PATHS })) bad.push(r);
     assert.deepEqual(bad.map((r) => r.error.kind), ['invalid_argument', 'too_short']);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('as Files, every real-writer fixture (large ones too) and every hostile one scans as in Node, with and without the audit', async () => {
+  // The browser's fast route (one slice, or head and tail window, then scanTail) and its way
+  // back to openTsFile (TsFileMetadata outside the window, a bad file) against the Node scanner.
+  const root = mkdtempSync(join(tmpdir(), 'tsfile-bloom-browser-scan-all-'));
+  try {
+    const entries = buildFleet(root, { count: 40, withLarge: true, hostile: true }).filter((e) => e.expect !== 'io');
+    const files = entries.map((e) => new File([readFileSync(e.file)], e.file.slice(root.length + 1)));
+    assert.ok(files.some((f) => f.size > 4096) && files.some((f) => f.size <= 4096), 'small and large files');
+    for (const audit of [false, true]) {
+      const node = [];
+      for await (const r of scanInNode(entries.map((e) => e.file), { paths: PATHS, audit, concurrency: 1 })) node.push(r);
+      const browser = [];
+      for await (const r of scanInBrowser(files, { paths: PATHS, audit, concurrency: 7 })) browser.push(r);
+      assert.deepEqual(browser.map((r) => r.file), files.map((f) => f.name), 'walk order');
+      const withAudit = (r) => [...comparable(r), r.audit?.status ?? null];
+      assert.deepEqual(browser.map(withAudit), node.map(withAudit), `audit: ${audit}`);
+      if (!audit) {
+        const fast = browser.filter((r) => r.ok && r.size <= 4096);
+        assert.ok(fast.length > 10 && fast.every((r) => r.reads === 1 && r.bytesRead === r.size), 'a small file: one read of the whole file');
+      }
+    }
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

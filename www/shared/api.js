@@ -55,7 +55,7 @@ export const errorMessage = (e) => String(e?.message ?? e);
  * One record of a fleet scan (worker op `scan`, scanTsFiles' per-file result) → a table row:
  * `{file, ok, size, version, hasFilter, bitCount, k, fill, fpp, audit, verdicts, error}`, with
  * `verdicts[i]` the verdict for the i-th path asked (null when the file could not be read) and
- * `audit` the audit's status (and tail variant) or null when the scan did not audit.
+ * `audit` `{status, variant}` or null when the scan did not audit.
  */
 export function scanRowOf(r, paths) {
   const b = r.bloomFilter ?? null;
@@ -70,7 +70,7 @@ export function scanRowOf(r, paths) {
     k: b?.hashFunctionCount ?? null,
     fill: b?.fillRatio ?? null,
     fpp: b?.fppFromFill ?? null,
-    audit: r.audit ? (r.audit.variant ? `${r.audit.status} (${r.audit.variant})` : r.audit.status) : null,
+    audit: r.audit ? { status: r.audit.status, variant: r.audit.variant ?? null } : null,
     verdicts: paths.map((p) => byPath.get(p) ?? null),
     error: r.error ? { kind: r.error.kind, message: r.error.message, offset: r.error.offset ?? null } : null,
   };

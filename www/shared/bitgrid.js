@@ -6,6 +6,9 @@
 // One component for every bit picture on the page: the inspector's heat-map (views/heatmap.js
 // adds zoom, pan and a minimap), the teaching sandbox and the LevelDB filter strip.
 
+/** The smallest ring around a highlighted bit, in CSS px. */
+const RING_MIN = 16;
+
 export class BitGrid {
   constructor(canvas) {
     this.canvas = canvas;
@@ -222,18 +225,34 @@ export class BitGrid {
     ctx.setLineDash([]);
   }
 
-  /** A ring around bit i (at least 9 px across when zoomed out), with a dark outline. */
+  /**
+   * Where the ring around bit i goes: `[x, y, side]` in canvas pixels, at least RING_MIN CSS
+   * px across however small the cell (a bit at Fit zoom of a large filter is under a pixel).
+   */
+  ringBox(i, grow = 0) {
+    const dpr = devicePixelRatio || 1;
+    const [x, y, s] = this.cellRect(i);
+    const pad = Math.max(grow, (RING_MIN * dpr - s) / 2);
+    return [x - pad, y - pad, s + 2 * pad];
+  }
+
+  /**
+   * A ring around bit i (ringBox), in `color` between a dark outline and a light halo, so that
+   * every seed colour — the blue and purple too — stands out on dark and light cells alike.
+   */
   ring(i, color, width, dashed, grow = 0) {
     const { ctx } = this;
     const dpr = devicePixelRatio || 1;
-    const [x, y, s] = this.cellRect(i);
-    const pad = Math.max(grow, (9 * dpr - s) / 2);
+    const [x, y, side] = this.ringBox(i, grow);
+    const w = width * dpr;
     ctx.setLineDash(dashed ? [4 * dpr, 3 * dpr] : []);
-    ctx.lineWidth = width * dpr;
-    ctx.strokeStyle = 'rgba(0,0,0,.8)';
-    ctx.strokeRect(x - pad - 1.5 * dpr, y - pad - 1.5 * dpr, s + 2 * pad + 3 * dpr, s + 2 * pad + 3 * dpr);
+    ctx.lineWidth = w;
+    ctx.strokeStyle = 'rgba(0,0,0,.85)';
+    ctx.strokeRect(x - 2 * w, y - 2 * w, side + 4 * w, side + 4 * w);
+    ctx.strokeStyle = 'rgba(255,255,255,.9)';
+    ctx.strokeRect(x - w, y - w, side + 2 * w, side + 2 * w);
     ctx.strokeStyle = color;
-    ctx.strokeRect(x - pad, y - pad, s + 2 * pad, s + 2 * pad);
+    ctx.strokeRect(x, y, side, side);
   }
 }
 

@@ -6,6 +6,10 @@ const NUMBER = new Intl.NumberFormat('en');
 /** 12,345 (en grouping); '–' for null. */
 export const fmt = (n) => (n == null ? '–' : NUMBER.format(Number(n)));
 
+const ONE_DECIMAL = new Intl.NumberFormat('en', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/** 9,984.1: grouped, one decimal; '–' for null. */
+export const fmt1 = (n) => (n == null ? '–' : ONE_DECIMAL.format(Number(n)));
+
 /** A ratio as a percentage with precision that grows as the value shrinks; '–' for none. */
 export function pct(x) {
   if (x == null || Number.isNaN(x)) return '–';
@@ -27,3 +31,15 @@ export const seedColor = (j) => SEED_COLORS[j % SEED_COLORS.length];
 
 /** The tail variants as the page names them. */
 export const VARIANT_LABELS = Object.freeze({ java: 'java (sign-extended tail)', 'zero-extended': 'zero-extended (C++ 2.5)' });
+
+/** An audit's status in words, the one table every view uses (`unreadable`: the index could not be read). */
+export const AUDIT_LABELS = Object.freeze({
+  established: 'established',
+  ambiguous: 'reproduced (variant ambiguous)',
+  not_reproduced: 'not reproduced',
+  no_filter: 'no filter',
+  unreadable: 'index unreadable',
+});
+export const auditLabel = (status) => AUDIT_LABELS[status] ?? String(status);
+/** The badge class of each audit status. */
+export const AUDIT_BADGES = Object.freeze({ established: 'ok', ambiguous: 'info', no_filter: 'muted', not_reproduced: 'warn', unreadable: 'warn' });

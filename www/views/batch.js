@@ -6,32 +6,52 @@ import { fmt } from '../shared/format.js';
 import { VirtualList } from '../shared/vlist.js';
 import { probeOptions } from './probe.js';
 
-/** `ctx`: `{worker, cur, showError, probePath(path), baseName()}`. Returns `{reset}`. */
+/** `ctx`: `{worker, cur, showError, probePath(path), baseName()}`. Returns `{reset, runPaths(paths)}`. */
 export function createBatchView(ctx) {
-  let batch = null; // { rows: [{path, verdict, indexed}], counts }
+  let batch = null; // { rows: [{path, verdict, indexed, falsePositive}], counts, hash, audit }
+  let view = []; // indices into batch.rows, as filtered
   let running = null; // the batch in the worker (its probeMany promise), for this file only
   const list = new VirtualList($('batch-results'), {
     rowHeight: 28,
-    label: 'Batch results',
+    label: 'Batch results; Enter probes the path',
     render(i, row) {
-      const r = batch.rows[i];
+      const r = batch.rows[view[i]];
+      row.dataset.verdict = r.verdict;
+      row.dataset.falsePositive = String(r.falsePositive);
       row.replaceChildren(
         el('span', { class: `badge ${r.verdict === 'absent' ? 'muted' : r.verdict === 'maybe' ? 'ok' : 'warn'}`, text: r.verdict }),
         el('span', { class: 'path', text: r.path, title: r.path }),
-        el('span', { class: 'type', text: r.indexed ? 'indexed' : '' }),
+        r.falsePositive
+          ? el('span', { class: 'badge warn', text: 'false positive', title: 'every probed bit is set, yet the index does not list this series' })
+          : el('span', { class: 'type', text: r.indexed ? 'indexed' : r.indexed === false ? 'not indexed' : '' }),
       );
     },
     onactivate(i) {
-      ctx.probePath(batch.rows[i].path);
+      ctx.probePath(batch.rows[view[i]].path);
     },
   });
+
+  /** The rows the verdict filter lets through. */
+  function applyFilter() {
+    if (!batch) return;
+    const show = $('batch-show').value;
+    view = [];
+    batch.rows.forEach((r, i) => {
+      if (show === 'all' || (show === 'fp' ? r.falsePositive : r.verdict === show)) view.push(i);
+    });
+    list.setCount(view.length);
+    $('batch-shown').textContent = show === 'all' ? '' : `${fmt(view.length)} of ${fmt(batch.rows.length)} shown`;
+  }
 
   /** No batch results, and a running batch cancelled: the next file starts with an empty panel. */
   function reset() {
     if (running) ctx.worker.cancel(running);
     running = null;
     batch = null;
+    view = [];
     list.setCount(0);
+    $('batch-show').value = 'all';
+    $('batch-shown').textContent = '';
     $('batch-results-box').hidden = true;
     $('batch-summary').textContent = '';
     $('batch-status').textContent = '';
@@ -49,6 +69,9 @@ export function createBatchView(ctx) {
       return;
     }
     const indexed = new Set(cur.series.map((s) => entryOf(s).path));
+    // Whether the index was read to its end: only then can a path be said not to be listed.
+    const indexRead = !!cur.audit;
+    const options = probeOptions();
     const t0 = performance.now();
     $('batch-progress').hidden = false;
     $('batch-progress').value = 0;
@@ -56,7 +79,7 @@ export function createBatchView(ctx) {
     $('batch-run').disabled = true;
     $('batch-status').textContent = `Testing ${fmt(paths.length)} paths…`;
     const job = ctx.worker.probeMany(paths, {
-      ...probeOptions(),
+      ...options,
       onprogress: (p) => {
         if (running !== job) return;
         $('batch-progress').value = p.done / p.total;
@@ -70,13 +93,27 @@ export function createBatchView(ctx) {
       const counts = { absent: 0, maybe: 0, unknown: 0 };
       const rows = res.map((r) => {
         counts[r.verdict] = (counts[r.verdict] ?? 0) + 1;
-        return { path: r.path, verdict: r.verdict, indexed: indexed.has(r.path) };
+        const listed = indexed.has(r.path) ? true : indexRead ? false : null;
+        return { path: r.path, verdict: r.verdict, indexed: listed, falsePositive: r.verdict === 'maybe' && listed === false };
       });
-      const fp = rows.filter((r) => r.verdict === 'maybe' && !r.indexed).length;
-      batch = { rows, counts };
+      const fp = rows.filter((r) => r.falsePositive).length;
+      // What the verdicts rest on, for the exports: the hash chosen (the menus, or the writer's
+      // as the audit establishes it) and the audit.
+      const a = cur.audit;
+      batch = {
+        rows,
+        counts,
+        hash: {
+          // Ambiguous: every indexed path's tail is ASCII, where both tail variants agree.
+          variant: options.variant ?? a?.variant ?? (a?.status === 'ambiguous' ? 'java or zero-extended' : null),
+          charset: options.charset ?? a?.charset ?? null,
+          chosen: options.variant || options.charset ? 'menus' : 'audit',
+        },
+        audit: { status: a?.status ?? 'unreadable', variant: a?.variant ?? null, charset: a?.charset ?? null },
+      };
       $('batch-results-box').hidden = false;
-      $('batch-summary').textContent = `${fmt(rows.length)} paths: ${fmt(counts.absent)} definitely absent, ${fmt(counts.maybe)} maybe present${fp ? ` (${fmt(fp)} of them not in the index: false positives)` : ''}${counts.unknown ? `, ${fmt(counts.unknown)} unknown` : ''}.`;
-      list.setCount(rows.length);
+      $('batch-summary').textContent = `${fmt(rows.length)} paths: ${fmt(counts.absent)} definitely absent, ${fmt(counts.maybe)} maybe present${fp ? ` (${fmt(fp)} of them not in the index: false positives, marked)` : ''}${counts.unknown ? `, ${fmt(counts.unknown)} unknown` : ''}.`;
+      applyFilter();
       $('batch-status').textContent = `Done in ${((performance.now() - t0) / 1000).toFixed(2)} s (in a background worker).`;
     } catch (e) {
       if (running !== job) return;
@@ -110,16 +147,33 @@ export function createBatchView(ctx) {
     run();
   });
 
-  const csvCell = (s) => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  const csvCell = (v) => {
+    const s = v == null ? '' : String(v);
+    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
   $('export-csv').addEventListener('click', () => {
     if (!batch) return;
-    const text = `path,verdict,indexed\r\n${batch.rows.map((r) => `${csvCell(r.path)},${r.verdict},${r.indexed}`).join('\r\n')}\r\n`;
+    // Every row carries the hash and the audit its verdict rests on.
+    const { hash, audit } = batch;
+    const fixed = [hash.variant, hash.charset, hash.chosen, audit.status].map(csvCell).join(',');
+    const text = `path,verdict,indexed,false_positive,hash_variant,charset,hash_chosen_by,audit_status\r\n${batch.rows
+      .map((r) => `${csvCell(r.path)},${r.verdict},${r.indexed ?? ''},${r.falsePositive},${fixed}`)
+      .join('\r\n')}\r\n`;
     download(new Blob([text], { type: 'text/csv' }), `${ctx.baseName()}-probes.csv`);
   });
   $('export-json').addEventListener('click', () => {
     if (!batch) return;
-    download(new Blob([JSON.stringify({ file: ctx.cur?.name, results: batch.rows }, null, 1)], { type: 'application/json' }), `${ctx.baseName()}-probes.json`);
+    const out = { file: ctx.cur?.name, hash: batch.hash, audit: batch.audit, results: batch.rows };
+    download(new Blob([JSON.stringify(out, null, 1)], { type: 'application/json' }), `${ctx.baseName()}-probes.json`);
   });
+  $('batch-show').addEventListener('change', applyFilter);
 
-  return { reset };
+  return {
+    reset,
+    /** Tests `paths` as a batch (the folder view's paths, when a row opens its file). */
+    runPaths(paths) {
+      $('batch-input').value = paths.join('\n');
+      return run();
+    },
+  };
 }

@@ -5,7 +5,10 @@ import { $, download } from '../shared/dom.js';
 import { fmt } from '../shared/format.js';
 import { HeatMap } from './heatmap.js';
 
-/** `ctx`: `{cur, baseName()}`. Returns `{map, reset}`. */
+/** A zoom factor in a few digits: ×2, ×3.5, ×120. */
+const zoomText = (z) => (z >= 10 ? fmt(Math.round(z)) : z.toFixed(1).replace(/\.0$/, ''));
+
+/** `ctx`: `{cur, baseName()}`. Returns `{map, settersOf(bit), pathOf(index), reset}`. */
 export function createBitsView(ctx) {
   const HOVER_HINT = $('hover').textContent;
   const map = new HeatMap($('heatmap'), $('minimap'), {
@@ -13,7 +16,8 @@ export function createBitsView(ctx) {
     oncursor: (bit) => describeBit(bit, null),
     onview: (d) => {
       $('map').classList.toggle('fit', d.fit);
-      $('zoom-info').textContent = d.block > 1 ? `· 1 pixel ≈ ${d.block}×${d.block} bits` : `· 1 cell = 1 bit (${d.cols} per row)`;
+      const zoom = d.fit ? 'Fit (×1)' : `×${zoomText(d.zoom)} of Fit`;
+      $('zoom-info').textContent = `· zoom ${zoom} · ${d.block > 1 ? `1 pixel ≈ ${d.block}×${d.block} bits` : `1 cell = 1 bit (${fmt(d.cols)} per row)`}`;
     },
   });
 
@@ -56,6 +60,12 @@ export function createBitsView(ctx) {
     $('hover').textContent = text;
   }
 
+  // The overview can be hidden: it covers the bottom-right corner of the map.
+  $('minimap-toggle').addEventListener('click', () => {
+    const on = $('minimap-toggle').getAttribute('aria-pressed') !== 'true';
+    $('minimap-toggle').setAttribute('aria-pressed', String(on));
+    $('map').classList.toggle('no-minimap', !on);
+  });
   $('zoom-in').addEventListener('click', () => map.zoomBy(2));
   $('zoom-out').addEventListener('click', () => map.zoomBy(0.5));
   $('zoom-fit').addEventListener('click', () => map.fit());
@@ -71,6 +81,9 @@ export function createBitsView(ctx) {
 
   return {
     map,
+    /** The listed paths that set `bit` under the writer's hash (indices for pathOf), or null while unknown. */
+    settersOf: provenanceOf,
+    pathOf,
     reset() {
       map.clear();
       $('hover').textContent = HOVER_HINT;

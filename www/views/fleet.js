@@ -4,7 +4,7 @@
 // chunks, so 10,000 files never block the page. A click on a row opens the file in the inspector.
 import { scanProgressOf, scanRowOf, scanSummaryOf } from '../shared/api.js';
 import { $, el } from '../shared/dom.js';
-import { fmt, pct } from '../shared/format.js';
+import { auditLabel, fmt, pct } from '../shared/format.js';
 import { VirtualList } from '../shared/vlist.js';
 
 const TSFILE_NAME = /\.tsfile$/i;
@@ -12,9 +12,17 @@ const TSFILE_NAME = /\.tsfile$/i;
 const REDRAW_MS = 250;
 
 const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-// Nulls (a file that could not be read) sort last in either direction.
-const byNumber = (a, b) => (a == null ? (b == null ? 0 : 1) : b == null ? -1 : a - b);
+const byNumber = (a, b) => a - b;
 const VERDICT_ORDER = { absent: 0, maybe: 1, unknown: 2 };
+
+/**
+ * The order of two rows' values `a`, `b` for a sort in direction `dir` (1 or -1): missing
+ * values (null: a file that could not be read, a figure a file does not have) last both ways.
+ */
+export function sortOrder(compare, a, b, dir) {
+  if (a == null || b == null) return a == null ? (b == null ? 0 : 1) : -1;
+  return dir * compare(a, b);
+}
 
 /** The columns: label, the row's value, how values compare. Verdict columns are added per path. */
 const COLUMNS = [
@@ -24,8 +32,14 @@ const COLUMNS = [
   { key: 'k', label: 'k', value: (r) => r.k, compare: byNumber, num: true },
   { key: 'fill', label: 'Fill', value: (r) => r.fill, compare: byNumber, num: true },
   { key: 'fpp', label: 'FPP', value: (r) => r.fpp, compare: byNumber, num: true },
-  { key: 'audit', label: 'Audit / error', value: (r) => (r.error ? `~${r.error.kind}` : r.audit ?? ''), compare: byText },
+  { key: 'audit', label: 'Audit / error', value: (r) => (r.error ? `~${r.error.kind}` : auditText(r)), compare: byText },
 ];
+
+/** A row's audit in the page's words (shared/format.js's one table), or null when the scan did not audit it. */
+function auditText(r) {
+  if (r.audit) return `${auditLabel(r.audit.status)}${r.audit.variant ? ` (${r.audit.variant})` : ''}`;
+  return r.hasFilter === false ? auditLabel('no_filter') : null;
+}
 
 /** Splits the path field: paths separated by white space (a path with a space is rare in IoTDB). */
 export const parsePaths = (text) => [...new Set(text.split(/\s+/).filter(Boolean))];
@@ -56,9 +70,11 @@ export function createFleetView(ctx) {
       row.dataset.size = r.size ?? '';
       row.dataset.errorKind = r.error?.kind ?? '';
       row.dataset.verdicts = r.verdicts.join(' ');
+      row.dataset.fill = r.fill ?? '';
+      row.dataset.audit = auditText(r) ?? '';
       const auditCell = r.error
         ? el('span', { class: 'cell' }, el('span', { class: 'badge warn', text: r.error.kind, title: `${r.error.message}${r.error.offset != null ? ` (at byte ${r.error.offset})` : ''}` }))
-        : el('span', { class: 'cell', text: r.audit ?? (r.hasFilter === false ? 'no filter' : '–') });
+        : el('span', { class: 'cell', text: auditText(r) ?? '–' });
       row.replaceChildren(
         el('span', { class: 'cell path', text: r.file, title: r.file }),
         el('span', { class: 'cell num', text: fmt(r.size) }),
@@ -78,24 +94,32 @@ export function createFleetView(ctx) {
   function columns() {
     return [
       ...COLUMNS,
-      ...paths.map((p, j) => ({ key: `v${j}`, label: p, value: (r) => VERDICT_ORDER[r.verdicts[j]] ?? 3, compare: byNumber })),
+      ...paths.map((p, j) => ({ key: `v${j}`, label: p, value: (r) => VERDICT_ORDER[r.verdicts[j]] ?? null, compare: byNumber })),
     ];
   }
 
   function renderHead() {
     const head = $('fleet-head');
     head.replaceChildren(
-      ...columns().map((c) =>
-        el('button', {
-          type: 'button',
-          role: 'columnheader',
-          'data-key': c.key,
-          'aria-sort': sort.key === c.key ? (sort.dir > 0 ? 'ascending' : 'descending') : 'none',
-          title: c.key.startsWith('v') && c.key !== 'file' ? `Verdict for ${c.label}; click to sort` : `Sort by ${c.label.toLowerCase()}`,
-          class: c.num ? 'num' : null,
-          text: c.label,
-        }),
-      ),
+      ...columns().map((c) => {
+        const state = sort.key === c.key ? (sort.dir > 0 ? 'ascending' : 'descending') : 'none';
+        const verdict = c.key.startsWith('v');
+        // A path is cut from its start (paths of one folder share their prefix): the
+        // isolated left-to-right run in a right-to-left box keeps its end in view.
+        const label = verdict ? el('span', { class: 'cut-start' }, el('bdi', { dir: 'ltr', text: c.label })) : c.label;
+        return el(
+          'button',
+          {
+            type: 'button',
+            'data-key': c.key,
+            'data-sort': state,
+            title: verdict ? `Verdict for ${c.label}; click to sort` : `Sort by ${c.label.toLowerCase()}`,
+            class: c.num ? 'num' : null,
+          },
+          label,
+          el('span', { class: 'visually-hidden', text: state === 'none' ? '' : ` (sorted ${state})` }),
+        );
+      }),
     );
     const verdictCols = paths.length ? `repeat(${paths.length}, 7em)` : '0';
     head.style.setProperty('--fleet-verdicts', verdictCols);
@@ -132,7 +156,7 @@ export function createFleetView(ctx) {
     if (col) {
       // Stable: ties keep arrival (walk) order.
       const keys = rows.map(col.value);
-      view.sort((a, b) => sort.dir * col.compare(keys[a], keys[b]) || a - b);
+      view.sort((a, b) => sortOrder(col.compare, keys[a], keys[b], sort.dir) || a - b);
     }
     list.setCount(view.length);
     $('fleet-shown').textContent = `${fmt(view.length)} of ${fmt(rows.length)} files shown`;
@@ -185,45 +209,61 @@ export function createFleetView(ctx) {
   async function run() {
     if (!source) return;
     if (running) ctx.worker.cancel(running);
-    paths = parsePaths($('fleet-paths').value);
-    rows = [];
-    summary = null;
+    const scanPaths = parsePaths($('fleet-paths').value);
+    // The table keeps showing the last complete result (its rows, paths and summary) until
+    // this scan's first records replace it; a scan cancelled before any keeps it.
+    const kept = rows.length && summary ? { rows, paths, summary } : null;
+    let replaced = !kept;
+    const replace = () => {
+      replaced = true;
+      rows = [];
+      paths = scanPaths;
+      summary = null;
+      renderHead();
+    };
+    if (replaced) replace();
     found = 0;
     $('fleet').hidden = false;
     $('fleet-name').textContent = source.name;
-    renderHead();
     applyView();
     renderSummary();
     setRunning(true);
     const t0 = performance.now();
+    const scanSource = source;
     $('fleet-status').textContent = `Scanning ${source.name}…`;
     $('fleet-progress').removeAttribute('value');
-    const job = ctx.worker.call('scan', { targets: source.targets, paths, audit: $('fleet-audit').checked }, (msg) => {
+    const job = ctx.worker.call('scan', { targets: source.targets, paths: scanPaths, audit: $('fleet-audit').checked }, (msg) => {
       if (running !== job) return;
       const p = scanProgressOf(msg);
+      if (!replaced && p.records.length) replace();
       for (const rec of p.records) {
         const row = scanRowOf(rec, paths);
         row.index = rows.length;
         // Files walked from a dropped entry carry no relative path: the page names them.
-        if (source.names && source.targets[row.index]?.name === row.file) row.file = source.names[row.index];
+        if (scanSource.names && scanSource.targets[row.index]?.name === row.file) row.file = scanSource.names[row.index];
         rows.push(row);
       }
       found = Math.max(found, p.found);
-      const total = source.count ?? found;
-      if (total) $('fleet-progress').value = Math.min(1, rows.length / total);
-      $('fleet-status').textContent = `${fmt(rows.length)}${source.count != null ? ` of ${fmt(source.count)}` : ''} files scanned…`;
+      const total = scanSource.count ?? found;
+      if (total) $('fleet-progress').value = Math.min(1, (replaced ? rows.length : 0) / total);
+      $('fleet-status').textContent = `${fmt(replaced ? rows.length : 0)}${scanSource.count != null ? ` of ${fmt(scanSource.count)}` : ''} files scanned…`;
       schedule();
     });
     running = job;
     try {
       const s = await job;
       if (running !== job) return;
+      if (!replaced) replace(); // an empty folder: its (empty) result replaces the last
       summary = scanSummaryOf(s);
       $('fleet-status').textContent = `${fmt(summary.files)} files scanned in ${((performance.now() - t0) / 1000).toFixed(2)} s (in a background worker).`;
     } catch (e) {
       if (running !== job) return;
-      if (e.kind === 'cancelled') $('fleet-status').textContent = `Cancelled after ${fmt(rows.length)} files; the table shows those.`;
-      else {
+      if (e.kind === 'cancelled') {
+        $('fleet-status').textContent = replaced
+          ? `Cancelled after ${fmt(rows.length)} files; the table shows those.`
+          : `Rescan cancelled before any file was read; the table still shows the last complete scan (${fmt(rows.length)} files).`;
+      } else {
+        if (!replaced) ({ rows, paths, summary } = kept);
         $('fleet-status').textContent = '';
         ctx.showError(e, 'The folder could not be scanned:');
       }
@@ -239,14 +279,30 @@ export function createFleetView(ctx) {
     }
   }
 
+  /** The row opened last, for back(): `{file}`. */
+  let opened = null;
+
   async function openRow(r) {
     if (!source || !r) return;
     try {
       const blob = await source.resolve(r);
-      await ctx.open(blob, r.file);
+      opened = { file: r.file };
+      // The paths this table's verdicts are for: the inspector probes them.
+      await ctx.open(blob, r.file, { paths: [...paths] });
     } catch (e) {
       ctx.showError(e, `${r.file} could not be opened:`);
     }
+  }
+
+  /**
+   * Back to the folder view as it was: its sort, filter and scroll are untouched by opening a
+   * file; the row opened last gets the focus.
+   */
+  function back() {
+    $('fleet').scrollIntoView({ block: 'start' });
+    const at = opened ? view.findIndex((i) => rows[i].file === opened.file) : -1;
+    if (at >= 0 && list.active !== at) list.setActive(at, false);
+    $('fleet-rows').focus({ preventScroll: true });
   }
 
   /** A FileList or File array (the folder input, a dropped folder walked by entries). */
@@ -375,9 +431,10 @@ export function createFleetView(ctx) {
     scanFiles,
     scanDirectory,
     handleDrop,
+    back,
     /** For tests and the console. */
     get state() {
-      return { rows: rows.length, shown: view.length, paths, running: !!running, summary };
+      return { rows: rows.length, shown: view.length, paths, running: !!running, summary, sort: { ...sort }, scrollTop: $('fleet-rows').scrollTop, active: list.active };
     },
   };
 }

@@ -163,7 +163,7 @@ export class HeatMap extends BitGrid {
 
   describe() {
     const block = this.blockAt();
-    return { block, cols: this.cols, rows: this.rows, scale: this.view.s / (devicePixelRatio || 1), fit: this.view.s <= this.fitScale() + 1e-9 };
+    return { block, cols: this.cols, rows: this.rows, scale: this.view.s / (devicePixelRatio || 1), zoom: this.view.s / this.fitScale(), fit: this.view.s <= this.fitScale() + 1e-9 };
   }
 
   #drawMinimap() {

@@ -15,15 +15,30 @@ export async function isLevelDbBlob(blob) {
 }
 
 /** One filter of the strip on a BitGrid: about twice as wide as tall, at most 160 px, the probes ringed. */
-function drawFilter(canvas, bytes, probes = []) {
-  const bits = bytes ? (bytes.length - 1) * 8 : 0;
+function drawFilter(canvas, bytes, probes = canvas.grid?.probes ?? []) {
+  const bits = (bytes.length - 1) * 8;
   const cols = Math.max(8, Math.ceil(Math.sqrt(bits * 2)));
   const grid = (canvas.grid ??= new BitGrid(canvas));
-  grid.setBits(bytes, bits, cols);
-  grid.layoutCells(cols, Math.max(2, Math.min(8, Math.floor(160 / cols))));
+  if (grid.bits !== bytes) {
+    grid.setBits(bytes, bits, cols);
+    grid.layoutCells(cols, Math.max(2, Math.min(8, Math.floor(160 / cols))));
+  }
+  grid.probes = probes;
   grid.highlights = probes.map((p) => ({ bit: p.bit, set: p.set, color: seedColor(0) }));
   grid.draw();
 }
+
+/** The bits_per_key values for which LevelDB's BloomFilterPolicy picks `k` (⌊0.69 b⌋, 1 to 30): "9 or 10", "19 to 20". */
+function bitsPerKeyFor(k) {
+  const bs = [];
+  for (let b = 1; b <= 200; b++) if (Math.min(30, Math.max(1, Math.floor(b * 0.69))) === k) bs.push(b);
+  if (!bs.length) return '?';
+  if (k === 30) return `${bs[0]} or more`;
+  return bs.length === 1 ? String(bs[0]) : bs.length === 2 ? `${bs[0]} or ${bs[1]}` : `${bs[0]} to ${bs[bs.length - 1]}`;
+}
+
+/** "1 filter", "3 filters". */
+const count = (n, one, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
 
 const REASONS = {
   empty_filter: 'definitely absent: the block’s filter is empty',
@@ -45,15 +60,47 @@ export function createLevelDbView(worker) {
     $('leveldb').hidden = true;
   }
 
+  /** The hover line: one bit of one filter (hovered, or the keyboard cursor), and whether the last probe hit it. */
+  function describe(f, bit) {
+    const grid = $('ldb-strip').querySelector(`figure[data-index="${f.index}"] canvas`)?.grid;
+    if (!grid || bit == null) return;
+    const probed = (grid.probes ?? []).filter((p) => p.bit === bit).length;
+    $('ldb-hover').textContent = `filter #${fmt(f.index)}, bit ${fmt(bit)} of ${fmt(f.bitCount)}: ${grid.bit(bit) ? 'set' : 'clear'}${probed ? ` · probed by the last key${probed > 1 ? ` (${probed} of its probes)` : ''}` : ''}`;
+  }
+
   function renderStrip() {
     $('ldb-strip').replaceChildren(
       ...table.filters.map((f) => {
-        const canvas = el('canvas', { role: 'img', 'aria-label': `filter ${f.index}: ${f.length ? `${f.bitCount} bits, k=${f.k}, ${f.setBits} set` : 'empty'}` });
+        const fig = el('figure', { class: `ldb-filter${f.length ? '' : ' empty'}`, 'data-testid': 'ldb-filter', 'data-index': String(f.index) });
+        if (!f.length) {
+          // No bits to draw: a window of offsets where no data block starts.
+          fig.append(el('div', { class: 'ldb-empty', text: 'empty' }), el('figcaption', { text: `#${fmt(f.index)} · no data block starts in this 2 KiB window` }));
+          return fig;
+        }
+        const canvas = el('canvas', { role: 'img', tabindex: '0', 'aria-describedby': 'ldb-hover', 'aria-label': `filter ${f.index}: ${fmt(f.bitCount)} bits, k=${f.k}, ${fmt(f.setBits)} set; arrow keys move along its bits` });
         drawFilter(canvas, table.filterBytes[f.index]);
-        const caption = f.length
-          ? `#${f.index} · ${fmt(f.bitCount)} bits · k=${f.k} · ${((100 * f.setBits) / f.bitCount).toFixed(0)}% set · ${f.dataBlockOffsets.length} block${f.dataBlockOffsets.length === 1 ? '' : 's'}`
-          : `#${f.index} · empty (no data block starts in this 2 KiB window)`;
-        return el('figure', { class: 'ldb-filter', 'data-testid': 'ldb-filter', 'data-index': String(f.index) }, canvas, el('figcaption', { text: caption }));
+        canvas.addEventListener('pointermove', (ev) => describe(f, canvas.grid.bitAtEvent(ev)));
+        canvas.addEventListener('focus', () => {
+          canvas.grid.cursor ??= 0;
+          canvas.grid.draw();
+          describe(f, canvas.grid.cursor);
+        });
+        canvas.addEventListener('blur', () => {
+          canvas.grid.cursor = null;
+          canvas.grid.draw();
+        });
+        canvas.addEventListener('keydown', (ev) => {
+          const g = canvas.grid;
+          const moves = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: g.cols, ArrowUp: -g.cols, Home: -Infinity, End: Infinity };
+          if (!(ev.key in moves)) return;
+          ev.preventDefault();
+          g.cursor = Math.max(0, Math.min(g.bitCount - 1, (g.cursor ?? 0) + moves[ev.key]));
+          g.draw();
+          describe(f, g.cursor);
+        });
+        const caption = `#${fmt(f.index)} · ${fmt(f.bitCount)} bits · k=${f.k} · ${((100 * f.setBits) / f.bitCount).toFixed(0)}% set · ${count(f.dataBlockOffsets.length, 'block')}`;
+        fig.append(canvas, el('figcaption', { text: caption }));
+        return fig;
       }),
     );
   }
@@ -80,8 +127,14 @@ export function createLevelDbView(worker) {
     const { info, filters, dataBlocks } = table;
     $('ldb-name').textContent = `${name} — ${fmt(blob.size)} bytes, LevelDB table`;
     $('ldb-summary').textContent = info.filterPolicy
-      ? `Filter policy ${info.filterPolicy}: ${filters.length} filters in a ${fmt(info.filterBlock.size)}-byte filter block at ${fmt(info.filterBlock.offset)}, one per ${2 ** info.baseLg} bytes of data-block offsets; ${dataBlocks.length} data blocks; ${info.keyFormat} keys.`
-      : `This table has no filter block (written without a filter policy): every point lookup reads a data block. ${dataBlocks.length} data blocks.`;
+      ? `Filter policy ${info.filterPolicy}: ${count(filters.length, 'filter')} in a ${fmt(info.filterBlock.size)}-byte filter block at offset ${fmt(info.filterBlock.offset)}, one per ${fmt(2 ** info.baseLg)} bytes of data-block offsets; ${count(dataBlocks.length, 'data block')}; ${info.keyFormat} keys.`
+      : `This table has no filter block (written without a filter policy): every point lookup reads a data block. ${count(dataBlocks.length, 'data block')}.`;
+    // This table's own k (the last byte of each filter): LevelDB's k = ⌊0.69 × bits_per_key⌋.
+    const ks = [...new Set(filters.filter((f) => f.length).map((f) => f.k))];
+    $('ldb-note').textContent = ks.length
+      ? `This table's filters use k = ${ks.join(', ')}${ks.length === 1 ? '' : ' (they differ)'}: written with ${ks.map(bitsPerKeyFor).join(' or ')} bits per key (LevelDB sets k = ⌊0.69 × bits_per_key⌋, at most 30). All k probes of a key come from one 32-bit hash (h, then h += h rotated right by 17), so small filters with a high k run above the textbook false-positive rate.`
+      : '';
+    $('ldb-hover').textContent = ks.length ? 'Hover or focus a filter (arrow keys) to read its bits.' : '';
     renderStrip();
     renderBlocks();
     $('ldb-verdict').textContent = '';
@@ -123,10 +176,11 @@ export function createLevelDbView(worker) {
       const i = Number(fig.dataset.index);
       const hit = i === r.filterIndex;
       fig.classList.toggle('hit', hit);
-      drawFilter(fig.querySelector('canvas'), table.filterBytes[i], hit ? r.probes : []);
+      const canvas = fig.querySelector('canvas');
+      if (canvas) drawFilter(canvas, table.filterBytes[i], hit ? r.probes : []);
       if (hit) fig.scrollIntoView({ block: 'nearest', inline: 'center' });
     }
-    $('ldb-probes').textContent = r.probes.length ? `probes (h, h + δ, h + 2δ, … with δ = h rotated right by 17): ${r.probes.map((p) => `${p.bit} ${p.set ? 'set' : 'clear'}`).join(' · ')}` : '';
+    $('ldb-probes').textContent = r.probes.length ? `probes (h, h + δ, h + 2δ, … with δ = h rotated right by 17): ${r.probes.map((p) => `${fmt(p.bit)} ${p.set ? 'set' : 'clear'}`).join(' · ')}` : '';
   }
 
   $('ldb-form').addEventListener('submit', (ev) => {

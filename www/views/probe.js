@@ -10,12 +10,15 @@ import { lowerPaths, entryAt } from './series.js';
 // which the page shows as a message; any charset the package adds later is offered too.
 const MENU_CHARSETS = ['UTF-8', 'GBK', 'GB18030', 'Big5', 'x-windows-950', 'Shift_JIS', 'windows-31j', 'EUC-JP', 'EUC-KR', 'x-windows-949', 'windows-1252', 'ISO-8859-1'];
 
+/** The verdict as a label (the reason beside it says why). */
+const VERDICT_LABELS = { absent: 'definitely absent', maybe: 'maybe present', unknown: 'unknown — the filter cannot answer soundly' };
+
 /** The menus' choice: `{variant, charset}` (undefined: the file's own, as the audit says). */
 export function probeOptions() {
   return { variant: $('variant').value || undefined, charset: $('charset').value || undefined };
 }
 
-/** `ctx`: `{worker, cur, map, showError}`. Returns `{probePath, reset, closeSuggestions}`. */
+/** `ctx`: `{worker, cur, map, showError, settersOf(bit), pathOf(index)}`. Returns `{probePath, refresh, reset, closeSuggestions}`. */
 export function createProbeView(ctx) {
   for (const v of VARIANTS) $('variant').add(new Option(VARIANT_LABELS[v] ?? v, v));
   for (const cs of MENU_CHARSETS.concat(CHARSETS.filter((c) => !MENU_CHARSETS.includes(c)))) $('charset').add(new Option(cs, cs));
@@ -101,6 +104,7 @@ export function createProbeView(ctx) {
 
   function reset() {
     seq++; // a probe still in the worker answers for the previous file
+    shown = null;
     $('verdict-box').hidden = true;
     $('verdict').textContent = '';
     $('probes').tBodies[0].replaceChildren();
@@ -115,40 +119,42 @@ export function createProbeView(ctx) {
     if (!path.trim()) return;
     const mine = ++seq;
     let r;
+    const options = probeOptions();
     try {
-      r = await ctx.worker.probe(path, probeOptions());
+      r = await ctx.worker.probe(path, options);
+      r.forced = !!(options.variant || options.charset);
     } catch (e) {
       if (mine === seq && ctx.cur === file) ctx.showError(e, 'The probe failed:');
       return;
     }
     if (mine !== seq || ctx.cur !== file) return;
     render(r);
+    return r;
   }
 
+  /** The last probe shown (its "set by" cells fill in when the provenance arrives). */
+  let shown = null;
+
   function render(r) {
+    shown = r;
     $('verdict-box').hidden = false;
     const v = $('verdict');
     v.className = `verdict ${r.verdict}`;
-    v.textContent = { absent: 'definitely absent', maybe: 'maybe present', unknown: 'unknown — the filter cannot answer soundly' }[r.verdict] ?? r.verdict;
-    $('verdict-reason').textContent = `${sentence(r.reason ?? '')}${r.indexed === true ? ' The index lists this series.' : r.indexed === false ? ' The index does not list this series.' : ''}`;
-    const sound =
-      r.verdict === 'absent'
-        ? r.confirmed
-          ? 'Sound: the hash and charset used are the writer’s, as the audit established — a reader may skip this file for this path.'
-          : 'Sound for this file: every hash the writer may have used agrees that a bit is clear.'
-        : r.verdict === 'maybe'
-          ? r.indexed === false
-            ? 'A false positive: every probed bit is set (by other paths), yet the index does not list this series.'
-            : 'All probed bits are set; a reader must still check the index.'
-          : 'The bits under this hash say absent, but this file’s writer could not be established, so a reader must check the index.';
-    $('verdict-sound').textContent = `${sound} Hash: ${r.variant}, charset ${r.charset}.`;
+    v.textContent = VERDICT_LABELS[r.verdict] ?? r.verdict;
+    // Every word about the verdict is the core's reason (js/reasons.js words it): what the
+    // filter said under which hash, and what the index says of the path.
+    $('verdict-reason').textContent = sentence(r.reason ?? '');
+    $('verdict-sound').textContent = r.variant
+      ? `Probed with ${VARIANT_LABELS[r.variant] ?? r.variant} · ${r.charset}${r.forced ? ' (chosen in the menus above)' : ''}.`
+      : '';
     ctx.cur.highlights = r.probes.map((p, i) => ({ bit: p.bit, color: seedColor(i), set: p.set, seed: p.seed }));
     ctx.map.setHighlights(ctx.cur.highlights);
+    const setters = r.probes.map((p) => (p.set ? ctx.settersOf(p.bit) : null));
     $('probes').tBodies[0].replaceChildren(
       ...r.probes.map((p, i) => {
         const dot = el('span', { class: 'swatch' });
         dot.style.background = seedColor(i);
-        const show = el('button', { type: 'button', class: 'small', text: 'show', 'aria-label': `Show bit ${p.bit} (seed ${p.seed}) on the heat-map` });
+        const show = el('button', { type: 'button', class: 'small', text: 'show', 'aria-label': `Show bit ${fmt(p.bit)} (seed ${p.seed}) on the heat-map` });
         show.addEventListener('click', () => {
           ctx.map.zoomToBit(p.bit);
           $('heatmap').focus({ preventScroll: true });
@@ -156,18 +162,43 @@ export function createProbeView(ctx) {
         });
         return el(
           'tr',
-          { 'data-testid': 'probe-row', class: p.set ? 'set' : 'clear' },
+          { 'data-testid': 'probe-row', 'data-seed': String(p.seed), class: p.set ? 'set' : 'clear' },
           el('td', {}, dot),
           el('td', { text: String(p.seed) }),
           el('td', { text: String(p.hash32) }),
           el('td', { text: fmt(p.bit) }),
           el('td', { class: p.set ? 'state-set' : 'state-clear', text: p.set ? 'set' : 'clear' }),
+          el('td', { class: 'setters', 'data-testid': 'probe-setters' }, settersCell(p, setters[i])),
           el('td', {}, show),
         );
       }),
     );
-    const others = (r.others ?? []).map((o) => `${o.variant}${o.charset ? ` / ${o.charset}` : ''}: ${o.verdict}`);
-    $('others').textContent = others.length ? `Other candidate hashes: ${others.join('; ')}.` : '';
+    const others = (r.others ?? []).map((o) => `${o.variant} · ${o.charset}: ${o.verdict}`);
+    $('others').textContent = others.length ? `Other candidate hashes the verdict consulted: ${others.join('; ')}.` : '';
+    $('why-maybe').textContent = whyMaybe(r, setters);
+  }
+
+  /** The series that set a probed bit (the provenance, under the writer's hash as audited). */
+  function settersCell(p, setters) {
+    if (!p.set) return '—';
+    if (setters == null) return ctx.cur?.provPending ? '…' : '';
+    if (!setters.length) return 'no indexed series';
+    const names = setters.slice(0, 2).map(ctx.pathOf);
+    return `${names.join(', ')}${setters.length > 2 ? `, … (${fmt(setters.length)} in all)` : ''}`;
+  }
+
+  // A false positive (the core says every bit is set and the index does not list the path):
+  // which other series set each bit — one of them per bit, each with the seeds it covers.
+  function whyMaybe(r, setters) {
+    if (r.verdict !== 'maybe' || r.indexed !== false || !r.probes.every((p, i) => p.set && setters[i]?.length)) return '';
+    const by = new Map();
+    r.probes.forEach((p, i) => {
+      const who = setters[i].find((s) => by.has(s)) ?? setters[i][0];
+      if (!by.has(who)) by.set(who, []);
+      if (!by.get(who).includes(p.seed)) by.get(who).push(p.seed);
+    });
+    const parts = [...by].map(([s, seeds]) => `${ctx.pathOf(s)} (seed${seeds.length > 1 ? 's' : ''} ${seeds.join(', ')})`);
+    return `Why maybe: every bit was set by other series: ${parts.join(', ')}.`;
   }
 
   $('probe-form').addEventListener('submit', (ev) => {
@@ -178,10 +209,16 @@ export function createProbeView(ctx) {
   $('charset').addEventListener('change', () => $('path-input').value.trim() && run());
 
   return {
-    /** Probes `path` and brings the probe panel into view. */
-    probePath(path) {
+    /** Probes `path` and (unless `scroll` is false) brings the probe panel into view; resolves to the probe, or undefined. */
+    async probePath(path, { scroll = true } = {}) {
       $('path-input').value = path;
-      return run().then(() => $('probe').scrollIntoView({ block: 'nearest', behavior: 'smooth' }));
+      const r = await run();
+      if (scroll) $('probe').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+      return r;
+    },
+    /** The provenance arrived: the last probe's "set by" cells and "why maybe" fill in. */
+    refresh() {
+      if (shown && ctx.cur) render(shown);
     },
     reset,
     closeSuggestions,

@@ -3,7 +3,7 @@
 import { SEEDS } from '../pkg/js/core.js';
 import { bloomOf, columnOf, hypothesisOf, propertyOf } from '../shared/api.js';
 import { $, el } from '../shared/dom.js';
-import { fmt, pct, VARIANT_LABELS } from '../shared/format.js';
+import { AUDIT_BADGES, auditLabel, fmt, fmt1, pct, sentence, VARIANT_LABELS } from '../shared/format.js';
 
 /** `ctx`: `{worker, cur}` (cur: the open file's state, app.js). */
 export function createSummary(ctx) {
@@ -15,13 +15,13 @@ export function createSummary(ctx) {
     $('metadata').textContent = m ? `${fmt(m.size)} bytes at offset ${fmt(m.offset)}; index from offset ${fmt(m.metaOffset)}` : '–';
     $('encoding').textContent = b.present ? b.encoding : `no filter (${b.encoding ?? 'absent'})`;
     const present = b.present;
-    $('byte-length').textContent = b.byteLength != null ? String(b.byteLength) : '0';
+    $('byte-length').textContent = b.byteLength != null ? fmt(b.byteLength) : '0';
     $('byte-length-note').textContent = present && b.bitCount ? `of ${fmt(Math.ceil(b.bitCount / 8))} (trailing zero bytes are not stored)` : '';
-    $('bit-count').textContent = present ? String(b.bitCount) : '–';
+    $('bit-count').textContent = present ? fmt(b.bitCount) : '–';
     $('bit-count-note').textContent = present && b.bitCount >= 1e4 ? `(${b.bitCount >= 1e6 ? `${(b.bitCount / 2 ** 20).toFixed(2)} Mbit` : `${(b.bitCount / 1024).toFixed(1)} kbit`})` : '';
     $('hash-function-count').textContent = present ? String(b.hashFunctionCount) : '–';
     $('seeds').textContent = present ? `seeds ${SEEDS.slice(0, b.hashFunctionCount).join(', ')}` : '';
-    $('set-bits').textContent = present ? String(b.setBits) : '–';
+    $('set-bits').textContent = present ? fmt(b.setBits) : '–';
     $('fill').textContent = present ? `fill ${pct(b.fillRatio)}` : '';
     renderItems(b, null);
     $('audit').textContent = info.synthetic ? 'Built on this page with the Java hash (sign-extended tail): every verdict is sound.' : 'Auditing…';
@@ -57,11 +57,11 @@ export function createSummary(ctx) {
     const est = b.estimatedItems;
     const n = indexed ?? b.indexedItems ?? null;
     const file = ctx.cur;
-    $('items').textContent = `≈ ${Number.isFinite(est) ? est.toFixed(1) : '∞'} estimated from the fill${n != null ? ` · ${fmt(n)} paths ${file?.info?.synthetic ? 'added' : 'in the index'}` : ''}`;
+    $('items').textContent = `≈ ${Number.isFinite(est) ? fmt1(est) : '∞'} estimated from the fill${n != null ? ` · ${fmt(n)} paths ${file?.info?.synthetic ? 'added' : 'in the index'}` : ''}`;
     const nn = n ?? est;
     const shown = (formula, kStar) => {
       if (ctx.cur !== file) return;
-      $('fpp').textContent = `${pct(formula)} by formula (1 − e^(−kn/m))^k with n = ${Number.isFinite(nn) ? (n != null ? fmt(n) : nn.toFixed(1)) : '?'} · ${pct(b.fppFromFill)} from the fill (fill^k)`;
+      $('fpp').textContent = `${pct(formula)} by formula (1 − e^(−kn/m))^k with n = ${Number.isFinite(nn) ? (n != null ? fmt(n) : fmt1(nn)) : '?'} · ${pct(b.fppFromFill)} from the fill (fill^k)`;
       $('fpp').title = Number.isFinite(kStar) ? `optimal k for this m and n ≈ ${kStar.toFixed(1)}` : '';
     };
     if (!Number.isFinite(nn)) return shown(b.fppFormula, Infinity);
@@ -77,17 +77,10 @@ export function createSummary(ctx) {
     const box = $('audit');
     box.replaceChildren();
     const st = audit?.status ?? 'unreadable';
-    const badge = el('span', { class: `badge ${st === 'established' ? 'ok' : st === 'ambiguous' ? 'info' : st === 'no_filter' ? 'muted' : 'warn'}`, text: { established: 'established', ambiguous: 'reproduced (variant ambiguous)', not_reproduced: 'not reproduced', no_filter: 'no filter', unreadable: 'index unreadable' }[st] ?? st });
-    const words = {
-      established: `The stored bits were rebuilt exactly from the index with the ${audit?.variant} hash${audit?.charset && audit.charset !== 'UTF-8' ? ` in ${audit.charset}` : ''} — the writer is known, so “definitely absent” is sound for every path.`,
-      ambiguous: 'The stored bits were rebuilt exactly, but every indexed path ends in ASCII, where the Java and C++ hashes agree, so the writer cannot be told apart. “Absent” is sound for paths both hashes agree on; other paths answer “unknown”.',
-      not_reproduced: 'No writer hypothesis rebuilds these bits, so “definitely absent” cannot be trusted for this file; probes answer “unknown” instead.',
-      no_filter: 'This file stores no Bloom filter; readers must look every path up in the index.',
-      unreadable: 'The index could not be read, so the writer could not be checked.',
-    }[st];
-    box.append(badge, el('span', { text: ` ${words ?? ''}` }));
+    const badge = el('span', { class: `badge ${AUDIT_BADGES[st] ?? 'warn'}`, 'data-testid': 'audit-status', text: auditLabel(st) });
+    // The core's own sentence (the audit's summary); without an audit, what stopped it.
+    box.append(badge, el('span', { text: ` ${audit?.summary ? sentence(audit.summary) : 'The index could not be read, so no audit checked which writer made the filter.'}` }));
     $('hash-used').textContent = hashUsed(audit, st);
-    if (audit?.summary) box.append(el('span', { class: 'muted small block', text: `Audit: ${audit.summary}.` }));
     const hyps = (audit?.hypotheses ?? []).map(hypothesisOf);
     $('hypotheses-box').hidden = !hyps.length;
     $('hypotheses').tBodies[0].replaceChildren(
