@@ -115,7 +115,10 @@ export interface BloomStats {
  */
 export interface TsFileBloomError extends Error {
   kind: string;
-  offset: number;
+  /** The byte offset the error concerns; null when it concerns none (a bad argument, a changed file). */
+  offset: number | null;
+  /** For kind 'invalid_argument': the parameter's name ('this' for a closed or freed object). */
+  argument?: string | null;
 }
 
 export const SEEDS: readonly number[];
@@ -528,28 +531,46 @@ export function writerHypothesis(audit: AuditResult | null): WriterHypothesis;
  * or a URL). Opening costs 2 Range requests (head and tail window, in parallel; the size comes
  * from the tail's Content-Range); loadIndex() one more when the index lies outside the window.
  */
-export interface RemoteOptions {
+export interface RemoteOptions extends OpenOptions {
   /** Extra request headers (e.g. Authorization). */
   headers?: HeadersInput;
   /** Aborts every request of the file; the open rejects with kind 'cancelled'. */
   signal?: Signal;
   /** A request that receives nothing for this long fails (reason 'timeout'). Default 20000. */
   timeoutMs?: number;
+  /** The whole open, and each later read (loadIndex), fails after this long (reason 'deadline'). Default 60000. */
+  deadlineMs?: number;
   /** Read the whole body when a server ignores Range (200); refused otherwise (reason 'range_ignored'). */
   allowFullDownload?: boolean;
   /** The largest whole body allowFullDownload reads. Default 64 MiB. */
   maxFullDownloadBytes?: number;
-  /** A fetch implementation (default globalThis.fetch). */
+  /** A fetch implementation (default globalThis.fetch), called as a plain function. */
   fetch?: GlobalFunction<'fetch'>;
 }
 
-/** An 'io' error of a remote source: `reason` names the cause, `url` the file. */
+/** Options of every open. */
+export interface OpenOptions {
+  /** The largest TsFileMetadata or index region read whole; beyond it, kind 'too_large'. Default 64 MiB. */
+  maxIndexBytes?: number;
+}
+
+/** An error of a remote source: `reason` names the cause, `url` the file. */
 export interface RemoteError extends TsFileBloomError {
-  kind: 'io';
-  reason: 'range_ignored' | 'too_large' | 'http_status' | 'short_body' | 'long_body' | 'bad_content_range' | 'size_changed' | 'timeout' | 'network' | 'out_of_range' | 'no_fetch';
+  kind: 'io' | 'changed' | 'cancelled';
+  reason:
+    | 'range_ignored' | 'too_large' | 'http_status' | 'short_body' | 'long_body' | 'bad_content_range' | 'encoded'
+    | 'timeout' | 'deadline' | 'redirect_loop' | 'network' | 'out_of_range' | 'no_fetch'
+    | 'precondition_failed' | 'etag' | 'last_modified' | 'size' | 'cancelled';
   url: string;
   /** The HTTP status, when there was a response. */
   status: number | null;
+}
+
+/** The file changed between two reads (kind 'changed'): `path` (a local file) or `url`. */
+export interface ChangedError extends TsFileBloomError {
+  kind: 'changed';
+  path?: string;
+  url?: string;
 }
 
 /** What scanTsFiles reads: Node paths/directories/URLs; in browsers Files, FileList, handles, URLs. */

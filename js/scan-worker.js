@@ -10,6 +10,8 @@ import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { addToSummary, failedRecord, formatRecords, newSummary, scanOne, tailRecord } from './scan-core.js';
 
 const { paths, audit, format, entry } = workerData;
+// A path that is not UTF-8 comes as its bytes (a Uint8Array, once posted): fs takes a Buffer.
+const fsPath = (p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength));
 // The parent's entry (js/node.js or js/deno.js) initialises the wasm before anything here uses it.
 const { openTsFile } = await import(entry);
 
@@ -21,17 +23,17 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 // `held`: what the fast route already read (`{blocks: [{start, bytes}], reads, bytesRead}`):
 // served from memory and counted once.
-function fileSource(path, held = null) {
+function fileSource(path, held = null, shown = path) {
   let fd;
   let size;
   try {
-    fd = openSync(path, OPEN_FLAGS);
+    fd = openSync(fsPath(path), OPEN_FLAGS);
     const st = fstatSync(fd);
     if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: st.isDirectory() ? 'EISDIR' : 'ENOTREG' });
     size = st.size;
   } catch (e) {
     if (fd !== undefined) closeSync(fd);
-    throw ioError(e, path);
+    throw ioError(e, shown);
   }
   // A file no larger than the tail window is read whole by the first read (the head): the
   // window is then that same buffer, so a small file costs one read.
@@ -56,7 +58,7 @@ function fileSource(path, held = null) {
       let done = 0;
       while (done < length) {
         const n = readSync(fd, buf, done, length - done, offset + done);
-        if (n === 0) throw Object.assign(new Error(`unexpected end of file at byte ${offset + done}: ${path}`), { kind: 'io', offset: offset + done });
+        if (n === 0) throw Object.assign(new Error(`unexpected end of file at byte ${offset + done}: ${shown}`), { kind: 'io', offset: offset + done });
         done += n;
       }
       return buf;
@@ -81,7 +83,7 @@ const FIRST_READ = 4096 + 1;
 function scanFast(item, count) {
   let fd;
   try {
-    fd = openSync(item.path, OPEN_FLAGS);
+    fd = openSync(fsPath(item.path), OPEN_FLAGS);
   } catch {
     return null;
   }
@@ -122,7 +124,7 @@ async function scanBatch({ seq, items }) {
     }
     const fast = audit ? null : scanFast(item, count);
     if (fast?.file !== undefined) records.push(fast);
-    else records.push(await scanOne(item.file, item.path, { open: openTsFile, makeSource: (p) => fileSource(p, fast?.held), paths, audit }));
+    else records.push(await scanOne(item.file, item.path, { open: openTsFile, makeSource: (p) => fileSource(p, fast?.held, item.file), paths, audit }));
   }
   const part = newSummary(paths);
   for (const r of records) addToSummary(part, r);

@@ -89,25 +89,42 @@ export function* walkTargets(targets) {
   }
 }
 
-function* walkDirectory(dir, ancestors, visited) {
+// A name that is not UTF-8 (a Linux file name is bytes) is kept as its bytes for opening and
+// shown with its other bytes as \xNN: a lossy string would name no file at all.
+const utf8Name = (bytes) => {
+  const text = bytes.toString('utf8');
+  return Buffer.byteLength(text) === bytes.length && Buffer.from(text).equals(bytes) ? text : null;
+};
+const shownName = (bytes) => utf8Name(bytes) ?? Array.from(bytes, (c) => (c < 0x80 ? String.fromCharCode(c) : `\\x${c.toString(16).padStart(2, '0')}`)).join('');
+
+/** A directory entry's path: a string, or the bytes when the directory or the name is not UTF-8. */
+function entryPath(dir, name) {
+  const text = utf8Name(name);
+  if (typeof dir === 'string' && text !== null) return join(dir, text);
+  return Buffer.concat([Buffer.isBuffer(dir) ? dir : Buffer.from(dir), Buffer.from('/'), name]);
+}
+
+// `dir` is a path (a string, or bytes); `shown` is how records name it.
+function* walkDirectory(dir, ancestors, visited, shown = dir) {
   let entries;
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    entries = readdirSync(dir, { withFileTypes: true, encoding: 'buffer' });
   } catch (e) {
-    yield { file: dir, error: fsError(e, dir) };
+    yield { file: shown, error: fsError(e, shown) };
     return;
   }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  entries.sort((a, b) => Buffer.compare(a.name, b.name));
   for (const d of entries) {
-    const p = join(dir, d.name);
-    const named = TSFILE_NAME.test(d.name);
+    const p = entryPath(dir, d.name);
+    const file = typeof p === 'string' ? p : join(shown, shownName(d.name));
+    const named = TSFILE_NAME.test(shownName(d.name));
     if (d.isFile()) {
-      if (named) yield { path: p, file: p };
+      if (named) yield { path: p, file };
       continue;
     }
     if (!d.isDirectory() && !d.isSymbolicLink()) {
       // A FIFO, socket or device named like a TsFile: reported, never opened (a FIFO blocks).
-      if (named) yield { file: p, error: fsError(null, p, 'not a regular file') };
+      if (named) yield { file, error: fsError(null, file, 'not a regular file') };
       continue;
     }
     let st;
@@ -115,20 +132,20 @@ function* walkDirectory(dir, ancestors, visited) {
       st = statSync(p); // follows a symbolic link
     } catch (e) {
       if (e.code === 'ENOENT') {
-        if (named) yield { file: p, error: fsError(e, p, 'dangling symbolic link (its target does not exist)') };
-      } else yield { file: p, error: fsError(e, p, e.code === 'ELOOP' ? 'symbolic link loop' : null) };
+        if (named) yield { file, error: fsError(e, file, 'dangling symbolic link (its target does not exist)') };
+      } else yield { file, error: fsError(e, file, e.code === 'ELOOP' ? 'symbolic link loop' : null) };
       continue;
     }
     if (st.isDirectory()) {
       const key = keyOf(st);
       // A link back to a directory above: a loop (reported); one reached twice another way: once.
-      if (ancestors.includes(key)) yield { file: p, error: fsError(null, p, 'symbolic link loop (it leads back to a directory above it)') };
+      if (ancestors.includes(key)) yield { file, error: fsError(null, file, 'symbolic link loop (it leads back to a directory above it)') };
       else if (!visited.has(key)) {
         visited.add(key);
-        yield* walkDirectory(p, [...ancestors, key], visited);
+        yield* walkDirectory(p, [...ancestors, key], visited, file);
       }
     } else if (named) {
-      yield st.isFile() ? { path: p, file: p } : { file: p, error: fsError(null, p, 'not a regular file') };
+      yield st.isFile() ? { path: p, file } : { file, error: fsError(null, file, 'not a regular file') };
     }
   }
 }

@@ -98,11 +98,24 @@ const CASES = [
   ['full', 'all', { kind: 'io', reason: 'range_ignored' }],
 ];
 
+// FAULT_RUNS=N repeats every case N times (RELIABILITY.md records a soak run); the slowest
+// settle of each case is printed.
+const RUNS = Math.max(1, Number(process.env.FAULT_RUNS ?? 1));
+
 describe('every fault × openTsFile + loadIndex: a typed error or the right result, in bounded time', () => {
   for (const [mode, phase, want] of CASES) {
     test(`${mode} on ${phase}: ${want === 'ok' ? 'the local result' : `${want.kind}/${want.reason}`}`, async () => {
+      let slowest = 0;
+      for (let run = 1; run < RUNS; run++) {
+        const t0 = performance.now();
+        const again = await timed(() => remoteResult(url(mode, phase)).then((r) => ({ r }), (e) => ({ e })));
+        slowest = Math.max(slowest, performance.now() - t0);
+        assert.deepEqual(want === 'ok' ? again.e : plain(again.e), want === 'ok' ? undefined : want, `run ${run}`);
+      }
       const u = url(mode, phase);
+      const t0 = performance.now();
       const got = await timed(() => remoteResult(u).then((r) => ({ r }), (e) => ({ e })));
+      console.log(`# ${mode} on ${phase}: slowest of ${RUNS} ${Math.max(slowest, performance.now() - t0).toFixed(0)} ms`);
       if (want === 'ok') {
         assert.equal(got.e, undefined, got.e?.message);
         assert.deepEqual(got.r, await localResult());
@@ -291,6 +304,47 @@ console.log(JSON.stringify({ error: e && { kind: e.kind, offset: e.offset }, ser
     const j = JSON.parse(r.stdout);
     assert.equal(j.bloom_filter.bit_count, TEN_K.bloom.bit_count);
     assert.equal(j.error.kind, 'too_large');
+  });
+});
+
+describe('smaller untruths', () => {
+  test('a file whose name is not UTF-8 is scanned under its own bytes and shown with them escaped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tsfile-bloom-names-'));
+    try {
+      const name = Buffer.concat([Buffer.from('f'), Buffer.from([0xff, 0xfe]), Buffer.from('.tsfile')]);
+      copyFileSync(FIXTURES + TEN_K.file, Buffer.concat([Buffer.from(`${dir}/`), name]));
+      copyFileSync(FIXTURES + TEN_K.file, join(dir, 'ü.tsfile'));
+      const records = [];
+      for await (const r of scanTsFiles(dir, { paths: ['root.sg1.d1.s1'] })) records.push([r.file, r.ok, r.error]);
+      assert.deepEqual(records, [
+        [join(dir, 'f\\xff\\xfe.tsfile'), true, null],
+        [join(dir, 'ü.tsfile'), true, null],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('TsFile#probeMany takes pre-encoded {bytes, ends} as the README says, with the verdicts of the strings', async () => {
+    const t = await openTsFile(FIXTURES + TEN_K.file);
+    const paths = [...(await t.series()).slice(0, 20).map((s) => s.path), 'root.nowhere.d.s', 'root.sg1.d1.s1'];
+    const enc = new TextEncoder();
+    const keys = paths.map((p) => enc.encode(p));
+    const ends = new Uint32Array(keys.length);
+    let at = 0;
+    keys.forEach((k, i) => (ends[i] = at += k.length));
+    const bytes = new Uint8Array(at);
+    keys.forEach((k, i) => bytes.set(k, i ? ends[i - 1] : 0));
+    const fromEncoded = t.probeMany({ bytes, ends });
+    assert.deepEqual(fromEncoded.map((r) => r.verdict), t.probeMany(paths).map((r) => r.verdict));
+    assert.deepEqual(fromEncoded.map((r) => new TextDecoder().decode(r.path)), paths);
+    await t.close();
+  });
+
+  test('a lone surrogate is hashed as "?", as the README now says (JDK 17 getBytes)', async () => {
+    const f = BloomFilter.withCapacity(10).add('root.a.?');
+    assert.equal(f.probe('root.a.\ud800').verdict, 'maybe');
+    assert.deepEqual(f.probe('root.a.\ud800').probes, f.probe('root.a.?').probes);
   });
 });
 
