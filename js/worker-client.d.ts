@@ -37,7 +37,7 @@ export interface TsFileWorker {
   onerror: ((e: WorkerError) => void) | null;
   readonly mode: 'worker' | 'inline';
   /**
-   * Any op by name (e.g. the page's 'teach.*' and 'leveldb.*' ops in worker-teach.js, and 'scan'
+   * Any op by name (e.g. the page's 'teach.*' and 'leveldb.*' ops in its own worker, www/worker/page-worker.js, and 'scan'
    * in worker-scan.js: `call('scan', { targets, paths, audit, concurrency }, onprogress)` resolves
    * with scanTsFiles' summary; progress messages carry `{ records, done, found, bytesRead }`;
    * `cancel(promise)` aborts it).

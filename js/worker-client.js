@@ -35,7 +35,7 @@ export function createWorker(url = new URL('./worker.js', import.meta.url), { fa
     /** 'worker' or 'inline'. */
     mode: 'worker',
 
-    /** Any op by name, e.g. the teaching panel's `call('teach.pitfall', {path})` (js/worker-teach.js). */
+    /** Any op by name, e.g. the teaching panel's `call('teach.pitfall', {path})` (the page's www/worker/teach-ops.js). */
     call: (op, args = {}, onprogress) => call(op, args, onprogress),
     open: (blob, name) => call('open', { blob, name }),
     info: () => call('info'),

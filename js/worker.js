@@ -10,7 +10,6 @@
 // web.js (explicit init, no top-level await) so the message listener below is installed at
 // once: messages that arrive while a module worker is still in a top-level await are lost.
 import init, { openTsFile, BloomFilter, SEEDS, writerHypothesis, isMultiByte, loadCharsets } from './web.js';
-import { teachOps } from './worker-teach.js';
 import { scanOps } from './worker-scan.js';
 import { plainError } from './errors.js';
 
@@ -80,7 +79,7 @@ function syntheticPath(i) {
  * The message handler, independent of the transport: `handle(msg, post)` where `post(reply,
  * transfer)` sends replies. Keeps one open file (or synthetic filter) at a time.
  */
-export function createHandler() {
+export function createHandler(extraOps = {}) {
   let file = null; // TsFile
   let synthetic = null; // { filter, items }
   let name = null;
@@ -121,9 +120,10 @@ export function createHandler() {
     };
   }
 
-  // Teaching ops (js/worker-teach.js) join this table.
+  // A worker script of one's own may add ops (the page adds its teaching and LevelDB view ops:
+  // www/worker/page-worker.js).
   const ops = {
-    ...teachOps,
+    ...extraOps,
     ...scanOps,
     async open({ blob, name: given }) {
       await closeCurrent();
@@ -272,10 +272,15 @@ export function createHandler() {
   };
 }
 
-// Installs itself when run as a worker (synchronously: see the import above).
-if (typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlobalScope) {
+/**
+ * Installs the handler (with `extraOps`) as this module Worker's message listener. A worker
+ * script of one's own calls it after importing this module; this module calls it itself when it
+ * is the worker's own script. Does nothing outside a Worker.
+ */
+export function installWorker(extraOps = {}) {
+  if (!(typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlobalScope)) return;
   ready().catch(() => {}); // start compiling the wasm before the first message
-  const handle = createHandler();
+  const handle = createHandler(extraOps);
   // Ops run one after another, except cancel which must overtake a running batch.
   let queue = Promise.resolve();
   globalThis.addEventListener('message', (ev) => {
@@ -286,3 +291,6 @@ if (typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlob
   });
   globalThis.postMessage({ id: 0, ready: true });
 }
+
+// Installs itself when it is the worker's own script (synchronously: see the import above).
+if (globalThis.location?.href === import.meta.url) installWorker();

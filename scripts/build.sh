@@ -57,7 +57,7 @@ build_module tsfile_bloom
 build_module leveldb --features wasm-leveldb
 build_module charsets --features wasm-charsets
 # The teaching panel's module (feature wasm-teach): page-only, loaded by the teaching worker
-# (js/worker-teach.js); not in the npm package's files.
+# (www/worker/teach-ops.js); not in the npm package's files.
 build_module teach --features wasm-teach
 
 # CommonJS build for require(): js/node.js bundled by esbuild; import.meta.url is

@@ -1,5 +1,5 @@
 // The inspector page. All wasm work happens in module Workers (pkg/js/worker.js; the teaching
-// panel's and the LevelDB view's ops from pkg/js/worker-teach.js): the main thread only draws. Plain ES modules
+// panel's and the LevelDB view's ops from worker/teach-ops.js): the main thread only draws. Plain ES modules
 // and canvas; nothing is sent anywhere. This module loads files and wires the views:
 //   views/summary.js  the file, its metadata, the filter's figures, the audit
 //   views/bits.js     the heat-map of the filter's bits (on shared/bitgrid.js)
@@ -23,7 +23,9 @@ import { clearError, showError, status } from './views/status.js';
 import { createSummary } from './views/summary.js';
 import { initTeach } from './teach.js';
 
-const worker = createWorker();
+// The page's workers: the package's Worker plus the page's own ops (worker/page-worker.js).
+const PAGE_WORKER = new URL('./worker/page-worker.js', import.meta.url);
+const worker = createWorker(PAGE_WORKER);
 worker.onerror = (e) => showError(e, 'The background worker failed; reload the page.');
 
 /** Everything known about the open file. */
@@ -52,13 +54,13 @@ const series = createSeriesView(ctx);
 const batch = createBatchView(ctx);
 // The teaching panel has a worker of its own (the same script): its sandbox stays live while a
 // large file is read, listed or batch-probed in the inspector's.
-const teachWorker = createWorker();
+const teachWorker = createWorker(PAGE_WORKER);
 teachWorker.onerror = (e) => showError(e, 'The teaching panel’s worker failed; reload the page.');
 const teach = initTeach(teachWorker);
 const leveldb = createLevelDbView(worker);
 // The folder view scans in a third worker: a click on a row opens that file in the inspector's
 // worker while the scan goes on.
-const fleetWorker = createWorker();
+const fleetWorker = createWorker(PAGE_WORKER);
 fleetWorker.onerror = (e) => showError(e, 'The folder scan’s worker failed; reload the page.');
 const fleet = createFleetView({
   worker: fleetWorker,

@@ -2,7 +2,7 @@
 // when it is filled past its design n), the step-through of one insert or lookup, the
 // calculator, the textbook's lesson claim by claim with a measured demonstration for each,
 // the open file on its false-positive curve, and the signed-vs-zero-extended tail pitfall.
-// Every formula, hash, filter and measurement comes from the worker (js/worker-teach.js, ops
+// Every formula, hash, filter and measurement comes from the worker (www/worker/teach-ops.js, ops
 // 'teach.*': the package and the page's teaching module): this thread creates no wasm instance.
 // The views are in views/teach/.
 import { bloomOf, entryOf } from './shared/api.js';

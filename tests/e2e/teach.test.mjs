@@ -34,7 +34,7 @@ async function open(p, name) {
 
 const data = (p, sel, key) => p.evaluate(([s, k]) => document.querySelector(s).dataset[k], [sel, key]);
 
-/** An op of the teaching panel's worker (js/worker-teach.js), as the panel calls it. */
+/** An op of the teaching panel's worker (www/worker/teach-ops.js), as the panel calls it. */
 const op = (p, name, args) => p.evaluate(([n, a]) => globalThis.inspector.teachWorker().call(n, a), [name, args]);
 
 // LevelDB's filter written from leveldb-filter.md §1–2 (util/hash.cc Hash with seed 0xbc9f1d34,

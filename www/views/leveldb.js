@@ -1,7 +1,7 @@
 // The LevelDB view: a dropped .ldb/.sst table's filter block as a strip of per-2 KiB
 // filters, each a BitGrid of its real bits; probing a key routes it through the index to its
 // data block and that block's filter, and marks the k double-hashing probes. The table is
-// opened and probed in the page's worker ('leveldb.*' ops in js/worker-teach.js); the LevelDB
+// opened and probed in the page's worker ('leveldb.*' ops in www/worker/teach-ops.js); the LevelDB
 // wasm module (26 KiB gz) is fetched there only when a table is opened.
 import { isLevelDbFooter } from '../pkg/js/leveldb.js';
 import { BitGrid } from '../shared/bitgrid.js';

@@ -1,4 +1,4 @@
-// The teaching panel's ops, run in the page's worker (js/worker.js spreads them into its ops
+// The teaching panel's ops, run in the page's workers (page-worker.js spreads them into the package worker's ops
 // table): every formula, hash and filter the panel shows comes from the package here, so the
 // page's main thread creates no wasm instance and holds no copy of the maths. The page's
 // LevelDB table view has its ops here too ('leveldb.*'), for the same reason.
@@ -6,7 +6,7 @@
 // Each op takes the message object and a progress callback, like the ops in worker.js. State
 // kept here: the sandbox filter and a copy of the open file's filter (re-opened from the same
 // Blob, or rebuilt from the synthetic paths), which the panel measures and probes.
-import { BloomFilter, SEEDS, bitIndex, encodePath, hash32, isMultiByte, javaSizing, loadCharsets, loadLevelDb, openLevelDbTable, openTsFile, writerHypothesis } from './web.js';
+import { BloomFilter, SEEDS, bitIndex, encodePath, hash32, isMultiByte, javaSizing, loadCharsets, loadLevelDb, openLevelDbTable, openTsFile, writerHypothesis } from '../pkg/js/web.js';
 
 const utf8 = new TextEncoder();
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -38,7 +38,7 @@ async function needCharset(charset) {
 // page's own wasm module (src/teach, feature wasm-teach), fetched on first use. It is built
 // for the page (scripts/build.sh) and not shipped in the npm package, so its URL is a runtime
 // value (bundlers leave it alone) and its absence is a typed error, not a broken import.
-const TEACH_GLUE = '../dist/web/teach.js';
+const TEACH_GLUE = '../pkg/dist/web/teach.js';
 let teachModule = null;
 function teachCore() {
   teachModule ??= (async () => {
