@@ -5,7 +5,7 @@ import init from '../dist/web/tsfile_bloom.js';
 
 await init();
 
-export * from './core.js';
+export * from './api.js';
 export { openTsFile, TsFile, countingSource } from './tsfile.js';
 export { scanTsFiles } from './scan-browser.js';
 export { openLevelDbTable, LevelDbTable, loadLevelDb, levelDbHelpers, isLevelDbFooter, LEVELDB_MAGIC } from './leveldb.js';

@@ -5,7 +5,7 @@ import { openTsFile as openAny } from './tsfile.js';
 import { nodeSource } from './node-source.js';
 import { openLevelDbTable as openTable } from './leveldb.js';
 
-export * from './core.js';
+export * from './api.js';
 export { TsFile, countingSource } from './tsfile.js';
 export { scanTsFiles } from './scan.js';
 export { LevelDbTable, loadLevelDb, levelDbHelpers, isLevelDbFooter, LEVELDB_MAGIC } from './leveldb.js';

@@ -37,7 +37,7 @@ export function initSync(options) {
   return initTsFileSync({ module });
 }
 
-export * from './core.js';
+export * from './api.js';
 export { openTsFile, TsFile, countingSource } from './tsfile.js';
 export { scanTsFiles } from './scan-browser.js';
 export { openLevelDbTable, LevelDbTable, loadLevelDb, levelDbHelpers, isLevelDbFooter, LEVELDB_MAGIC } from './leveldb.js';

@@ -42,4 +42,13 @@ export interface Provenance {
 export function provenance(filter: BloomFilter, paths: PathInput[] | EncodedPaths, options?: { variant?: Variant; charset?: Charset }): Provenance;
 
 /** The transport-independent message handler (an in-thread fallback uses it). */
-export function createHandler(): (msg: WorkerRequest, post: (reply: WorkerReply, transfer?: Transferable[]) => void) => Promise<void>;
+/** An op added by a worker script of one's own: takes the message and a progress callback. */
+export type WorkerOp = (msg: { id: number; op: string; [key: string]: unknown }, progress: (p: { done: number; total: number }) => void) => unknown;
+
+export function createHandler(extraOps?: Record<string, WorkerOp>): (msg: WorkerRequest, post: (reply: WorkerReply, transfer?: Transferable[]) => void) => Promise<void>;
+
+/** Installs the handler (with `extraOps`) as this module Worker's message listener; nothing outside a Worker. */
+export function installWorker(extraOps?: Record<string, WorkerOp>): void;
+
+/** Resolves once the wasm module is ready in this worker. */
+export function ready(): Promise<unknown>;

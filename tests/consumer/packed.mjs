@@ -2,7 +2,7 @@
 // into a scratch project. Tools a recipe needs (bundlers, servers) are linked into the
 // project's node_modules from this repository's, as `npm i -D <tool>` would put them there.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,13 +14,21 @@ export const NODE_LTS = existsSync(join(ROOT, '.tools/node-lts/bin/node')) ? joi
 
 let packed = null;
 
-/** Packs the tree once per process: the tarball's path. */
+/**
+ * Packs the tree once per process: `{file, files, size}`. TSFILE_BLOOM_TARBALL names a tarball
+ * packed elsewhere instead (clean-clone.test.mjs runs this suite on a clean clone's).
+ */
 export function tarball() {
+  const given = process.env.TSFILE_BLOOM_TARBALL;
+  if (!packed && given) {
+    const files = execFileSync('tar', ['-tzf', given], { encoding: 'utf8' }).split('\n').filter((f) => f && !f.endsWith('/')).map((f) => f.replace(/^package\//, ''));
+    packed = { dir: dirname(given), file: given, files, size: statSync(given).size };
+  }
   if (!packed) {
     const dir = mkdtempSync(join(tmpdir(), 'tsfile-bloom-pack-'));
     // --ignore-scripts: dist/ is built by the suite's build step; packing must not rebuild it.
     const out = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' }));
-    packed = { dir, file: join(dir, out[0].filename), files: out[0].files.map((f) => f.path) };
+    packed = { dir, file: join(dir, out[0].filename), files: out[0].files.map((f) => f.path), size: out[0].size };
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   }
   return packed;

@@ -220,3 +220,40 @@ test('every result interface was checked against at least one runtime object', (
   ];
   for (const t of expected) assert.ok(SEEN.get(t) > 0, `no runtime ${t} was checked`);
 });
+
+// Every export of every entry is declared in its .d.ts, and every declared value is exported:
+// nothing internal leaks, nothing declared is missing (the declarations read by the compiler).
+test("each entry exports exactly what its declarations declare", async () => {
+  const declaredValues = (file) => {
+    const src = ts.createSourceFile(file, readFileSync(fileURLToPath(new URL(`../../js/${file}`, import.meta.url)), 'utf8'), ts.ScriptTarget.Latest, true);
+    const names = new Set();
+    let reexportsIndex = false;
+    for (const st of src.statements) {
+      const exported = st.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+      if (ts.isExportDeclaration(st) && !st.exportClause && st.moduleSpecifier?.text === './index.js') reexportsIndex = true;
+      if (!exported) continue;
+      if ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) && st.name) {
+        const isDefault = st.modifiers.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+        names.add(isDefault ? 'default' : st.name.text);
+      } else if (ts.isVariableStatement(st)) for (const d of st.declarationList.declarations) names.add(d.name.text);
+    }
+    return { names, reexportsIndex };
+  };
+  const index = declaredValues('index.d.ts').names;
+  const withIndex = (file) => {
+    const { names, reexportsIndex } = declaredValues(file);
+    return new Set([...names, ...(reexportsIndex ? index : [])]);
+  };
+  const cases = [
+    ['js/node.js', await import('../../js/node.js'), index],
+    ['dist/cjs/index.cjs', (await import('node:module')).createRequire(import.meta.url)('../../dist/cjs/index.cjs'), index],
+    ['js/web.js', await import('../../js/web.js'), withIndex('web.d.ts')],
+    ['js/worker.js', await import('../../js/worker.js'), withIndex('worker.d.ts')],
+    ['js/worker-client.js', await import('../../js/worker-client.js'), withIndex('worker-client.d.ts')],
+  ];
+  for (const [entry, mod, declared] of cases) {
+    const runtime = Object.keys(mod).filter((k) => k !== '__esModule' && !(entry.endsWith('.cjs') && k === 'default'));
+    assert.deepEqual(runtime.filter((k) => !declared.has(k)).sort(), [], `${entry} exports what its types do not declare`);
+    assert.deepEqual([...declared].filter((k) => !runtime.includes(k)).sort(), [], `${entry} declares what it does not export`);
+  }
+});

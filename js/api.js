@@ -1,0 +1,21 @@
+// The public API every entry re-exports from core.js, by name: exactly what index.d.ts
+// declares (tests/js/api-shapes.test.mjs compares the two). core.js's other exports are the
+// package's own plumbing (staging areas, record views) for tsfile.js, leveldb.js and the scanners.
+export {
+  SEEDS,
+  VARIANTS,
+  BloomFilter,
+  hash32,
+  encodePath,
+  fppFormula,
+  optimalK,
+  javaSizing,
+  bitIndex,
+  writerHypothesis,
+  CHARSETS,
+  canonicalCharsetName,
+  charsetsLoaded,
+  encodeJvm,
+  isMultiByte,
+  loadCharsets,
+} from './core.js';
