@@ -5,8 +5,11 @@
 // loaded LevelDB module). The test compares the result with the same code run on the local
 // files in Node.
 
-/** Everything a TsFile says, as plain data (errors as {kind, offset, message}). */
-export async function everything(t) {
+/**
+ * Everything a TsFile says, as plain data (errors as {kind, offset, message}); the listing in
+ * full with `fullListing`, else its counts and first 50 series (what crosses a page cheaply).
+ */
+export async function everything(t, { fullListing = false } = {}) {
   const opened = {
     version: t.version,
     size: t.size,
@@ -23,9 +26,7 @@ export async function everything(t) {
   return {
     ...opened,
     indexError: indexError && { kind: indexError.kind, offset: indexError.offset, message: indexError.message },
-    series: listing.series.length,
-    timeColumns: listing.timeColumns.length,
-    firstSeries: listing.series.slice(0, 50),
+    ...(fullListing ? { listing } : { series: listing.series.length, timeColumns: listing.timeColumns.length, firstSeries: listing.series.slice(0, 50) }),
     audit: await t.audit(),
     probes: paths.map((p) => t.probe(p)),
     bloomAfter: t.bloomInfo(),

@@ -8,13 +8,13 @@
 // request count its own.
 import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { listenLocal } from './servers.mjs';
 
 /**
  * `files`: { name: { bytes, metaOffset } }. Resolves to `{origin, requests(token), close()}`,
  * where `requests(token)` lists what one case's client asked for: `[{range, ifMatch, ifUnmodifiedSince}]`.
  */
 export function startFaultServer(files) {
-  const sockets = new Set();
   const seen = new Map(); // token → requests
   const server = createServer((req, res) => {
     const [, mode, phase, token, name] = req.url.split('/');
@@ -116,20 +116,5 @@ export function startFaultServer(files) {
         return partial(); // ok and the replace-* modes
     }
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        origin: `http://127.0.0.1:${server.address().port}`,
-        requests: (token) => seen.get(token) ?? [],
-        close: () => {
-          for (const s of sockets) s.destroy();
-          return new Promise((r) => server.close(r));
-        },
-      }),
-    ),
-  );
+  return listenLocal(server).then((listening) => ({ ...listening, requests: (token) => seen.get(token) ?? [] }));
 }

@@ -11,7 +11,8 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { openTsFile, scanTsFiles } from '../../js/node.js';
-import { startNginx, NGINX, SERVERS } from './servers.mjs';
+import { startNginx, NGINX, SERVERS, listenLocal } from './servers.mjs';
+import { everything as readAll } from '../consumer/checks.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const tsManifest = JSON.parse(readFileSync(`${FIXTURES}tsfile/manifest.json`, 'utf8'));
@@ -29,22 +30,8 @@ function metadataFitsWindow(bytes) {
   return size + 10 <= 4096;
 }
 
-async function everything(t) {
-  const opened = {
-    version: t.version,
-    size: t.size,
-    metadata: t.metadata,
-    bloomInfo: t.bloomInfo(),
-    properties: t.properties,
-    tableNames: t.tableNames,
-    tableSchemas: t.tableSchemas,
-    warnings: t.warnings,
-  };
-  const indexError = await t.loadIndex();
-  const listing = await t.listing();
-  const paths = [...listing.series.map((s) => s.path), 'root.nowhere.d1.s1', 'root.sg1.d1.s1'].slice(0, 200);
-  return { ...opened, indexError: indexError && { kind: indexError.kind, offset: indexError.offset, message: indexError.message }, listing, audit: await t.audit(), probes: paths.map((p) => t.probe(p)), bloomAfter: t.bloomInfo() };
-}
+// What a TsFile says, listing in full (tests/consumer/checks.js, as every environment of the matrix reads it).
+const everything = (t) => readAll(t, { fullListing: true });
 
 describe('nginx (Debian) serving the fixtures', { skip: NGINX ? false : 'nginx is not installed (bash scripts/setup.sh --nginx)' }, () => {
   let ng;
@@ -228,7 +215,6 @@ describe("Python's http.server (no Range support)", () => {
 const BIG = new Uint8Array(64 * 1024).map((_, i) => i & 0xff); // more than the tail window
 
 function misbehavingServer() {
-  const sockets = new Set();
   const server = createServer((req, res) => {
     const [, mode] = req.url.split('/');
     const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
@@ -300,21 +286,7 @@ function misbehavingServer() {
         res.end();
     }
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        origin: `http://127.0.0.1:${server.address().port}`,
-        close: () => {
-          for (const s of sockets) s.destroy();
-          return new Promise((r) => server.close(r));
-        },
-      }),
-    ),
-  );
+  return listenLocal(server);
 }
 
 describe('a misbehaving server', () => {

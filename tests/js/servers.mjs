@@ -194,3 +194,26 @@ export const SERVERS = {
   'vite preview': (root) => startVite(root, 'preview'),
   'python http.server': startPythonHttp,
 };
+
+/**
+ * Listens on a free loopback port with `server` (a node:http server of a test's own):
+ * `{origin, close()}`, where close also drops the connections clients keep alive.
+ */
+export function listenLocal(server) {
+  const sockets = new Set();
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        origin: `http://127.0.0.1:${server.address().port}`,
+        close: () => {
+          for (const s of sockets) s.destroy();
+          return new Promise((r) => server.close(r));
+        },
+      }),
+    ),
+  );
+}
