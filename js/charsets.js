@@ -8,11 +8,10 @@
 import initCharsets, { initSync as initCharsetsSync, encode as wasmEncode } from '../dist/web/charsets.js';
 import { encodeText } from '../dist/web/tsfile_bloom.js';
 
-/** Java's canonical names of the supported charsets. */
-export const CHARSETS = Object.freeze([
-  'UTF-8', 'GBK', 'GB18030', 'Big5', 'x-windows-950', 'Shift_JIS', 'windows-31j', 'EUC-JP', 'EUC-KR',
-  'x-windows-949', 'windows-1252', 'ISO-8859-1',
-]);
+import { CHARSETS } from './wire.js';
+
+/** Java's canonical names of the supported charsets, in the order of their codes (js/wire.js). */
+export { CHARSETS };
 
 const SINGLE_BYTE = new Set(['UTF-8', 'windows-1252', 'ISO-8859-1']);
 

@@ -6,13 +6,11 @@ import {
   optimalK as rawOptimalK, javaSizing as rawJavaSizing, charsetIndex as rawCharsetIndex, probeRecord, keyArea,
 } from '../dist/web/tsfile_bloom.js';
 import { CHARSETS, canonicalCharsetName, encodeJvm, isMultiByte, wellFormed } from './charsets.js';
-
 import { invalidArgument } from './errors.js';
+import { filterProbeFrom, NONE, SEEDS, VARIANTS, VERDICTS } from './wire.js';
 
 export { CHARSETS, canonicalCharsetName, charsetsLoaded, encodeJvm, isMultiByte, loadCharsets } from './charsets.js';
-
-export const SEEDS = Object.freeze([5, 7, 11, 19, 31, 37, 43, 59]);
-export const VARIANTS = Object.freeze(['java', 'zero-extended']);
+export { SEEDS, VARIANTS } from './wire.js';
 
 const utf8 = new TextEncoder();
 
@@ -21,12 +19,15 @@ export function argumentError(message, argument = null) {
   return invalidArgument(argument, message);
 }
 
-// The wasm exports take the variant as a flag (zero-extended or not): names are checked here.
+// The wasm exports take a variant as its code (js/wire.js): names are checked here.
 function checkVariant(variant) {
   if (variant === undefined) return 'java';
   if (!VARIANTS.includes(variant)) throw argumentError(`unknown hash variant ${JSON.stringify(variant)}; expected "java" or "zero-extended"`);
   return variant;
 }
+const variantCode = (variant) => VARIANTS.indexOf(variant);
+/** The code of a key's charset for the filter exports: automatic (UTF-8) unless the text is re-encoded. */
+const keyCharset = (key) => (key.text ? charsetIndex(key.charset) : NONE);
 
 /**
  * Resolves one key to what the wasm side takes: `{bytes, text, charset}`.
@@ -43,8 +44,8 @@ function keyOf(path, charset) {
   throw argumentError('a path must be a string or a Uint8Array');
 }
 
-// Charset names → their index in CHARSETS (the wasm side's order), asked of wasm once per
-// name so that an unknown name throws wasm's own error.
+// Charset names → their code (their index in CHARSETS), asked of wasm once per name so that an
+// alias resolves as the core resolves it and an unknown name throws wasm's own error.
 const charsetIndexes = new Map();
 export function charsetIndex(name) {
   let i = charsetIndexes.get(name);
@@ -60,12 +61,9 @@ export function charsetIndex(name) {
 let memoryObject = null;
 const moduleMemory = () => (memoryObject ??= wasmMemory());
 
-// A probe's result crosses as numbers in the wasm module's probe record (src/wasm/tsfile.rs),
-// read here in place: `[view, start]`. The view is remade when wasm memory has grown.
+// A probe's result crosses as numbers in the wasm module's probe record (src/tsfile/wire/
+// record.rs), read in place (js/wire.js). The view is remade when wasm memory has grown.
 let record32 = null;
-export function probeRecordView() {
-  return [recordView(), probeRecord() >>> 2];
-}
 
 /** The module's memory as an Int32Array (probe records are read from it). */
 export function recordView() {
@@ -120,17 +118,10 @@ function writeText(write, s, at) {
   return written === s.length || s.isWellFormed() ? written : write(wellFormed(s), at);
 }
 
-/** `k` seed probes `(seed, hash32, bit, set)` from the record at `at`: `[{seed, hash32, bit, set}]`. */
-export function seedProbes(m, at, k) {
-  const probes = new Array(k);
-  for (let j = 0; j < k; j++, at += 4) probes[j] = { seed: m[at], hash32: m[at + 1], bit: m[at + 2], set: m[at + 3] === 1 };
-  return probes;
-}
-
 /** TsFile's Murmur128 folded to a signed 32-bit int, for one seed. Strings are hashed as UTF-8. */
 export function hash32(path, seed, variant = 'java') {
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw argumentError('seed must be an integer in 0..2^32-1');
-  return rawHash32(keyOf(path).bytes, seed, checkVariant(variant) === 'zero-extended');
+  return rawHash32(keyOf(path).bytes, seed, variantCode(checkVariant(variant)));
 }
 
 /** The bytes a JVM with default charset `charset` hashes for `text` (unmappable characters → '?'). */
@@ -298,7 +289,7 @@ export class BloomFilter {
   /** Sets the bits of one path. Options: `variant` ('java'), `charset` ('UTF-8'). */
   add(path, { variant, charset } = {}) {
     const key = keyOf(path, charset);
-    live(this).add(key.bytes, key.text, checkVariant(variant) === 'zero-extended', key.text ? key.charset : 'UTF-8');
+    live(this).add(key.bytes, key.text, variantCode(checkVariant(variant)), keyCharset(key));
     return this;
   }
 
@@ -308,16 +299,11 @@ export class BloomFilter {
     // Strings in UTF-8 or a single-byte charset go in as UTF-8 (wasm re-encodes); the rest as bytes.
     const text = typeof path === 'string' && !multiByteName(charset);
     const key = text ? null : keyOf(path, charset);
-    const index = charsetIndex(text ? (charset ?? 'UTF-8') : 'UTF-8');
+    const index = text ? charsetIndex(charset ?? 'UTF-8') : NONE;
     const len = putKey(text ? path : key.bytes);
-    live(this).probe(len, text, v === 'zero-extended', index);
-    const [m, at] = probeRecordView();
-    return {
-      verdict: m[at] === 1 ? 'maybe' : 'absent',
-      variant: v,
-      charset: text ? CHARSETS[index] : key.charset,
-      probes: seedProbes(m, at + 2, m[at + 1]),
-    };
+    live(this).probe(len, text, variantCode(v), index);
+    const { verdict, probes } = filterProbeFrom(recordView(), probeRecord() >>> 2);
+    return { verdict, variant: v, charset: text ? CHARSETS[index] : key.charset, probes };
   }
 
   /**
@@ -327,7 +313,7 @@ export class BloomFilter {
   addMany(paths, { variant, charset } = {}) {
     const v = checkVariant(variant);
     const packed = stageBatch(paths, charset, 'addMany');
-    live(this).addStaged(packed.count, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
+    live(this).addStaged(packed.count, packed.text, variantCode(v), keyCharset(packed));
     return this;
   }
 
@@ -338,7 +324,7 @@ export class BloomFilter {
   mightContainMany(paths, { variant, charset } = {}) {
     const v = checkVariant(variant);
     const packed = stageBatch(paths, charset, 'mightContainMany');
-    return live(this).mightContainStaged(packed.count, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
+    return live(this).mightContainStaged(packed.count, packed.text, variantCode(v), keyCharset(packed));
   }
 
   /**
@@ -350,7 +336,7 @@ export class BloomFilter {
     const v = checkVariant(variant);
     const packed = stageBatch(paths, charset, 'probeMany');
     const count = packed.count;
-    const data = live(this).probeStaged(packed.count, packed.text, v === 'zero-extended', packed.text ? packed.charset : 'UTF-8');
+    const data = live(this).probeStaged(packed.count, packed.text, variantCode(v), keyCharset(packed));
     const k = this.hashFunctionCount;
     const stride = 1 + 2 * k;
     const full = (1 << k) - 1;
@@ -369,7 +355,7 @@ export class BloomFilter {
         probes[j] = { seed: SEEDS[j], hash32: data[base + 1 + 2 * j], bit: data[base + 2 + 2 * j], set: ((mask >> j) & 1) === 1 };
       }
       const path = encoded ? paths.bytes.subarray(i === 0 ? 0 : paths.ends[i - 1], paths.ends[i]) : paths[i];
-      out[i] = { path, verdict: mask === full ? 'maybe' : 'absent', variant: v, charset: packed.charset, probes };
+      out[i] = { path, verdict: VERDICTS[mask === full ? 1 : 0], variant: v, charset: packed.charset, probes };
     }
     return out;
   }

@@ -12,7 +12,7 @@ import initLevelDb, {
   wasmMemory,
 } from '../dist/web/leveldb.js';
 import { argumentError, stagePaths } from './core.js';
-import { toSource } from './tsfile.js';
+import { toSource } from './source.js';
 
 /** LevelDB's table magic, as the last 8 bytes of a table (little-endian 0xdb4775248b80fb57). */
 export const LEVELDB_MAGIC = Uint8Array.of(0x57, 0xfb, 0x80, 0x8b, 0x24, 0x75, 0x47, 0xdb);

@@ -6,7 +6,8 @@ import { nodeSource } from './node-source.js';
 import { openLevelDbTable as openTable } from './leveldb.js';
 
 export * from './api.js';
-export { TsFile, countingSource } from './tsfile.js';
+export { TsFile } from './tsfile.js';
+export { countingSource } from './source.js';
 export { scanTsFiles } from './scan.js';
 export { LevelDbTable, loadLevelDb, levelDbHelpers, isLevelDbFooter, LEVELDB_MAGIC } from './leveldb.js';
 

@@ -1,7 +1,7 @@
 // Node sources: a path or a FileHandle, read with positional reads.
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { toSource } from './tsfile.js';
+import { toSource } from './source.js';
 import { httpSource, isHttpUrl } from './http-source.js';
 
 // Node's own wording ("ENOENT: no such file or directory, open 'x'") becomes a plain

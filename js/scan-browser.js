@@ -11,20 +11,20 @@
 // the verdicts. Anything else — an audit, a URL, an error, TsFileMetadata outside the window —
 // goes the usual way (openTsFile, scan-core.js's scanOne), reusing what was read, for the full
 // typed story. BENCHMARKS.md ("Folder scan in Chromium") measures it against a bare read loop.
-import { openTsFile, toSource } from './tsfile.js';
+import { openTsFile } from './tsfile.js';
+import { toSource } from './source.js';
 import { documentUrl, isHttpUrl } from './http-source.js';
 import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { addToSummary, checkScanOptions, failedRecord, fanOut, finishSummary, newSummary, scanOne, scanResult, tailRecord, targetList } from './scan-core.js';
 import { invalidArgument } from './errors.js';
+import { TAIL_WINDOW } from './wire.js';
 
 const TSFILE_NAME = /\.tsfile$/i;
 /** Files read at once: a browser's Blob reads are round trips, which overlap well. */
 const DEFAULT_CONCURRENCY = 64;
 /** Records handed on together (a consumer's work per record is small; per hand-over it is not). */
 const EMIT_BATCH = 256;
-/** tsfile.js's tail window. */
-const WINDOW = 4096;
 
 const argumentError = (message) => invalidArgument('targets', message);
 
@@ -89,19 +89,19 @@ async function scanBlob(file, blob, paths, count) {
   let window;
   let reads;
   try {
-    if (size <= WINDOW) {
+    if (size <= TAIL_WINDOW) {
       window = await blobBytes(blob, 0, size);
       head = window.subarray(0, Math.min(size, 12));
       reads = 1;
     } else {
-      [head, window] = await Promise.all([blobBytes(blob, 0, 12), blobBytes(blob, size - WINDOW, size)]);
+      [head, window] = await Promise.all([blobBytes(blob, 0, 12), blobBytes(blob, size - TAIL_WINDOW, size)]);
       reads = 2;
     }
   } catch {
     return null; // the usual way reads again and reports the error with its kind
   }
-  const bytesRead = size <= WINDOW ? size : head.length + window.length;
-  const held = { blocks: [{ start: 0, bytes: size <= WINDOW ? window : head }, { start: size - window.length, bytes: window }], reads, bytesRead };
+  const bytesRead = size <= TAIL_WINDOW ? size : head.length + window.length;
+  const held = { blocks: [{ start: 0, bytes: size <= TAIL_WINDOW ? window : head }, { start: size - window.length, bytes: window }], reads, bytesRead };
   let f;
   try {
     // Staged right before the call (synchronously: no other lane can stage in between).

@@ -8,6 +8,7 @@
 
 import { bloomReport } from './report.js';
 import { invalidArgument, plainError } from './errors.js';
+import { bloomFromFigures, figureVerdict } from './wire.js';
 
 // ---- Adapters: the only places that read fields of API results. -----------------------
 
@@ -23,39 +24,8 @@ function bloomFacts(info) {
   };
 }
 
-/** BloomEncoding's names in the order scanTail numbers them (src/tsfile/). */
-const ENCODINGS = ['missing', 'standard', 'empty', 'v3', 'legacy_cpp_empty', 'java_null'];
-const orNull = (x) => (Number.isNaN(x) ? null : x);
-
 /**
- * The fast route's figures (wasm scanTail: numbers from index `at`) → the object bloomInfo()
- * gives for a file whose index is not read (the scan tests check the two are equal).
- */
-export function bloomFromFigures(f, at = 1) {
-  return {
-    present: f[at] === 1,
-    encoding: ENCODINGS[f[at + 1]],
-    offset: f[at + 2],
-    bitsOffset: orNull(f[at + 3]),
-    byteLength: orNull(f[at + 4]),
-    bitCount: orNull(f[at + 5]),
-    hashFunctionCount: orNull(f[at + 6]),
-    setBits: orNull(f[at + 7]),
-    fillRatio: orNull(f[at + 8]),
-    estimatedItems: orNull(f[at + 9]),
-    indexedItems: null,
-    fppFormula: orNull(f[at + 10]),
-    fppFromFill: orNull(f[at + 11]),
-    optimalK: orNull(f[at + 12]),
-  };
-}
-
-/** scanTail's numbers before the verdicts (0 absent, 1 maybe, 2 unknown per path). */
-const FIGURES = 14;
-const VERDICTS = ['absent', 'maybe', 'unknown'];
-
-/**
- * A scan record from the fast route's figures `f` (wasm scanTail over what the scanner read:
+ * A scan record from the fast route's figures `f` (wasm scanTail, decoded by js/wire.js, over what the scanner read:
  * `reads` reads of `bytesRead` bytes), as scanOne makes it for a file whose index is not read.
  * Shared by the Node scanner's workers (js/scan-worker.js) and the browser scanner.
  */
@@ -66,7 +36,7 @@ export function tailRecord(file, size, f, paths, reads, bytesRead) {
     size,
     version: f[0],
     bloomFilter: bloomFromFigures(f),
-    results: paths.map((path, i) => ({ path, verdict: VERDICTS[f[FIGURES + i]] })),
+    results: paths.map((path, i) => ({ path, verdict: figureVerdict(f, i) })),
     audit: null,
     bytesRead,
     reads,

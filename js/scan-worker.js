@@ -8,6 +8,7 @@ import { ioError } from './node-source.js';
 import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { addToSummary, failedRecord, formatRecords, newSummary, scanOne, tailRecord } from './scan-core.js';
+import { TAIL_WINDOW } from './wire.js';
 
 const { paths, audit, format, entry } = workerData;
 // A path that is not UTF-8 comes as its bytes (a Uint8Array, once posted): fs takes a Buffer.
@@ -16,9 +17,6 @@ const fsPath = (p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteO
 const { openTsFile } = await import(entry);
 
 // O_NONBLOCK: opening a FIFO must not wait for a writer (it is then refused by fstat).
-/** tsfile.js's tail window: files up to this size are read whole, in one read. */
-const WHOLE_FILE_BELOW = 4096;
-
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 // `held`: what the fast route already read (`{blocks: [{start, bytes}], reads, bytesRead}`):
@@ -35,8 +33,8 @@ function fileSource(path, held = null, shown = path) {
     if (fd !== undefined) closeSync(fd);
     throw ioError(e, shown);
   }
-  // A file no larger than the tail window is read whole by the first read (the head): the
-  // window is then that same buffer, so a small file costs one read.
+  // A file no larger than the tail window (TAIL_WINDOW) is read whole by the first read (the
+  // head): the window is then that same buffer, so a small file costs one read.
   let whole = null;
   return {
     size,
@@ -48,7 +46,7 @@ function fileSource(path, held = null, shown = path) {
       for (const b of held?.blocks ?? []) {
         if (offset >= b.start && offset + length <= b.start + b.bytes.length) return b.bytes.subarray(offset - b.start, offset - b.start + length);
       }
-      if (offset === 0 && size <= WHOLE_FILE_BELOW && length < size) {
+      if (offset === 0 && size <= TAIL_WINDOW && length < size) {
         whole = this.read(0, size);
         return whole.subarray(0, length);
       }
@@ -78,7 +76,7 @@ const utf8 = new TextEncoder();
 // The first read asks for one byte more than the window from the start: a file that small
 // (most of a fleet of small files) comes whole, its size is what was read, and neither fstat
 // nor a second read is needed. A larger file costs fstat and a read of its tail window.
-const FIRST_READ = 4096 + 1;
+const FIRST_READ = TAIL_WINDOW + 1;
 
 function scanFast(item, count) {
   let fd;
@@ -97,10 +95,10 @@ function scanFast(item, count) {
     if (got === FIRST_READ) {
       size = fstatSync(fd).size;
       if (size < FIRST_READ) return null; // the file changed under us: the usual way tells
-      window = new Uint8Array(4096);
-      if (readSync(fd, window, 0, 4096, size - 4096) !== 4096) return null;
+      window = new Uint8Array(TAIL_WINDOW);
+      if (readSync(fd, window, 0, TAIL_WINDOW, size - TAIL_WINDOW) !== TAIL_WINDOW) return null;
       reads++;
-      bytesRead += 4096;
+      bytesRead += TAIL_WINDOW;
     }
     const f = scanTail(size, first.subarray(0, Math.min(size, 12)), window, count);
     // TsFileMetadata outside the window: the usual way, reusing what was read.

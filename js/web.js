@@ -38,6 +38,7 @@ export function initSync(options) {
 }
 
 export * from './api.js';
-export { openTsFile, TsFile, countingSource } from './tsfile.js';
+export { openTsFile, TsFile } from './tsfile.js';
+export { countingSource } from './source.js';
 export { scanTsFiles } from './scan-browser.js';
 export { openLevelDbTable, LevelDbTable, loadLevelDb, levelDbHelpers, isLevelDbFooter, LEVELDB_MAGIC } from './leveldb.js';

@@ -19,7 +19,8 @@ import { constants, openSync as fsOpenSync, readSync } from 'node:fs';
 import { buildFleet, VALID_FIXTURES } from '../tests/js/fleet.mjs';
 import { stagePaths } from '../js/node.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
-import { bloomFromFigures, formatRecords } from '../js/scan-core.js';
+import { formatRecords, tailRecord } from '../js/scan-core.js';
+import { TAIL_WINDOW } from '../js/wire.js';
 import { startNginx, NGINX } from '../tests/js/servers.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -83,18 +84,18 @@ function perFileFloor(files) {
     const t0 = performance.now();
     for (const file of files) {
       const a = performance.now();
-      // As the worker's fast route for a file up to 4 KiB: one read of 4 KiB + 1 gives it whole.
+      // As the worker's fast route for a file up to the tail window: one read of a byte more gives it whole.
       const fd = fsOpenSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-      const first = new Uint8Array(4097);
-      const size = readSync(fd, first, 0, 4097, 0);
+      const first = new Uint8Array(TAIL_WINDOW + 1);
+      const size = readSync(fd, first, 0, TAIL_WINDOW + 1, 0);
       closeSync(fd);
-      if (size > 4096) throw new Error(`${file} is larger than the window`);
+      if (size > TAIL_WINDOW) throw new Error(`${file} is larger than the window`);
       const buf = first.subarray(0, size);
       const b = performance.now();
-      const f = scanTail(size, buf.subarray(0, 12), buf.subarray(Math.max(0, size - 4096)), count);
+      const f = scanTail(size, buf.subarray(0, 12), buf, count);
       wasm += performance.now() - b;
       sys += b - a;
-      records.push({ file, ok: true, size, version: f[0], bloomFilter: bloomFromFigures(f), results: [{ path: PATH, verdict: ['absent', 'maybe', 'unknown'][f[14]] }], audit: null, bytesRead: size, reads: 1, error: null });
+      records.push(tailRecord(file, size, f, [PATH], 1, size));
     }
     formatRecords(records, 'ndjson', [PATH]);
     const total = performance.now() - t0;
@@ -109,7 +110,7 @@ const out = join(dir, 'out.txt');
 const result = { files: FILES, rounds: ROUNDS, cpus: availableParallelism(), node: process.version, loadBefore: loadavg().map((x) => x.toFixed(2)) };
 try {
   // Small files of the real C++ writer (the reader of the comparison is its own).
-  const pool = VALID_FIXTURES.filter((f) => f.size <= 4096 && !f.name.startsWith('java/') && !f.name.startsWith('synthetic'));
+  const pool = VALID_FIXTURES.filter((f) => f.size <= TAIL_WINDOW && !f.name.startsWith('java/') && !f.name.startsWith('synthetic'));
   const fleetDir = join(dir, 'fleet');
   const entries = buildFleet(fleetDir, { count: FILES, pool, hostile: false });
   result.pool = pool.map((f) => f.name);

@@ -5,7 +5,7 @@
 // scripts/gen-bench-fixtures.py.
 
 import { BloomFilter, hash32, openTsFile } from 'tsfile-bloom';
-import { countingSource } from '../js/tsfile.js';
+import { countingSource } from '../js/source.js';
 import { stagePaths } from '../js/core.js';
 import { javaBaseline } from './bench-java.mjs';
 import { nodeSource } from '../js/node-source.js';

@@ -226,6 +226,30 @@ pub(crate) fn array<const N: usize>(s: &[u8]) -> [u8; N] {
 }
 
 /// Appends the canonical (shortest) unsigned LEB128 form of `v`.
+/// Keys back to back in `bytes`, key i ending at `ends[i]` (as the bindings stage them): each
+/// key, or `Err(i)` when `ends[i]` is before the end of key i - 1 or past `bytes`.
+pub fn keys<'a, 'e>(bytes: &'a [u8], ends: &'e [u32]) -> Keys<'a, 'e> {
+    Keys { bytes, ends: ends.iter().enumerate(), start: 0 }
+}
+
+/// The iterator of [`keys`].
+pub struct Keys<'a, 'e> {
+    bytes: &'a [u8],
+    ends: std::iter::Enumerate<std::slice::Iter<'e, u32>>,
+    start: usize,
+}
+
+impl<'a> Iterator for Keys<'a, '_> {
+    type Item = std::result::Result<&'a [u8], usize>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (i, &end) = self.ends.next()?;
+        let key = self.bytes.get(self.start..end as usize).ok_or(i);
+        self.start = end as usize;
+        Some(key)
+    }
+}
+
 pub fn write_uvarint(out: &mut Vec<u8>, mut v: u32) {
     while v >= 0x80 {
         out.push((v as u8 & 0x7f) | 0x80);

@@ -150,6 +150,20 @@ impl BloomFilter {
         Ok((filter, layout))
     }
 
+    /// Decodes a whole serialized filter: None for the "no filter" encoding; bytes after the
+    /// structure are an error (`trailing_bytes`, at the first of them).
+    pub fn decode_whole(bytes: &[u8]) -> Result<Option<BloomFilter>> {
+        let (filter, layout) = Self::decode(bytes, 0)?;
+        if layout.encoded_len as usize != bytes.len() {
+            return Err(Error::new(
+                ErrorKind::TrailingBytes,
+                layout.encoded_len,
+                format!("{} bytes follow the end of the filter structure", bytes.len() as u64 - layout.encoded_len),
+            ));
+        }
+        Ok(filter)
+    }
+
     /// Decodes from a cursor. `always_geometry`: bit_count and k follow even an empty
     /// vector (TsFile v3 and the legacy C++ v4 encoding, docs/tsfile-format.md §4).
     pub fn decode_from(c: &mut Cursor<'_>, always_geometry: bool) -> Result<(Option<BloomFilter>, FilterLayout)> {
@@ -363,10 +377,8 @@ impl BloomFilter {
         let full = self.bit_count.div_ceil(8) as usize;
         if full > ADD_MANY_MAX_BYTES && self.bits.len() < full {
             // A huge geometry with few bits stored: grow only as far as the keys need.
-            let mut start = 0usize;
-            for (i, &end) in ends.iter().enumerate() {
-                self.add(keys.get(start..end as usize).ok_or(i)?, variant);
-                start = end as usize;
+            for key in crate::bytes::keys(keys, ends) {
+                self.add(key?, variant);
             }
             return Ok(());
         }

@@ -468,6 +468,9 @@ pub enum FileVerdict {
 }
 
 impl FileVerdict {
+    /// Every verdict, in the order of its code (src/tsfile/wire/).
+    pub const ALL: [FileVerdict; 3] = [FileVerdict::Absent, FileVerdict::Maybe, FileVerdict::Unknown];
+
     /// `absent`, `maybe` or `unknown`, as serialized.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -21,6 +21,18 @@ pub struct Envelope {
     pub metadata_size: u32,
 }
 
+impl Envelope {
+    /// [`read_envelope`] of a file of `file_size` bytes from its first bytes (`head`: at least
+    /// [`HEAD_LEN`], 12 to recognise a v2 head) and its last ones (`tail`: at least [`TAIL_LEN`]),
+    /// as the bindings read them.
+    pub fn from_parts(file_size: u64, head: &[u8], tail: &[u8]) -> Result<Envelope> {
+        let mut r = crate::source::Ranges::new(file_size);
+        r.insert(0, head.to_vec());
+        r.insert(file_size.saturating_sub(tail.len() as u64), tail.to_vec());
+        read_envelope(&r)
+    }
+}
+
 /// Checks head and tail and locates TsFileMetadata (docs/tsfile-format.md §2).
 pub fn read_envelope<R: ReadAt + ?Sized>(src: &R) -> Result<Envelope> {
     let size = src.size()?;

@@ -25,6 +25,16 @@ pub enum BloomEncoding {
 serialize_as_str!(BloomEncoding);
 
 impl BloomEncoding {
+    /// Every encoding, in the order of its code (src/tsfile/wire/).
+    pub const ALL: [BloomEncoding; 6] = [
+        BloomEncoding::Missing,
+        BloomEncoding::Standard,
+        BloomEncoding::Empty,
+        BloomEncoding::V3,
+        BloomEncoding::LegacyCppEmpty,
+        BloomEncoding::JavaNull,
+    ];
+
     /// The encoding's name (`standard`, `v3`, `legacy_cpp_empty`, …), as serialized.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -9,6 +9,8 @@
 //!    [`encoder`] supplies path bytes in the JVM charsets.
 //! 5. [`reader`]: [`TsFileReader`], an opened file that answers everything the JS API
 //!    shows (filter info, listing, audit, probes) as plain serialisable values.
+//! 6. [`wire`]: the numeric layouts the JS bindings' hot paths cross in (the listing's
+//!    columns, probe records, the fast scan's figures) and the codes they hold.
 //!
 //! Opening reads the head (7 bytes), the tail size and magic (10 bytes) and
 //! TsFileMetadata; listing series reads the index region `[meta_offset, start)`
@@ -23,6 +25,7 @@ pub mod metadata;
 pub mod reader;
 pub mod schema;
 pub mod series;
+pub mod wire;
 
 pub use envelope::{read_envelope, Envelope, HEAD_LEN, MAGIC, MIN_FILE_LEN, TAIL_LEN};
 pub use filter_encoding::{BloomEncoding, BloomField};

@@ -10,7 +10,7 @@
 
 use super::audit::{self, Audit, AuditStatus, FileVerdict, Listed, Paths, Reason, VerdictRule};
 use super::encoder::{BuiltIn, PathEncoder};
-use super::{category_name, data_type_name, BloomEncoding, DataType, IndexWalk, Series, TsFileMetadata};
+use super::{category_name, data_type_name, BloomEncoding, BloomField, DataType, IndexWalk, Series, TsFileMetadata};
 use crate::error::{Error, ErrorKind, Result};
 use crate::filter::{BloomFilter, SeedProbe, Stats, Verdict};
 use crate::hash::TailVariant;
@@ -50,6 +50,33 @@ pub struct BloomInfo {
     pub fpp_formula: Option<f64>,
     pub fpp_from_fill: Option<f64>,
     pub optimal_k: Option<f64>,
+}
+
+impl BloomInfo {
+    /// The filter field's facts; `indexed_items` (from the audit, None before the index is read)
+    /// sets the n of the formula's figures.
+    pub fn of(b: &BloomField, indexed_items: Option<u64>) -> BloomInfo {
+        let f = b.filter.as_ref();
+        let stats: Option<Stats> = f.map(|f| f.stats(indexed_items.map(|n| n as f64)));
+        // An empty v3 (or legacy C++) filter still stores its geometry: reported, with 0 bits set.
+        let empty_geometry = if f.is_none() { b.layout.and_then(|l| l.stored_geometry) } else { None };
+        BloomInfo {
+            present: f.is_some(),
+            encoding: b.encoding,
+            offset: b.offset,
+            bits_offset: b.layout.map(|l| l.bits_offset),
+            byte_length: b.layout.map(|l| l.byte_length),
+            bit_count: f.map(|f| f.bit_count()).or(empty_geometry.map(|g| g.0)),
+            hash_function_count: f.map(|f| f.hash_function_count()).or(empty_geometry.map(|g| g.1)),
+            set_bits: stats.map(|s| s.set_bits).or(empty_geometry.map(|_| 0)),
+            fill_ratio: stats.map(|s| s.fill_ratio),
+            estimated_items: stats.map(|s| s.estimated_items),
+            indexed_items,
+            fpp_formula: stats.map(|s| s.fpp_formula),
+            fpp_from_fill: stats.map(|s| s.fpp_from_fill),
+            optimal_k: stats.map(|s| s.optimal_k),
+        }
+    }
 }
 
 /// One listed series (or aligned time column).
@@ -364,28 +391,7 @@ impl<E: PathEncoder> TsFileReader<E> {
     }
 
     pub fn bloom_info(&self) -> BloomInfo {
-        let b = &self.meta.bloom;
-        let f = b.filter.as_ref();
-        let indexed_items = self.indexed_items();
-        let stats: Option<Stats> = f.map(|f| f.stats(indexed_items.map(|n| n as f64)));
-        // An empty v3 (or legacy C++) filter still stores its geometry: reported, with 0 bits set.
-        let empty_geometry = if f.is_none() { b.layout.and_then(|l| l.stored_geometry) } else { None };
-        BloomInfo {
-            present: f.is_some(),
-            encoding: b.encoding,
-            offset: b.offset,
-            bits_offset: b.layout.map(|l| l.bits_offset),
-            byte_length: b.layout.map(|l| l.byte_length),
-            bit_count: f.map(|f| f.bit_count()).or(empty_geometry.map(|g| g.0)),
-            hash_function_count: f.map(|f| f.hash_function_count()).or(empty_geometry.map(|g| g.1)),
-            set_bits: stats.map(|s| s.set_bits).or(empty_geometry.map(|_| 0)),
-            fill_ratio: stats.map(|s| s.fill_ratio),
-            estimated_items: stats.map(|s| s.estimated_items),
-            indexed_items,
-            fpp_formula: stats.map(|s| s.fpp_formula),
-            fpp_from_fill: stats.map(|s| s.fpp_from_fill),
-            optimal_k: stats.map(|s| s.optimal_k),
-        }
+        BloomInfo::of(&self.meta.bloom, self.indexed_items())
     }
 
     pub fn properties(&self) -> Vec<PropertyInfo> {

@@ -2,7 +2,7 @@
 //! feature): `String.getBytes(charset)` for every JVM charset of `crate::charset`,
 //! loaded by the package only when a multi-byte charset is used (js/charsets.js).
 
-use super::common::js_error;
+use super::common::js;
 use crate::charset::Charset;
 use wasm_bindgen::prelude::*;
 
@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 /// per unmappable code point. An unknown name throws `kind: 'invalid_argument'`.
 #[wasm_bindgen]
 pub fn encode(text: &str, charset: &str) -> Result<Vec<u8>, JsValue> {
-    let cs = Charset::from_name(charset).map_err(|e| js_error(&e))?;
+    let cs = js(Charset::from_name(charset))?;
     Ok(cs.encode(text).into_owned())
 }
 

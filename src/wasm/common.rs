@@ -1,7 +1,7 @@
 //! What every wasm module of the package shares: the allocator, the one serializer that
 //! carries result objects to JS, JS errors with `kind`/`offset`, and the batch staging area.
 
-// The charsets module uses only js_error from here; the teaching module to_js and js_error.
+// The charsets module uses only js from here; the teaching module to_js and js_error.
 #![cfg_attr(any(feature = "wasm-charsets", feature = "wasm-teach"), allow(dead_code))]
 
 use crate::error::Error;
@@ -28,6 +28,11 @@ pub(crate) fn js_error(e: &Error) -> JsValue {
     let offset = e.offset().map_or(JsValue::NULL, |at| JsValue::from_f64(at as f64));
     let _ = js_sys::Reflect::set(&err, &JsValue::from_str("offset"), &offset);
     err
+}
+
+/// A core result as JS takes it: its error as [`js_error`]'s `Error`.
+pub(crate) fn js<T>(r: crate::Result<T>) -> Result<T, JsValue> {
+    r.map_err(|e| js_error(&e))
 }
 
 /// Module state in a plain `static`: these modules run on one thread (no atomics), and a
@@ -93,6 +98,11 @@ pub(crate) fn with_key<R>(len: usize, f: impl FnOnce(&[u8]) -> Result<R, JsValue
     })
 }
 
+/// The error for staged key `i` whose end is out of order.
+pub(crate) fn bad_ends(_i: usize) -> JsValue {
+    js_error(&Error::invalid_argument("staged key ends are not increasing within the staged bytes"))
+}
+
 /// The module's memory, for writing staged keys.
 #[cfg(not(any(feature = "wasm-charsets", feature = "wasm-teach")))]
 #[wasm_bindgen(js_name = wasmMemory)]
@@ -122,17 +132,9 @@ pub(crate) fn staged_count() -> usize {
 pub(crate) fn for_each_staged(count: usize, mut f: impl FnMut(&[u8]) -> Result<(), JsValue>) -> Result<(), JsValue> {
     STAGE.with(|s| {
         let s = s.borrow();
-        let (bytes, ends) = (&s.0, &s.1);
-        if count > ends.len() {
-            return Err(js_error(&Error::invalid_argument("more keys than were staged")));
-        }
-        let mut start = 0usize;
-        for &end in &ends[..count] {
-            let key = bytes.get(start..end as usize).ok_or_else(|| {
-                js_error(&Error::invalid_argument("staged key ends are not increasing within the staged bytes"))
-            })?;
-            f(key)?;
-            start = end as usize;
+        let ends = s.1.get(..count).ok_or_else(|| js_error(&Error::invalid_argument("more keys than were staged")))?;
+        for key in crate::bytes::keys(&s.0, ends) {
+            f(key.map_err(bad_ends)?)?;
         }
         Ok(())
     })

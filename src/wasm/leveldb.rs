@@ -2,7 +2,7 @@
 //! feature): reading `.ldb`/`.sst` tables and LevelDB's Bloom filter policy. Converters
 //! only: the shapes are `crate::leveldb::view`'s, carried by [`to_js`].
 
-use super::common::{for_each_staged, js_error, to_js};
+use super::common::{for_each_staged, js, to_js};
 use crate::leveldb::view::{FilterProbeInfo, TableProbeInfo};
 use crate::leveldb::{self, BloomFilterPolicy, LevelDbTable};
 use wasm_bindgen::prelude::*;
@@ -16,7 +16,7 @@ pub struct WasmLevelDbTable {
 impl WasmLevelDbTable {
     /// Opens a table from its bytes (LevelDB tables are a few MiB at most).
     pub fn open(bytes: Vec<u8>) -> Result<WasmLevelDbTable, JsValue> {
-        let table = LevelDbTable::open(&bytes[..]).map_err(|e| js_error(&e))?;
+        let table = js(LevelDbTable::open(&bytes[..]))?;
         Ok(WasmLevelDbTable { table })
     }
 

@@ -21,16 +21,9 @@ fn err(e: Error) -> JsValue {
 }
 
 fn split<'a>(keys: &'a [u8], ends: &[u32]) -> Result<Vec<&'a [u8]>, JsValue> {
-    let mut out = Vec::with_capacity(ends.len());
-    let mut start = 0usize;
-    for &end in ends {
-        let k = keys.get(start..end as usize).ok_or_else(|| {
-            err(Error::invalid_argument("keys: the end offsets are not increasing within the key bytes"))
-        })?;
-        out.push(k);
-        start = end as usize;
-    }
-    Ok(out)
+    crate::bytes::keys(keys, ends)
+        .collect::<Result<_, usize>>()
+        .map_err(|_| err(Error::invalid_argument("keys: the end offsets are not increasing within the key bytes")))
 }
 
 fn given<'a>(keys: &'a [u8], ends: &[u32], label: &str) -> Result<Option<Given<'a>>, JsValue> {

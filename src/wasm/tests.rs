@@ -14,9 +14,9 @@ fn get(v: &JsValue, key: &str) -> JsValue {
 
 fn open() -> WasmTsFile {
     let size = FILE.len();
-    let env = tsfile_envelope(size as f64, FILE[..12].to_vec(), FILE[size - 10..].to_vec()).ok().unwrap_or_default();
+    let env = tsfile_envelope(size as f64, &FILE[..12], &FILE[size - 10..]).ok().unwrap_or_default();
     let (offset, len) = (env[1] as usize, env[2] as usize);
-    WasmTsFile::open(size as f64, FILE[..12].to_vec(), FILE[size - 10..].to_vec(), FILE[offset..offset + len].to_vec())
+    WasmTsFile::open(size as f64, &FILE[..12], &FILE[size - 10..], &FILE[offset..offset + len])
         .ok()
         .expect("the fixture opens")
 }
@@ -50,8 +50,7 @@ fn errors_carry_kind_offset_and_a_plain_message() {
     let mut garbage = FILE.to_vec();
     garbage[0] = b'X';
     let size = garbage.len() as f64;
-    let err =
-        tsfile_envelope(size, garbage[..12].to_vec(), garbage[garbage.len() - 10..].to_vec()).err().expect("an error");
+    let err = tsfile_envelope(size, &garbage[..12], &garbage[garbage.len() - 10..]).err().expect("an error");
     let e: js_sys::Error = err.clone().dyn_into().expect("a JS Error");
     assert_eq!(get(&err, "kind").as_string().as_deref(), Some("bad_head_magic"));
     assert_eq!(get(&err, "offset").as_f64(), Some(0.0));
@@ -60,73 +59,38 @@ fn errors_carry_kind_offset_and_a_plain_message() {
 }
 
 #[wasm_bindgen_test]
-fn listing_columns_and_probe_record() {
+fn listing_columns_and_probe_record_are_the_cores_layouts_copied() {
+    // The layouts are built and tested natively (src/tsfile/wire/, tests/wire.rs); here, that the
+    // exports hand them over unchanged: the same columns, the same record where JS reads it.
     let mut file = open();
     let (o, n) = {
         let r = file.index_range();
         (r[0] as usize, r[1] as usize)
     };
     file.attach_index(&FILE[o..o + n]);
+    let mut reader = crate::tsfile::TsFileReader::from_metadata(
+        crate::tsfile::read_metadata(FILE).expect("metadata"),
+        crate::encoder::BuiltIn,
+    );
+    assert!(reader.attach_index(&FILE[o..o + n]).is_none());
+    let want = crate::tsfile::wire::listing::columns(&reader);
     let cols = file.listing_columns();
-    let text = String::from_utf8(js_sys::Uint8Array::from(cols.get(0)).to_vec()).expect("UTF-8 names");
-    let bounds = js_sys::Uint32Array::from(cols.get(1)).to_vec();
-    let numbers = js_sys::Uint32Array::from(cols.get(2)).to_vec();
-    assert_eq!(numbers.len(), 5 * 10, "five numbers per listed series");
-    // The manifest's series (as written, sorted); a path is its device's prefix and its
-    // measurement (names numbered in order of first use), or given whole (flag 32).
-    let want = [
-        "root.sg1.d1.s_bool",
-        "root.sg1.d1.s_float",
-        "root.sg1.d1.s_int32",
-        "root.sg1.d1.s_int64",
-        "root.sg1.d2.S_String",
-        "root.sg1.d2.s_double",
-        "root.sg1.d2.s_text",
-        "root.sg2.a.b.s_date",
-        "root.sg2.a.b.s_ts",
-        "root.top.s_blob",
-    ];
-    let name = |b: usize| &text[bounds[b] as usize..bounds[b + 1] as usize];
-    let mut paths = Vec::new();
-    let (mut b, mut prefix, mut names) = (0, "", Vec::new());
-    for row in numbers.chunks(5) {
-        let flags = row[0] & 0xff;
-        if flags & 8 == 0 {
-            prefix = name(b);
-            b += 4 + 2 * row[1] as usize;
-        }
-        if flags & 16 != 0 {
-            names.push(name(b));
-            b += 2;
-        }
-        if flags & 32 != 0 {
-            paths.push(name(b).to_string());
-            b += 2;
-        } else {
-            paths.push(format!("{prefix}{}", names[row[2] as usize]));
-        }
-    }
-    assert_eq!(b, bounds.len(), "every bound read");
-    assert_eq!(names.len(), 10, "ten measurement names, each crossing once");
-    paths.sort();
-    assert_eq!(paths, want);
-    // Every series of a consistent file tests "maybe" (flag 4).
-    assert!(numbers.chunks(5).all(|r| r[0] & 7 == 4));
+    assert_eq!(js_sys::Uint8Array::from(cols.get(0)).to_vec(), want.text);
+    assert_eq!(js_sys::Uint32Array::from(cols.get(1)).to_vec(), want.bounds);
+    assert_eq!(js_sys::Uint32Array::from(cols.get(2)).to_vec(), want.numbers);
+    assert_eq!(want.numbers.len(), 5 * 10, "the manifest's 10 series");
+    assert_eq!(js_sys::Array::from(&cols.get(3)).get(1).as_string().as_deref(), Some("INT32"), "type names by byte");
 
     let key = b"root.sg1.d1.s_bool";
     let at = super::common::key_area(key.len()) as usize;
     let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
     js_sys::Uint8Array::new(&memory.buffer()).subarray(at as u32, (at + key.len()) as u32).copy_from(key);
-    let at = file.probe(key.len(), 0, -1).ok().expect("probe");
+    let at = file.probe(key.len(), -1, -1).ok().expect("probe");
     assert_eq!(at, probe_record());
-    let at = at / 4;
-    let record = js_sys::Int32Array::new(&memory.buffer());
-    assert_eq!(record.get_index(at), 1, "verdict maybe");
-    assert_eq!(record.get_index(at + 4), 1, "indexed");
-    assert_eq!(record.get_index(at + 5), 5, "k seeds");
-    // The reason's codes end the record (js/reasons.js words them): every bit set (kind 1),
-    // the index lists the path (1). Each other candidate takes 3 + 4k numbers.
-    let end = at + 7 + 4 * 5 + record.get_index(at + 6) as u32 * (3 + 4 * 5);
-    assert_eq!(record.get_index(end), 1, "kind: every probed bit is set");
-    assert_eq!(record.get_index(end + 3), 1, "listed");
+    let mut want = Vec::new();
+    let p = reader.probe_filter_reasoned(key, None, None).expect("probe");
+    crate::tsfile::wire::record::file_probe(&mut want, reader.listed(key), p.as_ref());
+    let record = js_sys::Int32Array::new(&memory.buffer()).subarray(at / 4, at / 4 + want.len() as u32).to_vec();
+    assert_eq!(record, want);
+    assert_eq!((record[0], record[4]), (1, 1), "maybe, and indexed");
 }

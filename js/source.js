@@ -1,0 +1,91 @@
+// Byte sources: what the readers (TsFile, LevelDB tables, the scanners) read through. A source
+// is `{size, read(offset, length) → Promise<Uint8Array>, close?, release?, name?}`; this module
+// makes one from a Uint8Array, an ArrayBuffer, a Blob/File or an http(s) URL (in Node,
+// node-source.js adds paths and FileHandles), and checks a source's answers as a reader uses it.
+
+import { documentUrl, httpSource, isHttpUrl } from './http-source.js';
+import { invalidArgument } from './errors.js';
+
+/** A source of bytes: `size` and `read(offset, length) → Promise<Uint8Array>`; http(s) URLs resolve to one. */
+export function toSource(source, options = {}) {
+  if (isHttpUrl(source)) return httpSource(source, options);
+  const relative = documentUrl(source);
+  if (relative) return httpSource(relative, options);
+  if (source instanceof Uint8Array) {
+    if (source.length === 0 && isDetached(source.buffer)) throw invalidArgument('source', 'the Uint8Array views a detached (transferred) buffer: it holds no bytes');
+    return { size: source.length, read: async (o, n) => source.subarray(o, o + n), close: async () => {}, name: null };
+  }
+  if (source instanceof ArrayBuffer) {
+    // A transferred (detached) buffer has no bytes any more: say so rather than read 0 of them.
+    if (source.detached === true || (source.byteLength === 0 && isDetached(source))) throw invalidArgument('source', 'the ArrayBuffer is detached (it was transferred): it holds no bytes');
+    return toSource(new Uint8Array(source));
+  }
+  if (typeof Blob !== 'undefined' && source instanceof Blob) {
+    return {
+      size: source.size,
+      read: async (o, n) => new Uint8Array(await source.slice(o, o + n).arrayBuffer()),
+      close: async () => {},
+      name: source.name ?? null,
+    };
+  }
+  if (source && typeof source.size === 'number' && typeof source.read === 'function') return source;
+  throw invalidArgument('source', 'source must be a Uint8Array, ArrayBuffer, Blob/File, an http(s) URL (in a page, also one relative to it), or (in Node) a path or FileHandle');
+}
+
+/** Whether `buffer` is detached, where ArrayBuffer#detached is missing (Node 20): a view of it cannot be made. */
+function isDetached(buffer) {
+  try {
+    new Uint8Array(buffer);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Counts what is read (tests use it to show opening touches only the tail). */
+export function countingSource(source) {
+  const inner = toSource(source);
+  const counted = { ...inner, bytesRead: 0, reads: [] };
+  counted.read = async (o, n) => {
+    counted.bytesRead += n;
+    counted.reads.push([o, n]);
+    return inner.read(o, n);
+  };
+  return counted;
+}
+
+/**
+ * The source a reader reads through: its size checked, every read checked to return exactly the
+ * bytes asked for (a custom source's mistake is a typed io error, not a TypeError deep inside),
+ * and `ioCount`/`ioBytes` — the source's own (an HTTP source counts requests), else counted here.
+ */
+export function checkedSource(source) {
+  const { size } = source;
+  if (!Number.isSafeInteger(size) || size < 0) throw invalidArgument('source', `a byte source's size must be a non-negative integer, not ${String(size)}`);
+  const counts = typeof source.ioCount === 'number';
+  const checked = {
+    size,
+    name: source.name ?? null,
+    ioCount: 0,
+    ioBytes: 0,
+    async read(offset, length) {
+      if (!counts) {
+        checked.ioCount++;
+        checked.ioBytes += length;
+      }
+      const bytes = await source.read(offset, length);
+      if (!(bytes instanceof Uint8Array) || bytes.length !== length) {
+        const got = bytes instanceof Uint8Array ? `${bytes.length} bytes` : bytes === null ? 'null' : typeof bytes;
+        throw Object.assign(new Error(`the byte source's read(${offset}, ${length}) returned ${got}, not ${length} bytes`), { kind: 'io', offset });
+      }
+      return bytes;
+    },
+    close: () => source.close?.(),
+    release: () => source.release?.(),
+  };
+  if (counts) {
+    Object.defineProperty(checked, 'ioCount', { get: () => source.ioCount });
+    Object.defineProperty(checked, 'ioBytes', { get: () => source.ioBytes });
+  }
+  return checked;
+}

@@ -1,0 +1,248 @@
+// The wire between the TsFile wasm module and the package: the numeric layouts its hot paths
+// cross in instead of objects (BENCHMARKS.md, "Boundary") — the listing's columns, the probe
+// records, the fast scan's figures — are the core's (src/tsfile/wire/, built and tested there
+// natively); this module is their one decoder, shared by tsfile.js, core.js, report.js and the
+// scanners. It states the codes and constants they hold once: the package needs them at
+// import, before any wasm is initialised (SEEDS and VARIANTS are public constants), so they are
+// not asked of the module; tests/wire.rs checks every table below against the core's
+// `wire::tables()`, entry for entry. Nothing here imports the wasm module.
+
+/** A verdict's code is its index (src/tsfile/wire/ `verdict_code`). */
+export const VERDICTS = Object.freeze(['absent', 'maybe', 'unknown']);
+/** A tail variant's code is its index (`variant_code`). */
+export const VARIANTS = Object.freeze(['java', 'zero-extended']);
+/** Java's canonical names of the supported charsets; a charset's code is its index (`charset_code`). */
+export const CHARSETS = Object.freeze([
+  'UTF-8', 'GBK', 'GB18030', 'Big5', 'x-windows-950', 'Shift_JIS', 'windows-31j', 'EUC-JP', 'EUC-KR',
+  'x-windows-949', 'windows-1252', 'ISO-8859-1',
+]);
+/** How TsFileMetadata stores the filter field; an encoding's code is its index (`encoding_code`). */
+export const ENCODINGS = Object.freeze(['missing', 'standard', 'empty', 'v3', 'legacy_cpp_empty', 'java_null']);
+/** TsFile's hash seeds, in order: a filter of k hash functions uses the first k. */
+export const SEEDS = Object.freeze([5, 7, 11, 19, 31, 37, 43, 59]);
+/** A code of "none" in a record, and "automatic" (the audit's choice) in an argument. */
+export const NONE = -1;
+/** Bytes from a file's end read first when opening it, and all the fast scan reads (a file no larger is read whole). */
+export const TAIL_WINDOW = 4096;
+
+/** The listing's columns (src/tsfile/wire/listing.rs): numbers per record, a null name's bounds, the flags. */
+export const LISTING_STRIDE = 5;
+export const LISTING_NULL = 0xffffffff;
+export const LISTING_FLAGS = Object.freeze({ time: 1, absent: 2, maybe: 4, same_device: 8, new_name: 16, whole_path: 32 });
+/** The fast scan's figures before its verdicts (src/tsfile/wire/scan.rs): the version, then bloomInfo()'s keys. */
+export const FIGURES = Object.freeze([
+  'version', 'present', 'encoding', 'offset', 'bitsOffset', 'byteLength', 'bitCount', 'hashFunctionCount', 'setBits',
+  'fillRatio', 'estimatedItems', 'fppFormula', 'fppFromFill', 'optimalK',
+]);
+/** The probe records' fields (src/tsfile/wire/record.rs), in order. */
+export const PROBE_RECORD = Object.freeze(['verdict', 'variant', 'charset', 'confirmed', 'indexed', 'k', 'others']);
+export const FILTER_RECORD = Object.freeze(['verdict', 'k']);
+export const SEED_PROBE = Object.freeze(['seed', 'hash32', 'bit', 'set']);
+export const OTHER_PROBE = Object.freeze(['variant', 'charset', 'verdict']);
+export const REASON = Object.freeze(['kind', 'flag', 'consulted', 'listed']);
+
+/** The tables as `wire::tables()` writes them (tests/wire.rs compares the two texts). */
+export function tables() {
+  const line = (name, items) => `${[name, ...items].join(' ')}\n`;
+  return [
+    line('verdict', VERDICTS), line('variant', VARIANTS), line('charset', CHARSETS), line('encoding', ENCODINGS),
+    line('seed', SEEDS), line('none', [NONE]), line('tail_window', [TAIL_WINDOW]), line('listing_stride', [LISTING_STRIDE]),
+    line('listing_null', [LISTING_NULL]), line('listing_flag', Object.entries(LISTING_FLAGS).map(([k, v]) => `${k}=${v}`)),
+    line('figures', FIGURES), line('probe_record', PROBE_RECORD), line('filter_record', FILTER_RECORD),
+    line('seed_probe', SEED_PROBE), line('other_probe', OTHER_PROBE), line('reason', REASON),
+  ].join('');
+}
+
+const { time: TIME, absent: ABSENT, maybe: MAYBE, same_device: SAME_DEVICE, new_name: NEW_NAME, whole_path: WHOLE_PATH } = LISTING_FLAGS;
+
+// ---- Probe records (read in place from wasm memory). ----------------------------------------
+
+const SEED = SEED_PROBE.length;
+const [V, VARIANT, CHARSET, CONFIRMED, INDEXED, K, OTHERS] = PROBE_RECORD.map((f) => PROBE_RECORD.indexOf(f));
+const OTHER = OTHER_PROBE.length;
+
+/** `k` seed probes from the record at `at`: `[{seed, hash32, bit, set}]`. */
+export function seedProbes(m, at, k) {
+  const probes = new Array(k);
+  for (let j = 0; j < k; j++, at += SEED) probes[j] = { seed: m[at], hash32: m[at + 1], bit: m[at + 2], set: m[at + 3] === 1 };
+  return probes;
+}
+
+/** A filter probe's record at `at` of `m` (an Int32Array of wasm memory): `{verdict, probes}`. */
+export function filterProbeFrom(m, at) {
+  return { verdict: VERDICTS[m[at]], probes: seedProbes(m, at + FILTER_RECORD.length, m[at + 1]) };
+}
+
+/**
+ * A file probe's record at `at` of `m`: the probe as TsFile#probe gives it but its path and
+ * reason (`{verdict, variant, charset, confirmed, reason: '', indexed, probes, others}`), the
+ * reason's codes (`[kind, flag, consulted, listed]`, for js/reasons.js), and the hash used as
+ * one number (`hash`: variant code + 1 + 4 × (charset code + 1)).
+ */
+export function fileProbeFrom(m, at) {
+  const k = m[at + K];
+  const otherCount = m[at + OTHERS];
+  let p = at + PROBE_RECORD.length + SEED * k;
+  const others = new Array(otherCount);
+  for (let i = 0; i < otherCount; i++) {
+    others[i] = { variant: VARIANTS[m[p]], charset: CHARSETS[m[p + 1]], verdict: VERDICTS[m[p + 2]], probes: seedProbes(m, p + OTHER, k) };
+    p += OTHER + SEED * k;
+  }
+  const probe = {
+    path: '',
+    verdict: VERDICTS[m[at + V]],
+    variant: m[at + VARIANT] === NONE ? null : VARIANTS[m[at + VARIANT]],
+    charset: m[at + CHARSET] === NONE ? null : CHARSETS[m[at + CHARSET]],
+    confirmed: m[at + CONFIRMED] === 1,
+    reason: '',
+    indexed: m[at + INDEXED] === NONE ? null : m[at + INDEXED] === 1,
+    probes: seedProbes(m, at + PROBE_RECORD.length, k),
+    others,
+  };
+  return { probe, codes: [m[p], m[p + 1], m[p + 2], m[p + 3]], hash: m[at + VARIANT] + 1 + 4 * (m[at + CHARSET] + 1) };
+}
+
+// ---- The fast scan's figures. ------------------------------------------------------------------
+
+const orNull = (x) => (Number.isNaN(x) ? null : x);
+
+/**
+ * The figures `f` of wasm scanTail → the object bloomInfo() gives for a file whose index is not
+ * read (the scan tests check the two are equal).
+ */
+export function bloomFromFigures(f) {
+  return {
+    present: f[1] === 1,
+    encoding: ENCODINGS[f[2]],
+    offset: f[3],
+    bitsOffset: orNull(f[4]),
+    byteLength: orNull(f[5]),
+    bitCount: orNull(f[6]),
+    hashFunctionCount: orNull(f[7]),
+    setBits: orNull(f[8]),
+    fillRatio: orNull(f[9]),
+    estimatedItems: orNull(f[10]),
+    indexedItems: null,
+    fppFormula: orNull(f[11]),
+    fppFromFill: orNull(f[12]),
+    optimalK: orNull(f[13]),
+  };
+}
+
+/** Path `i`'s verdict in the figures `f`. */
+export const figureVerdict = (f, i) => VERDICTS[f[FIGURES.length + i]];
+
+// ---- The listing's columns. --------------------------------------------------------------------
+
+// Stored names as JS strings: the text is valid UTF-8 (the core decoded names lossily); a BOM stays.
+const lossyDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * Walks the listing's columns `[bytes, bounds, numbers]` record by record: for a record that
+ * starts a device, `visit.device(b, segments)` (its bounds from `b`: the path prefix, the table,
+ * then each segment); for a new measurement name, `visit.name(b)`; then `visit.record(n, flags,
+ * whole)` — `n` the record's first number, `whole` the bounds of its whole path, or -1 when the
+ * path is its device's prefix joined to its measurement.
+ */
+export function walkListing(numbers, visit) {
+  for (let n = 0, b = 0; n < numbers.length; n += LISTING_STRIDE) {
+    const flags = numbers[n] & 0xff;
+    if (!(flags & SAME_DEVICE)) {
+      const segments = numbers[n + 1];
+      visit.device(b, segments);
+      b += 4 + 2 * segments;
+    }
+    if (flags & NEW_NAME) {
+      visit.name(b);
+      b += 2;
+    }
+    let whole = -1;
+    if (flags & WHOLE_PATH) {
+      whole = b;
+      b += 2;
+    }
+    visit.record(n, flags, whole);
+  }
+}
+
+/** A record's data type byte, measurement number and offset, from its first number `n`. */
+export const recordType = (numbers, n) => numbers[n] >>> 8;
+export const recordName = (numbers, n) => numbers[n + 2];
+export const recordOffset = (numbers, n) => numbers[n + 4] * 2 ** 32 + numbers[n + 3];
+/** A record's `maybePresent` from its flags, as the index's verdict says. */
+export const recordMaybe = (flags) => (flags & MAYBE ? true : flags & ABSENT ? false : null);
+export const isTimeColumn = (flags) => (flags & TIME) !== 0;
+
+/**
+ * SeriesInfo objects from the listing's columns (`WasmTsFile.listingColumns`): each device's
+ * names and each measurement name cross once, as UTF-8 with byte bounds, and a path is its
+ * device's prefix joined to its measurement. The records of one device share one frozen
+ * `device` array; a string or an array per record would be garbage-collector work that costs
+ * more than the rest of the listing (BENCHMARKS.md, "Boundary").
+ */
+export function listingFrom([bytes, byteBounds, numbers, typeNames]) {
+  const series = [];
+  const timeColumns = [];
+  const text = lossyDecoder.decode(bytes);
+  // Only ASCII text has as many UTF-16 units as bytes; otherwise count them once.
+  const bounds = text.length === bytes.length ? byteBounds : utf16Bounds(bytes, byteBounds);
+  const str = (b) => (bounds[b] === LISTING_NULL ? null : text.slice(bounds[b], bounds[b + 1]));
+  const measurements = [];
+  let prefix = null;
+  let table = null;
+  let device = null;
+  walkListing(numbers, {
+    device(b, segments) {
+      prefix = str(b);
+      table = str(b + 2);
+      device = new Array(segments);
+      for (let j = 0; j < segments; j++) device[j] = str(b + 4 + 2 * j);
+      Object.freeze(device);
+    },
+    name(b) {
+      measurements.push(str(b));
+    },
+    record(n, flags, whole) {
+      const measurement = measurements[recordName(numbers, n)];
+      const item = {
+        path: whole < 0 ? prefix + measurement : str(whole),
+        table,
+        device,
+        measurement,
+        dataType: typeNames[recordType(numbers, n)],
+        offset: recordOffset(numbers, n),
+        maybePresent: recordMaybe(flags),
+      };
+      (isTimeColumn(flags) ? timeColumns : series).push(item);
+    },
+  });
+  return { series, timeColumns };
+}
+
+/** UTF-16 units (what String.prototype.slice counts) of valid UTF-8 `bytes[from, to)`. */
+function utf16Units(bytes, from, to) {
+  let units = 0;
+  for (let i = from; i < to; i++) {
+    const c = bytes[i];
+    // One unit per character (a byte that is not a continuation byte), two for 4-byte ones.
+    if ((c & 0xc0) !== 0x80) units += c >= 0xf0 ? 2 : 1;
+  }
+  return units;
+}
+
+/** Byte bounds into `bytes` (increasing, LISTING_NULL aside) as UTF-16 units of its text. */
+function utf16Bounds(bytes, byteBounds) {
+  const out = new Uint32Array(byteBounds.length);
+  let at = 0;
+  let units = 0;
+  for (let i = 0; i < byteBounds.length; i++) {
+    const b = byteBounds[i];
+    if (b === LISTING_NULL) out[i] = LISTING_NULL;
+    else {
+      units += utf16Units(bytes, at, b);
+      at = b;
+      out[i] = units;
+    }
+  }
+  return out;
+}

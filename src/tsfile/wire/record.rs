@@ -1,0 +1,71 @@
+//! A single probe's result as a record of numbers (i32), which JS reads in place from wasm
+//! memory: a few hundred ns less per call than an object built field by field (BENCHMARKS.md,
+//! "Boundary"). js/wire.js decodes both records.
+//!
+//! A file probe ([`file_probe`], `TsFile#probe`): the fields [`FILE_FIELDS`] — verdict
+//! ([`super::verdict_code`]), variant and charset (their codes, [`super::NONE`] without a filter),
+//! confirmed (0/1), indexed (0, 1, or [`super::NONE`] when the index cannot tell: not read, or
+//! not among the series listed before the walk's error), k, the number of other hashes — then
+//! k seed probes ([`SEED_FIELDS`]), then per other hash [`OTHER_FIELDS`] and its k seed probes;
+//! last, the reason's four codes ([`REASON_FIELDS`], [`Reason::codes`]; js/reasons.js words them).
+//!
+//! A filter probe ([`filter_probe`], `BloomFilter#probe`): [`FILTER_FIELDS`] (verdict, k), then
+//! k seed probes.
+
+use crate::audit::{FileProbe, FileVerdict, Listed, Reason};
+use crate::filter::{Probe, SeedProbe};
+
+use super::{charset_code, filter_verdict_code, variant_code, verdict_code, NONE};
+
+/// The fields a file probe's record starts with.
+pub const FILE_FIELDS: [&str; 7] = ["verdict", "variant", "charset", "confirmed", "indexed", "k", "others"];
+/// The fields a filter probe's record starts with.
+pub const FILTER_FIELDS: [&str; 2] = ["verdict", "k"];
+/// One seed's probe.
+pub const SEED_FIELDS: [&str; 4] = ["seed", "hash32", "bit", "set"];
+/// What precedes each other candidate's seed probes.
+pub const OTHER_FIELDS: [&str; 3] = ["variant", "charset", "verdict"];
+/// The reason's codes at a file probe's end ([`Reason::codes`]).
+pub const REASON_FIELDS: [&str; 4] = ["kind", "flag", "consulted", "listed"];
+
+/// The longest record: 7 + 8·4 numbers, 24 other candidates (2 variants × 12 charsets) of
+/// 3 + 8·4, and 4 reason codes, rounded up. A record area this large never grows.
+pub const CAPACITY: usize = 1024;
+
+fn push_seeds(out: &mut Vec<i32>, probes: &[SeedProbe]) {
+    for s in probes {
+        out.extend_from_slice(&[s.seed as i32, s.hash32, s.bit as i32, i32::from(s.set)]);
+    }
+}
+
+/// Appends a file probe's record: `probe` is None when the file has no filter (verdict
+/// unknown, [`Reason::NoFilter`]); `listed`, what the index says of the path.
+pub fn file_probe(out: &mut Vec<i32>, listed: Listed, probe: Option<&(FileProbe, Reason)>) {
+    let indexed = listed.indexed().map_or(NONE, i32::from);
+    let Some((p, reason)) = probe else {
+        out.extend_from_slice(&[verdict_code(FileVerdict::Unknown), NONE, NONE, 0, indexed, 0, 0]);
+        out.extend_from_slice(&Reason::NoFilter.codes(listed));
+        return;
+    };
+    out.extend_from_slice(&[
+        verdict_code(p.verdict),
+        variant_code(p.variant),
+        charset_code(p.charset),
+        i32::from(p.confirmed),
+        indexed,
+        p.probe.probes.len() as i32,
+        p.others.len() as i32,
+    ]);
+    push_seeds(out, &p.probe.probes);
+    for (v, cs, o) in &p.others {
+        out.extend_from_slice(&[variant_code(*v), charset_code(*cs), filter_verdict_code(o.verdict)]);
+        push_seeds(out, &o.probes);
+    }
+    out.extend_from_slice(&reason.codes(listed));
+}
+
+/// Appends a filter probe's record.
+pub fn filter_probe(out: &mut Vec<i32>, p: &Probe) {
+    out.extend_from_slice(&[filter_verdict_code(p.verdict), p.probes.len() as i32]);
+    push_seeds(out, &p.probes);
+}
