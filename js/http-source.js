@@ -6,7 +6,7 @@
 // the tail with a suffix range (`bytes=-4096`) — and the file's size comes from either
 // response's Content-Range, so there is no HEAD request: 2 requests, 1 round trip. Some
 // servers get suffix ranges wrong: npm's http-server answers 416, Vite's servers (sirv) send
-// the first 4097 bytes. Then the head's Content-Range has told the size, and the window is
+// the first 4097 bytes, s3s-fs fails with 500 on a file smaller than the suffix. Then the head's Content-Range has told the size, and the window is
 // asked for with an explicit range (a 3rd request); later opens on that origin skip the
 // suffix and ask for the first 4 KiB (all of a small file) and then the window, explicitly.
 // Later reads (loadIndex() outside the window) are one Range request each.
@@ -387,6 +387,9 @@ async function attempt(ctx, want, knownSize, op) {
       throw httpError(url, 'http_status', `HTTP 416 Range Not Satisfiable for ${range}`, { status: 416, offset });
     }
     if (res.status === 200) return await wholeBody(ctx, res, { arm, guard, offset, encoded });
+    // A server that fails on the suffix range itself (s3s-fs answers 500 when the file is smaller
+    // than the suffix) while it serves explicit ranges: the head's answer decides (openingBlocks).
+    if ((res.status === 500 || res.status === 501) && want.suffix != null) throw new SuffixRefused();
     const err = httpError(url, 'http_status', `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`, { status: res.status, offset });
     if (res.status === 429 || res.status === 503) err.retryAfterMs = retryAfterMs(res.headers.get('retry-after'));
     throw err;

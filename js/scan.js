@@ -12,6 +12,8 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isHttpUrl } from './http-source.js';
+import { isS3Url, s3TsFiles } from './s3.js';
+import { s3ConfigFromEnvironment } from './s3-config.js';
 import { openTsFile } from './tsfile.js';
 import { ioError, nodeSource } from './node-source.js';
 import { addToSummary, checkScanOptions, errorOf, fanOut, finishSummary, formatRecords, mergeSummary, newSummary, scanOne, scanResult, targetList } from './scan-core.js';
@@ -48,7 +50,7 @@ export function setScanWorkerEntry(url) {
  * `maxFullDownloadBytes`.
  */
 export function scanTsFiles(targets, options = {}) {
-  const list = targetList(targets, (t) => t instanceof URL, 'a path, a directory or an http(s) URL');
+  const list = targetList(targets, (t) => t instanceof URL, 'a path, a directory, an http(s) URL or an s3:// URL');
   checkScanOptions(options);
   return scanResult((emit, signal) => runScan(list, { ...options, signal, format: 'records' }, emit), { signal: options.signal });
 }
@@ -61,11 +63,47 @@ function fsError(e, path, what) {
 
 const keyOf = (st) => `${st.dev}:${st.ino}`;
 
-/** Walks the targets: `{path, file}` (a regular file), `{url, file}`, or `{file, error}`. */
-export function* walkTargets(targets) {
+/**
+ * Walks the targets, in batches: `{path, file}` (a regular file), `{url, file}` (an http(s) or
+ * s3:// object), or `{file, error}`. An s3:// prefix is listed (ListObjectsV2) for its
+ * `*.tsfile` objects; `options` holds the S3 configuration (`s3`, else the environment's).
+ */
+export async function* walkTargetBatches(targets, options = {}) {
   const visited = new Set();
+  let batch = [];
   for (const target of targets) {
-    if (isHttpUrl(target)) {
+    if (isS3Url(target) && /^s3:\/\/[^/]+\/?(.*\/)?$/i.test(String(target))) {
+      // A bucket or a prefix ending in '/': every TsFile below it.
+      if (batch.length) yield batch;
+      batch = [];
+      try {
+        for await (const o of s3TsFiles(target, options, () => s3ConfigFromEnvironment())) {
+          batch.push({ url: o.target, file: o.target });
+          if (batch.length >= 1024) {
+            yield batch;
+            batch = [];
+          }
+        }
+      } catch (e) {
+        batch.push({ file: String(target), error: errorOf(e) });
+      }
+      continue;
+    }
+    for (const item of walkTargets([target], visited)) {
+      batch.push(item);
+      if (batch.length >= 1024) {
+        yield batch;
+        batch = [];
+      }
+    }
+  }
+  if (batch.length) yield batch;
+}
+
+/** Walks local and http(s) targets: `{path, file}` (a regular file), `{url, file}`, or `{file, error}`. */
+export function* walkTargets(targets, visited = new Set()) {
+  for (const target of targets) {
+    if (isHttpUrl(target) || isS3Url(target)) {
       yield { url: String(target), file: String(target) };
       continue;
     }
@@ -163,7 +201,7 @@ export async function runScan(targets, opts, sink) {
   const jobs = Math.max(1, Math.floor(opts.concurrency ?? availableParallelism()));
   const perExtraWorker = opts.filesPerExtraWorker ?? FILES_PER_EXTRA_WORKER; // tests lower it
   const { signal, onProgress } = opts;
-  const httpOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, maxIndexBytes: opts.maxIndexBytes, fetch: opts.fetch };
+  const httpOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, maxIndexBytes: opts.maxIndexBytes, fetch: opts.fetch, s3: opts.s3 };
   const child = fanOut(signal);
   const summary = newSummary(paths);
   const workers = [];
@@ -275,14 +313,16 @@ export async function runScan(targets, opts, sink) {
   };
 
   try {
-    for (const item of walkTargets(targets)) {
-      if (failed) break;
-      found++;
-      const isUrl = item.url !== undefined;
-      if (batch.length && isUrl !== batchIsUrls) await flush();
-      batchIsUrls = isUrl;
-      batch.push(item);
-      if (batch.length >= (isUrl ? URL_BATCH : BATCH)) await flush();
+    walk: for await (const items of walkTargetBatches(targets, { s3: opts.s3, fetch: opts.fetch })) {
+      for (const item of items) {
+        if (failed) break walk;
+        found++;
+        const isUrl = item.url !== undefined;
+        if (batch.length && isUrl !== batchIsUrls) await flush();
+        batchIsUrls = isUrl;
+        batch.push(item);
+        if (batch.length >= (isUrl ? URL_BATCH : BATCH)) await flush();
+      }
     }
     walked = true;
     await flush();

@@ -7,6 +7,7 @@ import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
 import { argumentError, wrapRaw, stagePaths, stageBatch, charsetIndex, recordView, seedProbes, putKey, VARIANTS } from './core.js';
 import { CHARSETS, charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
 import { documentUrl, httpSource, isHttpUrl } from './http-source.js';
+import { isS3Url, s3Source } from './s3.js';
 import { reasonText } from './reasons.js';
 
 /** First read from the end: most TsFileMetadata (and small index regions) fit in it. */
@@ -35,6 +36,7 @@ const charsetBridge = (bytes, charset) => encodeJvm(utf8Decoder.decode(bytes), c
 /** A source of bytes: `size` and `read(offset, length) → Promise<Uint8Array>`; http(s) URLs resolve to one. */
 export function toSource(source, options = {}) {
   if (isHttpUrl(source)) return httpSource(source, options);
+  if (isS3Url(source)) return s3Source(source, options);
   const relative = documentUrl(source);
   if (relative) return httpSource(relative, options);
   if (source instanceof Uint8Array) {
