@@ -159,6 +159,7 @@ export async function httpSource(input, options = {}) {
     // The version read: the first response's validators, which every later response must carry.
     version: null,
     requests: 0,
+    inFlight: 0,
     bytesReceived: 0,
   };
   if (!ctx.fetch) throw httpError(url, 'no_fetch', 'this runtime has no fetch()');
@@ -212,7 +213,8 @@ export async function httpSource(input, options = {}) {
       return from === 0 && got.bytes.length === length ? got.bytes : got.bytes.subarray(from, from + length);
     },
     async close() {
-      ctx.closer.abort();
+      // Only requests still in flight need stopping (an abort costs an AbortError's stack).
+      if (ctx.inFlight > 0) ctx.closer.abort();
       detach();
     },
   };
@@ -349,6 +351,7 @@ async function attempt(ctx, want, knownSize, op) {
 
   arm();
   ctx.requests++;
+  ctx.inFlight++;
   let res;
   try {
     try {
@@ -394,14 +397,17 @@ async function attempt(ctx, want, knownSize, op) {
     if (res.status === 429 || res.status === 503) err.retryAfterMs = retryAfterMs(res.headers.get('retry-after'));
     throw err;
   } catch (e) {
-    // The body is not read: release the connection (never waiting on it: it may hang too).
+    // The body is not read: release the connection (never waiting on it: it may hang too), and
+    // abort the request (a fetch still pending). A request that succeeded is left alone: an abort
+    // costs an AbortError's stack, which a remote scan would pay twice per file.
     res?.body?.cancel().catch(() => {});
+    controller.abort();
     throw e;
   } finally {
+    ctx.inFlight--;
     clearTimeout(stall);
     clearTimeout(deadline);
     ctx.closer.signal.removeEventListener('abort', onClose);
-    controller.abort();
   }
 }
 

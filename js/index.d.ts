@@ -597,7 +597,7 @@ export type ScanTarget = string | UrlInput | BlobInput | Global<'FileList'> | Gl
 export interface ScanOptions extends Omit<RemoteOptions, 'signal'> {
   /** Series paths to test in every file. */
   paths?: string[];
-  /** Node: worker threads (default: the core count); browsers: files read at once (default 64). */
+  /** Node: worker threads for local files (default: the core count) and files read at once over HTTP or S3 (default 64); browsers: files read at once (default 64). */
   concurrency?: number;
   /** Read each index too and let the writer-variant audit decide the verdicts. */
   audit?: boolean;

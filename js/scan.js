@@ -22,8 +22,12 @@ import { invalidArgument } from './errors.js';
 /** Local files per message to a worker (one message per file would cost more than the file). */
 const BATCH = 256;
 /** URLs per batch, and how many are read at once. */
-const URL_BATCH = 64;
-const URL_CONCURRENCY = 16;
+const URL_BATCH = 128;
+/**
+ * Files read at once over HTTP or S3 (unless `concurrency` says otherwise): a remote scan is
+ * bound by round trips, so files/s ≈ this ÷ the round-trip time (BENCHMARKS.md, "Remote scan").
+ */
+export const REMOTE_CONCURRENCY = 64;
 /**
  * Worker k (k ≥ 1) starts only once the walk has found k × this many files: a thread's start and
  * warm-up (its module graph, compiling the wasm, the JIT) cost more than it saves on a smaller
@@ -188,6 +192,20 @@ function* walkDirectory(dir, ancestors, visited, shown = dir) {
   }
 }
 
+/** A counting semaphore: `acquire()` resolves when one of `n` slots is free; `release()` frees it. */
+function limiter(n) {
+  let free = n;
+  const queue = [];
+  return {
+    acquire: () => (free > 0 ? (free--, Promise.resolve()) : new Promise((resolve) => queue.push(resolve))),
+    release() {
+      const next = queue.shift();
+      if (next) next();
+      else free++;
+    },
+  };
+}
+
 /**
  * The scanner behind scanTsFiles and the CLI. `format`: 'records' (sink gets arrays of
  * records) or 'ndjson' | 'csv' | 'text' (sink gets text: a string, or UTF-8 bytes from the workers).
@@ -203,6 +221,8 @@ export async function runScan(targets, opts, sink) {
   const { signal, onProgress } = opts;
   const httpOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, maxIndexBytes: opts.maxIndexBytes, fetch: opts.fetch, s3: opts.s3 };
   const child = fanOut(signal);
+  // One bound on remote opens in flight, across all the URL batches being read.
+  const remote = limiter(Math.max(1, Math.floor(opts.concurrency ?? REMOTE_CONCURRENCY)));
   const summary = newSummary(paths);
   const workers = [];
   const maxAhead = jobs * 2 + 2;
@@ -279,14 +299,16 @@ export async function runScan(targets, opts, sink) {
   const scanUrls = async (n, items) => {
     try {
       const records = new Array(items.length);
-      let next = 0;
-      const lane = async () => {
-        while (next < items.length && !failed) {
-          const i = next++;
-          records[i] = await scanOne(items[i].file, items[i].url, { open: openTsFile, makeSource: nodeSource, paths, audit, openOptions: httpOptions, child });
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(URL_CONCURRENCY, items.length) }, lane));
+      await Promise.all(
+        items.map(async (item, i) => {
+          await remote.acquire();
+          try {
+            if (!failed) records[i] = await scanOne(item.file, item.url, { open: openTsFile, makeSource: nodeSource, paths, audit, openOptions: httpOptions, child });
+          } finally {
+            remote.release();
+          }
+        }),
+      );
       if (failed) return;
       const part = newSummary(paths);
       for (const r of records) addToSummary(part, r);
