@@ -220,7 +220,7 @@ function parseVerbArgs(verb, argv) {
       name = shorts[a[1]];
       shown = a.slice(0, 2);
       if (a.length > 2) value = a.slice(2);
-      if (!name) throw usage(`unknown flag ${shown}${didYouMean(nearest(a.slice(1), Object.keys(shorts)) && `-${nearest(a.slice(1), Object.keys(shorts))}`)}`);
+      if (!name) throw usage(`unknown flag ${shown}`);
     }
     const opt = spec[name];
     if (!opt) {
@@ -705,7 +705,7 @@ async function main(argv) {
   const args = [...argv.slice(0, at), ...argv.slice(at + 1)];
   const dashes = args.indexOf('--');
   const flags = dashes < 0 ? args : args.slice(0, dashes);
-  if (flags.includes('--help') || flags.includes('-h')) return print(verb === 'help' ? USAGE : verbHelp(verb)).then(() => 0);
+  if (flags.includes('--help') || flags.includes('-h')) return print(verbHelp(verb)).then(() => 0);
   const { values, positionals } = parseVerbArgs(verb, args);
   wantsJson = values.json === true && verb !== 'scan';
   if (verb === 'help') {
