@@ -176,7 +176,7 @@ function distance(a, b) {
 }
 
 /** The candidate `word` most likely meant (a typo or an unambiguous start of it), or null. */
-export function nearest(word, candidates) {
+function nearest(word, candidates) {
   const w = word.toLowerCase();
   let best = null;
   let bestDistance = Infinity;
@@ -225,7 +225,8 @@ function parseVerbArgs(verb, argv) {
     const opt = spec[name];
     if (!opt) {
       const others = Object.keys(VERBS).filter((v) => v !== verb && name in VERBS[v].flags);
-      if (others.length) throw usage(`${shown} is not a flag of ${verb} (${others.join(' and ')} ${others.length > 1 ? 'take' : 'takes'} it)`);
+      const list = others.length > 1 ? `${others.slice(0, -1).join(', ')} and ${others.at(-1)} take` : `${others[0]} takes`;
+      if (others.length) throw usage(`${shown} is not a flag of ${verb} (${list} it)`);
       const guess = nearest(name, Object.keys(spec));
       throw usage(`unknown flag ${shown}${didYouMean(guess && `--${guess}`)}`);
     }
@@ -258,7 +259,7 @@ function numberOption(verb, value, name, { integer = false } = {}) {
 const UNITS = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
 /** A byte count: an integer, or one with a suffix K, M or G (binary: KiB, MiB, GiB; `64M`, `64MiB`). */
-export function byteCount(value) {
+function byteCount(value) {
   const m = /^\s*(\d+)\s*(?:([kmg])(?:i?b)?)?\s*$/i.exec(value);
   if (!m) return null;
   const n = Number(m[1]) * UNITS[(m[2] ?? '').toLowerCase()];
