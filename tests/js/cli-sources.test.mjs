@@ -267,8 +267,15 @@ describe('the source flags', () => {
     // scan: local files (in its workers) and the audit's index read alike.
     const scanned = JSON.parse((await cli(['scan', tenK, '--json', '--audit', '--max-index-bytes', String(region - 1)])).stdout.toString().split('\n')[0]);
     assert.deepEqual({ kind: scanned.error.kind, offset: scanned.error.offset }, { kind: 'too_large', offset: TEN_K.meta_offset });
-    const fast = JSON.parse((await cli(['scan', tenK, '--json', '--max-index-bytes', String(TEN_K.metadata_size - 1)])).stdout.toString().split('\n')[0]);
-    assert.equal(fast.error.kind, 'too_large');
+    const outside = JSON.parse((await cli(['scan', tenK, '--json', '--max-index-bytes', String(TEN_K.metadata_size - 1)])).stdout.toString().split('\n')[0]);
+    assert.equal(outside.error.kind, 'too_large');
+    // A small file, whose TsFileMetadata lies in the tail window the scan's fast route reads.
+    const small = tsManifest.find((e) => e.name === 'tree_10series');
+    const smallFile = `${FIXTURES}tsfile/${small.file}`;
+    const refused = JSON.parse((await cli(['scan', smallFile, '--json', '--max-index-bytes', String(small.metadata_size - 1)])).stdout.toString().split('\n')[0]);
+    assert.deepEqual({ kind: refused.error?.kind, offset: refused.error?.offset }, { kind: 'too_large', offset: small.file_size - small.metadata_size - 10 });
+    const read = JSON.parse((await cli(['scan', smallFile, '--json', '--max-index-bytes', String(small.metadata_size)])).stdout.toString().split('\n')[0]);
+    assert.equal(read.ok, true);
   });
 
   test('--max-stdin-bytes bounds a pipe (a typed too_large error, no offset); a redirected file is read in place', async () => {
