@@ -338,21 +338,27 @@ process.stdout.on('error', (e) => {
 // stderr going away (`2>&1 | head`) is not worth a crash either.
 process.stderr.on('error', () => {});
 
-/** Writes to stdout; resolves (when the pipe is full) once it drains or its reader is gone. */
+// The one wait for a full pipe, shared by every write made while it lasts (a listener per
+// write would pile up: `inspect --json` writes a large report in 1 MiB chunks without waiting).
+let draining = null;
+
+/** Writes to stdout; when the pipe is full, a promise that resolves once it drains or its reader is gone. */
 function write(chunk) {
   if (gone.signal.aborted || !chunk?.length) return undefined;
-  if (process.stdout.write(chunk)) return undefined;
-  return new Promise((resolve) => {
+  if (process.stdout.write(chunk) && !draining) return undefined;
+  draining ??= new Promise((resolve) => {
     const done = () => {
       process.stdout.off('drain', done);
       process.stdout.off('close', done);
       gone.signal.removeEventListener('abort', done);
+      draining = null;
       resolve();
     };
     process.stdout.once('drain', done);
     process.stdout.once('close', done);
     gone.signal.addEventListener('abort', done, { once: true });
   });
+  return draining;
 }
 
 /** Writes a line to stdout (a promise, as `write`'s). */
