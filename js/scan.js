@@ -50,8 +50,8 @@ export function setScanWorkerEntry(url) {
  * Scans `targets` (paths, directories, http(s) URLs): an async iterable of per-file records
  * with a `summary` promise. Options: `paths` (series paths to probe), `concurrency` (worker
  * threads; default the core count), `audit`, `signal`, `onProgress({done, found, total,
- * bytesRead, elapsedMs})`, and for URLs `headers`, `timeoutMs`, `allowFullDownload`,
- * `maxFullDownloadBytes`.
+ * bytesRead, elapsedMs})`, `maxIndexBytes` (every file), and for URLs `headers`, `timeoutMs`,
+ * `deadlineMs`, `allowFullDownload`, `maxFullDownloadBytes`.
  */
 export function scanTsFiles(targets, options = {}) {
   const list = targetList(targets, (t) => t instanceof URL, 'a path, a directory, an http(s) URL or an s3:// URL');
@@ -276,7 +276,7 @@ export async function runScan(targets, opts, sink) {
   };
 
   const spawn = () => {
-    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: { paths, audit, format, entry: workerEntry ?? new URL('./node.js', import.meta.url).href } });
+    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: { paths, audit, format, maxIndexBytes: opts.maxIndexBytes, entry: workerEntry ?? new URL('./node.js', import.meta.url).href } });
     const w = { worker, busy: 0 };
     worker.on('message', (msg) => {
       w.busy--;
