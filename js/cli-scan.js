@@ -3,10 +3,9 @@
 // Exit codes: 0 every file was read; 1 some file had an error (a format error, an unreadable
 // file; all are still reported); 2 a usage error, or nothing could be read.
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { ioError } from './node-source.js';
 
-export const SCAN_USAGE = 'tsfile-bloom scan TARGET... [--path P]... [--paths-file F] [--jobs N] [--audit]\n                    [--json | --csv]';
+export const SCAN_USAGE = 'tsfile-bloom scan TARGET... [--path P]... [--paths-file F] [--jobs N] [--audit]\n                    [--json | --csv | --list maybe|absent [--print0]]';
 
 export const SCAN_HELP = `scan     reads the filter of every TsFile in TARGETs (files; directories, recursively:
          files named *.tsfile; http(s):// URLs read with Range requests; @LIST: targets
@@ -14,9 +13,13 @@ export const SCAN_HELP = `scan     reads the filter of every TsFile in TARGETs (
          of --paths-file, - for stdin) with probe's rules: 'absent' (skippable), 'maybe',
          'unknown'. --audit reads each index too and lets the writer-variant audit decide.
          --json streams NDJSON, one object per file and a last {"summary": …} line; --csv
-         one row per file (the summary on stderr). --jobs N: up to N worker threads
-         (default: the core count; one more per 16,384 files found). The flags for URLs
-         and --max-index-bytes apply to every file`;
+         one row per file (the summary on stderr). --list maybe prints only the
+         locations of the files that may hold a --path (or could not be read: they must be
+         read too), --list absent only those every --path can skip, one per line (NUL-
+         separated with --print0), for the next tool (the summary on stderr). --jobs N: up
+         to N worker threads for local files (default: the core count; one more per 16,384
+         files found) and N files read at once over HTTP or S3 (default 64). The flags for
+         URLs and --max-index-bytes apply to every file`;
 
 function readLines(file, what) {
   let text;
@@ -40,8 +43,9 @@ export async function scanCommand({ values, targets: given, source = {} }, { wri
   const [{ runScan }, { csvHeader, summaryJson, summaryText }] = await Promise.all([import('./scan.js'), import('./scan-core.js')]);
   const targets = given.flatMap((t) => (t.startsWith('@') ? readLines(t.slice(1), 'targets') : [t]));
   const paths = [...(values.path ?? []), ...(values['paths-file'] ? readLines(values['paths-file'], 'paths') : [])];
-  const format = values.json ? 'ndjson' : values.csv ? 'csv' : 'text';
-  const jobs = values.jobs ? Number(values.jobs) : availableParallelism();
+  const format = values.list ? 'records' : values.json ? 'ndjson' : values.csv ? 'csv' : 'text';
+  // Unset, the scanner picks: the core count for local files, 64 remote files at once.
+  const jobs = values.jobs ? Number(values.jobs) : undefined;
 
   let progressShown = false;
   let lastProgress = 0;
@@ -59,10 +63,18 @@ export async function scanCommand({ values, targets: given, source = {} }, { wri
 
   if (format === 'csv') await write(`${csvHeader(paths)}\n`);
   // A reader that goes away (`| head`) aborts `signal`: the scan stops, and the CLI ends quietly.
-  const summary = await runScan(targets, { ...source, paths, audit: values.audit === true, concurrency: jobs, format, onProgress, signal }, write);
+  // --list: a file's location when it belongs to the list. "absent": every path is skippable
+  // in it; "maybe": any path may be in it — or it could not be read, so it must be read anyway.
+  const end = values.print0 ? '\0' : '\n';
+  const skippable = (r) => r.ok && r.results?.length > 0 && r.results.every((p) => p.verdict === 'absent');
+  const listed = (records) => {
+    const out = records.filter((r) => (values.list === 'absent' ? skippable(r) : !skippable(r))).map((r) => `${r.file}${end}`);
+    return out.length ? write(out.join('')) : undefined;
+  };
+  const summary = await runScan(targets, { ...source, paths, audit: values.audit === true, concurrency: jobs, format, onProgress, signal }, values.list ? listed : write);
   if (progressShown) stderr.write('\r\x1b[K');
   if (format === 'ndjson') await write(`${JSON.stringify({ summary: summaryJson(summary) })}\n`);
-  else if (format === 'csv') stderr.write(`${summaryText(summary)}\n`);
+  else if (format === 'csv' || values.list) stderr.write(`${summaryText(summary)}\n`);
   else await write(`\n${summaryText(summary)}\n`);
   if (summary.ok === 0) {
     if (summary.files === 0) stderr.write('scan: no TsFiles found\n');

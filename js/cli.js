@@ -106,7 +106,7 @@ charsets: ${CHARSETS.join(', ')}`,
   scan: {
     usage: [`${SCAN_USAGE} ${SOURCE_USAGE}`],
     help: SCAN_HELP,
-    flags: { path: { type: 'string', multiple: true }, 'paths-file': { type: 'string' }, jobs: { type: 'string' }, audit: { type: 'boolean' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, ...SOURCE_FLAGS },
+    flags: { path: { type: 'string', multiple: true }, 'paths-file': { type: 'string' }, jobs: { type: 'string' }, audit: { type: 'boolean' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, list: { type: 'string' }, print0: { type: 'boolean' }, ...SOURCE_FLAGS },
     reads: true,
   },
   help: {
@@ -725,6 +725,10 @@ async function main(argv) {
   if (verb === 'build') return buildCommand(values, positionals);
   if (verb === 'scan') {
     if (values.json && values.csv) throw new UsageError(verb, '--json and --csv exclude each other');
+    if (values.list !== undefined && values.list !== 'maybe' && values.list !== 'absent') throw new UsageError(verb, `--list takes maybe or absent, not ${JSON.stringify(values.list)}`);
+    if (values.list !== undefined && (values.json || values.csv)) throw new UsageError(verb, '--list prints file locations only: it excludes --json and --csv');
+    if (values.list !== undefined && !values.path?.length && !values['paths-file']) throw new UsageError(verb, '--list needs the series paths to decide by (--path or --paths-file)');
+    if (values.print0 && values.list === undefined) throw new UsageError(verb, '--print0 goes with --list');
     if (values.jobs !== undefined && !/^[1-9][0-9]*$/.test(values.jobs)) throw new UsageError(verb, `--jobs must be a positive integer, not ${JSON.stringify(values.jobs)}`);
     if (!positionals.length) throw new UsageError(verb, 'give at least one TARGET (a file, a directory, a URL or @LIST)');
     if (positionals.includes('-')) throw new UsageError(verb, '- is not a scan target (scan reads files by path or URL): give @- for a list of targets on stdin, or inspect - / probe - for one file');
