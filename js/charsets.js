@@ -5,9 +5,9 @@
 // src/charset/), which is fetched only when one of them is first used. Node's entry
 // registers a synchronous loader, so Node callers never need to await loadCharsets().
 
+import { invalidArgument as makeInvalidArgument } from './errors.js';
 import initCharsets, { initSync as initCharsetsSync, encode as wasmEncode } from '../dist/web/charsets.js';
 import { encodeText } from '../dist/web/tsfile_bloom.js';
-
 import { CHARSETS } from './wire.js';
 
 /** Java's canonical names of the supported charsets, in the order of their codes (js/wire.js). */
@@ -36,12 +36,7 @@ const ALIASES = new Map(
   }).flatMap(([name, aliases]) => aliases.map((a) => [a, name])),
 );
 
-function invalidArgument(message) {
-  const err = new TypeError(message);
-  err.kind = 'invalid_argument';
-  err.offset = 0;
-  return err;
-}
+const invalidArgument = (message, argument = 'charset') => makeInvalidArgument(argument, message);
 
 /** Java's canonical name for a charset name or alias (case-insensitive), or null when unknown. */
 export function canonicalCharsetName(name) {
@@ -128,7 +123,7 @@ export const wellFormed = (s) => (s.isWellFormed() ? s : s.replace(/\p{Cs}/gu, '
  * throws an Error with `kind: 'invalid_argument'`.
  */
 export function encodeJvm(text, charset = 'UTF-8') {
-  if (typeof text !== 'string') throw invalidArgument('encodeJvm expects a string');
+  if (typeof text !== 'string') throw invalidArgument('encodeJvm expects a string', 'text');
   const cs = canonicalCharsetName(charset);
   if (!cs) throw invalidArgument(`unknown charset ${JSON.stringify(String(charset))}; expected one of ${CHARSETS.join(', ')}`);
   // A lone surrogate is no code point: Java writes '?' where TextEncoder would write U+FFFD.

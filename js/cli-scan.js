@@ -2,92 +2,51 @@
 // for their filters and their verdicts on series paths; one line per file and a summary.
 // Exit codes: 0 every file was read; 1 some file had an error (a format error, an unreadable
 // file; all are still reported); 2 a usage error, or nothing could be read.
-import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { ioError } from './node-source.js';
 
-export const SCAN_USAGE = `  tsfile-bloom scan TARGET... [--path P]... [--paths-file F] [--jobs N] [--audit]
-                    [--json | --csv]`;
+export const SCAN_USAGE = 'tsfile-bloom scan TARGET... [--path P]... [--paths-file F] [--jobs N] [--audit]\n                    [--json | --csv | --list maybe|absent [--print0]]';
 
 export const SCAN_HELP = `scan     reads the filter of every TsFile in TARGETs (files; directories, recursively:
          files named *.tsfile; http(s):// URLs read with Range requests; @LIST: targets
-         from a file, one per line) and tests each --path (and --paths-file, one per
-         line) with probe's rules: 'absent' (skippable), 'maybe', 'unknown'. --audit
-         reads each index too and lets the writer-variant audit decide. --json streams
-         NDJSON, one object per file and a last {"summary": …} line; --csv one row per
-         file (the summary on stderr). --jobs N: up to N worker threads (default: the
-         core count; one more per 16,384 files found)`;
-
-class UsageError extends Error {}
+         from a file, one per line, @- from stdin) and tests each --path (and each line
+         of --paths-file, - for stdin) with probe's rules: 'absent' (skippable), 'maybe',
+         'unknown'. --audit reads each index too and lets the writer-variant audit decide.
+         --json streams NDJSON, one object per file and a last {"summary": …} line; --csv
+         one row per file (the summary on stderr). --list maybe prints only the
+         locations of the files that may hold a --path (or could not be read: they must be
+         read too), --list absent only those every --path can skip, one per line (NUL-
+         separated with --print0), for the next tool (the summary on stderr). --jobs N: up
+         to N worker threads for local files (default: the core count; one more per 16,384
+         files found) and N files read at once over HTTP or S3 (default 64). The flags for
+         URLs and --max-index-bytes apply to every file`;
 
 function readLines(file, what) {
   let text;
   try {
-    text = readFileSync(file, 'utf8');
+    // `-` (`@-`, `--paths-file -`): the lines come on stdin.
+    text = readFileSync(file === '-' ? 0 : file, 'utf8');
   } catch (e) {
-    throw ioError(e, file);
+    throw ioError(e, file === '-' ? 'stdin' : file);
   }
   return text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !(what === 'targets' && l.startsWith('#')));
 }
 
-/** Runs `scan` with its arguments (after the verb); resolves to the exit code. */
-export async function scanCommand(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
+/**
+ * Runs `scan` with its arguments, parsed and checked by the CLI (js/cli.js): `values` (the
+ * flags), `targets` (the positionals), `source` (openTsFile's options for URL reads and
+ * maxIndexBytes). `write(text)` writes to stdout (a promise when the pipe is full); `signal`
+ * aborts the scan (the CLI's stdout went away). Resolves to the exit code.
+ */
+export async function scanCommand({ values, targets: given, source = {} }, { write, stderr = process.stderr, signal }) {
   // Loaded here, not with the CLI: the other commands start faster without the scanner.
   const [{ runScan }, { csvHeader, summaryJson, summaryText }] = await Promise.all([import('./scan.js'), import('./scan-core.js')]);
-  let values;
-  let positionals;
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        path: { type: 'string', multiple: true, default: [] },
-        'paths-file': { type: 'string' },
-        jobs: { type: 'string' },
-        audit: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        csv: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-    if (values.help) {
-      stdout.write(`usage:\n${SCAN_USAGE}\n\n${SCAN_HELP}\n`);
-      return 0;
-    }
-    if (values.json && values.csv) throw new UsageError('scan: --json and --csv exclude each other');
-    if (values.jobs !== undefined && !/^[1-9][0-9]*$/.test(values.jobs)) throw new UsageError(`--jobs must be a positive integer, not ${JSON.stringify(values.jobs)}`);
-    if (!positionals.length) throw new UsageError('scan: give at least one TARGET (a file, a directory, a URL or @LIST)');
-  } catch (e) {
-    if (e instanceof UsageError || e.code?.startsWith?.('ERR_PARSE_ARGS')) {
-      stderr.write(`${e.message}\n\nusage:\n${SCAN_USAGE}\n`);
-      return 2;
-    }
-    throw e;
-  }
+  const targets = given.flatMap((t) => (t.startsWith('@') ? readLines(t.slice(1), 'targets') : [t]));
+  const paths = [...(values.path ?? []), ...(values['paths-file'] ? readLines(values['paths-file'], 'paths') : [])];
+  const format = values.list ? 'records' : values.json ? 'ndjson' : values.csv ? 'csv' : 'text';
+  // Unset, the scanner picks: the core count for local files, 64 remote files at once.
+  const jobs = values.jobs ? Number(values.jobs) : undefined;
 
-  let targets;
-  let paths;
-  try {
-    targets = positionals.flatMap((t) => (t.startsWith('@') ? readLines(t.slice(1), 'targets') : [t]));
-    paths = [...values.path, ...(values['paths-file'] ? readLines(values['paths-file'], 'paths') : [])];
-  } catch (e) {
-    stderr.write(`error: ${e.message}\n`);
-    return 2;
-  }
-  const format = values.json ? 'ndjson' : values.csv ? 'csv' : 'text';
-  const jobs = values.jobs ? Number(values.jobs) : availableParallelism();
-
-  // A reader that goes away (`| head`) ends the scan quietly.
-  const stop = new AbortController();
-  let closed = false;
-  stdout.on?.('error', (e) => {
-    if (e.code !== 'EPIPE') throw e;
-    closed = true;
-    stop.abort();
-  });
-  // Output is written in chunks (one per batch of files); a slow pipe holds the scan back.
-  const write = (text) => (text && !stdout.write(text) ? new Promise((resolve) => stdout.once('drain', resolve)) : undefined);
   let progressShown = false;
   let lastProgress = 0;
   const onProgress = stderr.isTTY
@@ -103,16 +62,19 @@ export async function scanCommand(argv, { stdout = process.stdout, stderr = proc
     : undefined;
 
   if (format === 'csv') await write(`${csvHeader(paths)}\n`);
-  let summary;
-  try {
-    summary = await runScan(targets, { paths, audit: values.audit, concurrency: jobs, format, onProgress, signal: stop.signal }, (text) => (closed ? undefined : write(text)));
-  } catch (e) {
-    if (closed && e.kind === 'cancelled') return 0;
-    throw e;
-  }
+  // A reader that goes away (`| head`) aborts `signal`: the scan stops, and the CLI ends quietly.
+  // --list: a file's location when it belongs to the list. "absent": every path is skippable
+  // in it; "maybe": any path may be in it — or it could not be read, so it must be read anyway.
+  const end = values.print0 ? '\0' : '\n';
+  const skippable = (r) => r.ok && r.results?.length > 0 && r.results.every((p) => p.verdict === 'absent');
+  const listed = (records) => {
+    const out = records.filter((r) => (values.list === 'absent' ? skippable(r) : !skippable(r))).map((r) => `${r.file}${end}`);
+    return out.length ? write(out.join('')) : undefined;
+  };
+  const summary = await runScan(targets, { ...source, paths, audit: values.audit === true, concurrency: jobs, format, onProgress, signal }, values.list ? listed : write);
   if (progressShown) stderr.write('\r\x1b[K');
   if (format === 'ndjson') await write(`${JSON.stringify({ summary: summaryJson(summary) })}\n`);
-  else if (format === 'csv') stderr.write(`${summaryText(summary)}\n`);
+  else if (format === 'csv' || values.list) stderr.write(`${summaryText(summary)}\n`);
   else await write(`\n${summaryText(summary)}\n`);
   if (summary.ok === 0) {
     if (summary.files === 0) stderr.write('scan: no TsFiles found\n');

@@ -1,77 +1,501 @@
 #!/usr/bin/env node
-// tsfile-bloom CLI: inspect / probe / verify a TsFile's Bloom filter; build one from paths.
-// Exit codes: 0 ok, 1 format error (or a failed verify), 2 usage or I/O error.
-import { parseArgs } from 'node:util';
+// tsfile-bloom CLI: inspect / probe / verify a TsFile's Bloom filter; build one from paths; scan
+// a fleet. One grammar for every verb (parsed here, scan's too): a FILE is a path, an http(s)
+// URL or `-` (the file on stdin), with the same flags for URL reads everywhere.
+// Exit codes (README, "CLI"): 0 ok, 1 format error (or a failed verify), 2 usage or I/O error;
+// a reader that goes away (`| head`) ends every verb quietly with 0.
 import { open, readFile, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
-import { openTsFile, openLevelDbTable, isLevelDbFooter, BloomFilter, VARIANTS, CHARSETS } from './node.js';
-import { ioError } from './node-source.js';
+import { fstatSync, read as readFd, readFileSync } from 'node:fs';
+import { openTsFile, openLevelDbTable, isLevelDbFooter, BloomFilter, VARIANTS, CHARSETS, canonicalCharsetName } from './node.js';
+import { ioError, nodeSource } from './node-source.js';
+import { isHttpUrl } from './http-source.js';
 import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
 import {
-  inspectReport as makeInspectReport, writeInspectJson, verifyReport, probeReport, levelDbReport, levelDbProbeReport, buildReport, failureReport,
+  inspectReport as makeInspectReport, writeInspectJson, verifyReport, probeReport, levelDbReport, levelDbProbeReport, buildReport, failureReport, errorReport,
 } from './report.js';
 
 const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
-const USAGE = `usage:
-  tsfile-bloom inspect FILE [--json] [--all]
-  tsfile-bloom probe FILE PATH... [--variant java|zero-extended] [--charset NAME] [--json]
-  tsfile-bloom verify FILE [--json]
-  tsfile-bloom build [PATHS|-] [--capacity N] [--fpp X] [--variant V] [--charset NAME]
-                     [--out FILE | --hex] [--json]
-${SCAN_USAGE}
-  tsfile-bloom inspect TABLE.ldb [--json]            (LevelDB tables are detected by their footer)
-  tsfile-bloom probe TABLE.ldb KEY... [--hex] [--json]
-  tsfile-bloom --help | --version
+/** `-` reads the file from stdin into memory, up to this many bytes (--max-stdin-bytes). */
+const DEFAULT_MAX_STDIN_BYTES = 1024 ** 3;
 
-inspect  header, TsFileMetadata, the Bloom filter and its statistics, the writer-variant
-         audit and every indexed series (--all lists more than the first 20)
-probe    tests series paths: 'absent' (sound), 'maybe', or 'unknown' (bits say absent but the
-         file's hash variant is not trustworthy), with each seed's hash and bit
-verify   audits the filter against the index; exits 1 when an indexed series tests absent
-         or no writer variant reproduces the stored bits
-build    builds the filter a Java writer would store for the series paths in PATHS (one per
+const SOURCE_USAGE = '[SOURCE FLAGS]';
+
+const FILE_HELP = `FILE     a path, an http(s):// URL (read with Range requests: the head, the tail and, for
+         the series, the index region) or - (the file on stdin: a redirected file is read
+         in place; a pipe is read into memory, up to --max-stdin-bytes)`;
+
+const SOURCE_HELP = `source flags:
+  -H, --header 'NAME: VALUE'     URLs: sent with every request (repeatable), e.g.
+                                 -H 'Authorization: Bearer …'
+  --allow-full-download[=BYTES]  URLs: accept a server that ignores Range and sends the whole
+                                 file, up to BYTES (default 64M); refused without it
+  --timeout SECONDS              URLs: the open, and each later read (the index), fails after
+                                 SECONDS however the server behaves (default 60 s each, and a
+                                 request that receives nothing for 20 s fails)
+  --max-index-bytes BYTES        the largest TsFileMetadata or index region read (default 64M)`;
+
+const STDIN_HELP = `  --max-stdin-bytes BYTES        the largest file - reads from a pipe (default 1G)`;
+
+const BYTES_HELP = 'BYTES: an integer, or with a suffix K, M or G (KiB, MiB, GiB): 64M';
+
+// Flag kinds: 'boolean' (no value), 'string' (a value: --name V or --name=V), 'optional' (a
+// value only as --name=V).
+const SOURCE_FLAGS = {
+  header: { type: 'string', multiple: true, short: 'H' },
+  'allow-full-download': { type: 'optional' },
+  timeout: { type: 'string' },
+  'max-index-bytes': { type: 'string' },
+};
+const HELP_FLAG = { help: { type: 'boolean', short: 'h' } };
+
+const EXIT_CODES = {
+  inspect: `exit     0 the report is complete; 1 the file is not a readable TsFile or LevelDB table
+         (a format error), or its index could not be read to its end (the report is
+         partial, ok: false, its error says why); 2 a usage error, an I/O error (kinds io,
+         changed, cancelled) or a limit (too_large at open)`,
+  probe: `exit     0 every PATH (KEY) has its verdict, also when the index could not be read (the
+         verdicts are then the filter's alone, under the rules for an unread index); 1 the
+         file is not a readable TsFile or LevelDB table; 2 a usage error, an I/O error or a limit`,
+  verify: `exit     0 the filter is consistent with the index; 1 it is not (an indexed series tests
+         absent, or no writer variant reproduces the stored bits), the index could not be
+         read to its end, or the file is not a readable TsFile; 2 a usage error, an I/O
+         error or a limit`,
+  build: 'exit     0 the filter was written; 2 a usage error or an I/O error',
+  scan: `exit     0 every file was read; 1 some file had an error (all are still reported); 2 a
+         usage error, or nothing could be read (no TsFile found, every file failed)`,
+};
+
+const VERBS = {
+  inspect: {
+    usage: [`tsfile-bloom inspect FILE [--json] [--all] ${SOURCE_USAGE}`, `tsfile-bloom inspect TABLE.ldb [--json] [--all] ${SOURCE_USAGE}   (a LevelDB table, told by its footer)`],
+    help: `inspect  header, TsFileMetadata, the Bloom filter and its statistics, the writer-variant
+         audit and every indexed series (--all lists more than the first 20); a LevelDB
+         table's filter block`,
+    flags: { json: { type: 'boolean' }, all: { type: 'boolean' }, ...SOURCE_FLAGS, 'max-stdin-bytes': { type: 'string' } },
+    reads: true,
+  },
+  probe: {
+    usage: [`tsfile-bloom probe FILE PATH... [--variant java|zero-extended] [--charset NAME]\n                     [--hex] [--json] ${SOURCE_USAGE}`, `tsfile-bloom probe TABLE.ldb KEY... [--hex] [--json] ${SOURCE_USAGE}`],
+    help: `probe    tests series paths: 'absent' (sound), 'maybe', or 'unknown' (bits say absent but the
+         file's hash variant is not trustworthy), with each seed's hash and bit, and what the
+         index says: indexed, not in the index, or index unreadable
+--hex    PATHs (KEYs) given as hex bytes (LevelDB keys may be binary)
+charsets: ${CHARSETS.join(', ')}`,
+    flags: { json: { type: 'boolean' }, variant: { type: 'string' }, charset: { type: 'string' }, hex: { type: 'boolean' }, ...SOURCE_FLAGS, 'max-stdin-bytes': { type: 'string' } },
+    reads: true,
+  },
+  verify: {
+    usage: [`tsfile-bloom verify FILE [--json] ${SOURCE_USAGE}`],
+    help: `verify   audits the filter against the index; fails when an indexed series tests absent
+         or no writer variant reproduces the stored bits`,
+    flags: { json: { type: 'boolean' }, ...SOURCE_FLAGS, 'max-stdin-bytes': { type: 'string' } },
+    reads: true,
+  },
+  build: {
+    usage: ['tsfile-bloom build [PATHS|-] [--capacity N] [--fpp X] [--variant V] [--charset NAME]\n                     [--out FILE | --hex] [--json]'],
+    help: `build    builds the filter a Java writer would store for the series paths in PATHS (one per
          line; stdin when PATHS is - or absent; blank lines are skipped), sized like Java's
          getEmptyBloomFilter(--fpp, default 0.05, clamped to [0.01, 0.1]; --capacity, default
          the number of paths), and writes its serialized bytes (byte-identical to Java's) to
          --out FILE, as hex with --hex, or to stdout when it is not a terminal; --json prints
          its statistics instead
+charsets: ${CHARSETS.join(', ')}`,
+    flags: { capacity: { type: 'string' }, fpp: { type: 'string' }, variant: { type: 'string' }, charset: { type: 'string' }, out: { type: 'string' }, hex: { type: 'boolean' }, json: { type: 'boolean' } },
+  },
+  scan: {
+    usage: [`${SCAN_USAGE} ${SOURCE_USAGE}`],
+    help: SCAN_HELP,
+    flags: { path: { type: 'string', multiple: true }, 'paths-file': { type: 'string' }, jobs: { type: 'string' }, audit: { type: 'boolean' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, list: { type: 'string' }, print0: { type: 'boolean' }, ...SOURCE_FLAGS },
+    reads: true,
+  },
+  help: {
+    usage: ['tsfile-bloom help [VERB]'],
+    help: 'help     this text, or the help of one verb (as VERB --help)',
+    flags: {},
+  },
+};
+
+const USAGE = `usage:
+${Object.entries(VERBS)
+  .filter(([v]) => v !== 'help')
+  .flatMap(([, s]) => s.usage)
+  .map((u) => `  ${u}`)
+  .join('\n')}
+  tsfile-bloom VERB --help | tsfile-bloom help VERB
+  tsfile-bloom --help | --version
+
+${VERBS.inspect.help}
+${VERBS.probe.help.split('\n--hex')[0]}
+${VERBS.verify.help}
+${VERBS.build.help.split('\ncharsets')[0]}
 ${SCAN_HELP}
---hex    probe keys given as hex bytes (LevelDB keys may be binary); build: print hex
-charsets: ${CHARSETS.join(', ')}`;
+--hex    probe: PATHs (KEYs) given as hex bytes; build: print hex
+${FILE_HELP}
+${SOURCE_HELP}
+${STDIN_HELP}
+${BYTES_HELP}
+charsets: ${CHARSETS.join(', ')}
+exit codes: 0 ok, 1 a format error (or a failed verify), 2 a usage or I/O error; a reader that
+goes away (| head) ends every verb with 0. VERB --help says each verb's`;
+
+function verbHelp(verb) {
+  const s = VERBS[verb];
+  const parts = [`usage:\n${s.usage.map((u) => `  ${u}`).join('\n')}`, s.help];
+  if (s.reads && verb !== 'scan') parts.push(FILE_HELP);
+  if (s.reads) parts.push(`${SOURCE_HELP}${s.flags['max-stdin-bytes'] ? `\n${STDIN_HELP}` : ''}\n${BYTES_HELP}`);
+  if (EXIT_CODES[verb]) parts.push(EXIT_CODES[verb]);
+  return parts.join('\n\n');
+}
 
 // Errors from the reader carry a `kind`; all but these are about the file's format.
 const NOT_FORMAT_KINDS = new Set(['io', 'invalid_argument', 'changed', 'cancelled', 'too_large']);
 
-class UsageError extends Error {}
-
-const pct = (x) => (x == null ? '-' : `${(x * 100).toFixed(x < 0.001 ? 4 : 2)}%`);
-
-async function inspectReport(path) {
-  const file = await openTsFile(path);
-  try {
-    const indexError = await file.loadIndex();
-    const listing = await file.listing();
-    const audit = await file.audit();
-    return makeInspectReport({ path, file, indexError, listing, audit });
-  } finally {
-    await file.close();
+/** A usage error: one line on stderr, exit 2. `verb` names the verb it is about (or null). */
+class UsageError extends Error {
+  constructor(verb, message) {
+    super(message);
+    this.verb = verb;
   }
 }
 
-// The report as inspectReport's JSON.stringify would print it, written from the listing's
-// columns without an object per series (js/report.js).
-async function inspectJson(path) {
-  const file = await openTsFile(path);
-  try {
-    const indexError = await file.loadIndex();
-    const audit = await file.audit();
-    await writeInspectJson({ path, file, indexError, audit }, (s) => process.stdout.write(s));
-    process.stdout.write('\n');
-    return indexError ? 1 : 0;
-  } finally {
-    await file.close();
+// ---- Arguments. ---------------------------------------------------------------------------
+
+/** Optimal string alignment distance (edits, with a transposition as one). */
+function distance(a, b) {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
   }
+  return d[a.length][b.length];
+}
+
+/** The candidate `word` most likely meant (a typo or an unambiguous start of it), or null. */
+function nearest(word, candidates) {
+  const w = word.toLowerCase();
+  let best = null;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const dist = distance(w, c.toLowerCase());
+    if (dist < bestDistance) [best, bestDistance] = [c, dist];
+  }
+  if (bestDistance <= Math.min(2, Math.max(1, Math.floor(w.length / 3)))) return best;
+  const starts = w.length >= 3 ? candidates.filter((c) => c.toLowerCase().startsWith(w)) : [];
+  return starts.length === 1 ? starts[0] : null;
+}
+
+const didYouMean = (s) => (s ? `; did you mean ${s}?` : '');
+
+/** Parses one verb's arguments (after the verb): `{values, positionals}`; throws UsageError. */
+function parseVerbArgs(verb, argv) {
+  const spec = { ...VERBS[verb].flags, ...HELP_FLAG };
+  const shorts = Object.fromEntries(Object.entries(spec).filter(([, o]) => o.short).map(([n, o]) => [o.short, n]));
+  const values = {};
+  const positionals = [];
+  const usage = (message) => new UsageError(verb, message);
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (a === '-' || !a.startsWith('-')) {
+      positionals.push(a);
+      continue;
+    }
+    let name;
+    let value;
+    let shown;
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      name = eq < 0 ? a.slice(2) : a.slice(2, eq);
+      value = eq < 0 ? undefined : a.slice(eq + 1);
+      shown = `--${name}`;
+    } else {
+      name = shorts[a[1]];
+      shown = a.slice(0, 2);
+      if (a.length > 2) value = a.slice(2);
+      if (!name) throw usage(`unknown flag ${shown}`);
+    }
+    const opt = spec[name];
+    if (!opt) {
+      const others = Object.keys(VERBS).filter((v) => v !== verb && name in VERBS[v].flags);
+      const list = others.length > 1 ? `${others.slice(0, -1).join(', ')} and ${others.at(-1)} take` : `${others[0]} takes`;
+      if (others.length) throw usage(`${shown} is not a flag of ${verb} (${list} it)`);
+      const guess = nearest(name, Object.keys(spec));
+      throw usage(`unknown flag ${shown}${didYouMean(guess && `--${guess}`)}`);
+    }
+    if (opt.type === 'boolean') {
+      if (value !== undefined) throw usage(`${shown} takes no value`);
+      values[name] = true;
+    } else if (opt.type === 'optional') {
+      values[name] = value ?? true;
+    } else {
+      if (value === undefined) {
+        value = argv[++i];
+        if (value === undefined || (value.startsWith('--') && value.length > 2)) throw usage(`${shown} needs a value`);
+      }
+      if (opt.multiple) (values[name] ??= []).push(value);
+      else values[name] = value;
+    }
+  }
+  return { values, positionals };
+}
+
+function numberOption(verb, value, name, { integer = false } = {}) {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || (integer && !(Number.isInteger(n) && n >= 0))) {
+    throw new UsageError(verb, `--${name} must be ${integer ? 'a non-negative integer' : 'a number'}, not ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+const UNITS = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** A byte count: an integer, or one with a suffix K, M or G (binary: KiB, MiB, GiB; `64M`, `64MiB`). */
+function byteCount(value) {
+  const m = /^\s*(\d+)\s*(?:([kmg])(?:i?b)?)?\s*$/i.exec(value);
+  if (!m) return null;
+  const n = Number(m[1]) * UNITS[(m[2] ?? '').toLowerCase()];
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+function bytesOption(verb, value, name, { positive = false } = {}) {
+  if (value === undefined) return undefined;
+  const n = typeof value === 'string' ? byteCount(value) : null;
+  if (n === null || (positive && n === 0)) throw new UsageError(verb, `--${name} must be ${positive ? 'a positive' : 'a'} number of bytes (an integer, or with K, M or G: 64M), not ${JSON.stringify(String(value))}`);
+  return n;
+}
+
+/** The options every verb that reads a TsFile takes, checked: openTsFile's, and the stdin limit. */
+function sourceOptions(verb, values) {
+  const out = {};
+  if (values.header) {
+    const headers = [];
+    for (const h of values.header) {
+      const colon = h.indexOf(':');
+      const name = colon < 0 ? '' : h.slice(0, colon).trim();
+      if (!name) throw new UsageError(verb, `--header must be 'NAME: VALUE', not ${JSON.stringify(h)}`);
+      const value = h.slice(colon + 1).trim();
+      try {
+        new Headers([[name, value]]);
+      } catch {
+        throw new UsageError(verb, `--header ${JSON.stringify(h)} is not a valid HTTP header (a name is letters, digits and !#$%&'*+-.^_\`|~)`);
+      }
+      headers.push([name, value]);
+    }
+    out.headers = headers;
+  }
+  const full = values['allow-full-download'];
+  if (full !== undefined) {
+    out.allowFullDownload = true;
+    if (full !== true) out.maxFullDownloadBytes = bytesOption(verb, full, 'allow-full-download', { positive: true });
+  }
+  if (values.timeout !== undefined) {
+    const s = Number(values.timeout);
+    if (values.timeout.trim() === '' || !Number.isFinite(s) || !(s > 0) || s * 1000 > 2 ** 31 - 1) {
+      throw new UsageError(verb, `--timeout must be a positive number of seconds, not ${JSON.stringify(values.timeout)}`);
+    }
+    out.timeoutMs = s * 1000;
+    out.deadlineMs = s * 1000;
+  }
+  if (values['max-index-bytes'] !== undefined) out.maxIndexBytes = bytesOption(verb, values['max-index-bytes'], 'max-index-bytes');
+  out.maxStdinBytes = bytesOption(verb, values['max-stdin-bytes'], 'max-stdin-bytes', { positive: true }) ?? DEFAULT_MAX_STDIN_BYTES;
+  return out;
+}
+
+function checkVariant(verb, variant) {
+  if (variant !== undefined && !VARIANTS.includes(variant)) throw new UsageError(verb, `unknown --variant ${JSON.stringify(variant)}${didYouMean(nearest(variant, VARIANTS))} (${VARIANTS.join(' or ')})`);
+}
+
+function checkCharset(verb, charset) {
+  if (charset !== undefined && !canonicalCharsetName(charset)) {
+    throw new UsageError(verb, `unknown --charset ${JSON.stringify(charset)}${didYouMean(nearest(charset, CHARSETS))} (charsets: ${CHARSETS.join(', ')})`);
+  }
+}
+
+// ---- Output: a reader that goes away. -----------------------------------------------------
+
+// One mechanism for every verb: when stdout's reader goes away (EPIPE: `| head -c 10`), `gone`
+// aborts (URL reads and a scan stop), every later write is dropped, and the command ends with
+// exit 0 and nothing on stderr, however it was going to end.
+const gone = new AbortController();
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE' || gone.signal.aborted) {
+    if (!gone.signal.aborted) gone.abort();
+    process.exitCode = 0;
+    return;
+  }
+  process.stderr.write(`error: io: cannot write to stdout: ${e.message}\n`);
+  process.exit(2);
+});
+// stderr going away (`2>&1 | head`) is not worth a crash either.
+process.stderr.on('error', () => {});
+
+// The one wait for a full pipe, shared by every write made while it lasts (a listener per
+// write would pile up: `inspect --json` writes a large report in 1 MiB chunks without waiting).
+let draining = null;
+
+/** Writes to stdout; when the pipe is full, a promise that resolves once it drains or its reader is gone. */
+function write(chunk) {
+  if (gone.signal.aborted || !chunk?.length) return undefined;
+  if (process.stdout.write(chunk) && !draining) return undefined;
+  draining ??= new Promise((resolve) => {
+    const done = () => {
+      process.stdout.off('drain', done);
+      process.stdout.off('close', done);
+      gone.signal.removeEventListener('abort', done);
+      draining = null;
+      resolve();
+    };
+    process.stdout.once('drain', done);
+    process.stdout.once('close', done);
+    gone.signal.addEventListener('abort', done, { once: true });
+  });
+  return draining;
+}
+
+/** Writes a line to stdout (a promise, as `write`'s). */
+const print = async (text) => write(`${text}\n`);
+
+// ---- Inputs: a path, a URL or stdin. ------------------------------------------------------
+
+function tooLargeStdin(limit) {
+  return Object.assign(new RangeError(`the file on stdin is larger than --max-stdin-bytes (${limit} bytes): raise the limit, or give the file's path or URL`), { kind: 'too_large', offset: null });
+}
+
+/** A source over the chunks read from a pipe (never joined: a copy only for a read across chunks). */
+function chunkSource(chunks) {
+  const starts = [];
+  let size = 0;
+  for (const c of chunks) {
+    starts.push(size);
+    size += c.length;
+  }
+  const find = (offset) => {
+    let lo = 0;
+    let hi = chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  return {
+    size,
+    name: null,
+    async read(offset, length) {
+      if (length === 0) return new Uint8Array(0);
+      let i = find(offset);
+      const from = offset - starts[i];
+      if (from + length <= chunks[i].length) return chunks[i].subarray(from, from + length);
+      const out = new Uint8Array(length);
+      let done = 0;
+      for (let at = from; done < length; i++, at = 0) {
+        const piece = chunks[i].subarray(at, at + length - done);
+        out.set(piece, done);
+        done += piece.length;
+      }
+      return out;
+    },
+    close: async () => {},
+  };
+}
+
+/** Stdin as a byte source: a regular file (`< file`) read in place, a pipe read into memory. */
+async function stdinSource(verb, limit) {
+  let st;
+  try {
+    st = fstatSync(0);
+  } catch (e) {
+    throw ioError(e, 'stdin');
+  }
+  if (st.isFile()) {
+    const size = st.size;
+    return {
+      size,
+      name: null,
+      read: (offset, length) =>
+        new Promise((resolve, reject) => {
+          const buf = new Uint8Array(length);
+          const step = (done) => {
+            if (done === length) return resolve(buf);
+            readFd(0, buf, done, length - done, offset + done, (e, n) => {
+              if (e) return reject(ioError(e, 'stdin'));
+              if (n === 0) return reject(Object.assign(new Error(`unexpected end of the file on stdin at byte ${offset + done}`), { kind: 'io', offset: offset + done }));
+              step(done + n);
+            });
+          };
+          step(0);
+        }),
+      close: async () => {},
+    };
+  }
+  if (process.stdin.isTTY) throw new UsageError(verb, '- reads the file from stdin, but stdin is a terminal: pipe or redirect the file');
+  const chunks = [];
+  let total = 0;
+  for await (const chunk of process.stdin) {
+    total += chunk.length;
+    if (total > limit) {
+      process.stdin.destroy();
+      throw tooLargeStdin(limit);
+    }
+    chunks.push(chunk);
+  }
+  return chunkSource(chunks);
+}
+
+/**
+ * Opens FILE (a path, an http(s) URL or `-`) once and tells a LevelDB table (by its footer)
+ * from a TsFile: `{table}` or `{tsfile}`, either named `name` in reports.
+ */
+async function openInput(verb, name, opts) {
+  const httpOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, signal: gone.signal };
+  const source = name === '-' ? await stdinSource(verb, opts.maxStdinBytes) : await nodeSource(name, isHttpUrl(name) ? httpOptions : {});
+  let leveldb;
+  try {
+    // For a URL the last 8 bytes lie in the tail window already read; for a path, one read.
+    leveldb = source.size >= 8 && isLevelDbFooter(await source.read(source.size - 8, 8));
+  } catch (e) {
+    await source.close?.();
+    throw e;
+  }
+  const given = () => source;
+  // A LevelDB table is read whole (one Range request for a URL), up to openLevelDbTable's limit.
+  if (leveldb) return { table: await openLevelDbTable(name, { source: given }) };
+  return { tsfile: await openTsFile(name, { source: given, maxIndexBytes: opts.maxIndexBytes }) };
+}
+
+// The package's sentences name its options; the CLI's name its flags.
+const FLAG_WORDS = [
+  ['the allowFullDownload option', '--allow-full-download'],
+  ['maxFullDownloadBytes (', '--allow-full-download=BYTES ('],
+  ['maxIndexBytes (', '--max-index-bytes ('],
+  ['(deadlineMs)', '(--timeout)'],
+];
+
+/** An error from the package, its sentence in the CLI's words (the same object). */
+function inFlagWords(e) {
+  if (e && typeof e.message === 'string') for (const [from, to] of FLAG_WORDS) e.message = e.message.replaceAll(from, to);
+  return e;
+}
+
+// ---- The verbs. ---------------------------------------------------------------------------
+
+const pct = (x) => (x == null ? '-' : `${(x * 100).toFixed(x < 0.001 ? 4 : 2)}%`);
+
+async function inspectReport(path, file) {
+  const indexError = inFlagWords(await file.loadIndex());
+  const listing = await file.listing();
+  const audit = await file.audit();
+  return makeInspectReport({ path, file, indexError, listing, audit });
 }
 
 function printInspect(r, all) {
@@ -102,13 +526,112 @@ function printInspect(r, all) {
   }
   if (shown.length < r.series.length) out.push(`  … ${r.series.length - shown.length} more (--all)`);
   if (r.error) out.push(`error      ${r.error.message}`); // the report's sentence: `kind at byte N: …`
-  console.log(out.join('\n'));
+  return print(out.join('\n'));
+}
+
+async function tsfileCommand(verb, name, file, paths, values) {
+  if (verb === 'inspect') {
+    if (values.json) {
+      // The report as inspectReport's JSON.stringify would print it, written from the
+      // listing's columns without an object per series (js/report.js).
+      const indexError = inFlagWords(await file.loadIndex());
+      const audit = await file.audit();
+      await writeInspectJson({ path: name, file, indexError, audit }, (s) => write(s));
+      await write('\n');
+      return indexError ? 1 : 0;
+    }
+    const r = await inspectReport(name, file);
+    await printInspect(r, values.all);
+    return r.ok ? 0 : 1;
+  }
+  if (verb === 'probe') {
+    const indexError = inFlagWords(await file.loadIndex());
+    const results = paths.map((p) => file.probe(p, { variant: values.variant, charset: values.charset }));
+    if (values.json) return print(JSON.stringify(probeReport(name, results, indexError), null, 2)).then(() => 0);
+    const lines = [];
+    for (const r of results) {
+      // What the index says of the path: only what was read (an unreadable index says nothing).
+      const listed = r.indexed ? '  (indexed)' : indexError ? '  (index unreadable)' : r.indexed === false ? '  (not in the index)' : '';
+      lines.push(`${r.verdict.toUpperCase().padEnd(7)} ${r.path}${listed}`, `        ${r.reason}`);
+      for (const p of r.probes) lines.push(`        seed ${String(p.seed).padStart(2)}  hash32 ${String(p.hash32).padStart(11)}  bit ${String(p.bit).padStart(8)}  ${p.set ? 'set' : 'clear'}`);
+    }
+    if (indexError) lines.push(`index      unreadable: ${errorReport(indexError).message}`);
+    await print(lines.join('\n'));
+    return 0;
+  }
+  // verify
+  const r = await inspectReport(name, file);
+  const absent = r.series.filter((s) => s.maybe_present === false).map((s) => s.path);
+  const failed = !r.ok || (r.audit && r.audit.status === 'not_reproduced') || absent.length > 0;
+  if (values.json) {
+    await print(JSON.stringify(verifyReport({ ok: !failed, error: r.error, audit: r.audit, indexedAbsent: absent }), null, 2));
+  } else {
+    const lines = [r.audit ? r.audit.summary : 'the index could not be read'];
+    if (absent.length) lines.push(`${absent.length} indexed series test ABSENT:\n  ${absent.slice(0, 20).join('\n  ')}`);
+    if (r.error) lines.push(`error ${r.error.message}`);
+    lines.push(failed ? 'verify: FAILED' : 'verify: ok');
+    await print(lines.join('\n'));
+  }
+  return failed ? 1 : 0;
+}
+
+async function leveldbCommand(verb, name, t, keys, values) {
+  if (verb === 'inspect' || verb === 'verify') {
+    const r = levelDbReport(t, name);
+    if (values.json) await print(JSON.stringify(r, null, 2));
+    else {
+      const lines = [`${name}  ${r.file.size} bytes  LevelDB table (${r.key_format} keys)`, `policy     ${r.filter_policy ?? 'none: the table has no filter block'}`];
+      if (r.filter_block) lines.push(`filters    ${r.filters.length} at ${r.filter_block.offset} (${r.filter_block.size} bytes), one per ${2 ** r.base_lg} bytes of data offsets`);
+      for (const f of values.all ? r.filters : r.filters.slice(0, 20)) {
+        lines.push(`  #${f.index}  ${f.length ? `${f.bit_count} bits, k=${f.k}, ${f.set_bits} set` : 'empty'}  blocks at ${f.data_block_offsets.join(', ') || '-'}`);
+      }
+      await print(lines.join('\n'));
+    }
+    return 0;
+  }
+  const results = keys.map((k) => ({ key: typeof k === 'string' ? k : Buffer.from(k).toString('hex'), probe: t.probe(k) }));
+  if (values.json) await print(JSON.stringify(levelDbProbeReport(name, results), null, 2));
+  else {
+    const lines = [];
+    for (const { key, probe: r } of results) {
+      lines.push(`${r.verdict.toUpperCase().padEnd(7)} ${key}  (${r.reason}; data block ${r.blockIndex ?? '-'}, filter ${r.filterIndex ?? '-'})`);
+      lines.push(`        ${r.probes.map((p) => `${p.bit}:${p.set ? 'set' : 'clear'}`).join('  ')}`);
+    }
+    await print(lines.join('\n'));
+  }
+  return 0;
+}
+
+async function fileCommand(verb, values, positionals) {
+  const [name, ...paths] = positionals;
+  if (!name) throw new UsageError(verb, `missing FILE (a path, an http(s) URL, or - for the file on stdin)`);
+  if (verb === 'verify' && paths.length) throw new UsageError(verb, `give one FILE, not ${positionals.length} arguments`);
+  if (verb === 'inspect' && paths.length) throw new UsageError(verb, `give one FILE, not ${positionals.length} arguments (probe tests paths)`);
+  if (verb === 'probe' && !paths.length) throw new UsageError(verb, 'give at least one PATH (or KEY, for a LevelDB table) after FILE');
+  checkVariant(verb, values.variant);
+  checkCharset(verb, values.charset);
+  if (values.hex && paths.some((p) => !/^([0-9a-fA-F]{2})*$/.test(p))) throw new UsageError(verb, '--hex keys must be pairs of hex digits');
+  const opts = sourceOptions(verb, values);
+  const input = await openInput(verb, name, opts);
+  if (input.table) {
+    try {
+      const keys = values.hex ? paths.map((p) => Uint8Array.from(Buffer.from(p, 'hex'))) : paths;
+      return await leveldbCommand(verb, name, input.table, keys, values);
+    } finally {
+      input.table.close();
+    }
+  }
+  try {
+    return await tsfileCommand(verb, name, input.tsfile, values.hex ? paths.map((p) => Uint8Array.from(Buffer.from(p, 'hex'))) : paths, values);
+  } finally {
+    await input.tsfile.close();
+  }
 }
 
 async function readPaths(file) {
   let text;
   if (file === undefined || file === '-') {
-    if (process.stdin.isTTY) throw new UsageError('build: give a file of paths, or pipe them on stdin');
+    if (process.stdin.isTTY) throw new UsageError('build', 'give a file of paths, or pipe them on stdin');
     const chunks = [];
     for await (const c of process.stdin) chunks.push(c);
     text = Buffer.concat(chunks).toString('utf8');
@@ -122,20 +645,17 @@ async function readPaths(file) {
   return text.split(/\r?\n/).filter((line) => line !== '');
 }
 
-function numberOption(value, name, { integer = false } = {}) {
-  const n = Number(value);
-  if (value === undefined) return undefined;
-  if (value.trim() === '' || !Number.isFinite(n) || (integer && !(Number.isInteger(n) && n >= 0))) {
-    throw new UsageError(`--${name} must be ${integer ? 'a non-negative integer' : 'a number'}, not ${JSON.stringify(value)}`);
+async function buildCommand(values, positionals) {
+  const [file, ...extra] = positionals;
+  if (extra.length) throw new UsageError('build', 'give one file of paths (or - for stdin)');
+  if (values.out !== undefined && values.hex) throw new UsageError('build', '--out and --hex exclude each other');
+  checkVariant('build', values.variant);
+  checkCharset('build', values.charset);
+  const capacityOption = numberOption('build', values.capacity, 'capacity', { integer: true });
+  const fpp = numberOption('build', values.fpp, 'fpp') ?? 0.05;
+  if (values.out === undefined && !values.hex && !values.json && process.stdout.isTTY) {
+    throw new UsageError('build', 'refusing to write binary to a terminal; use --out FILE, --hex or a redirect');
   }
-  return n;
-}
-
-async function buildCommand(file, extra, values) {
-  if (extra.length) throw new UsageError('build: give one file of paths (or - for stdin)');
-  if (values.out !== undefined && values.hex) throw new UsageError('build: --out and --hex exclude each other');
-  const capacityOption = numberOption(values.capacity, 'capacity', { integer: true });
-  const fpp = numberOption(values.fpp, 'fpp') ?? 0.05;
   const paths = await readPaths(file);
   const capacity = capacityOption ?? paths.length;
   const filter = BloomFilter.withCapacity(capacity, fpp);
@@ -151,15 +671,14 @@ async function buildCommand(file, extra, values) {
     }
     const st = filter.stats(paths.length);
     if (values.json) {
-      console.log(JSON.stringify(buildReport({
+      await print(JSON.stringify(buildReport({
         paths: paths.length, capacity, fpp, variant: values.variant ?? 'java', charset: values.charset ?? 'UTF-8',
         stats: st, encodedLength: bytes.length, out: values.out ?? null,
       }), null, 2));
     } else if (values.hex) {
-      console.log(Buffer.from(bytes).toString('hex'));
+      await print(Buffer.from(bytes).toString('hex'));
     } else if (values.out === undefined) {
-      if (process.stdout.isTTY) throw new UsageError('build: refusing to write binary to a terminal; use --out FILE, --hex or a redirect');
-      process.stdout.write(bytes);
+      await write(bytes);
     } else {
       console.error(`${values.out}: ${bytes.length} bytes, ${st.bitCount} bits, k=${st.hashFunctionCount}, ${paths.length} paths`);
     }
@@ -169,146 +688,79 @@ async function buildCommand(file, extra, values) {
   }
 }
 
-async function isLevelDbFile(path) {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-    if ((await handle.stat()).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-  } catch (e) {
-    await handle?.close();
-    throw ioError(e, path);
-  }
-  try {
-    const { size } = await handle.stat();
-    if (size < 8) return false;
-    const last8 = new Uint8Array(8);
-    await handle.read(last8, 0, 8, size - 8);
-    return isLevelDbFooter(last8);
-  } finally {
-    await handle.close();
-  }
-}
+// ---- Dispatch. ----------------------------------------------------------------------------
 
-async function leveldbCommand(command, file, keys, values) {
-  const t = await openLevelDbTable(file);
-  try {
-    if (command === 'inspect' || command === 'verify') {
-      const r = levelDbReport(t, file);
-      if (values.json) console.log(JSON.stringify(r, null, 2));
-      else {
-        console.log(`${file}  ${r.file.size} bytes  LevelDB table (${r.key_format} keys)`);
-        console.log(`policy     ${r.filter_policy ?? 'none: the table has no filter block'}`);
-        if (r.filter_block) console.log(`filters    ${r.filters.length} at ${r.filter_block.offset} (${r.filter_block.size} bytes), one per ${2 ** r.base_lg} bytes of data offsets`);
-        for (const f of (values.all ? r.filters : r.filters.slice(0, 20))) {
-          console.log(`  #${f.index}  ${f.length ? `${f.bit_count} bits, k=${f.k}, ${f.set_bits} set` : 'empty'}  blocks at ${f.data_block_offsets.join(', ') || '-'}`);
-        }
-      }
-      return 0;
-    }
-    if (command === 'probe') {
-      if (!keys.length) throw new UsageError('probe: give at least one KEY');
-      const results = keys.map((k) => ({ key: typeof k === 'string' ? k : Buffer.from(k).toString('hex'), probe: t.probe(k) }));
-      if (values.json) console.log(JSON.stringify(levelDbProbeReport(file, results), null, 2));
-      else {
-        for (const { key, probe: r } of results) {
-          console.log(`${r.verdict.toUpperCase().padEnd(7)} ${key}  (${r.reason}; data block ${r.blockIndex ?? '-'}, filter ${r.filterIndex ?? '-'})`);
-          console.log(`        ${r.probes.map((p) => `${p.bit}:${p.set ? 'set' : 'clear'}`).join('  ')}`);
-        }
-      }
-      return 0;
-    }
-    throw new UsageError(`unknown command ${command}`);
-  } finally {
-    t.close();
-  }
-}
+let wantsJson = false;
 
 async function main(argv) {
-  if (argv[0] === 'scan') return scanCommand(argv.slice(1));
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      json: { type: 'boolean', default: false },
-      all: { type: 'boolean', default: false },
-      variant: { type: 'string' },
-      hex: { type: 'boolean', default: false },
-      charset: { type: 'string' },
-      capacity: { type: 'string' },
-      fpp: { type: 'string' },
-      out: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-      version: { type: 'boolean', short: 'V', default: false },
-    },
-  });
-  const [command, file, ...paths] = positionals;
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
+  // The verb comes first; flags before it are taken as the verb's (`--json inspect F`).
+  const at = argv[0]?.startsWith('-') ? argv.findIndex((a) => Object.hasOwn(VERBS, a)) : argv.length ? 0 : -1;
+  if (at < 0) {
+    if (argv.includes('--help') || argv.includes('-h')) return print(USAGE).then(() => 0);
+    if (argv.includes('--version') || argv.includes('-V')) return print(VERSION).then(() => 0);
+    if (!argv.length) {
+      console.error(USAGE);
+      return 2;
+    }
+    throw new UsageError(null, `give a verb first (${Object.keys(VERBS).join(', ')}), not ${argv[0]}`);
   }
-  if (values.version) {
-    console.log(VERSION);
-    return 0;
+  const verb = argv[at];
+  if (!Object.hasOwn(VERBS, verb)) {
+    const guess = nearest(verb, Object.keys(VERBS));
+    throw new UsageError(null, `unknown verb ${JSON.stringify(verb)}${didYouMean(guess)}${guess ? '' : ` (verbs: ${Object.keys(VERBS).join(', ')})`}`);
   }
-  if (!command) {
-    console.error(USAGE);
-    return 2;
+  const args = [...argv.slice(0, at), ...argv.slice(at + 1)];
+  const dashes = args.indexOf('--');
+  const flags = dashes < 0 ? args : args.slice(0, dashes);
+  if (flags.includes('--help') || flags.includes('-h')) return print(verbHelp(verb)).then(() => 0);
+  const { values, positionals } = parseVerbArgs(verb, args);
+  wantsJson = values.json === true && verb !== 'scan';
+  if (verb === 'help') {
+    const [topic, ...more] = positionals;
+    if (more.length) throw new UsageError(verb, 'give one VERB');
+    if (topic === undefined) return print(USAGE).then(() => 0);
+    if (!Object.hasOwn(VERBS, topic)) throw new UsageError(verb, `unknown verb ${JSON.stringify(topic)}${didYouMean(nearest(topic, Object.keys(VERBS)))}`);
+    return print(verbHelp(topic)).then(() => 0);
   }
-  if (values.variant && !VARIANTS.includes(values.variant)) throw new UsageError(`unknown --variant ${values.variant}`);
-  if (command === 'build') return buildCommand(file, paths, values);
-  if (!file) throw new UsageError(`${command}: missing FILE`);
-  if (values.hex && paths.some((p) => !/^([0-9a-fA-F]{2})*$/.test(p))) throw new UsageError('--hex keys must be pairs of hex digits');
-  const keys = values.hex ? paths.map((p) => Uint8Array.from(Buffer.from(p, 'hex'))) : paths;
-
-  if (await isLevelDbFile(file)) return leveldbCommand(command, file, keys, values);
-
-  if (command === 'inspect') {
-    if (values.json) return inspectJson(file);
-    const r = await inspectReport(file);
-    printInspect(r, values.all);
-    return r.ok ? 0 : 1;
-  }
-  if (command === 'probe') {
-    if (!paths.length) throw new UsageError('probe: give at least one PATH');
-    const t = await openTsFile(file);
-    try {
-      await t.loadIndex();
-      const results = keys.map((p) => t.probe(p, { variant: values.variant, charset: values.charset }));
-      if (values.json) console.log(JSON.stringify(probeReport(file, results), null, 2));
-      else {
-        for (const r of results) {
-          console.log(`${r.verdict.toUpperCase().padEnd(7)} ${r.path}${r.indexed ? '  (indexed)' : r.indexed === false ? '  (not in the index)' : ''}`);
-          console.log(`        ${r.reason}`);
-          for (const p of r.probes) console.log(`        seed ${String(p.seed).padStart(2)}  hash32 ${String(p.hash32).padStart(11)}  bit ${String(p.bit).padStart(8)}  ${p.set ? 'set' : 'clear'}`);
-        }
+  if (verb === 'build') return buildCommand(values, positionals);
+  if (verb === 'scan') {
+    if (values.json && values.csv) throw new UsageError(verb, '--json and --csv exclude each other');
+    if (values.list !== undefined && values.list !== 'maybe' && values.list !== 'absent') throw new UsageError(verb, `--list takes maybe or absent, not ${JSON.stringify(values.list)}`);
+    if (values.list !== undefined && (values.json || values.csv)) throw new UsageError(verb, '--list prints file locations only: it excludes --json and --csv');
+    if (values.list !== undefined && !values.path?.length && !values['paths-file']) throw new UsageError(verb, '--list needs the series paths to decide by (--path or --paths-file)');
+    if (values.print0 && values.list === undefined) throw new UsageError(verb, '--print0 goes with --list');
+    if (values.jobs !== undefined && !/^[1-9][0-9]*$/.test(values.jobs)) throw new UsageError(verb, `--jobs must be a positive integer, not ${JSON.stringify(values.jobs)}`);
+    if (!positionals.length) throw new UsageError(verb, 'give at least one TARGET (a file, a directory, a URL or @LIST)');
+    if (positionals.includes('-')) throw new UsageError(verb, '- is not a scan target (scan reads files by path or URL): give @- for a list of targets on stdin, or inspect - / probe - for one file');
+    if (positionals.filter((t) => t === '@-').length + (values['paths-file'] === '-' ? 1 : 0) > 1) throw new UsageError(verb, 'only one of @- and --paths-file - can read stdin');
+    const { maxStdinBytes, ...source } = sourceOptions(verb, values);
+    // The records' errors in the flags' words too: text made here (URLs), or UTF-8 from the
+    // workers (local files: whole batches of records, so no sentence is split between chunks).
+    const scanWrite = (chunk) => {
+      if (typeof chunk !== 'string') {
+        const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        if (!FLAG_WORDS.some(([from]) => bytes.includes(from))) return write(chunk);
+        chunk = bytes.toString('utf8');
       }
-      return 0;
-    } finally {
-      await t.close();
-    }
+      return write(inFlagWords({ message: chunk }).message);
+    };
+    return scanCommand({ values, targets: positionals, source }, { write: scanWrite, stderr: process.stderr, signal: gone.signal });
   }
-  if (command === 'verify') {
-    const r = await inspectReport(file);
-    const absent = r.series.filter((s) => s.maybe_present === false).map((s) => s.path);
-    const failed = !r.ok || (r.audit && r.audit.status === 'not_reproduced') || absent.length > 0;
-    if (values.json) {
-      console.log(JSON.stringify(verifyReport({ ok: !failed, error: r.error, audit: r.audit, indexedAbsent: absent }), null, 2));
-    } else {
-      console.log(r.audit ? r.audit.summary : 'the index could not be read');
-      if (absent.length) console.log(`${absent.length} indexed series test ABSENT:\n  ${absent.slice(0, 20).join('\n  ')}`);
-      if (r.error) console.log(`error ${r.error.message}`);
-      console.log(failed ? 'verify: FAILED' : 'verify: ok');
-    }
-    return failed ? 1 : 0;
-  }
-  throw new UsageError(`unknown command ${command}`);
+  return fileCommand(verb, values, positionals);
+}
+
+/** The CLI's sentence for an error: `kind at byte N: …` for a located one, else `kind: …`. */
+function errorLine(e) {
+  if (!e.kind) return `error: ${e.message}`;
+  const r = errorReport(e);
+  return `error: ${r.message.startsWith(`${e.kind} at byte `) ? r.message : `${e.kind}: ${r.message}`}`;
 }
 
 // A command whose work never settled (a read that neither answered nor failed) would leave the
 // event loop empty and Node would exit 0 having printed nothing: say so and fail instead.
 let settled = false;
 process.once('beforeExit', () => {
-  if (settled) return;
+  if (settled || gone.signal.aborted) return;
   console.error('error: internal: the command stopped before it finished (an operation never settled); its output is incomplete');
   process.exitCode = 2;
 });
@@ -316,15 +768,25 @@ process.once('beforeExit', () => {
 main(process.argv.slice(2)).then(
   (code) => {
     settled = true;
-    process.exitCode = code;
+    process.exitCode = gone.signal.aborted ? 0 : code;
   },
-  (e) => {
+  async (e) => {
     settled = true;
-    const json = process.argv.includes('--json');
-    const usage = e instanceof UsageError || e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE';
+    // The reader went away: whatever stopped the command (a cancelled read, a scan) is not news.
+    if (gone.signal.aborted) {
+      process.exitCode = 0;
+      return;
+    }
+    if (e instanceof UsageError) {
+      console.error(`tsfile-bloom${e.verb ? ` ${e.verb}` : ''}: ${e.message}${/did you mean/.test(e.message) ? '' : `; see tsfile-bloom ${e.verb ? `${e.verb} ` : ''}--help`}`);
+      process.exitCode = 2;
+      return;
+    }
+    inFlagWords(e);
     const format = typeof e.kind === 'string' && !NOT_FORMAT_KINDS.has(e.kind);
-    if (json && !usage) console.log(JSON.stringify(failureReport(e), null, 2));
-    else console.error(usage ? `${e.message}\n\n${USAGE}` : `error: ${e.kind && e.offset != null ? `${e.kind} at byte ${e.offset}: ` : e.kind ? `${e.kind}: ` : ''}${e.message}`);
     process.exitCode = format ? 1 : 2;
+    if (wantsJson) await print(JSON.stringify(failureReport(e), null, 2));
+    else console.error(errorLine(e));
+    if (gone.signal.aborted) process.exitCode = 0;
   },
 );

@@ -6,7 +6,7 @@
 // the tail with a suffix range (`bytes=-4096`) — and the file's size comes from either
 // response's Content-Range, so there is no HEAD request: 2 requests, 1 round trip. Some
 // servers get suffix ranges wrong: npm's http-server answers 416, Vite's servers (sirv) send
-// the first 4097 bytes. Then the head's Content-Range has told the size, and the window is
+// the first 4097 bytes, s3s-fs fails with 500 on a file smaller than the suffix. Then the head's Content-Range has told the size, and the window is
 // asked for with an explicit range (a 3rd request); later opens on that origin skip the
 // suffix and ask for the first 4 KiB (all of a small file) and then the window, explicitly.
 // Later reads (loadIndex() outside the window) are one Range request each.
@@ -159,6 +159,7 @@ export async function httpSource(input, options = {}) {
     // The version read: the first response's validators, which every later response must carry.
     version: null,
     requests: 0,
+    inFlight: 0,
     bytesReceived: 0,
   };
   if (!ctx.fetch) throw httpError(url, 'no_fetch', 'this runtime has no fetch()');
@@ -212,7 +213,8 @@ export async function httpSource(input, options = {}) {
       return from === 0 && got.bytes.length === length ? got.bytes : got.bytes.subarray(from, from + length);
     },
     async close() {
-      ctx.closer.abort();
+      // Only requests still in flight need stopping (an abort costs an AbortError's stack).
+      if (ctx.inFlight > 0) ctx.closer.abort();
       detach();
     },
   };
@@ -349,6 +351,7 @@ async function attempt(ctx, want, knownSize, op) {
 
   arm();
   ctx.requests++;
+  ctx.inFlight++;
   let res;
   try {
     try {
@@ -387,18 +390,24 @@ async function attempt(ctx, want, knownSize, op) {
       throw httpError(url, 'http_status', `HTTP 416 Range Not Satisfiable for ${range}`, { status: 416, offset });
     }
     if (res.status === 200) return await wholeBody(ctx, res, { arm, guard, offset, encoded });
+    // A server that fails on the suffix range itself (s3s-fs answers 500 when the file is smaller
+    // than the suffix) while it serves explicit ranges: the head's answer decides (openingBlocks).
+    if ((res.status === 500 || res.status === 501) && want.suffix != null) throw new SuffixRefused();
     const err = httpError(url, 'http_status', `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`, { status: res.status, offset });
     if (res.status === 429 || res.status === 503) err.retryAfterMs = retryAfterMs(res.headers.get('retry-after'));
     throw err;
   } catch (e) {
-    // The body is not read: release the connection (never waiting on it: it may hang too).
+    // The body is not read: release the connection (never waiting on it: it may hang too), and
+    // abort the request (a fetch still pending). A request that succeeded is left alone: an abort
+    // costs an AbortError's stack, which a remote scan would pay twice per file.
     res?.body?.cancel().catch(() => {});
+    controller.abort();
     throw e;
   } finally {
+    ctx.inFlight--;
     clearTimeout(stall);
     clearTimeout(deadline);
     ctx.closer.signal.removeEventListener('abort', onClose);
-    controller.abort();
   }
 }
 

@@ -546,6 +546,23 @@ export interface RemoteOptions extends OpenOptions {
   maxFullDownloadBytes?: number;
   /** A fetch implementation (default globalThis.fetch), called as a plain function. */
   fetch?: GlobalFunction<'fetch'>;
+  /** For s3:// URLs: credentials and where the store is (Node falls back to the AWS_* variables and ~/.aws). */
+  s3?: S3Options;
+}
+
+/** Settings for s3:// targets; without credentials requests go unsigned (public buckets). */
+export interface S3Options {
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  sessionToken?: string;
+  /** Default us-east-1. */
+  region?: string;
+  /** An S3-compatible store's endpoint, e.g. 'http://127.0.0.1:9000' (addressing is then path-style). */
+  endpoint?: string;
+  /** Path-style addressing (https://host/bucket/key); default: with an endpoint. */
+  forcePathStyle?: boolean;
+  /** Objects per ListObjectsV2 page (default the store's: 1,000 on AWS). */
+  pageSize?: number;
 }
 
 /** Options of every open. */
@@ -558,6 +575,7 @@ export interface OpenOptions {
 export interface RemoteError extends TsFileBloomError {
   kind: 'io' | 'changed' | 'cancelled';
   reason:
+    | 'denied' | 'no_such_bucket' | 'no_such_key' | 'expired_credentials' | 's3_error'
     | 'range_ignored' | 'too_large' | 'http_status' | 'short_body' | 'long_body' | 'bad_content_range' | 'encoded'
     | 'timeout' | 'deadline' | 'redirect_loop' | 'network' | 'out_of_range' | 'no_fetch'
     | 'precondition_failed' | 'etag' | 'last_modified' | 'size' | 'cancelled';
@@ -573,13 +591,13 @@ export interface ChangedError extends TsFileBloomError {
   url?: string;
 }
 
-/** What scanTsFiles reads: Node paths/directories/URLs; in browsers Files, FileList, handles, URLs. */
+/** What scanTsFiles reads: Node paths/directories, http(s) URLs, s3://bucket/key and s3://bucket/prefix/; in browsers Files, FileList, handles, URLs. */
 export type ScanTarget = string | UrlInput | BlobInput | Global<'FileList'> | Global<'FileSystemDirectoryHandle'> | Global<'FileSystemFileHandle'>;
 
 export interface ScanOptions extends Omit<RemoteOptions, 'signal'> {
   /** Series paths to test in every file. */
   paths?: string[];
-  /** Node: worker threads (default: the core count); browsers: files read at once (default 64). */
+  /** Node: worker threads for local files (default: the core count) and files read at once over HTTP or S3 (default 64); browsers: files read at once (default 64). */
   concurrency?: number;
   /** Read each index too and let the writer-variant audit decide the verdicts. */
   audit?: boolean;

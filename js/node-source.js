@@ -3,6 +3,8 @@ import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { toSource } from './source.js';
 import { httpSource, isHttpUrl } from './http-source.js';
+import { isS3Url, s3Source } from './s3.js';
+import { s3ConfigFromEnvironment } from './s3-config.js';
 
 // Node's own wording ("ENOENT: no such file or directory, open 'x'") becomes a plain
 // sentence naming the file, with kind 'io'.
@@ -28,6 +30,7 @@ export function ioError(e, path) {
 
 export async function nodeSource(input, options = {}) {
   if (isHttpUrl(input)) return httpSource(input, options);
+  if (isS3Url(input)) return s3Source(input, options, () => s3ConfigFromEnvironment());
   if (typeof input === 'string' || input instanceof URL) {
     const name = input instanceof URL ? input.pathname : input;
     let handle;

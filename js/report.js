@@ -13,12 +13,16 @@ function opt(out, key, value) {
   return out;
 }
 
-/** An error as the reports give it: the CLI's sentence for format errors. */
+/**
+ * An error as the reports give it: the CLI's sentence for format errors (`kind at byte N: …`);
+ * an I/O error's is plain, and a bad argument has no byte offset (null, whatever it carries).
+ */
 export function errorReport(e) {
   if (!e) return null;
   const kind = e.kind ?? 'io';
-  const located = kind !== 'io' && typeof e.offset === 'number';
-  return { kind, message: located ? `${kind} at byte ${e.offset}: ${e.message}` : e.message, offset: e.offset ?? null };
+  const offset = kind === 'invalid_argument' ? null : e.offset ?? null;
+  const located = kind !== 'io' && typeof offset === 'number';
+  return { kind, message: located ? `${kind} at byte ${offset}: ${e.message}` : e.message, offset };
 }
 
 export function bloomReport(b) {
@@ -261,9 +265,12 @@ export function verifyReport({ ok, error, audit, indexedAbsent }) {
   return { format_version: FORMAT_VERSION, ok, error, audit, indexed_absent: indexedAbsent };
 }
 
-/** `tsfile-bloom probe FILE --json` (TsFile): the API's probe results as they are. */
-export function probeReport(file, results) {
-  return { format_version: FORMAT_VERSION, ok: true, file, results };
+/**
+ * `tsfile-bloom probe FILE --json` (TsFile): the API's probe results as they are, and why the
+ * index could not be read (`index_error`, null when it was; the results' `indexed` is then null).
+ */
+export function probeReport(file, results, indexError = null) {
+  return { format_version: FORMAT_VERSION, ok: true, file, results, index_error: errorReport(indexError) };
 }
 
 /** `tsfile-bloom inspect TABLE.ldb --json`. */

@@ -10,7 +10,11 @@ import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { addToSummary, failedRecord, formatRecords, newSummary, scanOne, tailRecord } from './scan-core.js';
 import { TAIL_WINDOW } from './wire.js';
 
-const { paths, audit, format, entry } = workerData;
+const { paths, audit, format, entry, maxIndexBytes } = workerData;
+// openTsFile's options for the usual way; a maxIndexBytes below the tail window also turns the
+// fast route off (it takes any TsFileMetadata that lies in the window).
+const openOptions = maxIndexBytes === undefined ? {} : { maxIndexBytes };
+const fastRoute = !audit && !(maxIndexBytes < TAIL_WINDOW);
 // A path that is not UTF-8 comes as its bytes (a Uint8Array, once posted): fs takes a Buffer.
 const fsPath = (p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength));
 // The parent's entry (js/node.js or js/deno.js) initialises the wasm before anything here uses it.
@@ -120,9 +124,9 @@ async function scanBatch({ seq, items }) {
       records.push(failedRecord(item.file, item.error));
       continue;
     }
-    const fast = audit ? null : scanFast(item, count);
+    const fast = fastRoute ? scanFast(item, count) : null;
     if (fast?.file !== undefined) records.push(fast);
-    else records.push(await scanOne(item.file, item.path, { open: openTsFile, makeSource: (p) => fileSource(p, fast?.held, item.file), paths, audit }));
+    else records.push(await scanOne(item.file, item.path, { open: openTsFile, makeSource: (p) => fileSource(p, fast?.held, item.file), paths, audit, openOptions }));
   }
   const part = newSummary(paths);
   for (const r of records) addToSummary(part, r);

@@ -12,6 +12,8 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isHttpUrl } from './http-source.js';
+import { isS3Url, s3TsFiles } from './s3.js';
+import { s3ConfigFromEnvironment } from './s3-config.js';
 import { openTsFile } from './tsfile.js';
 import { ioError, nodeSource } from './node-source.js';
 import { addToSummary, checkScanOptions, errorOf, fanOut, finishSummary, formatRecords, mergeSummary, newSummary, scanOne, scanResult, targetList } from './scan-core.js';
@@ -20,8 +22,12 @@ import { invalidArgument } from './errors.js';
 /** Local files per message to a worker (one message per file would cost more than the file). */
 const BATCH = 256;
 /** URLs per batch, and how many are read at once. */
-const URL_BATCH = 64;
-const URL_CONCURRENCY = 16;
+const URL_BATCH = 128;
+/**
+ * Files read at once over HTTP or S3 (unless `concurrency` says otherwise): a remote scan is
+ * bound by round trips, so files/s ≈ this ÷ the round-trip time (BENCHMARKS.md, "Remote scan").
+ */
+export const REMOTE_CONCURRENCY = 64;
 /**
  * Worker k (k ≥ 1) starts only once the walk has found k × this many files: a thread's start and
  * warm-up (its module graph, compiling the wasm, the JIT) cost more than it saves on a smaller
@@ -44,11 +50,11 @@ export function setScanWorkerEntry(url) {
  * Scans `targets` (paths, directories, http(s) URLs): an async iterable of per-file records
  * with a `summary` promise. Options: `paths` (series paths to probe), `concurrency` (worker
  * threads; default the core count), `audit`, `signal`, `onProgress({done, found, total,
- * bytesRead, elapsedMs})`, and for URLs `headers`, `timeoutMs`, `allowFullDownload`,
- * `maxFullDownloadBytes`.
+ * bytesRead, elapsedMs})`, `maxIndexBytes` (every file), and for URLs `headers`, `timeoutMs`,
+ * `deadlineMs`, `allowFullDownload`, `maxFullDownloadBytes`.
  */
 export function scanTsFiles(targets, options = {}) {
-  const list = targetList(targets, (t) => t instanceof URL, 'a path, a directory or an http(s) URL');
+  const list = targetList(targets, (t) => t instanceof URL, 'a path, a directory, an http(s) URL or an s3:// URL');
   checkScanOptions(options);
   return scanResult((emit, signal) => runScan(list, { ...options, signal, format: 'records' }, emit), { signal: options.signal });
 }
@@ -61,11 +67,47 @@ function fsError(e, path, what) {
 
 const keyOf = (st) => `${st.dev}:${st.ino}`;
 
-/** Walks the targets: `{path, file}` (a regular file), `{url, file}`, or `{file, error}`. */
-export function* walkTargets(targets) {
+/**
+ * Walks the targets, in batches: `{path, file}` (a regular file), `{url, file}` (an http(s) or
+ * s3:// object), or `{file, error}`. An s3:// prefix is listed (ListObjectsV2) for its
+ * `*.tsfile` objects; `options` holds the S3 configuration (`s3`, else the environment's).
+ */
+export async function* walkTargetBatches(targets, options = {}) {
   const visited = new Set();
+  let batch = [];
   for (const target of targets) {
-    if (isHttpUrl(target)) {
+    if (isS3Url(target) && /^s3:\/\/[^/]+\/?(.*\/)?$/i.test(String(target))) {
+      // A bucket or a prefix ending in '/': every TsFile below it.
+      if (batch.length) yield batch;
+      batch = [];
+      try {
+        for await (const o of s3TsFiles(target, options, () => s3ConfigFromEnvironment())) {
+          batch.push({ url: o.target, file: o.target });
+          if (batch.length >= 1024) {
+            yield batch;
+            batch = [];
+          }
+        }
+      } catch (e) {
+        batch.push({ file: String(target), error: errorOf(e) });
+      }
+      continue;
+    }
+    for (const item of walkTargets([target], visited)) {
+      batch.push(item);
+      if (batch.length >= 1024) {
+        yield batch;
+        batch = [];
+      }
+    }
+  }
+  if (batch.length) yield batch;
+}
+
+/** Walks local and http(s) targets: `{path, file}` (a regular file), `{url, file}`, or `{file, error}`. */
+export function* walkTargets(targets, visited = new Set()) {
+  for (const target of targets) {
+    if (isHttpUrl(target) || isS3Url(target)) {
       yield { url: String(target), file: String(target) };
       continue;
     }
@@ -150,6 +192,20 @@ function* walkDirectory(dir, ancestors, visited, shown = dir) {
   }
 }
 
+/** A counting semaphore: `acquire()` resolves when one of `n` slots is free; `release()` frees it. */
+function limiter(n) {
+  let free = n;
+  const queue = [];
+  return {
+    acquire: () => (free > 0 ? (free--, Promise.resolve()) : new Promise((resolve) => queue.push(resolve))),
+    release() {
+      const next = queue.shift();
+      if (next) next();
+      else free++;
+    },
+  };
+}
+
 /**
  * The scanner behind scanTsFiles and the CLI. `format`: 'records' (sink gets arrays of
  * records) or 'ndjson' | 'csv' | 'text' (sink gets text: a string, or UTF-8 bytes from the workers).
@@ -163,8 +219,10 @@ export async function runScan(targets, opts, sink) {
   const jobs = Math.max(1, Math.floor(opts.concurrency ?? availableParallelism()));
   const perExtraWorker = opts.filesPerExtraWorker ?? FILES_PER_EXTRA_WORKER; // tests lower it
   const { signal, onProgress } = opts;
-  const httpOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, maxIndexBytes: opts.maxIndexBytes, fetch: opts.fetch };
+  const httpOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, maxIndexBytes: opts.maxIndexBytes, fetch: opts.fetch, s3: opts.s3 };
   const child = fanOut(signal);
+  // One bound on remote opens in flight, across all the URL batches being read.
+  const remote = limiter(Math.max(1, Math.floor(opts.concurrency ?? REMOTE_CONCURRENCY)));
   const summary = newSummary(paths);
   const workers = [];
   const maxAhead = jobs * 2 + 2;
@@ -218,7 +276,7 @@ export async function runScan(targets, opts, sink) {
   };
 
   const spawn = () => {
-    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: { paths, audit, format, entry: workerEntry ?? new URL('./node.js', import.meta.url).href } });
+    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: { paths, audit, format, maxIndexBytes: opts.maxIndexBytes, entry: workerEntry ?? new URL('./node.js', import.meta.url).href } });
     const w = { worker, busy: 0 };
     worker.on('message', (msg) => {
       w.busy--;
@@ -241,14 +299,16 @@ export async function runScan(targets, opts, sink) {
   const scanUrls = async (n, items) => {
     try {
       const records = new Array(items.length);
-      let next = 0;
-      const lane = async () => {
-        while (next < items.length && !failed) {
-          const i = next++;
-          records[i] = await scanOne(items[i].file, items[i].url, { open: openTsFile, makeSource: nodeSource, paths, audit, openOptions: httpOptions, child });
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(URL_CONCURRENCY, items.length) }, lane));
+      await Promise.all(
+        items.map(async (item, i) => {
+          await remote.acquire();
+          try {
+            if (!failed) records[i] = await scanOne(item.file, item.url, { open: openTsFile, makeSource: nodeSource, paths, audit, openOptions: httpOptions, child });
+          } finally {
+            remote.release();
+          }
+        }),
+      );
       if (failed) return;
       const part = newSummary(paths);
       for (const r of records) addToSummary(part, r);
@@ -275,14 +335,16 @@ export async function runScan(targets, opts, sink) {
   };
 
   try {
-    for (const item of walkTargets(targets)) {
-      if (failed) break;
-      found++;
-      const isUrl = item.url !== undefined;
-      if (batch.length && isUrl !== batchIsUrls) await flush();
-      batchIsUrls = isUrl;
-      batch.push(item);
-      if (batch.length >= (isUrl ? URL_BATCH : BATCH)) await flush();
+    walk: for await (const items of walkTargetBatches(targets, { s3: opts.s3, fetch: opts.fetch })) {
+      for (const item of items) {
+        if (failed) break walk;
+        found++;
+        const isUrl = item.url !== undefined;
+        if (batch.length && isUrl !== batchIsUrls) await flush();
+        batchIsUrls = isUrl;
+        batch.push(item);
+        if (batch.length >= (isUrl ? URL_BATCH : BATCH)) await flush();
+      }
     }
     walked = true;
     await flush();

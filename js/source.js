@@ -4,11 +4,13 @@
 // node-source.js adds paths and FileHandles), and checks a source's answers as a reader uses it.
 
 import { documentUrl, httpSource, isHttpUrl } from './http-source.js';
+import { isS3Url, s3Source } from './s3.js';
 import { invalidArgument } from './errors.js';
 
-/** A source of bytes: `size` and `read(offset, length) → Promise<Uint8Array>`; http(s) URLs resolve to one. */
+/** A source of bytes: `size` and `read(offset, length) → Promise<Uint8Array>`; http(s) and s3:// URLs resolve to one. */
 export function toSource(source, options = {}) {
   if (isHttpUrl(source)) return httpSource(source, options);
+  if (isS3Url(source)) return s3Source(source, options);
   const relative = documentUrl(source);
   if (relative) return httpSource(relative, options);
   if (source instanceof Uint8Array) {

@@ -59,6 +59,9 @@ echo "== fleet scan: node scripts/bench-scan.mjs (10,000 files vs PyPI tsfile's 
 bash scripts/setup.sh --nginx
 node scripts/bench-scan.mjs --md=target/bench/scan.md || echo "(fleet-scan benchmark failed; the report omits it)"
 
+echo "== remote scan bound by latency: node scripts/bench-remote.mjs (2,000 objects behind a 25 ms proxy)"
+node scripts/bench-remote.mjs --md=target/bench/remote.md || echo "(remote-scan benchmark failed; the report omits it)"
+
 echo "== wasm: node scripts/bench.mjs"
 report=()
 [ "$write" = 1 ] && report=(--report=BENCHMARKS.md)

@@ -8,6 +8,8 @@
 #   scripts/setup.sh --nginx    also Debian's nginx (the remote-source tests start their own)
 #   scripts/setup.sh --node-lts also Node's current LTS next to the machine's Node (the package
 #                               tests run on both), from npm's node-linux-<arch> package
+#   scripts/setup.sh --s3       also s3s-fs from crates.io (an S3 protocol server the s3:// tests
+#                               start on 127.0.0.1) into .tools/s3s
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log() { echo "[setup] $*" >&2; }
@@ -16,12 +18,14 @@ want_browser=0
 want_python=0
 want_nginx=0
 want_node_lts=0
+want_s3=0
 for arg in "$@"; do
   case "$arg" in
     --browser) want_browser=1 ;;
     --python) want_python=1 ;;
     --nginx) want_nginx=1 ;;
     --node-lts) want_node_lts=1 ;;
+    --s3) want_s3=1 ;;
     *) echo "unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -146,6 +150,14 @@ if [ "$want_node_lts" = 1 ] && [ "$(.tools/node-lts/bin/node --version 2>/dev/nu
   else
     log "no Node $NODE_LTS package for $(uname -s) $(uname -m): the package tests run on the machine's Node only"
   fi
+fi
+
+# 4d. s3s-fs, a real S3 protocol server that verifies Signature V4, for the s3:// tests
+#     (tests/js/s3.test.mjs starts it). 0.14.1 builds with this machine's rustc (0.17 needs 1.96).
+S3S_VERSION=0.14.1
+if [ "$want_s3" = 1 ] && [ "$(.tools/s3s/bin/s3s-fs --version 2>/dev/null | awk '{ print $2 }')" != "$S3S_VERSION" ]; then
+  log "installing s3s-fs $S3S_VERSION from crates.io (a few minutes on a fresh machine)"
+  cargo install s3s-fs --version "$S3S_VERSION" --locked --features binary --root .tools/s3s >&2
 fi
 
 # 5. The real writers for fixture generation: PyPI tsfile (C++ core) and plyvel (LevelDB 1.22).

@@ -84,13 +84,22 @@ test('build: --capacity, --fpp (clamped like Java), --variant, --charset and --j
   });
 });
 
-test('build: bad options are usage errors (exit 2)', () => {
+test('build: bad options are usage errors (exit 2): one line naming the flag, nothing on stdout', () => {
   const file = join(tmp, 'paths3.txt');
   writeFileSync(file, 'root.a.b\n');
-  for (const args of [['--capacity', '-3'], ['--capacity', 'x'], ['--fpp', ''], ['--variant', 'nope'], ['--out', join(tmp, 'x'), '--hex']]) {
+  for (const [args, says] of [
+    [['--capacity', '-3'], /^tsfile-bloom build: --capacity must be a non-negative integer, not "-3"/],
+    [['--capacity', 'x'], /--capacity must be a non-negative integer, not "x"/],
+    [['--fpp', ''], /--fpp must be a number, not ""/],
+    [['--variant', 'nope'], /unknown --variant "nope"/],
+    [['--charset', 'nope'], /unknown --charset "nope"/],
+    [['--out', join(tmp, 'x'), '--hex'], /--out and --hex exclude each other/],
+  ]) {
     const r = run(['build', file, ...args]);
     assert.equal(r.status, 2, args.join(' '));
-    assert.match(text(r.stderr), /usage:/);
+    assert.equal(text(r.stdout), '');
+    assert.match(text(r.stderr), says);
+    assert.match(text(r.stderr), /^[^\n]+\n$/, `one line: ${text(r.stderr)}`);
   }
 });
 

@@ -1,0 +1,182 @@
+// TsFiles in S3 and S3-compatible object stores: `s3://bucket/key` opened with signed Range
+// requests (the http source does the reading: js/http-source.js), and `s3://bucket/prefix`
+// listed with ListObjectsV2 for a scan. Requests are signed with AWS Signature V4 by aws4fetch
+// (small, no dependencies, WebCrypto: the same in Node, browsers, Deno, Bun and Workers), loaded
+// only when an s3:// target is first used. A presigned https:// URL needs none of this: it is
+// an ordinary URL.
+//
+// Configuration (`options.s3`, else in Node the conventions AWS tools use: js/s3-config.js):
+// `{ accessKeyId, secretAccessKey, sessionToken, region, endpoint, forcePathStyle, pageSize }`
+// (pageSize: objects per ListObjectsV2 page, default the store's, 1,000 on AWS). Without
+// credentials requests go unsigned (public buckets). With an `endpoint` (an S3-compatible store)
+// addressing is path-style unless `forcePathStyle: false`; on AWS it is virtual-hosted.
+
+/** Whether `input` is an s3:// URL (a string or a URL object). */
+export function isS3Url(input) {
+  if (typeof URL !== 'undefined' && input instanceof URL) return input.protocol === 's3:';
+  return typeof input === 'string' && /^s3:\/\//i.test(input);
+}
+
+/** `s3://bucket/key` → `{bucket, key}` (the key without its leading slash, percent-decoded). */
+export function parseS3Url(input) {
+  const text = String(input instanceof URL ? input.href : input);
+  const m = /^s3:\/\/([^/?#]+)\/?([^?#]*)$/i.exec(text);
+  if (!m || !m[1]) throw Object.assign(new TypeError(`not an s3://bucket/key URL: ${text}`), { kind: 'invalid_argument', argument: 'source', offset: null });
+  return { bucket: m[1], key: decodeURIComponent(m[2]) };
+}
+
+/** An 'io' error about an S3 object: `reason` denied, no_such_bucket, no_such_key, expired_credentials or s3_error. */
+export function s3Error(target, reason, sentence, { status = null, code = null } = {}) {
+  return Object.assign(new Error(`${sentence}: ${target}`), { kind: 'io', reason, url: target, status, code, offset: null });
+}
+
+// S3's error codes (the <Code> of an error response) by what a user can do about them.
+const REASONS = {
+  AccessDenied: 'denied',
+  InvalidAccessKeyId: 'denied',
+  SignatureDoesNotMatch: 'denied',
+  AllAccessDisabled: 'denied',
+  NoSuchBucket: 'no_such_bucket',
+  NoSuchKey: 'no_such_key',
+  ExpiredToken: 'expired_credentials',
+  TokenRefreshRequired: 'expired_credentials',
+  InvalidToken: 'expired_credentials',
+};
+
+const SENTENCES = {
+  denied: 'access denied (the credentials are wrong, or not allowed to read this)',
+  no_such_bucket: 'no such bucket',
+  no_such_key: 'no such object',
+  expired_credentials: 'the credentials have expired (a session token past its time)',
+};
+
+/** An S3 error response → the typed error (its XML <Code> read from a bounded body). */
+async function errorFrom(res, target) {
+  let code = null;
+  let message = null;
+  try {
+    const text = (await res.text()).slice(0, 16384);
+    code = /<Code>([^<]*)<\/Code>/.exec(text)?.[1] ?? null;
+    message = /<Message>([^<]*)<\/Message>/.exec(text)?.[1] ?? null;
+  } catch {
+    // no readable body: the status says what it can
+  }
+  const reason = REASONS[code] ?? (res.status === 403 ? 'denied' : res.status === 404 ? 'no_such_key' : 's3_error');
+  const sentence = SENTENCES[reason] ?? `S3 error ${code ?? res.status}${message ? ` (${unescape(message)})` : ''}`;
+  return s3Error(target, reason, `${sentence}${code ? ` [${code}]` : ''}`, { status: res.status, code });
+}
+
+const unescape = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+
+// A key in a URL path: each segment percent-encoded as S3 expects (RFC 3986 unreserved kept).
+const encodeKey = (key) => key.split('/').map((s) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)).join('/');
+
+import { httpSource } from './http-source.js';
+
+let signer = null;
+const loadSigner = () => (signer ??= import('aws4fetch').then((m) => m.AwsClient));
+
+/**
+ * A client for one configuration: `objectUrl(bucket, key)`, `fetch(url, init)` (signed; an
+ * error response becomes the typed error), `list(bucket, prefix)` (async iterable of objects).
+ */
+export async function s3Client(config = {}) {
+  const region = config.region || 'us-east-1';
+  const endpoint = config.endpoint ? String(config.endpoint).replace(/\/+$/, '') : null;
+  const pathStyle = config.forcePathStyle ?? endpoint != null;
+  const baseFetch = config.fetch ?? globalThis.fetch;
+  let signed = (url, init) => baseFetch(url, init);
+  if (config.accessKeyId && config.secretAccessKey) {
+    const AwsClient = await loadSigner();
+    // retries: 0 — the http source retries 429/503 once itself, within its deadline.
+    const client = new AwsClient({ accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey, sessionToken: config.sessionToken || undefined, service: 's3', region, retries: 0 });
+    signed = async (url, init) => baseFetch(await client.sign(url, { method: 'GET', ...init }));
+  }
+  const base = (bucket) => {
+    if (pathStyle) return `${endpoint ?? `https://s3.${region}.amazonaws.com`}/${bucket}`;
+    if (endpoint) {
+      const u = new URL(endpoint);
+      return `${u.protocol}//${bucket}.${u.host}${u.pathname === '/' ? '' : u.pathname}`;
+    }
+    return `https://${bucket}.s3.${region}.amazonaws.com`;
+  };
+  const objectUrl = (bucket, key) => `${base(bucket)}/${encodeKey(key)}`;
+  return {
+    region,
+    objectUrl,
+    /** Signed fetch for the object at `target` (s3://…, named in errors). */
+    fetchFor(target) {
+      return async (url, init) => {
+        const res = await signed(url, init);
+        // Range answers are 206 (or 200, 416): the http source judges them. S3's own refusals
+        // carry an XML body that says why.
+        if (res.status === 403 || res.status === 404 || res.status === 400 || res.status === 401) throw await errorFrom(res, target);
+        return res;
+      };
+    },
+    /** Every object under `prefix` (ListObjectsV2, page by page): `{key, size, etag, lastModified}`. */
+    async *list(bucket, prefix = '') {
+      let token = null;
+      const target = `s3://${bucket}/${prefix}`;
+      for (let page = 0; ; page++) {
+        const q = new URLSearchParams({ 'list-type': '2', prefix });
+        if (config.pageSize) q.set('max-keys', String(config.pageSize));
+        if (token) q.set('continuation-token', token);
+        const res = await signed(`${base(bucket)}/?${q}`, {});
+        if (!res.ok) throw await errorFrom(res, target);
+        const xml = await res.text();
+        for (const [, body] of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
+          const field = (name) => {
+            const m = new RegExp(`<${name}>([^<]*)</${name}>`).exec(body);
+            return m ? unescape(m[1]) : null;
+          };
+          yield { key: field('Key'), size: Number(field('Size')), etag: field('ETag'), lastModified: field('LastModified') };
+        }
+        const truncated = /<IsTruncated>true<\/IsTruncated>/.test(xml);
+        token = /<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1];
+        if (!truncated) return;
+        if (!token) throw s3Error(target, 's3_error', 'a truncated listing without a continuation token');
+        token = unescape(token);
+      }
+    },
+  };
+}
+
+// One client per configuration, reused by every file of a scan (its signing keys are cached).
+const clients = new Map();
+function clientFor(config) {
+  const key = JSON.stringify([config.accessKeyId, config.secretAccessKey, config.sessionToken, config.region, config.endpoint, config.forcePathStyle, config.pageSize]);
+  let c = clients.get(key);
+  if (!c) {
+    c = s3Client(config);
+    c.catch(() => clients.delete(key));
+    clients.set(key, c);
+    if (clients.size > 16) clients.delete(clients.keys().next().value);
+  }
+  return c;
+}
+
+/** The configuration an s3:// open uses: `options.s3` over `defaults()` (Node: the environment). */
+const configOf = (options, defaults) => ({ ...(defaults ? defaults() : {}), ...(options.s3 ?? {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
+
+/**
+ * Opens `s3://bucket/key` as a byte source: the http source over the object's URL, with signed
+ * requests. `defaults` supplies the configuration `options.s3` does not (Node's environment).
+ */
+export async function s3Source(input, options = {}, defaults = null) {
+  const { bucket, key } = parseS3Url(input);
+  const target = `s3://${bucket}/${key}`;
+  const client = await clientFor(configOf(options, defaults));
+  const source = await httpSource(client.objectUrl(bucket, key), { ...options, fetch: client.fetchFor(target) });
+  source.target = target;
+  return source;
+}
+
+/** Every object under `s3://bucket/prefix` whose key ends in `.tsfile`: `{target, key, size, etag, lastModified}`. */
+export async function* s3TsFiles(input, options = {}, defaults = null) {
+  const { bucket, key: prefix } = parseS3Url(input);
+  const client = await clientFor(configOf(options, defaults));
+  for await (const o of client.list(bucket, prefix)) {
+    if (/\.tsfile$/i.test(o.key)) yield { ...o, target: `s3://${bucket}/${o.key}` };
+  }
+}
