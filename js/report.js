@@ -4,6 +4,7 @@
 // 0.1.0 left it out is left out again (`opt`).
 
 import { listingColumns } from './tsfile.js';
+import { isTimeColumn, LISTING_NULL, LISTING_STRIDE, listingBounds, recordMaybe, recordName, recordOffset, recordSegments, recordType } from './wire.js';
 
 export const FORMAT_VERSION = 1;
 
@@ -107,7 +108,7 @@ export function inspectReport({ path, file, indexError, listing, audit }) {
 /**
  * `inspect --json` of an opened TsFile, written in chunks of UTF-8 through `write(bytes)`:
  * exactly the bytes of `JSON.stringify(inspectReport(...), null, 2)`, but the series and time
- * columns go from the listing's columns (js/tsfile.js, listingFrom) straight to bytes, with
+ * columns go from the listing's columns (walked by js/wire.js) straight to bytes, with
  * no object or string per series (a 100,000-series report is ~30 MB; BENCHMARKS.md
  * "Boundary"). The rest of the report is JSON.stringify's.
  */
@@ -128,7 +129,7 @@ export async function writeInspectJson({ path, file, indexError, audit }, write)
   out.text(head.slice(0, series));
   // seriesReport's keys after `path`: `table` (left out when null) and `device`, the same
   // for every record of a device. A path is its device's prefix joined to its measurement
-  // (see listingFrom), and so is its JSON: the names were decoded from UTF-8, so no lone
+  // (js/wire.js), and so is its JSON: the names were decoded from UTF-8, so no lone
   // surrogate can pair up across the join.
   let prefix = null; // the device's prefix as a JSON string without its closing quote
   let nextPrefix = null; // a record's start (not the first), then the prefix
@@ -136,37 +137,36 @@ export async function writeInspectJson({ path, file, indexError, audit }, write)
   const names = []; // per measurement name: its JSON without the opening quote
   const encoded = []; // the same, encoded
   const typed = []; // per (name, data type): the name's JSON without its opening quote, to the offset
-  const json = (b) => (bounds[b] === NOT_NULL ? 'null' : JSON.stringify(utf8Text.decode(bytes.subarray(bounds[b], bounds[b + 1]))));
-  for (let n = 0, b = 0; n < numbers.length; n += 5) {
-    const flags = numbers[n] & 0xff;
-    if (!(flags & 8)) {
-      const p = json(b).slice(0, -1);
+  const json = (b) => (bounds[b] === LISTING_NULL ? 'null' : JSON.stringify(utf8Text.decode(bytes.subarray(bounds[b], bounds[b + 1]))));
+  const at = listingBounds(numbers);
+  for (let i = 0, n = 0; n < numbers.length; i += 3, n += LISTING_STRIDE) {
+    const d = at[i];
+    if (d >= 0) {
+      const p = json(d).slice(0, -1);
       prefix = utf8.encode(p);
       nextPrefix = utf8.encode(`,\n    {\n      "path": ${p}`);
-      const segments = numbers[n + 1];
-      let lines = bounds[b + 2] === NOT_NULL ? ',\n' : `,\n      "table": ${json(b + 2)},\n`;
+      const segments = recordSegments(numbers, n);
+      let lines = bounds[d + 2] === LISTING_NULL ? ',\n' : `,\n      "table": ${json(d + 2)},\n`;
       if (!segments) lines += '      "device": [],\n';
       else {
         lines += '      "device": [\n';
-        for (let j = 0; j < segments; j++) lines += `        ${json(b + 4 + 2 * j)}${j + 1 < segments ? ',' : ''}\n`;
+        for (let j = 0; j < segments; j++) lines += `        ${json(d + 4 + 2 * j)}${j + 1 < segments ? ',' : ''}\n`;
         lines += '      ],\n';
       }
       device = utf8.encode(`${lines}      "measurement": "`);
-      b += 4 + 2 * segments;
     }
-    if (flags & 16) {
-      const m = json(b).slice(1);
+    if (at[i + 1] >= 0) {
+      const m = json(at[i + 1]).slice(1);
       names.push(m);
       encoded.push(utf8.encode(m));
-      b += 2;
     }
-    const id = numbers[n + 2];
-    const type = numbers[n] >>> 8;
-    const w = flags & 1 ? times : out;
-    if (flags & 32) {
+    const flags = numbers[n];
+    const id = recordName(numbers, n);
+    const type = recordType(numbers, n);
+    const w = isTimeColumn(flags) ? times : out;
+    if (at[i + 2] >= 0) {
       w.raw(w.count++ ? next : first);
-      w.raw(utf8.encode(json(b)));
-      b += 2;
+      w.raw(utf8.encode(json(at[i + 2])));
     } else {
       if (w.count++) w.raw(nextPrefix);
       else {
@@ -177,8 +177,9 @@ export async function writeInspectJson({ path, file, indexError, audit }, write)
     }
     w.raw(device);
     w.raw((typed[id * typeNames.length + type] ??= utf8.encode(`${names[id]},\n      "data_type": "${typeNames[type]}",\n      "offset": `)));
-    w.integer(numbers[n + 4] * 2 ** 32 + numbers[n + 3]);
-    w.raw(ends[flags & 4 ? 2 : flags & 2 ? 1 : 0]);
+    w.integer(recordOffset(numbers, n));
+    const maybe = recordMaybe(flags);
+    w.raw(ends[maybe === true ? 2 : maybe === false ? 1 : 0]);
   }
   out.ascii(out.count ? '\n  ]' : '[]');
   out.text(head.slice(series + 2, timeColumns));
@@ -189,7 +190,6 @@ export async function writeInspectJson({ path, file, indexError, audit }, write)
   out.flush();
 }
 
-const NOT_NULL = 0xffffffff;
 const utf8 = new TextEncoder();
 // Names as the API decodes them (the bytes are valid UTF-8 already; a BOM stays).
 const utf8Text = new TextDecoder('utf-8', { ignoreBOM: true });

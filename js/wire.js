@@ -138,33 +138,41 @@ export const figureVerdict = (f, i) => VERDICTS[f[FIGURES.length + i]];
 const lossyDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
- * Walks the listing's columns `[bytes, bounds, numbers]` record by record: for a record that
- * starts a device, `visit.device(b, segments)` (its bounds from `b`: the path prefix, the table,
- * then each segment); for a new measurement name, `visit.name(b)`; then `visit.record(n, flags,
- * whole)` — `n` the record's first number, `whole` the bounds of its whole path, or -1 when the
- * path is its device's prefix joined to its measurement.
+ * Where each record's bounds are in the listing's `bounds` column, from its `numbers`: three per
+ * record — where the record starts a device (its path prefix, table, then its segments; else
+ * -1), where a new measurement name is (else -1), where the whole path is (else -1: the path is
+ * the device's prefix joined to its measurement). One pass over the numbers, so that each reader
+ * of the columns keeps its own loop with its state in locals (a callback per record, shared by
+ * two readers, measured 2× slower).
  */
-export function walkListing(numbers, visit) {
-  for (let n = 0, b = 0; n < numbers.length; n += LISTING_STRIDE) {
+export function listingBounds(numbers) {
+  const at = new Int32Array((3 * numbers.length) / LISTING_STRIDE);
+  for (let i = 0, n = 0, b = 0; n < numbers.length; i += 3, n += LISTING_STRIDE) {
     const flags = numbers[n] & 0xff;
+    let device = -1;
+    let name = -1;
+    let whole = -1;
     if (!(flags & SAME_DEVICE)) {
-      const segments = numbers[n + 1];
-      visit.device(b, segments);
-      b += 4 + 2 * segments;
+      device = b;
+      b += 4 + 2 * numbers[n + 1];
     }
     if (flags & NEW_NAME) {
-      visit.name(b);
+      name = b;
       b += 2;
     }
-    let whole = -1;
     if (flags & WHOLE_PATH) {
       whole = b;
       b += 2;
     }
-    visit.record(n, flags, whole);
+    at[i] = device;
+    at[i + 1] = name;
+    at[i + 2] = whole;
   }
+  return at;
 }
 
+/** A record's device segment count, from its first number `n`. */
+export const recordSegments = (numbers, n) => numbers[n + 1];
 /** A record's data type byte, measurement number and offset, from its first number `n`. */
 export const recordType = (numbers, n) => numbers[n] >>> 8;
 export const recordName = (numbers, n) => numbers[n + 2];
@@ -191,31 +199,41 @@ export function listingFrom([bytes, byteBounds, numbers, typeNames]) {
   let prefix = null;
   let table = null;
   let device = null;
-  walkListing(numbers, {
-    device(b, segments) {
+  // The bounds are walked here as listingBounds walks them (a test checks the two agree): the
+  // positions inline, not from listingBounds, because this is the hot path (a pass and a typed
+  // array more measured ~0.5 ms of ~5 on 100,000 series).
+  for (let n = 0, b = 0; n < numbers.length; n += LISTING_STRIDE) {
+    const flags = numbers[n] & 0xff;
+    if (!(flags & SAME_DEVICE)) {
       prefix = str(b);
       table = str(b + 2);
+      const segments = recordSegments(numbers, n);
       device = new Array(segments);
       for (let j = 0; j < segments; j++) device[j] = str(b + 4 + 2 * j);
       Object.freeze(device);
-    },
-    name(b) {
+      b += 4 + 2 * segments;
+    }
+    if (flags & NEW_NAME) {
       measurements.push(str(b));
-    },
-    record(n, flags, whole) {
-      const measurement = measurements[recordName(numbers, n)];
-      const item = {
-        path: whole < 0 ? prefix + measurement : str(whole),
-        table,
-        device,
-        measurement,
-        dataType: typeNames[recordType(numbers, n)],
-        offset: recordOffset(numbers, n),
-        maybePresent: recordMaybe(flags),
-      };
-      (isTimeColumn(flags) ? timeColumns : series).push(item);
-    },
-  });
+      b += 2;
+    }
+    const measurement = measurements[recordName(numbers, n)];
+    let path;
+    if (flags & WHOLE_PATH) {
+      path = str(b);
+      b += 2;
+    } else path = prefix + measurement;
+    const item = {
+      path,
+      table,
+      device,
+      measurement,
+      dataType: typeNames[recordType(numbers, n)],
+      offset: recordOffset(numbers, n),
+      maybePresent: recordMaybe(flags),
+    };
+    (isTimeColumn(flags) ? timeColumns : series).push(item);
+  }
   return { series, timeColumns };
 }
 
