@@ -4,7 +4,7 @@
 // 0.1.0 left it out is left out again (`opt`).
 
 import { listingColumns } from './tsfile.js';
-import { isTimeColumn, LISTING_NULL, LISTING_STRIDE, listingBounds, recordMaybe, recordName, recordOffset, recordSegments, recordType } from './wire.js';
+import { DATA_TYPES, isTimeColumn, LISTING_NULL, LISTING_STRIDE, listingBounds, recordMaybe, recordName, recordOffset, recordSegments, recordType } from './wire.js';
 
 export const FORMAT_VERSION = 1;
 
@@ -117,7 +117,7 @@ export async function writeInspectJson({ path, file, indexError, audit }, write)
   // Top-level keys are the only ones indented by two spaces after a line break.
   const series = head.indexOf('\n  "series": []') + '\n  "series": '.length;
   const timeColumns = head.indexOf('\n  "time_columns": []') + '\n  "time_columns": '.length;
-  const [bytes, bounds, numbers, typeNames] = await listingColumns(file);
+  const [bytes, bounds, numbers] = await listingColumns(file);
   // Everything but the offset is one of a few byte strings made once: per device, per
   // measurement name, per (name, data type); a record is five copies (Uint8Array#set, even for
   // short pieces: a JS loop copies a byte in ~4 ns) and the offset's digits.
@@ -176,7 +176,7 @@ export async function writeInspectJson({ path, file, indexError, audit }, write)
       w.raw(encoded[id]);
     }
     w.raw(device);
-    w.raw((typed[id * typeNames.length + type] ??= utf8.encode(`${names[id]},\n      "data_type": "${typeNames[type]}",\n      "offset": `)));
+    w.raw((typed[id * DATA_TYPES.length + type] ??= utf8.encode(`${names[id]},\n      "data_type": "${DATA_TYPES[type]}",\n      "offset": `)));
     w.integer(recordOffset(numbers, n));
     const maybe = recordMaybe(flags);
     w.raw(ends[maybe === true ? 2 : maybe === false ? 1 : 0]);

@@ -18,6 +18,8 @@ export const CHARSETS = Object.freeze([
 ]);
 /** How TsFileMetadata stores the filter field; an encoding's code is its index (`encoding_code`). */
 export const ENCODINGS = Object.freeze(['missing', 'standard', 'empty', 'v3', 'legacy_cpp_empty', 'java_null']);
+/** TsFile's data types; a type's code is its byte in the file (7 names none). */
+export const DATA_TYPES = Object.freeze(['BOOLEAN', 'INT32', 'INT64', 'FLOAT', 'DOUBLE', 'TEXT', 'VECTOR', null, 'TIMESTAMP', 'DATE', 'BLOB', 'STRING']);
 /** TsFile's hash seeds, in order: a filter of k hash functions uses the first k. */
 export const SEEDS = Object.freeze([5, 7, 11, 19, 31, 37, 43, 59]);
 /** A code of "none" in a record, and "automatic" (the audit's choice) in an argument. */
@@ -46,6 +48,7 @@ export function tables() {
   const line = (name, items) => `${[name, ...items].join(' ')}\n`;
   return [
     line('verdict', VERDICTS), line('variant', VARIANTS), line('charset', CHARSETS), line('encoding', ENCODINGS),
+    line('data_type', DATA_TYPES.map((t) => t ?? '-')),
     line('seed', SEEDS), line('none', [NONE]), line('tail_window', [TAIL_WINDOW]), line('listing_stride', [LISTING_STRIDE]),
     line('listing_null', [LISTING_NULL]), line('listing_flag', Object.entries(LISTING_FLAGS).map(([k, v]) => `${k}=${v}`)),
     line('figures', FIGURES), line('probe_record', PROBE_RECORD), line('filter_record', FILTER_RECORD),
@@ -188,7 +191,7 @@ export const isTimeColumn = (flags) => (flags & TIME) !== 0;
  * `device` array; a string or an array per record would be garbage-collector work that costs
  * more than the rest of the listing (BENCHMARKS.md, "Boundary").
  */
-export function listingFrom([bytes, byteBounds, numbers, typeNames]) {
+export function listingFrom([bytes, byteBounds, numbers]) {
   const series = [];
   const timeColumns = [];
   const text = lossyDecoder.decode(bytes);
@@ -228,7 +231,7 @@ export function listingFrom([bytes, byteBounds, numbers, typeNames]) {
       table,
       device,
       measurement,
-      dataType: typeNames[recordType(numbers, n)],
+      dataType: DATA_TYPES[recordType(numbers, n)],
       offset: recordOffset(numbers, n),
       maybePresent: recordMaybe(flags),
     };

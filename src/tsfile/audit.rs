@@ -552,55 +552,56 @@ pub fn probe_file_reasoned(
     charset: Option<Charset>,
     encoder: &dyn PathEncoder,
 ) -> crate::Result<(FileProbe, Reason)> {
-    let candidates = candidates(audit);
-    let (established, default) = default_hash(audit);
-    let used_variant = variant.unwrap_or(default.0);
-    let used_charset = charset.unwrap_or(default.1);
-    let used = (used_variant, used_charset);
-    let confirmed = established.is_some() && candidates.contains(&used);
+    let rule = VerdictRule::new(audit, variant, charset);
+    let (used_variant, used_charset) = rule.used;
+    let used = rule.used;
     let key = |cs: Charset| encoder.encode(path, cs);
     let probe = filter.probe(&key(used_charset)?, used_variant);
-    let mut others = Vec::new();
-    for &(v, cs) in &candidates {
-        if (v, cs) != used {
-            others.push((v, cs, filter.probe(&key(cs)?, v)));
-        }
+    let mut others = Vec::with_capacity(rule.others.len());
+    for &(v, cs) in &rule.others {
+        others.push((v, cs, filter.probe(&key(cs)?, v)));
     }
+    // The rule decides (VerdictRule::decide, as for every batch); the reason says which step did
+    // and with what facts.
+    let decided = rule.decide(path, probe.verdict == Verdict::Maybe, |i| Ok(others[i].2.verdict == Verdict::Maybe))?;
     // Bit j: seed j's bit is clear in `p`.
     let clear_of = |p: &Probe| p.probes.iter().enumerate().fold(0u8, |m, (j, s)| m | u8::from(!s.set) << j);
-    let (verdict, reason) = if probe.verdict == Verdict::Maybe {
-        // A hash forced off the ones the index reproduces, while every one of those finds a
-        // clear bit: the writer never added the path, which the forced hash cannot see.
-        let writer = match others.first() {
-            Some((v, cs, p))
-                if audit.is_some_and(Audit::reproduced)
-                    && !candidates.contains(&used)
-                    && others.iter().all(|o| o.2.verdict == Verdict::Absent) =>
-            {
-                Some(((*v, *cs), clear_of(p)))
+    let confirmed = rule.confirmed;
+    let reason = match decided {
+        Decision::UsedAllSet => {
+            // A hash forced off the ones the index reproduces, while every one of those finds a
+            // clear bit: the writer never added the path, which the forced hash cannot see.
+            let writer = match others.first() {
+                Some((v, cs, p))
+                    if rule.reproduced
+                        && !rule.used_is_candidate
+                        && others.iter().all(|o| o.2.verdict == Verdict::Absent) =>
+                {
+                    Some(((*v, *cs), clear_of(p)))
+                }
+                _ => None,
+            };
+            Reason::AllSet { used, confirmed, writer }
+        }
+        Decision::Untrusted => Reason::AuditReproducedNothing,
+        Decision::OtherAllSet(i) => {
+            let (v, cs, _) = &others[i];
+            // The index reproduces the other hash but not the one used (forced off the writer's).
+            let wrong = !rule.before_index && !rule.used_is_candidate;
+            Reason::AllSetUnderOther { used, other: (*v, *cs), wrong, clear: clear_of(&probe) }
+        }
+        Decision::CharsetNotEstablished => Reason::CharsetNotEstablished,
+        Decision::Clear if confirmed && others.is_empty() => Reason::ClearConfirmed { used },
+        Decision::Clear => {
+            let consulted = others.len() + usize::from(rule.used_is_candidate);
+            if consulted == 1 && !variants_can_differ(&key(used_charset)?) && !confirmed {
+                Reason::ClearAsciiTail
+            } else {
+                Reason::ClearUnderEvery { consulted }
             }
-            _ => None,
-        };
-        (FileVerdict::Maybe, Reason::AllSet { used, confirmed, writer })
-    } else if audit.is_some_and(|a| !a.reproduced()) {
-        (FileVerdict::Unknown, Reason::AuditReproducedNothing)
-    } else if let Some((v, cs, _)) = others.iter().find(|o| o.2.verdict == Verdict::Maybe) {
-        let clear = clear_of(&probe);
-        // The index reproduces the other hash but not the one used (forced off the writer's).
-        let wrong = audit.is_some() && !candidates.contains(&used);
-        (FileVerdict::Maybe, Reason::AllSetUnderOther { used, other: (*v, *cs), wrong, clear })
-    } else if audit.is_none() && !path.is_ascii() {
-        (FileVerdict::Unknown, Reason::CharsetNotEstablished)
-    } else if confirmed && others.is_empty() {
-        (FileVerdict::Absent, Reason::ClearConfirmed { used })
-    } else {
-        let consulted = others.len() + usize::from(candidates.contains(&used));
-        if consulted == 1 && !variants_can_differ(&key(used_charset)?) && !confirmed {
-            (FileVerdict::Absent, Reason::ClearAsciiTail)
-        } else {
-            (FileVerdict::Absent, Reason::ClearUnderEvery { consulted })
         }
     };
+    let verdict = decided.verdict();
     let p = FileProbe {
         verdict,
         variant: used_variant,
@@ -797,10 +798,39 @@ impl Reason {
     }
 }
 
-/// The verdict alone, exactly as [`probe_file_with`] gives it, without per-seed records or
-/// reasons, stopping at the first clear bit like Java's `contains`: for listings and batches.
-/// The choice of hashes depends only on the file's audit and the overrides, so it is made
-/// once per batch.
+/// Which step of the soundness rule decided a verdict ([`VerdictRule::decide`], the rule's one
+/// body: every probe route — single probes with their reasons, batches, listings, the fast
+/// scan — goes through it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Every probed bit is set under the hash used: maybe.
+    UsedAllSet,
+    /// A bit is clear, but the audit reproduced nothing: unknown.
+    Untrusted,
+    /// A bit is clear under the hash used, but every bit is set under the other candidate `i`
+    /// (in [`VerdictRule`]'s order, the first that is): maybe.
+    OtherAllSet(usize),
+    /// A bit is clear under every candidate, but the index is not read and the path is not ASCII
+    /// (a Java writer hashes its JVM's default charset): unknown.
+    CharsetNotEstablished,
+    /// A bit is clear under every candidate hash: absent.
+    Clear,
+}
+
+impl Decision {
+    /// The verdict this step gives.
+    pub fn verdict(self) -> FileVerdict {
+        match self {
+            Decision::UsedAllSet | Decision::OtherAllSet(_) => FileVerdict::Maybe,
+            Decision::Untrusted | Decision::CharsetNotEstablished => FileVerdict::Unknown,
+            Decision::Clear => FileVerdict::Absent,
+        }
+    }
+}
+
+/// The soundness rule for one file and one choice of hash ([`probe_file_with`]'s and every
+/// batch's), its hashes chosen once: they depend only on the file's audit and the overrides.
+/// [`VerdictRule::verdict`] stops at the first clear bit like Java's `contains`.
 pub struct VerdictRule {
     /// The hash probed first (the reported one in `probe_file_with`).
     used: (TailVariant, Charset),
@@ -810,19 +840,30 @@ pub struct VerdictRule {
     untrusted: bool,
     /// No audit yet: a non-ASCII path's charset is not established.
     before_index: bool,
+    /// The audit reproduced the bits.
+    reproduced: bool,
+    /// The hash used is one of the candidates (a forced one may not be).
+    used_is_candidate: bool,
+    /// The audit established the hash used.
+    confirmed: bool,
 }
 
 impl VerdictRule {
     /// `audit`: the file's audit, or None before the index is read; `variant`/`charset`
     /// choose the hash as in [`probe_file_with`].
     pub fn new(audit: Option<&Audit>, variant: Option<TailVariant>, charset: Option<Charset>) -> VerdictRule {
-        let default = default_hash(audit).1;
+        let (established, default) = default_hash(audit);
         let used = (variant.unwrap_or(default.0), charset.unwrap_or(default.1));
+        let candidates = candidates(audit);
+        let used_is_candidate = candidates.contains(&used);
         VerdictRule {
             used,
-            others: candidates(audit).into_iter().filter(|&c| c != used).collect(),
+            others: candidates.into_iter().filter(|&c| c != used).collect(),
             untrusted: audit.is_some_and(|a| !a.reproduced()),
             before_index: audit.is_none(),
+            reproduced: audit.is_some_and(Audit::reproduced),
+            used_is_candidate,
+            confirmed: established.is_some() && used_is_candidate,
         }
     }
 
@@ -831,19 +872,32 @@ impl VerdictRule {
         self.used
     }
 
-    pub fn verdict(&self, filter: &BloomFilter, path: &[u8], encoder: &dyn PathEncoder) -> crate::Result<FileVerdict> {
-        let (v, cs) = self.used;
-        if filter.might_contain(&encoder.encode(path, cs)?, v) {
-            return Ok(FileVerdict::Maybe);
+    /// The rule: `used_all_set`, whether every probed bit is set under the hash used;
+    /// `other_all_set(i)`, the same under the other candidate `i`, asked in order until one says yes.
+    pub fn decide(
+        &self,
+        path: &[u8],
+        used_all_set: bool,
+        mut other_all_set: impl FnMut(usize) -> crate::Result<bool>,
+    ) -> crate::Result<Decision> {
+        if used_all_set {
+            return Ok(Decision::UsedAllSet);
         }
         if self.untrusted {
-            return Ok(FileVerdict::Unknown);
+            return Ok(Decision::Untrusted);
         }
-        for &(v, cs) in &self.others {
-            if filter.might_contain(&encoder.encode(path, cs)?, v) {
-                return Ok(FileVerdict::Maybe);
+        for i in 0..self.others.len() {
+            if other_all_set(i)? {
+                return Ok(Decision::OtherAllSet(i));
             }
         }
-        Ok(if self.before_index && !path.is_ascii() { FileVerdict::Unknown } else { FileVerdict::Absent })
+        Ok(if self.before_index && !path.is_ascii() { Decision::CharsetNotEstablished } else { Decision::Clear })
+    }
+
+    /// `path`'s verdict (UTF-8, as stored in the index), exactly as [`probe_file_with`] gives it,
+    /// without per-seed records or reasons.
+    pub fn verdict(&self, filter: &BloomFilter, path: &[u8], encoder: &dyn PathEncoder) -> crate::Result<FileVerdict> {
+        let all_set = |(v, cs): (TailVariant, Charset)| Ok(filter.might_contain(&encoder.encode(path, cs)?, v));
+        Ok(self.decide(path, all_set(self.used)?, |i| all_set(self.others[i]))?.verdict())
     }
 }

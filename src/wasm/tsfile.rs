@@ -12,7 +12,7 @@ use crate::filter::BloomFilter;
 use crate::hash::{self, TailVariant};
 use crate::path::{transcode, Charset};
 use crate::tsfile::wire::{self, listing, record, scan::TailScan};
-use crate::tsfile::{audit::FileVerdict, parse_metadata, DataType, Envelope, TsFileReader};
+use crate::tsfile::{audit::FileVerdict, parse_metadata, Envelope, TsFileReader};
 use wasm_bindgen::prelude::*;
 
 /// A filter's variant code (0 java, 1 zero-extended; automatic is Java's).
@@ -360,20 +360,14 @@ impl WasmTsFile {
         to_js(&self.reader.file_info())
     }
 
-    /// The listing as columns (`wire::listing`): `[text, bounds, numbers, typeNames]`, the
-    /// last the data types' names by their byte.
+    /// The listing as columns (`wire::listing`): `[text, bounds, numbers]`.
     #[wasm_bindgen(js_name = listingColumns)]
     pub fn listing_columns(&self) -> js_sys::Array {
         let c = listing::columns(&self.reader);
-        let names = js_sys::Array::new();
-        for b in 0..=11u8 {
-            names.push(&JsValue::from_str(DataType::from_byte(b).map_or("", DataType::as_str)));
-        }
         let out = js_sys::Array::new();
         out.push(&js_sys::Uint8Array::from(&c.text[..]));
         out.push(&js_sys::Uint32Array::from(&c.bounds[..]));
         out.push(&js_sys::Uint32Array::from(&c.numbers[..]));
-        out.push(&names);
         out
     }
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { openTsFile } from 'tsfile-bloom';
 import { listingColumns } from '../../js/tsfile.js';
 import {
-  LISTING_NULL, LISTING_STRIDE, listingBounds, listingFrom, recordMaybe, recordName, recordOffset, recordSegments, recordType, isTimeColumn,
+  DATA_TYPES, LISTING_NULL, LISTING_STRIDE, listingBounds, listingFrom, recordMaybe, recordName, recordOffset, recordSegments, recordType, isTimeColumn,
 } from '../../js/wire.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
@@ -22,7 +22,7 @@ function tsfiles(dir) {
 }
 
 /** The listing rebuilt from listingBounds' positions (the walk report.js uses), independently of listingFrom's. */
-function fromBounds([bytes, bounds, numbers, typeNames]) {
+function fromBounds([bytes, bounds, numbers]) {
   const text = (b) => (bounds[b] === LISTING_NULL ? null : new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(bounds[b], bounds[b + 1])));
   const at = listingBounds(numbers);
   assert.equal(at.length, (3 * numbers.length) / LISTING_STRIDE);
@@ -41,7 +41,7 @@ function fromBounds([bytes, bounds, numbers, typeNames]) {
     const measurement = names[recordName(numbers, n)];
     const path = at[i + 2] >= 0 ? text(at[i + 2]) : prefix + measurement;
     const flags = numbers[n];
-    const item = { path, table, device, measurement, dataType: typeNames[recordType(numbers, n)], offset: recordOffset(numbers, n), maybePresent: recordMaybe(flags) };
+    const item = { path, table, device, measurement, dataType: DATA_TYPES[recordType(numbers, n)], offset: recordOffset(numbers, n), maybePresent: recordMaybe(flags) };
     (isTimeColumn(flags) ? out.timeColumns : out.series).push(item);
   }
   return out;

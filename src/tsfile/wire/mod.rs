@@ -6,8 +6,8 @@
 //! - [`record`]: a single probe's result as a record of numbers, read in place in wasm memory;
 //! - [`scan`]: the fast scan of one file from its head and tail window, as figures.
 //!
-//! Every code those layouts hold is numbered here, once: a verdict, a tail variant, a charset
-//! and a filter encoding (`-1` where there is none, or for "automatic" in an argument). JS needs
+//! Every code those layouts hold is numbered here, once: a verdict, a tail variant, a charset,
+//! a filter encoding and a data type (its byte) (`-1` where there is none, or for "automatic" in an argument). JS needs
 //! the names and constants at import, before any wasm is initialised (`SEEDS` and `VARIANTS` are
 //! public constants), so js/wire.js states them and tests/wire.rs checks that module against
 //! [`tables`] entry for entry — as js/reasons.js is checked against the core's sentences.
@@ -17,7 +17,7 @@ pub mod record;
 pub mod scan;
 
 use super::audit::FileVerdict;
-use super::BloomEncoding;
+use super::{BloomEncoding, DataType};
 use crate::error::{Error, Result};
 use crate::filter::Verdict;
 use crate::hash::{TailVariant, SEEDS};
@@ -93,6 +93,8 @@ pub fn tables() -> String {
     line("variant", &mut TailVariant::ALL.iter().map(|v| s(v.as_str())));
     line("charset", &mut Charset::ALL.iter().map(|c| s(c.as_str())));
     line("encoding", &mut BloomEncoding::ALL.iter().map(|e| s(e.as_str())));
+    // A data type's code is its byte (docs/tsfile-format.md); 7 names none ("-").
+    line("data_type", &mut (0..=11).map(|b| s(DataType::from_byte(b).map_or("-", DataType::as_str))));
     line("seed", &mut SEEDS.iter().map(u32::to_string));
     line("none", &mut std::iter::once(NONE.to_string()));
     line("tail_window", &mut std::iter::once(TAIL_WINDOW.to_string()));
@@ -151,6 +153,10 @@ mod tests {
             line("listing_flag"),
             "listing_flag time=1 absent=2 maybe=4 same_device=8 new_name=16 whole_path=32"
         );
-        assert_eq!(t.lines().count(), 16);
+        assert_eq!(
+            line("data_type"),
+            "data_type BOOLEAN INT32 INT64 FLOAT DOUBLE TEXT VECTOR - TIMESTAMP DATE BLOB STRING"
+        );
+        assert_eq!(t.lines().count(), 17);
     }
 }
