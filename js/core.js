@@ -230,18 +230,20 @@ export function stagePaths(paths, charset, module = { stageKeys, wasmMemory: mod
   return { count: paths.length, text, charset: multi ?? (text ? (charset ?? 'UTF-8') : strings ? 'UTF-8' : 'bytes') };
 }
 
-/** Chooses the hash the filter was written with, from an audit: the variant, charset, time columns. */
+/**
+ * The hash the filter was written with, from an audit: the hypothesis the core takes as the
+ * writer's (`audit.writerHypothesis`, the index of one of `audit.hypotheses`), or — when none
+ * reproduces the bits, or there is no audit — Java's writer with UTF-8.
+ */
 export function writerHypothesis(audit) {
-  const variant = audit?.variant ?? 'java';
-  const matching = (audit?.hypotheses ?? []).filter((h) => h.reproduces);
-  const h = matching.find((x) => x.variant === variant) ?? matching[0] ?? null;
+  const h = audit?.hypotheses[audit.writerHypothesis] ?? null;
   return {
-    variant,
-    charset: audit?.charset ?? h?.charset ?? 'UTF-8',
-    timeColumns: h ? h.timeColumns !== false : true,
-    trailingNullsKept: h ? h.trailingNullTags !== 'dropped' : true,
+    variant: h?.variant ?? 'java',
+    charset: h?.charset ?? 'UTF-8',
+    timeColumns: h?.timeColumns ?? true,
+    trailingNullsKept: h ? h.trailingNullTags === 'kept' : true,
     established: audit?.status === 'established',
-    reproduced: matching.length > 0,
+    reproduced: h !== null,
   };
 }
 

@@ -284,6 +284,8 @@ export interface AuditResult {
   /** Charsets that could not be tried (multi-byte tables not loaded); empty once loaded. */
   charsetsUnavailable: string[];
   writer: string | null;
+  /** The index in `hypotheses` of the one the core takes as the writer's (null: none reproduces). */
+  writerHypothesis: number | null;
   seriesCount: number;
   timeColumnCount: number;
   nonAsciiTailPaths: number;
@@ -422,6 +424,8 @@ export interface LevelDbProbeResult {
   verdict: 'absent' | 'maybe';
   /** 'bits' | 'empty_filter' | 'reserved_k' | 'past_last_block' | 'no_filter' | 'filter_missing'. */
   reason: string;
+  /** The verdict and its reason in words, from the core. */
+  sentence: string;
   blockIndex: number | null;
   dataBlock: BlockHandleInfo | null;
   filterIndex: number | null;
@@ -462,6 +466,8 @@ export interface LevelDbDataBlock {
 export interface LevelDbFilterProbe {
   verdict: 'absent' | 'maybe';
   reason: string;
+  /** The verdict and its reason in words, from the core. */
+  sentence: string;
   hash: number;
   probes: LevelDbProbeBit[];
 }

@@ -318,6 +318,47 @@ fn table_without_filter_reports_none() {
     assert_eq!((p.verdict, p.reason, p.filter_index), (Verdict::Maybe, ProbeReason::NoFilter, None));
 }
 
+#[test]
+fn every_probe_words_its_own_verdict_and_reason() {
+    // The sentence a probe carries (the page shows it) says the verdict the probe gives, and
+    // names the reason's cause: over every table, live keys, absent keys and keys past the end.
+    let mut met = std::collections::HashSet::new();
+    for e in manifest() {
+        let bytes = std::fs::read(dir().join(e["file"].as_str().unwrap())).unwrap();
+        let Ok(t) = LevelDbTable::open(&bytes) else { continue };
+        let mut keys = hex_list(&e["live_keys"]);
+        keys.extend((0..200u32).map(|i| format!("absent#{i}").into_bytes()));
+        keys.push(vec![0xff; 64]);
+        for key in keys {
+            let p = tsfile_bloom::leveldb::view::TableProbeInfo::from(&t.probe(&key));
+            let words = match p.verdict {
+                Verdict::Absent => "definitely absent: ",
+                Verdict::Maybe => "maybe present: ",
+            };
+            assert!(p.sentence.starts_with(words), "{:?} {:?}: {}", p.verdict, p.reason, p.sentence);
+            let cause = match p.reason {
+                ProbeReason::Bits => {
+                    if p.verdict == Verdict::Absent {
+                        "a probed bit is clear"
+                    } else {
+                        "every probed bit is set"
+                    }
+                }
+                ProbeReason::EmptyFilter => "filter is empty",
+                ProbeReason::ReservedK => "k > 30 is reserved",
+                ProbeReason::PastLastBlock => "sorts after the table’s last key",
+                ProbeReason::NoFilter => "the table has no filter",
+                ProbeReason::FilterMissing => "filter is missing",
+            };
+            assert!(p.sentence.contains(cause), "{:?}: {}", p.reason, p.sentence);
+            met.insert((p.reason.as_str(), p.verdict.as_str()));
+        }
+    }
+    for want in [("bits", "absent"), ("bits", "maybe"), ("past_last_block", "absent"), ("no_filter", "maybe")] {
+        assert!(met.contains(&want), "{want:?} met: {met:?}");
+    }
+}
+
 // ------------------------------------------------------------------------------------------
 // Hostile mutations
 // ------------------------------------------------------------------------------------------

@@ -118,6 +118,31 @@ impl ProbeReason {
     }
 }
 
+impl ProbeReason {
+    /// The verdict for this reason in words: what LevelDB does and why (the page shows it).
+    pub fn sentence(self, verdict: Verdict) -> &'static str {
+        match (self, verdict) {
+            (ProbeReason::Bits, Verdict::Absent) => {
+                "definitely absent: a probed bit is clear, so LevelDB skips reading the data block"
+            }
+            (ProbeReason::Bits, Verdict::Maybe) => {
+                "maybe present: every probed bit is set, so LevelDB reads the data block"
+            }
+            (ProbeReason::EmptyFilter, _) => "definitely absent: the block’s filter is empty",
+            (ProbeReason::ReservedK, _) => "maybe present: k > 30 is reserved, so LevelDB treats it as a match",
+            (ProbeReason::PastLastBlock, _) => {
+                "definitely absent: the key sorts after the table’s last key, so no data block is read"
+            }
+            (ProbeReason::NoFilter, _) => {
+                "maybe present: the table has no filter, so LevelDB always reads the data block"
+            }
+            (ProbeReason::FilterMissing, _) => {
+                "maybe present: the block’s filter is missing, which LevelDB treats as a match"
+            }
+        }
+    }
+}
+
 /// A probe of one filter (`KeyMayMatch` with every probe position shown).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FilterProbe {

@@ -66,6 +66,8 @@ fn bits(p: &[ProbeBit]) -> Vec<ProbeBitInfo> {
 pub struct TableProbeInfo {
     pub verdict: Verdict,
     pub reason: ProbeReason,
+    /// The verdict and its reason in words ([`ProbeReason::sentence`]).
+    pub sentence: &'static str,
     pub block_index: Option<usize>,
     pub data_block: Option<HandleInfo>,
     pub filter_index: Option<usize>,
@@ -78,6 +80,7 @@ impl From<&LevelDbProbe> for TableProbeInfo {
         TableProbeInfo {
             verdict: p.verdict,
             reason: p.reason,
+            sentence: p.reason.sentence(p.verdict),
             block_index: p.block_index,
             data_block: p.data_block.map(|(offset, size)| HandleInfo { offset, size }),
             filter_index: p.filter_index,
@@ -91,13 +94,21 @@ impl From<&LevelDbProbe> for TableProbeInfo {
 pub struct FilterProbeInfo {
     pub verdict: Verdict,
     pub reason: ProbeReason,
+    /// The verdict and its reason in words ([`ProbeReason::sentence`]).
+    pub sentence: &'static str,
     pub hash: u32,
     pub probes: Vec<ProbeBitInfo>,
 }
 
 impl FilterProbeInfo {
     pub fn new(p: &FilterProbe, hash: u32) -> FilterProbeInfo {
-        FilterProbeInfo { verdict: p.verdict, reason: p.reason, hash, probes: bits(&p.probes) }
+        FilterProbeInfo {
+            verdict: p.verdict,
+            reason: p.reason,
+            sentence: p.reason.sentence(p.verdict),
+            hash,
+            probes: bits(&p.probes),
+        }
     }
 }
 

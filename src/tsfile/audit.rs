@@ -199,6 +199,24 @@ impl Audit {
         matches!(self.status, AuditStatus::Established | AuditStatus::Ambiguous)
     }
 
+    /// Which result is taken as the writer's hypothesis (`writerHypothesis` in the JS API, the
+    /// provenance's keys, `indexedItems`, the named writer): the first that reproduces the bits
+    /// under the hash a probe uses by default (the established variant and charset, else Java's
+    /// with UTF-8), else the first that reproduces them; None when none does.
+    pub fn writer_hypothesis(&self) -> Option<usize> {
+        let (_, default) = default_hash(Some(self));
+        let mut first = None;
+        for (i, r) in self.results.iter().enumerate() {
+            if r.reproduces {
+                if (r.hypothesis.variant, r.hypothesis.charset) == default {
+                    return Some(i);
+                }
+                first = first.or(Some(i));
+            }
+        }
+        first
+    }
+
     /// The (variant, charset) pairs a probe must consult for a sound "absent".
     pub fn candidates(&self) -> Vec<(TailVariant, Charset)> {
         let mut out: Vec<(TailVariant, Charset)> = Vec::new();
@@ -614,6 +632,9 @@ pub fn probe_file_reasoned(
     Ok((p, reason))
 }
 
+/// What a probe of a file without a Bloom filter says ([`Reason::NoFilter`]).
+pub const NO_FILTER_REASON: &str = "the file has no Bloom filter; look the path up in the index";
+
 /// Why a file probe says what it says ([`FileProbe::reason`] is its text). The wasm module
 /// passes it to JS as numbers (src/wasm/tsfile.rs `reason_codes`), and js/reasons.js words it
 /// exactly as [`Reason::text_listed`] does (tests/reasons.rs checks the two agree): the
@@ -665,7 +686,7 @@ impl Reason {
             }
         };
         match *self {
-            Reason::NoFilter => super::reader::NO_FILTER_REASON.to_string(),
+            Reason::NoFilter => NO_FILTER_REASON.to_string(),
             Reason::AllSet { used, confirmed, writer: None } => format!(
                 "every probed bit is set under the {} hash{}; the path may be present",
                 name(used),

@@ -129,6 +129,8 @@ pub struct AuditInfo {
     pub charsets: Vec<Charset>,
     pub charsets_unavailable: Vec<Charset>,
     pub writer: Option<String>,
+    /// The index in `hypotheses` of the one taken as the writer's ([`Audit::writer_hypothesis`]).
+    pub writer_hypothesis: Option<u64>,
     pub series_count: u64,
     pub time_column_count: u64,
     pub non_ascii_tail_paths: u64,
@@ -221,8 +223,8 @@ pub struct FileInfo {
     pub index_error: Option<ErrorInfo>,
 }
 
-/// What a probe of a file without a Bloom filter says.
-pub const NO_FILTER_REASON: &str = "the file has no Bloom filter; look the path up in the index";
+/// What a probe of a file without a Bloom filter says (its words are the audit's [`Reason::NoFilter`]).
+pub use super::audit::NO_FILTER_REASON;
 
 fn lossy(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -386,7 +388,7 @@ impl<E: PathEncoder> TsFileReader<E> {
     pub fn indexed_items(&self) -> Option<u64> {
         let a = self.audit.as_ref()?;
         self.meta.bloom.filter.as_ref()?;
-        let inserted = a.matching().next().is_none_or(|h| h.time_columns);
+        let inserted = a.writer_hypothesis().is_none_or(|i| a.results[i].hypothesis.time_columns);
         Some((a.series_count + if inserted { a.time_column_count } else { 0 }) as u64)
     }
 
@@ -465,8 +467,9 @@ impl<E: PathEncoder> TsFileReader<E> {
     pub fn audit_info(&self) -> Option<AuditInfo> {
         let a = self.audit.as_ref()?;
         let has_time = a.time_column_count > 0;
+        let chosen = a.writer_hypothesis();
         let writer =
-            (a.status == AuditStatus::Established).then(|| a.matching().next().map(|h| h.writer(has_time))).flatten();
+            chosen.filter(|_| a.status == AuditStatus::Established).map(|i| a.results[i].hypothesis.writer(has_time));
         Some(AuditInfo {
             status: a.status,
             summary: a.summary.clone(),
@@ -475,6 +478,7 @@ impl<E: PathEncoder> TsFileReader<E> {
             charsets: a.charsets.clone(),
             charsets_unavailable: a.charsets_unavailable.clone(),
             writer,
+            writer_hypothesis: chosen.map(|i| i as u64),
             series_count: a.series_count as u64,
             time_column_count: a.time_column_count as u64,
             non_ascii_tail_paths: a.non_ascii_tail_paths as u64,

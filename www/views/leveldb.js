@@ -40,14 +40,6 @@ function bitsPerKeyFor(k) {
 /** "1 filter", "3 filters". */
 const count = (n, one, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
 
-const REASONS = {
-  empty_filter: 'definitely absent: the block’s filter is empty',
-  reserved_k: 'maybe present: k > 30 is reserved, so LevelDB treats it as a match',
-  past_last_block: 'definitely absent: the key sorts after the table’s last key, so no data block is read',
-  no_filter: 'maybe present: the table has no filter, so LevelDB always reads the data block',
-  filter_missing: 'maybe present: the block’s filter is missing, which LevelDB treats as a match',
-};
-
 /** `worker`: the page's worker-client. Returns `{show, hide}`. */
 export function createLevelDbView(worker) {
   let table = null; // what leveldb.open returned, while shown
@@ -163,14 +155,9 @@ export function createLevelDbView(worker) {
       return;
     }
     if (mine !== probeSeq || table !== shown) return;
-    const said =
-      r.reason === 'bits'
-        ? r.verdict === 'absent'
-          ? 'definitely absent: a probed bit is clear, so LevelDB skips reading the data block'
-          : 'maybe present: every probed bit is set, so LevelDB reads the data block'
-        : (REASONS[r.reason] ?? `${r.verdict} (${r.reason})`);
+    // The words are the core's (ProbeReason::sentence).
     $('ldb-verdict').textContent =
-      `${sentence(said)} BloomHash ${r.hash >>> 0}` + (r.blockIndex != null ? `; routed to data block ${r.blockIndex}${r.filterIndex != null ? ` and filter #${r.filterIndex}` : ''}` : '');
+      `${sentence(r.sentence)} BloomHash ${r.hash >>> 0}` + (r.blockIndex != null ? `; routed to data block ${r.blockIndex}${r.filterIndex != null ? ` and filter #${r.filterIndex}` : ''}` : '');
     renderBlocks(r.blockIndex ?? null);
     for (const fig of $('ldb-strip').children) {
       const i = Number(fig.dataset.index);
