@@ -46,7 +46,8 @@ export interface TsFileWorker {
   open(blob: Blob, name?: string): Pending<FileInfo>;
   info(): Pending<FileInfo>;
   bits(): Pending<{ bitCount: number; hashFunctionCount: number; bits: Uint8Array } | null>;
-  audit(): Pending<{ audit: AuditResult | null; indexError: PlainError | null }>;
+  /** `bloom`: the filter facts once the index is read (`indexedItems`); absent for a synthetic filter. */
+  audit(): Pending<{ audit: AuditResult | null; indexError: PlainError | null; bloom?: BloomInfo }>;
   series(): Pending<{ series: SeriesInfo[]; timeColumns: SeriesInfo[]; indexError: PlainError | null }>;
   probe(path: string, options?: { variant?: Variant; charset?: Charset }): Pending<FileProbeResult>;
   probeMany(paths: PathInput[], options?: { variant?: Variant; charset?: Charset; onprogress?: (p: WorkerProgress) => void }): Pending<{ path: PathInput; verdict: 'absent' | 'maybe' | 'unknown' }[]>;

@@ -41,7 +41,7 @@ export function createWorker(url = new URL('./worker.js', import.meta.url), { fa
     info: () => call('info'),
     /** `{bitCount, hashFunctionCount, bits: Uint8Array}` or null when the file has no filter. */
     bits: () => call('bits'),
-    /** `{audit, indexError}` — the index is read on first use. */
+    /** `{audit, indexError, bloom}` — the index is read on first use; `bloom` is bloomInfo() after it. */
     audit: () => call('audit'),
     /** `{series, timeColumns, indexError}`. */
     series: () => call('series'),

@@ -145,7 +145,8 @@ export function createHandler(extraOps = {}) {
     async audit() {
       if (synthetic) return { audit: null, indexError: null, synthetic: true };
       const indexError = await file.loadIndex();
-      return { audit: await file.audit(), indexError: plainError(indexError) };
+      // With the filter's facts as the index gives them (indexedItems, the formula's n).
+      return { audit: await file.audit(), indexError: plainError(indexError), bloom: file.bloomInfo() };
     },
     async series() {
       if (synthetic) {

@@ -413,13 +413,19 @@ impl BloomFilter {
             set_bits: x,
             fill_ratio: fill,
             estimated_items: estimated,
-            // powi, not powf: k is a small integer, and libm's pow is 2 KB of wasm.
-            fpp_from_fill: fill.powi(self.hash_function_count as i32),
+            fpp_from_fill: fpp_from_fill(fill, self.hash_function_count as u32),
             fpp_formula: false_positive_probability(n, self.bit_count, self.hash_function_count as u32),
             items: n,
             optimal_k: optimal_k(n, self.bit_count),
         }
     }
+}
+
+/// `fill^k`: the false-positive probability a filter whose bits are set in the ratio `fill`
+/// gives a key never added (each of its k bits is set by chance).
+pub fn fpp_from_fill(fill: f64, k: u32) -> f64 {
+    // powi, not powf: k is a small integer, and libm's pow is 2 KB of wasm.
+    fill.powi(k.min(i32::MAX as u32) as i32)
 }
 
 /// `(1 - e^(-kn/m))^k`.

@@ -184,8 +184,9 @@ async function load(blob, name, { synthetic = null, fromFolder = false } = {}) {
   // Index, audit and series list (may be large: done in the worker).
   let audit = null;
   let indexError = null;
+  let bloom = null;
   try {
-    ({ audit, indexError } = await worker.audit());
+    ({ audit, indexError, bloom } = await worker.audit());
     const listing = listingOf(await worker.series());
     if (stale()) return;
     cur.series = listing.series;
@@ -196,7 +197,7 @@ async function load(blob, name, { synthetic = null, fromFolder = false } = {}) {
     indexError = e;
   }
   if (stale()) return;
-  summary.renderAudit(audit, info);
+  summary.renderAudit(audit, bloom ? { ...info, bloom } : info);
   series.render();
   if (indexError) {
     showError(

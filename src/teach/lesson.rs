@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::calc::{fpp_at, java_row};
 use super::interval::{wilson, Rate};
 use super::keys::{Family, Rng};
-use super::model::{Bits, Filter, Hashing, Measurement, Model};
+use super::model::{Bits, Fill, Filter, Hashing, Measurement, Model};
 use crate::error::{Error, Result};
 use crate::filter::java_sizing;
 use crate::hash::TailVariant;
@@ -910,15 +910,16 @@ pub fn claim13(n: u64, filters: u32, probes: u64, seed: u64, file: Option<(&Give
         let a = f.measure(&shaped).fp;
         let b = f.measure(&random).fp;
         let formula = model.formula(g.keys.len() as f64);
+        let fill = Fill::of(&f.bits, model.k);
         for (label, r) in [("absent paths under the file's own devices", a), ("random absent keys", b)] {
             rows.push(vec![
                 Cell::text(g.label.clone()),
                 Cell::text(label),
                 Cell::count(model.m as u64),
                 Cell::count(model.k as u64),
-                Cell::pct(f.bits.count() as f64 / model.m as f64),
+                Cell::pct(fill.fill),
                 Cell::pct(formula),
-                Cell::pct((f.bits.count() as f64 / model.m as f64).powi(model.k as i32)),
+                Cell::pct(fill.fpp_from_fill),
                 Cell::rate(r),
             ]);
         }

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::interval::{wilson, Rate};
 use crate::error::{Error, Result};
-use crate::filter::false_positive_probability;
+use crate::filter::{false_positive_probability, fpp_from_fill};
 use crate::hash::{bit_index, hash32_seeds, TailVariant, SEEDS};
 use crate::leveldb::bloom_hash;
 
@@ -215,9 +215,28 @@ impl Filter {
             // 1 − e^(−kn/m): the fill the formula assumes.
             expected_fill: 1.0 - (-(self.model.k as f64) * n / m).exp(),
             formula: self.model.formula(n),
-            from_fill: fill.powi(self.model.k as i32),
+            from_fill: fpp_from_fill(fill, self.model.k),
             fp: wilson(maybe, total),
         }
+    }
+}
+
+/// A bit vector's fill and the false-positive rate it gives a key never added (the sandbox's
+/// measured figures).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Fill {
+    pub set_bits: u64,
+    pub fill: f64,
+    pub fpp_from_fill: f64,
+}
+
+impl Fill {
+    /// The fill of `bits` for a filter of `k` probes per key.
+    pub fn of(bits: &Bits, k: u32) -> Fill {
+        let set_bits = bits.count();
+        let fill = if bits.m() == 0 { 0.0 } else { set_bits as f64 / bits.m() as f64 };
+        Fill { set_bits, fill, fpp_from_fill: fpp_from_fill(fill, k) }
     }
 }
 
@@ -245,6 +264,17 @@ pub struct Measurement {
 mod tests {
     use super::*;
     use crate::filter::BloomFilter;
+
+    #[test]
+    fn fill_counts_the_set_bits_below_m_and_raises_the_fill_to_k() {
+        // 0b1011_0001, 0x0f (4 bits below m = 12), then a byte past m whose bits do not count.
+        let b = Bits::from_bytes(&[0b1011_0001, 0x0f, 0xff], 12);
+        let f = Fill::of(&b, 3);
+        assert_eq!(f.set_bits, 4 + 4);
+        assert_eq!(f.fill, 8.0 / 12.0);
+        assert!((f.fpp_from_fill - (8.0f64 / 12.0) * (8.0 / 12.0) * (8.0 / 12.0)).abs() < 1e-15);
+        assert_eq!(Fill::of(&Bits::new(0), 5), Fill { set_bits: 0, fill: 0.0, fpp_from_fill: 0.0 });
+    }
 
     #[test]
     fn positions_match_the_package_filters() {

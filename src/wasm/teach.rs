@@ -269,6 +269,13 @@ impl TeachTable {
     }
 }
 
+/// The fill of a filter's bits (LSB-first, ⌈m/8⌉ bytes) of `m` bits and `k` probes per key:
+/// `{setBits, fill, fppFromFill}`.
+#[wasm_bindgen]
+pub fn fill(bits: &[u8], m: u32, k: u32) -> JsResult {
+    to_js(&crate::teach::model::Fill::of(&Bits::from_bytes(bits, m), k))
+}
+
 /// The bits (LSB-first, ⌈m/8⌉ bytes) of a LevelDB-hashed filter of `m` bits and `k` probes over
 /// `keys`: what CreateFilter writes when its m is this one (for an insert's step-through into a
 /// filter that LevelDB will rebuild one key larger).

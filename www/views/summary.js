@@ -23,7 +23,7 @@ export function createSummary(ctx) {
     $('seeds').textContent = present ? `seeds ${SEEDS.slice(0, b.hashFunctionCount).join(', ')}` : '';
     $('set-bits').textContent = present ? fmt(b.setBits) : '–';
     $('fill').textContent = present ? `fill ${pct(b.fillRatio)}` : '';
-    renderItems(b, null);
+    renderItems(b);
     $('audit').textContent = info.synthetic ? 'Built on this page with the Java hash (sign-extended tail): every verdict is sound.' : 'Auditing…';
     $('hash-used').textContent = !present ? 'none (no filter)' : info.synthetic ? `${VARIANT_LABELS.java} · UTF-8 (built here)` : 'auditing…';
     $('hypotheses-box').hidden = true;
@@ -47,15 +47,15 @@ export function createSummary(ctx) {
     $('warnings').textContent = (info.warnings ?? []).length ? `Warnings: ${info.warnings.join('; ')}` : '';
   }
 
-  /** Items and the formula FPP: with the index's count once known, else the fill's estimate. */
-  function renderItems(b, indexed) {
+  /** Items and the formula FPP: with the core's count of the paths inserted once the index is read, else the fill's estimate. */
+  function renderItems(b) {
     if (!b.present) {
       $('items').textContent = '–';
       $('fpp').textContent = '–';
       return;
     }
     const est = b.estimatedItems;
-    const n = indexed ?? b.indexedItems ?? null;
+    const n = b.indexedItems;
     const file = ctx.cur;
     $('items').textContent = `≈ ${Number.isFinite(est) ? fmt1(est) : '∞'} estimated from the fill${n != null ? ` · ${fmt(n)} paths ${file?.info?.synthetic ? 'added' : 'in the index'}` : ''}`;
     const nn = n ?? est;
@@ -88,11 +88,9 @@ export function createSummary(ctx) {
         el('tr', { class: h.reproduces ? 'good' : null }, ...[h.variant, h.timeColumns ? 'inserted' : 'not inserted', h.trailingNullTags, h.charset, h.writer, h.reproduces ? 'yes' : 'no', fmt(h.differingBits)].map((v) => el('td', { text: v }))),
       ),
     );
-    const cur = ctx.cur;
-    const insertedTime = hyps.find((h) => h.reproduces)?.timeColumns;
-    const n = cur.series.length + (insertedTime ? cur.timeColumns.length : 0);
+    // `info` as the index gives it: the core's indexedItems (null when no audit could run).
     const b = bloomOf(info);
-    if (b.present && (cur.series.length || cur.timeColumns.length)) renderItems(b, n);
+    if (b.present && b.indexedItems != null) renderItems(b);
   }
 
   return { renderSummary, renderAudit };

@@ -192,24 +192,12 @@ async function probeSandbox(path, ldb = sandbox.ldb) {
   return { verdict: r.verdict, probes: r.probes.map((p) => ({ bit: p.bit, set: p.set, seed: null })) };
 }
 
-function popcount(bytes) {
-  let set = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    let b = bytes[i];
-    while (b) {
-      b &= b - 1;
-      set++;
-    }
-  }
-  return set;
-}
-
 /** Everything the sandbox view draws: the bits, the planned and current formula figures, the curve. */
 async function sandboxView(c) {
   const bits = sandboxBits();
   const n = sandbox.paths.length;
-  const setBits = popcount(bits);
-  const fill = sandbox.m ? setBits / sandbox.m : 0;
+  // The measured figures are the core's (fill^k), as every other figure here.
+  const { setBits, fill, fppFromFill } = (await teachCore()).fill(bits, sandbox.m, sandbox.k);
   const planN = c.plannedN ?? n;
   const plan = await geometry(c, planN);
   const now = await formula(n, sandbox.m, sandbox.k);
@@ -225,7 +213,7 @@ async function sandboxView(c) {
       bits,
       setBits,
       fill,
-      fppFromFill: fill ** sandbox.k,
+      fppFromFill,
       now,
       plan: await formula(planN, plan.m, plan.k),
       bitsPerKey: sandbox.bitsPerKey,
