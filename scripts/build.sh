@@ -68,17 +68,15 @@ node_modules/.bin/esbuild js/node.js --bundle --platform=node --format=cjs --tar
   --banner:js="const __tsfile_bloom_url = require('node:url').pathToFileURL(require('node:path').join(__dirname, '../../js/node.js')).href;"
 cp js/index.d.ts dist/cjs/index.d.cts
 
-# The static site: www/ plus the package under pkg/ (same relative layout as the npm package).
+# The static site: www/ as it is in the source tree, its links followed (-L). www/ links to
+# what the page serves beside its own files, so that it is served and read as it stands: the
+# package under pkg/ (pkg/js -> js/, pkg/dist/web -> dist/web/: the npm package's own relative
+# layout) and the samples — a real file from the C++ writer with Unicode names and time columns
+# (samples/sample.tsfile), and the teaching panel's read-path demo, a real LevelDB 1.22 table
+# (plyvel; 564 keys, 4 bits per key: samples/sample.ldb).
 rm -rf dist/site
-mkdir -p dist/site/pkg/dist
-cp -r www/. dist/site/
-cp -r js dist/site/pkg/js
-cp -r dist/web dist/site/pkg/dist/web
-# The bundled sample: a real file from the C++ writer with Unicode names and time columns.
-mkdir -p dist/site/samples
-cp tests/fixtures/tsfile/table_unicode.tsfile dist/site/samples/sample.tsfile
-# The teaching panel's read-path demo: a real LevelDB 1.22 table (plyvel; 564 keys, 4 bits per key).
-cp tests/fixtures/leveldb/ascii_bits4_snappy-000008.ldb dist/site/samples/sample.ldb
+mkdir -p dist/site
+cp -rL www/. dist/site/
 for w in dist/web/*.wasm; do
   echo "[build] $w: $(wc -c < "$w") bytes, $(gzip -9c "$w" | wc -c) gzipped" >&2
 done

@@ -1,11 +1,15 @@
-// Serves the built site (dist/site) on http://127.0.0.1:8080 (PORT overrides).
-// Static files only; nothing is uploaded anywhere.
+// Serves the built site (dist/site) on http://127.0.0.1:8080 (PORT overrides); with --source,
+// the page as it is in the source tree (www/, whose links reach the package, its built dist/web
+// and the samples: scripts/build.sh's wasm modules must exist). Static files only; nothing is
+// uploaded anywhere.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../dist/site/', import.meta.url));
+/** The page in the source tree. */
+export const SOURCE_ROOT = fileURLToPath(new URL('../www/', import.meta.url));
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.wasm': 'application/wasm', '.svg': 'image/svg+xml',
@@ -35,7 +39,8 @@ export function startServer({ port = Number(process.env.PORT ?? 8080), host = '1
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const server = await startServer();
+  const root = process.argv.includes('--source') ? SOURCE_ROOT : ROOT;
+  const server = await startServer({ root });
   const { port } = server.address();
-  console.log(`tsfile-bloom inspector: http://127.0.0.1:${port}/  (serving ${ROOT}; Ctrl-C to stop)`);
+  console.log(`tsfile-bloom inspector: http://127.0.0.1:${port}/  (serving ${root}; Ctrl-C to stop)`);
 }

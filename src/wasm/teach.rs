@@ -269,6 +269,13 @@ impl TeachTable {
     }
 }
 
+/// Whether the two tail variants can hash `key` differently (`hash::variants_can_differ`: a
+/// byte of its `len mod 16` tail is >= 0x80).
+#[wasm_bindgen(js_name = variantsCanDiffer)]
+pub fn variants_can_differ(key: &[u8]) -> bool {
+    crate::hash::variants_can_differ(key)
+}
+
 /// The fill of a filter's bits (LSB-first, ⌈m/8⌉ bytes) of `m` bits and `k` probes per key:
 /// `{setBits, fill, fppFromFill}`.
 #[wasm_bindgen]

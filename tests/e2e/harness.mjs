@@ -19,8 +19,9 @@ export function tsfileFixtures() {
   return { dir, manifest, byName, fixture: (name) => dir + byName[name].file };
 }
 
-export async function startHarness() {
-  const server = await startServer({ port: 0, host: '127.0.0.1' });
+/** `root`: what the server serves (dist/site by default; scripts/serve.mjs SOURCE_ROOT for the source tree's www/). */
+export async function startHarness({ root } = {}) {
+  const server = await startServer({ port: 0, host: '127.0.0.1', root });
   const origin = `http://127.0.0.1:${server.address().port}`;
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const problems = [];

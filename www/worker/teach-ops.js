@@ -335,9 +335,9 @@ export const teachOps = {
     if (path == null) {
       path = 'root.sg.d1.温度';
       if (file.filter && !h.synthetic) {
+        const core = await teachCore();
         for (const p of file.listed) {
-          const bytes = encode(p);
-          if (bytes.subarray(bytes.length - (bytes.length % 16)).some((b) => b >= 0x80)) {
+          if (core.variantsCanDiffer(encode(p))) {
             path = p;
             fromFile = true;
             break;
