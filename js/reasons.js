@@ -18,8 +18,8 @@ function seedsClear(probes) {
 }
 
 /**
- * The sentence for reason `codes` = `[kind, wrong, consulted, listed]` (src/wasm/tsfile.rs
- * `reason_codes`) of probe `p` (`{variant, charset, confirmed, probes, others}`, as
+ * The sentence for reason `codes` = `[kind, wrong, consulted, listed]` (src/tsfile/audit.rs
+ * `Reason::codes`, decoded by js/wire.js) of probe `p` (`{variant, charset, confirmed, probes, others}`, as
  * TsFile#probe gives them); `summary`: the audit's summary (for kind 2), or null.
  */
 export function reasonText([kind, wrong, consulted, listed], p, summary = null) {

@@ -326,7 +326,7 @@ function reasonKey(codes, hash, p) {
 }
 
 /**
- * WasmTsFile.listingColumns of a TsFile (see listingFrom), its index read: for reports
+ * WasmTsFile.listingColumns of a TsFile (decoded by js/wire.js), its index read: for reports
  * written straight from the columns, without SeriesInfo objects (js/report.js).
  */
 export async function listingColumns(file) {

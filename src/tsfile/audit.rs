@@ -635,8 +635,8 @@ pub fn probe_file_reasoned(
 /// What a probe of a file without a Bloom filter says ([`Reason::NoFilter`]).
 pub const NO_FILTER_REASON: &str = "the file has no Bloom filter; look the path up in the index";
 
-/// Why a file probe says what it says ([`FileProbe::reason`] is its text). The wasm module
-/// passes it to JS as numbers (src/wasm/tsfile.rs `reason_codes`), and js/reasons.js words it
+/// Why a file probe says what it says ([`FileProbe::reason`] is its text). It crosses to JS as
+/// numbers at the end of a probe record (src/tsfile/wire/record.rs `file_probe`), and js/reasons.js words it
 /// exactly as [`Reason::text_listed`] does (tests/reasons.rs checks the two agree): the
 /// sentences stay out of the size-budgeted module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

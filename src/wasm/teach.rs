@@ -1,6 +1,6 @@
 //! The teaching module's `#[wasm_bindgen]` surface (feature `wasm-teach`): the calculator,
 //! the step-through, intervals and the lesson's demonstrations (`crate::teach`). Page-only:
-//! loaded by the teaching panel's worker (js/worker-teach.js), not shipped in the npm package.
+//! loaded by the teaching panel's worker ops (www/worker/teach-ops.js), not shipped in the npm package.
 //! Converters only; keys arrive back to back in one byte array with their end offsets (so
 //! any charset's bytes pass unchanged).
 

@@ -48,7 +48,7 @@ test('the tarball ships exactly the package, within its size budget, with every 
   const { files, size } = tarball();
   assert.deepEqual([...files].sort(), [...SHIPPED].sort());
   assert.ok(size <= PACKED_BUDGET, `${size} bytes packed (budget ${PACKED_BUDGET})`);
-  // Every repository file the README links to or names (`docs/x.md`, CHANGELOG.md, …) is in it.
+  // Every repository file the README links to or names (a doc under docs/, CHANGELOG.md, …) is in it.
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const named = new Set([
     ...[...readme.matchAll(/\]\(([^)#:]+)(?:#[^)]*)?\)/g)].map((m) => m[1]),
