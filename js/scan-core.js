@@ -177,7 +177,8 @@ export function recordJson(r) {
   };
 }
 
-const pct = (x) => (x == null ? '-' : `${(x * 100).toFixed(x < 0.001 ? 4 : 2)}%`);
+/** A ratio as a percentage for the text outputs (js/cli.js has the same; it may import this one). */
+export const pct = (x) => (x == null ? '-' : `${(x * 100).toFixed(x < 0.001 ? 4 : 2)}%`);
 
 /** One line of the human-readable listing. */
 export function recordText(r) {

@@ -140,6 +140,23 @@ fn finish(op: Op, steps: &[Step], k: u32) -> (Option<&'static str>, Option<u32>,
     }
 }
 
+/// What one probe does at bit `bit` that `was` set: on an insert it sets it in `now`; a query
+/// stops (`stopped`) at the first clear bit. Its action's name and words.
+fn act(op: Op, was: bool, now: &mut [u8], bit: u32, stopped: &mut bool) -> (&'static str, &'static str) {
+    match (op, was) {
+        (Op::Insert, false) => {
+            now[(bit / 8) as usize] |= 1 << (bit % 8);
+            ("set", "was 0: set it to 1")
+        }
+        (Op::Insert, true) => ("already-set", "was already 1: nothing changes"),
+        (Op::Query, true) => ("found-set", "is 1: keep going"),
+        (Op::Query, false) => {
+            *stopped = true;
+            ("found-clear", "is 0: definitely absent, stop")
+        }
+    }
+}
+
 /// Steps through `key` in a TsFile filter of `m` bits and `k` seeds whose bits are `bits`
 /// (LSB-first; missing bytes are zero).
 pub fn tsfile(op: Op, key: &[u8], bits: &[u8], m: u32, k: u32, variant: TailVariant) -> Result<Trace> {
@@ -170,18 +187,7 @@ pub fn tsfile(op: Op, key: &[u8], bits: &[u8], m: u32, k: u32, variant: TailVari
             h.unsigned_abs().to_string()
         };
         let head = format!("seed {seed}: Murmur128 → hash32 = {h}; |hash32| mod {m} = {abs} mod {m} = bit {bit}");
-        let (action, tail) = match (op, was) {
-            (Op::Insert, false) => {
-                now[(bit / 8) as usize] |= 1 << (bit % 8);
-                ("set", "was 0: set it to 1")
-            }
-            (Op::Insert, true) => ("already-set", "was already 1: nothing changes"),
-            (Op::Query, true) => ("found-set", "is 1: keep going"),
-            (Op::Query, false) => {
-                stopped = true;
-                ("found-clear", "is 0: definitely absent, stop")
-            }
-        };
+        let (action, tail) = act(op, was, &mut now, bit, &mut stopped);
         steps.push(Step {
             index: j,
             seed: Some(seed),
@@ -242,18 +248,7 @@ pub fn leveldb(op: Op, key: &[u8], bits: &[u8], m: u32, k: u32) -> Result<Trace>
         } else {
             format!("probe {}: h + {j}·δ = {h} (mod 2³²); mod {m} = bit {bit}", j + 1)
         };
-        let (action, tail) = match (op, was) {
-            (Op::Insert, false) => {
-                now[(bit / 8) as usize] |= 1 << (bit % 8);
-                ("set", "was 0: set it to 1")
-            }
-            (Op::Insert, true) => ("already-set", "was already 1: nothing changes"),
-            (Op::Query, true) => ("found-set", "is 1: keep going"),
-            (Op::Query, false) => {
-                stopped = true;
-                ("found-clear", "is 0: definitely absent, stop")
-            }
-        };
+        let (action, tail) = act(op, was, &mut now, bit, &mut stopped);
         steps.push(Step {
             index: j,
             seed: None,

@@ -48,6 +48,19 @@ fn file_model(bits: &[u8], m: u32, k: u32, v: &str) -> Result<(Bits, Model), JsV
     Ok((Bits::from_bytes(bits, m), model))
 }
 
+/// The open file for a demonstration: its listed paths (`keys`/`ends`, named `label`) with its
+/// filter (`(bits, m, k, variant)`); None without keys.
+fn given_file<'a>(
+    keys: &'a [u8],
+    ends: &[u32],
+    label: &str,
+    (bits, m, k, v): (&[u8], u32, u32, &str),
+) -> Result<Option<(Given<'a>, Bits, Model)>, JsValue> {
+    let Some(g) = given(keys, ends, label)? else { return Ok(None) };
+    let (b, model) = file_model(bits, m, k, v)?;
+    Ok(Some((g, b, model)))
+}
+
 /// Solves the calculator for its one empty box (`undefined` for empty): `Solution`.
 #[wasm_bindgen]
 pub fn calc(n: Option<f64>, p: Option<f64>, m: Option<f64>, k: Option<f64>, bits_per_key: Option<f64>) -> JsResult {
@@ -113,9 +126,8 @@ pub fn claim4(
     k: u32,
     v: &str,
 ) -> JsResult {
-    let g = given(keys, ends, label)?;
-    let fm = if g.is_some() { Some(file_model(bits, m, k, v)?) } else { None };
-    let file = g.as_ref().zip(fm.as_ref()).map(|(g, (b, model))| (g, b, *model));
+    let f = given_file(keys, ends, label, (bits, m, k, v))?;
+    let file = f.as_ref().map(|(g, b, model)| (g, b, *model));
     to_js(&lesson::claim4(file, n as u64, probes as u64, seed as u64).map_err(err)?)
 }
 
@@ -148,9 +160,8 @@ pub fn claim8(
     k: u32,
     v: &str,
 ) -> JsResult {
-    let g = given(keys, ends, label)?;
-    let fm = if g.is_some() { Some(file_model(bits, m, k, v)?) } else { None };
-    let file = g.as_ref().zip(fm.as_ref()).map(|(g, (b, model))| (g, b, *model));
+    let f = given_file(keys, ends, label, (bits, m, k, v))?;
+    let file = f.as_ref().map(|(g, b, model)| (g, b, *model));
     to_js(&lesson::claim8(design as u64, factors, probes as u64, seed as u64, file).map_err(err)?)
 }
 
@@ -170,9 +181,8 @@ pub fn claim9(
     k: u32,
     v: &str,
 ) -> JsResult {
-    let g = given(keys, ends, label)?;
-    let fm = if g.is_some() { Some(file_model(bits, m, k, v)?) } else { None };
-    let file = g.as_ref().zip(fm.as_ref()).map(|(g, (b, model))| (g, b, *model));
+    let f = given_file(keys, ends, label, (bits, m, k, v))?;
+    let file = f.as_ref().map(|(g, b, model)| (g, b, *model));
     to_js(&lesson::claim9(n as u64, lookups as u64, shares, seed as u64, file).map_err(err)?)
 }
 
@@ -209,9 +219,8 @@ pub fn claim13(
     k: u32,
     v: &str,
 ) -> JsResult {
-    let g = given(keys, ends, label)?;
-    let fm = if g.is_some() { Some(file_model(bits, m, k, v)?) } else { None };
-    let file = g.as_ref().zip(fm.as_ref()).map(|(g, (b, model))| (g, b, *model));
+    let f = given_file(keys, ends, label, (bits, m, k, v))?;
+    let file = f.as_ref().map(|(g, b, model)| (g, b, *model));
     to_js(&lesson::claim13(n as u64, filters, probes as u64, seed as u64, file).map_err(err)?)
 }
 
