@@ -7,6 +7,8 @@
 #[cfg(feature = "wasm-charsets")]
 mod charsets;
 mod common;
+#[cfg(not(any(feature = "wasm-leveldb", feature = "wasm-charsets", feature = "wasm-teach")))]
+mod filter;
 #[cfg(feature = "wasm-leveldb")]
 mod leveldb;
 #[cfg(feature = "wasm-teach")]

@@ -2,7 +2,8 @@
 //! from the C++ writer (tests/fixtures/tsfile/tree_10series.tsfile; expected values from
 //! its manifest, written by the fixture generator and checked with the writer's own reader).
 
-use super::tsfile::{probe_record, tsfile_envelope, WasmTsFile};
+use super::filter::probe_record;
+use super::tsfile::{tsfile_envelope, WasmTsFile};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
