@@ -8,7 +8,7 @@ import { argumentError, wrapRaw, stageBatch, charsetIndex, recordView, putKey } 
 import { charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
 import { reasonText } from './reasons.js';
 import { checkedSource, toSource } from './source.js';
-import { fileProbeFrom, listingFrom, NONE, TAIL_WINDOW, VARIANTS, VERDICTS } from './wire.js';
+import { CHARSETS, FILE_PROBE as P, listingFrom, NONE, othersFrom, seedProbes, TAIL_WINDOW, usedHash, VARIANTS, VERDICTS } from './wire.js';
 /**
  * The largest TsFileMetadata or index region read (each is read whole): a 1,000,000-series
  * file's index is ~45 MB. Beyond it, a typed 'too_large' error instead of an allocation sized
@@ -249,12 +249,28 @@ export class TsFile {
     const len = putKey(path);
     const at = this.#file.probe(len, v, cs) >>> 2;
     // The view after the call: memory that grew during it detaches older views.
-    const { probe: out, codes, hash } = fileProbeFrom(recordView(), at);
-    // As hashed: an ASCII string as it is, lone surrogates as '?'.
-    out.path = text ? (len === path.length ? path : wellFormed(path)) : lossyDecoder.decode(path);
+    const m = recordView();
+    // The record (src/tsfile/wire/record.rs), decoded here in place at the positions js/wire.js
+    // FILE_PROBE names — as literals, checked against it when this module loads (RECORD_AT).
+    const k = m[at + 5];
+    const count = m[at + 6];
+    const end = at + 7 + 4 * k + count * (3 + 4 * k);
+    const out = {
+      // As hashed: an ASCII string as it is, lone surrogates as '?'.
+      path: text ? (len === path.length ? path : wellFormed(path)) : lossyDecoder.decode(path),
+      verdict: VERDICTS[m[at + 0]],
+      variant: m[at + 1] === NONE ? null : VARIANTS[m[at + 1]],
+      charset: m[at + 2] === NONE ? null : CHARSETS[m[at + 2]],
+      confirmed: m[at + 3] === 1,
+      reason: '',
+      indexed: m[at + 4] === NONE ? null : m[at + 4] === 1,
+      probes: seedProbes(m, at + 7, k),
+      others: count ? othersFrom(m, at + 7 + 4 * k, count, k) : [],
+    };
+    const codes = [m[end], m[end + 1], m[end + 2], m[end + 3]];
     // The reason's codes end the record; the probes of one file share a handful of reasons,
     // so its words are made again only when what they say changes: one number for all of it.
-    const key = reasonKey(codes, hash, out);
+    const key = reasonKey(codes, usedHash(m, at), out);
     if (key !== this.#reasonKey) {
       this.#reasonKey = key;
       this.#reason = reasonText(codes, out, codes[0] === 2 ? this.#fileInfo.audit?.summary : null);
@@ -307,22 +323,31 @@ export class TsFile {
   }
 }
 
+// TsFile#probe reads its record at literal positions (property loads measured ~3 % of a probe):
+// these, which must be js/wire.js FILE_PROBE's (itself checked against the core by tests/wire.rs).
+const RECORD_AT = { verdict: 0, variant: 1, charset: 2, confirmed: 3, indexed: 4, k: 5, others: 6, header: 7, seed: 4, other: 3 };
+for (const [name, at] of Object.entries(RECORD_AT)) {
+  if (P[name] !== at) throw new Error(`js/tsfile.js reads the probe record's ${name} at ${at}, js/wire.js says ${P[name]}`);
+}
+
 /**
  * What a probe's reason says, as one number: kind (3 bits), flag, listed (2), the hash used (7:
- * fileProbeFrom's `hash`), confirmed, consulted (6); for the kinds that name clear seeds — 3,
+ * js/wire.js `usedHash`), confirmed, consulted (6); for the kinds that name clear seeds — 3,
  * and 1 with its flag — those seeds (8) and for kind 3 the other candidate, at 2^28.
  */
 function reasonKey(codes, hash, p) {
-  const [kind, flag, consulted, listed] = codes;
-  let key = kind + 8 * flag + 16 * listed + 64 * hash + 8192 * (p.confirmed ? 1 : 0) + 16384 * consulted;
-  if (kind === 3 || (kind === 1 && flag)) {
-    // The words name clear seeds: the hash used's (kind 3), or the writer's (kind 1 with its flag).
-    const named = kind === 3 ? p.probes : p.others[0].probes;
-    let clear = 0;
-    for (let j = 0; j < named.length; j++) if (!named[j].set) clear += 2 ** j;
-    key += 2 ** 20 * clear + 2 ** 28 * (kind === 3 ? p.others.findIndex((o) => o.verdict === 'maybe') : 0);
-  }
-  return key;
+  const kind = codes[0];
+  const key = kind + 8 * codes[1] + 16 * codes[3] + 64 * hash + 8192 * (p.confirmed ? 1 : 0) + 16384 * codes[2];
+  return kind === 3 || (kind === 1 && codes[1]) ? key + seedsKey(kind, p) : key;
+}
+
+/** The part of reasonKey for the kinds whose words name clear seeds (kept out of the hot path's inlining budget). */
+function seedsKey(kind, p) {
+  // The words name clear seeds: the hash used's (kind 3), or the writer's (kind 1 with its flag).
+  const named = kind === 3 ? p.probes : p.others[0].probes;
+  let clear = 0;
+  for (let j = 0; j < named.length; j++) if (!named[j].set) clear += 2 ** j;
+  return 2 ** 20 * clear + 2 ** 28 * (kind === 3 ? p.others.findIndex((o) => o.verdict === 'maybe') : 0);
 }
 
 /**

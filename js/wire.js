@@ -61,6 +61,8 @@ const { time: TIME, absent: ABSENT, maybe: MAYBE, same_device: SAME_DEVICE, new_
 // ---- Probe records (read in place from wasm memory). ----------------------------------------
 
 const SEED = SEED_PROBE.length;
+const HEADER = PROBE_RECORD.length;
+const FILTER_HEADER = FILTER_RECORD.length;
 const [V, VARIANT, CHARSET, CONFIRMED, INDEXED, K, OTHERS] = PROBE_RECORD.map((f) => PROBE_RECORD.indexOf(f));
 const OTHER = OTHER_PROBE.length;
 
@@ -73,37 +75,27 @@ export function seedProbes(m, at, k) {
 
 /** A filter probe's record at `at` of `m` (an Int32Array of wasm memory): `{verdict, probes}`. */
 export function filterProbeFrom(m, at) {
-  return { verdict: VERDICTS[m[at]], probes: seedProbes(m, at + FILTER_RECORD.length, m[at + 1]) };
+  return { verdict: VERDICTS[m[at]], probes: seedProbes(m, at + FILTER_HEADER, m[at + 1]) };
 }
 
 /**
- * A file probe's record at `at` of `m`: the probe as TsFile#probe gives it but its path and
- * reason (`{verdict, variant, charset, confirmed, reason: '', indexed, probes, others}`), the
- * reason's codes (`[kind, flag, consulted, listed]`, for js/reasons.js), and the hash used as
- * one number (`hash`: variant code + 1 + 4 × (charset code + 1)).
+ * The file probe record's positions, by PROBE_RECORD's names: TsFile#probe decodes that record
+ * in its own body (js/tsfile.js; the hot path: a decoder function called from it was not
+ * inlined and measured 5–10 % of a probe).
  */
-export function fileProbeFrom(m, at) {
-  const k = m[at + K];
-  const otherCount = m[at + OTHERS];
-  let p = at + PROBE_RECORD.length + SEED * k;
-  const others = new Array(otherCount);
-  for (let i = 0; i < otherCount; i++) {
+export const FILE_PROBE = Object.freeze({ verdict: V, variant: VARIANT, charset: CHARSET, confirmed: CONFIRMED, indexed: INDEXED, k: K, others: OTHERS, header: HEADER, seed: SEED, other: OTHER });
+
+/** `count` other candidates' probes from `p` (each its variant, charset, verdict and `k` seed probes). */
+export function othersFrom(m, p, count, k) {
+  const others = new Array(count);
+  for (let i = 0; i < count; i++, p += OTHER + SEED * k) {
     others[i] = { variant: VARIANTS[m[p]], charset: CHARSETS[m[p + 1]], verdict: VERDICTS[m[p + 2]], probes: seedProbes(m, p + OTHER, k) };
-    p += OTHER + SEED * k;
   }
-  const probe = {
-    path: '',
-    verdict: VERDICTS[m[at + V]],
-    variant: m[at + VARIANT] === NONE ? null : VARIANTS[m[at + VARIANT]],
-    charset: m[at + CHARSET] === NONE ? null : CHARSETS[m[at + CHARSET]],
-    confirmed: m[at + CONFIRMED] === 1,
-    reason: '',
-    indexed: m[at + INDEXED] === NONE ? null : m[at + INDEXED] === 1,
-    probes: seedProbes(m, at + PROBE_RECORD.length, k),
-    others,
-  };
-  return { probe, codes: [m[p], m[p + 1], m[p + 2], m[p + 3]], hash: m[at + VARIANT] + 1 + 4 * (m[at + CHARSET] + 1) };
+  return others;
 }
+
+/** The hash a file probe record at `at` used, as one number: variant code + 1 + 4 × (charset code + 1). */
+export const usedHash = (m, at) => m[at + VARIANT] + 1 + 4 * (m[at + CHARSET] + 1);
 
 // ---- The fast scan's figures. ------------------------------------------------------------------
 

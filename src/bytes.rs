@@ -242,6 +242,7 @@ pub struct Keys<'a, 'e> {
 impl<'a> Iterator for Keys<'a, '_> {
     type Item = std::result::Result<&'a [u8], usize>;
 
+    #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
         let (i, &end) = self.ends.next()?;
         let key = self.bytes.get(self.start..end as usize).ok_or(i);

@@ -875,11 +875,13 @@ impl VerdictRule {
     pub fn new(audit: Option<&Audit>, variant: Option<TailVariant>, charset: Option<Charset>) -> VerdictRule {
         let (established, default) = default_hash(audit);
         let used = (variant.unwrap_or(default.0), charset.unwrap_or(default.1));
-        let candidates = candidates(audit);
-        let used_is_candidate = candidates.contains(&used);
+        // The other candidates in place (one allocation per rule: a probe makes one).
+        let mut others = candidates(audit);
+        let used_is_candidate = others.contains(&used);
+        others.retain(|&c| c != used);
         VerdictRule {
             used,
-            others: candidates.into_iter().filter(|&c| c != used).collect(),
+            others,
             untrusted: audit.is_some_and(|a| !a.reproduced()),
             before_index: audit.is_none(),
             reproduced: audit.is_some_and(Audit::reproduced),
@@ -895,6 +897,7 @@ impl VerdictRule {
 
     /// The rule: `used_all_set`, whether every probed bit is set under the hash used;
     /// `other_all_set(i)`, the same under the other candidate `i`, asked in order until one says yes.
+    #[inline(always)]
     pub fn decide(
         &self,
         path: &[u8],
