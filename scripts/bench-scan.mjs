@@ -17,7 +17,8 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { constants, openSync as fsOpenSync, readSync } from 'node:fs';
 import { buildFleet, VALID_FIXTURES } from '../tests/js/fleet.mjs';
-import { stagePaths } from '../js/node.js';
+import '../js/node.js'; // initialises the wasm
+import { stagePaths } from '../js/core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { formatRecords, tailRecord } from '../js/scan-core.js';
 import { TAIL_WINDOW } from '../js/wire.js';
