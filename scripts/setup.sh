@@ -10,6 +10,8 @@
 #                               tests run on both), from npm's node-linux-<arch> package
 #   scripts/setup.sh --s3       also s3s-fs from crates.io (an S3 protocol server the s3:// tests
 #                               start on 127.0.0.1) into .tools/s3s
+#   scripts/setup.sh --spark    also PySpark from PyPI (.tools/spark) and Debian's Java 17, for the
+#                               README's Spark recipe (tests/consumer/spark.test.mjs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log() { echo "[setup] $*" >&2; }
@@ -19,6 +21,7 @@ want_python=0
 want_nginx=0
 want_node_lts=0
 want_s3=0
+want_spark=0
 for arg in "$@"; do
   case "$arg" in
     --browser) want_browser=1 ;;
@@ -26,6 +29,7 @@ for arg in "$@"; do
     --nginx) want_nginx=1 ;;
     --node-lts) want_node_lts=1 ;;
     --s3) want_s3=1 ;;
+    --spark) want_spark=1 ;;
     *) echo "unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -158,6 +162,20 @@ S3S_VERSION=0.14.1
 if [ "$want_s3" = 1 ] && [ "$(.tools/s3s/bin/s3s-fs --version 2>/dev/null | awk '{ print $2 }')" != "$S3S_VERSION" ]; then
   log "installing s3s-fs $S3S_VERSION from crates.io (a few minutes on a fresh machine)"
   cargo install s3s-fs --version "$S3S_VERSION" --locked --features binary --root .tools/s3s >&2
+fi
+
+# 4e. PySpark (local mode) and a Java 17 runtime for it, for the Spark recipe's test.
+PYSPARK_VERSION=4.0.1
+if [ "$want_spark" = 1 ]; then
+  if ! command -v java >/dev/null; then
+    log "installing Debian's Java 17 runtime (PySpark needs one)"
+    apt_install openjdk-17-jre-headless
+  fi
+  if ! .tools/spark/bin/python -c "import pyspark, sys; sys.exit(pyspark.__version__ != '$PYSPARK_VERSION')" 2>/dev/null; then
+    log "installing PySpark $PYSPARK_VERSION into .tools/spark (~400 MB from PyPI)"
+    [ -x .tools/spark/bin/python ] || python3 -m venv .tools/spark
+    .tools/spark/bin/pip install --quiet "pyspark==$PYSPARK_VERSION" >&2
+  fi
 fi
 
 # 5. The real writers for fixture generation: PyPI tsfile (C++ core) and plyvel (LevelDB 1.22).

@@ -4,7 +4,7 @@
 # installs it, and the page in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh --browser --nginx --node-lts --s3
+bash scripts/setup.sh --browser --nginx --node-lts --s3 --spark
 bash scripts/build.sh
 node scripts/check-size.mjs
 export PATH="$HOME/.cargo/bin:$PATH"
