@@ -438,6 +438,23 @@ pub fn optimal_k(n: f64, bit_count: u32) -> f64 {
     bit_count as f64 / n * std::f64::consts::LN_2
 }
 
+/// A capacity from a caller's number (a JS number is a double): Java's `int numOfString` takes
+/// integers in `0..=i32::MAX`; anything else is a bad argument rather than a silent cast.
+pub fn capacity(n: f64) -> Result<i32> {
+    if !(n.fract() == 0.0 && (0.0..=i32::MAX as f64).contains(&n)) {
+        return Err(Error::invalid_argument("capacity must be an integer in 0..=2147483647"));
+    }
+    Ok(n as i32)
+}
+
+/// [`bit_index`] for a caller's bit count, which must be positive (a decoded filter's always is).
+pub fn bit_index_of(hash32: i32, bit_count: u32) -> Result<u32> {
+    if bit_count == 0 {
+        return Err(Error::invalid_argument("bit_count must be positive"));
+    }
+    Ok(bit_index(hash32, bit_count))
+}
+
 /// Java `getEmptyBloomFilter` sizing → `(bit_count, hash_function_count)`.
 pub fn java_sizing(n: i32, error_rate: f64) -> (u32, u32) {
     let e = if error_rate.is_nan() {
@@ -477,6 +494,18 @@ fn check_geometry(bit_count: u32, k: u32, offset: u64) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn caller_numbers_are_checked_not_cast() {
+        assert_eq!(capacity(0.0).unwrap(), 0);
+        assert_eq!(capacity(2147483647.0).unwrap(), i32::MAX);
+        for bad in [-1.0, 0.5, 2147483648.0, f64::NAN, f64::INFINITY] {
+            assert_eq!(capacity(bad).unwrap_err().kind, ErrorKind::InvalidArgument, "{bad}");
+        }
+        assert_eq!(bit_index_of(-7, 5).unwrap(), 2); // |-7| % 5
+        assert_eq!(bit_index_of(i32::MIN, 5).unwrap(), 0); // Java: MIN_VALUE → 0
+        assert_eq!(bit_index_of(1, 0).unwrap_err().kind, ErrorKind::InvalidArgument);
+    }
 
     #[test]
     fn sizing_matches_documented_values() {

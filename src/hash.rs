@@ -6,6 +6,12 @@
 
 pub use tsfile_bloom_hash::*;
 
+/// [`TailVariant::from_name`], with the sentence for a name that is neither variant.
+pub fn variant_named(name: &str) -> crate::Result<TailVariant> {
+    TailVariant::from_name(name)
+        .ok_or_else(|| crate::Error::invalid_argument(format!("variant: {name:?} is not 'java' or 'zero-extended'")))
+}
+
 /// [`TailVariant`] as its name ([`TailVariant::as_str`]) in serialized results; the hash crate
 /// has no serde dependency, so the result types name this function (`serialize_with`).
 pub(crate) fn serialize_variant<S: serde::Serializer>(v: &TailVariant, s: S) -> Result<S::Ok, S::Error> {

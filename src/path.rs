@@ -66,9 +66,50 @@ pub fn transcode<'a>(utf8: &'a [u8], charset: Charset) -> Result<Cow<'a, [u8]>> 
     }
 }
 
+/// The bytes a key hashes as: `text` keys (UTF-8 of a JS or Rust string) re-encoded in `charset`,
+/// other keys as they are.
+pub fn key_bytes(key: &[u8], text: bool, charset: Charset) -> Result<Cow<'_, [u8]>> {
+    if text {
+        transcode(key, charset)
+    } else {
+        Ok(Cow::Borrowed(key))
+    }
+}
+
+/// Keys back to back and their end offsets.
+pub type KeysBytes<'a> = (Cow<'a, [u8]>, Cow<'a, [u32]>);
+
+/// [`key_bytes`] for keys back to back with their ends ([`crate::bytes::keys`]'s layout): borrowed
+/// when no key changes (bytes, or UTF-8 text), else the encoded keys with their new ends.
+pub fn keys_bytes<'a>(keys: &'a [u8], ends: &'a [u32], text: bool, charset: Charset) -> Result<KeysBytes<'a>> {
+    if !text || charset == Charset::Utf8 {
+        return Ok((Cow::Borrowed(keys), Cow::Borrowed(ends)));
+    }
+    let (mut bytes, mut encoded_ends) = (Vec::with_capacity(keys.len()), Vec::with_capacity(ends.len()));
+    for key in crate::bytes::keys(keys, ends) {
+        bytes.extend_from_slice(&transcode(key.map_err(|_| crate::bytes::Staged::bad_ends())?, charset)?);
+        encoded_ends.push(bytes.len() as u32);
+    }
+    Ok((Cow::Owned(bytes), Cow::Owned(encoded_ends)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keys_re_encoded_only_as_text_in_another_charset() {
+        let (keys, ends) = ("aé€b".as_bytes(), [3u32, 6, 7]); // "aé", "€", "b"
+        let (k, e) = keys_bytes(keys, &ends, false, Charset::Windows1252).unwrap();
+        assert!(matches!((&k, &e), (Cow::Borrowed(_), Cow::Borrowed(_))));
+        let (k, e) = keys_bytes(keys, &ends, true, Charset::Utf8).unwrap();
+        assert_eq!((&k[..], &e[..]), (keys, &ends[..]));
+        // windows-1252: é is 0xE9, € is 0x80 (Java's String.getBytes("windows-1252")).
+        let (k, e) = keys_bytes(keys, &ends, true, Charset::Windows1252).unwrap();
+        assert_eq!((&k[..], &e[..]), (&[b'a', 0xe9, 0x80, b'b'][..], &[2u32, 3, 4][..]));
+        assert_eq!(key_bytes("é".as_bytes(), true, Charset::Iso8859_1).unwrap().as_ref(), [0xe9]);
+        assert!(keys_bytes(keys, &[3, 2], true, Charset::Windows1252).is_err());
+    }
 
     #[test]
     fn path_join_with_null_segments() {

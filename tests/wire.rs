@@ -273,3 +273,27 @@ fn js_wire_states_the_cores_code_tables_entry_for_entry() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(String::from_utf8(out.stdout).unwrap(), wire::tables());
 }
+
+#[test]
+fn a_reader_from_the_parts_the_bindings_fetch_is_the_whole_files_reader() {
+    let mut checked = 0;
+    for (name, _, bytes) in readers() {
+        // Before the index is read, as the bindings open a file.
+        let whole = TsFileReader::from_metadata(read_metadata(&bytes[..]).unwrap(), BuiltIn);
+        let (size, head, tail) = (bytes.len() as u64, &bytes[..bytes.len().min(64)], &bytes[bytes.len() - 10..]);
+        let meta = read_metadata(&bytes[..]).unwrap();
+        let (at, len) = (meta.envelope.metadata_offset as usize, meta.envelope.metadata_size as usize);
+        let parts = TsFileReader::from_parts(size, head, tail, &bytes[at..at + len], BuiltIn).unwrap();
+        assert_eq!(parts.bloom_info(), whole.bloom_info(), "{name}");
+        assert_eq!(parts.index_range(), whole.index_range(), "{name}");
+        // TsFileMetadata's bytes one short, or one long: a bad argument, not a parse of other bytes.
+        for metadata in [&bytes[at..at + len - 1], &bytes[at..(at + len + 1).min(bytes.len())]] {
+            if metadata.len() != len {
+                let e = TsFileReader::from_parts(size, head, tail, metadata, BuiltIn).err().expect(&name);
+                assert_eq!(e.kind.as_str(), "invalid_argument", "{name}");
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 50);
+}

@@ -83,6 +83,16 @@ pub struct Given<'a> {
     pub label: String,
 }
 
+impl<'a> Given<'a> {
+    /// The keys the page staged ([`crate::bytes::keys`]'s layout), named `label`; none staged: none.
+    pub fn staged(keys: &'a [u8], ends: &[u32], label: &str) -> Result<Option<Given<'a>>> {
+        if ends.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(Given { keys: crate::bytes::key_list(keys, ends)?, label: label.to_string() }))
+    }
+}
+
 /// A probability as the sentences print it: 3 significant digits, in percent.
 pub fn pct(x: f64) -> String {
     if !x.is_finite() {

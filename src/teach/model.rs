@@ -141,6 +141,15 @@ impl Bits {
     }
 }
 
+/// The bits (LSB-first, ⌈m/8⌉ bytes) of a LevelDB-hashed filter of `m` bits and `k` probes over
+/// `keys`: what CreateFilter writes when its m is this one (an insert's step-through into a
+/// filter that LevelDB will rebuild one key larger).
+pub fn leveldb_bits<K: AsRef<[u8]>>(keys: &[K], m: u32, k: u32) -> Result<Vec<u8>> {
+    let mut f = Filter::new(Model::new(Hashing::LevelDb, m, k)?);
+    f.add_all(keys);
+    Ok(f.bits.to_bytes())
+}
+
 /// A filter: a model and its bits, with the keys it holds counted.
 #[derive(Clone, Debug)]
 pub struct Filter {

@@ -85,6 +85,33 @@ fn newest<'a>(entries: &'a [BlockEntry], key: &[u8]) -> Option<&'a BlockEntry> {
     entries.iter().find(|e| e.user_key == key)
 }
 
+/// What the read-path demonstrations show of a table before any lookup.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TableSummary<'a> {
+    pub filters: usize,
+    pub data_blocks: usize,
+    pub base_lg: Option<u8>,
+    pub policy: Option<&'a str>,
+    pub file_size: u64,
+    pub filter_block_bytes: usize,
+    pub index_bytes: u64,
+}
+
+impl<'a> TableSummary<'a> {
+    pub fn of(table: &'a LevelDbTable) -> TableSummary<'a> {
+        TableSummary {
+            filters: table.filters.len(),
+            data_blocks: table.data_blocks.len(),
+            base_lg: table.base_lg,
+            policy: table.filter_policy.as_deref(),
+            file_size: table.file_size,
+            filter_block_bytes: table.filter_block().len(),
+            index_bytes: table.index_handle.size,
+        }
+    }
+}
+
 /// Looks `key` up in `table` (opened from `src`).
 pub fn point_read<R: ReadAt + ?Sized>(table: &LevelDbTable, src: &R, key: &[u8]) -> Result<PointRead> {
     let p = table.probe(key);

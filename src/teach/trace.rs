@@ -18,6 +18,11 @@ pub enum Op {
 }
 
 impl Op {
+    /// [`Op::from_name`], with the sentence for a name that is neither.
+    pub fn named(name: &str) -> Result<Op> {
+        Op::from_name(name).ok_or_else(|| Error::invalid_argument(format!("op: {name:?} is not 'insert' or 'query'")))
+    }
+
     pub fn from_name(name: &str) -> Option<Op> {
         match name {
             "insert" | "add" => Some(Op::Insert),

@@ -10,7 +10,8 @@
 
 use super::audit::{self, Audit, AuditStatus, FileVerdict, Listed, Paths, Reason, VerdictRule};
 use super::encoder::{BuiltIn, PathEncoder};
-use super::{category_name, data_type_name, BloomEncoding, BloomField, DataType, IndexWalk, Series, TsFileMetadata};
+use super::{category_name, data_type_name, parse_metadata, BloomEncoding, BloomField, DataType, Envelope, IndexWalk};
+use super::{Series, TsFileMetadata};
 use crate::error::{Error, ErrorKind, Result};
 use crate::filter::{BloomFilter, SeedProbe, Stats, Verdict};
 use crate::hash::TailVariant;
@@ -265,6 +266,16 @@ impl TsFileReader<BuiltIn> {
 
 impl<E: PathEncoder> TsFileReader<E> {
     /// A file whose TsFileMetadata is parsed; the index is not read yet.
+    /// From the parts a byte source fetched: the file size, its first bytes, its last bytes and
+    /// TsFileMetadata's bytes (which must be exactly the envelope's `metadata_size`).
+    pub fn from_parts(file_size: u64, head: &[u8], tail: &[u8], metadata: &[u8], encoder: E) -> Result<Self> {
+        let env = Envelope::from_parts(file_size, head, tail)?;
+        if metadata.len() as u64 != u64::from(env.metadata_size) {
+            return Err(Error::invalid_argument("metadata bytes do not match the envelope's size"));
+        }
+        Ok(TsFileReader::from_metadata(parse_metadata(env, metadata)?, encoder))
+    }
+
     pub fn from_metadata(meta: TsFileMetadata, encoder: E) -> TsFileReader<E> {
         TsFileReader {
             meta,

@@ -50,57 +50,28 @@ impl<T> Global<T> {
     }
 }
 
-// Batches: JS writes the keys straight into wasm memory (one native call per string) in a
-// staging area this module owns, then one call processes them all. The charsets
-// module has no batch calls.
+// Batches: JS writes the keys straight into wasm memory (one native call per string) in the
+// staging area (`crate::bytes::Staged`: its layout and checks), then one call processes them all.
 #[cfg(not(any(feature = "wasm-charsets", feature = "wasm-teach")))]
-static STAGE: Global<core::cell::RefCell<(Vec<u8>, Vec<u32>)>> =
-    Global(core::cell::RefCell::new((Vec::new(), Vec::new())));
+static STAGE: Global<core::cell::RefCell<crate::bytes::Staged>> =
+    Global(core::cell::RefCell::new(crate::bytes::Staged::new()));
 
-/// Makes room for `count` keys of at most `bytes` bytes in all and returns their
-/// addresses in wasm memory: `[keys, ends]` (`ends[i]` = end offset of key i).
+/// Room for `count` keys of `bytes` bytes in all: their addresses in wasm memory, `[keys, ends]`.
 #[cfg(not(any(feature = "wasm-charsets", feature = "wasm-teach")))]
 #[wasm_bindgen(js_name = stageKeys)]
 pub fn stage_keys(bytes: usize, count: usize) -> Vec<u32> {
     STAGE.with(|s| {
         let mut s = s.borrow_mut();
-        // Exactly `bytes` and `count` long (the ends are checked against that); zero-filled
-        // only where the area grows, since JS overwrites what it uses.
-        s.0.resize(bytes, 0);
-        s.1.resize(count, 0);
-        vec![s.0.as_ptr() as u32, s.1.as_ptr() as u32]
+        let (keys, ends) = s.make_room(bytes, count);
+        vec![keys.as_ptr() as u32, ends.as_ptr() as u32]
     })
 }
 
-/// Makes room for one key of at most `bytes` bytes and returns its address: single-key calls
-/// (`probe`) read the first `len` bytes there, written by JS straight into wasm memory
-/// (no copy through a JS array and the glue's allocation).
+/// Room for one key of `bytes` bytes (single-key calls such as `probe`): its address.
 #[cfg(not(any(feature = "wasm-charsets", feature = "wasm-leveldb", feature = "wasm-teach")))]
 #[wasm_bindgen(js_name = keyArea)]
 pub fn key_area(bytes: usize) -> u32 {
-    STAGE.with(|s| {
-        let mut s = s.borrow_mut();
-        if s.0.len() < bytes {
-            s.0.resize(bytes, 0);
-        }
-        s.0.as_ptr() as u32
-    })
-}
-
-/// The first `len` bytes of the key area, for `f`.
-#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-leveldb", feature = "wasm-teach")))]
-pub(crate) fn with_key<R>(len: usize, f: impl FnOnce(&[u8]) -> Result<R, JsValue>) -> Result<R, JsValue> {
-    STAGE.with(|s| {
-        let s = s.borrow();
-        let key =
-            s.0.get(..len).ok_or_else(|| js_error(&Error::invalid_argument("the key is longer than its area")))?;
-        f(key)
-    })
-}
-
-/// The error for staged key `i` whose end is out of order.
-pub(crate) fn bad_ends(_i: usize) -> JsValue {
-    js_error(&Error::invalid_argument("staged key ends are not increasing within the staged bytes"))
+    STAGE.with(|s| s.borrow_mut().key_room(bytes).as_ptr() as u32)
 }
 
 /// The module's memory, for writing staged keys.
@@ -110,31 +81,19 @@ pub fn wasm_memory() -> JsValue {
     wasm_bindgen::memory()
 }
 
-/// The staged `(bytes, ends)` of the first `count` keys, for kernels that walk them themselves.
+/// The staging area, for `f`.
 #[cfg(not(any(feature = "wasm-charsets", feature = "wasm-teach")))]
-#[cfg_attr(feature = "wasm-leveldb", allow(dead_code))]
-pub(crate) fn with_staged<R>(count: usize, f: impl FnOnce(&[u8], &[u32]) -> Result<R, JsValue>) -> Result<R, JsValue> {
-    STAGE.with(|s| {
-        let s = s.borrow();
-        let ends = s.1.get(..count).ok_or_else(|| js_error(&Error::invalid_argument("more keys than were staged")))?;
-        f(&s.0, ends)
-    })
+pub(crate) fn staged<R>(f: impl FnOnce(&crate::bytes::Staged) -> Result<R, JsValue>) -> Result<R, JsValue> {
+    STAGE.with(|s| f(&s.borrow()))
 }
 
-/// How many keys are staged (what output buffers may be sized by).
-#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-teach")))]
-#[cfg_attr(feature = "wasm-leveldb", allow(dead_code))]
-pub(crate) fn staged_count() -> usize {
-    STAGE.with(|s| s.borrow().1.len())
-}
-
-#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-teach")))]
+/// `f` on each of the first `count` staged keys.
+#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-leveldb", feature = "wasm-teach")))]
 pub(crate) fn for_each_staged(count: usize, mut f: impl FnMut(&[u8]) -> Result<(), JsValue>) -> Result<(), JsValue> {
-    STAGE.with(|s| {
-        let s = s.borrow();
-        let ends = s.1.get(..count).ok_or_else(|| js_error(&Error::invalid_argument("more keys than were staged")))?;
-        for key in crate::bytes::keys(&s.0, ends) {
-            f(key.map_err(bad_ends)?)?;
+    staged(|s| {
+        let (bytes, ends) = js(s.batch(count))?;
+        for key in crate::bytes::keys(bytes, ends) {
+            f(key.map_err(|_| js_error(&crate::bytes::Staged::bad_ends()))?)?;
         }
         Ok(())
     })

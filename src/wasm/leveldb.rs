@@ -2,7 +2,7 @@
 //! feature): reading `.ldb`/`.sst` tables and LevelDB's Bloom filter policy. Converters
 //! only: the shapes are `crate::leveldb::view`'s, carried by [`to_js`].
 
-use super::common::{for_each_staged, js, to_js};
+use super::common::{js, staged, to_js};
 use crate::leveldb::view::{FilterProbeInfo, TableProbeInfo};
 use crate::leveldb::{self, BloomFilterPolicy, LevelDbTable};
 use wasm_bindgen::prelude::*;
@@ -66,12 +66,10 @@ pub fn leveldb_filter_bits(n: f64, bits_per_key: u32) -> f64 {
 /// `BloomFilterPolicy(bitsPerKey).CreateFilter` over the `count` staged keys: bits then the k byte.
 #[wasm_bindgen(js_name = buildLevelDbFilter)]
 pub fn build_leveldb_filter(count: usize, bits_per_key: u32) -> Result<Vec<u8>, JsValue> {
-    let mut keys: Vec<Vec<u8>> = Vec::with_capacity(count);
-    for_each_staged(count, |k| {
-        keys.push(k.to_vec());
-        Ok(())
-    })?;
-    Ok(BloomFilterPolicy::new(bits_per_key).create_filter(&keys))
+    staged(|s| {
+        let keys = js(js(s.each(count))?.collect::<crate::Result<Vec<_>>>())?;
+        Ok(BloomFilterPolicy::new(bits_per_key).create_filter(&keys))
+    })
 }
 
 /// `KeyMayMatch(key, filter)` with every probe: `{verdict, reason, hash, probes}`.

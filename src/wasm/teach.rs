@@ -20,26 +20,16 @@ fn err(e: Error) -> JsValue {
     js_error(&e)
 }
 
-fn split<'a>(keys: &'a [u8], ends: &[u32]) -> Result<Vec<&'a [u8]>, JsValue> {
-    crate::bytes::keys(keys, ends)
-        .collect::<Result<_, usize>>()
-        .map_err(|_| err(Error::invalid_argument("keys: the end offsets are not increasing within the key bytes")))
-}
-
 fn given<'a>(keys: &'a [u8], ends: &[u32], label: &str) -> Result<Option<Given<'a>>, JsValue> {
-    if ends.is_empty() {
-        return Ok(None);
-    }
-    Ok(Some(Given { keys: split(keys, ends)?, label: label.to_string() }))
+    Given::staged(keys, ends, label).map_err(err)
 }
 
 fn variant(name: &str) -> Result<TailVariant, JsValue> {
-    TailVariant::from_name(name)
-        .ok_or_else(|| err(Error::invalid_argument(format!("variant: {name:?} is not 'java' or 'zero-extended'"))))
+    crate::hash::variant_named(name).map_err(err)
 }
 
 fn op(name: &str) -> Result<Op, JsValue> {
-    Op::from_name(name).ok_or_else(|| err(Error::invalid_argument(format!("op: {name:?} is not 'insert' or 'query'"))))
+    Op::named(name).map_err(err)
 }
 
 /// A TsFile filter for the file-based demonstrations: its bits, geometry and the writer's variant.
@@ -191,7 +181,7 @@ pub fn claim9(
 #[wasm_bindgen]
 #[allow(clippy::too_many_arguments)]
 pub fn deletion(keys: &[u8], ends: &[u32], m: u32, k: u32, v: &str, victim: i32, trials: u32) -> JsResult {
-    let keys = split(keys, ends)?;
+    let keys = crate::bytes::key_list(keys, ends).map_err(err)?;
     let model = Model::new(Hashing::TsFile(variant(v)?), m, k).map_err(err)?;
     let victim = (victim >= 0).then_some(victim as usize);
     to_js(&counting::deletion(&keys, model, victim, trials as usize).map_err(err)?)
@@ -238,28 +228,9 @@ impl TeachTable {
         Ok(TeachTable { bytes, table })
     }
 
-    /// The table's summary: `{filters, dataBlocks, baseLg, policy, fileSize}`.
+    /// `TableSummary`.
     pub fn summary(&self) -> JsResult {
-        #[derive(serde::Serialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Summary<'a> {
-            filters: usize,
-            data_blocks: usize,
-            base_lg: Option<u8>,
-            policy: Option<&'a str>,
-            file_size: u64,
-            filter_block_bytes: usize,
-            index_bytes: u64,
-        }
-        to_js(&Summary {
-            filters: self.table.filters.len(),
-            data_blocks: self.table.data_blocks.len(),
-            base_lg: self.table.base_lg,
-            policy: self.table.filter_policy.as_deref(),
-            file_size: self.table.file_size,
-            filter_block_bytes: self.table.filter_block().len(),
-            index_bytes: self.table.index_handle.size,
-        })
+        to_js(&read_path::TableSummary::of(&self.table))
     }
 
     /// A point lookup's read path: `PointRead`.
@@ -292,13 +263,8 @@ pub fn fill(bits: &[u8], m: u32, k: u32) -> JsResult {
     to_js(&crate::teach::model::Fill::of(&Bits::from_bytes(bits, m), k))
 }
 
-/// The bits (LSB-first, ⌈m/8⌉ bytes) of a LevelDB-hashed filter of `m` bits and `k` probes over
-/// `keys`: what CreateFilter writes when its m is this one (for an insert's step-through into a
-/// filter that LevelDB will rebuild one key larger).
+/// `model::leveldb_bits`.
 #[wasm_bindgen(js_name = levelDbBits)]
 pub fn leveldb_bits(keys: &[u8], ends: &[u32], m: u32, k: u32) -> Result<Vec<u8>, JsValue> {
-    let keys = split(keys, ends)?;
-    let mut f = crate::teach::Filter::new(Model::new(Hashing::LevelDb, m, k).map_err(err)?);
-    f.add_all(&keys);
-    Ok(f.bits.to_bytes())
+    crate::teach::model::leveldb_bits(&crate::bytes::key_list(keys, ends).map_err(err)?, m, k).map_err(err)
 }

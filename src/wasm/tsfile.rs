@@ -5,27 +5,22 @@
 //! records, the fast scan's figures), which js/wire.js decodes. Variants and charsets cross as
 //! their wire codes (`-1`: automatic).
 
-use super::common::{for_each_staged, js, js_error, staged_count, to_js, with_key};
-use super::filter::{charset, write_record, WasmBloomFilter};
-use crate::encoder::PathEncoder;
-use crate::error::Error;
-use crate::path::{transcode, Charset};
+use super::common::{for_each_staged, js, js_error, staged, to_js};
+use super::filter::{to_charset, write_record, WasmBloomFilter};
+use crate::encoder::{CharsetModule, WithModule};
+use crate::path::Charset;
 use crate::tsfile::wire::{self, listing, record, scan::TailScan};
-use crate::tsfile::{audit::FileVerdict, parse_metadata, Envelope, TsFileReader};
+use crate::tsfile::{audit::FileVerdict, Envelope, TsFileReader};
 use wasm_bindgen::prelude::*;
 
 // The JS side fetches byte ranges (Blob.slice, positional reads) and hands them over;
 // parsing and every decision happen in the core's TsFileReader.
 
-fn envelope(file_size: f64, head: &[u8], tail: &[u8]) -> Result<Envelope, JsValue> {
-    js(Envelope::from_parts(file_size as u64, head, tail))
-}
-
 /// Step 1: from the file size, its first bytes and its last 10, where TsFileMetadata is:
 /// `[version, metadataOffset, metadataSize]`.
 #[wasm_bindgen(js_name = tsfileEnvelope)]
 pub fn tsfile_envelope(file_size: f64, head: &[u8], tail: &[u8]) -> Result<Vec<f64>, JsValue> {
-    let env = envelope(file_size, head, tail)?;
+    let env = js(Envelope::from_parts(file_size as u64, head, tail))?;
     Ok(vec![env.version as f64, env.metadata_offset as f64, env.metadata_size as f64])
 }
 
@@ -35,7 +30,7 @@ pub fn tsfile_envelope(file_size: f64, head: &[u8], tail: &[u8]) -> Result<Vec<f
 #[wasm_bindgen(js_name = scanTail)]
 pub fn scan_tail(file_size: f64, head: &[u8], window: &[u8], count: usize) -> Result<Vec<f64>, JsValue> {
     let Some(mut scan) = js(TailScan::read(file_size as u64, head, window))? else { return Ok(Vec::new()) };
-    let encoder = JsEncoder(None);
+    let encoder: JsEncoder = WithModule(None);
     for_each_staged(count, |key| js(scan.push_verdict(key, &encoder)))?;
     Ok(scan.into_figures())
 }
@@ -45,45 +40,26 @@ pub struct WasmTsFile {
     reader: TsFileReader<JsEncoder>,
 }
 
-/// The multi-byte JVM charsets live in the separately loaded charsets module; JS
-/// hands over its `(utf8Bytes, charsetName) → Uint8Array` function once loaded.
-/// Single-byte charsets and ASCII paths never cross.
-struct JsEncoder(Option<js_sys::Function>);
+/// The charsets module's `(utf8Bytes, charsetName) → Uint8Array`, which JS hands over once it is
+/// loaded (`encoder::WithModule` decides what reaches it).
+struct JsCharsets(js_sys::Function);
 
-impl PathEncoder for JsEncoder {
-    fn has(&self, cs: Charset) -> bool {
-        cs.is_available() || self.0.is_some()
-    }
-    fn encode<'a>(&self, utf8: &'a [u8], cs: Charset) -> crate::Result<std::borrow::Cow<'a, [u8]>> {
-        if utf8.is_ascii() {
-            return Ok(std::borrow::Cow::Borrowed(utf8)); // every JVM charset here is an ASCII superset
-        }
-        if cs.is_available() {
-            return transcode(utf8, cs);
-        }
-        let Some(f) = &self.0 else {
-            return Err(Error::invalid_argument(format!(
-                "charset {} needs the charsets module: call await loadCharsets() first",
-                cs.as_str()
-            )));
-        };
-        let bytes = f.call2(&JsValue::NULL, &js_sys::Uint8Array::from(utf8), &JsValue::from_str(cs.as_str())).map_err(
-            |_| Error::invalid_argument(format!("the charsets module could not encode a path in {}", cs.as_str())),
-        )?;
-        Ok(std::borrow::Cow::Owned(js_sys::Uint8Array::new(&bytes).to_vec()))
+impl CharsetModule for JsCharsets {
+    fn encode(&self, utf8: &[u8], cs: Charset) -> Option<Vec<u8>> {
+        let bytes = self.0.call2(&JsValue::NULL, &js_sys::Uint8Array::from(utf8), &JsValue::from_str(cs.as_str()));
+        Some(js_sys::Uint8Array::new(&bytes.ok()?).to_vec())
     }
 }
+
+type JsEncoder = WithModule<JsCharsets>;
 
 #[wasm_bindgen]
 impl WasmTsFile {
     /// Step 2: parse TsFileMetadata from its bytes.
     pub fn open(file_size: f64, head: &[u8], tail: &[u8], metadata: &[u8]) -> Result<WasmTsFile, JsValue> {
-        let env = envelope(file_size, head, tail)?;
-        if metadata.len() != env.metadata_size as usize {
-            return Err(js_error(&Error::invalid_argument("metadata bytes do not match the envelope's size")));
-        }
-        let meta = js(parse_metadata(env, metadata))?;
-        Ok(WasmTsFile { reader: TsFileReader::from_metadata(meta, JsEncoder(None)) })
+        Ok(WasmTsFile {
+            reader: js(TsFileReader::from_parts(file_size as u64, head, tail, metadata, WithModule(None)))?,
+        })
     }
 
     #[wasm_bindgen(getter)]
@@ -108,7 +84,7 @@ impl WasmTsFile {
     /// Hands over the charsets module's encoder; returns whether the file was audited again.
     #[wasm_bindgen(js_name = setEncoder)]
     pub fn set_encoder(&mut self, encode: js_sys::Function) -> bool {
-        self.reader.set_encoder(JsEncoder(Some(encode)))
+        self.reader.set_encoder(WithModule(Some(JsCharsets(encode))))
     }
 
     /// The decoded filter (a copy), or undefined.
@@ -141,9 +117,9 @@ impl WasmTsFile {
         &self,
         time_columns: bool,
         trailing_nulls_kept: bool,
-        charset_code: i32,
+        charset: i32,
     ) -> Result<js_sys::Array, JsValue> {
-        let (bytes, ends, series) = self.reader.writer_keys(time_columns, trailing_nulls_kept, charset(charset_code)?);
+        let (bytes, ends, series) = self.reader.writer_keys(time_columns, trailing_nulls_kept, to_charset(charset)?);
         let out = js_sys::Array::new();
         out.push(&js_sys::Uint8Array::from(&bytes[..]));
         out.push(&js_sys::Uint32Array::from(&ends[..]));
@@ -154,25 +130,27 @@ impl WasmTsFile {
     /// Probes one path (UTF-8 bytes as stored in the index) with the file's soundness rules
     /// into the probe record (`wire::record::file_probe`), and returns the record's address.
     /// The path is the first `len` bytes of the key area (`keyArea`).
-    pub fn probe(&self, len: usize, variant_code: i32, charset_code: i32) -> Result<u32, JsValue> {
-        let (v, cs) = (js(wire::variant_of(variant_code))?, js(wire::charset_of(charset_code))?);
-        let (listed, p) =
-            with_key(len, |path| Ok((self.reader.listed(path), js(self.reader.probe_filter_reasoned(path, v, cs))?)))?;
+    pub fn probe(&self, len: usize, variant: i32, charset: i32) -> Result<u32, JsValue> {
+        let (v, cs) = (js(wire::variant_of(variant))?, js(wire::charset_of(charset))?);
+        let (listed, p) = staged(|s| {
+            let path = js(s.key(len))?;
+            Ok((self.reader.listed(path), js(self.reader.probe_filter_reasoned(path, v, cs))?))
+        })?;
         Ok(write_record(|r| record::file_probe(r, listed, p.as_ref())))
     }
 
     /// Verdict codes for the `count` UTF-8 paths staged with `stageKeys`, one byte each
     /// (no filter: unknown). Arguments as for [`WasmTsFile::probe`].
     #[wasm_bindgen(js_name = probeStaged)]
-    pub fn probe_staged(&self, count: usize, variant_code: i32, charset_code: i32) -> Result<Vec<u8>, JsValue> {
-        self.verdicts(count, variant_code, charset_code, |v| wire::verdict_code(v) as u8)
+    pub fn probe_staged(&self, count: usize, variant: i32, charset: i32) -> Result<Vec<u8>, JsValue> {
+        self.verdicts(count, variant, charset, |v| wire::verdict_code(v) as u8)
     }
 
     /// For the `count` UTF-8 paths staged with `stageKeys`: 0 where `probe` says absent,
     /// else 1 (maybe or unknown). Arguments as for [`WasmTsFile::probe`].
     #[wasm_bindgen(js_name = mightContainStaged)]
-    pub fn might_contain_staged(&self, count: usize, variant_code: i32, charset_code: i32) -> Result<Vec<u8>, JsValue> {
-        self.verdicts(count, variant_code, charset_code, |v| u8::from(v != FileVerdict::Absent))
+    pub fn might_contain_staged(&self, count: usize, variant: i32, charset: i32) -> Result<Vec<u8>, JsValue> {
+        self.verdicts(count, variant, charset, |v| u8::from(v != FileVerdict::Absent))
     }
 }
 
@@ -180,12 +158,12 @@ impl WasmTsFile {
     fn verdicts(
         &self,
         count: usize,
-        variant_code: i32,
-        charset_code: i32,
+        variant: i32,
+        charset: i32,
         byte: impl Fn(FileVerdict) -> u8,
     ) -> Result<Vec<u8>, JsValue> {
-        let rule = self.reader.verdict_rule(js(wire::variant_of(variant_code))?, js(wire::charset_of(charset_code))?);
-        let mut out = Vec::with_capacity(staged_count().min(count));
+        let rule = self.reader.verdict_rule(js(wire::variant_of(variant))?, js(wire::charset_of(charset))?);
+        let mut out = Vec::with_capacity(staged(|s| Ok(s.count()))?.min(count));
         for_each_staged(count, |key| {
             // No filter: "unknown", so the file may contain the path.
             out.push(byte(js(self.reader.verdict(&rule, key))?.unwrap_or(FileVerdict::Unknown)));
