@@ -135,12 +135,12 @@ impl WasmBloomFilter {
     /// numbers per key: a bit mask of the seeds whose bit is set, then `(hash32, bit)` per seed.
     #[wasm_bindgen(js_name = probeStaged)]
     pub fn probe_staged(&self, count: usize, text: bool, variant: i32, charset: i32) -> Result<Vec<i32>, JsValue> {
-        let v = to_variant(variant)?;
-        let stride = 1 + 2 * self.inner.hash_function_count() as usize;
-        // Sized by what was staged (not by the caller's count), written in place: no pushes.
-        let mut out = vec![0i32; staged(|s| Ok(s.count()))?.min(count) * stride];
-        with_filter_keys(count, text, charset, |keys, ends| self.inner.probe_many(keys, ends, v, &mut out))?;
-        Ok(out)
+        let (v, stride) = (to_variant(variant)?, 1 + 2 * self.inner.hash_function_count() as usize);
+        // Sized by the keys staged (checked against the caller's count), written in place.
+        with_filter_keys(count, text, charset, |keys, ends| {
+            let mut out = vec![0i32; ends.len() * stride];
+            self.inner.probe_many(keys, ends, v, &mut out).map(|_| out)
+        })
     }
 
     /// Verdicts for the `count` keys staged with `stageKeys`, one byte each (1 = maybe):
@@ -154,9 +154,10 @@ impl WasmBloomFilter {
         charset: i32,
     ) -> Result<Vec<u8>, JsValue> {
         let v = to_variant(variant)?;
-        let mut out = Vec::with_capacity(staged(|s| Ok(s.count()))?.min(count));
-        with_filter_keys(count, text, charset, |keys, ends| self.inner.might_contain_many(keys, ends, v, &mut out))?;
-        Ok(out)
+        with_filter_keys(count, text, charset, |keys, ends| {
+            let mut out = Vec::with_capacity(ends.len());
+            self.inner.might_contain_many(keys, ends, v, &mut out).map(|_| out)
+        })
     }
 
     /// Adds the `count` keys staged with `stageKeys`.
