@@ -66,6 +66,12 @@ const ticksMs = (pid) => {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(f[11]) + Number(f[12])) * 10;
 };
+// How long a process's main thread has waited, runnable, for a core (Linux: /proc/PID/schedstat,
+// the scheduler's run-queue wait in ns), in ms; or null.
+const waitedMs = (pid) => {
+  if (!existsSync(`/proc/${pid}/schedstat`)) return null;
+  return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+};
 // The whole machine's busy and total time (Linux: /proc/stat), or null.
 const machine = () => {
   if (!existsSync('/proc/stat')) return null;
@@ -83,7 +89,13 @@ const server = fork(fileURLToPath(import.meta.url), ['--serve', nginx.origin, `-
 const proxyPort = await new Promise((resolve) => server.once('message', (m) => resolve(m.port)));
 const base = `http://127.0.0.1:${proxyPort}`;
 const proxyNow = () => new Promise((resolve) => (server.once('message', resolve), server.send('counts')));
-const countsNow = async () => ({ ...(await proxyNow()), requests: nginx.accessLog().length, nginxMs: ticksMs(nginx.pid), machine: machine() });
+const countsNow = async () => ({
+  ...(await proxyNow()),
+  requests: nginx.accessLog().length,
+  nginxMs: ticksMs(nginx.pid),
+  machine: machine(),
+  waited: [process.pid, server.pid, nginx.pid].map(waitedMs),
+});
 
 // The round trip a file's open pays (its two requests go out together): median of 40.
 const rtts = [];
@@ -123,6 +135,9 @@ async function run(concurrency) {
     nginxCpuPerFileMs: before.nginxMs == null ? null : (after.nginxMs - before.nginxMs) / FILES,
     // How busy all the machine's cores were (everything running on it, not only this bench).
     machineBusy: busy,
+    // The share of the scan's time the scanner, the proxy and nginx each spent runnable but
+    // waiting for a core (what other work on the machine takes from them).
+    waiting: after.waited.map((w, i) => (w == null || before.waited[i] == null ? null : (w - before.waited[i]) / 1000 / s)),
     requestsPerFile: (after.requests - before.requests) / FILES,
     connectionsPerFile: (after.connections - before.connections) / FILES,
   };
@@ -152,11 +167,12 @@ own relaying TCP) that holds every request ${DELAY_MS} ms on its way to nginx (\
 measured in the same run: ${rtt.toFixed(1)} ms (median of 40). The machine has ${cores} cores for the scanner, the proxy and nginx
 together (and whatever else runs on it: "machine busy" is all of its cores' time). A file's open is one round trip: its head and
 tail requests go out together. The ideal is concurrency ÷ round trip. Requests are nginx's (its access log), connections the
-proxy's (accepted); CPU per file is user + system time.
+proxy's (accepted); CPU per file is user + system time; "waiting for a core" is the share of the run each process's main
+thread spent runnable but not running (Linux's run-queue wait).
 
-| concurrency | files/s | ideal | ratio | requests/file | connections/file | scanner CPU/file | scanner's core | proxy CPU/file | nginx CPU/file | machine busy |
-|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
-${rows.map((r) => `| ${r.concurrency}${r.isDefault ? ' (default)' : ''} | ${fmt(r.filesPerSecond)} | ${fmt(r.ideal)} | ${r.ratio.toFixed(2)}× | ${r.requestsPerFile.toFixed(2)} | ${r.connectionsPerFile.toFixed(3)} | ${ms(r.cpuPerFileMs)} | ${pct(r.cpuShare)} | ${ms(r.proxyCpuPerFileMs)} | ${ms(r.nginxCpuPerFileMs)} | ${pct(r.machineBusy)} |`).join('\n')}
+| concurrency | files/s | ideal | ratio | requests/file | connections/file | scanner CPU/file | scanner's core | proxy CPU/file | nginx CPU/file | machine busy | waiting for a core: scanner / proxy / nginx |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+${rows.map((r) => `| ${r.concurrency}${r.isDefault ? ' (default)' : ''} | ${fmt(r.filesPerSecond)} | ${fmt(r.ideal)} | ${r.ratio.toFixed(2)}× | ${r.requestsPerFile.toFixed(2)} | ${r.connectionsPerFile.toFixed(3)} | ${ms(r.cpuPerFileMs)} | ${pct(r.cpuShare)} | ${ms(r.proxyCpuPerFileMs)} | ${ms(r.nginxCpuPerFileMs)} | ${pct(r.machineBusy)} | ${r.waiting.map(pct).join(' / ')} |`).join('\n')}
 
 Goals (issue 26): at the default, ≥ 0.8× the ideal — ${d.ratio >= 0.8 ? 'holds' : 'misses'} (${d.ratio.toFixed(2)}×) — and ≥ 2,000 files/s — ${d.filesPerSecond >= 2000 ? 'holds' : 'misses'} (${fmt(d.filesPerSecond)}).
 At the default the CPU allows ${fmt(oneThread)} files/s to the scanner's one thread${allThree == null ? '' : ` and ${fmt(allThree)} files/s to the three processes on ${cores} cores with nothing else running`}.
