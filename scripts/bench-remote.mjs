@@ -68,10 +68,11 @@ const ticksMs = (pid) => {
 };
 // How long a process's main thread has waited, runnable, for a core (Linux: /proc/PID/schedstat,
 // the scheduler's run-queue wait in ns), in ms; or null.
-const waitedMs = (pid) => {
+const schedMs = (pid, field) => {
   if (!existsSync(`/proc/${pid}/schedstat`)) return null;
-  return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+  return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[field]) / 1e6;
 };
+const waitedMs = (pid) => schedMs(pid, 1);
 // The whole machine's busy and total time (Linux: /proc/stat), or null.
 const machine = () => {
   if (!existsSync('/proc/stat')) return null;
@@ -95,6 +96,7 @@ const countsNow = async () => ({
   nginxMs: ticksMs(nginx.pid),
   machine: machine(),
   waited: [process.pid, server.pid, nginx.pid].map(waitedMs),
+  ran: schedMs(process.pid, 0), // the scanner's main thread on a core
 });
 
 // The round trip a file's open pays (its two requests go out together): median of 40.
@@ -137,6 +139,7 @@ async function run(concurrency) {
     machineBusy: busy,
     // The share of the scan's time the scanner, the proxy and nginx each spent runnable but
     // waiting for a core (what other work on the machine takes from them).
+    mainRan: after.ran == null ? null : (after.ran - before.ran) / 1000 / s,
     waiting: after.waited.map((w, i) => (w == null || before.waited[i] == null ? null : (w - before.waited[i]) / 1000 / s)),
     requestsPerFile: (after.requests - before.requests) / FILES,
     connectionsPerFile: (after.connections - before.connections) / FILES,
@@ -159,6 +162,15 @@ const cores = availableParallelism();
 // and the three processes share the cores.
 const oneThread = 1000 / d.cpuPerFileMs;
 const allThree = d.nginxCpuPerFileMs == null ? null : (cores * 1000) / (d.cpuPerFileMs + d.proxyCpuPerFileMs + d.nginxCpuPerFileMs);
+// What held the default run, from its own figures: the scanner's main thread ran, waited
+// for a core (run-queue wait), or was idle — waiting on the network, which is the latency bound.
+function bound(r) {
+  const [waiting] = r.waiting;
+  if (waiting == null || r.mainRan == null) return '';
+  const idle = Math.max(0, 1 - r.mainRan - waiting);
+  const held = idle >= 0.2 ? 'the round trips (its thread was idle, waiting on them, much of the run)' : waiting >= 0.1 ? 'the CPU: its thread was runnable nearly all the run and got a core only part of it' : 'its own CPU';
+  return ` In that run the scanner's thread ran ${pct(r.mainRan)} of the time, waited for a core ${pct(waiting)} and was idle ${pct(idle)}: what held it was ${held}.`;
+}
 const md = `
 ## Remote scan bound by latency
 
@@ -175,7 +187,7 @@ thread spent runnable but not running (Linux's run-queue wait).
 ${rows.map((r) => `| ${r.concurrency}${r.isDefault ? ' (default)' : ''} | ${fmt(r.filesPerSecond)} | ${fmt(r.ideal)} | ${r.ratio.toFixed(2)}× | ${r.requestsPerFile.toFixed(2)} | ${r.connectionsPerFile.toFixed(3)} | ${ms(r.cpuPerFileMs)} | ${pct(r.cpuShare)} | ${ms(r.proxyCpuPerFileMs)} | ${ms(r.nginxCpuPerFileMs)} | ${pct(r.machineBusy)} | ${r.waiting.map(pct).join(' / ')} |`).join('\n')}
 
 Goals (issue 26): at the default, ≥ 0.8× the ideal — ${d.ratio >= 0.8 ? 'holds' : 'misses'} (${d.ratio.toFixed(2)}×) — and ≥ 2,000 files/s — ${d.filesPerSecond >= 2000 ? 'holds' : 'misses'} (${fmt(d.filesPerSecond)}).
-At the default the CPU allows ${fmt(oneThread)} files/s to the scanner's one thread${allThree == null ? '' : ` and ${fmt(allThree)} files/s to the three processes on ${cores} cores with nothing else running`}.
+At the default the CPU allows ${fmt(oneThread)} files/s to the scanner's one thread${allThree == null ? '' : ` and ${fmt(allThree)} files/s to the three processes on ${cores} cores with nothing else running`}.${bound(d)}
 `;
 console.log(md);
 if (MD) writeFileSync(MD, md);
