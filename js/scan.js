@@ -227,11 +227,11 @@ async function scanRemote(item, paths, audit, options, child) {
     }
     if (source && !audit && !(options.maxIndexBytes < TAIL_WINDOW)) {
       const size = source.size;
-      // Both are held from the open (read answers them from memory, no request).
-      const head = await source.read(0, Math.min(size, 12));
-      const window = await source.read(size - Math.min(size, TAIL_WINDOW), Math.min(size, TAIL_WINDOW));
       let f = [];
       try {
+        // Both are held from the open (read answers them from memory, no request).
+        const head = await source.read(0, Math.min(size, 12));
+        const window = await source.read(size - Math.min(size, TAIL_WINDOW), Math.min(size, TAIL_WINDOW));
         // Staged right before the call (synchronously: nothing else can stage in between).
         f = scanTail(size, head, window, stagePaths(paths).count);
       } catch {
