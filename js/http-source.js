@@ -384,7 +384,10 @@ async function attempt(ctx, want, knownSize, op) {
     if (res.status === 416) {
       // An empty file has no satisfiable range: `Content-Range: bytes */0`.
       const cr = parseContentRange(res.headers.get('content-range'));
-      if (cr && cr.start == null && cr.total === 0 && knownSize == null) return { start: 0, bytes: new Uint8Array(0), total: 0 };
+      if (cr && cr.start == null && cr.total === 0 && knownSize == null) {
+        res.body?.cancel().catch(() => {}); // its connection is released
+        return { start: 0, bytes: new Uint8Array(0), total: 0 };
+      }
       if (want.suffix != null) throw new SuffixRefused();
       if (knownSize != null && cr && cr.start == null && cr.total !== knownSize) throw changedError(url, 'size', `it was ${knownSize} bytes, now ${cr.total}`, { status: 416, offset });
       throw httpError(url, 'http_status', `HTTP 416 Range Not Satisfiable for ${range}`, { status: 416, offset });

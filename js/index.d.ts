@@ -550,7 +550,7 @@ export interface RemoteOptions extends OpenOptions {
   allowFullDownload?: boolean;
   /** The largest whole body allowFullDownload reads. Default 64 MiB. */
   maxFullDownloadBytes?: number;
-  /** A fetch implementation (default globalThis.fetch), called as a plain function. */
+  /** A fetch implementation (default globalThis.fetch; in Node, node:http(s) with kept-alive connections), called as a plain function. */
   fetch?: GlobalFunction<'fetch'>;
   /** For s3:// URLs: credentials and where the store is (Node falls back to the AWS_* variables and ~/.aws). */
   s3?: S3Options;

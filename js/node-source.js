@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { toSource } from './source.js';
 import { httpSource, isHttpUrl } from './http-source.js';
+import { nodeHttpFetch } from './node-http.js';
 import { isS3Url, s3Source } from './s3.js';
 import { s3ConfigFromEnvironment } from './s3-config.js';
 
@@ -28,8 +29,11 @@ export function ioError(e, path) {
   return err;
 }
 
+// URLs are read with node:http(s) in Node itself (js/node-http.js); Deno and Bun keep their fetch.
+const NODE_HTTP = typeof globalThis.Deno === 'undefined' && typeof globalThis.process?.versions?.bun !== 'string';
+
 export async function nodeSource(input, options = {}) {
-  if (isHttpUrl(input)) return httpSource(input, options);
+  if (isHttpUrl(input)) return httpSource(input, options.fetch || !NODE_HTTP ? options : { ...options, fetch: nodeHttpFetch });
   if (isS3Url(input)) return s3Source(input, options, () => s3ConfigFromEnvironment());
   if (typeof input === 'string' || input instanceof URL) {
     const name = input instanceof URL ? input.pathname : input;

@@ -16,7 +16,10 @@ import { isS3Url, s3TsFiles } from './s3.js';
 import { s3ConfigFromEnvironment } from './s3-config.js';
 import { openTsFile } from './tsfile.js';
 import { ioError, nodeSource } from './node-source.js';
-import { addToSummary, checkScanOptions, errorOf, fanOut, finishSummary, formatRecords, mergeSummary, newSummary, scanOne, scanResult, targetList } from './scan-core.js';
+import { addToSummary, checkScanOptions, errorOf, fanOut, finishSummary, formatRecords, mergeSummary, newSummary, scanOne, scanResult, tailRecord, targetList } from './scan-core.js';
+import { stagePaths } from './core.js';
+import { scanTail } from '../dist/web/tsfile_bloom.js';
+import { TAIL_WINDOW } from './wire.js';
 import { invalidArgument } from './errors.js';
 
 /** Local files per message to a worker (one message per file would cost more than the file). */
@@ -207,6 +210,49 @@ function limiter(n) {
 }
 
 /**
+ * One http(s) or s3:// file. Without `audit`, the fast route (as the workers' for a path): the
+ * source's open holds the head and the tail window (one round trip), and one wasm call
+ * (scanTail) gives the record. Anything else — an audit, a failed open, TsFileMetadata outside
+ * the window — goes the usual way (scanOne) over the same source, for the full typed story.
+ */
+async function scanRemote(item, paths, audit, options, child) {
+  const own = child();
+  let source = null;
+  let openError = null;
+  try {
+    try {
+      source = await nodeSource(item.url, { ...options, signal: own.signal });
+    } catch (e) {
+      openError = e;
+    }
+    if (source && !audit && !(options.maxIndexBytes < TAIL_WINDOW)) {
+      const size = source.size;
+      let f = [];
+      try {
+        // Both are held from the open (read answers them from memory, no request).
+        const head = await source.read(0, Math.min(size, 12));
+        const window = await source.read(size - Math.min(size, TAIL_WINDOW), Math.min(size, TAIL_WINDOW));
+        // Staged right before the call (synchronously: nothing else can stage in between).
+        f = scanTail(size, head, window, stagePaths(paths).count);
+      } catch {
+        // the usual way tells
+      }
+      if (f.length) {
+        await source.close();
+        return tailRecord(item.file, size, f, paths, source.ioCount, source.ioBytes);
+      }
+    }
+    const opened = async () => {
+      if (openError) throw openError;
+      return source;
+    };
+    return await scanOne(item.file, item.url, { open: openTsFile, makeSource: opened, paths, audit, openOptions: options });
+  } finally {
+    own.done();
+  }
+}
+
+/**
  * The scanner behind scanTsFiles and the CLI. `format`: 'records' (sink gets arrays of
  * records) or 'ndjson' | 'csv' | 'text' (sink gets text: a string, or UTF-8 bytes from the workers).
  * Returns the finished summary.
@@ -303,7 +349,7 @@ export async function runScan(targets, opts, sink) {
         items.map(async (item, i) => {
           await remote.acquire();
           try {
-            if (!failed) records[i] = await scanOne(item.file, item.url, { open: openTsFile, makeSource: nodeSource, paths, audit, openOptions: httpOptions, child });
+            if (!failed) records[i] = await scanRemote(item, paths, audit, httpOptions, child);
           } finally {
             remote.release();
           }

@@ -12,7 +12,7 @@ import { listenLocal } from './servers.mjs';
 
 /**
  * `files`: { name: { bytes, metaOffset } }. Resolves to `{origin, requests(token), close()}`,
- * where `requests(token)` lists what one case's client asked for: `[{range, ifMatch, ifUnmodifiedSince}]`.
+ * where `requests(token)` lists what one case's client asked for: `[{range, ifMatch, ifUnmodifiedSince, encoding, fetchMode}]`.
  */
 export function startFaultServer(files) {
   const seen = new Map(); // token → requests
@@ -26,7 +26,7 @@ export function startFaultServer(files) {
     }
     const log = seen.get(token) ?? [];
     seen.set(token, log);
-    log.push({ range: req.headers.range ?? null, ifMatch: req.headers['if-match'] ?? null, ifUnmodifiedSince: req.headers['if-unmodified-since'] ?? null, encoding: req.headers['accept-encoding'] ?? null });
+    log.push({ range: req.headers.range ?? null, ifMatch: req.headers['if-match'] ?? null, ifUnmodifiedSince: req.headers['if-unmodified-since'] ?? null, encoding: req.headers['accept-encoding'] ?? null, fetchMode: req.headers['sec-fetch-mode'] ?? null });
     const n = log.length;
     // The version this request sees: the replace-* modes serve another one from the 3rd request on.
     const replaced = mode.startsWith('replace') && n > 2;

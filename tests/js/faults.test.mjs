@@ -102,55 +102,66 @@ const CASES = [
 // settle of each case is printed.
 const RUNS = Math.max(1, Number(process.env.FAULT_RUNS ?? 1));
 
-describe('every fault × openTsFile + loadIndex: a typed error or the right result, in bounded time', () => {
-  for (const [mode, phase, want] of CASES) {
-    test(`${mode} on ${phase}: ${want === 'ok' ? 'the local result' : `${want.kind}/${want.reason}`}`, async () => {
-      let slowest = 0;
-      for (let run = 1; run < RUNS; run++) {
+// Node reads URLs with node:http(s) (js/node-http.js); a `fetch` option (and Deno, Bun, browsers)
+// goes through fetch: every case runs over both.
+const TRANSPORTS = [
+  ['node:http', {}],
+  ['fetch', { fetch: (u, init) => fetch(u, init) }],
+];
+
+for (const [transport, via] of TRANSPORTS) {
+  describe(`every fault × openTsFile + loadIndex over ${transport}: a typed error or the right result, in bounded time`, () => {
+    for (const [mode, phase, want] of CASES) {
+      test(`${mode} on ${phase}: ${want === 'ok' ? 'the local result' : `${want.kind}/${want.reason}`}`, async () => {
+        let slowest = 0;
+        for (let run = 1; run < RUNS; run++) {
+          const t0 = performance.now();
+          const again = await timed(() => remoteResult(url(mode, phase), via).then((r) => ({ r }), (e) => ({ e })));
+          slowest = Math.max(slowest, performance.now() - t0);
+          assert.deepEqual(want === 'ok' ? again.e : plain(again.e), want === 'ok' ? undefined : want, `run ${run}`);
+        }
+        const u = url(mode, phase);
         const t0 = performance.now();
-        const again = await timed(() => remoteResult(url(mode, phase)).then((r) => ({ r }), (e) => ({ e })));
-        slowest = Math.max(slowest, performance.now() - t0);
-        assert.deepEqual(want === 'ok' ? again.e : plain(again.e), want === 'ok' ? undefined : want, `run ${run}`);
-      }
-      const u = url(mode, phase);
-      const t0 = performance.now();
-      const got = await timed(() => remoteResult(u).then((r) => ({ r }), (e) => ({ e })));
-      console.log(`# ${mode} on ${phase}: slowest of ${RUNS} ${Math.max(slowest, performance.now() - t0).toFixed(0)} ms`);
-      if (want === 'ok') {
-        assert.equal(got.e, undefined, got.e?.message);
-        assert.deepEqual(got.r, await localResult());
-      } else {
-        assert.deepEqual(plain(got.e), want, got.e?.message ?? 'it succeeded');
-        assert.ok(got.e.message.endsWith(u) || got.e.message.includes(u), got.e.message);
-      }
+        const got = await timed(() => remoteResult(u, via).then((r) => ({ r }), (e) => ({ e })));
+        console.log(`# ${mode} on ${phase}: slowest of ${RUNS} ${Math.max(slowest, performance.now() - t0).toFixed(0)} ms`);
+        if (want === 'ok') {
+          assert.equal(got.e, undefined, got.e?.message);
+          assert.deepEqual(got.r, await localResult());
+        } else {
+          assert.deepEqual(plain(got.e), want, got.e?.message ?? 'it succeeded');
+          assert.ok(got.e.message.endsWith(u) || got.e.message.includes(u), got.e.message);
+        }
+      });
+    }
+
+    test('a full body is read with allowFullDownload, up to maxFullDownloadBytes', async () => {
+      assert.deepEqual(await remoteResult(url('full', 'all'), { ...via, allowFullDownload: true }), await localResult());
+      const e = await remoteResult(url('full', 'all'), { ...via, allowFullDownload: true, maxFullDownloadBytes: 1000 }).then(() => null, (x) => x);
+      assert.deepEqual(plain(e), { kind: 'io', reason: 'too_large' });
     });
-  }
 
-  test('a full body is read with allowFullDownload, up to maxFullDownloadBytes', async () => {
-    assert.deepEqual(await remoteResult(url('full', 'all'), { allowFullDownload: true }), await localResult());
-    const e = await remoteResult(url('full', 'all'), { allowFullDownload: true, maxFullDownloadBytes: 1000 }).then(() => null, (x) => x);
-    assert.deepEqual(plain(e), { kind: 'io', reason: 'too_large' });
-  });
+    test('the one retry waits the Retry-After and says so when it fails again', async () => {
+      const u = url('503', 'all');
+      const t0 = performance.now();
+      const e = await openTsFile(u, { ...LIMITS, ...via }).then(() => null, (x) => x);
+      assert.ok(performance.now() - t0 >= 900, 'waited about a second');
+      assert.match(e.message, /HTTP 503 .*also after one retry 1000 ms later/);
+      assert.equal(srv.requests(u.split('/')[5]).length >= 2, true);
+    });
 
-  test('the one retry waits the Retry-After and says so when it fails again', async () => {
-    const u = url('503', 'all');
-    const t0 = performance.now();
-    const e = await openTsFile(u, LIMITS).then(() => null, (x) => x);
-    assert.ok(performance.now() - t0 >= 900, 'waited about a second');
-    assert.match(e.message, /HTTP 503 .*also after one retry 1000 ms later/);
-    assert.equal(srv.requests(u.split('/')[5]).length >= 2, true);
+    test('later requests are pinned to the first version (If-Match) and send Accept-Encoding once', async () => {
+      const u = url('ok', 'all');
+      await remoteResult(u, via);
+      const log = srv.requests(u.split('/')[5]);
+      assert.ok(log.length >= 3);
+      assert.deepEqual(log.slice(0, 2).map((r) => r.ifMatch), [null, null], 'the opening requests set the pin');
+      assert.ok(log.slice(2).every((r) => r.ifMatch === '"v1"'), JSON.stringify(log));
+      assert.ok(log.every((r) => r.encoding === 'identity'), JSON.stringify(log.map((r) => r.encoding)));
+      // Which transport ran: fetch sends the Fetch standard's Sec-Fetch-Mode, node:http does not.
+      assert.deepEqual(new Set(log.map((r) => r.fetchMode)), new Set([transport === 'fetch' ? 'cors' : null]));
+    });
   });
-
-  test('later requests are pinned to the first version (If-Match) and send Accept-Encoding once', async () => {
-    const u = url('ok', 'all');
-    await remoteResult(u);
-    const log = srv.requests(u.split('/')[5]);
-    assert.ok(log.length >= 3);
-    assert.deepEqual(log.slice(0, 2).map((r) => r.ifMatch), [null, null], 'the opening requests set the pin');
-    assert.ok(log.slice(2).every((r) => r.ifMatch === '"v1"'), JSON.stringify(log));
-    assert.ok(log.every((r) => r.encoding === 'identity'), JSON.stringify(log.map((r) => r.encoding)));
-  });
-});
+}
 
 describe('every fault × scanTsFiles with audit: the file is reported with its typed error, the scan goes on', () => {
   test('one record per URL, each with the case’s error (or none), and a summary that adds up', async () => {

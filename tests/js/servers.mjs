@@ -85,6 +85,8 @@ http {
   const logPath = join(dir, 'access.log');
   return {
     origin: `http://127.0.0.1:${port}`,
+    /** The nginx process (master_process off: it serves every request itself). */
+    pid: child.pid,
     /** The access log's lines so far: [{method, uri, range, status, bytes}]. */
     accessLog() {
       if (!existsSync(logPath)) return [];

@@ -1,0 +1,193 @@
+// Node's transport for the http source (js/http-source.js): the part of fetch() that source
+// uses — GET with headers, an AbortSignal, redirects followed — made with node:http(s) over
+// kept-alive connections. Node's fetch (undici) costs ~0.2 ms of CPU per small request, this
+// ~0.05 ms; a remote scan makes two requests per file, so on a few cores fetch's cost, not the
+// round trip, was what bounded it (BENCHMARKS.md, "Remote scan bound by latency").
+//
+// What it answers is what fetch would: `{status, statusText, headers.get(name), body}` with a
+// body read through `getReader()` (chunks as Uint8Arrays) or dropped with `cancel()`; a
+// Range request asks for `Accept-Encoding: identity` (as fetch does), and a body sent encoded
+// anyway is decoded (gzip, deflate, br), as fetch decodes it. Failures are fetch's: a TypeError
+// whose `cause` is the network error (`code`: ECONNREFUSED, …) or "redirect count exceeded";
+// an abort rejects with an AbortError. The http source's timers and typed errors stay its own.
+// Only Node uses it (Deno and Bun keep their fetch); a `fetch` option replaces it.
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+
+// Kept-alive connections, reused most-recent-first so idle ones time out (their sockets are
+// unref'd while idle: they keep no process alive).
+const agents = { 'http:': new HttpAgent({ keepAlive: true, scheduling: 'lifo' }), 'https:': new HttpsAgent({ keepAlive: true, scheduling: 'lifo' }) };
+const requests = { 'http:': httpRequest, 'https:': httpsRequest };
+/** fetch's limit (the Fetch standard's 20). */
+const MAX_REDIRECTS = 20;
+const REDIRECT = new Set([301, 302, 303, 307, 308]);
+const DECODERS = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
+
+function abortError(signal) {
+  const reason = signal?.reason;
+  if (reason instanceof Error && reason.name === 'AbortError') return reason;
+  return new DOMException('This operation was aborted', 'AbortError');
+}
+
+const failed = (cause) => new TypeError('fetch failed', { cause });
+
+/** `fetch(url, {headers, signal})` for GET requests, following redirects (see the file comment). */
+export async function nodeHttpFetch(url, init = {}) {
+  const signal = init.signal ?? null;
+  let target = new URL(url);
+  let headers = {};
+  for (const [name, value] of new Headers(init.headers ?? undefined)) headers[name] = value;
+  if (headers.range !== undefined && headers['accept-encoding'] === undefined) headers['accept-encoding'] = 'identity';
+  for (let redirects = 0; ; redirects++) {
+    const res = await once(target, headers, signal);
+    const location = REDIRECT.has(res.statusCode) ? res.headers.location : undefined;
+    if (location === undefined || init.redirect === 'manual') return response(res, signal);
+    res.resume(); // the redirect's own body: drained, so its connection is reused
+    if (redirects >= MAX_REDIRECTS) throw failed(new Error('redirect count exceeded'));
+    let next;
+    try {
+      next = new URL(location, target);
+    } catch (e) {
+      throw failed(e);
+    }
+    if (!(next.protocol in requests)) throw failed(new Error(`URL scheme ${next.protocol} is not supported`));
+    // As fetch: credentials do not follow a redirect to another origin.
+    if (next.origin !== target.origin) {
+      headers = { ...headers };
+      delete headers.authorization;
+      delete headers.cookie;
+    }
+    target = next;
+  }
+}
+
+// One request, retried once (GET is idempotent) when a kept-alive connection turns out to have
+// been closed by the server before it answered.
+function once(target, headers, signal, retried = false) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    const protocol = target.protocol;
+    if (!(protocol in requests)) return reject(failed(new Error(`URL scheme ${protocol} is not supported`)));
+    const req = requests[protocol](target, { method: 'GET', headers, agent: agents[protocol] });
+    let settled = false;
+    const onAbort = () => req.destroy(abortError(signal));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const detach = () => signal?.removeEventListener('abort', onAbort);
+    req.once('response', (res) => {
+      settled = true;
+      res.detach = detach; // the abort listener stays while the body is read
+      res.once('close', detach);
+      // Failures of a body are its reader's (bodyOf); one nobody reads must not throw.
+      res.on('error', () => {});
+      resolve(res);
+    });
+    req.on('error', (e) => {
+      if (settled) return; // a body's failure reaches its reader
+      detach();
+      if (e?.name === 'AbortError') return reject(e);
+      if (!retried && req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE')) return resolve(once(target, headers, signal, true));
+      reject(failed(e));
+    });
+    req.end();
+  });
+}
+
+// The IncomingMessage as the subset of a fetch Response the http source reads.
+function response(res, signal) {
+  const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  let stream = res;
+  const decoder = DECODERS[encoding];
+  let body = null;
+  return {
+    status: res.statusCode,
+    statusText: res.statusMessage ?? '',
+    headers: {
+      get(name) {
+        const v = res.headers[name.toLowerCase()];
+        return v === undefined ? null : Array.isArray(v) ? v.join(', ') : String(v);
+      },
+    },
+    get body() {
+      if (!body) {
+        if (decoder && res.statusCode !== 206) {
+          stream = res.pipe(decoder());
+          stream.on('error', () => {}); // its reader's (bodyOf)
+          res.once('error', (e) => stream.destroy(e));
+        }
+        body = bodyOf(res, stream, signal);
+      }
+      return body;
+    },
+  };
+}
+
+// A reader over the response's chunks: one read() pending at most, as the http source reads.
+function bodyOf(res, stream, signal) {
+  const queue = [];
+  let waiting = null;
+  let ended = false;
+  let failure = null;
+  let started = false;
+  const settle = () => {
+    if (!waiting) return;
+    const w = waiting;
+    if (queue.length) {
+      waiting = null;
+      w.resolve({ done: false, value: queue.shift() });
+    } else if (failure) {
+      waiting = null;
+      w.reject(failure);
+    } else if (ended) {
+      waiting = null;
+      w.resolve({ done: true, value: undefined });
+    }
+  };
+  const start = () => {
+    started = true;
+    stream.on('data', (chunk) => {
+      queue.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      if (!waiting) stream.pause();
+      settle();
+    });
+    stream.once('end', () => {
+      ended = true;
+      settle();
+    });
+    const broke = (e) => {
+      if (ended) return;
+      failure ??= signal?.aborted ? abortError(signal) : e ?? failed(new Error('other side closed'));
+      settle();
+    };
+    stream.once('error', broke);
+    // A connection that closes before the body is complete (`complete` is false).
+    res.once('close', () => (res.complete ? undefined : broke(failed(new Error('other side closed')))));
+  };
+  const cancel = () => {
+    ended = true;
+    queue.length = 0;
+    res.detach();
+    // A body already in whole is drained (its connection is reused); one still coming is cut off.
+    if (res.complete) res.resume();
+    else res.destroy();
+    if (stream !== res) stream.destroy();
+    settle();
+    return Promise.resolve();
+  };
+  return {
+    getReader() {
+      return {
+        read() {
+          if (!started) start();
+          return new Promise((resolve, reject) => {
+            waiting = { resolve, reject };
+            settle();
+            if (waiting) stream.resume();
+          });
+        },
+        cancel,
+      };
+    },
+    cancel,
+  };
+}
