@@ -106,7 +106,7 @@ charsets: ${CHARSETS.join(', ')}`,
   scan: {
     usage: [`${SCAN_USAGE} ${SOURCE_USAGE}`],
     help: SCAN_HELP,
-    flags: { path: { type: 'string', multiple: true }, 'paths-file': { type: 'string' }, jobs: { type: 'string' }, audit: { type: 'boolean' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, list: { type: 'string' }, print0: { type: 'boolean' }, ...SOURCE_FLAGS },
+    flags: { path: { type: 'string', multiple: true }, 'paths-file': { type: 'string' }, jobs: { type: 'string' }, audit: { type: 'boolean' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, list: { type: 'string' }, print0: { type: 'boolean' }, manifest: { type: 'string' }, ...SOURCE_FLAGS },
     reads: true,
   },
   help: {

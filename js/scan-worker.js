@@ -3,14 +3,16 @@
 // window, close: the system-call floor), and answers with the batch's records — or their
 // text, when the CLI asks for NDJSON/CSV/text — and the batch's part of the summary.
 import { parentPort, workerData } from 'node:worker_threads';
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { ioError } from './node-source.js';
 import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { addToSummary, failedRecord, formatRecords, newSummary, scanOne, tailRecord } from './scan-core.js';
 import { TAIL_WINDOW } from './wire.js';
+import { keepByReading, keepFromWindow } from './manifest.js';
 
-const { paths, audit, format, entry, maxIndexBytes } = workerData;
+// `keep`: a scan with a manifest (js/manifest.js): each record carries what the manifest keeps.
+const { paths, audit, format, entry, maxIndexBytes, keep } = workerData;
 // openTsFile's options for the usual way; a maxIndexBytes below the tail window also turns the
 // fast route off (it takes any TsFileMetadata that lies in the window).
 const openOptions = maxIndexBytes === undefined ? {} : { maxIndexBytes };
@@ -90,6 +92,8 @@ function scanFast(item, count) {
     return null;
   }
   try {
+    // With a manifest, the file's identity before its bytes are read (js/manifest.js).
+    const st = keep ? fstatSync(fd) : null;
     const first = new Uint8Array(FIRST_READ);
     const got = readSync(fd, first, 0, FIRST_READ, 0);
     let size = got;
@@ -107,7 +111,9 @@ function scanFast(item, count) {
     const f = scanTail(size, first.subarray(0, Math.min(size, 12)), window, count);
     // TsFileMetadata outside the window: the usual way, reusing what was read.
     if (f.length === 0) return { held: { blocks: [{ start: 0, bytes: first }, { start: size - window.length, bytes: window }], reads, bytesRead } };
-    return tailRecord(item.file, size, f, paths, reads, bytesRead);
+    const record = tailRecord(item.file, size, f, paths, reads, bytesRead);
+    if (st) record.keep = st.size === size ? keepFromWindow(st, first.subarray(0, Math.min(size, 12)), window) : null;
+    return record;
   } catch {
     return null;
   } finally {
@@ -126,7 +132,17 @@ async function scanBatch({ seq, items }) {
     }
     const fast = fastRoute ? scanFast(item, count) : null;
     if (fast?.file !== undefined) records.push(fast);
-    else records.push(await scanOne(item.file, item.path, { open: openTsFile, makeSource: (p) => fileSource(p, fast?.held, item.file), paths, audit, openOptions }));
+    else {
+      let before = null;
+      try {
+        before = keep ? statSync(fsPath(item.path)) : null;
+      } catch {
+        // scanOne reports it
+      }
+      const record = await scanOne(item.file, item.path, { open: openTsFile, makeSource: (p) => fileSource(p, fast?.held, item.file), paths, audit, openOptions });
+      if (keep) record.keep = record.ok ? keepByReading(fsPath(item.path), before) : null;
+      records.push(record);
+    }
   }
   const part = newSummary(paths);
   for (const r of records) addToSummary(part, r);

@@ -18,6 +18,7 @@ import { openTsFile } from './tsfile.js';
 import { ioError, nodeSource } from './node-source.js';
 import { addToSummary, checkScanOptions, errorOf, fanOut, finishSummary, formatRecords, mergeSummary, newSummary, scanOne, scanResult, targetList } from './scan-core.js';
 import { invalidArgument } from './errors.js';
+import { openManifest } from './manifest.js';
 
 /** Local files per message to a worker (one message per file would cost more than the file). */
 const BATCH = 256;
@@ -73,9 +74,23 @@ const keyOf = (st) => `${st.dev}:${st.ino}`;
  * `*.tsfile` objects; `options` holds the S3 configuration (`s3`, else the environment's).
  */
 export async function* walkTargetBatches(targets, options = {}) {
-  const visited = new Set();
+  // `replay(target, visited)`: a manifest's items for a directory tree it saw unchanged (or null:
+  // walk it), `onDirectory(dir)` before each directory is read, `walked(item)` each item walked.
+  const { replay, onDirectory, walked } = options;
+  const visited = Object.assign(new Set(), { onDirectory });
   let batch = [];
   for (const target of targets) {
+    const replayed = replay?.(target, visited);
+    if (replayed) {
+      for (const item of replayed) {
+        batch.push(item);
+        if (batch.length >= 1024) {
+          yield batch;
+          batch = [];
+        }
+      }
+      continue;
+    }
     if (isS3Url(target) && /^s3:\/\/[^/]+\/?(.*\/)?$/i.test(String(target))) {
       // A bucket or a prefix ending in '/': every TsFile below it.
       if (batch.length) yield batch;
@@ -94,6 +109,7 @@ export async function* walkTargetBatches(targets, options = {}) {
       continue;
     }
     for (const item of walkTargets([target], visited)) {
+      walked?.(item);
       batch.push(item);
       if (batch.length >= 1024) {
         yield batch;
@@ -150,6 +166,7 @@ function entryPath(dir, name) {
 function* walkDirectory(dir, ancestors, visited, shown = dir) {
   let entries;
   try {
+    visited.onDirectory?.(dir);
     entries = readdirSync(dir, { withFileTypes: true, encoding: 'buffer' });
   } catch (e) {
     yield { file: shown, error: fsError(e, shown) };
@@ -224,6 +241,9 @@ export async function runScan(targets, opts, sink) {
   // One bound on remote opens in flight, across all the URL batches being read.
   const remote = limiter(Math.max(1, Math.floor(opts.concurrency ?? REMOTE_CONCURRENCY)));
   const summary = newSummary(paths);
+  // With a manifest (js/manifest.js): unchanged local files are answered from it, the rest read
+  // by workers that hand over what it keeps (their records, formatted here).
+  const manifest = opts.manifest != null ? openManifest(opts.manifest, { paths, audit, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs }) : null;
   const workers = [];
   const maxAhead = jobs * 2 + 2;
   const pending = new Map();
@@ -267,7 +287,8 @@ export async function runScan(targets, opts, sink) {
           nextEmit++;
           mergeSummary(summary, r.summary);
           done += r.summary.files;
-          await sink(r.output);
+          if (r.read) manifest.add(r.output);
+          await sink(manifest && format !== 'records' ? formatRecords(r.output, format, paths) : r.output);
           onProgress?.({ done, found, total: walked ? found : null, bytesRead: summary.bytesRead, elapsedMs: performance.now() - t0 });
         }
         wakeUp();
@@ -276,11 +297,11 @@ export async function runScan(targets, opts, sink) {
   };
 
   const spawn = () => {
-    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: { paths, audit, format, maxIndexBytes: opts.maxIndexBytes, entry: workerEntry ?? new URL('./node.js', import.meta.url).href } });
+    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: { paths, audit, format: manifest ? 'records' : format, keep: manifest !== null, maxIndexBytes: opts.maxIndexBytes, entry: workerEntry ?? new URL('./node.js', import.meta.url).href } });
     const w = { worker, busy: 0 };
     worker.on('message', (msg) => {
       w.busy--;
-      deliver(msg.seq, msg);
+      deliver(msg.seq, { ...msg, read: manifest !== null });
     });
     worker.on('error', fail);
     worker.on('exit', (code) => {
@@ -312,7 +333,7 @@ export async function runScan(targets, opts, sink) {
       if (failed) return;
       const part = newSummary(paths);
       for (const r of records) addToSummary(part, r);
-      deliver(n, { output: format === 'records' ? records : formatRecords(records, format, paths), summary: part });
+      deliver(n, { output: format === 'records' || manifest ? records : formatRecords(records, format, paths), summary: part, read: manifest !== null });
     } catch (e) {
       fail(e);
     }
@@ -320,13 +341,18 @@ export async function runScan(targets, opts, sink) {
 
   let batch = [];
   let batchIsUrls = false;
+  let batchIsKept = false; // records answered by the manifest
   const flush = async () => {
     if (!batch.length) return;
     let w = null;
-    while (!failed && (seq - nextEmit >= maxAhead || (!batchIsUrls && !(w = idleWorker())))) await waitForSlot();
+    while (!failed && (seq - nextEmit >= maxAhead || (!batchIsUrls && !batchIsKept && !(w = idleWorker())))) await waitForSlot();
     if (failed) return;
     const n = seq++;
-    if (batchIsUrls) scanUrls(n, batch);
+    if (batchIsKept) {
+      const part = newSummary(paths);
+      for (const r of batch) addToSummary(part, r);
+      deliver(n, { output: batch, summary: part, read: false });
+    } else if (batchIsUrls) scanUrls(n, batch);
     else {
       w.busy++;
       w.worker.postMessage({ seq: n, items: batch });
@@ -335,15 +361,17 @@ export async function runScan(targets, opts, sink) {
   };
 
   try {
-    walk: for await (const items of walkTargetBatches(targets, { s3: opts.s3, fetch: opts.fetch })) {
+    walk: for await (const items of walkTargetBatches(targets, { s3: opts.s3, fetch: opts.fetch, ...manifest?.walkHooks })) {
       for (const item of items) {
         if (failed) break walk;
         found++;
         const isUrl = item.url !== undefined;
-        if (batch.length && isUrl !== batchIsUrls) await flush();
+        const kept = manifest && item.path !== undefined ? manifest.answer(item) : null;
+        if (batch.length && (isUrl !== batchIsUrls || (kept !== null) !== batchIsKept)) await flush();
         batchIsUrls = isUrl;
-        batch.push(item);
-        if (batch.length >= (isUrl ? URL_BATCH : BATCH)) await flush();
+        batchIsKept = kept !== null;
+        batch.push(kept ?? item);
+        if (batch.length >= (isUrl ? URL_BATCH : kept ? 1024 : BATCH)) await flush();
       }
     }
     walked = true;
@@ -356,5 +384,8 @@ export async function runScan(targets, opts, sink) {
     await Promise.all(workers.map((w) => w.worker.terminate()));
   }
   if (failed) throw failed;
-  return finishSummary(summary, performance.now() - t0);
+  manifest?.save();
+  const finished = finishSummary(summary, performance.now() - t0);
+  if (manifest) finished.manifest = manifest.stats;
+  return finished;
 }

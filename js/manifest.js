@@ -1,0 +1,381 @@
+// Repeat scans from a manifest (`scan --manifest FILE`, scanTsFiles' `manifest` option): what a
+// scan learnt of each local file — its identity (size, mtime, ctime, inode, device), the
+// record's facts (version, bloomInfo(), the audit), the verdicts of the paths asked, and the
+// bytes a verdict is made from (the head and the file from TsFileMetadata to its end) — kept
+// in one file, so that the next scan reads only the files that are new or changed and answers
+// for the rest from the manifest.
+//
+// Soundness: an entry is used only when the file's identity is exactly the recorded one. ctime
+// is in it because it cannot be set back (utimes restores mtime, never ctime): a write at equal
+// size whose mtime was restored still changes ctime. A file modified within RACY_MS of the
+// moment it was read is not recorded (its timestamps may not move on a second write in the
+// same clock tick: "racy git"). Verdicts for paths the manifest already holds are the core's
+// verdicts of that file; a path it does not hold is asked of the core again, from the recorded
+// bytes (wasm scanTail: the fast scan's own rule), or — for a file recorded with --audit, whose
+// rule needs the file's audit — the file is read again. Errors are never recorded: a file that
+// could not be read is read again. http(s) and s3:// files are read again every time.
+//
+// The file: one header line (JSON: format, version, body length, SHA-256 of the body), then
+// the body (JSON). Written to a temporary file beside it and renamed over it, so an
+// interrupted scan leaves the previous manifest whole. A manifest that is not one (foreign),
+// is cut short (truncated), does not match its checksum (corrupt) or is of a later version
+// (future_version) is a typed error: kind 'manifest', `reason`, `path`.
+import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { dirname, basename, join } from 'node:path';
+import { stagePaths } from './core.js';
+import { scanTail, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
+import { ENCODINGS, FIGURES, VERDICTS, bloomFromFigures, figureVerdict } from './wire.js';
+import { invalidArgument } from './errors.js';
+
+export const MANIFEST_FORMAT = 'tsfile-bloom-manifest';
+export const MANIFEST_VERSION = 1;
+/** A file modified less than this before it was read is not recorded (timestamps move in clock ticks). */
+export const RACY_MS = 2000;
+
+/** A typed error about the manifest file: kind 'manifest', `reason`, `path`. */
+export function manifestError(path, reason, message) {
+  const err = new Error(`${message}: ${path}`);
+  err.kind = 'manifest';
+  err.reason = reason;
+  err.path = path;
+  err.offset = null;
+  return err;
+}
+
+/** What identifies one version of a local file: size, mtime, ctime, inode, device. */
+export const identityOf = (st) => [st.size, st.mtimeMs, st.ctimeMs, st.ino, st.dev];
+const sameIdentity = (a, b) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3] && a[4] === b[4];
+
+// ---- Capture (in the scan's worker threads, where the bytes are). ------------------------------
+
+/**
+ * What the manifest keeps of a file read with the fast route: `st` (its fstat before the read),
+ * `head` (its first bytes) and `window` (its last bytes, holding TsFileMetadata). Null when the
+ * file was modified too recently to be trusted (RACY_MS), or its envelope cannot be read.
+ */
+export function keepFromWindow(st, head, window, now = Date.now(), racyMs = RACY_MS) {
+  if (now - Math.max(st.mtimeMs, st.ctimeMs) < racyMs) return null;
+  try {
+    const [, metadataOffset] = tsfileEnvelope(st.size, head, window.subarray(Math.max(0, window.length - 10)));
+    const start = st.size - window.length;
+    if (metadataOffset < start) return null;
+    return { id: identityOf(st), head: head.slice(0, 12), tail: window.slice(metadataOffset - start) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The same for a file read the usual way (openTsFile): it is opened again, and kept only when
+ * its identity is still `before` (its stat before it was read). Sync, like the worker's reads.
+ */
+export function keepByReading(path, before, now = Date.now(), racyMs = RACY_MS) {
+  let fd;
+  try {
+    fd = openSync(path, 'r');
+    const st = fstatSync(fd);
+    if (!before || !sameIdentity(identityOf(st), identityOf(before))) return null;
+    const read = (offset, length) => {
+      const buf = new Uint8Array(length);
+      let done = 0;
+      while (done < length) {
+        const n = readSync(fd, buf, done, length - done, offset + done);
+        if (n === 0) throw new Error('short read');
+        done += n;
+      }
+      return buf;
+    };
+    const head = read(0, Math.min(st.size, 12));
+    const tail10 = read(Math.max(0, st.size - 10), Math.min(st.size, 10));
+    const [, metadataOffset] = tsfileEnvelope(st.size, head, tail10);
+    const tail = read(metadataOffset, st.size - metadataOffset);
+    if (!sameIdentity(identityOf(fstatSync(fd)), identityOf(st))) return null;
+    return keepFromWindow(st, head, tail, now, racyMs);
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+// ---- The manifest file. ------------------------------------------------------------------------
+
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * Reads and checks a manifest file: `{body, blobs}` (the JSON body; the bytes section, whose
+ * checksum `blobsOk()` checks when first needed), or null when there is none yet.
+ */
+export function readManifest(path) {
+  let bytes;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    if (e.code === 'ENOENT') return null;
+    throw Object.assign(manifestError(path, 'unreadable', `the manifest cannot be read (${e.code ?? e.message})`), { cause: e });
+  }
+  const nl = bytes.indexOf(10);
+  let header = null;
+  try {
+    header = JSON.parse(bytes.subarray(0, nl < 0 ? Math.min(bytes.length, 4096) : nl).toString('utf8'));
+  } catch {
+    // not a manifest: below
+  }
+  if (header === null || typeof header !== 'object' || header.format !== MANIFEST_FORMAT) {
+    throw manifestError(path, 'foreign', 'not a tsfile-bloom manifest (its first line is not a manifest header)');
+  }
+  if (!Number.isInteger(header.version) || header.version > MANIFEST_VERSION || header.version < 1) {
+    throw manifestError(path, 'future_version', `a manifest of version ${header.version}; this tsfile-bloom reads version ${MANIFEST_VERSION} (scan with a new manifest file, or without --manifest)`);
+  }
+  const rest = bytes.subarray(nl + 1);
+  if (!Number.isInteger(header.json) || !Number.isInteger(header.blobs) || rest.length !== header.json + header.blobs) {
+    throw manifestError(path, 'truncated', `the manifest holds ${rest.length} bytes after its header, not the ${header.json} + ${header.blobs} it says (cut short?)`);
+  }
+  const json = rest.subarray(0, header.json);
+  if (sha256(json) !== header.sha256) throw manifestError(path, 'corrupt', 'the manifest does not match its checksum (SHA-256)');
+  let body;
+  try {
+    body = JSON.parse(json.toString('utf8'));
+  } catch {
+    body = null;
+  }
+  if (!body || !Array.isArray(body.entries) || !Array.isArray(body.pathSets) || !Array.isArray(body.audits) || !Array.isArray(body.targets)) {
+    throw manifestError(path, 'corrupt', 'the manifest body lacks its tables');
+  }
+  const blobs = rest.subarray(header.json);
+  let checked = false;
+  const blobsOk = () => {
+    if (!checked && sha256(blobs) !== header.blobsSha256) throw manifestError(path, 'corrupt', 'the manifest bytes do not match their checksum (SHA-256)');
+    checked = true;
+  };
+  return { body, blobs, blobsOk };
+}
+
+/** Writes a manifest at `path` (its JSON body and its bytes): a temporary file beside it, renamed over it. */
+export function writeManifest(path, body, blobs) {
+  const json = Buffer.from(JSON.stringify(body));
+  const header = `${JSON.stringify({ format: MANIFEST_FORMAT, version: MANIFEST_VERSION, json: json.length, blobs: blobs.length, sha256: sha256(json), blobsSha256: sha256(blobs) })}\n`;
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(tmp, Buffer.concat([Buffer.from(header), json, blobs]));
+    renameSync(tmp, path);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // nothing to remove
+    }
+    throw Object.assign(manifestError(path, 'unwritable', `the manifest cannot be written (${e.code ?? e.message})`), { cause: e });
+  }
+}
+
+// An entry (arrays: a manifest of 100,000 files is parsed on every rescan):
+// [file, identity, figures, indexedItems, pathSet, verdicts, audit, blobOffset, headLength, tailLength]
+// figures: the fast scan's FIGURES (js/wire.js) of the file, null as NaN written null;
+// verdicts: one code digit per path of pathSets[pathSet]; audit: index into audits, -1 none.
+const E_FILE = 0;
+const E_ID = 1;
+const E_FIGURES = 2;
+const E_INDEXED = 3;
+const E_PATHS = 4;
+const E_VERDICTS = 5;
+const E_AUDIT = 6;
+const E_BLOB = 7;
+const E_HEAD = 8;
+const E_TAIL = 9;
+
+/** bloomInfo() (and the version) → the fast scan's figures, so that bloomFromFigures gives it back. */
+function figuresOf(version, info) {
+  return FIGURES.map((k) => (k === 'version' ? version : k === 'present' ? (info.present ? 1 : 0) : k === 'encoding' ? ENCODINGS.indexOf(info.encoding) : info[k] ?? null));
+}
+const fromJson = (f) => f.map((x) => (x === null ? NaN : x));
+
+const dirIdentity = (st) => [st.mtimeMs, st.ctimeMs, st.ino, st.dev];
+const sameDir = (a, b) => a[1] === b[0] && a[2] === b[1] && a[3] === b[2] && a[4] === b[3];
+
+/**
+ * The manifest of one scan: `file` (its path; read now: a bad one throws here), the scan's
+ * `paths`, `audit` and `maxIndexBytes`. `answer(item)` gives the record of an unchanged file
+ * (or null: read it), `add(records)` takes the records of the files read (their `keep`
+ * removed), `walkHooks` lets it replay an unchanged directory tree without reading its
+ * directories, `save()` writes what this scan saw (when anything changed); `stats` counts
+ * answered, read and dropped files.
+ */
+export function openManifest(file, { paths = [], audit = false, maxIndexBytes, racyMs = RACY_MS } = {}) {
+  if (typeof file !== 'string' || file === '') throw invalidArgument('manifest', 'manifest must be the path of a manifest file');
+  if (!paths.every((p) => typeof p === 'string')) throw invalidArgument('paths', 'a scan with a manifest takes its paths as strings');
+  const read = readManifest(file);
+  // A manifest written with another --max-index-bytes answers nothing (that limit changes records).
+  const old = read && read.body.maxIndexBytes === (maxIndexBytes ?? null) ? read : null;
+  const body = old?.body;
+  const byFile = new Map();
+  if (body) for (const e of body.entries) byFile.set(e[E_FILE], e);
+  const pathSets = body ? body.pathSets.map((x) => JSON.stringify(x)) : [];
+  const audits = body ? body.audits.map((x) => JSON.stringify(x)) : [];
+  const intern = (table, value) => {
+    const text = JSON.stringify(value);
+    let i = table.indexOf(text);
+    if (i < 0) i = table.push(text) - 1;
+    return i;
+  };
+  const current = intern(pathSets, paths);
+  // Per recorded path set: each asked path's place in it (-1: not asked then).
+  const maps = body ? body.pathSets.map((set) => paths.map((p) => set.indexOf(p))) : [];
+  const complete = maps.map((m) => m.every((i) => i >= 0));
+  const identical = maps.map((m, s) => s === current && m.length === body.pathSets[s].length);
+  const carried = []; // entries answered, as they were (or with this scan's verdicts)
+  const added = []; // [entry, blob]
+  const targets = [];
+  const stats = { file, answered: 0, read: 0, dropped: 0 };
+  let changed = old === null;
+  let staged = null;
+
+  function answer(item) {
+    const e = byFile.get(item.file);
+    if (!e) return null;
+    byFile.delete(item.file);
+    const wasAudited = e[E_AUDIT] >= 0;
+    if (audit && !wasAudited) return null;
+    let st;
+    try {
+      st = statSync(item.path, { throwIfNoEntry: false });
+    } catch {
+      return null;
+    }
+    if (!st || !st.isFile() || !sameIdentity(identityOf(st), e[E_ID])) return null;
+    const set = e[E_PATHS];
+    const results = new Array(paths.length);
+    let entry = e;
+    if (complete[set]) {
+      const m = maps[set];
+      const v = e[E_VERDICTS];
+      for (let i = 0; i < paths.length; i++) results[i] = { path: paths[i], verdict: VERDICTS[v.charCodeAt(m[i]) - 48] };
+      if (!identical[set]) entry = [...e.slice(0, E_PATHS), current, results.map((r) => VERDICTS.indexOf(r.verdict)).join(''), ...e.slice(E_AUDIT)];
+    } else {
+      // A path this file was not asked for. Recorded with --audit, its rule needs the file's audit: read it.
+      if (wasAudited) return null;
+      old.blobsOk();
+      const head = old.blobs.subarray(e[E_BLOB], e[E_BLOB] + e[E_HEAD]);
+      const tail = old.blobs.subarray(e[E_BLOB] + e[E_HEAD], e[E_BLOB] + e[E_HEAD] + e[E_TAIL]);
+      staged ??= stagePaths(paths).count;
+      let f;
+      try {
+        f = scanTail(st.size, head, tail, staged);
+      } catch {
+        return null;
+      }
+      if (f.length === 0) return null;
+      for (let i = 0; i < paths.length; i++) results[i] = { path: paths[i], verdict: figureVerdict(f, i) };
+      entry = [...e.slice(0, E_PATHS), current, results.map((r) => VERDICTS.indexOf(r.verdict)).join(''), ...e.slice(E_AUDIT)];
+    }
+    if (entry !== e) changed = true;
+    stats.answered++;
+    carried.push(entry);
+    const bloomFilter = bloomFromFigures(fromJson(e[E_FIGURES]));
+    bloomFilter.indexedItems = e[E_INDEXED];
+    return { file: item.file, ok: true, size: st.size, version: e[E_FIGURES][0], bloomFilter, results, audit: wasAudited ? { ...body.audits[e[E_AUDIT]] } : null, bytesRead: 0, reads: 0, error: null };
+  }
+
+  function add(records) {
+    stats.read += records.length;
+    for (const r of records) {
+      const keep = r.keep;
+      if (keep !== undefined) delete r.keep;
+      if (!keep || !r.ok || !r.bloomFilter || r.results?.length !== paths.length) continue;
+      changed = true;
+      const verdicts = r.results.map((x) => VERDICTS.indexOf(x.verdict)).join('');
+      const a = r.audit ? intern(audits, r.audit) : -1;
+      added.push([[r.file, keep.id, figuresOf(r.version, r.bloomFilter), r.bloomFilter.indexedItems ?? null, current, verdicts, a, 0, keep.head.length, keep.tail.length], keep]);
+    }
+  }
+
+  // ---- Directory trees: replayed when no directory in them changed. ----
+  const oldTargets = new Map((body?.targets ?? []).map((t) => [t.target, t]));
+  let watching = null; // the target being walked: {target, dirs, files, ok}
+  const walkHooks = {
+    replay(target, visited) {
+      watching = null;
+      if (typeof target !== 'string') return null;
+      const t = oldTargets.get(target);
+      oldTargets.delete(target);
+      if (t) {
+        let same = true;
+        for (const d of t.dirs) {
+          let st;
+          try {
+            st = statSync(d[0], { throwIfNoEntry: false });
+          } catch {
+            st = null;
+          }
+          if (!st || !st.isDirectory() || !sameDir(d, dirIdentity(st))) {
+            same = false;
+            break;
+          }
+        }
+        if (same) {
+          targets.push(t);
+          for (const d of t.dirs) visited.add(`${d[4]}:${d[3]}`);
+          return t.files.map((f) => ({ path: f, file: f }));
+        }
+        changed = true;
+      }
+      watching = { target, dirs: [], files: [], ok: true };
+      targets.push(watching);
+      return null;
+    },
+    onDirectory(dir) {
+      if (!watching) return;
+      let st;
+      try {
+        st = typeof dir === 'string' ? statSync(dir) : null;
+      } catch {
+        st = null;
+      }
+      if (!st || Date.now() - Math.max(st.mtimeMs, st.ctimeMs) < racyMs) watching.ok = false;
+      else watching.dirs.push([dir, ...dirIdentity(st)]);
+    },
+    walked(item) {
+      if (!watching) return;
+      if (item.error || typeof item.path !== 'string' || item.path !== item.file) watching.ok = false;
+      else watching.files.push(item.file);
+    },
+  };
+
+  /** Writes the manifest when this scan changed anything (files read, gone, or other paths). */
+  function save() {
+    stats.dropped = byFile.size;
+    const trees = targets.filter((t) => t.ok !== false && t.dirs.length > 0).map(({ target, dirs, files }) => ({ target, dirs, files }));
+    if (!changed && byFile.size === 0 && oldTargets.size === 0 && trees.length === body.targets.length) return;
+    // Bytes carried over are checked first: a corrupt manifest's bytes never get a new checksum.
+    if (carried.length) old.blobsOk();
+    const parts = [];
+    let at = 0;
+    const moved = new Map(); // an old blob's offset → its new one
+    const entries = carried.map((e) => {
+      let to = moved.get(e[E_BLOB]);
+      if (to === undefined) {
+        to = at;
+        moved.set(e[E_BLOB], to);
+        parts.push(old.blobs.subarray(e[E_BLOB], e[E_BLOB] + e[E_HEAD] + e[E_TAIL]));
+        at += e[E_HEAD] + e[E_TAIL];
+      }
+      return to === e[E_BLOB] ? e : [...e.slice(0, E_BLOB), to, ...e.slice(E_HEAD)];
+    });
+    for (const [e, keep] of added) {
+      e[E_BLOB] = at;
+      parts.push(keep.head, keep.tail);
+      at += keep.head.length + keep.tail.length;
+      entries.push(e);
+    }
+    writeManifest(file, {
+      maxIndexBytes: maxIndexBytes ?? null,
+      pathSets: pathSets.map((x) => JSON.parse(x)),
+      audits: audits.map((x) => JSON.parse(x)),
+      targets: trees,
+      entries,
+    }, Buffer.concat(parts));
+  }
+
+  return { answer, add, save, stats, walkHooks };
+}
