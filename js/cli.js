@@ -149,7 +149,7 @@ function verbHelp(verb) {
 }
 
 // Errors from the reader carry a `kind`; all but these are about the file's format.
-const NOT_FORMAT_KINDS = new Set(['io', 'invalid_argument', 'changed', 'cancelled', 'too_large']);
+const NOT_FORMAT_KINDS = new Set(['io', 'invalid_argument', 'changed', 'cancelled', 'too_large', 'manifest']);
 
 /** A usage error: one line on stderr, exit 2. `verb` names the verb it is about (or null). */
 class UsageError extends Error {

@@ -55,6 +55,7 @@ const sameIdentity = (a, b) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2] &
  * file was modified too recently to be trusted (RACY_MS), or its envelope cannot be read.
  */
 export function keepFromWindow(st, head, window, now = Date.now(), racyMs = RACY_MS) {
+  racyMs ??= RACY_MS;
   if (now - Math.max(st.mtimeMs, st.ctimeMs) < racyMs) return null;
   try {
     const [, metadataOffset] = tsfileEnvelope(st.size, head, window.subarray(Math.max(0, window.length - 10)));
@@ -71,6 +72,7 @@ export function keepFromWindow(st, head, window, now = Date.now(), racyMs = RACY
  * its identity is still `before` (its stat before it was read). Sync, like the worker's reads.
  */
 export function keepByReading(path, before, now = Date.now(), racyMs = RACY_MS) {
+  racyMs ??= RACY_MS;
   let fd;
   try {
     fd = openSync(path, 'r');
@@ -202,7 +204,8 @@ const sameDir = (a, b) => a[1] === b[0] && a[2] === b[1] && a[3] === b[2] && a[4
  * directories, `save()` writes what this scan saw (when anything changed); `stats` counts
  * answered, read and dropped files.
  */
-export function openManifest(file, { paths = [], audit = false, maxIndexBytes, racyMs = RACY_MS } = {}) {
+export function openManifest(file, { paths = [], audit = false, maxIndexBytes, racyMs } = {}) {
+  racyMs ??= RACY_MS;
   if (typeof file !== 'string' || file === '') throw invalidArgument('manifest', 'manifest must be the path of a manifest file');
   if (!paths.every((p) => typeof p === 'string')) throw invalidArgument('paths', 'a scan with a manifest takes its paths as strings');
   const read = readManifest(file);

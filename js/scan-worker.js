@@ -12,7 +12,7 @@ import { TAIL_WINDOW } from './wire.js';
 import { keepByReading, keepFromWindow } from './manifest.js';
 
 // `keep`: a scan with a manifest (js/manifest.js): each record carries what the manifest keeps.
-const { paths, audit, format, entry, maxIndexBytes, keep } = workerData;
+const { paths, audit, format, entry, maxIndexBytes, keep, racyMs } = workerData;
 // openTsFile's options for the usual way; a maxIndexBytes below the tail window also turns the
 // fast route off (it takes any TsFileMetadata that lies in the window).
 const openOptions = maxIndexBytes === undefined ? {} : { maxIndexBytes };
@@ -112,7 +112,7 @@ function scanFast(item, count) {
     // TsFileMetadata outside the window: the usual way, reusing what was read.
     if (f.length === 0) return { held: { blocks: [{ start: 0, bytes: first }, { start: size - window.length, bytes: window }], reads, bytesRead } };
     const record = tailRecord(item.file, size, f, paths, reads, bytesRead);
-    if (st) record.keep = st.size === size ? keepFromWindow(st, first.subarray(0, Math.min(size, 12)), window) : null;
+    if (st) record.keep = st.size === size ? keepFromWindow(st, first.subarray(0, Math.min(size, 12)), window, Date.now(), racyMs) : null;
     return record;
   } catch {
     return null;
@@ -140,7 +140,7 @@ async function scanBatch({ seq, items }) {
         // scanOne reports it
       }
       const record = await scanOne(item.file, item.path, { open: openTsFile, makeSource: (p) => fileSource(p, fast?.held, item.file), paths, audit, openOptions });
-      if (keep) record.keep = record.ok ? keepByReading(fsPath(item.path), before) : null;
+      if (keep) record.keep = record.ok ? keepByReading(fsPath(item.path), before, Date.now(), racyMs) : null;
       records.push(record);
     }
   }
