@@ -142,7 +142,7 @@ export function readManifest(path) {
   } catch {
     body = null;
   }
-  if (!body || !Array.isArray(body.entries) || !Array.isArray(body.pathSets) || !Array.isArray(body.audits) || !Array.isArray(body.targets)) {
+  if (!body || !Array.isArray(body.entries) || !Array.isArray(body.pathSets) || !Array.isArray(body.audits) || !Array.isArray(body.targets) || !Array.isArray(body.dirs) || !Array.isArray(body.figures)) {
     throw manifestError(path, 'corrupt', 'the manifest body lacks its tables');
   }
   const blobs = rest.subarray(header.json);
@@ -173,25 +173,36 @@ export function writeManifest(path, body, blobs) {
 }
 
 // An entry (arrays: a manifest of 100,000 files is parsed on every rescan):
-// [file, identity, figures, indexedItems, pathSet, verdicts, audit, blobOffset, headLength, tailLength]
-// figures: the fast scan's FIGURES (js/wire.js) of the file, null as NaN written null;
-// verdicts: one code digit per path of pathSets[pathSet]; audit: index into audits, -1 none.
-const E_FILE = 0;
-const E_ID = 1;
-const E_FIGURES = 2;
-const E_INDEXED = 3;
-const E_PATHS = 4;
-const E_VERDICTS = 5;
-const E_AUDIT = 6;
-const E_BLOB = 7;
-const E_HEAD = 8;
-const E_TAIL = 9;
+// [dir, name, identity, figures, offset, bitsOffset, indexedItems, pathSet, verdicts, audit, blob, head, tail]
+// the file is dirs[dir] + name; figures: index into the table of the fast scan's FIGURES
+// (js/wire.js; null for NaN), whose offset and bitsOffset are the entry's own; verdicts: one code
+// digit per path of pathSets[pathSet]; audit: index into audits, -1 none; blob, head, tail: where
+// the file's head and its bytes from TsFileMetadata to the end are in the bytes section.
+const E_DIR = 0;
+const E_NAME = 1;
+const E_ID = 2;
+const E_FIGURES = 3;
+const E_OFFSET = 4;
+const E_BITS_OFFSET = 5;
+const E_INDEXED = 6;
+const E_PATHS = 7;
+const E_VERDICTS = 8;
+const E_AUDIT = 9;
+const E_BLOB = 10;
+const E_HEAD = 11;
+const E_TAIL = 12;
+const OFFSET = FIGURES.indexOf('offset');
+const BITS_OFFSET = FIGURES.indexOf('bitsOffset');
 
 /** bloomInfo() (and the version) → the fast scan's figures, so that bloomFromFigures gives it back. */
 function figuresOf(version, info) {
   return FIGURES.map((k) => (k === 'version' ? version : k === 'present' ? (info.present ? 1 : 0) : k === 'encoding' ? ENCODINGS.indexOf(info.encoding) : info[k] ?? null));
 }
 const fromJson = (f) => f.map((x) => (x === null ? NaN : x));
+const splitFile = (file) => {
+  const at = file.lastIndexOf('/') + 1;
+  return [file.slice(0, at), file.slice(at)];
+};
 
 const dirIdentity = (st) => [st.mtimeMs, st.ctimeMs, st.ino, st.dev];
 const sameDir = (a, b) => a[1] === b[0] && a[2] === b[1] && a[3] === b[2] && a[4] === b[3];
@@ -212,15 +223,36 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   // A manifest written with another --max-index-bytes answers nothing (that limit changes records).
   const old = read && read.body.maxIndexBytes === (maxIndexBytes ?? null) ? read : null;
   const body = old?.body;
+  const dirs = body ? body.dirs : [];
   const byFile = new Map();
-  if (body) for (const e of body.entries) byFile.set(e[E_FILE], e);
+  if (body) for (const e of body.entries) byFile.set(dirs[e[E_DIR]] + e[E_NAME], e);
   const pathSets = body ? body.pathSets.map((x) => JSON.stringify(x)) : [];
   const audits = body ? body.audits.map((x) => JSON.stringify(x)) : [];
-  const intern = (table, value) => {
+  const figures = body ? body.figures.map((x) => JSON.stringify(x)) : [];
+  const intern = (table, value, index = null) => {
     const text = JSON.stringify(value);
-    let i = table.indexOf(text);
-    if (i < 0) i = table.push(text) - 1;
+    let i = index ? index.get(text) : table.indexOf(text);
+    if (i === undefined || i < 0) {
+      i = table.push(text) - 1;
+      index?.set(text, i);
+    }
     return i;
+  };
+  const figureIndex = new Map(figures.map((f, i) => [f, i]));
+  const dirIndex = new Map(dirs.map((d, i) => [d, i]));
+  const internDir = (d) => {
+    let i = dirIndex.get(d);
+    if (i === undefined) {
+      i = dirs.push(d) - 1;
+      dirIndex.set(d, i);
+    }
+    return i;
+  };
+  // bloomInfo() of each figure set, made once (bloomFromFigures: the wire's one decoder).
+  const templates = [];
+  const bloomOf = (e) => {
+    const t = (templates[e[E_FIGURES]] ??= bloomFromFigures(fromJson(body.figures[e[E_FIGURES]])));
+    return { ...t, offset: e[E_OFFSET], bitsOffset: e[E_BITS_OFFSET], indexedItems: e[E_INDEXED] };
   };
   const current = intern(pathSets, paths);
   // Per recorded path set: each asked path's place in it (-1: not asked then).
@@ -275,9 +307,8 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     if (entry !== e) changed = true;
     stats.answered++;
     carried.push(entry);
-    const bloomFilter = bloomFromFigures(fromJson(e[E_FIGURES]));
-    bloomFilter.indexedItems = e[E_INDEXED];
-    return { file: item.file, ok: true, size: st.size, version: e[E_FIGURES][0], bloomFilter, results, audit: wasAudited ? { ...body.audits[e[E_AUDIT]] } : null, bytesRead: 0, reads: 0, error: null };
+    const bloomFilter = bloomOf(e);
+    return { file: item.file, ok: true, size: st.size, version: body.figures[e[E_FIGURES]][0], bloomFilter, results, audit: wasAudited ? { ...body.audits[e[E_AUDIT]] } : null, bytesRead: 0, reads: 0, error: null };
   }
 
   function add(records) {
@@ -289,7 +320,12 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
       changed = true;
       const verdicts = r.results.map((x) => VERDICTS.indexOf(x.verdict)).join('');
       const a = r.audit ? intern(audits, r.audit) : -1;
-      added.push([[r.file, keep.id, figuresOf(r.version, r.bloomFilter), r.bloomFilter.indexedItems ?? null, current, verdicts, a, 0, keep.head.length, keep.tail.length], keep]);
+      const f = figuresOf(r.version, r.bloomFilter);
+      const at = [f[OFFSET], f[BITS_OFFSET]];
+      f[OFFSET] = null;
+      f[BITS_OFFSET] = null;
+      const [dir, name] = splitFile(r.file);
+      added.push([[internDir(dir), name, keep.id, intern(figures, f, figureIndex), at[0], at[1], r.bloomFilter.indexedItems ?? null, current, verdicts, a, 0, keep.head.length, keep.tail.length], keep]);
     }
   }
 
@@ -319,7 +355,12 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
         if (same) {
           targets.push(t);
           for (const d of t.dirs) visited.add(`${d[4]}:${d[3]}`);
-          return t.files.map((f) => ({ path: f, file: f }));
+          const items = new Array(t.files.length / 2);
+          for (let i = 0; i < items.length; i++) {
+            const f = dirs[t.files[2 * i]] + t.files[2 * i + 1];
+            items[i] = { path: f, file: f };
+          }
+          return items;
         }
         changed = true;
       }
@@ -341,7 +382,10 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     walked(item) {
       if (!watching) return;
       if (item.error || typeof item.path !== 'string' || item.path !== item.file) watching.ok = false;
-      else watching.files.push(item.file);
+      else {
+        const [dir, name] = splitFile(item.file);
+        watching.files.push(internDir(dir), name);
+      }
     },
   };
 
@@ -373,6 +417,8 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     }
     writeManifest(file, {
       maxIndexBytes: maxIndexBytes ?? null,
+      dirs,
+      figures: figures.map((x) => JSON.parse(x)),
       pathSets: pathSets.map((x) => JSON.parse(x)),
       audits: audits.map((x) => JSON.parse(x)),
       targets: trees,
