@@ -207,13 +207,112 @@ const splitFile = (file) => {
 const dirIdentity = (st) => [st.mtimeMs, st.ctimeMs, st.ino, st.dev];
 const sameDir = (a, b) => a[1] === b[0] && a[2] === b[1] && a[3] === b[2] && a[4] === b[3];
 
+// ---- Answers (in the scan's worker threads). ------------------------------------------------
+
+/**
+ * What a worker needs to answer from entries: the old manifest's figure sets and audits, and per
+ * recorded path set how this scan's paths map onto it (`maps`: each path's place, -1 not asked
+ * then), whether every path is there (`complete`) and whether it is this scan's set (`same`),
+ * and `current` (this scan's set).
+ */
+function workerTables(body, paths, current) {
+  const maps = body ? body.pathSets.map((set) => paths.map((p) => set.indexOf(p))) : [];
+  // The entries as columns, cloned once into each worker (an entry per item costs more to post).
+  const list = body ? body.entries : [];
+  const n = list.length;
+  const columns = { id: new Float64Array(5 * n), figures: new Int32Array(n), offset: new Float64Array(n), bitsOffset: new Float64Array(n), indexed: new Float64Array(n), set: new Int32Array(n), audit: new Int32Array(n), verdicts: new Array(n) };
+  for (let i = 0; i < n; i++) {
+    const e = list[i];
+    columns.id.set(e[E_ID], 5 * i);
+    columns.figures[i] = e[E_FIGURES];
+    columns.offset[i] = e[E_OFFSET] ?? NaN;
+    columns.bitsOffset[i] = e[E_BITS_OFFSET] ?? NaN;
+    columns.indexed[i] = e[E_INDEXED] ?? NaN;
+    columns.set[i] = e[E_PATHS];
+    columns.audit[i] = e[E_AUDIT];
+    columns.verdicts[i] = e[E_VERDICTS];
+  }
+  return {
+    columns,
+    figures: body ? body.figures : [],
+    audits: body ? body.audits : [],
+    maps,
+    complete: maps.map((m) => m.every((i) => i >= 0)),
+    same: maps.map((m, i) => i === current && m.length === body.pathSets[i].length),
+    current,
+  };
+}
+
+const codes = (results) => results.map((r) => VERDICTS.indexOf(r.verdict)).join('');
+
+/**
+ * The record of `item` (`{path, file, entry, blob?}`) from its manifest entry when the file's
+ * identity is the recorded one: `{record, kept: {answered: true, verdicts}}` (verdicts: null when
+ * the entry's stand, else this scan's codes), or `{st}` (its stat, or null: read it). `tables`
+ * from workerTables (with a `templates` cache), `staged()` the count of this scan's paths staged
+ * for scanTail. A path not asked before is asked of the core from the kept bytes (`item.blob`).
+ */
+export function answerFromEntry(item, tables, paths, staged) {
+  const c = tables.columns;
+  const at = item.at;
+  let st;
+  try {
+    st = statSync(item.path, { throwIfNoEntry: false });
+  } catch {
+    return { st: null };
+  }
+  const id = 5 * at;
+  if (!st || !st.isFile() || st.size !== c.id[id] || st.mtimeMs !== c.id[id + 1] || st.ctimeMs !== c.id[id + 2] || st.ino !== c.id[id + 3] || st.dev !== c.id[id + 4]) return { st: st ?? null };
+  const set = c.set[at];
+  const results = new Array(paths.length);
+  let verdicts = null;
+  if (tables.complete[set]) {
+    const m = tables.maps[set];
+    const v = c.verdicts[at];
+    for (let i = 0; i < paths.length; i++) results[i] = { path: paths[i], verdict: VERDICTS[v.charCodeAt(m[i]) - 48] };
+    if (!tables.same[set]) verdicts = codes(results);
+  } else {
+    if (!item.blob) return { st };
+    let f;
+    try {
+      f = scanTail(st.size, item.blob.head, item.blob.tail, staged());
+    } catch {
+      return { st };
+    }
+    if (f.length === 0) return { st };
+    for (let i = 0; i < paths.length; i++) results[i] = { path: paths[i], verdict: figureVerdict(f, i) };
+    verdicts = codes(results);
+  }
+  tables.templates ??= [];
+  const fig = c.figures[at];
+  const t = (tables.templates[fig] ??= bloomFromFigures(fromJson(tables.figures[fig])));
+  const orNull = (x) => (Number.isNaN(x) ? null : x);
+  const bloomFilter = { ...t, offset: orNull(c.offset[at]), bitsOffset: orNull(c.bitsOffset[at]), indexedItems: orNull(c.indexed[at]) };
+  const audit = c.audit[at] >= 0 ? { ...tables.audits[c.audit[at]] } : null;
+  const record = { file: item.file, ok: true, size: st.size, version: tables.figures[fig][0], bloomFilter, results, audit, bytesRead: 0, reads: 0, error: null };
+  return { record, kept: { answered: true, verdicts } };
+}
+
+/** A record read now and what was kept of it (keepFromWindow, keepByReading) → what the manifest records. */
+export function keptFacts(record, keep) {
+  if (!keep || !record.ok || !record.bloomFilter || !record.results) return null;
+  return { id: keep.id, figures: figuresOf(record.version, record.bloomFilter), indexed: record.bloomFilter.indexedItems ?? null, verdicts: codes(record.results), audit: record.audit, head: keep.head, tail: keep.tail };
+}
+
+/** A packed batch (openManifest's `sent`) → its items. */
+export function unpackBatch({ files, at }) {
+  return files.split('\0').map((f, i) => (at[i] < 0 ? { path: f, file: f } : { path: f, file: f, at: at[i] }));
+}
+
+// ---- The manifest of one scan (the main thread). -------------------------------------------------
+
 /**
  * The manifest of one scan: `file` (its path; read now: a bad one throws here), the scan's
- * `paths`, `audit` and `maxIndexBytes`. `answer(item)` gives the record of an unchanged file
- * (or null: read it), `add(records)` takes the records of the files read (their `keep`
- * removed), `walkHooks` lets it replay an unchanged directory tree without reading its
- * directories, `save()` writes what this scan saw (when anything changed); `stats` counts
- * answered, read and dropped files.
+ * `paths`, `audit` and `maxIndexBytes`. `attach(item)` gives a local file its entry (for the
+ * worker that stats it, answerFromEntry), `sent(n, items)` and `took(n, kept)` follow each
+ * batch to its answer, `walkHooks` lets it replay an unchanged directory tree without reading
+ * its directories, `finish(files)` writes what this scan saw (when anything changed); `stats`
+ * counts answered, read and dropped files; `tables` go to the workers.
  */
 export function openManifest(file, { paths = [], audit = false, maxIndexBytes, racyMs } = {}) {
   racyMs ??= RACY_MS;
@@ -224,8 +323,17 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   const old = read && read.body.maxIndexBytes === (maxIndexBytes ?? null) ? read : null;
   const body = old?.body;
   const dirs = body ? body.dirs : [];
-  const byFile = new Map();
-  if (body) for (const e of body.entries) byFile.set(dirs[e[E_DIR]] + e[E_NAME], e);
+  // A file → its entry's index, made on first need (a replayed tree names its entries itself).
+  let byFile = null;
+  const entryOf = (f) => {
+    if (!byFile) {
+      byFile = new Map();
+      if (body) body.entries.forEach((e, i) => byFile.set(dirs[e[E_DIR]] + e[E_NAME], i));
+    }
+    return byFile.get(f);
+  };
+  const seen = new Uint8Array(body ? body.entries.length : 0);
+  let seenCount = 0;
   const pathSets = body ? body.pathSets.map((x) => JSON.stringify(x)) : [];
   const audits = body ? body.audits.map((x) => JSON.stringify(x)) : [];
   const figures = body ? body.figures.map((x) => JSON.stringify(x)) : [];
@@ -248,84 +356,69 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     }
     return i;
   };
-  // bloomInfo() of each figure set, made once (bloomFromFigures: the wire's one decoder).
-  const templates = [];
-  const bloomOf = (e) => {
-    const t = (templates[e[E_FIGURES]] ??= bloomFromFigures(fromJson(body.figures[e[E_FIGURES]])));
-    return { ...t, offset: e[E_OFFSET], bitsOffset: e[E_BITS_OFFSET], indexedItems: e[E_INDEXED] };
-  };
   const current = intern(pathSets, paths);
-  // Per recorded path set: each asked path's place in it (-1: not asked then).
-  const maps = body ? body.pathSets.map((set) => paths.map((p) => set.indexOf(p))) : [];
-  const complete = maps.map((m) => m.every((i) => i >= 0));
-  const identical = maps.map((m, s) => s === current && m.length === body.pathSets[s].length);
-  const carried = []; // entries answered, as they were (or with this scan's verdicts)
-  const added = []; // [entry, blob]
+  const tables = workerTables(body, paths, current);
+  const carried = []; // entries answered (with this scan's verdicts where they changed)
+  const added = []; // [entry, head, tail]
   const targets = [];
+  const inFlight = new Map();
   const stats = { file, answered: 0, read: 0, dropped: 0 };
   let changed = old === null;
-  let staged = null;
 
-  function answer(item) {
-    const e = byFile.get(item.file);
-    if (!e) return null;
-    byFile.delete(item.file);
+  /** Gives `item` ({path, file}) its entry when it has one the scan may answer from. */
+  function attach(item) {
+    const at = item.at ?? entryOf(item.file);
+    item.at = undefined;
+    if (at === undefined || at < 0 || seen[at]) return;
+    seen[at] = 1;
+    seenCount++;
+    const e = body.entries[at];
     const wasAudited = e[E_AUDIT] >= 0;
-    if (audit && !wasAudited) return null;
-    let st;
-    try {
-      st = statSync(item.path, { throwIfNoEntry: false });
-    } catch {
-      return null;
-    }
-    if (!st || !st.isFile() || !sameIdentity(identityOf(st), e[E_ID])) return null;
-    const set = e[E_PATHS];
-    const results = new Array(paths.length);
-    let entry = e;
-    if (complete[set]) {
-      const m = maps[set];
-      const v = e[E_VERDICTS];
-      for (let i = 0; i < paths.length; i++) results[i] = { path: paths[i], verdict: VERDICTS[v.charCodeAt(m[i]) - 48] };
-      if (!identical[set]) entry = [...e.slice(0, E_PATHS), current, results.map((r) => VERDICTS.indexOf(r.verdict)).join(''), ...e.slice(E_AUDIT)];
-    } else {
-      // A path this file was not asked for. Recorded with --audit, its rule needs the file's audit: read it.
-      if (wasAudited) return null;
+    // With --audit a file recorded without it is read again; recorded with it, a path not asked
+    // then needs its audit (read it again too).
+    if ((audit && !wasAudited) || (wasAudited && !tables.complete[e[E_PATHS]])) return;
+    item.at = at;
+    if (!tables.complete[e[E_PATHS]]) {
       old.blobsOk();
-      const head = old.blobs.subarray(e[E_BLOB], e[E_BLOB] + e[E_HEAD]);
-      const tail = old.blobs.subarray(e[E_BLOB] + e[E_HEAD], e[E_BLOB] + e[E_HEAD] + e[E_TAIL]);
-      staged ??= stagePaths(paths).count;
-      let f;
-      try {
-        f = scanTail(st.size, head, tail, staged);
-      } catch {
-        return null;
-      }
-      if (f.length === 0) return null;
-      for (let i = 0; i < paths.length; i++) results[i] = { path: paths[i], verdict: figureVerdict(f, i) };
-      entry = [...e.slice(0, E_PATHS), current, results.map((r) => VERDICTS.indexOf(r.verdict)).join(''), ...e.slice(E_AUDIT)];
+      const at = e[E_BLOB];
+      item.blob = { head: old.blobs.slice(at, at + e[E_HEAD]), tail: old.blobs.slice(at + e[E_HEAD], at + e[E_HEAD] + e[E_TAIL]) };
     }
-    if (entry !== e) changed = true;
-    stats.answered++;
-    carried.push(entry);
-    const bloomFilter = bloomOf(e);
-    return { file: item.file, ok: true, size: st.size, version: body.figures[e[E_FIGURES]][0], bloomFilter, results, audit: wasAudited ? { ...body.audits[e[E_AUDIT]] } : null, bytesRead: 0, reads: 0, error: null };
   }
 
-  function add(records) {
-    stats.read += records.length;
-    for (const r of records) {
-      const keep = r.keep;
-      if (keep !== undefined) delete r.keep;
-      if (!keep || !r.ok || !r.bloomFilter || r.results?.length !== paths.length) continue;
+  /** Batch `n` for a worker: its message (plain items packed: names in one string, entries in one array). */
+  function sent(n, items) {
+    inFlight.set(n, items);
+    if (!items.every((x) => typeof x.path === 'string' && x.path === x.file && !x.error && !x.blob && !x.file.includes('\0'))) return { seq: n, items };
+    const at = new Int32Array(items.length);
+    for (let i = 0; i < items.length; i++) at[i] = items[i].at ?? -1;
+    return { seq: n, packed: { files: items.map((x) => x.file).join('\0'), at } };
+  }
+
+  function took(n, kept) {
+    const items = inFlight.get(n);
+    inFlight.delete(n);
+    if (!items || !kept) return;
+    for (let i = 0; i < items.length; i++) {
+      const k = kept[i];
+      if (!k) continue;
+      if (k.answered) {
+        stats.answered++;
+        const e = body.entries[items[i].at];
+        if (k.verdicts === null) carried.push(e);
+        else {
+          changed = true;
+          carried.push([...e.slice(0, E_PATHS), current, k.verdicts, ...e.slice(E_AUDIT)]);
+        }
+        continue;
+      }
       changed = true;
-      const verdicts = r.results.map((x) => VERDICTS.indexOf(x.verdict)).join('');
-      const a = r.audit ? intern(audits, r.audit) : -1;
-      const f = figuresOf(r.version, r.bloomFilter);
+      const f = k.figures;
       const at = [f[OFFSET], f[BITS_OFFSET]];
       f[OFFSET] = null;
       f[BITS_OFFSET] = null;
-      const [dir, name] = splitFile(r.file);
-      added.push([[internDir(dir), name, keep.id, intern(figures, f, figureIndex), at[0], at[1], r.bloomFilter.indexedItems ?? null, current, verdicts, a, 0, keep.head.length, keep.tail.length], keep]);
+      const [dir, name] = splitFile(items[i].file);
+      const a = k.audit ? intern(audits, k.audit) : -1;
+      added.push([[internDir(dir), name, k.id, intern(figures, f, figureIndex), at[0], at[1], k.indexed, current, k.verdicts, a, 0, k.head.length, k.tail.length], k.head, k.tail]);
     }
   }
 
@@ -355,10 +448,11 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
         if (same) {
           targets.push(t);
           for (const d of t.dirs) visited.add(`${d[4]}:${d[3]}`);
-          const items = new Array(t.files.length / 2);
-          for (let i = 0; i < items.length; i++) {
-            const f = dirs[t.files[2 * i]] + t.files[2 * i + 1];
-            items[i] = { path: f, file: f };
+          // [dir, name, entry] per file: the entry's index in this manifest (-1: none).
+          const items = new Array(t.files.length / 3);
+          for (let i = 0, j = 0; i < items.length; i++, j += 3) {
+            const f = dirs[t.files[j]] + t.files[j + 1];
+            items[i] = { path: f, file: f, at: t.files[j + 2] };
           }
           return items;
         }
@@ -384,16 +478,18 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
       if (item.error || typeof item.path !== 'string' || item.path !== item.file) watching.ok = false;
       else {
         const [dir, name] = splitFile(item.file);
-        watching.files.push(internDir(dir), name);
+        watching.files.push(internDir(dir), name, item.file);
       }
     },
   };
 
-  /** Writes the manifest when this scan changed anything (files read, gone, or other paths). */
-  function save() {
-    stats.dropped = byFile.size;
-    const trees = targets.filter((t) => t.ok !== false && t.dirs.length > 0).map(({ target, dirs, files }) => ({ target, dirs, files }));
-    if (!changed && byFile.size === 0 && oldTargets.size === 0 && trees.length === body.targets.length) return;
+  /** At the end of a scan of `files` files: writes the manifest when this scan changed anything (files read, gone, other paths). */
+  function finish(files) {
+    const dropped = seen.length - seenCount;
+    stats.dropped = dropped;
+    stats.read = files - stats.answered;
+    const live = targets.filter((t) => t.ok !== false && t.dirs.length > 0);
+    if (!changed && dropped === 0 && oldTargets.size === 0 && live.length === body.targets.length && carried.length === seenCount) return;
     // Bytes carried over are checked first: a corrupt manifest's bytes never get a new checksum.
     if (carried.length) old.blobsOk();
     const parts = [];
@@ -409,12 +505,25 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
       }
       return to === e[E_BLOB] ? e : [...e.slice(0, E_BLOB), to, ...e.slice(E_HEAD)];
     });
-    for (const [e, keep] of added) {
+    for (const [e, head, tail] of added) {
       e[E_BLOB] = at;
-      parts.push(keep.head, keep.tail);
-      at += keep.head.length + keep.tail.length;
+      parts.push(head, tail);
+      at += head.length + tail.length;
       entries.push(e);
     }
+    // Each tree's files with their entries' places in this manifest.
+    const place = new Map(entries.map((e, i) => [dirs[e[E_DIR]] + e[E_NAME], i]));
+    const trees = live.map(({ target, dirs: d, files: f }) => {
+      const out = new Array(f.length);
+      for (let j = 0; j < f.length; j += 3) {
+        out[j] = f[j];
+        out[j + 1] = f[j + 1];
+        // A replayed tree holds its old places; a walked one its files' names.
+        const file = typeof f[j + 2] === 'string' ? f[j + 2] : dirs[f[j]] + f[j + 1];
+        out[j + 2] = place.get(file) ?? -1;
+      }
+      return { target, dirs: d, files: out };
+    });
     writeManifest(file, {
       maxIndexBytes: maxIndexBytes ?? null,
       dirs,
@@ -426,5 +535,5 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     }, Buffer.concat(parts));
   }
 
-  return { answer, add, save, stats, walkHooks };
+  return { attach, sent, took, finish, stats, walkHooks, tables: { ...tables, templates: undefined } };
 }

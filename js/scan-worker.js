@@ -9,9 +9,10 @@ import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { addToSummary, failedRecord, formatRecords, newSummary, scanOne, tailRecord } from './scan-core.js';
 import { TAIL_WINDOW } from './wire.js';
-import { keepByReading, keepFromWindow } from './manifest.js';
+import { answerFromEntry, keepByReading, keepFromWindow, keptFacts, unpackBatch } from './manifest.js';
 
-// `keep`: a scan with a manifest (js/manifest.js): each record carries what the manifest keeps.
+// `keep`: a scan with a manifest (js/manifest.js), its tables: a file with an entry is answered
+// from it when unchanged; of a file read, what the manifest keeps goes back beside its record.
 const { paths, audit, format, entry, maxIndexBytes, keep, racyMs } = workerData;
 // openTsFile's options for the usual way; a maxIndexBytes below the tail window also turns the
 // fast route off (it takes any TsFileMetadata that lies in the window).
@@ -121,36 +122,53 @@ function scanFast(item, count) {
   }
 }
 
-async function scanBatch({ seq, items }) {
+async function scanBatch({ seq, items, packed }) {
+  items ??= unpackBatch(packed);
   const records = [];
   // The paths are staged once per batch (scanOne's probeMany stages the same bytes again).
   const count = audit ? 0 : stagePaths(paths).count;
-  for (const item of items) {
+  const kept = keep ? new Array(items.length).fill(null) : null;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
     if (item.error) {
       records.push(failedRecord(item.file, item.error));
       continue;
     }
+    let before;
+    if (item.at !== undefined) {
+      const answer = answerFromEntry(item, keep, paths, () => count);
+      if (answer.record) {
+        records.push(answer.record);
+        kept[i] = answer.kept;
+        continue;
+      }
+      before = answer.st;
+    }
     const fast = fastRoute ? scanFast(item, count) : null;
-    if (fast?.file !== undefined) records.push(fast);
-    else {
-      let before = null;
-      try {
-        before = keep ? statSync(fsPath(item.path)) : null;
-      } catch {
-        // scanOne reports it
+    if (fast?.file !== undefined) {
+      if (keep) kept[i] = keptFacts(fast, fast.keep);
+      delete fast.keep;
+      records.push(fast);
+    } else {
+      if (keep && before === undefined) {
+        try {
+          before = statSync(fsPath(item.path));
+        } catch {
+          before = null; // scanOne reports it
+        }
       }
       const record = await scanOne(item.file, item.path, { open: openTsFile, makeSource: (p) => fileSource(p, fast?.held, item.file), paths, audit, openOptions });
-      if (keep) record.keep = record.ok ? keepByReading(fsPath(item.path), before, Date.now(), racyMs) : null;
+      if (keep && record.ok) kept[i] = keptFacts(record, keepByReading(fsPath(item.path), before, Date.now(), racyMs));
       records.push(record);
     }
   }
   const part = newSummary(paths);
   for (const r of records) addToSummary(part, r);
-  if (format === 'records') parentPort.postMessage({ seq, output: records, summary: part });
+  if (format === 'records') parentPort.postMessage({ seq, output: records, summary: part, kept });
   else {
     // Text goes as UTF-8 bytes, transferred: no copy, and the main thread writes them as they are.
     const bytes = utf8.encode(formatRecords(records, format, paths));
-    parentPort.postMessage({ seq, output: bytes, summary: part }, [bytes.buffer]);
+    parentPort.postMessage({ seq, output: bytes, summary: part, kept }, [bytes.buffer]);
   }
 }
 

@@ -22,6 +22,8 @@ import { openManifest } from './manifest.js';
 
 /** Local files per message to a worker (one message per file would cost more than the file). */
 const BATCH = 256;
+/** With a manifest, most files are a stat each: fewer, larger messages. */
+const MANIFEST_BATCH = 2048;
 /** URLs per batch, and how many are read at once. */
 const URL_BATCH = 128;
 /**
@@ -241,8 +243,8 @@ export async function runScan(targets, opts, sink) {
   // One bound on remote opens in flight, across all the URL batches being read.
   const remote = limiter(Math.max(1, Math.floor(opts.concurrency ?? REMOTE_CONCURRENCY)));
   const summary = newSummary(paths);
-  // With a manifest (js/manifest.js): unchanged local files are answered from it, the rest read
-  // by workers that hand over what it keeps (their records, formatted here).
+  // With a manifest (js/manifest.js): local files go to the workers with their entries; a worker
+  // answers an unchanged one from it and reads the rest, handing back what the manifest keeps.
   const manifest = opts.manifest != null ? openManifest(opts.manifest, { paths, audit, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs }) : null;
   const workers = [];
   const maxAhead = jobs * 2 + 2;
@@ -287,8 +289,8 @@ export async function runScan(targets, opts, sink) {
           nextEmit++;
           mergeSummary(summary, r.summary);
           done += r.summary.files;
-          if (r.read) manifest.add(r.output);
-          await sink(manifest && format !== 'records' ? formatRecords(r.output, format, paths) : r.output);
+          manifest?.took(nextEmit - 1, r.kept);
+          await sink(r.output);
           onProgress?.({ done, found, total: walked ? found : null, bytesRead: summary.bytesRead, elapsedMs: performance.now() - t0 });
         }
         wakeUp();
@@ -297,11 +299,11 @@ export async function runScan(targets, opts, sink) {
   };
 
   const spawn = () => {
-    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: { paths, audit, format: manifest ? 'records' : format, keep: manifest !== null, racyMs: opts.manifestRacyMs, maxIndexBytes: opts.maxIndexBytes, entry: workerEntry ?? new URL('./node.js', import.meta.url).href } });
+    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: { paths, audit, format, keep: manifest?.tables ?? null, racyMs: opts.manifestRacyMs, maxIndexBytes: opts.maxIndexBytes, entry: workerEntry ?? new URL('./node.js', import.meta.url).href } });
     const w = { worker, busy: 0 };
     worker.on('message', (msg) => {
       w.busy--;
-      deliver(msg.seq, { ...msg, read: manifest !== null });
+      deliver(msg.seq, msg);
     });
     worker.on('error', fail);
     worker.on('exit', (code) => {
@@ -333,7 +335,7 @@ export async function runScan(targets, opts, sink) {
       if (failed) return;
       const part = newSummary(paths);
       for (const r of records) addToSummary(part, r);
-      deliver(n, { output: format === 'records' || manifest ? records : formatRecords(records, format, paths), summary: part, read: manifest !== null });
+      deliver(n, { output: format === 'records' ? records : formatRecords(records, format, paths), summary: part });
     } catch (e) {
       fail(e);
     }
@@ -341,21 +343,16 @@ export async function runScan(targets, opts, sink) {
 
   let batch = [];
   let batchIsUrls = false;
-  let batchIsKept = false; // records answered by the manifest
   const flush = async () => {
     if (!batch.length) return;
     let w = null;
-    while (!failed && (seq - nextEmit >= maxAhead || (!batchIsUrls && !batchIsKept && !(w = idleWorker())))) await waitForSlot();
+    while (!failed && (seq - nextEmit >= maxAhead || (!batchIsUrls && !(w = idleWorker())))) await waitForSlot();
     if (failed) return;
     const n = seq++;
-    if (batchIsKept) {
-      const part = newSummary(paths);
-      for (const r of batch) addToSummary(part, r);
-      deliver(n, { output: batch, summary: part, read: false });
-    } else if (batchIsUrls) scanUrls(n, batch);
+    if (batchIsUrls) scanUrls(n, batch);
     else {
       w.busy++;
-      w.worker.postMessage({ seq: n, items: batch });
+      w.worker.postMessage(manifest ? manifest.sent(n, batch) : { seq: n, items: batch });
     }
     batch = [];
   };
@@ -366,12 +363,11 @@ export async function runScan(targets, opts, sink) {
         if (failed) break walk;
         found++;
         const isUrl = item.url !== undefined;
-        const kept = manifest && item.path !== undefined ? manifest.answer(item) : null;
-        if (batch.length && (isUrl !== batchIsUrls || (kept !== null) !== batchIsKept)) await flush();
+        if (batch.length && isUrl !== batchIsUrls) await flush();
+        if (manifest && item.path !== undefined) manifest.attach(item);
         batchIsUrls = isUrl;
-        batchIsKept = kept !== null;
-        batch.push(kept ?? item);
-        if (batch.length >= (isUrl ? URL_BATCH : kept ? 1024 : BATCH)) await flush();
+        batch.push(item);
+        if (batch.length >= (isUrl ? URL_BATCH : manifest ? MANIFEST_BATCH : BATCH)) await flush();
       }
     }
     walked = true;
@@ -384,7 +380,7 @@ export async function runScan(targets, opts, sink) {
     await Promise.all(workers.map((w) => w.worker.terminate()));
   }
   if (failed) throw failed;
-  manifest?.save();
+  manifest?.finish(summary.files);
   const finished = finishSummary(summary, performance.now() - t0);
   if (manifest) finished.manifest = manifest.stats;
   return finished;
