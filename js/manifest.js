@@ -221,9 +221,13 @@ function workerTables(body, paths, current) {
   const list = body ? body.entries : [];
   const n = list.length;
   const columns = { id: new Float64Array(5 * n), figures: new Int32Array(n), offset: new Float64Array(n), bitsOffset: new Float64Array(n), indexed: new Float64Array(n), set: new Int32Array(n), audit: new Int32Array(n), verdicts: new Array(n) };
+  const versions = new Map(); // an object's entry → its [kind, size, etag, lastModified] (the main thread's)
   for (let i = 0; i < n; i++) {
     const e = list[i];
-    columns.id.set(e[E_ID], 5 * i);
+    if (typeof e[E_ID][0] === 'string') {
+      versions.set(i, e[E_ID]);
+      columns.id.fill(NaN, 5 * i, 5 * i + 5);
+    } else columns.id.set(e[E_ID], 5 * i);
     columns.figures[i] = e[E_FIGURES];
     columns.offset[i] = e[E_OFFSET] ?? NaN;
     columns.bitsOffset[i] = e[E_BITS_OFFSET] ?? NaN;
@@ -233,6 +237,7 @@ function workerTables(body, paths, current) {
     columns.verdicts[i] = e[E_VERDICTS];
   }
   return {
+    versions,
     columns,
     figures: body ? body.figures : [],
     audits: body ? body.audits : [],
@@ -256,13 +261,20 @@ export function answerFromEntry(item, tables, paths, staged) {
   const c = tables.columns;
   const at = item.at;
   let st;
-  try {
-    st = statSync(item.path, { throwIfNoEntry: false });
-  } catch {
-    return { st: null };
+  if (item.version) {
+    // An object from a listing: its ETag, size and Last-Modified there are its identity.
+    const v = tables.versions.get(at);
+    if (!v || !sameVersion(v, objectIdentity(item.version))) return { st: null };
+    st = { size: item.version.size };
+  } else {
+    try {
+      st = statSync(item.path, { throwIfNoEntry: false });
+    } catch {
+      return { st: null };
+    }
+    const id = 5 * at;
+    if (!st || !st.isFile() || st.size !== c.id[id] || st.mtimeMs !== c.id[id + 1] || st.ctimeMs !== c.id[id + 2] || st.ino !== c.id[id + 3] || st.dev !== c.id[id + 4]) return { st: st ?? null };
   }
-  const id = 5 * at;
-  if (!st || !st.isFile() || st.size !== c.id[id] || st.mtimeMs !== c.id[id + 1] || st.ctimeMs !== c.id[id + 2] || st.ino !== c.id[id + 3] || st.dev !== c.id[id + 4]) return { st: st ?? null };
   const set = c.set[at];
   const results = new Array(paths.length);
   let verdicts = null;
@@ -293,6 +305,62 @@ export function answerFromEntry(item, tables, paths, staged) {
   return { record, kept: { answered: true, verdicts } };
 }
 
+/**
+ * An object's identity from its listing (`{size, etag, lastModified}`): its ETag, size and
+ * Last-Modified; null when it has neither ETag nor Last-Modified.
+ */
+export const objectIdentity = (v) => (v && ((typeof v.etag === 'string' && v.etag !== '') || typeof v.lastModified === 'string') ? ['object', v.size, v.etag || null, v.lastModified ?? null, 0] : null);
+/**
+ * An object listed without an ETag is recorded only when its Last-Modified is this long past
+ * (stores keep it to the second, and the store's clock is not ours).
+ */
+export const OBJECT_RACY_MS = 60_000;
+const recordable = (id, now, racyMs) => id !== null && (id[2] !== null || now - Date.parse(id[3]) >= racyMs);
+const sameVersion = (a, b) => b !== null && a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
+
+/**
+ * A byte source that keeps what it read (`reads`: [offset, bytes]), for an object read over
+ * HTTP: what the manifest keeps of it comes from those reads, not from more requests.
+ */
+export function keepingReads(source, reads) {
+  const read = source.read.bind(source);
+  source.read = async (offset, length) => {
+    const bytes = await read(offset, length);
+    reads.push([offset, bytes]);
+    return bytes;
+  };
+  return source;
+}
+
+/** What the manifest keeps of an object read through keepingReads: `id` its listing's identity. */
+export function keepFromReads(id, size, reads) {
+  if (!id || id[1] !== size) return null;
+  // Bytes [offset, offset + length) from the reads (one, or several that cover them together).
+  const at = (offset, length) => {
+    for (const [o, b] of reads) if (offset >= o && offset + length <= o + b.length) return b.subarray(offset - o, offset - o + length);
+    const out = new Uint8Array(length);
+    const covered = new Uint8Array(length);
+    for (const [o, b] of reads) {
+      const from = Math.max(offset, o);
+      const to = Math.min(offset + length, o + b.length);
+      if (from >= to) continue;
+      out.set(b.subarray(from - o, to - o), from - offset);
+      covered.fill(1, from - offset, to - offset);
+    }
+    return covered.every((x) => x === 1) ? out : null;
+  };
+  try {
+    const head = at(0, Math.min(size, 12));
+    const last = at(Math.max(0, size - 10), Math.min(size, 10));
+    if (!head || !last) return null;
+    const [, metadataOffset] = tsfileEnvelope(size, head, last);
+    const tail = at(metadataOffset, size - metadataOffset);
+    return tail ? { id, head: head.slice(), tail: tail.slice() } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A record read now and what was kept of it (keepFromWindow, keepByReading) → what the manifest records. */
 export function keptFacts(record, keep) {
   if (!keep || !record.ok || !record.bloomFilter || !record.results) return null;
@@ -315,6 +383,7 @@ export function unpackBatch({ files, at }) {
  * counts answered, read and dropped files; `tables` go to the workers.
  */
 export function openManifest(file, { paths = [], audit = false, maxIndexBytes, racyMs } = {}) {
+  const objectRacyMs = racyMs ?? OBJECT_RACY_MS;
   racyMs ??= RACY_MS;
   if (typeof file !== 'string' || file === '') throw invalidArgument('manifest', 'manifest must be the path of a manifest file');
   if (!paths.every((p) => typeof p === 'string')) throw invalidArgument('paths', 'a scan with a manifest takes its paths as strings');
@@ -365,7 +434,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   const stats = { file, answered: 0, read: 0, dropped: 0 };
   let changed = old === null;
 
-  /** Gives `item` ({path, file}) its entry when it has one the scan may answer from. */
+  /** Gives `item` ({path, file}, or {url, file, version} from a listing) its entry when it has one the scan may answer from. */
   function attach(item) {
     const at = item.at ?? entryOf(item.file);
     item.at = undefined;
@@ -535,5 +604,21 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     }, Buffer.concat(parts));
   }
 
-  return { attach, sent, took, finish, stats, walkHooks, tables: { ...tables, templates: undefined } };
+  /**
+   * An object (http(s), s3://) of batch `kept`'s scan: answered from its entry when its listing
+   * says it is the one recorded, else read by `read(makeSource)` with its reads kept.
+   * Returns `[record, kept]`.
+   */
+  async function object(item, makeSource, read) {
+    if (item.at !== undefined) {
+      const a = answerFromEntry(item, tables, paths, () => stagePaths(paths).count);
+      if (a.record) return [a.record, a.kept];
+    }
+    const reads = [];
+    const record = await read(async (input, options) => keepingReads(await makeSource(input, options), reads));
+    const id = objectIdentity(item.version);
+    return [record, recordable(id, Date.now(), objectRacyMs) && record.ok ? keptFacts(record, keepFromReads(id, record.size, reads)) : null];
+  }
+
+  return { attach, sent, took, finish, object, stats, walkHooks, tables: { ...tables, versions: undefined }, mainTables: tables };
 }

@@ -99,7 +99,7 @@ export async function* walkTargetBatches(targets, options = {}) {
       batch = [];
       try {
         for await (const o of s3TsFiles(target, options, () => s3ConfigFromEnvironment())) {
-          batch.push({ url: o.target, file: o.target });
+          batch.push({ url: o.target, file: o.target, version: { size: o.size, etag: o.etag, lastModified: o.lastModified } });
           if (batch.length >= 1024) {
             yield batch;
             batch = [];
@@ -322,11 +322,15 @@ export async function runScan(targets, opts, sink) {
   const scanUrls = async (n, items) => {
     try {
       const records = new Array(items.length);
+      const kept = manifest ? (manifest.sent(n, items), new Array(items.length).fill(null)) : undefined;
+      const read = (makeSource) => (item) => scanOne(item.file, item.url, { open: openTsFile, makeSource, paths, audit, openOptions: httpOptions, child });
       await Promise.all(
         items.map(async (item, i) => {
           await remote.acquire();
           try {
-            if (!failed) records[i] = await scanOne(item.file, item.url, { open: openTsFile, makeSource: nodeSource, paths, audit, openOptions: httpOptions, child });
+            if (failed) return;
+            if (manifest) [records[i], kept[i]] = await manifest.object(item, nodeSource, (makeSource) => read(makeSource)(item));
+            else records[i] = await read(nodeSource)(item);
           } finally {
             remote.release();
           }
@@ -335,7 +339,7 @@ export async function runScan(targets, opts, sink) {
       if (failed) return;
       const part = newSummary(paths);
       for (const r of records) addToSummary(part, r);
-      deliver(n, { output: format === 'records' ? records : formatRecords(records, format, paths), summary: part });
+      deliver(n, { output: format === 'records' ? records : formatRecords(records, format, paths), summary: part, kept });
     } catch (e) {
       fail(e);
     }
@@ -364,7 +368,7 @@ export async function runScan(targets, opts, sink) {
         found++;
         const isUrl = item.url !== undefined;
         if (batch.length && isUrl !== batchIsUrls) await flush();
-        if (manifest && item.path !== undefined) manifest.attach(item);
+        if (manifest && (item.path !== undefined || item.version)) manifest.attach(item);
         batchIsUrls = isUrl;
         batch.push(item);
         if (batch.length >= (isUrl ? URL_BATCH : manifest ? MANIFEST_BATCH : BATCH)) await flush();
