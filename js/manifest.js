@@ -13,12 +13,20 @@
 // verdicts of that file; a path it does not hold is asked of the core again, from the recorded
 // bytes (wasm scanTail: the fast scan's own rule), or — for a file recorded with --audit, whose
 // rule needs the file's audit — the file is read again. Errors are never recorded: a file that
-// could not be read is read again. http(s) and s3:// files are read again every time.
+// could not be read is read again. An object of an s3:// listing is identified by the listing's
+// ETag, size and Last-Modified (without an ETag, recorded only once its Last-Modified is
+// OBJECT_RACY_MS past); a URL without a listing is read every time.
 //
-// The file: one header line (JSON: format, version, body length, SHA-256 of the body), then
-// the body (JSON). Written to a temporary file beside it and renamed over it, so an
-// interrupted scan leaves the previous manifest whole. A manifest that is not one (foreign),
-// is cut short (truncated), does not match its checksum (corrupt) or is of a later version
+// Where the work is: the main thread reads the manifest and replays unchanged directory trees;
+// each local file goes to a scan worker with its entry's index (the entries are cloned into
+// each worker once, as columns), which stats it and answers it (answerFromEntry) or reads it
+// and hands back what the manifest keeps (keptFacts); objects are answered on the main thread.
+//
+// The file: one header line (JSON: format, version, the lengths and SHA-256 of its two parts),
+// the tables (JSON), then the kept bytes. Rewritten only when something changed, to a temporary
+// file beside it renamed over it, so an interrupted scan leaves the previous manifest whole. A
+// manifest that is not one (foreign), is cut short (truncated), does not match its checksums
+// (corrupt: the tables' when read, the bytes' when first used) or is of a later version
 // (future_version) is a typed error: kind 'manifest', `reason`, `path`.
 import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
