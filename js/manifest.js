@@ -465,7 +465,8 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   /** Batch `n` for a worker: its message (plain items packed: names in one string, entries in one array). */
   function sent(n, items) {
     inFlight.set(n, items);
-    if (!items.every((x) => typeof x.path === 'string' && x.path === x.file && !x.error && !x.blob && !x.file.includes('\0'))) return { seq: n, items };
+    // (A path string holds no NUL: the file system refuses one, and the walk reports it as an error.)
+    if (!items.every((x) => typeof x.path === 'string' && x.path === x.file && !x.error && !x.blob)) return { seq: n, items };
     const at = new Int32Array(items.length);
     for (let i = 0; i < items.length; i++) at[i] = items[i].at ?? -1;
     return { seq: n, packed: { files: items.map((x) => x.file).join('\0'), at } };
