@@ -41,8 +41,12 @@ const SHIPPED = [
   'js/scan.js', 'js/source.js', 'js/tsfile.js', 'js/web.d.ts', 'js/web.js', 'js/wire.js', 'js/worker-client.d.ts', 'js/worker-client.js', 'js/worker-scan.js', 'js/worker.d.ts', 'js/worker.js', 'js/workerd.js',
   'package.json',
 ];
-/** The tarball's budget: the charsets module (JDK 17's tables, 158 kB gzipped) is most of it. */
-const PACKED_BUDGET = 480_000;
+/**
+ * The tarball's budget: the charsets module (JDK 17's tables, 158 kB gzipped) is most of it.
+ * 480,000 until repeat scans came (js/manifest.js, in the ESM files and the CJS bundle, and its
+ * README section: ~24 kB packed; 490,991 B measured with them).
+ */
+const PACKED_BUDGET = 500_000;
 
 test('the tarball ships exactly the package, within its size budget, with every file the README names', () => {
   const { files, size } = tarball();
