@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { ioError } from './node-source.js';
 
-export const SCAN_USAGE = 'tsfile-bloom scan TARGET... [--path P]... [--paths-file F] [--jobs N] [--audit]\n                    [--json | --csv | --list maybe|absent [--print0]]';
+export const SCAN_USAGE = 'tsfile-bloom scan TARGET... [--path P]... [--paths-file F] [--jobs N] [--audit]\n                    [--manifest FILE] [--json | --csv | --list maybe|absent [--print0]]';
 
 export const SCAN_HELP = `scan     reads the filter of every TsFile in TARGETs (files; directories, recursively:
          files named *.tsfile; http(s):// URLs read with Range requests; @LIST: targets
@@ -19,7 +19,10 @@ export const SCAN_HELP = `scan     reads the filter of every TsFile in TARGETs (
          separated with --print0), for the next tool (the summary on stderr). --jobs N: up
          to N worker threads for local files (default: the core count; one more per 16,384
          files found) and N files read at once over HTTP or S3 (default 64). The flags for
-         URLs and --max-index-bytes apply to every file`;
+         URLs and --max-index-bytes apply to every file. --manifest FILE keeps what
+         the scan learnt of each local file in FILE; the next scan with it reads only
+         the files that are new or changed (size, mtime, ctime, inode) and answers for
+         the rest from FILE (README, "Repeat scans")`;
 
 function readLines(file, what) {
   let text;
@@ -71,7 +74,7 @@ export async function scanCommand({ values, targets: given, source = {} }, { wri
     const out = records.filter((r) => (values.list === 'absent' ? skippable(r) : !skippable(r))).map((r) => `${r.file}${end}`);
     return out.length ? write(out.join('')) : undefined;
   };
-  const summary = await runScan(targets, { ...source, paths, audit: values.audit === true, concurrency: jobs, format, onProgress, signal }, values.list ? listed : write);
+  const summary = await runScan(targets, { ...source, paths, audit: values.audit === true, concurrency: jobs, manifest: values.manifest, format, onProgress, signal }, values.list ? listed : write);
   if (progressShown) stderr.write('\r\x1b[K');
   if (format === 'ndjson') await write(`${JSON.stringify({ summary: summaryJson(summary) })}\n`);
   else if (format === 'csv' || values.list) stderr.write(`${summaryText(summary)}\n`);

@@ -106,7 +106,7 @@ charsets: ${CHARSETS.join(', ')}`,
   scan: {
     usage: [`${SCAN_USAGE} ${SOURCE_USAGE}`],
     help: SCAN_HELP,
-    flags: { path: { type: 'string', multiple: true }, 'paths-file': { type: 'string' }, jobs: { type: 'string' }, audit: { type: 'boolean' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, list: { type: 'string' }, print0: { type: 'boolean' }, ...SOURCE_FLAGS },
+    flags: { path: { type: 'string', multiple: true }, 'paths-file': { type: 'string' }, jobs: { type: 'string' }, audit: { type: 'boolean' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, list: { type: 'string' }, print0: { type: 'boolean' }, manifest: { type: 'string' }, ...SOURCE_FLAGS },
     reads: true,
   },
   help: {
@@ -149,7 +149,7 @@ function verbHelp(verb) {
 }
 
 // Errors from the reader carry a `kind`; all but these are about the file's format.
-const NOT_FORMAT_KINDS = new Set(['io', 'invalid_argument', 'changed', 'cancelled', 'too_large']);
+const NOT_FORMAT_KINDS = new Set(['io', 'invalid_argument', 'changed', 'cancelled', 'too_large', 'manifest']);
 
 /** A usage error: one line on stderr, exit 2. `verb` names the verb it is about (or null). */
 class UsageError extends Error {

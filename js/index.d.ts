@@ -610,6 +610,19 @@ export interface ScanOptions extends Omit<RemoteOptions, 'signal'> {
   /** Stops the scan and every read promptly; iteration and `summary` reject with kind 'cancelled'. */
   signal?: Signal;
   onProgress?(progress: { done: number; found: number; total: number | null; bytesRead: number; elapsedMs: number }): void;
+  /**
+   * Node: the path of a manifest file (README, "Repeat scans"). Unchanged local files are answered
+   * from it (records with `reads: 0`), new or changed ones read, and it is rewritten (atomically)
+   * with what this scan saw. A bad manifest rejects the scan with a ManifestError.
+   */
+  manifest?: string;
+}
+
+/** A scan's manifest file that cannot be used (kind 'manifest'): `reason` says why, `path` which file. */
+export interface ManifestError extends TsFileBloomError {
+  kind: 'manifest';
+  reason: 'foreign' | 'truncated' | 'corrupt' | 'future_version' | 'unreadable' | 'unwritable';
+  path: string;
 }
 
 /** One file of a scan. `bloomFilter` is TsFile#bloomInfo(); `results` as TsFile#probeMany(). */
@@ -646,6 +659,8 @@ export interface ScanSummary {
   paths: { path: string; skippable: number; mayHold: number; maybe: number; unknown: number; unreadable: number; skipRatio: number }[];
   elapsedMs: number;
   filesPerSecond: number | null;
+  /** With the `manifest` option: files answered from it, read, and dropped (gone since). */
+  manifest?: { file: string; answered: number; read: number; dropped: number };
 }
 
 /** A running scan: iterate for the records (in walk order); `summary` resolves at the end. */

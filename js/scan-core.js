@@ -354,6 +354,8 @@ export function summaryJson(s) {
     paths: s.paths.map((p) => ({ path: p.path, skippable: p.skippable, may_hold: p.mayHold, maybe: p.maybe, unknown: p.unknown, unreadable: p.unreadable, skip_ratio: p.skipRatio })),
     elapsed_ms: s.elapsedMs,
     files_per_second: s.filesPerSecond,
+    // With --manifest only (js/manifest.js): files answered from it, read, and dropped (gone).
+    ...(s.manifest ? { manifest: { file: s.manifest.file, answered: s.manifest.answered, read: s.manifest.read, dropped: s.manifest.dropped } } : {}),
   };
 }
 
@@ -362,6 +364,7 @@ export function summaryText(s) {
   const out = [`${s.files} files: ${s.ok} read, ${s.errors} with errors${s.errors ? ` (${Object.entries(s.errorsByKind).map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`];
   out.push(`read ${s.bytesRead} bytes of ${s.bytesOnDisk} on disk in ${s.reads} reads (${s.readsPerFile.toFixed(2)} per file), ${(s.elapsedMs / 1000).toFixed(2)} s, ${Math.round(s.filesPerSecond ?? 0)} files/s`);
   out.push(`filters: ${s.filters.withFilter} present, ${s.filters.withoutFilter} files without one; by FPP (from fill): ${s.filters.fppBands.map((b) => `${b.below == null ? '≥10%' : `<${pct(b.below)}`} ${b.files}`).join(', ')}`);
+  if (s.manifest) out.push(`manifest ${s.manifest.file}: ${s.manifest.answered} files answered from it, ${s.manifest.read} read, ${s.manifest.dropped} gone`);
   if (Object.keys(s.audits).length) out.push(`audits: ${Object.entries(s.audits).map(([k, n]) => `${k} ${n}`).join(', ')}`);
   for (const p of s.paths) {
     out.push(`${p.skippable} of ${s.files} files can be skipped for ${p.path} (${(p.skipRatio * 100).toFixed(1)}%); ${p.mayHold} may hold it (${p.maybe} maybe, ${p.unknown} unknown), ${p.unreadable} unreadable`);

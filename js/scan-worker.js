@@ -3,14 +3,17 @@
 // window, close: the system-call floor), and answers with the batch's records — or their
 // text, when the CLI asks for NDJSON/CSV/text — and the batch's part of the summary.
 import { parentPort, workerData } from 'node:worker_threads';
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { ioError } from './node-source.js';
 import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { addToSummary, failedRecord, formatRecords, newSummary, scanOne, tailRecord } from './scan-core.js';
 import { TAIL_WINDOW } from './wire.js';
+import { answerFromEntry, keepByReading, keepFromWindow, keptFacts, unpackBatch } from './manifest.js';
 
-const { paths, audit, format, entry, maxIndexBytes } = workerData;
+// `keep`: a scan with a manifest (js/manifest.js), its tables: a file with an entry is answered
+// from it when unchanged; of a file read, what the manifest keeps goes back beside its record.
+const { paths, audit, format, entry, maxIndexBytes, keep, racyMs } = workerData;
 // openTsFile's options for the usual way; a maxIndexBytes below the tail window also turns the
 // fast route off (it takes any TsFileMetadata that lies in the window).
 const openOptions = maxIndexBytes === undefined ? {} : { maxIndexBytes };
@@ -90,6 +93,8 @@ function scanFast(item, count) {
     return null;
   }
   try {
+    // With a manifest, the file's identity before its bytes are read (js/manifest.js).
+    const st = keep ? fstatSync(fd) : null;
     const first = new Uint8Array(FIRST_READ);
     const got = readSync(fd, first, 0, FIRST_READ, 0);
     let size = got;
@@ -107,7 +112,9 @@ function scanFast(item, count) {
     const f = scanTail(size, first.subarray(0, Math.min(size, 12)), window, count);
     // TsFileMetadata outside the window: the usual way, reusing what was read.
     if (f.length === 0) return { held: { blocks: [{ start: 0, bytes: first }, { start: size - window.length, bytes: window }], reads, bytesRead } };
-    return tailRecord(item.file, size, f, paths, reads, bytesRead);
+    const record = tailRecord(item.file, size, f, paths, reads, bytesRead);
+    if (st) record.keep = st.size === size ? keepFromWindow(st, first.subarray(0, Math.min(size, 12)), window, Date.now(), racyMs) : null;
+    return record;
   } catch {
     return null;
   } finally {
@@ -115,26 +122,53 @@ function scanFast(item, count) {
   }
 }
 
-async function scanBatch({ seq, items }) {
+async function scanBatch({ seq, items, packed }) {
+  items ??= unpackBatch(packed);
   const records = [];
   // The paths are staged once per batch (scanOne's probeMany stages the same bytes again).
   const count = audit ? 0 : stagePaths(paths).count;
-  for (const item of items) {
+  const kept = keep ? new Array(items.length).fill(null) : null;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
     if (item.error) {
       records.push(failedRecord(item.file, item.error));
       continue;
     }
+    let before;
+    if (item.at !== undefined) {
+      const answer = answerFromEntry(item, keep, paths, () => count);
+      if (answer.record) {
+        records.push(answer.record);
+        kept[i] = answer.kept;
+        continue;
+      }
+      before = answer.st;
+    }
     const fast = fastRoute ? scanFast(item, count) : null;
-    if (fast?.file !== undefined) records.push(fast);
-    else records.push(await scanOne(item.file, item.path, { open: openTsFile, makeSource: (p) => fileSource(p, fast?.held, item.file), paths, audit, openOptions }));
+    if (fast?.file !== undefined) {
+      if (keep) kept[i] = keptFacts(fast, fast.keep);
+      delete fast.keep;
+      records.push(fast);
+    } else {
+      if (keep && before === undefined) {
+        try {
+          before = statSync(fsPath(item.path));
+        } catch {
+          before = null; // scanOne reports it
+        }
+      }
+      const record = await scanOne(item.file, item.path, { open: openTsFile, makeSource: (p) => fileSource(p, fast?.held, item.file), paths, audit, openOptions });
+      if (keep && record.ok) kept[i] = keptFacts(record, keepByReading(fsPath(item.path), before, Date.now(), racyMs));
+      records.push(record);
+    }
   }
   const part = newSummary(paths);
   for (const r of records) addToSummary(part, r);
-  if (format === 'records') parentPort.postMessage({ seq, output: records, summary: part });
+  if (format === 'records') parentPort.postMessage({ seq, output: records, summary: part, kept });
   else {
     // Text goes as UTF-8 bytes, transferred: no copy, and the main thread writes them as they are.
     const bytes = utf8.encode(formatRecords(records, format, paths));
-    parentPort.postMessage({ seq, output: bytes, summary: part }, [bytes.buffer]);
+    parentPort.postMessage({ seq, output: bytes, summary: part, kept }, [bytes.buffer]);
   }
 }
 

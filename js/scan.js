@@ -21,9 +21,12 @@ import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { TAIL_WINDOW } from './wire.js';
 import { invalidArgument } from './errors.js';
+import { openManifest } from './manifest.js';
 
 /** Local files per message to a worker (one message per file would cost more than the file). */
 const BATCH = 256;
+/** With a manifest, most files are a stat each: fewer, larger messages. */
+const MANIFEST_BATCH = 2048;
 /** URLs per batch, and how many are read at once. */
 const URL_BATCH = 128;
 /**
@@ -76,16 +79,30 @@ const keyOf = (st) => `${st.dev}:${st.ino}`;
  * `*.tsfile` objects; `options` holds the S3 configuration (`s3`, else the environment's).
  */
 export async function* walkTargetBatches(targets, options = {}) {
-  const visited = new Set();
+  // `replay(target, visited)`: a manifest's items for a directory tree it saw unchanged (or null:
+  // walk it), `onDirectory(dir)` before each directory is read, `walked(item)` each item walked.
+  const { replay, onDirectory, walked } = options;
+  const visited = Object.assign(new Set(), { onDirectory });
   let batch = [];
   for (const target of targets) {
+    const replayed = replay?.(target, visited);
+    if (replayed) {
+      for (const item of replayed) {
+        batch.push(item);
+        if (batch.length >= 1024) {
+          yield batch;
+          batch = [];
+        }
+      }
+      continue;
+    }
     if (isS3Url(target) && /^s3:\/\/[^/]+\/?(.*\/)?$/i.test(String(target))) {
       // A bucket or a prefix ending in '/': every TsFile below it.
       if (batch.length) yield batch;
       batch = [];
       try {
         for await (const o of s3TsFiles(target, options, () => s3ConfigFromEnvironment())) {
-          batch.push({ url: o.target, file: o.target });
+          batch.push({ url: o.target, file: o.target, version: { size: o.size, etag: o.etag, lastModified: o.lastModified } });
           if (batch.length >= 1024) {
             yield batch;
             batch = [];
@@ -97,6 +114,7 @@ export async function* walkTargetBatches(targets, options = {}) {
       continue;
     }
     for (const item of walkTargets([target], visited)) {
+      walked?.(item);
       batch.push(item);
       if (batch.length >= 1024) {
         yield batch;
@@ -153,6 +171,7 @@ function entryPath(dir, name) {
 function* walkDirectory(dir, ancestors, visited, shown = dir) {
   let entries;
   try {
+    visited.onDirectory?.(dir);
     entries = readdirSync(dir, { withFileTypes: true, encoding: 'buffer' });
   } catch (e) {
     yield { file: shown, error: fsError(e, shown) };
@@ -215,13 +234,13 @@ function limiter(n) {
  * (scanTail) gives the record. Anything else — an audit, a failed open, TsFileMetadata outside
  * the window — goes the usual way (scanOne) over the same source, for the full typed story.
  */
-async function scanRemote(item, paths, audit, options, child) {
+async function scanRemote(item, paths, audit, options, child, makeSource = nodeSource) {
   const own = child();
   let source = null;
   let openError = null;
   try {
     try {
-      source = await nodeSource(item.url, { ...options, signal: own.signal });
+      source = await makeSource(item.url, { ...options, signal: own.signal });
     } catch (e) {
       openError = e;
     }
@@ -270,6 +289,9 @@ export async function runScan(targets, opts, sink) {
   // One bound on remote opens in flight, across all the URL batches being read.
   const remote = limiter(Math.max(1, Math.floor(opts.concurrency ?? REMOTE_CONCURRENCY)));
   const summary = newSummary(paths);
+  // With a manifest (js/manifest.js): local files go to the workers with their entries; a worker
+  // answers an unchanged one from it and reads the rest, handing back what the manifest keeps.
+  const manifest = opts.manifest != null ? openManifest(opts.manifest, { paths, audit, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs }) : null;
   const workers = [];
   const maxAhead = jobs * 2 + 2;
   const pending = new Map();
@@ -313,6 +335,7 @@ export async function runScan(targets, opts, sink) {
           nextEmit++;
           mergeSummary(summary, r.summary);
           done += r.summary.files;
+          manifest?.took(nextEmit - 1, r.kept);
           await sink(r.output);
           onProgress?.({ done, found, total: walked ? found : null, bytesRead: summary.bytesRead, elapsedMs: performance.now() - t0 });
         }
@@ -322,7 +345,7 @@ export async function runScan(targets, opts, sink) {
   };
 
   const spawn = () => {
-    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: { paths, audit, format, maxIndexBytes: opts.maxIndexBytes, entry: workerEntry ?? new URL('./node.js', import.meta.url).href } });
+    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: { paths, audit, format, keep: manifest?.tables ?? null, racyMs: opts.manifestRacyMs, maxIndexBytes: opts.maxIndexBytes, entry: workerEntry ?? new URL('./node.js', import.meta.url).href } });
     const w = { worker, busy: 0 };
     worker.on('message', (msg) => {
       w.busy--;
@@ -345,11 +368,15 @@ export async function runScan(targets, opts, sink) {
   const scanUrls = async (n, items) => {
     try {
       const records = new Array(items.length);
+      const kept = manifest ? (manifest.sent(n, items), new Array(items.length).fill(null)) : undefined;
       await Promise.all(
         items.map(async (item, i) => {
           await remote.acquire();
           try {
-            if (!failed) records[i] = await scanRemote(item, paths, audit, httpOptions, child);
+            if (failed) return;
+            const read = (makeSource) => scanRemote(item, paths, audit, httpOptions, child, makeSource);
+            if (manifest) [records[i], kept[i]] = await manifest.object(item, nodeSource, read);
+            else records[i] = await read(nodeSource);
           } finally {
             remote.release();
           }
@@ -358,7 +385,7 @@ export async function runScan(targets, opts, sink) {
       if (failed) return;
       const part = newSummary(paths);
       for (const r of records) addToSummary(part, r);
-      deliver(n, { output: format === 'records' ? records : formatRecords(records, format, paths), summary: part });
+      deliver(n, { output: format === 'records' ? records : formatRecords(records, format, paths), summary: part, kept });
     } catch (e) {
       fail(e);
     }
@@ -375,21 +402,22 @@ export async function runScan(targets, opts, sink) {
     if (batchIsUrls) scanUrls(n, batch);
     else {
       w.busy++;
-      w.worker.postMessage({ seq: n, items: batch });
+      w.worker.postMessage(manifest ? manifest.sent(n, batch) : { seq: n, items: batch });
     }
     batch = [];
   };
 
   try {
-    walk: for await (const items of walkTargetBatches(targets, { s3: opts.s3, fetch: opts.fetch })) {
+    walk: for await (const items of walkTargetBatches(targets, { s3: opts.s3, fetch: opts.fetch, ...manifest?.walkHooks })) {
       for (const item of items) {
         if (failed) break walk;
         found++;
         const isUrl = item.url !== undefined;
         if (batch.length && isUrl !== batchIsUrls) await flush();
+        if (manifest && (item.path !== undefined || item.version)) manifest.attach(item);
         batchIsUrls = isUrl;
         batch.push(item);
-        if (batch.length >= (isUrl ? URL_BATCH : BATCH)) await flush();
+        if (batch.length >= (isUrl ? URL_BATCH : manifest ? MANIFEST_BATCH : BATCH)) await flush();
       }
     }
     walked = true;
@@ -402,5 +430,8 @@ export async function runScan(targets, opts, sink) {
     await Promise.all(workers.map((w) => w.worker.terminate()));
   }
   if (failed) throw failed;
-  return finishSummary(summary, performance.now() - t0);
+  manifest?.finish(summary.files);
+  const finished = finishSummary(summary, performance.now() - t0);
+  if (manifest) finished.manifest = manifest.stats;
+  return finished;
 }

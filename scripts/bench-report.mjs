@@ -260,8 +260,9 @@ The page was ready with its synthetic filter (\`?synthetic=${browser.capacity}\`
 // The fleet scan against PyPI tsfile's reader, and over nginx: written by scripts/bench-scan.mjs
 // (--md) in scripts/bench.sh.
 function scanBench() {
-  // and the remote scan bound by latency (scripts/bench-remote.mjs --md).
-  return ['target/bench/scan.md', 'target/bench/remote.md'].filter((f) => existsSync(f)).map((f) => `\n${readFileSync(f, 'utf8').trim()}\n`).join('');
+  // and the remote scan bound by latency (scripts/bench-remote.mjs --md), and repeat scans from
+  // a manifest (scripts/bench-manifest.mjs --md).
+  return ['target/bench/scan.md', 'target/bench/remote.md', 'target/bench/manifest.md'].filter((f) => existsSync(f)).map((f) => `\n${readFileSync(f, 'utf8').trim()}\n`).join('');
 }
 
 // LevelDB's measured false-positive rate against (1 - e^(-kn/m))^k written by

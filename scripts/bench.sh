@@ -7,7 +7,8 @@
 #      index walk and audit, plus the per-operation groups)
 #   4. the heat-map and the folder scan (against a bare read loop in the same page, and the
 #      CLI on the same files) in headless Chromium (scripts/bench-browser.mjs), and the fleet scan
-#      (scripts/bench-scan.mjs: scan vs PyPI tsfile's reader, and over nginx)
+#      (scripts/bench-scan.mjs: scan vs PyPI tsfile's reader, and over nginx); repeat scans from a manifest
+#      (scripts/bench-manifest.mjs: the first scan of 100,000 files against the rescan)
 #   5. the wasm package through its JS API under Node (scripts/bench.mjs), which puts the
 #      native figures of this same run next to the wasm ones and writes BENCHMARKS.md
 #
@@ -61,6 +62,9 @@ node scripts/bench-scan.mjs --md=target/bench/scan.md || echo "(fleet-scan bench
 
 echo "== remote scan bound by latency: node scripts/bench-remote.mjs (2,000 objects behind a 25 ms proxy)"
 node scripts/bench-remote.mjs --md=target/bench/remote.md || echo "(remote-scan benchmark failed; the report omits it)"
+
+echo "== repeat scans from a manifest: node scripts/bench-manifest.mjs (100,000 files: first scan vs rescan)"
+node scripts/bench-manifest.mjs --md=target/bench/manifest.md || echo "(manifest benchmark failed; the report omits it)"
 
 echo "== wasm: node scripts/bench.mjs"
 report=()

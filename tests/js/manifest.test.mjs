@@ -1,0 +1,304 @@
+// Repeat scans from a manifest (js/manifest.js): a rescan's records and summary equal a fresh
+// scan's (on the real-writer fleet of tests/js/fleet.mjs, hostile files included, and on
+// tests/fixtures as they are); a changed file — by size, by mtime, by content at equal size with
+// its mtime restored, by a new inode — is read again; files that vanished are dropped; a bad
+// manifest is a typed error and is left as it was; an interrupted scan leaves the old one.
+// The fleet is written by the test, so its files are "racy" (modified just now) under the
+// default rule; the scans here pass manifestRacyMs: 0, and one test checks the default.
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openTsFile, scanTsFiles } from '../../js/node.js';
+import { buildFleet, FIXTURES } from './fleet.mjs';
+import { MANIFEST_FORMAT } from '../../js/manifest.js';
+
+const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
+const PATHS = ['root.sg1.d1.s1', 'root.sg.d1.s1', 'root.工厂.车间.风机.一号.功率', 'root.sg.d1.温度', 'table1.beijing.A1.temperature', 'root.nowhere.d9.s9'];
+
+let root;
+let work;
+before(() => {
+  work = mkdtempSync(join(tmpdir(), 'tsfile-bloom-manifest-'));
+  root = join(work, 'fleet');
+  buildFleet(root, { count: 300 });
+});
+after(() => rmSync(work, { recursive: true, force: true }));
+
+async function scan(targets, options) {
+  const s = scanTsFiles(targets, { manifestRacyMs: 0, ...options });
+  const records = [];
+  for await (const r of s) records.push(r);
+  return { records, summary: await s.summary };
+}
+
+// What a rescan may differ in: the I/O it did (none for a file answered) and its timing.
+const recordFacts = (r) => ({ ...r, bytesRead: undefined, reads: undefined });
+function summaryFacts(s) {
+  const { elapsedMs, filesPerSecond, bytesRead, reads, readsPerFile, manifest, ...rest } = s;
+  return rest;
+}
+function assertSameScan(got, want, what) {
+  assert.equal(got.records.length, want.records.length, `${what}: as many records`);
+  got.records.forEach((r, i) => assert.deepEqual(recordFacts(r), recordFacts(want.records[i]), `${what}: record ${r.file}`));
+  assert.deepEqual(summaryFacts(got.summary), summaryFacts(want.summary), `${what}: summary`);
+}
+
+describe('a rescan equals a fresh scan', () => {
+  for (const audit of [false, true]) {
+    test(`on the fleet, ${audit ? 'with' : 'without'} --audit`, async () => {
+      const manifest = join(work, `fleet-${audit}.manifest`);
+      const first = await scan(root, { paths: PATHS, audit, manifest });
+      const fresh = await scan(root, { paths: PATHS, audit });
+      assertSameScan(first, fresh, 'the first scan');
+      assert.deepEqual(first.summary.manifest, { file: manifest, answered: 0, read: fresh.summary.files, dropped: 0 });
+      const again = await scan(root, { paths: PATHS, audit, manifest });
+      assertSameScan(again, fresh, 'the rescan');
+      // Every readable file answered from the manifest, without a read; every other one read again.
+      assert.equal(again.summary.manifest.answered, fresh.summary.ok);
+      assert.ok(fresh.summary.ok > 250 && fresh.summary.errors > 10, 'the fleet has readable files and bad ones');
+      for (const r of again.records.filter((x) => x.ok)) assert.equal(r.reads, 0, `${r.file}: answered without a read`);
+      assert.equal(again.summary.reads, fresh.summary.reads - first.records.filter((r) => r.ok).reduce((a, r) => a + r.reads, 0));
+    });
+  }
+
+  test('on tests/fixtures as they are (C++, Java, synthetic, hostile)', async () => {
+    const manifest = join(work, 'fixtures.manifest');
+    const targets = [join(FIXTURES, 'tsfile'), join(FIXTURES, 'java')];
+    for (const audit of [false, true]) {
+      rmSync(manifest, { force: true });
+      await scan(targets, { paths: PATHS, audit, manifest });
+      const fresh = await scan(targets, { paths: PATHS, audit });
+      const again = await scan(targets, { paths: PATHS, audit, manifest });
+      assertSameScan(again, fresh, `fixtures, audit ${audit}`);
+      assert.equal(again.summary.manifest.answered, fresh.summary.ok);
+    }
+  });
+
+  test('the CLI: --json records and summary of a rescan equal a fresh scan', () => {
+    const manifest = join(work, 'cli.manifest');
+    const run = (...extra) => {
+      const r = spawnSync(process.execPath, [CLI, 'scan', join(FIXTURES, 'java'), ...PATHS.flatMap((p) => ['--path', p]), '--json', ...extra], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      assert.equal(r.status, 0, r.stderr);
+      const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      return { records: lines.slice(0, -1), summary: lines.at(-1).summary };
+    };
+    // The fixtures were written before this test: no racy rule to lift.
+    const first = run('--manifest', manifest);
+    const fresh = run();
+    const again = run('--manifest', manifest);
+    const facts = (r) => ({ ...r, bytes_read: undefined, reads: undefined });
+    assert.deepEqual(again.records.map(facts), fresh.records.map(facts));
+    assert.equal(first.summary.manifest.answered, 0);
+    assert.equal(again.summary.manifest.answered, fresh.summary.ok);
+    assert.equal(again.summary.reads, 0);
+    const { elapsed_ms, files_per_second, bytes_read, reads, reads_per_file, manifest: m, ...rest } = again.summary;
+    const { elapsed_ms: e2, files_per_second: f2, bytes_read: b2, reads: r2, reads_per_file: rp2, ...freshRest } = fresh.summary;
+    assert.deepEqual(rest, freshRest);
+  });
+});
+
+describe('what a rescan answers', () => {
+  test('after --audit, a rescan without it answers as the audit does (non-ASCII paths from the recorded recipe)', async () => {
+    const manifest = join(work, 'recipe.manifest');
+    const java = join(FIXTURES, 'java');
+    await scan(java, { paths: PATHS, audit: true, manifest });
+    const audited = await scan(java, { paths: PATHS, audit: true });
+    const plain = await scan(java, { paths: PATHS });
+    const again = await scan(java, { paths: PATHS, manifest });
+    assertSameScan(again, audited, 'the rescan without --audit');
+    // The point of it: a non-ASCII path that only the audit can rule out (the JVM charset).
+    const skip = (s, p) => s.summary.paths.find((x) => x.path === p).skippable;
+    assert.ok(skip(again, 'root.sg.d1.温度') > skip(plain, 'root.sg.d1.温度'), 'more files skippable than before the index is read');
+  });
+
+  test('paths not asked before: from the recorded bytes, or (recorded with --audit) by reading the file again', async () => {
+    const more = [...PATHS, 'root.sg1.d2.s3', 'root.ln.wf01.wt01.temperature', 'root.设备.s1'];
+    for (const audit of [false, true]) {
+      const manifest = join(work, `paths-${audit}.manifest`);
+      await scan(root, { paths: PATHS, audit, manifest });
+      const fresh = await scan(root, { paths: more, audit });
+      const again = await scan(root, { paths: more, audit, manifest });
+      assertSameScan(again, fresh, `new paths, audit ${audit}`);
+      assert.equal(again.summary.manifest.answered, audit ? 0 : fresh.summary.ok);
+      // A subset of the paths asked is answered by every entry, and the manifest now holds `more`.
+      const subset = await scan(root, { paths: more.slice(2, 5), audit, manifest });
+      assertSameScan(subset, await scan(root, { paths: more.slice(2, 5), audit }), 'a subset');
+      assert.equal(subset.summary.manifest.answered, fresh.summary.ok);
+    }
+  });
+});
+
+describe('a changed file is read again', () => {
+  // One file of the fleet, its record in a fresh scan, and the rescan's.
+  async function rescanAfter(change) {
+    const dir = join(work, `change-${Math.random().toString(36).slice(2)}`);
+    const entries = buildFleet(dir, { count: 20, hostile: false });
+    const manifest = join(dir, 'm');
+    const target = entries.find((e) => e.source.name.startsWith('java/') || e.source.size > 1000) ?? entries[0];
+    // Whole seconds, an hour ago: a time utimes can put back exactly.
+    const then = Math.floor(Date.now() / 1000) - 3600;
+    utimesSync(target.file, then, then);
+    await scan(dir, { paths: PATHS, manifest });
+    change(target.file);
+    const fresh = await scan(dir, { paths: PATHS });
+    const again = await scan(dir, { paths: PATHS, manifest });
+    assertSameScan(again, fresh, 'after the change');
+    const r = again.records.find((x) => x.file === target.file);
+    assert.ok(r.reads > 0, `${target.file} was read again`);
+    assert.equal(again.summary.manifest.answered, fresh.records.filter((x) => x.ok && x.file !== target.file).length, 'every other file answered');
+    rmSync(dir, { recursive: true, force: true });
+    return { record: r, fresh };
+  }
+  const later = (file) => new Date(statSync(file).mtimeMs + 10_000);
+
+  test('by size', async () => {
+    await rescanAfter((f) => writeFileSync(f, Buffer.concat([readFileSync(f), Buffer.from('x')])));
+  });
+  test('by mtime alone', async () => {
+    await rescanAfter((f) => utimesSync(f, later(f), later(f)));
+  });
+  test('by content at equal size, its mtime restored by utimes (ctime tells)', async () => {
+    let before;
+    const { record } = await rescanAfter((f) => {
+      const st = statSync(f);
+      const bytes = readFileSync(f);
+      // A byte near the end changed (TsFileMetadata lies there): the same size, other bytes.
+      bytes[bytes.length - 60] ^= 0x10;
+      writeFileSync(f, bytes);
+      utimesSync(f, st.mtimeMs / 1000, st.mtimeMs / 1000);
+      assert.equal(statSync(f).mtimeMs, st.mtimeMs, 'mtime restored');
+      assert.equal(statSync(f).size, st.size, 'size unchanged');
+      before = st;
+    });
+    assert.equal(record.size, before.size);
+  });
+  test('by a new inode with the same bytes and times (replaced by rename)', async () => {
+    await rescanAfter((f) => {
+      const st = statSync(f);
+      copyFileSync(f, `${f}.new`);
+      utimesSync(`${f}.new`, st.mtimeMs / 1000, st.mtimeMs / 1000);
+      renameSync(`${f}.new`, f);
+    });
+  });
+  test('a new file in an unchanged tree is found (its directory changed)', async () => {
+    const dir = join(work, 'grow');
+    buildFleet(dir, { count: 10, hostile: false });
+    const manifest = join(work, 'grow.manifest');
+    await scan(dir, { paths: PATHS, manifest });
+    const added = join(dir, 'data', 'sequence', 'root.db', '0', '2000', '1800000000000-99-0-0.tsfile');
+    copyFileSync(join(FIXTURES, 'java', readFileSync(join(FIXTURES, 'java', 'manifest.json'), 'utf8').match(/"file":\s*"([^"]+)"/)[1]), added);
+    const again = await scan(dir, { paths: PATHS, manifest });
+    assertSameScan(again, await scan(dir, { paths: PATHS }), 'with a new file');
+    assert.ok(again.records.some((r) => r.file === added && r.reads > 0));
+  });
+});
+
+test('files that vanished are dropped from the manifest', async () => {
+  const dir = join(work, 'vanish');
+  const entries = buildFleet(dir, { count: 12, hostile: false });
+  const manifest = join(work, 'vanish.manifest');
+  const first = await scan(dir, { paths: PATHS, manifest });
+  const ok = first.summary.ok;
+  assert.equal(ok, entries.length);
+  unlinkSync(entries[3].file);
+  unlinkSync(entries[7].file);
+  const again = await scan(dir, { paths: PATHS, manifest });
+  assert.equal(again.records.length, entries.length - 2);
+  assert.equal(again.summary.manifest.dropped, 2);
+  assert.equal(again.summary.manifest.answered, entries.length - 2);
+  const third = await scan(dir, { paths: PATHS, manifest });
+  assert.deepEqual(third.summary.manifest, { file: manifest, answered: entries.length - 2, read: 0, dropped: 0 });
+});
+
+describe('a bad manifest', () => {
+  let good;
+  let manifest;
+  before(async () => {
+    manifest = join(work, 'bad.manifest');
+    await scan(join(FIXTURES, 'java'), { paths: PATHS, manifest });
+    good = readFileSync(manifest);
+  });
+  const cases = {
+    truncated: (b) => b.subarray(0, b.length - 100),
+    corrupt: (b) => {
+      const c = Buffer.from(b);
+      c[c.indexOf(10) + 40] ^= 1; // a byte of the JSON body
+      return c;
+    },
+    'corrupt ': (b) => {
+      const c = Buffer.from(b);
+      c[c.length - 5] ^= 1; // a byte of the recorded file bytes
+      return c;
+    },
+    foreign: () => Buffer.from('{"entries": []}\n'),
+    'foreign ': () => Buffer.from('\x00\x01 not text at all'),
+    future_version: (b) => Buffer.from(b.toString('latin1').replace('"version":1', '"version":2'), 'latin1'),
+  };
+  for (const [reason, spoil] of Object.entries(cases)) {
+    test(`${reason.trim()} (${spoil.toString().length} B spoiler): a typed error naming the file; the file is left as it is`, async () => {
+      const bad = spoil(good);
+      writeFileSync(manifest, bad);
+      if (reason === 'corrupt ') {
+        // The bytes are checked when first used: a path not asked before needs them.
+        await assert.rejects(scan(join(FIXTURES, 'java'), { paths: [...PATHS, 'root.new.path'], manifest }), (e) => e.kind === 'manifest' && e.reason === 'corrupt' && e.path === manifest && e.message.includes(manifest));
+      } else {
+        await assert.rejects(scan(join(FIXTURES, 'java'), { paths: PATHS, manifest }), (e) => e.kind === 'manifest' && e.reason === reason.trim() && e.path === manifest && e.message.includes(manifest));
+      }
+      assert.deepEqual(readFileSync(manifest), bad);
+    });
+  }
+  test('the CLI: exit 2, "manifest: …" on stderr', () => {
+    writeFileSync(manifest, 'hello');
+    const r = spawnSync(process.execPath, [CLI, 'scan', join(FIXTURES, 'java'), '--path', PATHS[0], '--manifest', manifest], { encoding: 'utf8' });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /manifest/);
+    assert.match(r.stderr, /not a tsfile-bloom manifest/);
+  });
+});
+
+test('an interrupted scan leaves the previous manifest whole', async () => {
+  const manifest = join(work, 'abort.manifest');
+  await scan(root, { paths: PATHS.slice(0, 1), manifest });
+  const before = readFileSync(manifest);
+  const ac = new AbortController();
+  // Cancelled when the first batch of records is out: after files were read, before the end.
+  const s = scanTsFiles(root, { paths: PATHS, manifest, manifestRacyMs: 0, signal: ac.signal, concurrency: 1, onProgress: () => ac.abort() });
+  await assert.rejects(async () => {
+    for await (const r of s) void r;
+  }, (e) => e.kind === 'cancelled');
+  assert.deepEqual(readFileSync(manifest), before);
+  assert.ok(readFileSync(manifest, 'latin1').startsWith(`{"format":"${MANIFEST_FORMAT}"`));
+});
+
+test('a file modified just now is not recorded (its timestamps may not move on a second write in the same tick)', async () => {
+  const dir = join(work, 'racy');
+  buildFleet(dir, { count: 5, hostile: false });
+  const manifest = join(work, 'racy.manifest');
+  const s = scanTsFiles(dir, { paths: PATHS, manifest });
+  for await (const r of s) void r;
+  await s.summary;
+  const again = scanTsFiles(dir, { paths: PATHS, manifest });
+  for await (const r of again) void r;
+  assert.equal((await again.summary).manifest.answered, 0);
+});
+
+test('a record answered from the manifest equals the file opened now', async () => {
+  const manifest = join(work, 'open.manifest');
+  const java = join(FIXTURES, 'java');
+  await scan(java, { paths: PATHS, manifest });
+  const again = await scan(java, { paths: PATHS, manifest });
+  for (const r of again.records.filter((x) => x.ok).slice(0, 10)) {
+    const t = await openTsFile(r.file);
+    try {
+      assert.deepEqual(r.bloomFilter, t.bloomInfo());
+      assert.deepEqual(r.results.map((x) => x.verdict), PATHS.map((p) => t.probe(p).verdict));
+    } finally {
+      await t.close();
+    }
+  }
+  assert.ok(existsSync(manifest));
+});
