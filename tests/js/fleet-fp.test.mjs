@@ -9,91 +9,26 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scanTsFiles } from '../../js/node.js';
-import { buildFleet, FIXTURES, VALID_FIXTURES } from './fleet.mjs';
+import { buildFleet } from './fleet.mjs';
+import { expected, FACTS, PATHS, POOL } from './fleet-fp-facts.mjs';
 
 const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
-const MANIFEST = JSON.parse(readFileSync(`${FIXTURES}tsfile/manifest.json`, 'utf8'));
-// The paths gen_tsfiles.py probes in every real fixture (FLEET_QUERIES): listed in some files,
-// in none, and answered by an overfilled filter.
-const PATHS = ['root.sg1.d1.s1', 'root.fleet.d001.s1', 'root.fleet.d001.s2', 'root.fleet.d042.s9', 'root.sg1.d2.s_text', 'root.nowhere.d1.s1'];
-
-/** Per real fixture, from its manifest: listed / filter-maybe per path, fill^k, past design. */
-function factsOf(entry) {
-  const full = JSON.parse(readFileSync(`${FIXTURES}tsfile/${entry.name}.json`, 'utf8'));
-  const b = entry.bloom;
-  const per = new Map();
-  for (const path of PATHS) {
-    if (!b.present) {
-      // No filter: the writer inserted nothing the filter could answer; the index lists no series here.
-      assert.equal(entry.series_count, 0, `${entry.name}: a filterless real fixture has no series`);
-      per.set(path, { listed: false, maybe: null });
-      continue;
-    }
-    const p = full.probes.find((x) => x.path === path);
-    assert.ok(p, `${entry.name}: the manifest probes ${path}`);
-    per.set(path, { listed: p.inserted, maybe: p.zero_extended_maybe });
-  }
-  const fppFromFill = b.present ? (b.set_bits / b.bit_count) ** b.hash_function_count : null;
-  return { per, fppFromFill, pastDesign: entry.filled_past_design != null };
-}
-
-const POOL_NAMES = MANIFEST.filter((e) => e.kind === 'real' && e.file_size <= 64 * 1024).map((e) => e.name);
-const FACTS = new Map(MANIFEST.filter((e) => POOL_NAMES.includes(e.name)).map((e) => [e.name, factsOf(e)]));
 
 let root;
 let fleet;
 let want;
 before(() => {
   root = mkdtempSync(join(tmpdir(), 'tsfile-bloom-fleetfp-'));
-  const pool = VALID_FIXTURES.filter((f) => POOL_NAMES.includes(f.name));
-  assert.equal(pool.length, POOL_NAMES.length);
   // 60 copies of the pool, then the hostile files and the unreadable ones (no verdict, no index).
-  fleet = buildFleet(root, { count: 60, pool, hostile: true });
+  fleet = buildFleet(root, { count: 60, pool: POOL, hostile: true });
   want = expected(fleet);
 });
 after(() => rmSync(root, { recursive: true, force: true }));
-
-/** The expected summary figures, added up from the manifests' facts file by file. */
-function expected(entries) {
-  const paths = PATHS.map((path) => ({ path, indexListed: 0, indexAbsent: 0, falsePositives: 0, filterAbsent: 0, noAnswer: 0, fppSum: 0, fpPast: 0, fpFiles: [] }));
-  const fleetWant = { audited: 0, pastDesign: 0, withinDesign: 0, pastFiles: [] };
-  for (const e of entries) {
-    if (e.expect !== 'valid') continue;
-    const f = FACTS.get(e.source.name);
-    fleetWant.audited++;
-    if (f.fppFromFill != null) {
-      if (f.pastDesign) {
-        fleetWant.pastDesign++;
-        fleetWant.pastFiles.push(e.file);
-      } else fleetWant.withinDesign++;
-    }
-    for (const p of paths) {
-      const { listed, maybe } = f.per.get(p.path);
-      if (listed) {
-        p.indexListed++;
-        continue;
-      }
-      p.indexAbsent++;
-      if (maybe == null) p.noAnswer++;
-      else {
-        p.fppSum += f.fppFromFill;
-        if (maybe) {
-          p.falsePositives++;
-          if (f.pastDesign) p.fpPast++;
-          p.fpFiles.push(e.file);
-        } else p.filterAbsent++;
-      }
-    }
-  }
-  fleetWant.pastFiles.sort();
-  for (const p of paths) p.fpFiles.sort();
-  return { paths, fleet: fleetWant };
-}
 
 const close = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
 
