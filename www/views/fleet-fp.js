@@ -11,15 +11,17 @@ import { fmt, pct } from '../shared/format.js';
 /** How many file names a line shows (the summary keeps the first 100 by name; counts are exact). */
 const SHOWN = 8;
 
-function fileList(files, count, testid) {
+/** A folded list of file names under `label` (the first SHOWN of `files`, `count` in all). */
+function fileList(label, files, count, testid) {
   const shown = files.slice(0, SHOWN);
   const more = count - shown.length;
-  return el(
+  const list = el(
     'ul',
     { class: 'fleet-fp-files small', 'data-testid': testid },
     ...shown.map((f) => el('li', {}, el('code', { text: f }))),
     ...(more > 0 ? [el('li', { class: 'muted', text: `… and ${fmt(more)} more` })] : []),
   );
+  return el('details', { class: 'small' }, el('summary', { text: label }), list);
 }
 
 /**
@@ -50,8 +52,8 @@ export function filterTruthLines(s) {
     if (q.severalHashes) parts.push(` ${fmt(q.severalHashes)} were probed under several candidate hashes, so fill^k understates their chance of a maybe.`);
     out.push(el('p', { 'data-testid': 'fleet-fp', 'data-path': p.path, 'data-false-positives': q.falsePositives, 'data-answered': answered }, ...parts));
     if (q.falsePositives) {
-      out.push(el('p', { class: 'small' }, `False positives${q.falsePositivesPastDesign ? ` (${fmt(q.falsePositivesPastDesign)} in filters filled past their design)` : ''}:`));
-      out.push(fileList(q.falsePositiveFiles, q.falsePositives, 'fleet-fp-files'));
+      const label = `The ${fmt(q.falsePositives)} false positive${q.falsePositives === 1 ? '' : 's'}${q.falsePositivesPastDesign ? ` (${fmt(q.falsePositivesPastDesign)} in filters filled past their design)` : ''}`;
+      out.push(fileList(label, q.falsePositiveFiles, q.falsePositives, 'fleet-fp-files'));
     }
   }
   const unknown = t.withFilter - t.filledPastDesign - t.withinDesign;
@@ -60,6 +62,6 @@ export function filterTruthLines(s) {
       el('b', { text: fmt(t.filledPastDesign) }), ` of ${fmt(t.withFilter)} filters are filled past their design: they hold more keys than their m and k are sized for at any error rate.`,
       `${t.withinDesign ? ` ${fmt(t.withinDesign)} are within it.` : ''}${unknown > 0 ? ` For ${fmt(unknown)} it is not known.` : ''}`),
   );
-  if (t.filledPastDesign) out.push(fileList(t.filledPastDesignFiles, t.filledPastDesign, 'fleet-past-design-files'));
+  if (t.filledPastDesign) out.push(fileList('The filters filled past their design', t.filledPastDesignFiles, t.filledPastDesign, 'fleet-past-design-files'));
   return out;
 }
