@@ -2,6 +2,8 @@
 //! the manifests (what the generator wrote: series, time columns, the stored m and k) and Java's
 //! sizing formula written out here (docs/bloom-filter.md §6), never from the crate's output.
 
+#![cfg(any(unix, windows))]
+
 use serde_json::Value;
 use std::path::PathBuf;
 use tsfile_bloom::tsfile::TsFileReader;
