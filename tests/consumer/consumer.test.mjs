@@ -41,8 +41,12 @@ const SHIPPED = [
   'js/scan.js', 'js/source.js', 'js/tsfile.js', 'js/web.d.ts', 'js/web.js', 'js/wire.js', 'js/worker-client.d.ts', 'js/worker-client.js', 'js/worker-scan.js', 'js/worker.d.ts', 'js/worker.js', 'js/workerd.js',
   'package.json',
 ];
-/** The tarball's budget: the charsets module (JDK 17's tables, 158 kB gzipped) is most of it. */
-const PACKED_BUDGET = 480_000;
+/**
+ * The tarball's budget: the charsets module (JDK 17's tables, 158 kB gzipped) is most of it.
+ * Raised from 480,000 by the fleet's false-positive summaries (js/scan-fp.js, in the package and
+ * in its CommonJS bundle, their types twice, README/docs): measured 485,041 B packed with them.
+ */
+const PACKED_BUDGET = 490_000;
 
 test('the tarball ships exactly the package, within its size budget, with every file the README names', () => {
   const { files, size } = tarball();
