@@ -238,6 +238,8 @@ export interface BloomInfo {
   fppFormula: number | null;
   fppFromFill: number | null;
   optimalK: number | null;
+  /** More indexedItems than the writers' sizing plans bitCount and k for at any error rate: sized for fewer keys than it holds (null before the index is read). */
+  filledPastDesign: boolean | null;
 }
 
 export interface SeriesInfo {
@@ -634,7 +636,8 @@ export interface ScanRecord {
   size: number | null;
   version: number | null;
   bloomFilter: ReturnType<TsFile['bloomInfo']> | null;
-  results: { path: string; verdict: 'absent' | 'maybe' | 'unknown' }[] | null;
+  /** With `audit`, also `indexed` (the index lists the path; null: it cannot tell) and `severalHashes` (the verdict consulted hashes that put the path on different bits). */
+  results: { path: string; verdict: 'absent' | 'maybe' | 'unknown'; indexed?: boolean | null; severalHashes?: boolean }[] | null;
   audit: { status: string; variant: Variant | null; charset: string | null; writer: string | null; summary: string } | null;
   /** Bytes read (HTTP: body bytes received) and reads (HTTP: requests). */
   bytesRead: number;
@@ -652,11 +655,21 @@ export interface ScanSummary {
   reads: number;
   readsPerFile: number;
   versions: Record<string, number>;
-  filters: { withFilter: number; withoutFilter: number; fillDeciles: number[]; fppBands: { below: number | null; files: number }[] };
+  /** Files whose index was read and audited (`audit`); 0 without it, when nothing below that needs the index is known. */
+  audited: number;
+  /** filledPastDesign / withinDesign: filters by bloomInfo().filledPastDesign (the first LIST_CAP = 100 file names by name). */
+  filters: { filledPastDesign: number; withinDesign: number; filledPastDesignFiles: string[]; withFilter: number; withoutFilter: number; fillDeciles: number[]; fppBands: { below: number | null; files: number }[] };
   /** Files by audit status (and variant), with `audit`. */
   audits: Record<string, number>;
   /** Per path: skippable (absent), mayHold (maybe + unknown), unreadable; skipRatio = skippable / files. */
-  paths: { path: string; skippable: number; mayHold: number; maybe: number; unknown: number; unreadable: number; skipRatio: number }[];
+  paths: {
+    path: string; skippable: number; mayHold: number; maybe: number; unknown: number; unreadable: number; skipRatio: number;
+    /** With `audit` (else 0 / null / []): files whose index lists the path, or proves it absent; of the latter, the filter said maybe (falsePositives), absent (filterAbsent) or unknown (noAnswer). */
+    indexListed: number; indexAbsent: number; falsePositives: number; filterAbsent: number; noAnswer: number;
+    /** falsePositives / (falsePositives + filterAbsent); predicted: the mean fill^k (fppFromFill) of those files, expected: its sum. */
+    measuredFpRate: number | null; predictedFpRate: number | null; expectedFalsePositives: number | null;
+    severalHashes: number; falsePositivesPastDesign: number; falsePositiveFiles: string[];
+  }[];
   elapsedMs: number;
   filesPerSecond: number | null;
   /** With the `manifest` option: files answered from it, read, and dropped (gone since). */

@@ -38,7 +38,9 @@ export function bloomReport(b) {
   opt(out, 'indexed_items', b.indexedItems);
   opt(out, 'fpp_formula', b.fppFormula);
   opt(out, 'fpp_from_fill', b.fppFromFill);
-  return opt(out, 'optimal_k', b.optimalK);
+  opt(out, 'optimal_k', b.optimalK);
+  // Once the index is read (the core's rule, src/design.rs): more keys than m and k are sized for.
+  return opt(out, 'filled_past_design', b.filledPastDesign);
 }
 
 export function auditReport(a) {

@@ -9,6 +9,7 @@
 import { bloomReport } from './report.js';
 import { invalidArgument, plainError } from './errors.js';
 import { bloomFromFigures, figureVerdict } from './wire.js';
+import { addTruth, auditedResults, finishFleetTruth, finishPathTruth, fleetTruthJson, fleetTruthText, mergeTruth, newFleetTruth, newPathTruth, pathTruthJson, pathTruthText } from './scan-fp.js';
 
 // ---- Adapters: the only places that read fields of API results. -----------------------
 
@@ -136,7 +137,8 @@ export async function scanOne(file, input, { open, makeSource, paths = [], audit
       record.audit = auditOf(await t.audit());
     }
     record.bloomFilter = bloomOf(t);
-    record.results = paths.length ? t.probeMany(paths) : [];
+    // With the index read, each result also says whether the index lists the path (js/scan-fp.js).
+    record.results = !paths.length ? [] : audit ? auditedResults(t, paths) : t.probeMany(paths);
     record.error = errorOf(indexError);
     record.ok = indexError == null;
   } catch (e) {
@@ -188,7 +190,8 @@ export function recordText(r) {
   if (r.version != null) parts.push(`v${r.version}`);
   if (b) parts.push(b.present ? `m=${b.bitCount} k=${b.hashFunctionCount} fill ${pct(b.fillRatio)} fpp ${pct(b.fppFromFill)}` : 'no filter');
   if (r.audit) parts.push(`audit ${r.audit.status}${r.audit.variant ? ` (${r.audit.variant})` : ''}`);
-  for (const v of r.results ?? []) parts.push(`${v.path}: ${v.verdict}`);
+  if (b?.filledPastDesign) parts.push('filled past design');
+  for (const v of r.results ?? []) parts.push(`${v.path}: ${v.verdict}${v.indexed === false && v.verdict === 'maybe' ? ' (false positive: the index does not list it)' : ''}`);
   if (r.error) parts.push(`ERROR ${r.error.kind}${r.error.offset != null ? ` at byte ${r.error.offset}` : ''}: ${r.error.message}`);
   return parts.join('  ');
 }
@@ -202,16 +205,21 @@ const csvCell = (v) => {
 /** The CSV header: fixed columns, then one verdict column per path. */
 export function csvHeader(paths) {
   const cols = ['file', 'ok', 'size', 'version', 'bloom_present', 'bit_count', 'hash_function_count', 'set_bits', 'fill_ratio', 'fpp_from_fill', 'audit_status', 'audit_variant', 'bytes_read', 'reads', 'error_kind', 'error_offset', 'error_message'];
-  return [...cols, ...paths.map((p) => `verdict ${p}`)].map(csvCell).join(',');
+  // Added after the verdicts (existing columns keep their places): the design rule and, per
+  // path, whether the index lists it (empty without --audit).
+  return [...cols, ...paths.map((p) => `verdict ${p}`), 'filled_past_design', ...paths.map((p) => `indexed ${p}`)].map(csvCell).join(',');
 }
 
 export function recordCsv(r, paths) {
   const b = r.bloomFilter;
   const verdicts = new Map((r.results ?? []).map((v) => [v.path, v.verdict]));
+  const indexed = new Map((r.results ?? []).map((v) => [v.path, v.indexed]));
   return [
     r.file, r.ok, r.size, r.version, b ? b.present : null, b?.bitCount, b?.hashFunctionCount, b?.setBits, b?.fillRatio, b?.fppFromFill,
     r.audit?.status, r.audit?.variant, r.bytesRead, r.reads, r.error?.kind, r.error?.offset, r.error?.message,
     ...paths.map((p) => verdicts.get(p)),
+    b?.filledPastDesign,
+    ...paths.map((p) => indexed.get(p)),
   ].map(csvCell).join(',');
 }
 
@@ -246,7 +254,8 @@ export function newSummary(paths = []) {
     fillDeciles: new Array(10).fill(0),
     fppBands: new Array(FPP_BANDS.length).fill(0),
     audits: {},
-    paths: paths.map((path) => ({ path, absent: 0, maybe: 0, unknown: 0, noVerdict: 0 })),
+    paths: paths.map((path) => ({ path, absent: 0, maybe: 0, unknown: 0, noVerdict: 0, truth: newPathTruth() })),
+    truth: newFleetTruth(),
   };
 }
 
@@ -274,6 +283,7 @@ export function addToSummary(s, r) {
     const key = r.audit.variant ? `${r.audit.status} (${r.audit.variant})` : r.audit.status;
     s.audits[key] = (s.audits[key] ?? 0) + 1;
   }
+  addTruth(s.truth, s.paths.map((p) => p.truth), r);
   // Results come in the order of the paths asked for.
   s.paths.forEach((p, i) => {
     const v = r.results?.[i]?.path === p.path ? r.results[i].verdict : r.results?.find((x) => x.path === p.path)?.verdict;
@@ -292,6 +302,7 @@ export function mergeSummary(into, part) {
   part.paths.forEach((p, i) => {
     for (const k of ['absent', 'maybe', 'unknown', 'noVerdict']) into.paths[i][k] += p[k];
   });
+  mergeTruth(into.truth, into.paths.map((p) => p.truth), part.truth, part.paths.map((p) => p.truth));
   return into;
 }
 
@@ -301,6 +312,7 @@ export function mergeSummary(into, part) {
  * `skipRatio` = skippable / files — a file that could not be read cannot be skipped.
  */
 export function finishSummary(s, elapsedMs) {
+  const truth = finishFleetTruth(s.truth);
   return {
     files: s.files,
     ok: s.ok,
@@ -311,7 +323,11 @@ export function finishSummary(s, elapsedMs) {
     reads: s.reads,
     readsPerFile: s.files ? s.reads / s.files : 0,
     versions: s.versions,
+    audited: truth.audited,
     filters: {
+      filledPastDesign: truth.filledPastDesign,
+      withinDesign: truth.withinDesign,
+      filledPastDesignFiles: truth.filledPastDesignFiles,
       withFilter: s.withFilter,
       withoutFilter: s.withoutFilter,
       fillDeciles: s.fillDeciles,
@@ -326,6 +342,7 @@ export function finishSummary(s, elapsedMs) {
       unknown: p.unknown,
       unreadable: p.noVerdict,
       skipRatio: s.files ? p.absent / s.files : 0,
+      ...finishPathTruth(p.truth),
     })),
     elapsedMs,
     filesPerSecond: elapsedMs > 0 ? (s.files * 1000) / elapsedMs : null,
@@ -349,9 +366,11 @@ export function summaryJson(s) {
       without_filter: s.filters.withoutFilter,
       fill_deciles: s.filters.fillDeciles,
       fpp_bands: s.filters.fppBands,
+      ...fleetTruthJson(s.filters),
     },
     audits: s.audits,
-    paths: s.paths.map((p) => ({ path: p.path, skippable: p.skippable, may_hold: p.mayHold, maybe: p.maybe, unknown: p.unknown, unreadable: p.unreadable, skip_ratio: p.skipRatio })),
+    audited: s.audited,
+    paths: s.paths.map((p) => ({ path: p.path, skippable: p.skippable, may_hold: p.mayHold, maybe: p.maybe, unknown: p.unknown, unreadable: p.unreadable, skip_ratio: p.skipRatio, ...pathTruthJson(p) })),
     elapsed_ms: s.elapsedMs,
     files_per_second: s.filesPerSecond,
     // With --manifest only (js/manifest.js): files answered from it, read, and dropped (gone).
@@ -368,7 +387,9 @@ export function summaryText(s) {
   if (Object.keys(s.audits).length) out.push(`audits: ${Object.entries(s.audits).map(([k, n]) => `${k} ${n}`).join(', ')}`);
   for (const p of s.paths) {
     out.push(`${p.skippable} of ${s.files} files can be skipped for ${p.path} (${(p.skipRatio * 100).toFixed(1)}%); ${p.mayHold} may hold it (${p.maybe} maybe, ${p.unknown} unknown), ${p.unreadable} unreadable`);
+    out.push(...pathTruthText(s, p));
   }
+  out.push(...fleetTruthText(s));
   return out.join('\n');
 }
 

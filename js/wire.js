@@ -121,6 +121,8 @@ export function bloomFromFigures(f) {
     fppFormula: orNull(f[11]),
     fppFromFill: orNull(f[12]),
     optimalK: orNull(f[13]),
+    // Known once the index is read (src/design.rs), like indexedItems.
+    filledPastDesign: null,
   };
 }
 

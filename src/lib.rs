@@ -61,6 +61,7 @@ macro_rules! serialize_as_str {
 
 pub mod bytes;
 pub mod charset;
+pub mod design;
 pub mod error;
 pub mod filter;
 pub mod hash;

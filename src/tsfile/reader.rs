@@ -12,6 +12,7 @@ use super::audit::{self, Audit, AuditStatus, FileVerdict, Listed, Paths, Reason,
 use super::encoder::{BuiltIn, PathEncoder};
 use super::{category_name, data_type_name, parse_metadata, BloomEncoding, BloomField, DataType, Envelope, IndexWalk};
 use super::{Series, TsFileMetadata};
+use crate::design::filled_past_design;
 use crate::error::{Error, ErrorKind, Result};
 use crate::filter::{BloomFilter, SeedProbe, Stats, Verdict};
 use crate::hash::TailVariant;
@@ -51,6 +52,9 @@ pub struct BloomInfo {
     pub fpp_formula: Option<f64>,
     pub fpp_from_fill: Option<f64>,
     pub optimal_k: Option<f64>,
+    /// More `indexed_items` than the most keys the writers' sizing plans this m and k for
+    /// ([`crate::design`]): sized for fewer keys than it holds. None: unknown.
+    pub filled_past_design: Option<bool>,
 }
 
 impl BloomInfo {
@@ -61,14 +65,15 @@ impl BloomInfo {
         let stats: Option<Stats> = f.map(|f| f.stats(indexed_items.map(|n| n as f64)));
         // An empty v3 (or legacy C++) filter still stores its geometry: reported, with 0 bits set.
         let empty_geometry = if f.is_none() { b.layout.and_then(|l| l.stored_geometry) } else { None };
+        let geometry = f.map(|f| (f.bit_count(), f.hash_function_count())).or(empty_geometry);
         BloomInfo {
             present: f.is_some(),
             encoding: b.encoding,
             offset: b.offset,
             bits_offset: b.layout.map(|l| l.bits_offset),
             byte_length: b.layout.map(|l| l.byte_length),
-            bit_count: f.map(|f| f.bit_count()).or(empty_geometry.map(|g| g.0)),
-            hash_function_count: f.map(|f| f.hash_function_count()).or(empty_geometry.map(|g| g.1)),
+            bit_count: geometry.map(|g| g.0),
+            hash_function_count: geometry.map(|g| g.1),
             set_bits: stats.map(|s| s.set_bits).or(empty_geometry.map(|_| 0)),
             fill_ratio: stats.map(|s| s.fill_ratio),
             estimated_items: stats.map(|s| s.estimated_items),
@@ -76,6 +81,7 @@ impl BloomInfo {
             fpp_formula: stats.map(|s| s.fpp_formula),
             fpp_from_fill: stats.map(|s| s.fpp_from_fill),
             optimal_k: stats.map(|s| s.optimal_k),
+            filled_past_design: geometry.and_then(|(m, k)| filled_past_design(m, k, indexed_items)),
         }
     }
 }

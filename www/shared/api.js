@@ -88,9 +88,37 @@ export function scanSummaryOf(s) {
     errorsByKind: { ...(s.errorsByKind ?? {}) },
     bytesRead: s.bytesRead,
     bytesOnDisk: s.bytesOnDisk,
-    paths: (s.paths ?? []).map((p) => ({ path: p.path, skippable: p.skippable, mayHold: p.mayHold, unreadable: p.unreadable })),
+    paths: (s.paths ?? []).map((p) => ({ path: p.path, skippable: p.skippable, mayHold: p.mayHold, unreadable: p.unreadable, truth: pathTruthOf(p) })),
+    truth: fleetTruthOf(s),
   };
 }
+
+/**
+ * What the fleet's filters really do (js/scan-fp.js), known only when the scan audited:
+ * `{audited, withFilter, filledPastDesign, withinDesign, filledPastDesignFiles}`.
+ */
+const fleetTruthOf = (s) => ({
+  audited: s.audited ?? 0,
+  withFilter: s.filters?.withFilter ?? 0,
+  filledPastDesign: s.filters?.filledPastDesign ?? 0,
+  withinDesign: s.filters?.withinDesign ?? 0,
+  filledPastDesignFiles: [...(s.filters?.filledPastDesignFiles ?? [])],
+});
+
+/** Per path: `{indexListed, indexAbsent, falsePositives, filterAbsent, noAnswer, measuredFpRate, predictedFpRate, expectedFalsePositives, severalHashes, falsePositivesPastDesign, falsePositiveFiles}`. */
+const pathTruthOf = (p) => ({
+  indexListed: p.indexListed ?? 0,
+  indexAbsent: p.indexAbsent ?? 0,
+  falsePositives: p.falsePositives ?? 0,
+  filterAbsent: p.filterAbsent ?? 0,
+  noAnswer: p.noAnswer ?? 0,
+  measuredFpRate: p.measuredFpRate ?? null,
+  predictedFpRate: p.predictedFpRate ?? null,
+  expectedFalsePositives: p.expectedFalsePositives ?? null,
+  severalHashes: p.severalHashes ?? 0,
+  falsePositivesPastDesign: p.falsePositivesPastDesign ?? 0,
+  falsePositiveFiles: [...(p.falsePositiveFiles ?? [])],
+});
 
 /** A scan's progress message: `{records, done, found, bytesRead}` (records still raw: read with scanRowOf). */
 export const scanProgressOf = (p) => ({ records: p.records ?? [], done: p.done ?? 0, found: p.found ?? 0, bytesRead: p.bytesRead ?? 0 });

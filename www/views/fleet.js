@@ -6,6 +6,7 @@ import { scanProgressOf, scanRowOf, scanSummaryOf } from '../shared/api.js';
 import { $, el } from '../shared/dom.js';
 import { auditLabel, fmt, pct } from '../shared/format.js';
 import { VirtualList } from '../shared/vlist.js';
+import { filterTruthLines } from './fleet-fp.js';
 
 const TSFILE_NAME = /\.tsfile$/i;
 /** How often the table and the summary are redrawn while a scan runs. */
@@ -174,6 +175,7 @@ export function createFleetView(ctx) {
           ` (${s.files ? pct(p.skippable / s.files) : '–'}); ${fmt(p.mayHold)} may hold it${p.unreadable ? `, ${fmt(p.unreadable)} could not be read` : ''}.`),
       );
     });
+    lines.push(...filterTruthLines(summary));
     const kinds = Object.entries(s.errorsByKind).sort(([a], [b]) => byText(a, b));
     lines.push(
       el('p', { class: 'muted small', 'data-testid': 'fleet-errors' }, `${fmt(s.files)} files, ${fmt(s.errors)} with errors${kinds.length ? `: ${kinds.map(([k, n]) => `${k} ${n}`).join(', ')}` : ''}.`,

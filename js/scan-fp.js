@@ -1,0 +1,171 @@
+// What the fleet's filters really do (issue 26, item 4): with `audit` the index of every file is
+// read, so for each queried path the scan knows, per file, whether the index lists it. A file
+// whose index does not list the path while its filter says `maybe` is a measured false
+// positive; the fills predict how many there should be. A filter holding more keys than its m
+// and k were sized for is "filled past its design" — the core's rule (src/design.rs), read here
+// from bloomInfo().filledPastDesign. No I/O and no formula of the core restated here: the
+// per-file facts are the core's (TsFile#probe's `indexed` and verdict, bloomInfo()'s
+// fppFromFill = fill^k and filledPastDesign); this module only counts and words them.
+//
+// Without `audit` the index is not read: nothing here is known, and the words say so.
+
+import { pct } from './scan-core.js';
+
+/** The most file names a summary keeps per list (the smallest by name; the counts are exact). */
+export const LIST_CAP = 100;
+
+/**
+ * Per path, the verdict and what the index says, for a file whose index was read (scanOne with
+ * `audit`): `{path, verdict, indexed, severalHashes}`. `indexed`: true (the index lists it),
+ * false (it proves the path absent), null (the walk stopped before it could tell).
+ * `severalHashes`: the verdict consulted more than one hash that puts the path on different bits
+ * (an ambiguous audit and a path the candidate recipes hash apart), so fill^k understates its
+ * chance of a false `maybe`.
+ */
+export function auditedResults(t, paths) {
+  return paths.map((path) => {
+    const p = t.probe(path);
+    const bits = (ps) => ps.map((s) => s.bit).join(',');
+    const used = bits(p.probes);
+    return { path, verdict: p.verdict, indexed: p.indexed, severalHashes: p.others.some((o) => bits(o.probes) !== used) };
+  });
+}
+
+/** The part of a summary this module fills, per path (mergeable). */
+export const newPathTruth = () => ({ indexListed: 0, indexAbsent: 0, falsePositives: 0, filterAbsent: 0, noAnswer: 0, severalHashes: 0, fppSum: 0, falsePositivesPastDesign: 0, falsePositiveFiles: [] });
+
+/** The part of a summary this module fills for the fleet (mergeable). */
+export const newFleetTruth = () => ({ audited: 0, pastDesign: 0, withinDesign: 0, pastDesignFiles: [] });
+
+/** Adds `name` to a capped, sorted list of file names. */
+function keep(list, name) {
+  if (list.length >= LIST_CAP && name >= list[list.length - 1]) return;
+  let i = list.length;
+  while (i > 0 && list[i - 1] > name) i--;
+  list.splice(i, 0, name);
+  if (list.length > LIST_CAP) list.pop();
+}
+
+const mergeLists = (into, part) => part.forEach((n) => keep(into, n));
+
+/** Counts record `r` into the fleet part `f` and the per-path parts `ps` (results in path order). */
+export function addTruth(f, ps, r) {
+  const b = r.bloomFilter;
+  if (r.audit) f.audited++;
+  const past = b?.present ? b.filledPastDesign ?? null : null;
+  if (past === true) {
+    f.pastDesign++;
+    keep(f.pastDesignFiles, r.file);
+  } else if (past === false) f.withinDesign++;
+  ps.forEach((p, i) => {
+    const res = r.results?.[i];
+    if (!res || res.indexed == null) return;
+    if (res.indexed) {
+      p.indexListed++;
+      return;
+    }
+    p.indexAbsent++;
+    if (res.verdict === 'unknown') {
+      p.noAnswer++;
+      return;
+    }
+    // The filter answered (maybe or absent): this file counts in both rates.
+    p.fppSum += b?.fppFromFill ?? 0;
+    if (res.severalHashes) p.severalHashes++;
+    if (res.verdict === 'maybe') {
+      p.falsePositives++;
+      if (past === true) p.falsePositivesPastDesign++;
+      keep(p.falsePositiveFiles, r.file);
+    } else p.filterAbsent++;
+  });
+}
+
+export function mergeTruth(f, ps, fPart, psPart) {
+  for (const k of ['audited', 'pastDesign', 'withinDesign']) f[k] += fPart[k];
+  mergeLists(f.pastDesignFiles, fPart.pastDesignFiles);
+  ps.forEach((p, i) => {
+    const q = psPart[i];
+    for (const k of ['indexListed', 'indexAbsent', 'falsePositives', 'filterAbsent', 'noAnswer', 'severalHashes', 'fppSum', 'falsePositivesPastDesign']) p[k] += q[k];
+    mergeLists(p.falsePositiveFiles, q.falsePositiveFiles);
+  });
+}
+
+/**
+ * The final per-path figures: `measuredFpRate` = falsePositives / (falsePositives +
+ * filterAbsent), over the files where the index proves the path absent and the filter answered
+ * (an `unknown` is no answer: no filter, or bits that cannot be trusted); `predictedFpRate` = the
+ * mean of those files' fill^k, and `expectedFalsePositives` their sum (each such file says
+ * `maybe` with its own probability fill^k, so the expected count is the sum and the expected rate
+ * the mean). Both null when no such file was read (always, without audit).
+ */
+export function finishPathTruth(p) {
+  const answered = p.falsePositives + p.filterAbsent;
+  return {
+    indexListed: p.indexListed,
+    indexAbsent: p.indexAbsent,
+    falsePositives: p.falsePositives,
+    filterAbsent: p.filterAbsent,
+    noAnswer: p.noAnswer,
+    measuredFpRate: answered ? p.falsePositives / answered : null,
+    predictedFpRate: answered ? p.fppSum / answered : null,
+    expectedFalsePositives: answered ? p.fppSum : null,
+    severalHashes: p.severalHashes,
+    falsePositivesPastDesign: p.falsePositivesPastDesign,
+    falsePositiveFiles: p.falsePositiveFiles,
+  };
+}
+
+/** The final fleet figures (`filters.*` of the summary, and `audited`). */
+export const finishFleetTruth = (f) => ({ audited: f.audited, filledPastDesign: f.pastDesign, withinDesign: f.withinDesign, filledPastDesignFiles: f.pastDesignFiles });
+
+/** Per-path keys of the `--json` summary (snake_case). */
+export const pathTruthJson = (p) => ({
+  index_listed: p.indexListed,
+  index_absent: p.indexAbsent,
+  false_positives: p.falsePositives,
+  filter_absent: p.filterAbsent,
+  no_answer: p.noAnswer,
+  measured_fp_rate: p.measuredFpRate,
+  predicted_fp_rate: p.predictedFpRate,
+  expected_false_positives: p.expectedFalsePositives,
+  several_hashes: p.severalHashes,
+  false_positives_past_design: p.falsePositivesPastDesign,
+  false_positive_files: p.falsePositiveFiles,
+});
+
+/** Fleet keys of the `--json` summary's `filters`. */
+export const fleetTruthJson = (f) => ({ filled_past_design: f.filledPastDesign, within_design: f.withinDesign, filled_past_design_files: f.filledPastDesignFiles });
+
+const names = (list, count, shown) => {
+  const head = list.slice(0, shown);
+  return `${head.join(', ')}${count > head.length ? `, … ${count - head.length} more` : ''}`;
+};
+
+/**
+ * The text summary's lines on the filters' design (`s`: the final summary). Without audit the
+ * keys were not counted, so nothing is said but that.
+ */
+export function fleetTruthText(s) {
+  const f = s.filters;
+  if (!s.audited) return ['filled past design: not known without --audit (the index counts the keys a filter holds)'];
+  const out = [`filled past design (more keys than any error rate sizes its m and k for): ${f.filledPastDesign} of ${s.filters.withFilter} filters, ${f.withinDesign} within${f.withFilter - f.filledPastDesign - f.withinDesign > 0 ? `, ${f.withFilter - f.filledPastDesign - f.withinDesign} not known` : ''}`];
+  if (f.filledPastDesign) out.push(`  ${names(f.filledPastDesignFiles, f.filledPastDesign, 10)}`);
+  return out;
+}
+
+/** The text summary's lines for one path `p` (the final summary's path entry). */
+export function pathTruthText(s, p) {
+  if (!s.audited) return [`  ${p.path}: no measured false-positive rate without --audit (the index, which proves a path absent, is not read)`];
+  const out = [];
+  const answered = p.falsePositives + p.filterAbsent;
+  out.push(
+    `  ${p.path}: the index lists it in ${p.indexListed} files and proves it absent in ${p.indexAbsent}` +
+      (answered
+        ? `; there the filter said maybe in ${p.falsePositives} (measured false-positive rate ${pct(p.measuredFpRate)} of ${answered}), absent in ${p.filterAbsent}; the fills predict ${pct(p.predictedFpRate)} (${p.expectedFalsePositives.toFixed(2)} false positives expected)`
+        : '; no filter there answered') +
+      (p.noAnswer ? `; ${p.noAnswer} gave no answer (unknown)` : ''),
+  );
+  if (p.severalHashes) out.push(`    ${p.severalHashes} of them were probed under several candidate hashes: fill^k understates their chance of a maybe`);
+  if (p.falsePositives) out.push(`    false positives${p.falsePositivesPastDesign ? ` (${p.falsePositivesPastDesign} in filters filled past design)` : ''}: ${names(p.falsePositiveFiles, p.falsePositives, 10)}`);
+  return out;
+}

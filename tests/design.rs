@@ -1,0 +1,68 @@
+//! "Filled past its design" (src/design.rs) on the real writers' fixtures: expected values from
+//! the manifests (what the generator wrote: series, time columns, the stored m and k) and Java's
+//! sizing formula written out here (docs/bloom-filter.md §6), never from the crate's output.
+
+#![cfg(any(unix, windows))]
+
+use serde_json::Value;
+use std::path::PathBuf;
+use tsfile_bloom::tsfile::TsFileReader;
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tsfile")
+}
+
+/// Java's `getEmptyBloomFilter` bit count for n keys at error rate p (small n: no int overflow).
+fn java_m(n: u64, p: f64) -> u64 {
+    let ln2 = std::f64::consts::LN_2;
+    ((n as f64 * -p.ln() / ln2 / ln2) as u64 + 1).max(256)
+}
+
+/// The largest error rate whose Java k is `k`: k = (int)(-ln p / ln 2) + 1, p clamped to [0.01, 0.1].
+fn top_rate(k: u64) -> f64 {
+    match k {
+        4 => 0.1,
+        5..=7 => 2f64.powi(1 - k as i32),
+        _ => unreachable!("every writer's k is 4..=7"),
+    }
+}
+
+#[test]
+fn real_filters_are_past_design_exactly_when_they_hold_more_keys_than_any_rate_sizes_m_for() {
+    let manifest: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join("manifest.json")).unwrap()).unwrap();
+    let mut past = Vec::new();
+    for e in manifest.iter().filter(|e| e["kind"] == "real" && e["bloom"]["present"] == true) {
+        let name = e["name"].as_str().unwrap();
+        let (m, k) = (e["bloom"]["bit_count"].as_u64().unwrap(), e["bloom"]["hash_function_count"].as_u64().unwrap());
+        let time_columns =
+            if e["time_columns_in_filter"] == true { e["time_columns"].as_array().unwrap().len() } else { 0 };
+        let inserted = e["series_count"].as_u64().unwrap() + time_columns as u64;
+        let bytes = std::fs::read(fixtures().join(e["file"].as_str().unwrap())).unwrap();
+        let reader = TsFileReader::read(&bytes).unwrap();
+        let info = reader.bloom_info();
+        assert_eq!(info.indexed_items, Some(inserted), "{name}: the keys the writer inserted");
+        let want = java_m(inserted, top_rate(k)) > m;
+        assert_eq!(info.filled_past_design, Some(want), "{name}: {inserted} keys in m = {m}, k = {k}");
+        if want {
+            past.push(name);
+        }
+    }
+    // The one real filter sized for fewer keys than it holds (tests/fixtures/gen_tsfiles.py
+    // gen_past_design): the C++ writer counted 1 path for 100 devices sharing "s1".
+    assert_eq!(past, ["tree_past_design"]);
+    let e = manifest.iter().find(|e| e["name"] == "tree_past_design").unwrap();
+    assert_eq!(e["bloom"]["n_cpp_path_count"], 1);
+    assert_eq!(e["filled_past_design"]["capacity_any_rate_for_k5"], 44);
+    assert!(java_m(44, 1.0 / 16.0) <= 256 && java_m(45, 1.0 / 16.0) > 256);
+}
+
+#[test]
+fn before_the_index_is_read_nothing_is_said() {
+    let bytes = std::fs::read(fixtures().join("tree_past_design.tsfile")).unwrap();
+    let full = TsFileReader::read(&bytes).unwrap();
+    let tail_only = TsFileReader::from_metadata(full.metadata().clone(), tsfile_bloom::tsfile::encoder::BuiltIn);
+    let info = tail_only.bloom_info();
+    assert_eq!((info.indexed_items, info.filled_past_design), (None, None));
+    assert_eq!(full.bloom_info().filled_past_design, Some(true));
+}
