@@ -199,6 +199,8 @@ const E_AUDIT = 9;
 const E_BLOB = 10;
 const E_HEAD = 11;
 const E_TAIL = 12;
+/** bloomInfo()'s filledPastDesign: true, false or null (known only once the index was read). */
+const E_PAST = 13;
 const OFFSET = FIGURES.indexOf('offset');
 const BITS_OFFSET = FIGURES.indexOf('bitsOffset');
 
@@ -228,7 +230,7 @@ function workerTables(body, paths, current) {
   // The entries as columns, cloned once into each worker (an entry per item costs more to post).
   const list = body ? body.entries : [];
   const n = list.length;
-  const columns = { id: new Float64Array(5 * n), figures: new Int32Array(n), offset: new Float64Array(n), bitsOffset: new Float64Array(n), indexed: new Float64Array(n), set: new Int32Array(n), audit: new Int32Array(n), verdicts: new Array(n) };
+  const columns = { id: new Float64Array(5 * n), figures: new Int32Array(n), offset: new Float64Array(n), bitsOffset: new Float64Array(n), indexed: new Float64Array(n), past: new Int8Array(n), set: new Int32Array(n), audit: new Int32Array(n), verdicts: new Array(n) };
   const versions = new Map(); // an object's entry → its [kind, size, etag, lastModified] (the main thread's)
   for (let i = 0; i < n; i++) {
     const e = list[i];
@@ -240,6 +242,7 @@ function workerTables(body, paths, current) {
     columns.offset[i] = e[E_OFFSET] ?? NaN;
     columns.bitsOffset[i] = e[E_BITS_OFFSET] ?? NaN;
     columns.indexed[i] = e[E_INDEXED] ?? NaN;
+    columns.past[i] = e[E_PAST] == null ? -1 : Number(e[E_PAST]);
     columns.set[i] = e[E_PATHS];
     columns.audit[i] = e[E_AUDIT];
     columns.verdicts[i] = e[E_VERDICTS];
@@ -256,7 +259,22 @@ function workerTables(body, paths, current) {
   };
 }
 
-const codes = (results) => results.map((r) => VERDICTS.indexOf(r.verdict)).join('');
+// A path's code in an entry: its verdict and, for an audited file, what the index says of it
+// (scan-fp.js's `indexed` and `severalHashes`), as one character: 48 + 6 verdict + 2 indexed +
+// severalHashes, indexed 0 not known, 1 listed, 2 not listed.
+const codes = (results) =>
+  results.map((r) => String.fromCharCode(48 + 6 * VERDICTS.indexOf(r.verdict) + (r.indexed == null ? 0 : r.indexed ? 2 : 4) + (r.indexed != null && r.severalHashes ? 1 : 0))).join('');
+/** The result of path `path` from its code (codes). */
+function fromCode(path, code) {
+  const n = code - 48;
+  const r = { path, verdict: VERDICTS[Math.floor(n / 6)] };
+  const indexed = Math.floor(n / 2) % 3;
+  if (indexed) {
+    r.indexed = indexed === 1;
+    r.severalHashes = (n & 1) === 1;
+  }
+  return r;
+}
 
 /**
  * The record of `item` (`{path, file, entry, blob?}`) from its manifest entry when the file's
@@ -289,7 +307,7 @@ export function answerFromEntry(item, tables, paths, staged) {
   if (tables.complete[set]) {
     const m = tables.maps[set];
     const v = c.verdicts[at];
-    for (let i = 0; i < paths.length; i++) results[i] = { path: paths[i], verdict: VERDICTS[v.charCodeAt(m[i]) - 48] };
+    for (let i = 0; i < paths.length; i++) results[i] = fromCode(paths[i], v.charCodeAt(m[i]));
     if (!tables.same[set]) verdicts = codes(results);
   } else {
     if (!item.blob) return { st };
@@ -307,7 +325,7 @@ export function answerFromEntry(item, tables, paths, staged) {
   const fig = c.figures[at];
   const t = (tables.templates[fig] ??= bloomFromFigures(fromJson(tables.figures[fig])));
   const orNull = (x) => (Number.isNaN(x) ? null : x);
-  const bloomFilter = { ...t, offset: orNull(c.offset[at]), bitsOffset: orNull(c.bitsOffset[at]), indexedItems: orNull(c.indexed[at]) };
+  const bloomFilter = { ...t, offset: orNull(c.offset[at]), bitsOffset: orNull(c.bitsOffset[at]), indexedItems: orNull(c.indexed[at]), filledPastDesign: c.past[at] < 0 ? null : c.past[at] === 1 };
   const audit = c.audit[at] >= 0 ? { ...tables.audits[c.audit[at]] } : null;
   const record = { file: item.file, ok: true, size: st.size, version: tables.figures[fig][0], bloomFilter, results, audit, bytesRead: 0, reads: 0, error: null };
   return { record, kept: { answered: true, verdicts } };
@@ -372,7 +390,7 @@ export function keepFromReads(id, size, reads) {
 /** A record read now and what was kept of it (keepFromWindow, keepByReading) → what the manifest records. */
 export function keptFacts(record, keep) {
   if (!keep || !record.ok || !record.bloomFilter || !record.results) return null;
-  return { id: keep.id, figures: figuresOf(record.version, record.bloomFilter), indexed: record.bloomFilter.indexedItems ?? null, verdicts: codes(record.results), audit: record.audit, head: keep.head, tail: keep.tail };
+  return { id: keep.id, figures: figuresOf(record.version, record.bloomFilter), indexed: record.bloomFilter.indexedItems ?? null, past: record.bloomFilter.filledPastDesign ?? null, verdicts: codes(record.results), audit: record.audit, head: keep.head, tail: keep.tail };
 }
 
 /** A packed batch (openManifest's `sent`) → its items. */
@@ -496,7 +514,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
       f[BITS_OFFSET] = null;
       const [dir, name] = splitFile(items[i].file);
       const a = k.audit ? intern(audits, k.audit) : -1;
-      added.push([[internDir(dir), name, k.id, intern(figures, f, figureIndex), at[0], at[1], k.indexed, current, k.verdicts, a, 0, k.head.length, k.tail.length], k.head, k.tail]);
+      added.push([[internDir(dir), name, k.id, intern(figures, f, figureIndex), at[0], at[1], k.indexed, current, k.verdicts, a, 0, k.head.length, k.tail.length, k.past], k.head, k.tail]);
     }
   }
 

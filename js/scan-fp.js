@@ -32,7 +32,15 @@ export function auditedResults(t, paths) {
 }
 
 /** The part of a summary this module fills, per path (mergeable). */
-export const newPathTruth = () => ({ indexListed: 0, indexAbsent: 0, falsePositives: 0, filterAbsent: 0, noAnswer: 0, severalHashes: 0, fppSum: 0, falsePositivesPastDesign: 0, falsePositiveFiles: [] });
+export const newPathTruth = () => ({ indexListed: 0, indexAbsent: 0, falsePositives: 0, filterAbsent: 0, noAnswer: 0, severalHashes: 0, fppHi: 0, fppLo: 0, falsePositivesPastDesign: 0, falsePositiveFiles: [] });
+
+// The fills' prediction is summed exactly, as integers: each file's fill^k in units of 2^-52
+// (rounded to one), split into its multiples of 2^-26 and the rest, two sums of integers below
+// 2^26 each. Sums of integers are the same in any order, so the summary does not depend on how
+// the files were split among workers or batches (a rescan from a manifest batches them
+// otherwise); exact up to 2^27 files in one summary.
+const LO = 2 ** 26;
+const fppSum = (p) => p.fppHi / LO + p.fppLo / (LO * LO);
 
 /** The part of a summary this module fills for the fleet (mergeable). */
 export const newFleetTruth = () => ({ audited: 0, pastDesign: 0, withinDesign: 0, pastDesignFiles: [] });
@@ -70,7 +78,9 @@ export function addTruth(f, ps, r) {
       return;
     }
     // The filter answered (maybe or absent): this file counts in both rates.
-    p.fppSum += b?.fppFromFill ?? 0;
+    const units = Math.round((b?.fppFromFill ?? 0) * LO * LO);
+    p.fppHi += Math.floor(units / LO);
+    p.fppLo += units % LO;
     if (res.severalHashes) p.severalHashes++;
     if (res.verdict === 'maybe') {
       p.falsePositives++;
@@ -85,7 +95,7 @@ export function mergeTruth(f, ps, fPart, psPart) {
   mergeLists(f.pastDesignFiles, fPart.pastDesignFiles);
   ps.forEach((p, i) => {
     const q = psPart[i];
-    for (const k of ['indexListed', 'indexAbsent', 'falsePositives', 'filterAbsent', 'noAnswer', 'severalHashes', 'fppSum', 'falsePositivesPastDesign']) p[k] += q[k];
+    for (const k of ['indexListed', 'indexAbsent', 'falsePositives', 'filterAbsent', 'noAnswer', 'severalHashes', 'fppHi', 'fppLo', 'falsePositivesPastDesign']) p[k] += q[k];
     mergeLists(p.falsePositiveFiles, q.falsePositiveFiles);
   });
 }
@@ -107,8 +117,8 @@ export function finishPathTruth(p) {
     filterAbsent: p.filterAbsent,
     noAnswer: p.noAnswer,
     measuredFpRate: answered ? p.falsePositives / answered : null,
-    predictedFpRate: answered ? p.fppSum / answered : null,
-    expectedFalsePositives: answered ? p.fppSum : null,
+    predictedFpRate: answered ? fppSum(p) / answered : null,
+    expectedFalsePositives: answered ? fppSum(p) : null,
     severalHashes: p.severalHashes,
     falsePositivesPastDesign: p.falsePositivesPastDesign,
     falsePositiveFiles: p.falsePositiveFiles,
