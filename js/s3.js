@@ -71,7 +71,88 @@ const unescape = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&
 // A key in a URL path: each segment percent-encoded as S3 expects (RFC 3986 unreserved kept).
 const encodeKey = (key) => key.split('/').map((s) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)).join('/');
 
-import { httpSource } from './http-source.js';
+/** One ListObjectsV2 response body → `{objects: [{key, size, etag, lastModified}], truncated, nextToken}`, or null when it is no listing. */
+export function parseListing(xml) {
+  if (!/<ListBucketResult[\s>]/.test(xml)) return null;
+  const objects = [];
+  for (const [, body] of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
+    const field = (name) => {
+      const m = new RegExp(`<${name}>([^<]*)</${name}>`).exec(body);
+      return m ? unescape(m[1]) : null;
+    };
+    objects.push({ key: field('Key'), size: Number(field('Size')), etag: field('ETag'), lastModified: field('LastModified') });
+  }
+  const token = /<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1];
+  return { objects, truncated: /<IsTruncated>true<\/IsTruncated>/.test(xml), nextToken: token == null ? null : unescape(token) };
+}
+
+/**
+ * Every object of a listing, page by page: `pageUrl(token)` is the page after `token` (null: the
+ * first), `fetchPage(url)` its response; `target` names the listing in errors.
+ */
+async function* listPages(pageUrl, fetchPage, target) {
+  let token = null;
+  for (;;) {
+    const res = await fetchPage(pageUrl(token));
+    if (!res.ok) throw await errorFrom(res, target);
+    const page = parseListing(await res.text());
+    if (!page) throw s3Error(target, 's3_error', `the answer (HTTP ${res.status}) is not a ListObjectsV2 listing`, { status: res.status });
+    yield* page.objects;
+    if (!page.truncated) return;
+    if (!page.nextToken) throw s3Error(target, 's3_error', 'a truncated listing without a continuation token');
+    token = page.nextToken;
+  }
+}
+
+/** Whether `input` is a ListObjectsV2 URL: http(s), `list-type=2` in its query (a bucket listing, public or presigned). */
+export function isListingUrl(input) {
+  if (!isHttpUrl(input)) return false;
+  try {
+    return new URL(String(input instanceof URL ? input.href : input)).searchParams.get('list-type') === '2';
+  } catch {
+    return false;
+  }
+}
+
+// A presigned URL signs its query: another continuation token would break its signature.
+const PRESIGNED = ['X-Amz-Signature', 'Signature'];
+
+/**
+ * The `*.tsfile` objects of a ListObjectsV2 URL (a public bucket's, or a presigned one), as
+ * `{url, key, size, etag, lastModified}`, every page (continuation tokens added to the URL's
+ * query); an object's URL is the listing's, its query dropped, with the key as the path below the
+ * bucket (path-style or virtual-hosted alike). A presigned listing gives its one page: one with
+ * more is the typed error `presigned_truncated` after that page's objects. Options: `fetch`, `signal`.
+ */
+export async function* listingTsFiles(input, { fetch: fetchImpl = globalThis.fetch, signal } = {}) {
+  const listing = new URL(String(input instanceof URL ? input.href : input));
+  const target = listing.href;
+  const presigned = PRESIGNED.some((p) => listing.searchParams.has(p));
+  const bucketUrl = `${listing.origin}${listing.pathname.replace(/\/+$/, '')}`;
+  const pageUrl = (token) => {
+    if (!token) return target;
+    if (presigned) {
+      throw s3Error(target, 'presigned_truncated', 'the listing has more pages, but it is presigned and a continuation token would break its signature (presign a listing with a larger max-keys, one per page, or make the listing public); the objects of its first page were scanned');
+    }
+    const u = new URL(target);
+    u.searchParams.set('continuation-token', token);
+    return u.href;
+  };
+  const fetchPage = async (url) => {
+    try {
+      return await fetchImpl(url, { signal, cache: 'no-store', credentials: 'omit' });
+    } catch (e) {
+      if (e?.name === 'AbortError') throw Object.assign(new Error(`cancelled: ${target}`), { name: 'AbortError', kind: 'cancelled', offset: null });
+      throw await explainFetchFailure(url, httpError(target, 'network', `network error or cross-origin (CORS) refusal (${e?.message ?? e})`), { signal });
+    }
+  };
+  for await (const o of listPages(pageUrl, fetchPage, target)) {
+    if (/\.tsfile$/i.test(o.key)) yield { ...o, url: `${bucketUrl}/${encodeKey(o.key)}` };
+  }
+}
+
+import { httpError, httpSource, isHttpUrl } from './http-source.js';
+import { explainFetchFailure } from './fetch-failure.js';
 
 let signer = null;
 const loadSigner = () => (signer ??= import('aws4fetch').then((m) => m.AwsClient));
@@ -115,29 +196,17 @@ export async function s3Client(config = {}) {
       };
     },
     /** Every object under `prefix` (ListObjectsV2, page by page): `{key, size, etag, lastModified}`. */
-    async *list(bucket, prefix = '') {
-      let token = null;
-      const target = `s3://${bucket}/${prefix}`;
-      for (let page = 0; ; page++) {
-        const q = new URLSearchParams({ 'list-type': '2', prefix });
-        if (config.pageSize) q.set('max-keys', String(config.pageSize));
-        if (token) q.set('continuation-token', token);
-        const res = await signed(`${base(bucket)}/?${q}`, {});
-        if (!res.ok) throw await errorFrom(res, target);
-        const xml = await res.text();
-        for (const [, body] of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
-          const field = (name) => {
-            const m = new RegExp(`<${name}>([^<]*)</${name}>`).exec(body);
-            return m ? unescape(m[1]) : null;
-          };
-          yield { key: field('Key'), size: Number(field('Size')), etag: field('ETag'), lastModified: field('LastModified') };
-        }
-        const truncated = /<IsTruncated>true<\/IsTruncated>/.test(xml);
-        token = /<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1];
-        if (!truncated) return;
-        if (!token) throw s3Error(target, 's3_error', 'a truncated listing without a continuation token');
-        token = unescape(token);
-      }
+    list(bucket, prefix = '') {
+      return listPages(
+        (token) => {
+          const q = new URLSearchParams({ 'list-type': '2', prefix });
+          if (config.pageSize) q.set('max-keys', String(config.pageSize));
+          if (token) q.set('continuation-token', token);
+          return `${base(bucket)}/?${q}`;
+        },
+        (url) => signed(url, {}),
+        `s3://${bucket}/${prefix}`,
+      );
     },
   };
 }

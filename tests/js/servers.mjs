@@ -36,8 +36,11 @@ const canConnect = (port) =>
     c.once('error', () => resolve(false));
   });
 
-/** Starts nginx serving `root`; resolves to `{origin, accessLog(), settledLog(), stop()}`. */
-export async function startNginx(root) {
+/**
+ * Starts nginx serving `root`; resolves to `{origin, accessLog(), settledLog(), stop()}`.
+ * `location`: directives for its one `location /` block (say, CORS headers or a proxy_pass).
+ */
+export async function startNginx(root, { location = '' } = {}) {
   if (!NGINX) throw new Error('nginx is not installed: run bash scripts/setup.sh --nginx');
   const dir = mkdtempSync(join(tmpdir(), 'tsfile-bloom-nginx-'));
   const port = await freePort();
@@ -66,7 +69,7 @@ http {
   server {
     listen 127.0.0.1:${port};
     root ${root};
-    location / { }
+    location / { ${location} }
   }
 }
 `,
