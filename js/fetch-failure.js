@@ -39,6 +39,31 @@ const wasBlocked = (url) => blocked.some((b) => b === url || b === originOf(url)
 /** The violation events of a fetch are queued tasks: they arrive after its rejection. */
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+const cspError = (url, origin, error) =>
+  httpError(url, 'csp', `this page's Content-Security-Policy does not allow connecting to ${origin} (its connect-src must list that origin; the page's host sets it)`, { offset: error.offset });
+
+/** Probes in flight by origin: the files of one host that fail together share one probe. */
+const probing = new Map();
+
+/** Whether the server at `url` answers a no-cors HEAD: true, false, or null when the CSP blocked it. */
+function probeOrigin(url, origin, signal) {
+  let p = probing.get(origin);
+  if (!p) {
+    p = (async () => {
+      try {
+        const limit = AbortSignal.timeout(PROBE_MS);
+        await fetch(url, { method: 'HEAD', mode: 'no-cors', cache: 'no-store', credentials: 'omit', signal: signal ? AbortSignal.any([signal, limit]) : limit });
+        return true;
+      } catch {
+        await nextTask();
+        return wasBlocked(url) ? null : false;
+      }
+    })().finally(() => probing.delete(origin));
+    probing.set(origin, p);
+  }
+  return p;
+}
+
 /**
  * `error` (a failed request for `url`: kind 'io', reason 'network') explained: reason `csp` (this
  * page's Content-Security-Policy `connect-src` blocks the URL), `cors` (the server answered but
@@ -50,18 +75,10 @@ export async function explainFetchFailure(url, error, { signal } = {}) {
   const origin = originOf(url);
   if (!origin || origin === globalThis.location?.origin) return error;
   await nextTask();
-  if (wasBlocked(url)) {
-    return httpError(url, 'csp', `this page's Content-Security-Policy does not allow connecting to ${origin} (its connect-src must list that origin; the page's host sets it)`, { offset: error.offset });
-  }
-  let answered = false;
-  try {
-    const probe = AbortSignal.timeout(PROBE_MS);
-    await fetch(url, { method: 'HEAD', mode: 'no-cors', cache: 'no-store', credentials: 'omit', signal: signal ? AbortSignal.any([signal, probe]) : probe });
-    answered = true;
-  } catch {
-    await nextTask();
-    if (wasBlocked(url)) return httpError(url, 'csp', `this page's Content-Security-Policy does not allow connecting to ${origin} (its connect-src must list that origin; the page's host sets it)`, { offset: error.offset });
-  }
+  if (wasBlocked(url)) return cspError(url, origin, error);
+  const answered = await probeOrigin(url, origin, signal);
+  if (signal?.aborted) return error; // cancelled meanwhile: the probe proved nothing
+  if (answered == null) return cspError(url, origin, error);
   if (answered) {
     return httpError(
       url,

@@ -220,6 +220,20 @@ test('one URL opens in the inspector as the same file dropped would', { skip }, 
   assert.equal(await page.isVisible('[data-testid=fleet-back]'), false);
 });
 
+test('a link dropped on the page opens as the URL typed would', { skip }, async () => {
+  const url = `${withCors.origin}/${KEYS_TSFILE[1]}`;
+  await page.evaluate(() => (document.body.dataset.state = 'picking'));
+  const dt = await page.evaluateHandle((u) => {
+    const d = new DataTransfer();
+    d.setData('text/uri-list', `# a comment line, as text/uri-list allows\r\n${u}`);
+    return d;
+  }, url);
+  await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
+  await page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 20000 });
+  assert.ok((await page.textContent('#file-name')).includes('1700000000001-2-0-0.tsfile'));
+  assert.equal(await page.evaluate(() => globalThis.inspector.current.info.size), nodeRecords.get(KEYS_TSFILE[1]).size);
+});
+
 test('errors per file: a 404, a host without CORS (said to be CORS), a host that is not there; the other files go on', { skip }, async () => {
   gone = `http://127.0.0.1:${await freePort()}`;
   const urls = [
