@@ -13,32 +13,21 @@
 // local folder (the folder input), and the worker's records must equal Node's local scan.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AwsClient } from 'aws4fetch';
 import { startHarness } from './harness.mjs';
-import { freePort, NGINX, startNginx } from '../js/servers.mjs';
+import { freePort, NGINX, S3S, startNginx, startS3s } from '../js/servers.mjs';
+import { IOTDB_LAYOUT } from '../js/fleet.mjs';
 import { openTsFile, scanTsFiles } from '../../js/node.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = join(ROOT, 'tests/fixtures');
-const S3S = join(ROOT, '.tools/s3s/bin/s3s-fs');
 const KEYS = { accessKeyId: 'AKIATSFILEBLOOMPAGE', secretAccessKey: 'tsfile-bloom-page-secret/key+1' };
-// IoTDB's layout: real-writer files (C++ and Java, UTF-8 and GBK, a table model file), a file
-// without a filter, a hostile one; and a file a scan passes by.
-const LAYOUT = {
-  'data/sequence/root.sg1/0/0/1700000000000-1-0-0.tsfile': 'tsfile/tree_10k_series.tsfile',
-  'data/sequence/root.sg1/0/0/1700000000001-2-0-0.tsfile': 'tsfile/table_unicode.tsfile',
-  'data/sequence/root.sg1/0/2808/1700000000002-3-0-0.tsfile': 'java/gbk/tree_quoted_unicode.tsfile',
-  'data/sequence/root.sg1/1/0/1700000000003-4-0-0.tsfile': 'java/utf8/tree_10k_series.tsfile',
-  'data/unsequence/root.sg1/0/0/1700000000004-5-0-0.tsfile': 'tsfile/hostile_truncated_in_metadata.tsfile',
-  'data/unsequence/root.sg1/0/0/1700000000005-6-0-0.tsfile': 'tsfile/tree_10series.tsfile',
-  'data/unsequence/root.sg1/0/0/1700000000006-7-0-0.tsfile': 'tsfile/synthetic_java_null_filter_v4.tsfile',
-  'data/unsequence/root.sg1/0/0/notes.txt': 'tsfile/manifest.json',
-};
+// IoTDB's layout (tests/js/fleet.mjs), and a file without a filter.
+const LAYOUT = { ...IOTDB_LAYOUT, 'data/unsequence/root.sg1/0/0/1700000000006-7-0-0.tsfile': 'tsfile/synthetic_java_null_filter_v4.tsfile' };
 const KEYS_TSFILE = Object.keys(LAYOUT).filter((k) => k.endsWith('.tsfile')).sort();
 const PATHS = ['root.sg1.d1.s1', 'root.设备.湿度', 'root.nowhere.d.s'];
 const CORS = `
@@ -51,9 +40,9 @@ const CORS = `
   if ($request_method = OPTIONS) { return 204; }`;
 // The Host as the client sent it: a presigned URL's signature covers it.
 const PROXY = 'proxy_set_header Host $http_host; proxy_http_version 1.1; proxy_set_header Connection "";';
-const proxyTo = (port) => `proxy_pass http://127.0.0.1:${port};`;
+const proxyTo = (origin) => `proxy_pass ${origin};`;
 
-const skip = !NGINX ? 'nginx is not installed (bash scripts/setup.sh --nginx)' : !existsSync(S3S) ? 's3s-fs is not installed (bash scripts/setup.sh --s3)' : false;
+const skip = !NGINX ? 'nginx is not installed (bash scripts/setup.sh --nginx)' : !S3S ? 's3s-fs is not installed (bash scripts/setup.sh --s3)' : false;
 
 let tmp;
 let local; // the files on disk: local/<key>
@@ -61,19 +50,11 @@ let withCors;
 let without;
 let bucket; // nginx (CORS) → s3s-fs without keys: a public bucket
 let signedBucket; // nginx (CORS) → s3s-fs with keys for signed requests, the keyless one for the rest
-const children = [];
+const stores = [];
 let harness;
 let page;
 let nodeRecords; // Node's scan of the local files: key → record
 let gone; // an origin nobody listens on
-
-async function startS3s(store, keys) {
-  const port = await freePort();
-  const child = spawn(S3S, ['--host', '127.0.0.1', '--port', String(port), ...(keys ? ['--access-key', keys.accessKeyId, '--secret-key', keys.secretAccessKey] : []), store], { stdio: 'ignore' });
-  children.push(child);
-  for (let i = 0; i < 200 && !(await fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false)); i++) await new Promise((r) => setTimeout(r, 25));
-  return port;
-}
 
 before(async () => {
   if (skip) return;
@@ -86,10 +67,11 @@ before(async () => {
   mkdirSync(join(tmp, 'store/empty'));
   withCors = await startNginx(local, { location: CORS });
   without = await startNginx(local);
-  const open = await startS3s(join(tmp, 'store'), null);
+  const open = await startS3s(join(tmp, 'store'));
   const signing = await startS3s(join(tmp, 'store'), KEYS);
-  bucket = await startNginx(local, { location: `${CORS} ${PROXY} ${proxyTo(open)}` });
-  signedBucket = await startNginx(local, { location: `${CORS} ${PROXY} if ($args ~ "X-Amz-Signature=") { ${proxyTo(signing)} } ${proxyTo(open)}` });
+  stores.push(open, signing);
+  bucket = await startNginx(local, { location: `${CORS} ${PROXY} ${proxyTo(open.origin)}` });
+  signedBucket = await startNginx(local, { location: `${CORS} ${PROXY} if ($args ~ "X-Amz-Signature=") { ${proxyTo(signing.origin)} } ${proxyTo(open.origin)}` });
   nodeRecords = new Map();
   const scan = scanTsFiles(join(local, 'data'), { paths: PATHS, audit: true });
   for await (const r of scan) nodeRecords.set(r.file.slice(local.length + 1), r);
@@ -101,7 +83,7 @@ before(async () => {
 after(async () => {
   await harness?.close();
   for (const s of [withCors, without, bucket, signedBucket]) await s?.stop();
-  for (const c of children) c.kill('SIGTERM');
+  for (const s of stores) await s.stop();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 

@@ -5,8 +5,7 @@
 // the object URL must percent-encode. Records equal Node's scan of the same files on disk.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,10 +13,9 @@ import { AwsClient } from 'aws4fetch';
 import { scanTsFiles as scanInNode } from '../../js/node.js';
 import { scanTsFiles as scanInBrowser } from '../../js/scan-browser.js';
 import { isListingUrl, listingTsFiles, parseListing } from '../../js/s3.js';
-import { freePort } from './servers.mjs';
+import { S3S, startS3s } from './servers.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const S3S = join(ROOT, '.tools/s3s/bin/s3s-fs');
 const KEYS = { accessKeyId: 'AKIATSFILEBLOOMLIST', secretAccessKey: 'tsfile-bloom-list-secret/key+1' };
 const LAYOUT = {
   'data/sequence/root.sg1/0/0/1700000000000-1-0-0.tsfile': 'tsfile/tree_10series.tsfile',
@@ -30,32 +28,23 @@ const PATHS = ['root.sg1.d1.s1', 'root.nowhere.d.s'];
 const strip = ({ file, bytesRead, reads, ...rest }) => rest;
 
 let dir;
-const children = [];
+const stores = [];
 let open; // origin of the keyless s3s-fs
 let signing; // origin of the one verifying signatures
 
-async function startS3s(keys) {
-  const port = await freePort();
-  const child = spawn(S3S, ['--host', '127.0.0.1', '--port', String(port), ...(keys ? ['--access-key', keys.accessKeyId, '--secret-key', keys.secretAccessKey] : []), join(dir, 'store')], { stdio: 'ignore' });
-  children.push(child);
-  const origin = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200 && !(await fetch(origin).then(() => true, () => false)); i++) await new Promise((r) => setTimeout(r, 25));
-  return origin;
-}
-
 before(async () => {
-  if (!existsSync(S3S)) return;
+  if (!S3S) return;
   dir = mkdtempSync(join(tmpdir(), 'tsfile-bloom-listing-'));
   for (const [key, fixture] of Object.entries(LAYOUT)) {
     cpSync(join(ROOT, 'tests/fixtures', fixture), join(dir, 'store/iotdb', key));
     cpSync(join(ROOT, 'tests/fixtures', fixture), join(dir, 'local', key));
   }
-  open = await startS3s(null);
-  signing = await startS3s(KEYS);
+  stores.push(await startS3s(join(dir, 'store')), await startS3s(join(dir, 'store'), KEYS));
+  [open, signing] = stores.map((s) => s.origin);
 });
 
-after(() => {
-  for (const c of children) c.kill('SIGTERM');
+after(async () => {
+  for (const s of stores) await s.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -95,7 +84,7 @@ test('parseListing reads the fields S3 documents, XML escapes undone; anything e
   assert.equal(parseListing('<Error><Code>AccessDenied</Code></Error>'), null);
 });
 
-describe('listings against s3s-fs', { skip: existsSync(S3S) ? false : 's3s-fs is not installed (bash scripts/setup.sh --s3)' }, () => {
+describe('listings against s3s-fs', { skip: S3S ? false : 's3s-fs is not installed (bash scripts/setup.sh --s3)' }, () => {
   test('a public listing, one object a page: the objects by their URLs (keys percent-encoded), records equal the local scan', async () => {
     const listing = `${open}/iotdb?list-type=2&prefix=data/&max-keys=1`;
     const listed = [];
