@@ -86,6 +86,38 @@ export function parseListing(xml) {
   return { objects, truncated: /<IsTruncated>true<\/IsTruncated>/.test(xml), nextToken: token == null ? null : unescape(token) };
 }
 
+/** A listing page's body is at most this long (1,000 keys of 1 KiB each are about 1.5 MB). */
+const MAX_LISTING_BYTES = 16 * 1024 * 1024;
+
+/** A response's body as text, refused past MAX_LISTING_BYTES (a listing is never that long). */
+async function boundedText(res, target) {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks = [];
+  let got = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    got += value.length;
+    if (got > MAX_LISTING_BYTES) {
+      reader.cancel().catch(() => {});
+      throw s3Error(target, 's3_error', `the listing page is longer than ${MAX_LISTING_BYTES} bytes: not a ListObjectsV2 answer`, { status: res.status });
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : concat(chunks, got));
+}
+
+function concat(chunks, length) {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
 /**
  * Every object of a listing, page by page: `pageUrl(token)` is the page after `token` (null: the
  * first), `fetchPage(url)` its response; `target` names the listing in errors.
@@ -95,7 +127,7 @@ async function* listPages(pageUrl, fetchPage, target) {
   for (;;) {
     const res = await fetchPage(pageUrl(token));
     if (!res.ok) throw await errorFrom(res, target);
-    const page = parseListing(await res.text());
+    const page = parseListing(await boundedText(res, target));
     if (!page) throw s3Error(target, 's3_error', `the answer (HTTP ${res.status}) is not a ListObjectsV2 listing`, { status: res.status });
     yield* page.objects;
     if (!page.truncated) return;
@@ -124,7 +156,7 @@ const PRESIGNED = ['X-Amz-Signature', 'Signature'];
  * bucket (path-style or virtual-hosted alike). A presigned listing gives its one page: one with
  * more is the typed error `presigned_truncated` after that page's objects. Options: `fetch`, `signal`.
  */
-export async function* listingTsFiles(input, { fetch: fetchImpl = globalThis.fetch, signal } = {}) {
+export async function* listingTsFiles(input, { fetch: fetchImpl = globalThis.fetch, signal, deadlineMs = LISTING_DEADLINE_MS } = {}) {
   const listing = new URL(String(input instanceof URL ? input.href : input));
   const target = listing.href;
   const presigned = PRESIGNED.some((p) => listing.searchParams.has(p));
@@ -138,18 +170,40 @@ export async function* listingTsFiles(input, { fetch: fetchImpl = globalThis.fet
     u.searchParams.set('continuation-token', token);
     return u.href;
   };
+  // Each page, its answer and its body, within `deadlineMs`: a listing that stalls ends typed.
   const fetchPage = async (url) => {
+    const limit = new AbortController();
+    const timer = setTimeout(() => limit.abort(), deadlineMs);
+    const failure = (e) => {
+      if (e?.kind) return e;
+      if (signal?.aborted) return Object.assign(new Error(`cancelled: ${target}`), { name: 'AbortError', kind: 'cancelled', reason: 'cancelled', url: target, offset: null });
+      if (limit.signal.aborted) return httpError(target, 'deadline', `a page of the listing took longer than ${deadlineMs} ms`);
+      return null;
+    };
+    let res;
     try {
-      return await fetchImpl(url, { signal, cache: 'no-store', credentials: 'omit' });
+      res = await fetchImpl(url, { signal: signal ? AbortSignal.any([signal, limit.signal]) : limit.signal, cache: 'no-store', credentials: 'omit' });
     } catch (e) {
-      if (e?.name === 'AbortError') throw Object.assign(new Error(`cancelled: ${target}`), { name: 'AbortError', kind: 'cancelled', offset: null });
-      throw await explainFetchFailure(url, httpError(target, 'network', `network error or cross-origin (CORS) refusal (${e?.message ?? e})`), { signal });
+      clearTimeout(timer);
+      throw failure(e) ?? (await explainFetchFailure(url, httpError(target, 'network', `network error or cross-origin (CORS) refusal (${e?.message ?? e})`), { signal }));
+    }
+    try {
+      // Read here, under the deadline; listPages reads the copy.
+      const text = await boundedText(res, target);
+      return new Response(res.status === 204 || res.status === 304 ? null : text, { status: res.status, statusText: res.statusText, headers: res.headers });
+    } catch (e) {
+      throw failure(e) ?? httpError(target, 'short_body', `the listing broke off (${e?.message ?? e})`, { status: res.status });
+    } finally {
+      clearTimeout(timer);
     }
   };
   for await (const o of listPages(pageUrl, fetchPage, target)) {
     if (/\.tsfile$/i.test(o.key)) yield { ...o, url: `${bucketUrl}/${encodeKey(o.key)}` };
   }
 }
+
+/** The longest one page of a bucket listing may take. */
+const LISTING_DEADLINE_MS = 60_000;
 
 import { httpError, httpSource, isHttpUrl } from './http-source.js';
 import { explainFetchFailure } from './fetch-failure.js';

@@ -13,7 +13,8 @@ import { AwsClient } from 'aws4fetch';
 import { scanTsFiles as scanInNode } from '../../js/node.js';
 import { scanTsFiles as scanInBrowser } from '../../js/scan-browser.js';
 import { isListingUrl, listingTsFiles, parseListing } from '../../js/s3.js';
-import { S3S, startS3s } from './servers.mjs';
+import { createServer } from 'node:http';
+import { listenLocal, S3S, startS3s } from './servers.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const KEYS = { accessKeyId: 'AKIATSFILEBLOOMLIST', secretAccessKey: 'tsfile-bloom-list-secret/key+1' };
@@ -82,6 +83,46 @@ test('parseListing reads the fields S3 documents, XML escapes undone; anything e
   });
   assert.equal(parseListing('<html><body>Index of /</body></html>'), null);
   assert.equal(parseListing('<Error><Code>AccessDenied</Code></Error>'), null);
+});
+
+test('a listing that stalls ends in the typed deadline; one past any listing’s length is refused; an HTML page is no listing', async () => {
+  const server = await listenLocal(
+    createServer((req, res) => {
+      if (req.url.startsWith('/stall')) return res.writeHead(200, { 'content-type': 'application/xml' }) && res.write('<ListBucketResult>'); // and nothing more
+      if (req.url.startsWith('/huge')) {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        const chunk = `<Contents><Key>${'k'.repeat(1000)}</Key><Size>1</Size></Contents>`.repeat(1000);
+        const more = () => {
+          while (res.write(chunk)) if (res.writableLength > 1 << 20) break;
+        };
+        res.on('drain', more);
+        res.write('<ListBucketResult>');
+        return more();
+      }
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><body>Index of /</body></html>');
+    }),
+  );
+  const failure = async (url, options) => {
+    try {
+      for await (const o of listingTsFiles(url, options)) void o;
+      return null;
+    } catch (e) {
+      return e;
+    }
+  };
+  try {
+    const stalled = await failure(`${server.origin}/stall?list-type=2`, { deadlineMs: 300 });
+    assert.deepEqual([stalled?.kind, stalled?.reason], ['io', 'deadline'], stalled?.message);
+    const huge = await failure(`${server.origin}/huge?list-type=2`);
+    assert.deepEqual([huge?.kind, huge?.reason], ['io', 's3_error'], huge?.message);
+    assert.match(huge.message, /^the listing page is longer than 16777216 bytes/);
+    const html = await failure(`${server.origin}/?list-type=2`);
+    assert.deepEqual([html?.kind, html?.reason], ['io', 's3_error'], html?.message);
+    assert.match(html.message, /is not a ListObjectsV2 listing/);
+  } finally {
+    await server.close();
+  }
 });
 
 describe('listings against s3s-fs', { skip: S3S ? false : 's3s-fs is not installed (bash scripts/setup.sh --s3)' }, () => {
