@@ -36,7 +36,7 @@ const isFileHandle = (t) => t && t.kind === 'file' && typeof t.getFile === 'func
 const isBlob = (t) => typeof Blob !== 'undefined' && t instanceof Blob;
 const isList = (t) => Array.isArray(t) || (typeof FileList !== 'undefined' && t instanceof FileList);
 
-/** Walks the targets: `{input, file}` to scan, or `{file, error}`. `options`: a listing's `fetch`, `signal`. */
+/** Walks the targets: `{input, file}` to scan, or `{file, error}`. `options`: a listing's `fetch`, `signal`, `deadlineMs` (each page's). */
 async function* walkTargets(targets, prefix = '', options = {}) {
   for (const t of isList(targets) ? Array.from(targets) : [targets]) {
     if (isListingUrl(t)) yield* walkListing(t, options);
@@ -55,9 +55,9 @@ async function* walkTargets(targets, prefix = '', options = {}) {
 }
 
 /** A bucket listing's objects, then its error (if any) as one more item. */
-async function* walkListing(url, { fetch, signal }) {
+async function* walkListing(url, options) {
   try {
-    for await (const o of listingTsFiles(url, { fetch, signal })) yield { input: o.url, file: o.url };
+    for await (const o of listingTsFiles(url, options)) yield { input: o.url, file: o.url };
   } catch (e) {
     if (e?.kind === 'cancelled') throw e;
     yield { file: String(url instanceof URL ? url.href : url), error: e };
@@ -194,7 +194,7 @@ async function runScan(targets, opts, emit) {
     batch.push(await inFlight.shift());
     if (batch.length >= EMIT_BATCH) await flush();
   };
-  for await (const item of walkTargets(targets, '', { fetch: opts.fetch, signal })) {
+  for await (const item of walkTargets(targets, '', { fetch: opts.fetch, signal, deadlineMs: opts.deadlineMs })) {
     if (signal?.aborted) throw cancelled();
     found++;
     const p = scan(item);
