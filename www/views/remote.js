@@ -4,11 +4,9 @@
 // folder (the package's scanTsFiles: Range requests, listings page by page, typed errors per
 // file). Nothing here fetches: the workers do (their CSP is their scripts', see README "Remote
 // files on the page"), and this thread's own policy keeps `connect-src 'self'`.
+import { isListingUrl as isListing } from '../pkg/js/s3.js';
 import { $ } from '../shared/dom.js';
 import { fmt } from '../shared/format.js';
-
-/** Whether `url` (absolute) is a ListObjectsV2 URL, as the package's s3.js isListingUrl says. */
-const isListing = (url) => new URL(url).searchParams.get('list-type') === '2';
 
 /**
  * The form's text → `{urls, rejected}`: entries separated by white space (URLs hold none), each
