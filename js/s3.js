@@ -71,7 +71,7 @@ const unescape = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&
 // A key in a URL path: each segment percent-encoded as S3 expects (RFC 3986 unreserved kept).
 const encodeKey = (key) => key.split('/').map((s) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)).join('/');
 
-/** One ListObjectsV2 response body → `{objects: [{key, size, etag, lastModified}], truncated, nextToken}`, or null when it is no listing. */
+/** A ListObjectsV2 answer → `{objects: [{key, size, etag, lastModified}], truncated, nextToken}`, or null when it is none. */
 export function parseListing(xml) {
   if (!/<ListBucketResult[\s>]/.test(xml)) return null;
   const objects = [];
@@ -86,42 +86,22 @@ export function parseListing(xml) {
   return { objects, truncated: /<IsTruncated>true<\/IsTruncated>/.test(xml), nextToken: token == null ? null : unescape(token) };
 }
 
-/** A listing page's body is at most this long (1,000 keys of 1 KiB each are about 1.5 MB). */
-const MAX_LISTING_BYTES = 16 * 1024 * 1024;
-
-/** A response's body as text, refused past MAX_LISTING_BYTES (a listing is never that long). */
+/** A listing page's body, at most 16 MiB (1,000 keys of 1 KiB are 1.5 MB). */
 async function boundedText(res, target) {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks = [];
-  let got = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    got += value.length;
-    if (got > MAX_LISTING_BYTES) {
+  const decoder = new TextDecoder();
+  const reader = res.body?.getReader();
+  let text = '';
+  for (let got = 0, step; reader && !(step = await reader.read()).done; ) {
+    if ((got += step.value.length) > 1 << 24) {
       reader.cancel().catch(() => {});
-      throw s3Error(target, 's3_error', `the listing page is longer than ${MAX_LISTING_BYTES} bytes: not a ListObjectsV2 answer`, { status: res.status });
+      throw s3Error(target, 's3_error', 'the listing page is longer than 16 MiB: no ListObjectsV2 answer', { status: res.status });
     }
-    chunks.push(value);
+    text += decoder.decode(step.value, { stream: true });
   }
-  return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : concat(chunks, got));
+  return text + decoder.decode();
 }
 
-function concat(chunks, length) {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
-
-/**
- * Every object of a listing, page by page: `pageUrl(token)` is the page after `token` (null: the
- * first), `fetchPage(url)` its response; `target` names the listing in errors.
- */
+/** Every object of a listing, page by page: `pageUrl(token)` the page after `token` (null: the first), `fetchPage(url)` its response. */
 async function* listPages(pageUrl, fetchPage, target) {
   let token = null;
   for (;;) {
@@ -136,74 +116,46 @@ async function* listPages(pageUrl, fetchPage, target) {
   }
 }
 
-/** Whether `input` is a ListObjectsV2 URL: http(s), `list-type=2` in its query (a bucket listing, public or presigned). */
-export function isListingUrl(input) {
-  if (!isHttpUrl(input)) return false;
-  try {
-    return new URL(String(input instanceof URL ? input.href : input)).searchParams.get('list-type') === '2';
-  } catch {
-    return false;
-  }
-}
-
-// A presigned URL signs its query: another continuation token would break its signature.
-const PRESIGNED = ['X-Amz-Signature', 'Signature'];
+/** Whether `input` is a ListObjectsV2 URL (a bucket listing, public or presigned): http(s), `list-type=2` in its query. */
+export const isListingUrl = (input) => isHttpUrl(input) && URL.canParse(String(input)) && new URL(String(input)).searchParams.get('list-type') === '2';
 
 /**
- * The `*.tsfile` objects of a ListObjectsV2 URL (a public bucket's, or a presigned one), as
- * `{url, key, size, etag, lastModified}`, every page (continuation tokens added to the URL's
- * query); an object's URL is the listing's, its query dropped, with the key as the path below the
- * bucket (path-style or virtual-hosted alike). A presigned listing gives its one page: one with
- * more is the typed error `presigned_truncated` after that page's objects. Options: `fetch`, `signal`.
+ * The `*.tsfile` objects of a ListObjectsV2 URL, `{url, key, size, etag, lastModified}`, page by
+ * page (a continuation token added to the query); an object's URL is the listing's without its
+ * query, the key below it. A presigned listing cannot be continued (the token would break its
+ * signature): more than a page is `presigned_truncated` after that page. Each page within
+ * `deadlineMs` (default 60 s). Options: `fetch`, `signal`, `deadlineMs`.
  */
-export async function* listingTsFiles(input, { fetch: fetchImpl = globalThis.fetch, signal, deadlineMs = LISTING_DEADLINE_MS } = {}) {
-  const listing = new URL(String(input instanceof URL ? input.href : input));
-  const target = listing.href;
-  const presigned = PRESIGNED.some((p) => listing.searchParams.has(p));
-  const bucketUrl = `${listing.origin}${listing.pathname.replace(/\/+$/, '')}`;
+export async function* listingTsFiles(input, { fetch: fetchImpl = globalThis.fetch, signal, deadlineMs = 60_000 } = {}) {
+  const target = new URL(String(input)).href;
+  const { origin, pathname, searchParams } = new URL(target);
   const pageUrl = (token) => {
     if (!token) return target;
-    if (presigned) {
-      throw s3Error(target, 'presigned_truncated', 'the listing has more pages, but it is presigned and a continuation token would break its signature (presign a listing with a larger max-keys, one per page, or make the listing public); the objects of its first page were scanned');
+    if (searchParams.has('X-Amz-Signature') || searchParams.has('Signature')) {
+      throw s3Error(target, 'presigned_truncated', 'the listing has more pages, but it is presigned and a continuation token would break its signature (presign a larger max-keys, one per page, or make the listing public); the objects of its first page were scanned');
     }
     const u = new URL(target);
     u.searchParams.set('continuation-token', token);
     return u.href;
   };
-  // Each page, its answer and its body, within `deadlineMs`: a listing that stalls ends typed.
   const fetchPage = async (url) => {
-    const limit = new AbortController();
-    const timer = setTimeout(() => limit.abort(), deadlineMs);
-    const failure = (e) => {
-      if (e?.kind) return e;
-      if (signal?.aborted) return Object.assign(new Error(`cancelled: ${target}`), { name: 'AbortError', kind: 'cancelled', reason: 'cancelled', url: target, offset: null });
-      if (limit.signal.aborted) return httpError(target, 'deadline', `a page of the listing took longer than ${deadlineMs} ms`);
-      return null;
-    };
-    let res;
+    const limit = AbortSignal.timeout(deadlineMs);
     try {
-      res = await fetchImpl(url, { signal: signal ? AbortSignal.any([signal, limit.signal]) : limit.signal, cache: 'no-store', credentials: 'omit' });
-    } catch (e) {
-      clearTimeout(timer);
-      throw failure(e) ?? (await explainFetchFailure(url, httpError(target, 'network', `network error or cross-origin (CORS) refusal (${e?.message ?? e})`), { signal }));
-    }
-    try {
+      const res = await fetchImpl(url, { signal: signal ? AbortSignal.any([signal, limit]) : limit, cache: 'no-store', credentials: 'omit' });
       // Read here, under the deadline; listPages reads the copy.
       const text = await boundedText(res, target);
-      return new Response(res.status === 204 || res.status === 304 ? null : text, { status: res.status, statusText: res.statusText, headers: res.headers });
+      return new Response(res.status === 204 || res.status === 304 ? null : text, { status: res.status, headers: res.headers });
     } catch (e) {
-      throw failure(e) ?? httpError(target, 'short_body', `the listing broke off (${e?.message ?? e})`, { status: res.status });
-    } finally {
-      clearTimeout(timer);
+      if (e?.kind) throw e;
+      if (signal?.aborted) throw Object.assign(new Error(`cancelled: ${target}`), { name: 'AbortError', kind: 'cancelled', offset: null });
+      if (limit.aborted) throw httpError(target, 'deadline', `a page of the listing took longer than ${deadlineMs} ms`);
+      throw await explainFetchFailure(url, httpError(target, 'network', `network error or cross-origin (CORS) refusal (${e?.message ?? e})`), { signal });
     }
   };
   for await (const o of listPages(pageUrl, fetchPage, target)) {
-    if (/\.tsfile$/i.test(o.key)) yield { ...o, url: `${bucketUrl}/${encodeKey(o.key)}` };
+    if (/\.tsfile$/i.test(o.key)) yield { ...o, url: `${origin}${pathname.replace(/\/+$/, '')}/${encodeKey(o.key)}` };
   }
 }
-
-/** The longest one page of a bucket listing may take. */
-const LISTING_DEADLINE_MS = 60_000;
 
 import { httpError, httpSource, isHttpUrl } from './http-source.js';
 import { explainFetchFailure } from './fetch-failure.js';

@@ -41,8 +41,12 @@ const SHIPPED = [
   'js/scan.js', 'js/source.js', 'js/tsfile.js', 'js/web.d.ts', 'js/web.js', 'js/wire.js', 'js/worker-client.d.ts', 'js/worker-client.js', 'js/worker-scan.js', 'js/worker.d.ts', 'js/worker.js', 'js/workerd.js',
   'package.json',
 ];
-/** The tarball's budget: the charsets module (JDK 17's tables, 158 kB gzipped) is most of it. */
-const PACKED_BUDGET = 480_000;
+/**
+ * The tarball's budget: the charsets module (JDK 17's tables, 158 kB gzipped) is most of it.
+ * 485 kB since the page's remote files (js/fetch-failure.js, s3.js's listings: 3.3 kB packed;
+ * the tree before them packed 478.6 kB).
+ */
+const PACKED_BUDGET = 485_000;
 
 test('the tarball ships exactly the package, within its size budget, with every file the README names', () => {
   const { files, size } = tarball();

@@ -1,7 +1,7 @@
 // The page opens remote files ("Open from the web", www/views/remote.js): one URL in the
 // inspector, a list of URLs and a bucket listing in the folder view, each against real servers
 // started here on 127.0.0.1 — other origins than the page's:
-// - nginx serving the files with the CORS headers README "Remote files on the page" gives;
+// - nginx serving the files with the CORS headers www/README.md gives;
 // - nginx serving them without (the browser refuses: each such file's error says CORS);
 // - s3s-fs (crates.io: a real S3 protocol server) holding the files as a bucket in IoTDB's layout,
 //   behind nginx as its CORS layer (s3s-fs answers no preflight and sends no CORS headers; a real

@@ -62,6 +62,7 @@ test('isListingUrl: http(s) with list-type=2, nothing else', () => {
   assert.equal(isListingUrl('https://b.s3.amazonaws.com/data/x.tsfile'), false);
   assert.equal(isListingUrl('s3://b/?list-type=2'), false);
   assert.equal(isListingUrl('/b?list-type=2'), false);
+  assert.equal(isListingUrl('http://[::1?list-type=2'), false);
 });
 
 test('parseListing reads the fields S3 documents, XML escapes undone; anything else is no listing', () => {
@@ -116,7 +117,7 @@ test('a listing that stalls ends in the typed deadline; one past any listing’s
     assert.deepEqual([stalled?.kind, stalled?.reason], ['io', 'deadline'], stalled?.message);
     const huge = await failure(`${server.origin}/huge?list-type=2`);
     assert.deepEqual([huge?.kind, huge?.reason], ['io', 's3_error'], huge?.message);
-    assert.match(huge.message, /^the listing page is longer than 16777216 bytes/);
+    assert.match(huge.message, /^the listing page is longer than 16 MiB/);
     const html = await failure(`${server.origin}/?list-type=2`);
     assert.deepEqual([html?.kind, html?.reason], ['io', 's3_error'], html?.message);
     assert.match(html.message, /is not a ListObjectsV2 listing/);

@@ -2,8 +2,7 @@
 // does; several URLs, or a bucket listing (an S3 ListObjectsV2 URL, public or presigned:
 // `…?list-type=2&prefix=…`), go to the folder view, which scans them in its worker as it scans a
 // folder (the package's scanTsFiles: Range requests, listings page by page, typed errors per
-// file). Nothing here fetches: the workers do (their CSP is their scripts', see README "Remote
-// files on the page"), and this thread's own policy keeps `connect-src 'self'`.
+// file). Nothing here fetches: the workers do (their CSP is their scripts', see www/README.md), and this thread's own policy keeps `connect-src 'self'`.
 import { isListingUrl as isListing } from '../pkg/js/s3.js';
 import { $ } from '../shared/dom.js';
 import { fmt } from '../shared/format.js';
