@@ -586,6 +586,7 @@ export interface RemoteError extends TsFileBloomError {
     | 'denied' | 'no_such_bucket' | 'no_such_key' | 'expired_credentials' | 's3_error'
     | 'range_ignored' | 'too_large' | 'http_status' | 'short_body' | 'long_body' | 'bad_content_range' | 'encoded'
     | 'timeout' | 'deadline' | 'redirect_loop' | 'network' | 'out_of_range' | 'no_fetch'
+    | 'cors' | 'csp' | 'presigned_truncated'
     | 'precondition_failed' | 'etag' | 'last_modified' | 'size' | 'cancelled';
   url: string;
   /** The HTTP status, when there was a response. */
@@ -599,7 +600,7 @@ export interface ChangedError extends TsFileBloomError {
   url?: string;
 }
 
-/** What scanTsFiles reads: Node paths/directories, http(s) URLs, s3://bucket/key and s3://bucket/prefix/; in browsers Files, FileList, handles, URLs. */
+/** What scanTsFiles reads: Node paths/directories, http(s) URLs, s3://bucket/key and s3://bucket/prefix/; in browsers Files, FileList, handles, URLs and S3 ListObjectsV2 URLs (bucket listings: `…?list-type=2&prefix=…`). */
 export type ScanTarget = string | UrlInput | BlobInput | Global<'FileList'> | Global<'FileSystemDirectoryHandle'> | Global<'FileSystemFileHandle'>;
 
 export interface ScanOptions extends Omit<RemoteOptions, 'signal'> {

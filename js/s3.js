@@ -71,7 +71,94 @@ const unescape = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&
 // A key in a URL path: each segment percent-encoded as S3 expects (RFC 3986 unreserved kept).
 const encodeKey = (key) => key.split('/').map((s) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)).join('/');
 
-import { httpSource } from './http-source.js';
+/** A ListObjectsV2 answer → `{objects: [{key, size, etag, lastModified}], truncated, nextToken}`, or null when it is none. */
+export function parseListing(xml) {
+  if (!/<ListBucketResult[\s>]/.test(xml)) return null;
+  const objects = [];
+  for (const [, body] of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
+    const field = (name) => {
+      const m = new RegExp(`<${name}>([^<]*)</${name}>`).exec(body);
+      return m ? unescape(m[1]) : null;
+    };
+    objects.push({ key: field('Key'), size: Number(field('Size')), etag: field('ETag'), lastModified: field('LastModified') });
+  }
+  const token = /<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1];
+  return { objects, truncated: /<IsTruncated>true<\/IsTruncated>/.test(xml), nextToken: token == null ? null : unescape(token) };
+}
+
+/** A listing page's body, at most 16 MiB (1,000 keys of 1 KiB are 1.5 MB). */
+async function boundedText(res, target) {
+  const decoder = new TextDecoder();
+  const reader = res.body?.getReader();
+  let text = '';
+  for (let got = 0, step; reader && !(step = await reader.read()).done; ) {
+    if ((got += step.value.length) > 1 << 24) {
+      reader.cancel().catch(() => {});
+      throw s3Error(target, 's3_error', 'the listing page is longer than 16 MiB: no ListObjectsV2 answer', { status: res.status });
+    }
+    text += decoder.decode(step.value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/** Every object of a listing, page by page: `pageUrl(token)` the page after `token` (null: the first), `fetchPage(url)` its response. */
+async function* listPages(pageUrl, fetchPage, target) {
+  let token = null;
+  for (;;) {
+    const res = await fetchPage(pageUrl(token));
+    if (!res.ok) throw await errorFrom(res, target);
+    const page = parseListing(await boundedText(res, target));
+    if (!page) throw s3Error(target, 's3_error', `the answer (HTTP ${res.status}) is not a ListObjectsV2 listing`, { status: res.status });
+    yield* page.objects;
+    if (!page.truncated) return;
+    if (!page.nextToken) throw s3Error(target, 's3_error', 'a truncated listing without a continuation token');
+    token = page.nextToken;
+  }
+}
+
+/** Whether `input` is a ListObjectsV2 URL (a bucket listing, public or presigned): http(s), `list-type=2` in its query. */
+export const isListingUrl = (input) => isHttpUrl(input) && URL.canParse(String(input)) && new URL(String(input)).searchParams.get('list-type') === '2';
+
+/**
+ * The `*.tsfile` objects of a ListObjectsV2 URL, `{url, key, size, etag, lastModified}`, page by
+ * page (a continuation token added to the query); an object's URL is the listing's without its
+ * query, the key below it. A presigned listing cannot be continued (the token would break its
+ * signature): more than a page is `presigned_truncated` after that page. Each page within
+ * `deadlineMs` (default 60 s). Options: `fetch`, `signal`, `deadlineMs`.
+ */
+export async function* listingTsFiles(input, { fetch: fetchImpl = globalThis.fetch, signal, deadlineMs = 60_000 } = {}) {
+  const target = new URL(String(input)).href;
+  const { origin, pathname, searchParams } = new URL(target);
+  const pageUrl = (token) => {
+    if (!token) return target;
+    if (searchParams.has('X-Amz-Signature') || searchParams.has('Signature')) {
+      throw s3Error(target, 'presigned_truncated', 'the listing has more pages, but it is presigned and a continuation token would break its signature (presign a larger max-keys, one per page, or make the listing public); the objects of its first page were scanned');
+    }
+    const u = new URL(target);
+    u.searchParams.set('continuation-token', token);
+    return u.href;
+  };
+  const fetchPage = async (url) => {
+    const limit = AbortSignal.timeout(deadlineMs);
+    try {
+      const res = await fetchImpl(url, { signal: signal ? AbortSignal.any([signal, limit]) : limit, cache: 'no-store', credentials: 'omit' });
+      // Read here, under the deadline; listPages reads the copy.
+      const text = await boundedText(res, target);
+      return new Response(res.status === 204 || res.status === 304 ? null : text, { status: res.status, headers: res.headers });
+    } catch (e) {
+      if (e?.kind) throw e;
+      if (signal?.aborted) throw Object.assign(new Error(`cancelled: ${target}`), { name: 'AbortError', kind: 'cancelled', offset: null });
+      if (limit.aborted) throw httpError(target, 'deadline', `a page of the listing took longer than ${deadlineMs} ms`);
+      throw await explainFetchFailure(url, httpError(target, 'network', `network error or cross-origin (CORS) refusal (${e?.message ?? e})`), { signal });
+    }
+  };
+  for await (const o of listPages(pageUrl, fetchPage, target)) {
+    if (/\.tsfile$/i.test(o.key)) yield { ...o, url: `${origin}${pathname.replace(/\/+$/, '')}/${encodeKey(o.key)}` };
+  }
+}
+
+import { httpError, httpSource, isHttpUrl } from './http-source.js';
+import { explainFetchFailure } from './fetch-failure.js';
 
 let signer = null;
 const loadSigner = () => (signer ??= import('aws4fetch').then((m) => m.AwsClient));
@@ -115,29 +202,17 @@ export async function s3Client(config = {}) {
       };
     },
     /** Every object under `prefix` (ListObjectsV2, page by page): `{key, size, etag, lastModified}`. */
-    async *list(bucket, prefix = '') {
-      let token = null;
-      const target = `s3://${bucket}/${prefix}`;
-      for (let page = 0; ; page++) {
-        const q = new URLSearchParams({ 'list-type': '2', prefix });
-        if (config.pageSize) q.set('max-keys', String(config.pageSize));
-        if (token) q.set('continuation-token', token);
-        const res = await signed(`${base(bucket)}/?${q}`, {});
-        if (!res.ok) throw await errorFrom(res, target);
-        const xml = await res.text();
-        for (const [, body] of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
-          const field = (name) => {
-            const m = new RegExp(`<${name}>([^<]*)</${name}>`).exec(body);
-            return m ? unescape(m[1]) : null;
-          };
-          yield { key: field('Key'), size: Number(field('Size')), etag: field('ETag'), lastModified: field('LastModified') };
-        }
-        const truncated = /<IsTruncated>true<\/IsTruncated>/.test(xml);
-        token = /<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1];
-        if (!truncated) return;
-        if (!token) throw s3Error(target, 's3_error', 'a truncated listing without a continuation token');
-        token = unescape(token);
-      }
+    list(bucket, prefix = '') {
+      return listPages(
+        (token) => {
+          const q = new URLSearchParams({ 'list-type': '2', prefix });
+          if (config.pageSize) q.set('max-keys', String(config.pageSize));
+          if (token) q.set('continuation-token', token);
+          return `${base(bucket)}/?${q}`;
+        },
+        (url) => signed(url, {}),
+        `s3://${bucket}/${prefix}`,
+      );
     },
   };
 }

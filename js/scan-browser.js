@@ -1,7 +1,9 @@
 // scanTsFiles in browsers (call it from a Worker so that 10,000 files do not freeze a page):
 // targets are Files, a FileList, FileSystemFileHandles, a FileSystemDirectoryHandle (walked
-// recursively; files named *.tsfile) and http(s) URLs — or an array of any of these. Records
-// come out in the order the targets were walked.
+// recursively; files named *.tsfile), http(s) URLs and S3 ListObjectsV2 URLs (a public or
+// presigned bucket listing, `…?list-type=2&prefix=…`: its *.tsfile objects, page by page; s3.js
+// listingTsFiles) — or an array of any of these. Records come out in the order the targets were
+// walked; a listing that fails is one record with its error, after the objects listed before.
 //
 // A browser pays most of a small file's cost in its own Blob reads (each slice is a round trip
 // to the process that holds the file), so a File is read as the Node scanner's worker reads a
@@ -14,6 +16,7 @@
 import { openTsFile } from './tsfile.js';
 import { toSource } from './source.js';
 import { documentUrl, isHttpUrl } from './http-source.js';
+import { isListingUrl, listingTsFiles } from './s3.js';
 import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { addToSummary, checkScanOptions, failedRecord, fanOut, finishSummary, newSummary, scanOne, scanResult, tailRecord, targetList } from './scan-core.js';
@@ -33,10 +36,11 @@ const isFileHandle = (t) => t && t.kind === 'file' && typeof t.getFile === 'func
 const isBlob = (t) => typeof Blob !== 'undefined' && t instanceof Blob;
 const isList = (t) => Array.isArray(t) || (typeof FileList !== 'undefined' && t instanceof FileList);
 
-/** Walks the targets: `{input, file}` to scan, or `{file, error}`. */
-async function* walkTargets(targets, prefix = '') {
+/** Walks the targets: `{input, file}` to scan, or `{file, error}`. `options`: a listing's `fetch`, `signal`, `deadlineMs` (each page's). */
+async function* walkTargets(targets, prefix = '', options = {}) {
   for (const t of isList(targets) ? Array.from(targets) : [targets]) {
-    if (isHttpUrl(t)) yield { input: t, file: String(t) };
+    if (isListingUrl(t)) yield* walkListing(t, options);
+    else if (isHttpUrl(t)) yield { input: t, file: String(t) };
     else if (documentUrl(t)) yield { input: documentUrl(t), file: t };
     else if (isBlob(t)) yield { input: t, file: prefix + (t.webkitRelativePath || t.name || 'blob') };
     else if (isFileHandle(t)) {
@@ -47,6 +51,16 @@ async function* walkTargets(targets, prefix = '') {
       }
     } else if (isDirectoryHandle(t)) yield* walkDirectory(t, `${prefix}${t.name}/`);
     else yield { file: String(t), error: argumentError('a scan target must be a File, a FileList, a FileSystemDirectoryHandle, a FileSystemFileHandle or an http(s) URL') };
+  }
+}
+
+/** A bucket listing's objects, then its error (if any) as one more item. */
+async function* walkListing(url, options) {
+  try {
+    for await (const o of listingTsFiles(url, options)) yield { input: o.url, file: o.url };
+  } catch (e) {
+    if (e?.kind === 'cancelled') throw e;
+    yield { file: String(url instanceof URL ? url.href : url), error: e };
   }
 }
 
@@ -180,7 +194,7 @@ async function runScan(targets, opts, emit) {
     batch.push(await inFlight.shift());
     if (batch.length >= EMIT_BATCH) await flush();
   };
-  for await (const item of walkTargets(targets)) {
+  for await (const item of walkTargets(targets, '', { fetch: opts.fetch, signal, deadlineMs: opts.deadlineMs })) {
     if (signal?.aborted) throw cancelled();
     found++;
     const p = scan(item);

@@ -6,13 +6,18 @@
 import { documentUrl, httpSource, isHttpUrl } from './http-source.js';
 import { isS3Url, s3Source } from './s3.js';
 import { invalidArgument } from './errors.js';
+import { explainFetchFailure } from './fetch-failure.js';
+
+// A page's request that fetch refused: a CORS refusal, a CSP block or a network failure, told apart
+// as far as the browser allows (fetch-failure.js; elsewhere the error is left as it is).
+const explained = (url, options, open) => open.catch(async (e) => Promise.reject(await explainFetchFailure(url, e, options)));
 
 /** A source of bytes: `size` and `read(offset, length) → Promise<Uint8Array>`; http(s) and s3:// URLs resolve to one. */
 export function toSource(source, options = {}) {
-  if (isHttpUrl(source)) return httpSource(source, options);
+  if (isHttpUrl(source)) return explained(String(source instanceof URL ? source.href : source), options, httpSource(source, options));
   if (isS3Url(source)) return s3Source(source, options);
   const relative = documentUrl(source);
-  if (relative) return httpSource(relative, options);
+  if (relative) return explained(relative, options, httpSource(relative, options));
   if (source instanceof Uint8Array) {
     if (source.length === 0 && isDetached(source.buffer)) throw invalidArgument('source', 'the Uint8Array views a detached (transferred) buffer: it holds no bytes');
     return { size: source.length, read: async (o, n) => source.subarray(o, o + n), close: async () => {}, name: null };

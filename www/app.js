@@ -6,6 +6,7 @@
 //   views/probe.js    one path: verdict and probes     views/series.js  the listing
 //   views/batch.js    many paths in the worker          views/leveldb.js a LevelDB table
 //   views/fleet.js    a folder of TsFiles scanned in a worker (its own), one row per file
+//   views/remote.js   "Open from the web": a URL (the inspector), URLs or a bucket listing (the folder view)
 //   teach.js          the teaching panel (views/teach/)
 // shared/ holds what every view uses: dom.js, format.js, api.js (the only reader of the
 // package's result fields), bitgrid.js, vlist.js.
@@ -18,6 +19,7 @@ import { createBitsView } from './views/bits.js';
 import { createFleetView } from './views/fleet.js';
 import { createLevelDbView, isLevelDbBlob } from './views/leveldb.js';
 import { createProbeView } from './views/probe.js';
+import { createRemoteInput } from './views/remote.js';
 import { createSeriesView } from './views/series.js';
 import { clearError, showError, status } from './views/status.js';
 import { createSummary } from './views/summary.js';
@@ -79,6 +81,9 @@ const fleet = createFleetView({
     }
   },
 });
+// A URL opens in the inspector (its worker reads it with Range requests); URLs and listings in the folder view.
+const remote = createRemoteInput({ openUrl: (url, name) => load(url, name), scanUrls: fleet.scanUrls, showError });
+
 // Back to the folder view scrolls to it (fleet.back); the browser's own restoring would undo that.
 history.scrollRestoration = 'manual';
 function backToFolder() {
@@ -119,6 +124,7 @@ function resetViews() {
   leveldb.hide();
 }
 
+/** `blob`: a Blob/File, or an http(s) URL (a string: a TsFile read remotely; no LevelDB detection). */
 async function load(blob, name, { synthetic = null, fromFolder = false } = {}) {
   const seq = ++loadSeq;
   $('fleet-back').hidden = !fromFolder;
@@ -127,7 +133,8 @@ async function load(blob, name, { synthetic = null, fromFolder = false } = {}) {
   document.body.dataset.state = 'loading';
   clearError();
   resetViews();
-  if (blob && (await isLevelDbBlob(blob))) {
+  const remoteUrl = typeof blob === 'string';
+  if (blob && !remoteUrl && (await isLevelDbBlob(blob))) {
     if (stale()) return;
     // A LevelDB table: its own view, the table read in the worker.
     $('content').hidden = true;
@@ -155,7 +162,7 @@ async function load(blob, name, { synthetic = null, fromFolder = false } = {}) {
     if (stale()) return;
     $('content').hidden = true;
     status('');
-    const size = blob ? ` (${fmt(blob.size)} bytes)` : '';
+    const size = blob && !remoteUrl ? ` (${fmt(blob.size)} bytes)` : '';
     showError(e, `${name}${size} is not a readable TsFile:`, 'Nothing could be read from this file. The page is ready for another file.');
     document.body.dataset.state = 'error';
     return;
@@ -267,6 +274,10 @@ addEventListener('drop', (ev) => {
   if (fleet.handleDrop(ev.dataTransfer)) return;
   const f = ev.dataTransfer?.files?.[0];
   if (f) load(f, f.name);
+  // A dropped link (or links): opened from the web.
+  else if (ev.dataTransfer?.types?.includes('text/uri-list')) {
+    remote.openText(ev.dataTransfer.getData('text/uri-list').split(/\r?\n/).filter((l) => l && !l.startsWith('#')).join('\n'));
+  }
 });
 
 // ?sample loads the bundled file; ?synthetic=CAPACITY[&items=N] builds a demo filter.

@@ -36,7 +36,7 @@ const SHIPPED = [
   'dist/cjs/index.cjs', 'dist/cjs/index.d.cts',
   'dist/web/charsets.js', 'dist/web/charsets_bg.wasm', 'dist/web/leveldb.js', 'dist/web/leveldb_bg.wasm', 'dist/web/tsfile_bloom.js', 'dist/web/tsfile_bloom_bg.wasm',
   'docs/README.md', 'docs/bloom-filter.md', 'docs/crate.md', 'docs/java-writer.md', 'docs/leveldb-filter.md', 'docs/toolchain.md', 'docs/tsfile-format.md', 'docs/writers.md',
-  'js/api.js', 'js/browser.js', 'js/charsets.js', 'js/cli-scan.js', 'js/cli.js', 'js/core.js', 'js/deno.js', 'js/errors.js', 'js/http-source.js', 'js/index.d.ts',
+  'js/api.js', 'js/browser.js', 'js/charsets.js', 'js/cli-scan.js', 'js/cli.js', 'js/core.js', 'js/deno.js', 'js/errors.js', 'js/fetch-failure.js', 'js/http-source.js', 'js/index.d.ts',
   'js/leveldb.js', 'js/manifest.js', 'js/node-api.js', 'js/node-http.js', 'js/node-source.js', 'js/node.js', 'js/reasons.js', 'js/report.js', 'js/s3-config.js', 'js/s3.js', 'js/scan-browser.js', 'js/scan-core.js', 'js/scan-fp.js', 'js/scan-worker.js',
   'js/scan.js', 'js/source.js', 'js/tsfile.js', 'js/web.d.ts', 'js/web.js', 'js/wire.js', 'js/worker-client.d.ts', 'js/worker-client.js', 'js/worker-scan.js', 'js/worker.d.ts', 'js/worker.js', 'js/workerd.js',
   'package.json',
@@ -44,10 +44,11 @@ const SHIPPED = [
 /**
  * The tarball's budget: the charsets module (JDK 17's tables, 158 kB gzipped) is most of it.
  * 480,000 until Node's own HTTP transport (js/node-http.js, +4.6 kB), repeat scans (js/manifest.js,
- * in the ESM files and the CJS bundle, and its README section: +11.6 kB) and the fleet's
- * false-positive summaries (js/scan-fp.js, likewise, and their types: +6.5 kB).
+ * in the ESM files and the CJS bundle, and its README section: +11.6 kB), the fleet's
+ * false-positive summaries (js/scan-fp.js, likewise, and their types: +6.5 kB) and the page's
+ * remote files (js/fetch-failure.js, s3.js's listings: +3.3 kB).
  */
-const PACKED_BUDGET = 510_000;
+const PACKED_BUDGET = 515_000;
 
 test('the tarball ships exactly the package, within its size budget, with every file the README names', () => {
   const { files, size } = tarball();

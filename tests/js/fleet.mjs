@@ -18,6 +18,21 @@ export const VALID_FIXTURES = [
   ...javaManifest.files.map((f) => ({ name: `java/${f.file}`, path: `${FIXTURES}java/${f.file}` })),
 ].map((f) => ({ ...f, size: statSync(f.path).size }));
 
+/**
+ * A small bucket or folder in IoTDB's layout, data/{sequence,unsequence}/<database>/<data
+ * region>/<time partition>/<file>: key → fixture (under tests/fixtures). Real-writer files (C++ and
+ * Java, UTF-8 and GBK, tree and table model), a hostile one, and a file that is no TsFile.
+ */
+export const IOTDB_LAYOUT = {
+  'data/sequence/root.sg1/0/0/1700000000000-1-0-0.tsfile': 'tsfile/tree_10k_series.tsfile',
+  'data/sequence/root.sg1/0/0/1700000000001-2-0-0.tsfile': 'tsfile/table_unicode.tsfile',
+  'data/sequence/root.sg1/0/2808/1700000000002-3-0-0.tsfile': 'java/gbk/tree_quoted_unicode.tsfile',
+  'data/sequence/root.sg1/1/0/1700000000003-4-0-0.tsfile': 'java/utf8/tree_10k_series.tsfile',
+  'data/unsequence/root.sg1/0/0/1700000000004-5-0-0.tsfile': 'tsfile/hostile_truncated_in_metadata.tsfile',
+  'data/unsequence/root.sg1/0/0/1700000000005-6-0-0.tsfile': 'tsfile/tree_10series.tsfile',
+  'data/unsequence/root.sg1/0/0/notes.txt': 'tsfile/manifest.json',
+};
+
 export const HOSTILE_FIXTURES = tsManifest.filter((f) => f.kind === 'hostile').map((f) => ({ name: f.name, path: `${FIXTURES}tsfile/${f.file}`, errorKind: f.error_kind }));
 
 /**

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { openTsFile, scanTsFiles } from '../../js/node.js';
 import { s3ConfigFromEnvironment } from '../../js/s3-config.js';
 import { freePort } from './servers.mjs';
+import { IOTDB_LAYOUT } from './fleet.mjs';
 import { everything } from '../consumer/checks.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -21,16 +22,7 @@ const S3S = join(ROOT, '.tools/s3s/bin/s3s-fs');
 const CLI = join(ROOT, 'js/cli.js');
 const FIXTURES = join(ROOT, 'tests/fixtures');
 const KEYS = { accessKeyId: 'AKIATSFILEBLOOMTEST', secretAccessKey: 'tsfile-bloom-test-secret/key+1' };
-// IoTDB's layout: data/{sequence,unsequence}/<database>/<data region>/<time partition>/<file>.
-const LAYOUT = {
-  'data/sequence/root.sg1/0/0/1700000000000-1-0-0.tsfile': 'tsfile/tree_10k_series.tsfile',
-  'data/sequence/root.sg1/0/0/1700000000001-2-0-0.tsfile': 'tsfile/table_unicode.tsfile',
-  'data/sequence/root.sg1/0/2808/1700000000002-3-0-0.tsfile': 'java/gbk/tree_quoted_unicode.tsfile',
-  'data/sequence/root.sg1/1/0/1700000000003-4-0-0.tsfile': 'java/utf8/tree_10k_series.tsfile',
-  'data/unsequence/root.sg1/0/0/1700000000004-5-0-0.tsfile': 'tsfile/hostile_truncated_in_metadata.tsfile',
-  'data/unsequence/root.sg1/0/0/1700000000005-6-0-0.tsfile': 'tsfile/tree_10series.tsfile',
-  'data/unsequence/root.sg1/0/0/notes.txt': 'tsfile/manifest.json',
-};
+const LAYOUT = IOTDB_LAYOUT;
 const PATHS = ['root.sg1.d1.s1', 'root.设备.湿度', 'root.nowhere.d.s'];
 
 let dir;

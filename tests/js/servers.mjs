@@ -36,8 +36,11 @@ const canConnect = (port) =>
     c.once('error', () => resolve(false));
   });
 
-/** Starts nginx serving `root`; resolves to `{origin, accessLog(), settledLog(), stop()}`. */
-export async function startNginx(root) {
+/**
+ * Starts nginx serving `root`; resolves to `{origin, accessLog(), settledLog(), stop()}`.
+ * `location`: directives for its one `location /` block (say, CORS headers or a proxy_pass).
+ */
+export async function startNginx(root, { location = '' } = {}) {
   if (!NGINX) throw new Error('nginx is not installed: run bash scripts/setup.sh --nginx');
   const dir = mkdtempSync(join(tmpdir(), 'tsfile-bloom-nginx-'));
   const port = await freePort();
@@ -66,7 +69,7 @@ http {
   server {
     listen 127.0.0.1:${port};
     root ${root};
-    location / { }
+    location / { ${location} }
   }
 }
 `,
@@ -183,6 +186,23 @@ export async function startPythonHttp(root) {
   const { child, output } = spawnServer('python http.server', 'python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', root]);
   const stop = await whenListening(child, port, 'python http.server', output);
   return { name: 'python http.server', origin: `http://127.0.0.1:${port}`, stop };
+}
+
+/** s3s-fs (crates.io, installed by scripts/setup.sh --s3), when installed. */
+export const S3S = existsSync(join(ROOT, '.tools/s3s/bin/s3s-fs')) ? join(ROOT, '.tools/s3s/bin/s3s-fs') : null;
+
+/**
+ * s3s-fs serving `store` (each folder a bucket) on a free port: `{origin, stop()}`. With `keys`
+ * (`{accessKeyId, secretAccessKey}`) it verifies every request's signature; without, it serves
+ * anyone (a public bucket).
+ */
+export async function startS3s(store, keys = null) {
+  if (!S3S) throw new Error('s3s-fs is not installed: run bash scripts/setup.sh --s3');
+  const port = await freePort();
+  const auth = keys ? ['--access-key', keys.accessKeyId, '--secret-key', keys.secretAccessKey] : [];
+  const { child, output } = spawnServer('s3s-fs', S3S, ['--host', '127.0.0.1', '--port', String(port), ...auth, store]);
+  const stop = await whenListening(child, port, 's3s-fs', output);
+  return { origin: `http://127.0.0.1:${port}`, stop };
 }
 
 /** Every server above by name, started on `root` (nginx only when installed). */

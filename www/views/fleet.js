@@ -48,7 +48,7 @@ export const parsePaths = (text) => [...new Set(text.split(/\s+/).filter(Boolean
 /**
  * `ctx`: `{worker, open(blob, name), showError}` — `worker` runs the scans (a worker of the
  * page's own, so the inspector's stays free to open a file while a scan runs).
- * Returns `{scanFiles(files, name), scanDirectory(handle), handleDrop(dataTransfer), state}`.
+ * Returns `{scanFiles(files, name), scanDirectory(handle), scanUrls(urls, options), handleDrop(dataTransfer), state}`.
  */
 export function createFleetView(ctx) {
   let source = null; // { name, targets, resolve(row) → Promise<Blob> }
@@ -350,6 +350,16 @@ export function createFleetView(ctx) {
   }
 
   /**
+   * http(s) URLs and bucket listings (views/remote.js): read in the worker, as a folder's files
+   * are. `name` titles the view, `count` is the number of files when known, `resolve(row)` what a
+   * row opens (an object's URL, which the inspector reads as it reads a dropped file).
+   */
+  function scanUrls(urls, { name, count = null, resolve = async (r) => r.file } = {}) {
+    source = { name: name ?? `${fmt(urls.length)} URLs`, targets: [...urls], count, resolve };
+    return run();
+  }
+
+  /**
    * A drop that holds a folder: scanned here, and true returned; otherwise false (the page opens
    * a dropped file as before). Must run during the drop event: its items expire after it.
    */
@@ -432,6 +442,7 @@ export function createFleetView(ctx) {
   return {
     scanFiles,
     scanDirectory,
+    scanUrls,
     handleDrop,
     back,
     /** For tests and the console. */
