@@ -4,26 +4,19 @@
 // when it changed; the rescan's records and summary equal a fresh scan's and the local scan's.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scanTsFiles } from '../../js/node.js';
-import { freePort } from './servers.mjs';
+import { IOTDB_LAYOUT } from './fleet.mjs';
+import { startS3s } from './servers.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const S3S = join(ROOT, '.tools/s3s/bin/s3s-fs');
 const FIXTURES = join(ROOT, 'tests/fixtures');
 const KEYS = { accessKeyId: 'AKIATSFILEBLOOMTEST', secretAccessKey: 'tsfile-bloom-test-secret/key+2' };
-const LAYOUT = {
-  'data/sequence/root.sg1/0/0/1700000000000-1-0-0.tsfile': 'tsfile/tree_10k_series.tsfile',
-  'data/sequence/root.sg1/0/0/1700000000001-2-0-0.tsfile': 'tsfile/table_unicode.tsfile',
-  'data/sequence/root.sg1/0/2808/1700000000002-3-0-0.tsfile': 'java/gbk/tree_quoted_unicode.tsfile',
-  'data/sequence/root.sg1/1/0/1700000000003-4-0-0.tsfile': 'java/utf8/tree_10k_series.tsfile',
-  'data/unsequence/root.sg1/0/0/1700000000004-5-0-0.tsfile': 'tsfile/hostile_truncated_in_metadata.tsfile',
-  'data/unsequence/root.sg1/0/0/1700000000005-6-0-0.tsfile': 'tsfile/tree_10series.tsfile',
-};
+const LAYOUT = IOTDB_LAYOUT;
 const PATHS = ['root.sg1.d1.s1', 'root.设备.湿度', 'root.sg.d1.温度', 'root.nowhere.d.s'];
 
 let dir;
@@ -37,18 +30,12 @@ before(async () => {
     cpSync(join(FIXTURES, fixture), join(dir, 'store/iotdb', key));
     cpSync(join(FIXTURES, fixture), join(dir, 'local', key));
   }
-  const port = await freePort();
-  server = spawn(S3S, ['--host', '127.0.0.1', '--port', String(port), '--access-key', KEYS.accessKeyId, '--secret-key', KEYS.secretAccessKey, join(dir, 'store')], { stdio: 'ignore' });
-  const endpoint = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    if (await fetch(endpoint).then(() => true, () => false)) break;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  s3 = { ...KEYS, endpoint, region: 'us-east-1' };
+  server = await startS3s(join(dir, 'store'), KEYS);
+  s3 = { ...KEYS, endpoint: server.origin, region: 'us-east-1' };
 });
 
-after(() => {
-  server?.kill('SIGTERM');
+after(async () => {
+  await server?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
