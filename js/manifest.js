@@ -181,11 +181,12 @@ export function writeManifest(path, body, blobs) {
 }
 
 // An entry (arrays: a manifest of 100,000 files is parsed on every rescan):
-// [dir, name, identity, figures, offset, bitsOffset, indexedItems, pathSet, verdicts, audit, blob, head, tail]
+// [dir, name, identity, figures, offset, bitsOffset, indexedItems, pathSet, verdicts, audit, blob, head, tail, past]
 // the file is dirs[dir] + name; figures: index into the table of the fast scan's FIGURES
 // (js/wire.js; null for NaN), whose offset and bitsOffset are the entry's own; verdicts: one code
-// digit per path of pathSets[pathSet]; audit: index into audits, -1 none; blob, head, tail: where
-// the file's head and its bytes from TsFileMetadata to the end are in the bytes section.
+// character per path of pathSets[pathSet] (`codes`: the verdict and what the index says of the
+// path); audit: index into audits, -1 none; blob, head, tail: where the file's head and its bytes
+// from TsFileMetadata to the end are in the bytes section; past: bloomInfo()'s filledPastDesign.
 const E_DIR = 0;
 const E_NAME = 1;
 const E_ID = 2;
