@@ -46,9 +46,10 @@ const SHIPPED = [
  * 480,000 until Node's own HTTP transport (js/node-http.js, +4.6 kB), repeat scans (js/manifest.js,
  * in the ESM files and the CJS bundle, and its README section: +11.6 kB), the fleet's
  * false-positive summaries (js/scan-fp.js, likewise, and their types: +6.5 kB) and the page's
- * remote files (js/fetch-failure.js, s3.js's listings: +3.3 kB).
+ * remote files (js/fetch-failure.js, s3.js's listings: +3.3 kB), with their README, CHANGELOG and
+ * BENCHMARKS sections: 518,136 B measured with all four (479,377 before them).
  */
-const PACKED_BUDGET = 515_000;
+const PACKED_BUDGET = 530_000;
 
 test('the tarball ships exactly the package, within its size budget, with every file the README names', () => {
   const { files, size } = tarball();
