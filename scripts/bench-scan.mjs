@@ -23,6 +23,7 @@ import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { formatRecords, tailRecord } from '../js/scan-core.js';
 import { TAIL_WINDOW } from '../js/wire.js';
 import { startNginx, NGINX } from '../tests/js/servers.mjs';
+import { REMOTE_CONCURRENCY } from '../js/scan.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'js/cli.js');
@@ -238,7 +239,7 @@ goals.push(['files per second once running (best of --jobs 1/2)', `${Math.round(
 goals.push(['reads per file without --audit', L.readsPerFile.toFixed(2), '≤ 2', L.readsPerFile <= 2]);
 if (result.remote) {
   const R = result.remote;
-  md.push(`Over HTTP: ${R.files.toLocaleString('en')} of these files as URLs (an @LIST) from Debian's nginx on 127.0.0.1, \`scan --json\` (URLs are read on the main thread, 16 at a time): ${(R.ms / 1000).toFixed(2)} s whole run, ${fps(R.files, R.ms)} files/s (${Math.round(R.internalFilesPerSecond).toLocaleString('en')} files/s in the scan loop); ${R.requestsPerFile.toFixed(2)} requests per file in nginx's access log (the scan reported ${R.reportedRequestsPerFile.toFixed(2)}), ${R.bytesPerFile.toFixed(0)} body bytes per file.`, '');
+  md.push(`Over HTTP: ${R.files.toLocaleString('en')} of these files as URLs (an @LIST) from Debian's nginx on 127.0.0.1, \`scan --json\` (URLs are read on the main thread, ${REMOTE_CONCURRENCY} at a time: the default): ${(R.ms / 1000).toFixed(2)} s whole run, ${fps(R.files, R.ms)} files/s (${Math.round(R.internalFilesPerSecond).toLocaleString('en')} files/s in the scan loop); ${R.requestsPerFile.toFixed(2)} requests per file in nginx's access log (the scan reported ${R.reportedRequestsPerFile.toFixed(2)}), ${R.bytesPerFile.toFixed(0)} body bytes per file.`, '');
   goals.push(['requests per file over HTTP without --audit', R.requestsPerFile.toFixed(2), '≤ 2', R.requestsPerFile <= 2]);
 }
 md.push('| goal | measured | want | |', '|---|---|---|---|', ...goals.map(([g, m, w, ok]) => `| ${g} | ${m} | ${w} | ${ok ? 'holds' : '**misses**'} |`), '');
