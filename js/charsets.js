@@ -7,42 +7,44 @@
 
 import { invalidArgument as makeInvalidArgument } from './errors.js';
 import initCharsets, { initSync as initCharsetsSync, encode as wasmEncode } from '../dist/web/charsets.js';
-import { encodeText } from '../dist/web/tsfile_bloom.js';
-import { CHARSETS } from './wire.js';
+import { charsetIndex, encodeText } from '../dist/web/tsfile_bloom.js';
+import { CHARSETS, SINGLE_BYTE_CHARSETS } from './wire.js';
 
 /** Java's canonical names of the supported charsets, in the order of their codes (js/wire.js). */
 export { CHARSETS };
 
-const SINGLE_BYTE = new Set(['UTF-8', 'windows-1252', 'ISO-8859-1']);
+// Names resolve in the core (Charset::from_name: Java's names and aliases, checked against the
+// JVM's), asked of the TsFile module once per name; an unknown name's error is the core's.
+const codes = new Map();
 
-// Java's names and aliases (Charset.aliases() in JDK 17), lower-case without '-' and
-// '_': the same list as src/charset/mod.rs; both are checked against the JVM's aliases.
-const ALIASES = new Map(
-  Object.entries({
-    'UTF-8': ['utf8', 'unicode11utf8'],
-    // Java's MS936 is x-mswin-936, which differs from GBK at U+20AC, U+2295, U+2641 and U+E76C;
-    // accepted as GBK, the usual name for Windows code page 936.
-    GBK: ['gbk', 'cp936', 'windows936', 'ms936'],
-    GB18030: ['gb18030', 'gb180302022'],
-    Big5: ['big5', 'csbig5'],
-    'x-windows-950': ['xwindows950', 'windows950', 'ms950'],
-    Shift_JIS: ['shiftjis', 'sjis', 'xsjis', 'mskanji', 'csshiftjis'],
-    'windows-31j': ['windows31j', 'ms932', 'windows932', 'cswindows31j'],
-    'EUC-JP': ['eucjp', 'xeucjp', 'eucjis', 'cseucpkdfmtjapanese', 'extendedunixcodepackedformatforjapanese'],
-    'EUC-KR': ['euckr', 'cseuckr', 'ksc5601', 'ksc56011987', '5601'],
-    'x-windows-949': ['xwindows949', 'windows949', 'ms949'],
-    'windows-1252': ['windows1252', 'cp1252', 'ibm1252', 'cp5348'],
-    'ISO-8859-1': ['iso88591', 'iso88591:1987', '88591', '819', 'cp819', 'ibm819', 'isoir100', 'latin1', 'l1', 'csisolatin1'],
-  }).flatMap(([name, aliases]) => aliases.map((a) => [a, name])),
-);
+/** A charset name's or alias's code (its index in CHARSETS); throws the core's typed error for an unknown one. */
+export function charsetCode(name) {
+  let code = codes.get(name);
+  if (code === undefined) {
+    try {
+      code = charsetIndex(name);
+    } catch (e) {
+      e.argument ??= 'charset';
+      throw e;
+    }
+    codes.set(name, code);
+  }
+  return code;
+}
 
 const invalidArgument = (message, argument = 'charset') => makeInvalidArgument(argument, message);
 
 /** Java's canonical name for a charset name or alias (case-insensitive), or null when unknown. */
 export function canonicalCharsetName(name) {
-  if (typeof name !== 'string' || name.length > 64) return null;
-  return ALIASES.get(name.replace(/[-_]/g, '').replace(/[A-Z]/g, (c) => c.toLowerCase())) ?? null;
+  if (typeof name !== 'string') return null;
+  try {
+    return CHARSETS[charsetCode(name)];
+  } catch {
+    return null;
+  }
 }
+
+const SINGLE_BYTE = new Set(SINGLE_BYTE_CHARSETS);
 
 /** True for the charsets that need the `charsets` wasm module (all but UTF-8, windows-1252, ISO-8859-1). */
 export function isMultiByte(name) {
@@ -124,8 +126,7 @@ export const wellFormed = (s) => (s.isWellFormed() ? s : s.replace(/\p{Cs}/gu, '
  */
 export function encodeJvm(text, charset = 'UTF-8') {
   if (typeof text !== 'string') throw invalidArgument('encodeJvm expects a string', 'text');
-  const cs = canonicalCharsetName(charset);
-  if (!cs) throw invalidArgument(`unknown charset ${JSON.stringify(String(charset))}; expected one of ${CHARSETS.join(', ')}`);
+  const cs = CHARSETS[charsetCode(String(charset))];
   // A lone surrogate is no code point: Java writes '?' where TextEncoder would write U+FFFD.
   const s = LONE_SURROGATE.test(text) ? text.replace(/\p{Cs}/gu, '?') : text;
   if (cs === 'UTF-8') return utf8.encode(s);

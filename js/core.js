@@ -3,11 +3,13 @@
 
 import {
   WasmBloomFilter, hash32 as rawHash32, bitIndex as rawBitIndex, stageKeys, wasmMemory, fppFormula as rawFpp,
-  optimalK as rawOptimalK, javaSizing as rawJavaSizing, charsetIndex as rawCharsetIndex, probeRecord, keyArea,
+  optimalK as rawOptimalK, javaSizing as rawJavaSizing, probeRecord, keyArea,
 } from '../dist/web/tsfile_bloom.js';
-import { CHARSETS, canonicalCharsetName, encodeJvm, isMultiByte, wellFormed } from './charsets.js';
+import { CHARSETS, canonicalCharsetName, charsetCode, encodeJvm, isMultiByte, wellFormed } from './charsets.js';
 import { invalidArgument } from './errors.js';
-import { filterProbeFrom, NONE, SEEDS, VARIANTS, VERDICTS } from './wire.js';
+import { filterProbeFrom, GEOMETRY, NONE, SEEDS, VARIANTS, VERDICTS } from './wire.js';
+
+const [BIT_COUNT, HASH_FUNCTION_COUNT, BYTE_LENGTH, SET_BITS] = ['bitCount', 'hashFunctionCount', 'byteLength', 'setBits'].map((f) => GEOMETRY.indexOf(f));
 
 export { CHARSETS, canonicalCharsetName, charsetsLoaded, encodeJvm, isMultiByte, loadCharsets } from './charsets.js';
 export { SEEDS, VARIANTS } from './wire.js';
@@ -44,17 +46,8 @@ function keyOf(path, charset) {
   throw argumentError('a path must be a string or a Uint8Array');
 }
 
-// Charset names → their code (their index in CHARSETS), asked of wasm once per name so that an
-// alias resolves as the core resolves it and an unknown name throws wasm's own error.
-const charsetIndexes = new Map();
-export function charsetIndex(name) {
-  let i = charsetIndexes.get(name);
-  if (i === undefined) {
-    i = rawCharsetIndex(name);
-    charsetIndexes.set(name, i);
-  }
-  return i;
-}
+/** A charset name's code (js/charsets.js asks the core, once per name). */
+export const charsetIndex = charsetCode;
 
 // The module's WebAssembly.Memory, asked for once (the object stays; its buffer is replaced
 // when memory grows, and views of the old one detach).
@@ -373,20 +366,20 @@ export class BloomFilter {
   }
 
   get bitCount() {
-    return live(this).bitCount;
+    return live(this).geometry()[BIT_COUNT];
   }
 
   get hashFunctionCount() {
-    return live(this).hashFunctionCount;
+    return live(this).geometry()[HASH_FUNCTION_COUNT];
   }
 
   /** Bytes of the stored (trimmed) bit vector, as `encode()` would write `byte_length`. */
   get byteLength() {
-    return live(this).byteLength;
+    return live(this).geometry()[BYTE_LENGTH];
   }
 
   get setBits() {
-    return live(this).setBits;
+    return live(this).geometry()[SET_BITS];
   }
 
   /** Fill and false-positive figures; `items` sets the n used for the formula FPP and optimal k. */

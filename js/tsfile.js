@@ -9,6 +9,8 @@ import { charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync,
 import { reasonText } from './reasons.js';
 import { checkedSource, toSource } from './source.js';
 import { CHARSETS, FILE_PROBE as P, listingFrom, NONE, othersFrom, seedProbes, TAIL_WINDOW, usedHash, VARIANTS, VERDICTS } from './wire.js';
+
+const ABSENT = VERDICTS.indexOf('absent');
 /**
  * The largest TsFileMetadata or index region read (each is read whole): a 1,000,000-series
  * file's index is ~45 MB. Beyond it, a typed 'too_large' error instead of an allocation sized
@@ -59,9 +61,13 @@ export class TsFile {
   /** The largest index region loadIndex reads. */
   #maxIndexBytes;
 
-  constructor(raw, source, token, window = null, maxIndexBytes = DEFAULT_MAX_INDEX_BYTES) {
+  /** 3 or 4, from the envelope (step 1 of the open). */
+  #version;
+
+  constructor(raw, source, token, version, window = null, maxIndexBytes = DEFAULT_MAX_INDEX_BYTES) {
     if (token !== OPEN) throw new TypeError('use openTsFile()');
     this.#raw = raw;
+    this.#version = version;
     this.#source = source;
     this.#window = window; // { start, bytes }: the tail already read when opening
     this.#maxIndexBytes = maxIndexBytes;
@@ -99,7 +105,8 @@ export class TsFile {
 
   /** 3 or 4. */
   get version() {
-    return this.#file.version;
+    // #file throws for a closed file, as every other getter does.
+    return this.#file ? this.#version : undefined;
   }
 
   get size() {
@@ -304,7 +311,9 @@ export class TsFile {
   mightContainMany(paths, { variant, charset } = {}) {
     this.#encoderFor(charset);
     const { count } = stageBatch(paths, undefined, 'mightContainMany');
-    return this.#file.mightContainStaged(count, variantCode(variant), charsetCode(charset));
+    const codes = this.#file.probeStaged(count, variantCode(variant), charsetCode(charset));
+    for (let i = 0; i < codes.length; i++) codes[i] = codes[i] === ABSENT ? 0 : 1;
+    return codes;
   }
 
   /** `await using t = await openTsFile(…)` closes it at the end of the block. */
@@ -392,14 +401,14 @@ export async function openTsFile(input, options = {}) {
     const windowStart = size - windowLen;
     const window = await source.read(windowStart, windowLen);
     const tail = window.subarray(Math.max(0, windowLen - 10));
-    const [, metadataOffset, metadataSize] = tsfileEnvelope(size, head, tail);
+    const [version, metadataOffset, metadataSize] = tsfileEnvelope(size, head, tail);
     if (metadataSize > maxIndexBytes) throw tooLarge('TsFileMetadata', metadataOffset, metadataSize, maxIndexBytes);
     const metadata =
       metadataOffset >= windowStart
         ? window.subarray(metadataOffset - windowStart, metadataOffset - windowStart + metadataSize)
         : await source.read(metadataOffset, metadataSize);
     const raw = WasmTsFile.open(size, head, tail, metadata);
-    const file = new TsFile(raw, source, OPEN, { start: windowStart, bytes: window }, maxIndexBytes);
+    const file = new TsFile(raw, source, OPEN, version, { start: windowStart, bytes: window }, maxIndexBytes);
     // A file opened by path holds no descriptor between reads (js/node-source.js).
     await source.release();
     return file;

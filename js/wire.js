@@ -16,6 +16,8 @@ export const CHARSETS = Object.freeze([
   'UTF-8', 'GBK', 'GB18030', 'Big5', 'x-windows-950', 'Shift_JIS', 'windows-31j', 'EUC-JP', 'EUC-KR',
   'x-windows-949', 'windows-1252', 'ISO-8859-1',
 ]);
+/** The charsets the TsFile module encodes itself; the rest need the charsets module (`Charset::is_multibyte`). */
+export const SINGLE_BYTE_CHARSETS = Object.freeze(['UTF-8', 'windows-1252', 'ISO-8859-1']);
 /** How TsFileMetadata stores the filter field; an encoding's code is its index (`encoding_code`). */
 export const ENCODINGS = Object.freeze(['missing', 'standard', 'empty', 'v3', 'legacy_cpp_empty', 'java_null']);
 /** TsFile's data types; a type's code is its byte in the file (7 names none). */
@@ -36,6 +38,8 @@ export const FIGURES = Object.freeze([
   'version', 'present', 'encoding', 'offset', 'bitsOffset', 'byteLength', 'bitCount', 'hashFunctionCount', 'setBits',
   'fillRatio', 'estimatedItems', 'fppFormula', 'fppFromFill', 'optimalK',
 ]);
+/** A filter's geometry and fill, handed over at once (`wire::geometry`), in order. */
+export const GEOMETRY = Object.freeze(['bitCount', 'hashFunctionCount', 'byteLength', 'setBits']);
 /** The probe records' fields (src/tsfile/wire/record.rs), in order. */
 export const PROBE_RECORD = Object.freeze(['verdict', 'variant', 'charset', 'confirmed', 'indexed', 'k', 'others']);
 export const FILTER_RECORD = Object.freeze(['verdict', 'k']);
@@ -47,11 +51,11 @@ export const REASON = Object.freeze(['kind', 'flag', 'consulted', 'listed']);
 export function tables() {
   const line = (name, items) => `${[name, ...items].join(' ')}\n`;
   return [
-    line('verdict', VERDICTS), line('variant', VARIANTS), line('charset', CHARSETS), line('encoding', ENCODINGS),
+    line('verdict', VERDICTS), line('variant', VARIANTS), line('charset', CHARSETS), line('single_byte', SINGLE_BYTE_CHARSETS), line('encoding', ENCODINGS),
     line('data_type', DATA_TYPES.map((t) => t ?? '-')),
     line('seed', SEEDS), line('none', [NONE]), line('tail_window', [TAIL_WINDOW]), line('listing_stride', [LISTING_STRIDE]),
     line('listing_null', [LISTING_NULL]), line('listing_flag', Object.entries(LISTING_FLAGS).map(([k, v]) => `${k}=${v}`)),
-    line('figures', FIGURES), line('probe_record', PROBE_RECORD), line('filter_record', FILTER_RECORD),
+    line('figures', FIGURES), line('geometry', GEOMETRY), line('probe_record', PROBE_RECORD), line('filter_record', FILTER_RECORD),
     line('seed_probe', SEED_PROBE), line('other_probe', OTHER_PROBE), line('reason', REASON),
   ].join('');
 }

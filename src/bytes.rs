@@ -310,6 +310,16 @@ impl Staged {
         Ok(keys(bytes, ends).map(|k| k.map_err(|_| Staged::bad_ends())))
     }
 
+    /// An area holding `keys` as JS stages them (for native callers and tests).
+    pub fn of(keys: &[&[u8]]) -> Staged {
+        let (mut bytes, mut ends) = (Vec::new(), Vec::with_capacity(keys.len()));
+        for k in keys {
+            bytes.extend_from_slice(k);
+            ends.push(bytes.len() as u32);
+        }
+        Staged { bytes, ends }
+    }
+
     /// The error for ends that are out of order.
     pub fn bad_ends() -> Error {
         Error::invalid_argument("staged key ends are not increasing within the staged bytes")

@@ -302,3 +302,130 @@ fn a_reader_from_the_parts_the_bindings_fetch_is_the_whole_files_reader() {
     }
     assert!(checked > 50);
 }
+
+#[test]
+fn staged_batches_answer_as_the_reader_and_the_filter_do_key_by_key() {
+    use tsfile_bloom::bytes::Staged;
+    use wire::batch::{self, KeyCoding};
+    for (name, r, bytes) in readers() {
+        let paths = paths_of(&r);
+        let staged = Staged::of(&paths.iter().map(Vec::as_slice).collect::<Vec<_>>());
+        for (variant, charset) in [(-1, -1), (0, -1), (1, 0), (-1, 10)] {
+            let rule = r.verdict_rule(wire::variant_of(variant).unwrap(), wire::charset_of(charset).unwrap());
+            let want: Vec<u8> = paths
+                .iter()
+                .map(|p| wire::verdict_code(r.verdict(&rule, p).unwrap().unwrap_or(FileVerdict::Unknown)) as u8)
+                .collect();
+            assert_eq!(batch::file_verdicts(&r, &staged, paths.len(), variant, charset).unwrap(), want, "{name}");
+            // The first keys only, when fewer are asked for.
+            assert_eq!(batch::file_verdicts(&r, &staged, 2, variant, charset).unwrap(), want[..2], "{name}");
+            let mut one = Vec::new();
+            batch::file_probe(&mut one, &r, &paths[0], variant, charset).unwrap();
+            let mut want = Vec::new();
+            let p = r.probe_filter_reasoned(&paths[0], rule_args(variant, charset).0, rule_args(variant, charset).1);
+            record::file_probe(&mut want, r.listed(&paths[0]), p.unwrap().as_ref());
+            assert_eq!(one, want, "{name}");
+        }
+        // The fast scan over staged paths is TailScan's, path by path.
+        let window = &bytes[bytes.len().saturating_sub(wire::TAIL_WINDOW)..];
+        let head = &bytes[..bytes.len().min(12)];
+        let got = batch::scan_figures(bytes.len() as u64, head, window, &staged, paths.len(), &BuiltIn).unwrap();
+        match scan::TailScan::read(bytes.len() as u64, head, window).unwrap() {
+            None => assert!(got.is_empty(), "{name}"),
+            Some(mut s) => {
+                paths.iter().for_each(|p| s.push_verdict(p, &BuiltIn).unwrap());
+                let want = s.into_figures();
+                assert_eq!(got.len(), want.len(), "{name}");
+                assert!(got.iter().zip(&want).all(|(a, b)| a == b || (a.is_nan() && b.is_nan())), "{name}");
+            }
+        }
+    }
+
+    // A filter: text re-encoded in windows-1252 (code 10) is the transcoded bytes; bytes as given.
+    let keys: [&[u8]; 4] = [b"root.sg1.d1.s1", "root.café.d1.s1".as_bytes(), "root.温度".as_bytes(), b""];
+    let staged = Staged::of(&keys);
+    for coding in [(false, -1, -1), (true, 1, 10), (true, 0, -1)] {
+        let c = KeyCoding::of(coding.0, coding.1, coding.2).unwrap();
+        let mut f = BloomFilter::with_capacity(10, 0.05);
+        batch::filter_add(&mut f, &staged, 2, c).unwrap();
+        let mut one_by_one = BloomFilter::with_capacity(10, 0.05);
+        for k in &keys[..2] {
+            one_by_one.add(&tsfile_bloom::path::key_bytes(k, c.text, c.charset).unwrap(), c.variant);
+        }
+        assert_eq!(f.encode(), one_by_one.encode(), "{coding:?}");
+        let verdicts = batch::filter_verdicts(&f, &staged, keys.len(), c).unwrap();
+        let rows = batch::filter_probes(&f, &staged, keys.len(), c).unwrap();
+        let stride = 1 + 2 * f.hash_function_count() as usize;
+        assert_eq!(rows.len(), keys.len() * stride);
+        for (i, k) in keys.iter().enumerate() {
+            let p = f.probe(&c.key(k).unwrap(), c.variant);
+            assert_eq!(verdicts[i], u8::from(p.verdict == tsfile_bloom::Verdict::Maybe), "{coding:?} {i}");
+            let mask = p.probes.iter().enumerate().fold(0, |m, (j, s)| m | (i32::from(s.set) << j));
+            assert_eq!(rows[i * stride], mask);
+            for (j, s) in p.probes.iter().enumerate() {
+                assert_eq!((rows[i * stride + 1 + 2 * j], rows[i * stride + 2 + 2 * j] as u32), (s.hash32, s.bit));
+            }
+            let mut one = Vec::new();
+            let mut want = Vec::new();
+            batch::filter_probe(&mut one, &f, k, c).unwrap();
+            record::filter_probe(&mut want, &p);
+            assert_eq!(one, want);
+        }
+        let g = wire::geometry(&f);
+        assert_eq!(g[..3], [f.bit_count(), f.hash_function_count(), f.byte_length()].map(f64::from));
+        assert_eq!(g[3], f.set_bits() as f64);
+        assert_eq!(wire::GEOMETRY.len(), g.len());
+    }
+}
+
+/// The reader's arguments for a variant and a charset code.
+fn rule_args(variant: i32, charset: i32) -> (Option<TailVariant>, Option<Charset>) {
+    (wire::variant_of(variant).unwrap(), wire::charset_of(charset).unwrap())
+}
+
+#[test]
+fn staged_batches_refuse_bad_codes_counts_and_ends_with_a_typed_error() {
+    use tsfile_bloom::bytes::Staged;
+    use tsfile_bloom::ErrorKind;
+    use wire::batch::{self, KeyCoding};
+    let (name, r, bytes) = readers().into_iter().find(|(_, _, b)| b.len() <= wire::TAIL_WINDOW).unwrap();
+    let staged = Staged::of(&[b"root.a", b"root.b"]);
+    for (variant, charset) in [(2, -1), (-2, -1), (0, 12), (0, -7)] {
+        let e = batch::file_verdicts(&r, &staged, 2, variant, charset).unwrap_err();
+        assert_eq!((e.kind, e.offset()), (ErrorKind::InvalidArgument, None), "{variant} {charset}");
+        assert_eq!(KeyCoding::of(true, variant, charset).unwrap_err().kind, ErrorKind::InvalidArgument);
+    }
+    // More keys than were staged, for every batch call.
+    let c = KeyCoding::of(false, -1, -1).unwrap();
+    let mut f = BloomFilter::with_capacity(10, 0.05);
+    let kinds = [
+        batch::file_verdicts(&r, &staged, 3, -1, -1).map(drop).unwrap_err().kind,
+        batch::filter_verdicts(&f, &staged, 3, c).map(drop).unwrap_err().kind,
+        batch::filter_probes(&f, &staged, 3, c).map(drop).unwrap_err().kind,
+        batch::filter_add(&mut f, &staged, 3, c).unwrap_err().kind,
+        batch::scan_figures(bytes.len() as u64, &bytes[..12], &bytes, &staged, 3, &BuiltIn).map(drop).unwrap_err().kind,
+    ];
+    assert_eq!(kinds, [ErrorKind::InvalidArgument; 5], "{name}");
+}
+
+#[test]
+fn the_record_area_keeps_its_address_across_records() {
+    let mut area = record::Area::new();
+    let first = area
+        .write(|out| {
+            out.extend_from_slice(&[1, 2, 3]);
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(first, area.as_ptr() as u32);
+    // The longest record fits the reserved capacity: the address JS holds stays valid.
+    let again = area
+        .write(|out| {
+            out.resize(record::CAPACITY, 7);
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(again, first);
+    let e = area.write(|_| Err(tsfile_bloom::Error::invalid_argument("no"))).unwrap_err();
+    assert_eq!(e.kind, tsfile_bloom::ErrorKind::InvalidArgument);
+}

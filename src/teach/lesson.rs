@@ -93,6 +93,27 @@ impl<'a> Given<'a> {
     }
 }
 
+/// The open file a demonstration may run on: its listed paths back to back with their `ends`,
+/// named `label`, and its filter — `bits` LSB-first, `m` bits, `k` hashes, the writer's variant.
+pub struct OpenFile {
+    pub keys: Vec<u8>,
+    pub ends: Vec<u32>,
+    pub label: String,
+    pub bits: Vec<u8>,
+    pub m: u32,
+    pub k: u32,
+    pub variant: TailVariant,
+}
+
+impl OpenFile {
+    /// Its paths, bits and model; None without paths (the demonstration then generates keys).
+    pub fn given(&self) -> Result<Option<(Given<'_>, Bits, Model)>> {
+        let Some(g) = Given::staged(&self.keys, &self.ends, &self.label)? else { return Ok(None) };
+        let model = Model::new(Hashing::TsFile(self.variant), self.m, self.k)?;
+        Ok(Some((g, Bits::from_bytes(&self.bits, self.m), model)))
+    }
+}
+
 /// A probability as the sentences print it: 3 significant digits, in percent.
 pub fn pct(x: f64) -> String {
     if !x.is_finite() {

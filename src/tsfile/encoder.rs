@@ -40,6 +40,13 @@ pub trait CharsetModule {
 /// paths never reach the module (every JVM charset here is an ASCII superset).
 pub struct WithModule<M>(pub Option<M>);
 
+/// No module yet.
+impl<M> Default for WithModule<M> {
+    fn default() -> Self {
+        WithModule(None)
+    }
+}
+
 impl<M: CharsetModule> PathEncoder for WithModule<M> {
     fn has(&self, charset: Charset) -> bool {
         !charset.is_multibyte() || self.0.is_some()

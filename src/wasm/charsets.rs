@@ -13,9 +13,3 @@ pub fn encode(text: &str, charset: &str) -> Result<Vec<u8>, JsValue> {
     let cs = js(Charset::from_name(charset))?;
     Ok(cs.encode(text).into_owned())
 }
-
-/// Java's canonical name for a charset name or alias, or `undefined`.
-#[wasm_bindgen(js_name = canonicalName)]
-pub fn canonical_name(name: &str) -> Option<String> {
-    Charset::from_name(name).ok().map(|c| c.as_str().to_string())
-}

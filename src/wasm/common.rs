@@ -1,5 +1,5 @@
 //! What every wasm module of the package shares: the allocator, the one serializer that
-//! carries result objects to JS, JS errors with `kind`/`offset`, and the batch staging area.
+//! carries result objects to JS, JS errors with `kind`/`offset`, and module state.
 
 // The charsets module uses only js from here; the teaching module to_js and js_error.
 #![cfg_attr(any(feature = "wasm-charsets", feature = "wasm-teach"), allow(dead_code))]
@@ -32,7 +32,13 @@ pub(crate) fn js_error(e: &Error) -> JsValue {
 
 /// A core result as JS takes it: its error as [`js_error`]'s `Error`.
 pub(crate) fn js<T>(r: crate::Result<T>) -> Result<T, JsValue> {
-    r.map_err(|e| js_error(&e))
+    r.map_err(into_js)
+}
+
+// Not inlined: the error's conversion and drop once, not in every `js::<T>`.
+#[inline(never)]
+fn into_js(e: Error) -> JsValue {
+    js_error(&e)
 }
 
 /// Module state in a plain `static`: these modules run on one thread (no atomics), and a
@@ -48,53 +54,4 @@ impl<T> Global<T> {
     pub(crate) fn with<R>(&'static self, f: impl FnOnce(&T) -> R) -> R {
         f(&self.0)
     }
-}
-
-// Batches: JS writes the keys straight into wasm memory (one native call per string) in the
-// staging area (`crate::bytes::Staged`: its layout and checks), then one call processes them all.
-#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-teach")))]
-static STAGE: Global<core::cell::RefCell<crate::bytes::Staged>> =
-    Global(core::cell::RefCell::new(crate::bytes::Staged::new()));
-
-/// Room for `count` keys of `bytes` bytes in all: their addresses in wasm memory, `[keys, ends]`.
-#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-teach")))]
-#[wasm_bindgen(js_name = stageKeys)]
-pub fn stage_keys(bytes: usize, count: usize) -> Vec<u32> {
-    STAGE.with(|s| {
-        let mut s = s.borrow_mut();
-        let (keys, ends) = s.make_room(bytes, count);
-        vec![keys.as_ptr() as u32, ends.as_ptr() as u32]
-    })
-}
-
-/// Room for one key of `bytes` bytes (single-key calls such as `probe`): its address.
-#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-leveldb", feature = "wasm-teach")))]
-#[wasm_bindgen(js_name = keyArea)]
-pub fn key_area(bytes: usize) -> u32 {
-    STAGE.with(|s| s.borrow_mut().key_room(bytes).as_ptr() as u32)
-}
-
-/// The module's memory, for writing staged keys.
-#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-teach")))]
-#[wasm_bindgen(js_name = wasmMemory)]
-pub fn wasm_memory() -> JsValue {
-    wasm_bindgen::memory()
-}
-
-/// The staging area, for `f`.
-#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-teach")))]
-pub(crate) fn staged<R>(f: impl FnOnce(&crate::bytes::Staged) -> Result<R, JsValue>) -> Result<R, JsValue> {
-    STAGE.with(|s| f(&s.borrow()))
-}
-
-/// `f` on each of the first `count` staged keys.
-#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-leveldb", feature = "wasm-teach")))]
-pub(crate) fn for_each_staged(count: usize, mut f: impl FnMut(&[u8]) -> Result<(), JsValue>) -> Result<(), JsValue> {
-    staged(|s| {
-        let (bytes, ends) = js(s.batch(count))?;
-        for key in crate::bytes::keys(bytes, ends) {
-            f(key.map_err(|_| js_error(&crate::bytes::Staged::bad_ends()))?)?;
-        }
-        Ok(())
-    })
 }

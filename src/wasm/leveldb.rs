@@ -2,7 +2,8 @@
 //! feature): reading `.ldb`/`.sst` tables and LevelDB's Bloom filter policy. Converters
 //! only: the shapes are `crate::leveldb::view`'s, carried by [`to_js`].
 
-use super::common::{js, staged, to_js};
+use super::common::{js, to_js};
+use super::stage::staged;
 use crate::leveldb::view::{FilterProbeInfo, TableProbeInfo};
 use crate::leveldb::{self, BloomFilterPolicy, LevelDbTable};
 use wasm_bindgen::prelude::*;
@@ -67,8 +68,7 @@ pub fn leveldb_filter_bits(n: f64, bits_per_key: u32) -> f64 {
 #[wasm_bindgen(js_name = buildLevelDbFilter)]
 pub fn build_leveldb_filter(count: usize, bits_per_key: u32) -> Result<Vec<u8>, JsValue> {
     staged(|s| {
-        let keys = js(js(s.each(count))?.collect::<crate::Result<Vec<_>>>())?;
-        Ok(BloomFilterPolicy::new(bits_per_key).create_filter(&keys))
+        Ok(BloomFilterPolicy::new(bits_per_key).create_filter(&s.each(count)?.collect::<crate::Result<Vec<_>>>()?))
     })
 }
 

@@ -11,6 +11,8 @@ mod common;
 mod filter;
 #[cfg(feature = "wasm-leveldb")]
 mod leveldb;
+#[cfg(not(any(feature = "wasm-charsets", feature = "wasm-teach")))]
+mod stage;
 #[cfg(feature = "wasm-teach")]
 mod teach;
 #[cfg(all(test, not(any(feature = "wasm-leveldb", feature = "wasm-charsets", feature = "wasm-teach"))))]

@@ -8,7 +8,7 @@ use super::common::{js_error, to_js};
 use crate::error::Error;
 use crate::hash::TailVariant;
 use crate::leveldb::LevelDbTable;
-use crate::teach::lesson::{self, Given};
+use crate::teach::lesson::{self, Given, OpenFile};
 use crate::teach::model::{Bits, Hashing, Model};
 use crate::teach::trace::{self, Op};
 use crate::teach::{counting, read_path, CalcInput};
@@ -30,25 +30,6 @@ fn variant(name: &str) -> Result<TailVariant, JsValue> {
 
 fn op(name: &str) -> Result<Op, JsValue> {
     Op::named(name).map_err(err)
-}
-
-/// A TsFile filter for the file-based demonstrations: its bits, geometry and the writer's variant.
-fn file_model(bits: &[u8], m: u32, k: u32, v: &str) -> Result<(Bits, Model), JsValue> {
-    let model = Model::new(Hashing::TsFile(variant(v)?), m, k).map_err(err)?;
-    Ok((Bits::from_bytes(bits, m), model))
-}
-
-/// The open file for a demonstration: its listed paths (`keys`/`ends`, named `label`) with its
-/// filter (`(bits, m, k, variant)`); None without keys.
-fn given_file<'a>(
-    keys: &'a [u8],
-    ends: &[u32],
-    label: &str,
-    (bits, m, k, v): (&[u8], u32, u32, &str),
-) -> Result<Option<(Given<'a>, Bits, Model)>, JsValue> {
-    let Some(g) = given(keys, ends, label)? else { return Ok(None) };
-    let (b, model) = file_model(bits, m, k, v)?;
-    Ok(Some((g, b, model)))
 }
 
 /// Solves the calculator for its one empty box (`undefined` for empty): `Solution`.
@@ -101,26 +82,6 @@ pub fn claim3(n: u32, probes: u32, seed: u32, file_n: f64, file_m: u32, file_k: 
     to_js(&lesson::claim3(n as u64, probes as u64, seed as u64, file).map_err(err)?)
 }
 
-/// Claim 4; with keys, also the open file's listed paths against its bits.
-#[wasm_bindgen]
-#[allow(clippy::too_many_arguments)]
-pub fn claim4(
-    n: u32,
-    probes: u32,
-    seed: u32,
-    keys: &[u8],
-    ends: &[u32],
-    label: &str,
-    bits: &[u8],
-    m: u32,
-    k: u32,
-    v: &str,
-) -> JsResult {
-    let f = given_file(keys, ends, label, (bits, m, k, v))?;
-    let file = f.as_ref().map(|(g, b, model)| (g, b, *model));
-    to_js(&lesson::claim4(file, n as u64, probes as u64, seed as u64).map_err(err)?)
-}
-
 /// Claim 5 at `bitsPerKey` and `k`, one row pair per size in `sizes`.
 #[wasm_bindgen]
 pub fn claim5(bits_per_key: u32, k: u32, sizes: &[u32], filters: u32, probes: u32, seed: u32) -> JsResult {
@@ -132,48 +93,6 @@ pub fn claim5(bits_per_key: u32, k: u32, sizes: &[u32], filters: u32, probes: u3
 #[wasm_bindgen(js_name = claim7ZeroBits)]
 pub fn claim7_zero_bits(window_keys: u32, probes: u32, seed: u32) -> JsResult {
     to_js(&lesson::claim7_zero_bits(window_keys as u64, probes as u64, seed as u64).map_err(err)?)
-}
-
-/// Claim 8; with keys, on a copy of the open file's bits.
-#[wasm_bindgen]
-#[allow(clippy::too_many_arguments)]
-pub fn claim8(
-    design: u32,
-    factors: &[f64],
-    probes: u32,
-    seed: u32,
-    keys: &[u8],
-    ends: &[u32],
-    label: &str,
-    bits: &[u8],
-    m: u32,
-    k: u32,
-    v: &str,
-) -> JsResult {
-    let f = given_file(keys, ends, label, (bits, m, k, v))?;
-    let file = f.as_ref().map(|(g, b, model)| (g, b, *model));
-    to_js(&lesson::claim8(design as u64, factors, probes as u64, seed as u64, file).map_err(err)?)
-}
-
-/// Claim 9; with keys, the open file's filter and its listed paths as the present lookups.
-#[wasm_bindgen]
-#[allow(clippy::too_many_arguments)]
-pub fn claim9(
-    n: u32,
-    lookups: u32,
-    shares: &[f64],
-    seed: u32,
-    keys: &[u8],
-    ends: &[u32],
-    label: &str,
-    bits: &[u8],
-    m: u32,
-    k: u32,
-    v: &str,
-) -> JsResult {
-    let f = given_file(keys, ends, label, (bits, m, k, v))?;
-    let file = f.as_ref().map(|(g, b, model)| (g, b, *model));
-    to_js(&lesson::claim9(n as u64, lookups as u64, shares, seed as u64, file).map_err(err)?)
 }
 
 /// Claim 10: removes key `victim` (-1: the first whose removal hurts another) from a standard
@@ -193,25 +112,55 @@ pub fn claim11(files: u32, per_file: u32, lookups: u32, seed: u32) -> JsResult {
     to_js(&lesson::claim11(files, per_file as u64, lookups as u64, seed as u64).map_err(err)?)
 }
 
-/// Claim 13; with keys, the open file's own filter too.
+/// The open file for the demonstrations that may run on it (`lesson::OpenFile`); without
+/// keys, none: the claims then run on generated keys.
 #[wasm_bindgen]
-#[allow(clippy::too_many_arguments)]
-pub fn claim13(
-    n: u32,
-    filters: u32,
-    probes: u32,
-    seed: u32,
-    keys: &[u8],
-    ends: &[u32],
-    label: &str,
-    bits: &[u8],
-    m: u32,
-    k: u32,
-    v: &str,
-) -> JsResult {
-    let f = given_file(keys, ends, label, (bits, m, k, v))?;
-    let file = f.as_ref().map(|(g, b, model)| (g, b, *model));
-    to_js(&lesson::claim13(n as u64, filters, probes as u64, seed as u64, file).map_err(err)?)
+pub struct TeachFile(OpenFile);
+
+#[wasm_bindgen]
+impl TeachFile {
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        keys: Vec<u8>,
+        ends: Vec<u32>,
+        label: String,
+        bits: Vec<u8>,
+        m: u32,
+        k: u32,
+        v: &str,
+    ) -> Result<TeachFile, JsValue> {
+        Ok(TeachFile(OpenFile { keys, ends, label, bits, m, k, variant: variant(v)? }))
+    }
+
+    /// Claim 4; with keys, also the open file's listed paths against its bits.
+    pub fn claim4(&self, n: u32, probes: u32, seed: u32) -> JsResult {
+        self.with(|f| lesson::claim4(f, n as u64, probes as u64, seed as u64))
+    }
+
+    /// Claim 8; with keys, on a copy of the open file's bits.
+    pub fn claim8(&self, design: u32, factors: &[f64], probes: u32, seed: u32) -> JsResult {
+        self.with(|f| lesson::claim8(design as u64, factors, probes as u64, seed as u64, f))
+    }
+
+    /// Claim 9; with keys, the open file's filter and its listed paths as the present lookups.
+    pub fn claim9(&self, n: u32, lookups: u32, shares: &[f64], seed: u32) -> JsResult {
+        self.with(|f| lesson::claim9(n as u64, lookups as u64, shares, seed as u64, f))
+    }
+
+    /// Claim 13; with keys, the open file's own filter too.
+    pub fn claim13(&self, n: u32, filters: u32, probes: u32, seed: u32) -> JsResult {
+        self.with(|f| lesson::claim13(n as u64, filters, probes as u64, seed as u64, f))
+    }
+}
+
+impl TeachFile {
+    fn with<T: serde::Serialize>(
+        &self,
+        claim: impl FnOnce(Option<(&Given, &Bits, Model)>) -> crate::Result<T>,
+    ) -> JsResult {
+        let file = self.0.given().map_err(err)?;
+        to_js(&claim(file.as_ref().map(|(g, b, model)| (g, b, *model))).map_err(err)?)
+    }
 }
 
 /// A LevelDB table held for the read-path and range-scan demonstrations (claims 6 and 7).

@@ -2,7 +2,7 @@
 //! from the C++ writer (tests/fixtures/tsfile/tree_10series.tsfile; expected values from
 //! its manifest, written by the fixture generator and checked with the writer's own reader).
 
-use super::filter::probe_record;
+use super::stage::probe_record;
 use super::tsfile::{tsfile_envelope, WasmTsFile};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -82,7 +82,7 @@ fn listing_columns_and_probe_record_are_the_cores_layouts_copied() {
     assert_eq!(want.numbers.len(), 5 * 10, "the manifest's 10 series");
 
     let key = b"root.sg1.d1.s_bool";
-    let at = super::common::key_area(key.len()) as usize;
+    let at = super::stage::key_area(key.len()) as usize;
     let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
     js_sys::Uint8Array::new(&memory.buffer()).subarray(at as u32, (at + key.len()) as u32).copy_from(key);
     let at = file.probe(key.len(), -1, -1).ok().expect("probe");

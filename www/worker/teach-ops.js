@@ -528,6 +528,15 @@ export const teachOps = {
     const f = useFile ? await fileContext() : null;
     const x = f ?? NO_KEYS;
     const source = f ? 'file' : 'generated';
+    // The open file (or none: NO_KEYS) as the core holds it for one demonstration.
+    const onFile = (run) => {
+      const tf = new t.TeachFile(x.keys, x.ends, x.label, x.bits, x.m, x.k, x.variant);
+      try {
+        return run(tf);
+      } finally {
+        tf.free();
+      }
+    };
     const sandboxKeys = () => (sandbox.paths.length >= 2 ? sandbox.paths : DEMO_PATHS);
     let demo;
     switch (claim) {
@@ -545,7 +554,7 @@ export const teachOps = {
         demo = t.claim3(10_000, 100_000, seed, f ? f.n : 0, f ? f.m : 0, f ? f.k : 0);
         break;
       case 4:
-        demo = t.claim4(1000, 20_000, seed, x.keys, x.ends, x.label, x.bits, x.m, x.k, x.variant);
+        demo = onFile((tf) => tf.claim4(1000, 20_000, seed));
         break;
       case 5:
         demo = t.claim5(10, 6, Uint32Array.of(20, 200, 5000), 10, 20_000, seed);
@@ -555,11 +564,11 @@ export const teachOps = {
         break;
       case 8:
         demo = f
-          ? t.claim8(f.n, Float64Array.of(1, 1.25, 1.5, 2, 3, 4), 20_000, seed, f.keys, f.ends, f.label, f.bits, f.m, f.k, f.variant)
-          : t.claim8(Math.max(1, plannedN ?? 1000), Float64Array.of(0.5, 1, 1.5, 2, 3, 4), 20_000, seed, x.keys, x.ends, x.label, x.bits, x.m, x.k, x.variant);
+          ? onFile((tf) => tf.claim8(f.n, Float64Array.of(1, 1.25, 1.5, 2, 3, 4), 20_000, seed))
+          : onFile((tf) => tf.claim8(Math.max(1, plannedN ?? 1000), Float64Array.of(0.5, 1, 1.5, 2, 3, 4), 20_000, seed));
         break;
       case 9:
-        demo = t.claim9(1000, 10_000, Float64Array.of(0, 0.5, 0.9, 0.99), seed, x.keys, x.ends, x.label, x.bits, x.m, x.k, x.variant);
+        demo = onFile((tf) => tf.claim9(1000, 10_000, Float64Array.of(0, 0.5, 0.9, 0.99), seed));
         break;
       case 10: {
         const paths = f ? file.listed : sandboxKeys();
@@ -573,7 +582,7 @@ export const teachOps = {
         demo = t.claim11(8, 500, 5000, seed);
         break;
       case 13:
-        demo = t.claim13(1000, 10, 20_000, seed, x.keys, x.ends, x.label, x.bits, x.m, x.k, x.variant);
+        demo = onFile((tf) => tf.claim13(1000, 10, 20_000, seed));
         break;
       default:
         throw badArgument(`claim: ${claim} has no measured demonstration here (1 is the step-through, 6 the read path, 12 the calculator)`);

@@ -4,7 +4,8 @@
 //!
 //! - [`listing`]: the listing as columns (each device's names and each measurement name once);
 //! - [`record`]: a single probe's result as a record of numbers, read in place in wasm memory;
-//! - [`scan`]: the fast scan of one file from its head and tail window, as figures.
+//! - [`scan`]: the fast scan of one file from its head and tail window, as figures;
+//! - [`batch`]: the calls over keys the bindings stage, in the codes JS passes.
 //!
 //! Every code those layouts hold is numbered here, once: a verdict, a tail variant, a charset,
 //! a filter encoding and a data type (its byte) (`-1` where there is none, or for "automatic" in an argument). JS needs
@@ -12,6 +13,7 @@
 //! public constants), so js/wire.js states them and tests/wire.rs checks that module against
 //! [`tables`] entry for entry — as js/reasons.js is checked against the core's sentences.
 
+pub mod batch;
 pub mod listing;
 pub mod record;
 pub mod scan;
@@ -19,7 +21,7 @@ pub mod scan;
 use super::audit::FileVerdict;
 use super::{BloomEncoding, DataType};
 use crate::error::{Error, Result};
-use crate::filter::Verdict;
+use crate::filter::{BloomFilter, Verdict};
 use crate::hash::{TailVariant, SEEDS};
 use crate::path::Charset;
 
@@ -50,6 +52,11 @@ pub fn variant_of(code: i32) -> Result<Option<TailVariant>> {
     of(code, &TailVariant::ALL, "variant code out of range")
 }
 
+/// A filter's variant of a code: automatic ([`NONE`]) is Java's, as a filter of any file's is.
+pub fn filter_variant(code: i32) -> Result<TailVariant> {
+    Ok(variant_of(code)?.unwrap_or(TailVariant::Java))
+}
+
 /// A charset's code: its index in [`Charset::ALL`].
 pub fn charset_code(cs: Charset) -> i32 {
     Charset::ALL.iter().position(|&c| c == cs).map_or(NONE, |i| i as i32)
@@ -58,6 +65,11 @@ pub fn charset_code(cs: Charset) -> i32 {
 /// The charset of a code; None for [`NONE`] (automatic); an unknown code is a bad argument.
 pub fn charset_of(code: i32) -> Result<Option<Charset>> {
     of(code, &Charset::ALL, "charset code out of range")
+}
+
+/// A filter's charset of a code: automatic ([`NONE`]) is UTF-8, the text JS hands over.
+pub fn filter_charset(code: i32) -> Result<Charset> {
+    Ok(charset_of(code)?.unwrap_or(Charset::Utf8))
 }
 
 /// A filter field encoding's code: its index in [`BloomEncoding::ALL`].
@@ -70,6 +82,14 @@ fn of<T: Copy>(code: i32, all: &[T], what: &'static str) -> Result<Option<T>> {
         return Ok(None);
     }
     usize::try_from(code).ok().and_then(|i| all.get(i)).map(|&t| Some(t)).ok_or_else(|| Error::invalid_argument(what))
+}
+
+/// A filter's geometry and fill as the bindings hand it over at once, in this order.
+pub const GEOMETRY: [&str; 4] = ["bitCount", "hashFunctionCount", "byteLength", "setBits"];
+
+/// [`GEOMETRY`]'s figures of `f`.
+pub fn geometry(f: &BloomFilter) -> [f64; 4] {
+    [f64::from(f.bit_count()), f64::from(f.hash_function_count()), f64::from(f.byte_length()), f.set_bits() as f64]
 }
 
 /// Bytes from a file's end that the bindings read first when opening it, and all that the fast
@@ -92,6 +112,7 @@ pub fn tables() -> String {
     line("verdict", &mut FileVerdict::ALL.iter().map(|v| s(v.as_str())));
     line("variant", &mut TailVariant::ALL.iter().map(|v| s(v.as_str())));
     line("charset", &mut Charset::ALL.iter().map(|c| s(c.as_str())));
+    line("single_byte", &mut Charset::ALL.iter().filter(|c| !c.is_multibyte()).map(|c| s(c.as_str())));
     line("encoding", &mut BloomEncoding::ALL.iter().map(|e| s(e.as_str())));
     // A data type's code is its byte (docs/tsfile-format.md); 7 names none ("-").
     line("data_type", &mut (0..=11).map(|b| s(DataType::from_byte(b).map_or("-", DataType::as_str))));
@@ -102,6 +123,7 @@ pub fn tables() -> String {
     line("listing_null", &mut std::iter::once(listing::NULL.to_string()));
     line("listing_flag", &mut listing::FLAGS.iter().map(|&(name, bit)| format!("{name}={bit}")));
     line("figures", &mut scan::FIGURE_NAMES.iter().map(|&n| s(n)));
+    line("geometry", &mut GEOMETRY.iter().map(|&n| s(n)));
     line("probe_record", &mut record::FILE_FIELDS.iter().map(|&n| s(n)));
     line("filter_record", &mut record::FILTER_FIELDS.iter().map(|&n| s(n)));
     line("seed_probe", &mut record::SEED_FIELDS.iter().map(|&n| s(n)));
@@ -157,6 +179,8 @@ mod tests {
             line("data_type"),
             "data_type BOOLEAN INT32 INT64 FLOAT DOUBLE TEXT VECTOR - TIMESTAMP DATE BLOB STRING"
         );
-        assert_eq!(t.lines().count(), 17);
+        assert_eq!(line("single_byte"), "single_byte UTF-8 windows-1252 ISO-8859-1");
+        assert_eq!(line("geometry"), "geometry bitCount hashFunctionCount byteLength setBits");
+        assert_eq!(t.lines().count(), 19);
     }
 }

@@ -13,6 +13,7 @@
 //! k seed probes.
 
 use crate::audit::{FileProbe, FileVerdict, Listed, Reason};
+use crate::error::Result;
 use crate::filter::{Probe, SeedProbe};
 
 use super::{charset_code, filter_verdict_code, variant_code, verdict_code, NONE};
@@ -31,6 +32,31 @@ pub const REASON_FIELDS: [&str; 4] = ["kind", "flag", "consulted", "listed"];
 /// The longest record: 7 + 8·4 numbers, 24 other candidates (2 variants × 12 charsets) of
 /// 3 + 8·4, and 4 reason codes, rounded up. A record area this large never grows.
 pub const CAPACITY: usize = 1024;
+
+/// The one record JS reads in place: reserved at [`CAPACITY`] before each write, so that it
+/// never moves while it is read.
+#[derive(Default)]
+pub struct Area(Vec<i32>);
+
+impl Area {
+    /// An empty area (`const`: the bindings keep one in a `static`).
+    pub const fn new() -> Area {
+        Area(Vec::new())
+    }
+
+    /// Where the record starts.
+    pub fn as_ptr(&self) -> *const i32 {
+        self.0.as_ptr()
+    }
+
+    /// Replaces the record by what `f` appends: its address.
+    pub fn write(&mut self, f: impl FnOnce(&mut Vec<i32>) -> Result<()>) -> Result<u32> {
+        self.0.clear();
+        self.0.reserve(CAPACITY);
+        f(&mut self.0)?;
+        Ok(self.0.as_ptr() as u32)
+    }
+}
 
 fn push_seeds(out: &mut Vec<i32>, probes: &[SeedProbe]) {
     for s in probes {

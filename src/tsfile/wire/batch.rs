@@ -1,0 +1,123 @@
+//! Calls over keys the bindings staged ([`Staged`]), taking the codes JS passes — a variant's and
+//! a charset's ([`super::NONE`]: automatic) and, for a filter, whether a key is UTF-8 text to
+//! re-encode ([`KeyCoding`]) — and answering in the layouts the bindings copy out as typed arrays
+//! (one byte per verdict; a filter's probe rows; a single probe's [`record`]).
+
+use super::scan::TailScan;
+use super::{charset_of, filter_charset, filter_variant, record, variant_of, verdict_code};
+use crate::audit::FileVerdict;
+use crate::bytes::{keys, Staged};
+use crate::encoder::PathEncoder;
+use crate::error::Result;
+use crate::filter::BloomFilter;
+use crate::hash::TailVariant;
+use crate::path::{key_bytes, keys_bytes, Charset, KeysBytes};
+use crate::tsfile::TsFileReader;
+use std::borrow::Cow;
+
+/// How a filter call takes its keys: as bytes, or (`text`) as UTF-8 re-encoded in `charset`;
+/// hashed with `variant`. Automatic is Java's variant and UTF-8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyCoding {
+    pub text: bool,
+    pub variant: TailVariant,
+    pub charset: Charset,
+}
+
+impl KeyCoding {
+    /// From the codes a call passes; an unknown code is a bad argument.
+    pub fn of(text: bool, variant: i32, charset: i32) -> Result<KeyCoding> {
+        Ok(KeyCoding { text, variant: filter_variant(variant)?, charset: filter_charset(charset)? })
+    }
+
+    /// The bytes the filter hashes for `key`.
+    pub fn key<'a>(&self, key: &'a [u8]) -> Result<Cow<'a, [u8]>> {
+        key_bytes(key, self.text, self.charset)
+    }
+
+    /// The first `count` staged keys, coded (borrowed when none changes).
+    fn batch<'a>(&self, s: &'a Staged, count: usize) -> Result<KeysBytes<'a>> {
+        let (keys, ends) = s.batch(count)?;
+        keys_bytes(keys, ends, self.text, self.charset)
+    }
+}
+
+/// [`BloomFilter::probe_many`] over the first `count` staged keys: per key `1 + 2k` numbers.
+pub fn filter_probes(f: &BloomFilter, s: &Staged, count: usize, c: KeyCoding) -> Result<Vec<i32>> {
+    let (keys, ends) = c.batch(s, count)?;
+    // Sized by the keys staged (checked against the caller's count), written in place.
+    let mut rows = vec![0i32; ends.len() * (1 + 2 * f.hash_function_count() as usize)];
+    f.probe_many(&keys, &ends, c.variant, &mut rows).map_err(|_| Staged::bad_ends())?;
+    Ok(rows)
+}
+
+/// [`BloomFilter::might_contain_many`] over the first `count` staged keys: 1 (maybe) or 0 each.
+pub fn filter_verdicts(f: &BloomFilter, s: &Staged, count: usize, c: KeyCoding) -> Result<Vec<u8>> {
+    let (keys, ends) = c.batch(s, count)?;
+    let mut out = Vec::with_capacity(ends.len());
+    f.might_contain_many(&keys, &ends, c.variant, &mut out).map_err(|_| Staged::bad_ends())?;
+    Ok(out)
+}
+
+/// [`BloomFilter::add_many`] of the first `count` staged keys.
+pub fn filter_add(f: &mut BloomFilter, s: &Staged, count: usize, c: KeyCoding) -> Result<()> {
+    let (keys, ends) = c.batch(s, count)?;
+    f.add_many(&keys, &ends, c.variant).map_err(|_| Staged::bad_ends())
+}
+
+/// A filter probe of `key` into `out` ([`record::filter_probe`]).
+pub fn filter_probe(out: &mut Vec<i32>, f: &BloomFilter, key: &[u8], c: KeyCoding) -> Result<()> {
+    record::filter_probe(out, &f.probe(&c.key(key)?, c.variant));
+    Ok(())
+}
+
+/// A file probe of `path` (UTF-8, as stored in the index) with the file's soundness rules into
+/// `out` ([`record::file_probe`]).
+pub fn file_probe<E: PathEncoder>(
+    out: &mut Vec<i32>,
+    r: &TsFileReader<E>,
+    path: &[u8],
+    variant: i32,
+    charset: i32,
+) -> Result<()> {
+    let probe = r.probe_filter_reasoned(path, variant_of(variant)?, charset_of(charset)?)?;
+    record::file_probe(out, r.listed(path), probe.as_ref());
+    Ok(())
+}
+
+/// The file's verdict codes for the first `count` staged paths, one byte each, under the rule
+/// for `variant`/`charset` (no filter: unknown).
+pub fn file_verdicts<E: PathEncoder>(
+    r: &TsFileReader<E>,
+    s: &Staged,
+    count: usize,
+    variant: i32,
+    charset: i32,
+) -> Result<Vec<u8>> {
+    let rule = r.verdict_rule(variant_of(variant)?, charset_of(charset)?);
+    let mut out = Vec::with_capacity(s.count().min(count));
+    let (bytes, ends) = s.batch(count)?;
+    for path in keys(bytes, ends) {
+        let path = path.map_err(|_| Staged::bad_ends())?;
+        out.push(verdict_code(r.verdict(&rule, path)?.unwrap_or(FileVerdict::Unknown)) as u8);
+    }
+    Ok(out)
+}
+
+/// The fast scan of one file ([`TailScan`]) with the verdicts of the first `count` staged
+/// paths: its figures, empty when TsFileMetadata lies outside the window.
+pub fn scan_figures(
+    file_size: u64,
+    head: &[u8],
+    window: &[u8],
+    s: &Staged,
+    count: usize,
+    encoder: &dyn PathEncoder,
+) -> Result<Vec<f64>> {
+    let Some(mut scan) = TailScan::read(file_size, head, window)? else { return Ok(Vec::new()) };
+    let (bytes, ends) = s.batch(count)?;
+    for path in keys(bytes, ends) {
+        scan.push_verdict(path.map_err(|_| Staged::bad_ends())?, encoder)?;
+    }
+    Ok(scan.into_figures())
+}
