@@ -39,8 +39,9 @@ export function canonicalCharsetName(name) {
   if (typeof name !== 'string') return null;
   try {
     return CHARSETS[charsetCode(name)];
-  } catch {
-    return null;
+  } catch (e) {
+    if (e.kind === 'invalid_argument') return null;
+    throw e; // not a name the core refused (the module not initialised, say)
   }
 }
 
