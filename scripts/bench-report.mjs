@@ -527,7 +527,28 @@ before it, alternately, in one session:
   \`latin1\` call per chunk (V8 joins without copying, but writing the 1 MB ropes cost more:
   420–600 against 340–500 ms), and a writer joining one template string per record (slower
   still). What is left: Node's start (~80–120 ms), loading the package (~25–35 ms), the cold
-  walk and audit, and writing 31.8 MB.`;
+  walk and audit, and writing 31.8 MB.
+
+**The wire (issue 23), paired.** The layouts moved from \`src/wasm/\` into \`src/tsfile/wire/\`
+and \`js/wire.js\` became the one decoder; \`scripts/bench-boundary.mjs\` and
+\`scripts/bench-scan.mjs\` ran on the build before (9554eb2) and after (7d958ba), alternately, in
+one session on this loaded machine. Medians of three boundary rounds each, before → after:
+\`series()\` 165 → 175 ns per series (rounds 163–178 and 172–183), \`TsFile.probe()\` 1.14 → 1.20 µs
+(0.82–1.53 and 1.00–1.58), \`BloomFilter.probe()\` 0.81 → 0.78 µs, \`inspect --json\` 263 → 267 ms.
+The fleet scan of 10,000 files: \`--jobs 1\` 0.39 → 0.42–0.43 s whole run, \`--jobs 2\` 0.41 →
+0.41–0.43 s, the per-file floor 15.7 → 12.6–15.0 µs, PyPI's time over ours 1.30× → 1.27–1.32×; a
+single-file scan's process (start and module graph) used the same CPU in both builds (ratio
+0.99, 15 pairs), a 10,000-file \`--jobs 2\` scan 1.03× the CPU (9 pairs). Then the batch calls over
+staged keys moved into the core too (\`wire::batch\`, \`record::Area\`, one \`geometry()\` for the
+filter's four getters): \`scripts/bench-boundary.mjs\` and the realistic batch workloads
+(\`scripts/bench.mjs --only=workloads\`) on the build before (b2ed7df) and after (1189c45),
+alternately, three rounds each with the machine's load average at 6.7–11. Medians before → after:
+\`TsFile.probe()\` 1.28 → 1.17 µs, \`BloomFilter.probe()\` 0.67 → 0.58 µs, \`series()\` 341 → 338 ns
+per series, \`inspect --json\` 516 → 438 ms, \`mightContainMany\` 199 → 198 ns per path (the wasm
+call alone 82 → 76 ns), \`probeMany\` compact 233 → 221 ns and as objects 540 → 512 ns, the wasm
+\`probeStaged\` call alone 96 → 104 ns (rounds 93–100 and 69–107), \`addMany\` of 1,000,000 paths
+207 → 177 ns. Every difference is inside the spread of its own rounds: no figure got worse beyond
+the noise.`;
 
 /** The report section on the folder scan (BENCHMARKS.md, "Folder scan in headless Chromium"). */
 export function folderSection(f, chromium) {
