@@ -107,12 +107,6 @@ export function loadCharsetsSync() {
   return loaded;
 }
 
-function ensureLoaded(charset) {
-  if (!loadCharsetsSync()) {
-    throw invalidArgument(`the ${charset} tables are in the charsets wasm module, which is not loaded yet: call await loadCharsets() first`);
-  }
-}
-
 const utf8 = new TextEncoder();
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -131,7 +125,9 @@ export function encodeJvm(text, charset = 'UTF-8') {
   // A lone surrogate is no code point: Java writes '?' where TextEncoder would write U+FFFD.
   const s = LONE_SURROGATE.test(text) ? text.replace(/\p{Cs}/gu, '?') : text;
   if (cs === 'UTF-8') return utf8.encode(s);
-  if (SINGLE_BYTE.has(cs)) return encodeText(utf8.encode(s), cs);
-  ensureLoaded(cs);
+  // The TsFile module encodes the single-byte charsets, and ASCII text in any (each is an ASCII
+  // superset); other text in a multi-byte charset needs the charsets module, and without it the
+  // core's error says to load it (encoder::WithModule).
+  if (SINGLE_BYTE.has(cs) || !loadCharsetsSync()) return encodeText(utf8.encode(s), cs);
   return wasmEncode(s, cs);
 }

@@ -5,8 +5,10 @@
 
 use super::common::{js, to_js};
 use super::stage::{staged, write_record};
+use super::tsfile::JsEncoder;
+use crate::encoder::PathEncoder;
 use crate::filter::{self, BloomFilter};
-use crate::path::{transcode, Charset};
+use crate::path::Charset;
 use crate::tsfile::wire::{self, batch, batch::KeyCoding};
 use wasm_bindgen::prelude::*;
 
@@ -43,9 +45,11 @@ pub fn java_sizing_js(n: f64, error_rate: f64) -> Result<Vec<u32>, JsValue> {
     Ok(vec![m, k])
 }
 
+/// A JVM's bytes for UTF-8 text: single-byte charsets, and ASCII in any; other text in a
+/// multi-byte charset is the core's error that the charsets module is needed (`WithModule`).
 #[wasm_bindgen(js_name = encodeText)]
 pub fn encode_text(utf8: &[u8], charset_name: &str) -> Result<Vec<u8>, JsValue> {
-    Ok(js(transcode(utf8, js(Charset::from_name(charset_name))?))?.into_owned())
+    Ok(js(JsEncoder::default().encode(utf8, js(Charset::from_name(charset_name))?))?.into_owned())
 }
 
 #[wasm_bindgen]

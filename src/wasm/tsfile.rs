@@ -29,7 +29,7 @@ pub fn scan_tail(file_size: f64, head: &[u8], window: &[u8], count: usize) -> Re
 
 /// The charsets module's `(utf8Bytes, charsetName) → Uint8Array`, which JS hands over once it is
 /// loaded (`encoder::WithModule` decides what reaches it).
-struct JsCharsets(js_sys::Function);
+pub(super) struct JsCharsets(js_sys::Function);
 
 impl CharsetModule for JsCharsets {
     fn encode(&self, utf8: &[u8], cs: Charset) -> Option<Vec<u8>> {
@@ -38,7 +38,7 @@ impl CharsetModule for JsCharsets {
     }
 }
 
-type JsEncoder = WithModule<JsCharsets>;
+pub(super) type JsEncoder = WithModule<JsCharsets>;
 
 #[wasm_bindgen]
 pub struct WasmTsFile {
