@@ -167,6 +167,7 @@ export async function httpSource(input, options = {}) {
   if (options.signal != null && typeof options.signal.aborted !== 'boolean') throw invalidArgument('signal', 'signal must be an AbortSignal');
   const ctx = {
     url,
+    parsed: new URL(url), // its origin (what the opens there found) and its name
     // Called as a plain function: browsers refuse fetch called as a method of another
     // object ("Illegal invocation"), and a user's fetch may be a bound method too.
     fetch: typeof fetchImpl === 'function' ? (resource, init) => fetchImpl(resource, init) : null,
@@ -179,8 +180,12 @@ export async function httpSource(input, options = {}) {
     // its ranges up front; the server's answers must agree (else the typed 'changed' error).
     listedSize: listedSizeOf(options.listedSize),
     full: null, // the one whole-body download, when a server ignores Range and it is allowed
-    closer: new AbortController(), // aborts every request of this source (close, failed open, the user's signal)
-    cancelled: false,
+    // The stop of every request in flight (and of a retry's wait), which close, a failed open and
+    // the caller's signal call; `stopped` once they have (later requests fail at once). A set, not
+    // an AbortController whose signal each request would listen on: that costs a remote scan
+    // CPU per file (BENCHMARKS.md, "Remote scan bound by latency").
+    active: new Set(),
+    stopped: false,
     // The version read: the first response's validators, which every later response must carry.
     version: null,
     requests: 0,
@@ -191,23 +196,20 @@ export async function httpSource(input, options = {}) {
   const signal = options.signal ?? null;
   if (signal?.aborted) throw cancelledError(url);
   // One listener on the caller's signal per source, however many requests it makes.
-  const onAbort = () => {
-    ctx.cancelled = true;
-    ctx.closer.abort();
-  };
+  const onAbort = () => stopAll(ctx);
   signal?.addEventListener('abort', onAbort, { once: true });
   const detach = () => signal?.removeEventListener('abort', onAbort);
   let blocks;
   try {
     blocks = await operation(ctx, 'opening', (op) => openingBlocks(ctx, op));
   } catch (e) {
-    ctx.closer.abort();
+    stopAll(ctx);
     detach();
     throw e;
   }
   const size = blocks[0].total;
   const held = blocks.filter((b) => b.bytes.length > 0);
-  const path = decodeURIComponent(new URL(url).pathname);
+  const path = decodeURIComponent(ctx.parsed.pathname);
   return {
     size,
     url,
@@ -239,7 +241,7 @@ export async function httpSource(input, options = {}) {
     },
     async close() {
       // Only requests still in flight need stopping (an abort costs an AbortError's stack).
-      if (ctx.inFlight > 0) ctx.closer.abort();
+      if (ctx.inFlight > 0) stopAll(ctx);
       detach();
     },
   };
@@ -256,7 +258,7 @@ function operation(ctx, what, run) {
 // file comment says how).
 async function openingBlocks(ctx, op) {
   if (ctx.listedSize != null) return listedBlocks(ctx, ctx.listedSize, op);
-  const origin = new URL(ctx.url).origin;
+  const origin = ctx.parsed.origin;
   const way = openingWays.get(origin);
   if (way === EXPLICIT) return explicitBlocks(ctx, op);
   if (way === TOGETHER) return togetherBlocks(ctx, origin, op);
@@ -346,12 +348,19 @@ function pause(ctx, ms) {
       reject(cancelledError(ctx.url));
     };
     const timer = setTimeout(() => {
-      ctx.closer.signal.removeEventListener('abort', done);
+      ctx.active.delete(done);
       resolve();
     }, ms);
-    if (ctx.closer.signal.aborted) done();
-    else ctx.closer.signal.addEventListener('abort', done, { once: true });
+    if (ctx.stopped) done();
+    else ctx.active.add(done);
   });
+}
+
+/** Stops every request of the source still in flight, and any made later. */
+function stopAll(ctx) {
+  ctx.stopped = true;
+  for (const stop of [...ctx.active]) stop();
+  ctx.active.clear();
 }
 
 // Whether a conditional header may be sent: in a page, only to its own origin (a cross-origin
@@ -393,7 +402,7 @@ async function attempt(ctx, want, knownSize, op) {
     if (pin.etag && !pin.etag.startsWith('W/')) headers.set('If-Match', pin.etag);
     else if (pin.lastModified) headers.set('If-Unmodified-Since', pin.lastModified);
   }
-  if (ctx.closer.signal.aborted) throw cancelledError(url);
+  if (ctx.stopped) throw cancelledError(url);
 
   const controller = new AbortController();
   let stop;
@@ -410,7 +419,7 @@ async function attempt(ctx, want, knownSize, op) {
   };
   const deadline = setTimeout(() => fail(httpError(url, 'deadline', `${op.what} took longer than ${ctx.deadlineMs} ms (deadlineMs)`, { offset })), Math.max(0, op.deadlineAt - Date.now()));
   const onClose = () => fail(cancelledError(url));
-  ctx.closer.signal.addEventListener('abort', onClose, { once: true });
+  ctx.active.add(onClose);
   const guard = (promise) => Promise.race([promise, stopped]);
 
   arm();
@@ -478,7 +487,7 @@ async function attempt(ctx, want, knownSize, op) {
     ctx.inFlight--;
     clearTimeout(stall);
     clearTimeout(deadline);
-    ctx.closer.signal.removeEventListener('abort', onClose);
+    ctx.active.delete(onClose);
   }
 }
 
