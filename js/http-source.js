@@ -148,6 +148,24 @@ const positive = (name, value, fallback) => {
   return value;
 };
 
+// The scheme, host and port of an http(s) URL, lower-cased and without credentials: the key of
+// what the opens on an origin found (a key, never shown; no URL parse per file).
+function originOf(url) {
+  const m = /^(https?:\/\/)(?:[^/?#]*@)?([^/?#]*)/i.exec(url);
+  return m ? (m[1] + m[2]).toLowerCase() : url;
+}
+
+/** The file's name: the percent-decoded URL path's last segment (undecoded when it does not decode), or null. */
+function nameOf(url) {
+  let path = new URL(url).pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // a malformed escape: the path as it stands
+  }
+  return path.slice(path.lastIndexOf('/') + 1) || null;
+}
+
 function listedSizeOf(value) {
   if (value === undefined || value === null) return null;
   if (!Number.isSafeInteger(value) || value < 0) throw invalidArgument('listedSize', `listedSize must be a non-negative integer number of bytes, not ${String(value)}`);
@@ -167,7 +185,6 @@ export async function httpSource(input, options = {}) {
   if (options.signal != null && typeof options.signal.aborted !== 'boolean') throw invalidArgument('signal', 'signal must be an AbortSignal');
   const ctx = {
     url,
-    parsed: new URL(url), // its origin (what the opens there found) and its name
     // Called as a plain function: browsers refuse fetch called as a method of another
     // object ("Illegal invocation"), and a user's fetch may be a bound method too.
     fetch: typeof fetchImpl === 'function' ? (resource, init) => fetchImpl(resource, init) : null,
@@ -209,11 +226,14 @@ export async function httpSource(input, options = {}) {
   }
   const size = blocks[0].total;
   const held = blocks.filter((b) => b.bytes.length > 0);
-  const path = decodeURIComponent(ctx.parsed.pathname);
+  let name;
   return {
     size,
     url,
-    name: path.slice(path.lastIndexOf('/') + 1) || null,
+    // Worked out when asked for (a scan's fast route never asks: a URL parse per file saved).
+    get name() {
+      return name === undefined ? (name = nameOf(url)) : name;
+    },
     get requests() {
       return ctx.requests;
     },
@@ -258,7 +278,7 @@ function operation(ctx, what, run) {
 // file comment says how).
 async function openingBlocks(ctx, op) {
   if (ctx.listedSize != null) return listedBlocks(ctx, ctx.listedSize, op);
-  const origin = ctx.parsed.origin;
+  const origin = originOf(ctx.url);
   const way = openingWays.get(origin);
   if (way === EXPLICIT) return explicitBlocks(ctx, op);
   if (way === TOGETHER) return togetherBlocks(ctx, origin, op);
