@@ -417,6 +417,23 @@ describe('a misbehaving server', () => {
     assert.match(limited.message, /65536 bytes\) exceeds maxFullDownloadBytes \(1000\)/);
   });
 
+  test('a malformed escape in the path: the file opens, named by the undecoded segment', async () => {
+    const bytes = readFileSync(`${FIXTURES}tsfile/table_unicode.tsfile`);
+    // A fetch of our own serving the file whole for the suffix range (all it is asked for).
+    const fetch = async (url, init) => {
+      assert.equal(new Headers(init.headers).get('range'), `bytes=-${WINDOW}`);
+      return new Response(bytes, { status: 206, headers: { 'content-range': `bytes 0-${bytes.length - 1}/${bytes.length}` } });
+    };
+    const t = await openTsFile('https://data.example/d/a%E0%A4%A.tsfile', { fetch });
+    try {
+      assert.equal(t.name, 'a%E0%A4%A.tsfile');
+      assert.equal(t.reads, 1);
+      assert.equal(t.size, bytes.length);
+    } finally {
+      await t.close();
+    }
+  });
+
   test('a closed port is a network error naming the URL', async () => {
     const { freePort } = await import('./servers.mjs');
     const url = `http://127.0.0.1:${await freePort()}/x.tsfile`;
