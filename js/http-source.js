@@ -173,10 +173,11 @@ function listedSizeOf(value) {
 }
 
 /**
- * Opens `input` (an http(s) URL) as a byte source for openTsFile: issues the head and the
- * tail request in parallel and resolves once both are in. Options: `headers` (e.g. for
- * auth), `signal`, `timeoutMs` (a stall limit: no byte for this long), `deadlineMs` (the whole
- * open, and each later read), `allowFullDownload`, `maxFullDownloadBytes`, `fetch`.
+ * Opens `input` (an http(s) URL) as a byte source for openTsFile: resolves once it holds the
+ * tail window and the head (one block when the window holds the whole file; the file comment
+ * says which requests that takes). Options: `headers` (e.g. for auth), `signal`, `timeoutMs` (a
+ * stall limit: no byte for this long), `deadlineMs` (the whole open, and each later read),
+ * `allowFullDownload`, `maxFullDownloadBytes`, `fetch`; internally `listedSize`.
  */
 export async function httpSource(input, options = {}) {
   const url = input instanceof URL ? input.href : String(input);
