@@ -2,13 +2,20 @@
 // Deno, Workers).
 //
 // Opening needs the head (12 bytes) and the tail window (4 KiB, TsFileMetadata and usually
-// the index of a small file). Both are asked for at once — the head with an explicit range,
-// the tail with a suffix range (`bytes=-4096`) — and the file's size comes from either
-// response's Content-Range, so there is no HEAD request: 2 requests, 1 round trip. Some
-// servers get suffix ranges wrong: npm's http-server answers 416, Vite's servers (sirv) send
-// the first 4097 bytes, s3s-fs fails with 500 on a file smaller than the suffix. Then the head's Content-Range has told the size, and the window is
-// asked for with an explicit range (a 3rd request); later opens on that origin skip the
-// suffix and ask for the first 4 KiB (all of a small file) and then the window, explicitly.
+// the index of a small file). The first request is the tail alone, as a suffix range
+// (`bytes=-4096`): its Content-Range gives the file's size, and for a file no larger than the
+// window (or a server that ignores Range and sends a small file whole) it is the whole file —
+// 1 request, 1 round trip, no HEAD. Only when the window does not reach byte 0 is the head asked
+// for (a 2nd round trip); the origin then remembers, and its next open sends the head and the
+// suffix together (2 requests, 1 round trip) until an open finds a file the window holds whole
+// again — so a fleet of small files costs 1 request each and a fleet of large ones 1 round trip
+// each, after the first few. When the size is known before the open (an S3 listing's, passed as
+// `listedSize`), the ranges are chosen up front and explicitly: the whole file in 1 request,
+// or the head and the window together.
+// Some servers get suffix ranges wrong: npm's http-server answers 416, Vite's servers (sirv) send
+// the first 4097 bytes of a file larger than the window, s3s-fs fails with 500 on a file smaller
+// than the suffix. Then the first 4 KiB (all of a small file) are asked for explicitly, and the
+// window after them when the file is larger; that origin's later opens do so from the start.
 // Later reads (loadIndex() outside the window) are one Range request each.
 //
 // Whatever a server does, every promise settles: each request races its own timers — a stall
@@ -22,9 +29,10 @@
 // typed 'changed' error. 429 and 503 are retried once, after Retry-After (capped).
 
 import { invalidArgument } from './errors.js';
+import { TAIL_WINDOW } from './wire.js';
 
 const HEAD = 12; // as tsfile.js reads: magic + version, and enough to recognise a v2 head
-const TAIL = 4 * 1024; // tsfile.js's tail window
+const TAIL = TAIL_WINDOW; // tsfile.js's tail window
 /** A 200 (Range ignored) this small is the file itself and costs no more than the window. */
 const SMALL_BODY = TAIL;
 const DEFAULT_TIMEOUT_MS = 20_000;
@@ -35,14 +43,22 @@ const MAX_RETRY_AFTER_MS = 5_000;
 /** The wait before that retry when the server names none. */
 const DEFAULT_RETRY_MS = 500;
 
-/** Origins seen to answer a suffix range wrongly; bounded (the oldest is forgotten first). */
-const noSuffixRanges = new Set();
-const NO_SUFFIX_MEMORY = 256;
+// What the last opens on an origin found, which decides how the next open there asks (the file
+// comment says how): EXPLICIT once the origin has answered a suffix range wrongly (for good),
+// TOGETHER after an open whose window did not reach byte 0 (the head was needed), and — after one
+// that the window held whole, or on an origin not seen yet — the suffix alone. Bounded: the
+// oldest origin is forgotten first.
+const EXPLICIT = 'explicit';
+const TOGETHER = 'together';
+const SUFFIX = 'suffix';
+const openingWays = new Map();
+const ORIGIN_MEMORY = 256;
 
-function rememberNoSuffix(origin) {
-  noSuffixRanges.delete(origin);
-  noSuffixRanges.add(origin);
-  if (noSuffixRanges.size > NO_SUFFIX_MEMORY) noSuffixRanges.delete(noSuffixRanges.values().next().value);
+function rememberWay(origin, way) {
+  if (openingWays.get(origin) === EXPLICIT && way !== EXPLICIT) return; // a server's lasting trait
+  openingWays.delete(origin);
+  openingWays.set(origin, way);
+  if (openingWays.size > ORIGIN_MEMORY) openingWays.delete(openingWays.keys().next().value);
 }
 
 // A browser's HTTP cache may answer a Range request from a whole response it holds — and when
@@ -132,11 +148,36 @@ const positive = (name, value, fallback) => {
   return value;
 };
 
+// The scheme, host and port of an http(s) URL, lower-cased and without credentials: the key of
+// what the opens on an origin found (a key, never shown; no URL parse per file).
+function originOf(url) {
+  const m = /^(https?:\/\/)(?:[^/?#]*@)?([^/?#]*)/i.exec(url);
+  return m ? (m[1] + m[2]).toLowerCase() : url;
+}
+
+/** The file's name: the percent-decoded URL path's last segment (undecoded when it does not decode), or null. */
+function nameOf(url) {
+  let path = new URL(url).pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // a malformed escape: the path as it stands
+  }
+  return path.slice(path.lastIndexOf('/') + 1) || null;
+}
+
+function listedSizeOf(value) {
+  if (value === undefined || value === null) return null;
+  if (!Number.isSafeInteger(value) || value < 0) throw invalidArgument('listedSize', `listedSize must be a non-negative integer number of bytes, not ${String(value)}`);
+  return value > 0 ? value : null; // an empty object: the usual way (its answers differ by server)
+}
+
 /**
- * Opens `input` (an http(s) URL) as a byte source for openTsFile: issues the head and the
- * tail request in parallel and resolves once both are in. Options: `headers` (e.g. for
- * auth), `signal`, `timeoutMs` (a stall limit: no byte for this long), `deadlineMs` (the whole
- * open, and each later read), `allowFullDownload`, `maxFullDownloadBytes`, `fetch`.
+ * Opens `input` (an http(s) URL) as a byte source for openTsFile: resolves once it holds the
+ * tail window and the head (one block when the window holds the whole file; the file comment
+ * says which requests that takes). Options: `headers` (e.g. for auth), `signal`, `timeoutMs` (a
+ * stall limit: no byte for this long), `deadlineMs` (the whole open, and each later read),
+ * `allowFullDownload`, `maxFullDownloadBytes`, `fetch`; internally `listedSize`.
  */
 export async function httpSource(input, options = {}) {
   const url = input instanceof URL ? input.href : String(input);
@@ -153,9 +194,16 @@ export async function httpSource(input, options = {}) {
     deadlineMs: positive('deadlineMs', options.deadlineMs, DEFAULT_DEADLINE_MS),
     allowFull: options.allowFullDownload === true,
     maxFull: positive('maxFullDownloadBytes', options.maxFullDownloadBytes, DEFAULT_MAX_FULL),
+    // The size a listing gave (internal: scans pass an S3 listing's), which lets the open choose
+    // its ranges up front; the server's answers must agree (else the typed 'changed' error).
+    listedSize: listedSizeOf(options.listedSize),
     full: null, // the one whole-body download, when a server ignores Range and it is allowed
-    closer: new AbortController(), // aborts every request of this source (close, failed open, the user's signal)
-    cancelled: false,
+    // The stop of every request in flight (and of a retry's wait), which close, a failed open and
+    // the caller's signal call; `stopped` once they have (later requests fail at once). A set, not
+    // an AbortController whose signal each request would listen on: that costs a remote scan
+    // CPU per file (BENCHMARKS.md, "Remote scan bound by latency").
+    active: new Set(),
+    stopped: false,
     // The version read: the first response's validators, which every later response must carry.
     version: null,
     requests: 0,
@@ -166,27 +214,27 @@ export async function httpSource(input, options = {}) {
   const signal = options.signal ?? null;
   if (signal?.aborted) throw cancelledError(url);
   // One listener on the caller's signal per source, however many requests it makes.
-  const onAbort = () => {
-    ctx.cancelled = true;
-    ctx.closer.abort();
-  };
+  const onAbort = () => stopAll(ctx);
   signal?.addEventListener('abort', onAbort, { once: true });
   const detach = () => signal?.removeEventListener('abort', onAbort);
   let blocks;
   try {
     blocks = await operation(ctx, 'opening', (op) => openingBlocks(ctx, op));
   } catch (e) {
-    ctx.closer.abort();
+    stopAll(ctx);
     detach();
     throw e;
   }
   const size = blocks[0].total;
   const held = blocks.filter((b) => b.bytes.length > 0);
-  const path = decodeURIComponent(new URL(url).pathname);
+  let name;
   return {
     size,
     url,
-    name: path.slice(path.lastIndexOf('/') + 1) || null,
+    // Worked out when asked for (a scan's fast route never asks: a URL parse per file saved).
+    get name() {
+      return name === undefined ? (name = nameOf(url)) : name;
+    },
     get requests() {
       return ctx.requests;
     },
@@ -214,7 +262,7 @@ export async function httpSource(input, options = {}) {
     },
     async close() {
       // Only requests still in flight need stopping (an abort costs an AbortError's stack).
-      if (ctx.inFlight > 0) ctx.closer.abort();
+      if (ctx.inFlight > 0) stopAll(ctx);
       detach();
     },
   };
@@ -226,28 +274,67 @@ function operation(ctx, what, run) {
   return run({ what, deadlineAt: Date.now() + ctx.deadlineMs });
 }
 
-// The blocks an open needs — the head and the tail window, each {start, bytes, total} — in
-// as few requests and round trips as the server allows (the file comment says how).
+// The blocks an open needs — the head and the tail window, each {start, bytes, total}, or one
+// block holding the whole file — in as few requests and round trips as the server allows (the
+// file comment says how).
 async function openingBlocks(ctx, op) {
-  const origin = new URL(ctx.url).origin;
-  if (noSuffixRanges.has(origin)) {
-    const first = await request(ctx, { start: 0, end: TAIL - 1 }, null, op);
-    if (first.total <= first.bytes.length) return [first];
-    return [first, await windowOf(ctx, first.total, op)];
+  if (ctx.listedSize != null) return listedBlocks(ctx, ctx.listedSize, op);
+  const origin = originOf(ctx.url);
+  const way = openingWays.get(origin);
+  if (way === EXPLICIT) return explicitBlocks(ctx, op);
+  if (way === TOGETHER) return togetherBlocks(ctx, origin, op);
+  let tail;
+  try {
+    tail = await request(ctx, { suffix: TAIL }, null, op);
+  } catch (e) {
+    if (!(e instanceof SuffixRefused)) throw e;
+    rememberWay(origin, EXPLICIT);
+    return explicitBlocks(ctx, op);
   }
+  // The window reached byte 0 (a file no larger than it, or a whole body): it is the file.
+  if (tail.start === 0) {
+    rememberWay(origin, SUFFIX);
+    return [tail];
+  }
+  rememberWay(origin, TOGETHER);
+  return [await request(ctx, { start: 0, end: HEAD - 1 }, tail.total, op), tail];
+}
+
+// The head and the suffix at once: one round trip, two requests.
+async function togetherBlocks(ctx, origin, op) {
   const [head, tail] = await Promise.allSettled([request(ctx, { start: 0, end: HEAD - 1 }, null, op), request(ctx, { suffix: TAIL }, null, op)]);
   if (head.status === 'rejected') throw head.reason;
   if (tail.status === 'fulfilled') {
     if (head.value.total !== tail.value.total) {
       throw changedError(ctx.url, 'size', `the two opening responses give ${head.value.total} and ${tail.value.total} bytes`);
     }
+    rememberWay(origin, tail.value.start === 0 ? SUFFIX : TOGETHER);
     return [head.value, tail.value];
   }
   if (!(tail.reason instanceof SuffixRefused)) throw tail.reason;
-  rememberNoSuffix(origin);
+  rememberWay(origin, EXPLICIT);
+  // The head's Content-Range has told the size.
   const size = head.value.total;
   if (size <= head.value.bytes.length) return [head.value];
   return [head.value, await windowOf(ctx, size, op)];
+}
+
+// Explicit ranges only: the first TAIL bytes (all of a small file), then the window if the file
+// is larger (its size known from the first answer).
+async function explicitBlocks(ctx, op) {
+  const first = await request(ctx, { start: 0, end: TAIL - 1 }, null, op);
+  if (first.total <= first.bytes.length) return [first];
+  return [first, await windowOf(ctx, first.total, op)];
+}
+
+// The size is known before the open (an S3 listing's): explicit ranges, chosen up front — the
+// whole file in one request when the window holds it, else the head and the window at once.
+async function listedBlocks(ctx, size, op) {
+  if (size <= TAIL) return [await request(ctx, { start: 0, end: size - 1 }, size, op)];
+  const [head, tail] = await Promise.allSettled([request(ctx, { start: 0, end: HEAD - 1 }, size, op), windowOf(ctx, size, op)]);
+  if (head.status === 'rejected') throw head.reason;
+  if (tail.status === 'rejected') throw tail.reason;
+  return [head.value, tail.value];
 }
 
 /** The tail window of a file of `size` bytes, asked for with an explicit range. */
@@ -282,12 +369,19 @@ function pause(ctx, ms) {
       reject(cancelledError(ctx.url));
     };
     const timer = setTimeout(() => {
-      ctx.closer.signal.removeEventListener('abort', done);
+      ctx.active.delete(done);
       resolve();
     }, ms);
-    if (ctx.closer.signal.aborted) done();
-    else ctx.closer.signal.addEventListener('abort', done, { once: true });
+    if (ctx.stopped) done();
+    else ctx.active.add(done);
   });
+}
+
+/** Stops every request of the source still in flight, and any made later. */
+function stopAll(ctx) {
+  ctx.stopped = true;
+  for (const stop of [...ctx.active]) stop();
+  ctx.active.clear();
 }
 
 // Whether a conditional header may be sent: in a page, only to its own origin (a cross-origin
@@ -329,7 +423,7 @@ async function attempt(ctx, want, knownSize, op) {
     if (pin.etag && !pin.etag.startsWith('W/')) headers.set('If-Match', pin.etag);
     else if (pin.lastModified) headers.set('If-Unmodified-Since', pin.lastModified);
   }
-  if (ctx.closer.signal.aborted) throw cancelledError(url);
+  if (ctx.stopped) throw cancelledError(url);
 
   const controller = new AbortController();
   let stop;
@@ -346,7 +440,7 @@ async function attempt(ctx, want, knownSize, op) {
   };
   const deadline = setTimeout(() => fail(httpError(url, 'deadline', `${op.what} took longer than ${ctx.deadlineMs} ms (deadlineMs)`, { offset })), Math.max(0, op.deadlineAt - Date.now()));
   const onClose = () => fail(cancelledError(url));
-  ctx.closer.signal.addEventListener('abort', onClose, { once: true });
+  ctx.active.add(onClose);
   const guard = (promise) => Promise.race([promise, stopped]);
 
   arm();
@@ -392,7 +486,11 @@ async function attempt(ctx, want, knownSize, op) {
       if (knownSize != null && cr && cr.start == null && cr.total !== knownSize) throw changedError(url, 'size', `it was ${knownSize} bytes, now ${cr.total}`, { status: 416, offset });
       throw httpError(url, 'http_status', `HTTP 416 Range Not Satisfiable for ${range}`, { status: 416, offset });
     }
-    if (res.status === 200) return await wholeBody(ctx, res, { arm, guard, offset, encoded });
+    if (res.status === 200) {
+      const whole = await wholeBody(ctx, res, { arm, guard, offset, encoded });
+      if (knownSize != null && whole.total !== knownSize) throw changedError(url, 'size', `it was ${knownSize} bytes, now ${whole.total}`, { status: 200, offset });
+      return whole;
+    }
     // A server that fails on the suffix range itself (s3s-fs answers 500 when the file is smaller
     // than the suffix) while it serves explicit ranges: the head's answer decides (openingBlocks).
     if ((res.status === 500 || res.status === 501) && want.suffix != null) throw new SuffixRefused();
@@ -410,7 +508,7 @@ async function attempt(ctx, want, knownSize, op) {
     ctx.inFlight--;
     clearTimeout(stall);
     clearTimeout(deadline);
-    ctx.closer.signal.removeEventListener('abort', onClose);
+    ctx.active.delete(onClose);
   }
 }
 

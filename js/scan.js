@@ -240,7 +240,9 @@ async function scanRemote(item, paths, audit, options, child, makeSource = nodeS
   let openError = null;
   try {
     try {
-      source = await makeSource(item.url, { ...options, signal: own.signal });
+      // An S3 listing's size lets the open choose its ranges up front (js/http-source.js).
+      const listed = Number.isSafeInteger(item.version?.size) ? { listedSize: item.version.size } : null;
+      source = await makeSource(item.url, { ...options, ...listed, signal: own.signal });
     } catch (e) {
       openError = e;
     }

@@ -19,6 +19,9 @@ const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
 const manifest = JSON.parse(readFileSync(`${FIXTURES}manifest.json`, 'utf8'));
 const TEN_K = manifest.find((e) => e.name === 'tree_10k_series');
 const TEN_K_BYTES = readFileSync(FIXTURES + TEN_K.file);
+// A file the 4 KiB tail window holds whole (its open is one request).
+const SMALL = manifest.find((e) => e.name === 'tree_10series');
+const SMALL_BYTES = readFileSync(FIXTURES + SMALL.file);
 // Tight limits, so that every case settles fast: a stall of 700 ms (the drip sends a byte every
 // 50 ms), a whole open (or read) of 1.5 s.
 const LIMITS = { timeoutMs: 700, deadlineMs: 1500 };
@@ -31,7 +34,7 @@ const url = (mode, phase) => `${srv.origin}/${mode}/${phase}/t${++tokens}/${TEN_
 
 before(async () => {
   // The manifest's meta_offset (the writer's own) tells the server where the index region starts.
-  srv = await startFaultServer({ [TEN_K.file]: { bytes: TEN_K_BYTES, metaOffset: TEN_K.meta_offset } });
+  srv = await startFaultServer({ [TEN_K.file]: { bytes: TEN_K_BYTES, metaOffset: TEN_K.meta_offset }, [SMALL.file]: { bytes: SMALL_BYTES, metaOffset: SMALL.meta_offset } });
 });
 after(async () => {
   await srv?.close();
@@ -149,16 +152,36 @@ for (const [transport, via] of TRANSPORTS) {
       assert.equal(srv.requests(u.split('/')[5]).length >= 2, true);
     });
 
-    test('later requests are pinned to the first version (If-Match) and send Accept-Encoding once', async () => {
-      const u = url('ok', 'all');
-      await remoteResult(u, via);
-      const log = srv.requests(u.split('/')[5]);
-      assert.ok(log.length >= 3);
-      assert.deepEqual(log.slice(0, 2).map((r) => r.ifMatch), [null, null], 'the opening requests set the pin');
-      assert.ok(log.slice(2).every((r) => r.ifMatch === '"v1"'), JSON.stringify(log));
-      assert.ok(log.every((r) => r.encoding === 'identity'), JSON.stringify(log.map((r) => r.encoding)));
+    test('later requests are pinned to the first version (If-Match) and send Accept-Encoding once; the head waits for the suffix only after a small file', async () => {
+      // A small file, twice: after the first (whatever the origin's last open found: a large
+      // file's open sends head and suffix at once), the second's suffix alone answers with the
+      // whole file, and leaves the origin sending the suffix alone. Then the 10,000-series file
+      // twice: the first open's head waits for the suffix's answer — so it is pinned —, the
+      // second sends both at once.
+      const smallUrl = () => `${srv.origin}/ok/all/t${++tokens}/${SMALL.file}`;
+      let small;
+      for (const u of [smallUrl(), (small = smallUrl())]) {
+        const t = await openTsFile(u, { ...LIMITS, ...via });
+        assert.equal(t.size, SMALL_BYTES.length);
+        await t.close();
+      }
+      const [u1, u2] = [url('ok', 'all'), url('ok', 'all')];
+      await remoteResult(u1, via);
+      await remoteResult(u2, via);
+      const logs = [small, u1, u2].map((u) => srv.requests(u.split('/')[5]));
+      assert.deepEqual(logs[0].map((r) => [r.range, r.ifMatch]), [['bytes=-4096', null]]);
+      const [after, together] = logs.slice(1);
+      assert.deepEqual(after.slice(0, 2).map((r) => [r.range, r.ifMatch]), [['bytes=-4096', null], ['bytes=0-11', '"v1"']]);
+      assert.deepEqual(new Set(together.slice(0, 2).map((r) => r.range)), new Set(['bytes=-4096', 'bytes=0-11']));
+      assert.deepEqual(together.slice(0, 2).map((r) => r.ifMatch), [null, null], 'sent before any answer');
+      for (const log of [after, together]) {
+        assert.ok(log.length >= 3);
+        assert.ok(log.slice(2).every((r) => r.ifMatch === '"v1"'), JSON.stringify(log));
+      }
+      const all = logs.flat();
+      assert.ok(all.every((r) => r.encoding === 'identity'), JSON.stringify(all.map((r) => r.encoding)));
       // Which transport ran: fetch sends the Fetch standard's Sec-Fetch-Mode, node:http does not.
-      assert.deepEqual(new Set(log.map((r) => r.fetchMode)), new Set([transport === 'fetch' ? 'cors' : null]));
+      assert.deepEqual(new Set(all.map((r) => r.fetchMode)), new Set([transport === 'fetch' ? 'cors' : null]));
     });
   });
 }

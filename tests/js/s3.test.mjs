@@ -82,6 +82,24 @@ describe('s3:// against s3s-fs (signatures verified)', { skip: existsSync(S3S) ?
     assert.deepEqual(remote.summary.paths.map((p) => p.skippable), disk.summary.paths.map((p) => p.skippable));
   });
 
+  test('a listed object opens with the ranges its listed size calls for: 1 request when the tail window holds it, else the head and the window at once', async () => {
+    // Without audit, a record's reads are its requests. The listing gave each object's size, so
+    // the open asks explicitly — the whole object, or its head and tail window together — and
+    // s3s-fs's refusal of a suffix range on a small object (500) costs nothing.
+    const remote = await scanAll('s3://iotdb/data/', { s3, audit: false });
+    const disk = await scanAll(join(local, 'data'), { audit: false });
+    assert.deepEqual(remote.records.map(strip), disk.records.map(strip));
+    const want = remote.records.map((r) => {
+      const bytes = readFileSync(join(local, r.file.slice('s3://iotdb/'.length)));
+      // TsFileMetadata beyond the window (its length is the int32 before the 6-byte magic) costs
+      // one more — when the file holds it (a truncated one is refused unread).
+      const metadata = bytes.length >= 10 ? new DataView(bytes.buffer, bytes.byteOffset).getInt32(bytes.length - 10) : 0;
+      return (bytes.length > 4096 ? 2 : 1) + (metadata + 10 > 4096 && metadata + 10 <= bytes.length ? 1 : 0);
+    });
+    assert.deepEqual(remote.records.map((r) => r.reads), want);
+    assert.ok(want.includes(1) && want.some((n) => n > 1), JSON.stringify(want));
+  });
+
   test('a wrong key is denied, a missing bucket or object is named: typed errors, the scan goes on', async () => {
     const key = 's3://iotdb/data/sequence/root.sg1/0/0/1700000000000-1-0-0.tsfile';
     const denied = await openTsFile(key, { s3: { ...s3, secretAccessKey: 'not-the-key' } }).then(() => null, (e) => e);

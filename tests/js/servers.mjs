@@ -54,7 +54,7 @@ pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 events { worker_connections 1024; }
 http {
-  log_format ranges '$request_method $uri "$http_range" $status $body_bytes_sent';
+  log_format ranges '$request_method $uri "$http_range" $status $body_bytes_sent "$http_if_match"';
   access_log ${dir}/access.log ranges;
   client_body_temp_path ${dir}/client_body;
   proxy_temp_path ${dir}/proxy;
@@ -90,15 +90,15 @@ http {
     origin: `http://127.0.0.1:${port}`,
     /** The nginx process (master_process off: it serves every request itself). */
     pid: child.pid,
-    /** The access log's lines so far: [{method, uri, range, status, bytes}]. */
+    /** The access log's lines so far: [{method, uri, range, status, bytes, ifMatch}] (ifMatch: the header sent, or null). */
     accessLog() {
       if (!existsSync(logPath)) return [];
       return readFileSync(logPath, 'utf8')
         .split('\n')
         .filter(Boolean)
         .map((line) => {
-          const m = /^(\S+) (\S+) "([^"]*)" (\d+) (\d+)$/.exec(line);
-          return { method: m[1], uri: m[2], range: m[3], status: Number(m[4]), bytes: Number(m[5]) };
+          const m = /^(\S+) (\S+) "([^"]*)" (\d+) (\d+) "([^"]*)"$/.exec(line);
+          return { method: m[1], uri: m[2], range: m[3], status: Number(m[4]), bytes: Number(m[5]), ifMatch: m[6] === '-' ? null : m[6] };
         });
     },
     /**
