@@ -778,19 +778,21 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
           targets.push({ target, dirs: t.dirs, refs, extra: t.extra });
           for (const d of t.dirs) visited.add(`${d[4]}:${d[3]}`);
           // A ref: the entry's index, or (negative) a file without one (extra: [dir, name]).
-          const items = new Array(refs.length);
-          for (let i = 0; i < refs.length; i++) {
-            const r = refs[i];
-            if (r >= 0) {
-              const f = oldFile(r);
-              items[i] = { path: f, file: f, at: r };
-            } else {
-              const [d, name] = t.extra[-r - 1];
-              const f = dirs[d] + name;
-              items[i] = { path: f, file: f, at: -1 };
+          // Made as the walk takes them: 100,000 items made at once would outlive many a
+          // young-generation GC, each copying them.
+          return (function* items() {
+            for (let i = 0; i < refs.length; i++) {
+              const r = refs[i];
+              if (r >= 0) {
+                const f = oldFile(r);
+                yield { path: f, file: f, at: r };
+              } else {
+                const [d, name] = t.extra[-r - 1];
+                const f = dirs[d] + name;
+                yield { path: f, file: f, at: -1 };
+              }
             }
-          }
-          return items;
+          })();
         }
         changed = true;
       }
