@@ -31,9 +31,9 @@
 // something changed, to a temporary file beside it renamed over it, so an interrupted scan
 // leaves the previous manifest whole. A manifest that is not one (foreign), is cut short
 // (truncated), does not match its checksums (corrupt: the tables' and columns' when read, the
-// bytes' when first used) or is of a later version (future_version) is a typed error: kind
-// 'manifest', `reason`, `path`. One of version 1 (tsfile-bloom before the columns) answers
-// nothing: the scan reads every file and writes it again in version 2.
+// bytes' when first used), is of a later version (future_version) or of version 1, before the
+// columns (old_version: delete it to scan afresh) is a typed error: kind 'manifest', `reason`,
+// `path`.
 import { closeSync, fstatSync, openSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { endianness } from 'node:os';
@@ -173,9 +173,9 @@ function readAt(fd, length, position) {
 }
 
 /**
- * Reads and checks a manifest file: null when there is none yet, `{outdated: true}` for one of
- * version 1 (answers nothing; rewritten), else `{body, c, names, blobs()}` (the tables, the
- * columns, the names; `blobs()` reads the bytes section and checks its checksum, once).
+ * Reads and checks a manifest file: null when there is none yet, else `{body, c, names,
+ * blobs()}` (the tables, the columns, the names; `blobs()` reads the bytes section and checks
+ * its checksum, once).
  */
 export function readManifest(path) {
   let fd;
@@ -201,7 +201,10 @@ export function readManifest(path) {
     if (!Number.isInteger(header.version) || header.version > MANIFEST_VERSION || header.version < 1) {
       throw manifestError(path, 'future_version', `a manifest of version ${header.version}; this tsfile-bloom reads version ${MANIFEST_VERSION} (scan with a new manifest file, or without --manifest)`);
     }
-    if (header.version < MANIFEST_VERSION) return { outdated: true };
+    if (header.version < MANIFEST_VERSION) {
+      // Not read as empty: a silent full rescan of a large or remote fleet is not taken unasked.
+      throw manifestError(path, 'old_version', `a manifest of version ${header.version}, written by an earlier tsfile-bloom; this one reads version ${MANIFEST_VERSION} (delete it, and the next scan writes a new one)`);
+    }
     const start = nl + 1;
     const parts = [header.json, header.columns, header.blobs];
     if (!parts.every((x) => Number.isInteger(x) && x >= 0) || size - start !== parts[0] + parts[1] + parts[2]) {
@@ -456,7 +459,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   if (!paths.every((p) => typeof p === 'string')) throw invalidArgument('paths', 'a scan with a manifest takes its paths as strings');
   const read = readManifest(file);
   // A manifest written with another --max-index-bytes answers nothing (that limit changes records).
-  const old = read && !read.outdated && read.body.maxIndexBytes === (maxIndexBytes ?? null) ? read : null;
+  const old = read && read.body.maxIndexBytes === (maxIndexBytes ?? null) ? read : null;
   const body = old?.body;
   const n = old ? body.count : 0;
   const c = old?.c;
