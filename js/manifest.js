@@ -34,6 +34,7 @@
 // bytes' when first used), is of a later version (future_version) or of version 1, before the
 // columns (old_version: delete it to scan afresh) is a typed error: kind 'manifest', `reason`,
 // `path`.
+import { Buffer } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { endianness } from 'node:os';
@@ -427,7 +428,7 @@ class TextChunk {
       this.buf.copy(more, 0, 0, this.at);
       this.buf = more;
     }
-    this.at += this.buf.utf8Write(text, this.at);
+    this.at += this.buf.utf8Write(text, this.at, this.buf.length - this.at);
   }
   bytes() {
     return this.buf.subarray(0, this.at);
