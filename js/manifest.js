@@ -381,7 +381,8 @@ export function unpackBatch({ files }) {
 // stand-ins (formatRecords, so the line is the formatter's own), split where they stand; each
 // file's line is the pieces with its own facts put back. A stand-in found other than exactly
 // once (a constant that happens to hold one) leaves the group without a template: its files
-// are formatted one by one.
+// are formatted one by one. (A formatter that printed a figure derived from one of them would
+// print the stand-in's: tests/js/manifest.test.mjs compares rescans' lines with fresh scans'.)
 const STAND_IN_FILE = '\u0001tsfile-bloom-file\u0001';
 const STAND_INS = [1.2345e-301, 2.3456e-302, 3.4567e-303, 4.5678e-304]; // size, offset, bitsOffset, indexed
 
