@@ -19,10 +19,11 @@
 //
 // Where the work is: the main thread reads the manifest, replays unchanged directory trees and
 // answers every file whose entry stands (answerLocal: a stat, and its output made from a
-// template of its entry's group: same figures, verdicts and audit); only files that are new or
-// changed go to the scan workers — started when the first such file is found, so a rescan of an
-// unchanged tree starts none — which read them and hand back what the manifest keeps
-// (keptFacts). Objects are answered on the main thread.
+// template of its entry's group: same figures, verdicts and audit; the stats of a large replayed
+// tree shared with a small thread, STAT_THREAD); only files that are new or changed go to the
+// scan workers — started when the first such file is found, so a rescan of an unchanged tree
+// starts none — which read them and hand back what the manifest keeps (keptFacts). Objects are
+// answered on the main thread.
 //
 // The file (version 2): one header line (JSON: format, version, the lengths and SHA-256 of its
 // parts), the tables (JSON: directories, figure sets, path sets, verdict strings, audits, trees),
@@ -36,6 +37,7 @@
 // `path`.
 import { Buffer } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { createHash } from 'node:crypto';
 import { endianness } from 'node:os';
 import { dirname, basename, join } from 'node:path';
@@ -445,16 +447,50 @@ const fileText = (format, file) => (format === 'ndjson' ? JSON.stringify(file) :
 
 const NO_THROW = { throwIfNoEntry: false };
 
+// A replayed tree's files are statted by two threads: this one, from the first file on (it
+// answers each file as it goes), and a small thread of its own (node:fs only: it starts in a few
+// milliseconds) from the last chunk of files backwards, handing back each chunk's stats; each
+// chunk is claimed by one of them (an atomic compare-exchange in shared memory), so they meet
+// where their speeds put them, and every file is statted once, during this scan. A stat of a
+// path is most of what a rescan costs per file. Per file the small thread gives back size,
+// mtime, ctime, inode, device and what it is (0 nothing there, 1 a regular file, 2 something
+// else). Where it cannot start or fails, its chunks are statted here.
+const STAT_THREAD = `
+const { parentPort } = require('node:worker_threads');
+const { statSync } = require('node:fs');
+const opts = { throwIfNoEntry: false };
+parentPort.on('message', ({ id, files, chunk, claims }) => {
+  const list = files.split('\\0');
+  const claim = new Int32Array(claims);
+  for (let k = Math.ceil(list.length / chunk) - 1; k >= 0; k--) {
+    if (Atomics.compareExchange(claim, k, 0, 2) !== 0) break;
+    const from = k * chunk;
+    const to = Math.min(list.length, from + chunk);
+    const out = new Float64Array(6 * (to - from));
+    for (let i = from; i < to; i++) {
+      let st;
+      try { st = statSync(list[i], opts); } catch { st = undefined; }
+      if (st === undefined) continue;
+      const j = 6 * (i - from);
+      out[j] = st.size; out[j + 1] = st.mtimeMs; out[j + 2] = st.ctimeMs; out[j + 3] = st.ino; out[j + 4] = st.dev; out[j + 5] = st.isFile() ? 1 : 2;
+    }
+    parentPort.postMessage({ id: id + k, out }, [out.buffer]);
+  }
+});`;
+/** Files per chunk of stats; a tree of fewer files than STAT_THREAD_FILES is statted here alone (tests lower both). */
+const STAT_CHUNK = 1024;
+export const STAT_THREAD_FILES = 8192;
+
 /**
  * The manifest of one scan: `file` (its path; read now: a bad one throws here), the scan's
  * `paths`, `audit`, `maxIndexBytes` and output `format`. `attach(item)` gives a local file its
  * entry, `answerLocal(items)` answers the files whose entries stand and leaves the rest to be
  * read, `sent(n, items)` and `took(n, kept)` follow each batch read to its answer, `walkHooks`
  * lets it replay an unchanged directory tree without reading its directories, `finish(files)`
- * writes what this scan saw (when anything changed); `stats` counts answered, read and dropped
- * files.
+ * writes what this scan saw (when anything changed), `close()` ends the stat thread; `stats`
+ * counts answered, read and dropped files.
  */
-export function openManifest(file, { paths = [], audit = false, maxIndexBytes, racyMs, format = 'records' } = {}) {
+export function openManifest(file, { paths = [], audit = false, maxIndexBytes, racyMs, format = 'records', statThreadFiles = STAT_THREAD_FILES, statChunk = STAT_CHUNK, statThreadFirst = false } = {}) {
   const objectRacyMs = racyMs ?? OBJECT_RACY_MS;
   racyMs ??= RACY_MS;
   if (typeof file !== 'string' || file === '') throw invalidArgument('manifest', 'manifest must be the path of a manifest file');
@@ -647,12 +683,81 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     return { record, verd: intern(verdictTable, codes(results)) };
   }
 
+  // ---- Stats shared with a thread of their own (STAT_THREAD). ----
+  let statter = null; // {worker, chunks: Map id → chunk}, or false: none (stat here)
+  let chunkId = 0;
+  function shareStats(refs, t) {
+    if (statter === null) {
+      try {
+        const worker = new Worker(STAT_THREAD, { eval: true });
+        worker.unref();
+        const chunks = new Map();
+        statter = { worker, chunks };
+        const failAll = () => {
+          for (const q of chunks.values()) q.settle(false);
+          chunks.clear();
+          statter = false;
+        };
+        worker.on('message', ({ id, out }) => {
+          const q = chunks.get(id);
+          if (!q) return;
+          chunks.delete(id);
+          q.settle(out);
+        });
+        worker.on('error', failAll);
+        worker.on('exit', () => statter && failAll());
+      } catch {
+        statter = false;
+      }
+    }
+    if (!statter) return null;
+    const n = refs.length;
+    const count = Math.ceil(n / statChunk);
+    const claims = new Int32Array(new SharedArrayBuffer(4 * count));
+    const base = chunkId;
+    chunkId += count;
+    const chunks = new Array(count);
+    // (Tests: this thread claims nothing before the stat thread has handed back its first chunk.)
+    let first = null;
+    if (statThreadFirst) {
+      first = { promise: null, open: null };
+      first.promise = new Promise((resolve) => (first.open = resolve));
+    }
+    for (let k = 0; k < count; k++) {
+      const q = { k, claims, first, mine: undefined, values: null, settle: null, promise: null };
+      q.promise = new Promise((resolve) => {
+        q.settle = (v) => {
+          q.values = v;
+          q.first?.open();
+          resolve();
+        };
+      });
+      statter.chunks.set(base + k, q);
+      chunks[k] = q;
+    }
+    const files = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const r = refs[i];
+      files[i] = r >= 0 ? oldFile(r) : dirs[t.extra[-r - 1][0]] + t.extra[-r - 1][1];
+    }
+    statter.worker.postMessage({ id: base, files: files.join('\0'), chunk: statChunk, claims: claims.buffer });
+    return chunks;
+  }
+  /** Ends the stat thread (the scan is over). */
+  function close() {
+    if (statter) {
+      const w = statter.worker;
+      statter = false;
+      w.terminate();
+    }
+  }
+
   /**
    * Local files (`{path, file, at?}`, in walk order) → segments in the same order: `{output,
    * summary, noErrors: true}` for a run of files answered here (output in the scan's `format`),
    * `{items}` for a run to be read (by the workers).
    */
-  function answerLocal(items) {
+  async function answerLocal(items) {
     const segs = [];
     const ndjson = format === 'ndjson';
     const done = (h) => (format === 'records' ? h : { ...h, output: h.output.bytes() });
@@ -667,6 +772,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
       if (hits) segs.push(done(hits));
       hits = null;
       item.at = undefined;
+      item.sq = undefined;
       (misses ??= []).push(item);
     };
     for (let i = 0; i < items.length; i++) {
@@ -676,13 +782,28 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
         miss(item);
         continue;
       }
-      let st;
-      try {
-        st = statSync(item.path, NO_THROW);
-      } catch {
-        st = undefined;
+      const q = item.sq;
+      if (q !== undefined) {
+        // The first file of a chunk: this thread's to stat, unless the stat thread took it.
+        if (q.mine === undefined && q.first) await q.first.promise;
+        q.mine ??= Atomics.compareExchange(q.claims, q.k, 0, 1) === 0;
+        if (!q.mine && q.values === null) await q.promise;
       }
-      if (st === undefined || !st.isFile() || st.size !== c.size[at] || st.mtimeMs !== c.mtime[at] || st.ctimeMs !== c.ctime[at] || st.ino !== c.ino[at] || st.dev !== c.dev[at] || c.kind[at] !== 0) {
+      let same;
+      if (q !== undefined && !q.mine && q.values) {
+        const v = q.values;
+        const j = 6 * item.si;
+        same = v[j + 5] === 1 && v[j] === c.size[at] && v[j + 1] === c.mtime[at] && v[j + 2] === c.ctime[at] && v[j + 3] === c.ino[at] && v[j + 4] === c.dev[at];
+      } else {
+        let st;
+        try {
+          st = statSync(item.path, NO_THROW);
+        } catch {
+          st = undefined;
+        }
+        same = st !== undefined && st.isFile() && st.size === c.size[at] && st.mtimeMs === c.mtime[at] && st.ctimeMs === c.ctime[at] && st.ino === c.ino[at] && st.dev === c.dev[at];
+      }
+      if (!same || c.kind[at] !== 0) {
         miss(item);
         continue;
       }
@@ -739,7 +860,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   function sent(n, items) {
     inFlight.set(n, items);
     // (A path string holds no NUL: the file system refuses one, and the walk reports it as an error.)
-    if (!items.every((x) => typeof x.path === 'string' && x.path === x.file && !x.error)) return { seq: n, items: items.map(({ at, ...x }) => x) };
+    if (!items.every((x) => typeof x.path === 'string' && x.path === x.file && !x.error)) return { seq: n, items: items.map(({ at, sq, si, ...x }) => x) };
     return { seq: n, packed: { files: items.map((x) => x.file).join('\0') } };
   }
 
@@ -785,17 +906,24 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
           // A ref: the entry's index, or (negative) a file without one (extra: [dir, name]).
           // Made as the walk takes them: 100,000 items made at once would outlive many a
           // young-generation GC, each copying them.
+          const chunks = refs.length >= statThreadFiles ? shareStats(refs, t) : null;
           return (function* items() {
             for (let i = 0; i < refs.length; i++) {
               const r = refs[i];
+              let item;
               if (r >= 0) {
                 const f = oldFile(r);
-                yield { path: f, file: f, at: r };
+                item = { path: f, file: f, at: r, sq: undefined, si: 0 };
               } else {
                 const [d, name] = t.extra[-r - 1];
                 const f = dirs[d] + name;
-                yield { path: f, file: f, at: -1 };
+                item = { path: f, file: f, at: -1, sq: undefined, si: 0 };
               }
+              if (chunks) {
+                item.sq = chunks[Math.floor(i / statChunk)];
+                item.si = i % statChunk;
+              }
+              yield item;
             }
           })();
         }
@@ -965,5 +1093,5 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     return [record, recordable(id, Date.now(), objectRacyMs) && record.ok ? keptFacts(record, keepFromReads(id, record.size, reads)) : null];
   }
 
-  return { attach, answerLocal, sent, took, finish, object, stats, walkHooks };
+  return { attach, answerLocal, sent, took, finish, object, close, stats, walkHooks };
 }

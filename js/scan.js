@@ -291,8 +291,8 @@ export async function runScan(targets, opts, sink) {
   const summary = newSummary(paths);
   // With a manifest (js/manifest.js): a local file whose entry stands is answered here (a stat);
   // the rest go to the workers, which read them and hand back what the manifest keeps. A rescan
-  // of an unchanged tree starts no worker (they start when a batch is to be read).
-  const manifest = opts.manifest != null ? openManifest(opts.manifest, { paths, audit, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs, format }) : null;
+  // of an unchanged tree starts no scan worker (they start when a batch is to be read).
+  const manifest = opts.manifest != null ? openManifest(opts.manifest, { paths, audit, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs, format, statThreadFiles: opts.manifestStatThreadFiles, statChunk: opts.manifestStatChunk, statThreadFirst: opts.manifestStatThreadFirst }) : null;
   const workers = [];
   const maxAhead = jobs * 2 + 2;
   const pending = new Map();
@@ -411,7 +411,7 @@ export async function runScan(targets, opts, sink) {
     batch = [];
     if (!manifest || batchIsUrls) return send(items, batchIsUrls);
     // Answered here, in walk order with the runs that are read.
-    for (const seg of manifest.answerLocal(items)) {
+    for (const seg of await manifest.answerLocal(items)) {
       if (seg.items) await send(seg.items, false);
       else {
         while (!failed && seq - nextEmit >= maxAhead) await waitForSlot();
@@ -440,6 +440,7 @@ export async function runScan(targets, opts, sink) {
     await emitting;
   } finally {
     signal?.removeEventListener('abort', onAbort);
+    manifest?.close();
     for (const w of workers) w.stopping = true;
     await Promise.all(workers.map((w) => w.worker.terminate()));
   }

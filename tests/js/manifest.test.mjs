@@ -65,6 +65,33 @@ describe('a rescan equals a fresh scan', () => {
     });
   }
 
+  test('with the stats shared with a thread of their own (as for a tree of 8,192 files or more)', async () => {
+    // Chunks of 8 files: the stat thread takes chunks from the end while this thread answers
+    // (which waits for the stat thread's first chunk: a thread starts slower than 200 stats).
+    const shared = { manifestStatThreadFiles: 1, manifestStatChunk: 8, manifestStatThreadFirst: true };
+    const dir = join(work, 'shared');
+    // (No hostile files: a tree with an unreadable entry is listed every time, never replayed.)
+    const entries = buildFleet(dir, { count: 200, hostile: false });
+    const manifest = join(work, 'shared.manifest');
+    await scan(dir, { paths: PATHS, manifest });
+    // Files changed near the start, the middle and the end (by mtime; one by content at equal size).
+    const changed = [entries[3], entries[100], entries[196]].map((e) => e.file);
+    for (const f of changed.slice(0, 2)) utimesSync(f, new Date(statSync(f).mtimeMs - 10_000), new Date(statSync(f).mtimeMs - 10_000));
+    const st = statSync(changed[2]);
+    const bytes = readFileSync(changed[2]);
+    bytes[bytes.length - 60] ^= 0x10;
+    writeFileSync(changed[2], bytes);
+    utimesSync(changed[2], st.mtimeMs / 1000, st.mtimeMs / 1000);
+    const fresh = await scan(dir, { paths: PATHS });
+    const again = await scan(dir, { paths: PATHS, manifest, ...shared });
+    assertSameScan(again, fresh, 'the rescan with shared stats');
+    for (const f of changed) assert.ok(again.records.find((r) => r.file === f).reads > 0, `${f} was read again`);
+    assert.equal(again.summary.manifest.answered, fresh.summary.ok - changed.length);
+    const third = await scan(dir, { paths: PATHS, manifest, ...shared });
+    assertSameScan(third, fresh, 'the next rescan');
+    assert.equal(third.summary.manifest.answered, fresh.summary.ok);
+  });
+
   test('on tests/fixtures as they are (C++, Java, synthetic, hostile)', async () => {
     const manifest = join(work, 'fixtures.manifest');
     const targets = [join(FIXTURES, 'tsfile'), join(FIXTURES, 'java')];
