@@ -507,6 +507,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   // A file → its entry's index, made on first need (a replayed tree names its entries itself).
   let byFile = null;
   const entryOf = (f) => {
+    if (n === 0) return undefined;
     if (!byFile) {
       byFile = new Map();
       for (let i = 0; i < n; i++) byFile.set(oldFile(i), i);
