@@ -736,7 +736,9 @@ async function main(argv) {
     const { maxStdinBytes, ...source } = sourceOptions(verb, values);
     // The records' errors in the flags' words too: text made here (URLs), or UTF-8 from the
     // workers (local files: whole batches of records, so no sentence is split between chunks).
-    const scanWrite = (chunk) => {
+    // `noErrors`: a chunk of records without an error (answered from a manifest) has none to reword.
+    const scanWrite = (chunk, noErrors = false) => {
+      if (noErrors) return write(chunk);
       if (typeof chunk !== 'string') {
         const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
         if (!FLAG_WORDS.some(([from]) => bytes.includes(from))) return write(chunk);

@@ -624,7 +624,7 @@ export interface ScanOptions extends Omit<RemoteOptions, 'signal'> {
 /** A scan's manifest file that cannot be used (kind 'manifest'): `reason` says why, `path` which file. */
 export interface ManifestError extends TsFileBloomError {
   kind: 'manifest';
-  reason: 'foreign' | 'truncated' | 'corrupt' | 'future_version' | 'unreadable' | 'unwritable';
+  reason: 'foreign' | 'truncated' | 'corrupt' | 'future_version' | 'old_version' | 'unreadable' | 'unwritable';
   path: string;
 }
 

@@ -9,10 +9,10 @@ import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { addToSummary, failedRecord, formatRecords, newSummary, scanOne, tailRecord } from './scan-core.js';
 import { TAIL_WINDOW } from './wire.js';
-import { answerFromEntry, keepByReading, keepFromWindow, keptFacts, unpackBatch } from './manifest.js';
+import { keepByReading, keepFromWindow, keptFacts, unpackBatch } from './manifest.js';
 
-// `keep`: a scan with a manifest (js/manifest.js), its tables: a file with an entry is answered
-// from it when unchanged; of a file read, what the manifest keeps goes back beside its record.
+// `keep`: a scan with a manifest (js/manifest.js): of a file read, what the manifest keeps goes
+// back beside its record (files it answers never come here: the main thread answers them).
 const { paths, audit, format, entry, maxIndexBytes, keep, racyMs } = workerData;
 // openTsFile's options for the usual way; a maxIndexBytes below the tail window also turns the
 // fast route off (it takes any TsFileMetadata that lies in the window).
@@ -135,15 +135,6 @@ async function scanBatch({ seq, items, packed }) {
       continue;
     }
     let before;
-    if (item.at !== undefined) {
-      const answer = answerFromEntry(item, keep, paths, () => count);
-      if (answer.record) {
-        records.push(answer.record);
-        kept[i] = answer.kept;
-        continue;
-      }
-      before = answer.st;
-    }
     const fast = fastRoute ? scanFast(item, count) : null;
     if (fast?.file !== undefined) {
       if (keep) kept[i] = keptFacts(fast, fast.keep);

@@ -291,9 +291,10 @@ export async function runScan(targets, opts, sink) {
   // One bound on remote opens in flight, across all the URL batches being read.
   const remote = limiter(Math.max(1, Math.floor(opts.concurrency ?? REMOTE_CONCURRENCY)));
   const summary = newSummary(paths);
-  // With a manifest (js/manifest.js): local files go to the workers with their entries; a worker
-  // answers an unchanged one from it and reads the rest, handing back what the manifest keeps.
-  const manifest = opts.manifest != null ? openManifest(opts.manifest, { paths, audit, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs }) : null;
+  // With a manifest (js/manifest.js): a local file whose entry stands is answered here (a stat);
+  // the rest go to the workers, which read them and hand back what the manifest keeps. A rescan
+  // of an unchanged tree starts no scan worker (they start when a batch is to be read).
+  const manifest = opts.manifest != null ? openManifest(opts.manifest, { paths, audit, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs, format, statThreadFiles: opts.manifestStatThreadFiles, statChunk: opts.manifestStatChunk, statThreadFirst: opts.manifestStatThreadFirst }) : null;
   const workers = [];
   const maxAhead = jobs * 2 + 2;
   const pending = new Map();
@@ -338,7 +339,7 @@ export async function runScan(targets, opts, sink) {
           mergeSummary(summary, r.summary);
           done += r.summary.files;
           manifest?.took(nextEmit - 1, r.kept);
-          await sink(r.output);
+          await sink(r.output, r.noErrors === true);
           onProgress?.({ done, found, total: walked ? found : null, bytesRead: summary.bytesRead, elapsedMs: performance.now() - t0 });
         }
         wakeUp();
@@ -347,7 +348,7 @@ export async function runScan(targets, opts, sink) {
   };
 
   const spawn = () => {
-    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: { paths, audit, format, keep: manifest?.tables ?? null, racyMs: opts.manifestRacyMs, maxIndexBytes: opts.maxIndexBytes, entry: workerEntry ?? new URL('./node.js', import.meta.url).href } });
+    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: { paths, audit, format, keep: manifest !== null, racyMs: opts.manifestRacyMs, maxIndexBytes: opts.maxIndexBytes, entry: workerEntry ?? new URL('./node.js', import.meta.url).href } });
     const w = { worker, busy: 0 };
     worker.on('message', (msg) => {
       w.busy--;
@@ -395,18 +396,31 @@ export async function runScan(targets, opts, sink) {
 
   let batch = [];
   let batchIsUrls = false;
-  const flush = async () => {
-    if (!batch.length) return;
+  const send = async (items, isUrls) => {
     let w = null;
-    while (!failed && (seq - nextEmit >= maxAhead || (!batchIsUrls && !(w = idleWorker())))) await waitForSlot();
+    while (!failed && (seq - nextEmit >= maxAhead || (!isUrls && !(w = idleWorker())))) await waitForSlot();
     if (failed) return;
     const n = seq++;
-    if (batchIsUrls) scanUrls(n, batch);
+    if (isUrls) scanUrls(n, items);
     else {
       w.busy++;
-      w.worker.postMessage(manifest ? manifest.sent(n, batch) : { seq: n, items: batch });
+      w.worker.postMessage(manifest ? manifest.sent(n, items) : { seq: n, items });
     }
+  };
+  const flush = async () => {
+    if (!batch.length) return;
+    const items = batch;
     batch = [];
+    if (!manifest || batchIsUrls) return send(items, batchIsUrls);
+    // Answered here, in walk order with the runs that are read.
+    for (const seg of await manifest.answerLocal(items)) {
+      if (seg.items) await send(seg.items, false);
+      else {
+        while (!failed && seq - nextEmit >= maxAhead) await waitForSlot();
+        if (failed) return;
+        deliver(seq++, seg);
+      }
+    }
   };
 
   try {
@@ -428,6 +442,7 @@ export async function runScan(targets, opts, sink) {
     await emitting;
   } finally {
     signal?.removeEventListener('abort', onAbort);
+    manifest?.close();
     for (const w of workers) w.stopping = true;
     await Promise.all(workers.map((w) => w.worker.terminate()));
   }
