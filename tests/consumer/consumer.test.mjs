@@ -47,9 +47,12 @@ const SHIPPED = [
  * in the ESM files and the CJS bundle, and its README section: +11.6 kB), the fleet's
  * false-positive summaries (js/scan-fp.js, likewise, and their types: +6.5 kB) and the page's
  * remote files (js/fetch-failure.js, s3.js's listings: +3.3 kB), with their README, CHANGELOG and
- * BENCHMARKS sections: 518,136 B measured with all four (479,377 before them).
+ * BENCHMARKS sections: 518,136 B measured with all four (479,377 before them). 530,000 until the
+ * manifest's version 2 (binary columns, line templates, the stat thread: +11.3 kB) and the remote
+ * open's suffix-first ranges (+4.1 kB), with their docs, less the JS alias table the core now
+ * answers for (-0.6 kB): 533,019 B measured with all three.
  */
-const PACKED_BUDGET = 530_000;
+const PACKED_BUDGET = 540_000;
 
 test('the tarball ships exactly the package, within its size budget, with every file the README names', () => {
   const { files, size } = tarball();
