@@ -643,7 +643,8 @@ export interface ScanRecord {
   /** Bytes read (HTTP: body bytes received) and reads (HTTP: requests). */
   bytesRead: number;
   reads: number;
-  error: { kind: string; message: string; offset: number | null } | null;
+  /** `reason` and `status`: a remote source's stable cause (`timeout`, `http_status`, …) and HTTP status, when it names them. */
+  error: { kind: string; message: string; offset: number | null; reason?: string; status?: number } | null;
 }
 
 export interface ScanSummary {

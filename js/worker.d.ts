@@ -6,6 +6,9 @@ export interface PlainError {
   kind: string;
   message: string;
   offset: number | null;
+  /** A remote source's stable cause (`timeout`, `http_status`, …) and HTTP status, when it names them. */
+  reason?: string;
+  status?: number;
 }
 
 export type WorkerRequest =

@@ -199,7 +199,11 @@ describe('every fault × scanTsFiles with audit: the file is reported with its t
       const want = cases[i][2];
       assert.equal(r.file, urls[i]);
       if (want === 'ok') assert.equal(r.error, null, `${cases[i][0]}: ${r.error?.message}`);
-      else assert.equal(r.error?.kind, want.kind, `${cases[i][0]} on ${cases[i][1]}: ${r.error?.message}`);
+      else {
+        // The record keeps the cause (what a caller retries on), and a status answer's HTTP status.
+        assert.deepEqual([r.error?.kind, r.error?.reason], [want.kind, want.reason], `${cases[i][0]} on ${cases[i][1]}: ${r.error?.message}`);
+        if (want.reason === 'http_status') assert.equal(r.error.status, Number(cases[i][0]), cases[i][0]);
+      }
     });
     assert.equal(summary.files, cases.length);
     assert.equal(summary.ok + summary.errors, cases.length);
