@@ -169,7 +169,7 @@ export function pathTruthText(s, p) {
   const out = [];
   const answered = p.falsePositives + p.filterAbsent;
   out.push(
-    `  ${p.path}: the index lists it in ${p.indexListed} files and proves it absent in ${p.indexAbsent}` +
+    `  ${p.path}: the index lists it in ${p.indexListed} file${p.indexListed === 1 ? '' : 's'} and proves it absent in ${p.indexAbsent}` +
       (answered
         ? `; there the filter said maybe in ${p.falsePositives} (measured false-positive rate ${pct(p.measuredFpRate)} of ${answered}), absent in ${p.filterAbsent}; the fills predict ${pct(p.predictedFpRate)} (${p.expectedFalsePositives.toFixed(2)} false positives expected)`
         : '; no filter there answered') +

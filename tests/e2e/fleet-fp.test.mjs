@@ -60,7 +60,7 @@ test('with the audit: per path the measured false positives beside the predictio
     assert.equal(await line.getAttribute('data-false-positives'), String(w.falsePositives), w.path);
     assert.equal(await line.getAttribute('data-answered'), String(answered), w.path);
     const text = await line.textContent();
-    assert.ok(text.startsWith(`${w.path}: the index proves it absent in ${en(w.indexAbsent)} files (and lists it in ${en(w.indexListed)}).`), text);
+    assert.ok(text.startsWith(`${w.path}: the index proves it absent in ${en(w.indexAbsent)} ${w.indexAbsent === 1 ? 'file' : 'files'} (and lists it in ${en(w.indexListed)}).`), text);
     if (answered) {
       assert.ok(text.includes(`There the filter said maybe in ${en(w.falsePositives)} — measured false-positive rate `), text);
       assert.ok(text.includes(` of ${en(answered)} — and absent in ${en(w.filterAbsent)}; the fills predict `), text);

@@ -95,7 +95,7 @@ test('the API\'s summary has the same figures (camelCase), and the text summary 
   const text = scanCli(['--audit']).stdout;
   for (const w of want.paths) {
     const answered = w.falsePositives + w.filterAbsent;
-    const line = text.split('\n').find((l) => l.startsWith(`  ${w.path}: the index lists it in ${w.indexListed} files and proves it absent in ${w.indexAbsent}`));
+    const line = text.split('\n').find((l) => l.startsWith(`  ${w.path}: the index lists it in ${w.indexListed} ${w.indexListed === 1 ? 'file' : 'files'} and proves it absent in ${w.indexAbsent}`));
     assert.ok(line, `${w.path}: its line in\n${text}`);
     assert.match(line, new RegExp(`filter said maybe in ${w.falsePositives} \\(measured false-positive rate [0-9.]+% of ${answered}\\), absent in ${w.filterAbsent}`));
     assert.ok(line.includes(`(${w.fppSum.toFixed(2)} false positives expected)`), line);

@@ -30,8 +30,11 @@ const canConnect = (port) =>
   new Promise((resolve) => {
     const c = connect(port, '127.0.0.1');
     c.once('connect', () => {
+      // A connect to a free port in the ephemeral range can meet itself (the kernel picks that
+      // port as the source: TCP's simultaneous open): no server is listening then.
+      const self = c.localPort === port;
       c.destroy();
-      resolve(true);
+      resolve(!self);
     });
     c.once('error', () => resolve(false));
   });
@@ -127,11 +130,16 @@ http {
 async function whenListening(child, port, name, output) {
   let exited = false;
   child.once('exit', () => (exited = true));
-  for (let i = 0; i < 600 && !(await canConnect(port)); i++) {
+  let listening = false;
+  for (let i = 0; i < 600 && !(listening = await canConnect(port)); i++) {
     if (exited) throw new Error(`${name} exited: ${output()}`);
     await new Promise((r) => setTimeout(r, 25));
   }
-  if (!(await canConnect(port))) throw new Error(`${name} did not listen on ${port}: ${output()}`);
+  if (!listening) {
+    // Stopped here: a child left running would keep the test file's process, and the suite, alive.
+    if (!exited) child.kill('SIGTERM');
+    throw new Error(`${name} did not listen on ${port}: ${output()}`);
+  }
   return () =>
     exited
       ? Promise.resolve()

@@ -41,7 +41,7 @@ export function filterTruthLines(s) {
   for (const p of s.paths) {
     const q = p.truth;
     const answered = q.falsePositives + q.filterAbsent;
-    const parts = [el('code', { text: p.path }), `: the index proves it absent in ${fmt(q.indexAbsent)} files (and lists it in ${fmt(q.indexListed)}). `];
+    const parts = [el('code', { text: p.path }), `: the index proves it absent in ${fmt(q.indexAbsent)} file${q.indexAbsent === 1 ? '' : 's'} (and lists it in ${fmt(q.indexListed)}). `];
     if (answered) {
       parts.push(
         'There the filter said maybe in ', el('b', { text: fmt(q.falsePositives) }),
