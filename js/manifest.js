@@ -45,7 +45,7 @@ import { stagePaths } from './core.js';
 import { scanTail, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
 import { ENCODINGS, FIGURES, VERDICTS, bloomFromFigures, figureVerdict } from './wire.js';
 import { invalidArgument } from './errors.js';
-import { addToSummary, formatRecords, newSummary } from './scan-core.js';
+import { addToSummary, formatRecords, mergeSummary, newSummary } from './scan-core.js';
 
 export const MANIFEST_FORMAT = 'tsfile-bloom-manifest';
 export const MANIFEST_VERSION = 2;
@@ -177,8 +177,8 @@ function readAt(fd, length, position) {
 
 /**
  * Reads and checks a manifest file: null when there is none yet, else `{body, c, names,
- * blobs()}` (the tables, the columns, the names; `blobs()` reads the bytes section and checks
- * its checksum, once).
+ * nameBytes, blobs()}` (the tables, the columns, the names, also as their UTF-8; `blobs()`
+ * reads the bytes section and checks its checksum, once).
  */
 export function readManifest(path) {
   let fd;
@@ -229,7 +229,8 @@ export function readManifest(path) {
     }
     // Copied out of the read buffer: typed arrays want their alignment.
     const { c, namesAt } = columnsOf(new Uint8Array(tables.subarray(parts[0])), n, body.refs);
-    const names = n ? tables.toString('utf8', parts[0] + namesAt, parts[0] + parts[1]).split('\0') : [];
+    const nameBytes = tables.subarray(parts[0] + namesAt);
+    const names = n ? nameBytes.toString('utf8').split('\0') : [];
     if (names.length !== n) throw manifestError(path, 'corrupt', 'the manifest body lacks its tables');
     let blobs = null;
     const blobsAt = start + parts[0] + parts[1];
@@ -250,7 +251,7 @@ export function readManifest(path) {
       }
       return blobs;
     };
-    return { body, c, names, blobs: readBlobs };
+    return { body, c, names, nameBytes, blobs: readBlobs };
   } finally {
     closeSync(fd);
   }
@@ -418,25 +419,48 @@ function templateOf(record, format, paths) {
   return [pieces, slots];
 }
 
-/** Text written as UTF-8 straight into one growing buffer (a string of many pieces costs more to flatten). */
+/**
+ * Output written straight into one growing buffer: a template's pieces as bytes, a file name
+ * as UTF-8, a number's digits (a string of many pieces costs more to flatten and encode).
+ */
 class TextChunk {
   constructor(lines) {
     this.buf = Buffer.allocUnsafe(Math.max(1 << 16, Math.min(lines * 768, 1 << 24)));
     this.at = 0;
   }
+  /** Room for `n` more bytes. */
+  room(n) {
+    if (this.buf.length - this.at >= n) return;
+    const more = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.at + n));
+    this.buf.copy(more, 0, 0, this.at);
+    this.buf = more;
+  }
   add(text) {
-    // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    if (this.buf.length - this.at < 3 * text.length) {
-      const more = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.at + 3 * text.length));
-      this.buf.copy(more, 0, 0, this.at);
-      this.buf = more;
-    }
+    this.room(3 * text.length); // UTF-8 takes at most 3 bytes per UTF-16 unit
     this.at += this.buf.utf8Write(text, this.at, this.buf.length - this.at);
+  }
+  // (The writes below trust an earlier room() for them.)
+  put(bytes) {
+    this.buf.set(bytes, this.at);
+    this.at += bytes.length;
+  }
+  /** A number as String(x) writes it (the digits by hand for a whole number below 2^32). */
+  number(x) {
+    if (!(x >= 0 && x < 4294967296 && x === Math.floor(x))) {
+      this.at += this.buf.latin1Write(String(x), this.at);
+      return;
+    }
+    let end = this.at + 1;
+    for (let y = x; y >= 10; y = Math.floor(y / 10)) end++;
+    for (let i = end - 1, y = x; i >= this.at; i--, y = Math.floor(y / 10)) this.buf[i] = 48 + (y % 10);
+    this.at = end;
   }
   bytes() {
     return this.buf.subarray(0, this.at);
   }
 }
+/** Bytes a template's numbers take at most (String(x) of a float64: under 25 characters). */
+const NUMBER_ROOM = 25;
 
 const csvQuoted = /[",\r\n]/;
 const JSON_ESCAPED = /[\u0000-\u001f"\\\ud800-\udfff]/;
@@ -459,17 +483,24 @@ const STAT_THREAD = `
 const { parentPort } = require('node:worker_threads');
 const { statSync } = require('node:fs');
 const opts = { throwIfNoEntry: false };
-parentPort.on('message', ({ id, files, chunk, claims }) => {
-  const list = files.split('\\0');
+let dirs, dirOf, nameBytes, names;
+parentPort.on('message', (m) => {
+  if (m.dirs) {
+    ({ dirs, dirOf, nameBytes } = m);
+    return;
+  }
+  const { id, refs, extra, chunk, claims } = m;
+  names ??= nameBytes.length ? new TextDecoder().decode(nameBytes).split('\\0') : [];
   const claim = new Int32Array(claims);
-  for (let k = Math.ceil(list.length / chunk) - 1; k >= 0; k--) {
+  for (let k = Math.ceil(refs.length / chunk) - 1; k >= 0; k--) {
     if (Atomics.compareExchange(claim, k, 0, 2) !== 0) break;
     const from = k * chunk;
-    const to = Math.min(list.length, from + chunk);
+    const to = Math.min(refs.length, from + chunk);
     const out = new Float64Array(6 * (to - from));
     for (let i = from; i < to; i++) {
+      const r = refs[i];
       let st;
-      try { st = statSync(list[i], opts); } catch { st = undefined; }
+      try { st = statSync(r >= 0 ? dirs[dirOf[r]] + names[r] : extra[-r - 1], opts); } catch { st = undefined; }
       if (st === undefined) continue;
       const j = 6 * (i - from);
       out[j] = st.size; out[j + 1] = st.mtimeMs; out[j + 2] = st.ctimeMs; out[j + 3] = st.ino; out[j + 4] = st.dev; out[j + 5] = st.isFile() ? 1 : 2;
@@ -586,16 +617,6 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     stats.answered++;
   }
 
-  // A file's name as a JSON string: its directory's part made once (the name's own escaped only
-  // when it holds a character JSON escapes; a surrogate too, then the whole is JSON.stringify's).
-  const dirJson = [];
-  const jsonFile = (at) => {
-    const name = names[at];
-    if (JSON_ESCAPED.test(name)) return JSON.stringify(oldFile(at));
-    const d = c.dir[at];
-    return (dirJson[d] ??= JSON.stringify(dirs[d]).slice(0, -1)) + name + '"';
-  };
-
   // ---- Groups: entries with the same figures, verdicts (for this scan's paths), audit and
   // filledPastDesign make the same record but for the file, its size and its offsets. ----
   const groups = new Map();
@@ -627,8 +648,11 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
       ...factsOf(at),
       results: paths.map((p, i) => fromCode(p, codeText.charCodeAt(i))),
       verd: same[set] ? -1 : intern(verdictTable, codeText),
-      template: undefined,
-      light: null,
+      template: undefined, // its output's template (templateFor), made with its first file
+      light: null, // its record but for the file (a summary's stand-in)
+      summary: null, // summaryOf, or null
+      in: null, // the run of answered files it was last counted in, and how many of its files
+      count: 0,
     };
     inner.set(k2, g);
     return g;
@@ -658,7 +682,42 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     if (b.offset !== null) b.offset = s[1];
     if (b.bitsOffset !== null) b.bitsOffset = s[2];
     if (b.indexedItems !== null) b.indexedItems = s[3];
-    return templateOf(r, format, paths);
+    const t = templateOf(r, format, paths);
+    if (t === null) return null;
+    const bytes = t[0].map((x) => Buffer.from(x));
+    return { bytes, slots: t[1], room: bytes.reduce((a, b) => a + b.length, 0) + NUMBER_ROOM * t[1].length };
+  }
+  // A group's summary, the same for each of its files but for its size; null when that summary
+  // names the file (a false positive, a filter filled past its design): then added file by file.
+  function summaryOf(g) {
+    const d = newSummary(paths);
+    addToSummary(d, g.light);
+    d.bytesOnDisk = 0;
+    return d.truth.pastDesignFiles.length || d.paths.some((p) => p.truth.falsePositiveFiles.length) ? null : d;
+  }
+  // This file's line from its group's template `t` into `out`. In NDJSON its name is a JSON
+  // string: its directory's part made once (the name's own escaped only when it holds a
+  // character JSON escapes; a surrogate too, then the whole is JSON.stringify's).
+  const dirJsonBytes = [];
+  function putLine(out, t, at, file, size) {
+    const { bytes, slots } = t;
+    out.room(t.room + 3 * file.length + 2);
+    out.put(bytes[0]);
+    for (let j = 0; j < slots.length; j++) {
+      const s = slots[j];
+      if (s === 0) {
+        const name = names[at];
+        if (format !== 'ndjson') out.add(fileText(format, file));
+        else if (JSON_ESCAPED.test(name)) out.add(JSON.stringify(file));
+        else {
+          const d = c.dir[at];
+          out.put((dirJsonBytes[d] ??= Buffer.from(JSON.stringify(dirs[d]).slice(0, -1))));
+          out.add(name);
+          out.buf[out.at++] = 34; // "
+        }
+      } else out.number(s === 1 ? size : s === 2 ? c.offset[at] : s === 3 ? c.bitsOffset[at] : c.indexed[at]);
+      out.put(bytes[j + 1]);
+    }
   }
 
   /**
@@ -687,30 +746,35 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   // ---- Stats shared with a thread of their own (STAT_THREAD). ----
   let statter = null; // {worker, chunks: Map id → chunk}, or false: none (stat here)
   let chunkId = 0;
-  function shareStats(refs, t) {
-    if (statter === null) {
-      try {
-        const worker = new Worker(STAT_THREAD, { eval: true });
-        worker.unref();
-        const chunks = new Map();
-        statter = { worker, chunks };
-        const failAll = () => {
-          for (const q of chunks.values()) q.settle(false);
-          chunks.clear();
-          statter = false;
-        };
-        worker.on('message', ({ id, out }) => {
-          const q = chunks.get(id);
-          if (!q) return;
-          chunks.delete(id);
-          q.settle(out);
-        });
-        worker.on('error', failAll);
-        worker.on('exit', () => statter && failAll());
-      } catch {
+  // Started as the manifest is opened (when it holds a tree large enough to share), so that
+  // the thread is up by the time the walk replays the tree; it is given the names once.
+  function startStatter() {
+    try {
+      const worker = new Worker(STAT_THREAD, { eval: true });
+      worker.unref();
+      const chunks = new Map();
+      statter = { worker, chunks };
+      const failAll = () => {
+        for (const q of chunks.values()) q.settle(false);
+        chunks.clear();
         statter = false;
-      }
+      };
+      worker.on('message', ({ id, out }) => {
+        const q = chunks.get(id);
+        if (!q) return;
+        chunks.delete(id);
+        q.settle(out);
+      });
+      worker.on('error', failAll);
+      worker.on('exit', () => statter && failAll());
+      worker.postMessage({ dirs, dirOf: c.dir.slice(), nameBytes: new Uint8Array(old.nameBytes) });
+    } catch {
+      statter = false;
     }
+  }
+  if (old && (old.body.targets ?? []).some((t) => t.to - t.from >= statThreadFiles)) startStatter();
+  function shareStats(refs, t) {
+    if (statter === null) startStatter();
     if (!statter) return null;
     const n = refs.length;
     const count = Math.ceil(n / statChunk);
@@ -736,12 +800,8 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
       statter.chunks.set(base + k, q);
       chunks[k] = q;
     }
-    const files = new Array(n);
-    for (let i = 0; i < n; i++) {
-      const r = refs[i];
-      files[i] = r >= 0 ? oldFile(r) : dirs[t.extra[-r - 1][0]] + t.extra[-r - 1][1];
-    }
-    statter.worker.postMessage({ id: base, files: files.join('\0'), chunk: statChunk, claims: claims.buffer });
+    const extra = t.extra.map(([d, name]) => dirs[d] + name);
+    statter.worker.postMessage({ id: base, refs: refs.slice(), extra, chunk: statChunk, claims: claims.buffer });
     return chunks;
   }
   /** Ends the stat thread (the scan is over). */
@@ -760,14 +820,17 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
    */
   async function answerLocal(items) {
     const segs = [];
-    const ndjson = format === 'ndjson';
-    const done = (h) => (format === 'records' ? h : { ...h, output: h.output.bytes() });
+    const done = (h) => {
+      // Each group's files' summary at once: its summary times its files.
+      for (const g of h.groups) mergeSummary(h.summary, g.summary, g.count);
+      return { output: format === 'records' ? h.output : h.output.bytes(), summary: h.summary, noErrors: true };
+    };
     let hits = null;
     let misses = null;
     const hit = () => {
       if (misses) segs.push({ items: misses });
       misses = null;
-      return (hits ??= { output: format === 'records' ? [] : new TextChunk(items.length), summary: newSummary(paths), noErrors: true });
+      return (hits ??= { output: format === 'records' ? [] : new TextChunk(items.length), summary: newSummary(paths), noErrors: true, groups: [] });
     };
     const miss = (item) => {
       if (hits) segs.push(done(hits));
@@ -824,31 +887,27 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
       }
       const g = groupOf(at);
       const h = hit();
-      if (format === 'records') {
-        const r = recordOf(g, item.file, size, at);
-        h.output.push(r);
-        addToSummary(h.summary, r);
-      } else {
-        if (g.template === undefined) {
-          g.template = templateFor(g, at);
-          g.light = recordOf(g, '', 0, at);
-        }
-        const t = g.template;
-        if (t === null) h.output.add(formatRecords([recordOf(g, item.file, size, at)], format, paths));
-        else {
-          const [pieces, slots] = t;
-          let line = pieces[0];
-          for (let j = 0; j < slots.length; j++) {
-            const s = slots[j];
-            line += (s === 0 ? (ndjson ? jsonFile(at) : fileText(format, item.file)) : s === 1 ? size : s === 2 ? c.offset[at] : s === 3 ? c.bitsOffset[at] : c.indexed[at]) + pieces[j + 1];
-          }
-          h.output.add(line);
-        }
-        // The summary takes the group's facts and this file's name and size (nothing else differs).
+      if (g.template === undefined) {
+        g.light = recordOf(g, '', 0, at);
+        g.template = format === 'records' ? null : templateFor(g, at);
+        g.summary = summaryOf(g);
+      }
+      if (format === 'records') h.output.push(recordOf(g, item.file, size, at));
+      else if (g.template === null) h.output.add(formatRecords([recordOf(g, item.file, size, at)], format, paths));
+      else putLine(h.output, g.template, at, item.file, size);
+      if (g.summary === null) {
         const l = g.light;
         l.file = item.file;
         l.size = size;
         addToSummary(h.summary, l);
+      } else {
+        if (g.in !== h) {
+          g.in = h;
+          g.count = 0;
+          h.groups.push(g);
+        }
+        g.count++;
+        h.summary.bytesOnDisk += size;
       }
       carry(at, g.verd);
     }
