@@ -39,7 +39,7 @@ import { Buffer } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { createHash } from 'node:crypto';
-import { endianness } from 'node:os';
+import { availableParallelism, endianness } from 'node:os';
 import { dirname, basename, join } from 'node:path';
 import { stagePaths } from './core.js';
 import { scanTail, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
@@ -141,7 +141,7 @@ const I32 = ['dir', 'fig', 'set', 'verd', 'audit', 'head', 'tail'];
 const I8 = ['past', 'kind'];
 const ALL = [...F64, ...I32, ...I8];
 
-/** The columns of `n` entries and `r` refs in `bytes` (a copy, aligned), with the names' `namesBytes`. */
+/** The columns of `n` entries and `r` refs in `bytes` (its buffer of its own: aligned), and where the names start. */
 function columnsOf(bytes, n, r) {
   const c = {};
   let at = 0;
@@ -213,12 +213,15 @@ export function readManifest(path) {
     if (!parts.every((x) => Number.isInteger(x) && x >= 0) || size - start !== parts[0] + parts[1] + parts[2]) {
       throw manifestError(path, 'truncated', `the manifest holds ${size - start} bytes after its header, not the ${parts.join(' + ')} it says (cut short?)`);
     }
-    const tables = readAt(fd, parts[0] + parts[1], start);
-    if (tables.length !== parts[0] + parts[1]) throw manifestError(path, 'truncated', 'the manifest was cut short while it was read');
-    if (sha256(tables) !== header.sha256) throw manifestError(path, 'corrupt', 'the manifest does not match its checksum (SHA-256)');
+    // The JSON and the columns read apart: the columns' buffer starts aligned, so typed arrays
+    // are made over it, not over a copy.
+    const json = readAt(fd, parts[0], start);
+    const columns = readAt(fd, parts[1], start + parts[0]);
+    if (json.length !== parts[0] || columns.length !== parts[1]) throw manifestError(path, 'truncated', 'the manifest was cut short while it was read');
+    if (createHash('sha256').update(json).update(columns).digest('hex') !== header.sha256) throw manifestError(path, 'corrupt', 'the manifest does not match its checksum (SHA-256)');
     let body;
     try {
-      body = JSON.parse(tables.toString('utf8', 0, parts[0]));
+      body = JSON.parse(json.toString('utf8'));
     } catch {
       body = null;
     }
@@ -227,9 +230,8 @@ export function readManifest(path) {
     if (!tablesOk || !LITTLE_ENDIAN || parts[1] < n * (8 * F64.length + 4 * I32.length + I8.length) + 4 * body.refs) {
       throw manifestError(path, 'corrupt', 'the manifest body lacks its tables');
     }
-    // Copied out of the read buffer: typed arrays want their alignment.
-    const { c, namesAt } = columnsOf(new Uint8Array(tables.subarray(parts[0])), n, body.refs);
-    const nameBytes = tables.subarray(parts[0] + namesAt);
+    const { c, namesAt } = columnsOf(columns, n, body.refs);
+    const nameBytes = columns.subarray(namesAt);
     const names = n ? nameBytes.toString('utf8').split('\0') : [];
     if (names.length !== n) throw manifestError(path, 'corrupt', 'the manifest body lacks its tables');
     let blobs = null;
@@ -471,36 +473,49 @@ const fileText = (format, file) => (format === 'ndjson' ? JSON.stringify(file) :
 
 const NO_THROW = { throwIfNoEntry: false };
 
-// A replayed tree's files are statted by two threads: this one, from the first file on (it
-// answers each file as it goes), and a small thread of its own (node:fs only: it starts in a few
-// milliseconds) from the last chunk of files backwards, handing back each chunk's stats; each
-// chunk is claimed by one of them (an atomic compare-exchange in shared memory), so they meet
-// where their speeds put them, and every file is statted once, during this scan. A stat of a
-// path is most of what a rescan costs per file. Per file the small thread gives back size,
-// mtime, ctime, inode, device and what it is (0 nothing there, 1 a regular file, 2 something
-// else). Where it cannot start or fails, its chunks are statted here.
+// A replayed tree's files are statted by small threads of their own (node:fs only: each starts
+// in a few milliseconds), STAT_THREADS of them, ahead of this one: each takes the next chunk
+// of files not yet taken and hands back its stats, and this thread answers the chunks in order,
+// statting one itself only when it reaches a chunk no thread has taken yet (at the start, or
+// when it catches up). Each chunk is claimed once (an atomic compare-exchange in shared
+// memory), so every file is statted once, during this scan. A stat of a path is most of what
+// a rescan costs per file; made in a small thread, its Stats object is cheap garbage. Per file
+// a thread gives back size, mtime, ctime, inode, device and what it is (0 nothing there, 1 a
+// regular file, 2 something else). Where the threads cannot start or one fails, the chunks not
+// handed back are statted here.
 const STAT_THREAD = `
 const { parentPort } = require('node:worker_threads');
 const { statSync } = require('node:fs');
 const opts = { throwIfNoEntry: false };
-let dirs, dirOf, nameBytes, names;
+let dirs, dirOf, names, starts;
+// Entry r's name: names[starts[r], starts[r + 1] - 1) (the names are NUL-separated UTF-8).
+const nameOf = (r) => {
+  if (!starts) {
+    starts = new Int32Array(dirOf.length + 1);
+    let k = 0;
+    for (let i = 0; i < names.length; i++) if (names[i] === 0) starts[++k] = i + 1;
+    starts[dirOf.length] = names.length + 1;
+  }
+  return names.toString('utf8', starts[r], starts[r + 1] - 1);
+};
 parentPort.on('message', (m) => {
   if (m.dirs) {
-    ({ dirs, dirOf, nameBytes } = m);
+    dirs = m.dirs;
+    dirOf = m.dirOf;
+    names = Buffer.from(m.names.buffer, m.names.byteOffset, m.names.byteLength);
     return;
   }
   const { id, refs, extra, chunk, claims } = m;
-  names ??= nameBytes.length ? new TextDecoder().decode(nameBytes).split('\\0') : [];
   const claim = new Int32Array(claims);
-  for (let k = Math.ceil(refs.length / chunk) - 1; k >= 0; k--) {
-    if (Atomics.compareExchange(claim, k, 0, 2) !== 0) break;
+  for (let k = 0; k < claim.length; k++) {
+    if (Atomics.compareExchange(claim, k, 0, 2) !== 0) continue;
     const from = k * chunk;
     const to = Math.min(refs.length, from + chunk);
     const out = new Float64Array(6 * (to - from));
     for (let i = from; i < to; i++) {
       const r = refs[i];
       let st;
-      try { st = statSync(r >= 0 ? dirs[dirOf[r]] + names[r] : extra[-r - 1], opts); } catch { st = undefined; }
+      try { st = statSync(r >= 0 ? dirs[dirOf[r]] + nameOf(r) : extra[-r - 1], opts); } catch { st = undefined; }
       if (st === undefined) continue;
       const j = 6 * (i - from);
       out[j] = st.size; out[j + 1] = st.mtimeMs; out[j + 2] = st.ctimeMs; out[j + 3] = st.ino; out[j + 4] = st.dev; out[j + 5] = st.isFile() ? 1 : 2;
@@ -511,6 +526,60 @@ parentPort.on('message', (m) => {
 /** Files per chunk of stats; a tree of fewer files than STAT_THREAD_FILES is statted here alone (tests lower both). */
 const STAT_CHUNK = 1024;
 export const STAT_THREAD_FILES = 8192;
+/** Stat threads: one per core, up to 4 (a stat is mostly the kernel's path walk). */
+const STAT_THREADS = Math.min(4, availableParallelism());
+
+/** Bytes a manifest's columns take per entry (a manifest smaller than this times the entries of a tree does not hold it). */
+const ENTRY_BYTES = 8 * F64.length + 4 * I32.length + I8.length;
+/** A copy of a typed array in shared memory (read by the stat threads, copied to none). */
+function sharedCopy(a) {
+  const out = new (Buffer.isBuffer(a) ? Uint8Array : a.constructor)(new SharedArrayBuffer(a.byteLength));
+  out.set(a);
+  return out;
+}
+/**
+ * `count` STAT_THREAD workers: `setup(names)`, `post(message)` to all, `chunks` (id → chunk
+ * waiting for its stats), `close()`. When one fails, `onFail()` is called, every chunk not yet
+ * handed back is settled with false (statted by the main thread) and all are ended.
+ */
+function startStatThreads(count, onFail) {
+  const workers = [];
+  const chunks = new Map();
+  let live = true;
+  const close = () => {
+    live = false;
+    for (const w of workers) w.terminate();
+  };
+  const fail = () => {
+    if (!live) return;
+    close();
+    onFail();
+    for (const q of chunks.values()) q.settle(false);
+    chunks.clear();
+  };
+  try {
+    for (let i = 0; i < count; i++) {
+      const worker = new Worker(STAT_THREAD, { eval: true });
+      worker.unref();
+      worker.on('message', ({ id, out }) => {
+        const q = chunks.get(id);
+        if (!q) return;
+        chunks.delete(id);
+        q.settle(out);
+      });
+      worker.on('error', fail);
+      worker.on('exit', fail);
+      workers.push(worker);
+    }
+  } catch (e) {
+    close();
+    throw e;
+  }
+  const post = (message) => {
+    for (const w of workers) w.postMessage(message);
+  };
+  return { chunks, setup: post, post, close };
+}
 
 /**
  * The manifest of one scan: `file` (its path; read now: a bad one throws here), the scan's
@@ -521,12 +590,26 @@ export const STAT_THREAD_FILES = 8192;
  * writes what this scan saw (when anything changed), `close()` ends the stat thread; `stats`
  * counts answered, read and dropped files.
  */
-export function openManifest(file, { paths = [], audit = false, maxIndexBytes, racyMs, format = 'records', statThreadFiles = STAT_THREAD_FILES, statChunk = STAT_CHUNK, statThreadFirst = false } = {}) {
+export function openManifest(file, { paths = [], audit = false, maxIndexBytes, racyMs, format = 'records', statThreadFiles = STAT_THREAD_FILES, statChunk = STAT_CHUNK, statThreads = STAT_THREADS, statHere = null } = {}) {
   const objectRacyMs = racyMs ?? OBJECT_RACY_MS;
   racyMs ??= RACY_MS;
   if (typeof file !== 'string' || file === '') throw invalidArgument('manifest', 'manifest must be the path of a manifest file');
   if (!paths.every((p) => typeof p === 'string')) throw invalidArgument('paths', 'a scan with a manifest takes its paths as strings');
-  const read = readManifest(file);
+  // The stat threads start before the manifest is read when it is large enough to hold a tree
+  // they would share (statThreadFiles entries): they start up while it is read.
+  let statter = null; // {workers, chunks: Map id → chunk}, or false: none (stat here)
+  try {
+    if (statThreads > 0 && statSync(file, NO_THROW)?.size >= statThreadFiles * ENTRY_BYTES) statter = startStatThreads(statThreads, () => (statter = false));
+  } catch {
+    statter = null;
+  }
+  let read;
+  try {
+    read = readManifest(file);
+  } catch (e) {
+    statter?.close();
+    throw e;
+  }
   // A manifest written with another --max-index-bytes answers nothing (that limit changes records).
   const old = read && read.body.maxIndexBytes === (maxIndexBytes ?? null) ? read : null;
   const body = old?.body;
@@ -744,37 +827,15 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   }
 
   // ---- Stats shared with a thread of their own (STAT_THREAD). ----
-  let statter = null; // {worker, chunks: Map id → chunk}, or false: none (stat here)
   let chunkId = 0;
-  // Started as the manifest is opened (when it holds a tree large enough to share), so that
-  // the thread is up by the time the walk replays the tree; it is given the names once.
-  function startStatter() {
-    try {
-      const worker = new Worker(STAT_THREAD, { eval: true });
-      worker.unref();
-      const chunks = new Map();
-      statter = { worker, chunks };
-      const failAll = () => {
-        for (const q of chunks.values()) q.settle(false);
-        chunks.clear();
-        statter = false;
-      };
-      worker.on('message', ({ id, out }) => {
-        const q = chunks.get(id);
-        if (!q) return;
-        chunks.delete(id);
-        q.settle(out);
-      });
-      worker.on('error', failAll);
-      worker.on('exit', () => statter && failAll());
-      worker.postMessage({ dirs, dirOf: c.dir.slice(), nameBytes: new Uint8Array(old.nameBytes) });
-    } catch {
-      statter = false;
-    }
+  // The recorded trees' stats are shared with the threads only when one is large enough.
+  const large = (body?.targets ?? []).some((t) => t.to - t.from >= statThreadFiles);
+  if (statter && !large) {
+    statter.close();
+    statter = false;
   }
-  if (old && (old.body.targets ?? []).some((t) => t.to - t.from >= statThreadFiles)) startStatter();
+  if (statter) statter.setup({ dirs, dirOf: sharedCopy(c.dir), names: sharedCopy(old.nameBytes) });
   function shareStats(refs, t) {
-    if (statter === null) startStatter();
     if (!statter) return null;
     const n = refs.length;
     const count = Math.ceil(n / statChunk);
@@ -782,35 +843,32 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     const base = chunkId;
     chunkId += count;
     const chunks = new Array(count);
-    // (Tests: this thread claims nothing before the stat thread has handed back its first chunk.)
-    let first = null;
-    if (statThreadFirst) {
-      first = { promise: null, open: null };
-      first.promise = new Promise((resolve) => (first.open = resolve));
-    }
     for (let k = 0; k < count; k++) {
-      const q = { k, claims, first, mine: undefined, values: null, settle: null, promise: null };
+      const q = { k, claims, mine: undefined, values: null, settle: null, promise: null };
       q.promise = new Promise((resolve) => {
         q.settle = (v) => {
           q.values = v;
-          q.first?.open();
           resolve();
         };
       });
+      // (Tests: `statHere(k)` says which chunks this thread takes; it waits for the threads' others.)
+      if (statHere) q.mine = statHere(k) && Atomics.compareExchange(claims, k, 0, 1) === 0;
       statter.chunks.set(base + k, q);
       chunks[k] = q;
     }
     const extra = t.extra.map(([d, name]) => dirs[d] + name);
-    statter.worker.postMessage({ id: base, refs: refs.slice(), extra, chunk: statChunk, claims: claims.buffer });
+    const message = { id: base, refs: refs.slice(), extra, chunk: statChunk, claims: claims.buffer };
+    statter.post(message);
     return chunks;
   }
-  /** Ends the stat thread (the scan is over). */
+  // The stats of each large recorded tree start now, before the walk comes to it: a tree the
+  // walk does not replay (a directory in it changed) leaves its stats unused.
+  const earlyStats = new Map();
+  for (const t of body?.targets ?? []) if (t.to - t.from >= statThreadFiles) earlyStats.set(t.target, shareStats(c.refs.subarray(t.from, t.to), t));
+  /** Ends the stat threads (the scan is over). */
   function close() {
-    if (statter) {
-      const w = statter.worker;
-      statter = false;
-      w.terminate();
-    }
+    if (statter) statter.close();
+    statter = false;
   }
 
   /**
@@ -848,8 +906,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
       }
       const q = item.sq;
       if (q !== undefined) {
-        // The first file of a chunk: this thread's to stat, unless the stat thread took it.
-        if (q.mine === undefined && q.first) await q.first.promise;
+        // The first file of a chunk: this thread's to stat, unless a stat thread took it.
         q.mine ??= Atomics.compareExchange(q.claims, q.k, 0, 1) === 0;
         if (!q.mine && q.values === null) await q.promise;
       }
@@ -966,7 +1023,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
           // A ref: the entry's index, or (negative) a file without one (extra: [dir, name]).
           // Made as the walk takes them: 100,000 items made at once would outlive many a
           // young-generation GC, each copying them.
-          const chunks = refs.length >= statThreadFiles ? shareStats(refs, t) : null;
+          const chunks = earlyStats.get(target) ?? null;
           return (function* items() {
             for (let i = 0; i < refs.length; i++) {
               const r = refs[i];

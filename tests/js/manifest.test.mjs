@@ -66,9 +66,8 @@ describe('a rescan equals a fresh scan', () => {
   }
 
   test('with the stats shared with a thread of their own (as for a tree of 8,192 files or more)', async () => {
-    // Chunks of 8 files: the stat thread takes chunks from the end while this thread answers
-    // (which waits for the stat thread's first chunk: a thread starts slower than 200 stats).
-    const shared = { manifestStatThreadFiles: 1, manifestStatChunk: 8, manifestStatThreadFirst: true };
+    // Chunks of 8 files: this thread stats every other chunk, the stat threads (two) the rest.
+    const shared = { manifestStatThreadFiles: 1, manifestStatChunk: 8, manifestStatThreads: 2, manifestStatHere: (k) => k % 2 === 0 };
     const dir = join(work, 'shared');
     // (No hostile files: a tree with an unreadable entry is listed every time, never replayed.)
     const entries = buildFleet(dir, { count: 200, hostile: false });
