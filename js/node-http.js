@@ -1,7 +1,7 @@
 // Node's transport for the http source (js/http-source.js): the part of fetch() that source
 // uses — GET with headers, an AbortSignal, redirects followed — made with node:http(s) over
 // kept-alive connections. Node's fetch (undici) costs ~0.2 ms of CPU per small request, this
-// ~0.05 ms; a remote scan makes two requests per file, so on a few cores fetch's cost, not the
+// ~0.05 ms; a remote scan makes a request or two per file, so on a few cores fetch's cost, not the
 // round trip, was what bounded it (BENCHMARKS.md, "Remote scan bound by latency").
 //
 // What it answers is what fetch would: `{status, statusText, headers.get(name), body}` with a
@@ -11,18 +11,29 @@
 // whose `cause` is the network error (`code`: ECONNREFUSED, …) or "redirect count exceeded";
 // an abort rejects with an AbortError. The http source's timers and typed errors stay its own.
 // Only Node uses it (Deno and Bun keep their fetch); a `fetch` option replaces it.
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { createRequire } from 'node:module';
 
-// Kept-alive connections, reused most-recent-first so idle ones time out (their sockets are
-// unref'd while idle: they keep no process alive).
-const agents = { 'http:': new HttpAgent({ keepAlive: true, scheduling: 'lifo' }), 'https:': new HttpsAgent({ keepAlive: true, scheduling: 'lifo' }) };
-const requests = { 'http:': httpRequest, 'https:': httpsRequest };
+// node:http(s) and node:zlib are loaded with the first request: a process that reads only local
+// files (a scan of a tree, an inspect) does not pay their start-up (~10 ms).
+const require = createRequire(import.meta.url);
+let transport = null;
+function loaded() {
+  if (transport) return transport;
+  const http = require('node:http');
+  const https = require('node:https');
+  const zlib = require('node:zlib');
+  transport = {
+    // Kept-alive connections, reused most-recent-first so idle ones time out (their sockets are
+    // unref'd while idle: they keep no process alive).
+    agents: { 'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo' }), 'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo' }) },
+    requests: { 'http:': http.request, 'https:': https.request },
+    decoders: { gzip: zlib.createGunzip, 'x-gzip': zlib.createGunzip, deflate: zlib.createInflate, br: zlib.createBrotliDecompress },
+  };
+  return transport;
+}
 /** fetch's limit (the Fetch standard's 20). */
 const MAX_REDIRECTS = 20;
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
-const DECODERS = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
 
 function abortError(signal) {
   const reason = signal?.reason;
@@ -51,7 +62,7 @@ export async function nodeHttpFetch(url, init = {}) {
     } catch (e) {
       throw failed(e);
     }
-    if (!(next.protocol in requests)) throw failed(new Error(`URL scheme ${next.protocol} is not supported`));
+    if (!(next.protocol in loaded().requests)) throw failed(new Error(`URL scheme ${next.protocol} is not supported`));
     // As fetch: credentials do not follow a redirect to another origin.
     if (next.origin !== target.origin) {
       headers = { ...headers };
@@ -68,6 +79,7 @@ function once(target, headers, signal, retried = false) {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError(signal));
     const protocol = target.protocol;
+    const { requests, agents } = loaded();
     if (!(protocol in requests)) return reject(failed(new Error(`URL scheme ${protocol} is not supported`)));
     const req = requests[protocol](target, { method: 'GET', headers, agent: agents[protocol] });
     let settled = false;
@@ -97,7 +109,7 @@ function once(target, headers, signal, retried = false) {
 function response(res, signal) {
   const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
   let stream = res;
-  const decoder = DECODERS[encoding];
+  const decoder = loaded().decoders[encoding];
   let body = null;
   return {
     status: res.statusCode,
