@@ -526,6 +526,8 @@ parentPort.on('message', (m) => {
 /** Files per chunk of stats; a tree of fewer files than STAT_THREAD_FILES is statted here alone (tests lower both). */
 const STAT_CHUNK = 1024;
 export const STAT_THREAD_FILES = 8192;
+/** Items of a replayed tree per batch the walk hands on. */
+const REPLAY_BATCH = 1024;
 /** Stat threads: one per core, up to 4 (a stat is mostly the kernel's path walk). */
 const STAT_THREADS = Math.min(4, availableParallelism());
 
@@ -877,81 +879,65 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
    * `{items}` for a run to be read (by the workers).
    */
   async function answerLocal(items) {
-    const segs = [];
-    const done = (h) => {
-      // Each group's files' summary at once: its summary times its files.
-      for (const g of h.groups) mergeSummary(h.summary, g.summary, g.count);
-      return { output: format === 'records' ? h.output : h.output.bytes(), summary: h.summary, noErrors: true };
-    };
-    let hits = null;
-    let misses = null;
-    const hit = () => {
-      if (misses) segs.push({ items: misses });
-      misses = null;
-      return (hits ??= { output: format === 'records' ? [] : new TextChunk(items.length), summary: newSummary(paths), noErrors: true, groups: [] });
-    };
-    const miss = (item) => {
-      if (hits) segs.push(done(hits));
-      hits = null;
-      item.at = undefined;
-      item.sq = undefined;
-      (misses ??= []).push(item);
-    };
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i];
+    const run = { items, i: 0, segs: [], hits: null, misses: null };
+    for (let wait; (wait = answerRun(run)) !== null; ) await wait;
+    if (run.hits) run.segs.push(ranHits(run.hits));
+    if (run.misses) run.segs.push({ items: run.misses });
+    return run.segs;
+  }
+  // A run of answered files, closed: each group's files' summary at once (its summary times its files).
+  function ranHits(h) {
+    for (const g of h.groups) mergeSummary(h.summary, g.summary, g.count);
+    return { output: format === 'records' ? h.output : h.output.bytes(), summary: h.summary, noErrors: true };
+  }
+  function hitsOf(run) {
+    if (run.misses) run.segs.push({ items: run.misses });
+    run.misses = null;
+    return (run.hits ??= { output: format === 'records' ? [] : new TextChunk(run.items.length), summary: newSummary(paths), noErrors: true, groups: [] });
+  }
+  function missed(run, item) {
+    if (run.hits) run.segs.push(ranHits(run.hits));
+    run.hits = null;
+    item.at = undefined;
+    item.sq = undefined;
+    (run.misses ??= []).push(item);
+  }
+  // answerLocal's loop, synchronous (compiled apart from its awaits): from `run.i` on, to the
+  // end (null) or to a chunk whose stats a thread has not handed back yet (its promise).
+  function answerRun(run) {
+    const { items } = run;
+    for (; run.i < items.length; run.i++) {
+      const item = items[run.i];
       const at = item.at;
       if (at === undefined) {
-        miss(item);
+        missed(run, item);
         continue;
       }
       const q = item.sq;
       if (q !== undefined) {
         // The first file of a chunk: this thread's to stat, unless a stat thread took it.
         q.mine ??= Atomics.compareExchange(q.claims, q.k, 0, 1) === 0;
-        if (!q.mine && q.values === null) await q.promise;
+        if (!q.mine && q.values === null) return q.promise;
       }
-      let same;
-      if (q !== undefined && !q.mine && q.values) {
-        const v = q.values;
-        const j = 6 * item.si;
-        same = v[j + 5] === 1 && v[j] === c.size[at] && v[j + 1] === c.mtime[at] && v[j + 2] === c.ctime[at] && v[j + 3] === c.ino[at] && v[j + 4] === c.dev[at];
-      } else {
-        let st;
-        try {
-          st = statSync(item.path, NO_THROW);
-        } catch {
-          st = undefined;
-        }
-        same = st !== undefined && st.isFile() && st.size === c.size[at] && st.mtimeMs === c.mtime[at] && st.ctimeMs === c.ctime[at] && st.ino === c.ino[at] && st.dev === c.dev[at];
-      }
-      if (!same || c.kind[at] !== 0) {
-        miss(item);
+      if (!(q !== undefined && !q.mine && q.values ? sameInChunk(q.values, 6 * item.si, at) : sameHere(item.path, at)) || c.kind[at] !== 0) {
+        missed(run, item);
         continue;
       }
       const size = c.size[at];
       if (!complete[c.set[at]]) {
-        const a = recordFromBytes(at, item.file, size);
-        if (!a) {
-          miss(item);
-          continue;
-        }
-        const h = hit();
-        if (format === 'records') h.output.push(a.record);
-        else h.output.add(formatRecords([a.record], format, paths));
-        addToSummary(h.summary, a.record);
-        carry(at, a.verd);
+        answerFromBytes(run, item, at, size);
         continue;
       }
       const g = groupOf(at);
-      const h = hit();
+      const h = hitsOf(run);
       if (g.template === undefined) {
         g.light = recordOf(g, '', 0, at);
         g.template = format === 'records' ? null : templateFor(g, at);
         g.summary = summaryOf(g);
       }
-      if (format === 'records') h.output.push(recordOf(g, item.file, size, at));
-      else if (g.template === null) h.output.add(formatRecords([recordOf(g, item.file, size, at)], format, paths));
-      else putLine(h.output, g.template, at, item.file, size);
+      if (g.template !== null) putLine(h.output, g.template, at, item.file, size);
+      else if (format === 'records') h.output.push(recordOf(g, item.file, size, at));
+      else h.output.add(formatRecords([recordOf(g, item.file, size, at)], format, paths));
       if (g.summary === null) {
         const l = g.light;
         l.file = item.file;
@@ -968,9 +954,28 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
       }
       carry(at, g.verd);
     }
-    if (hits) segs.push(done(hits));
-    if (misses) segs.push({ items: misses });
-    return segs;
+    return null;
+  }
+  // Whether the file of entry `at` is the one recorded: by a stat thread's figures `v` from `j` on, or by a stat here.
+  const sameInChunk = (v, j, at) => v[j + 5] === 1 && v[j] === c.size[at] && v[j + 1] === c.mtime[at] && v[j + 2] === c.ctime[at] && v[j + 3] === c.ino[at] && v[j + 4] === c.dev[at];
+  function sameHere(path, at) {
+    let st;
+    try {
+      st = statSync(path, NO_THROW);
+    } catch {
+      return false;
+    }
+    return st !== undefined && st.isFile() && st.size === c.size[at] && st.mtimeMs === c.mtime[at] && st.ctimeMs === c.ctime[at] && st.ino === c.ino[at] && st.dev === c.dev[at];
+  }
+  // An entry whose path set lacks one of this scan's paths: answered from its kept bytes, or read.
+  function answerFromBytes(run, item, at, size) {
+    const a = recordFromBytes(at, item.file, size);
+    if (!a) return missed(run, item);
+    const h = hitsOf(run);
+    if (format === 'records') h.output.push(a.record);
+    else h.output.add(formatRecords([a.record], format, paths));
+    addToSummary(h.summary, a.record);
+    carry(at, a.verd);
   }
 
   /** Batch `n` for a worker (files to read): its message (plain items packed: names in one string). */
@@ -1021,26 +1026,31 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
           targets.push({ target, dirs: t.dirs, refs, extra: t.extra });
           for (const d of t.dirs) visited.add(`${d[4]}:${d[3]}`);
           // A ref: the entry's index, or (negative) a file without one (extra: [dir, name]).
-          // Made as the walk takes them: 100,000 items made at once would outlive many a
-          // young-generation GC, each copying them.
+          // Made a batch at a time, as the walk takes them: 100,000 items made at once would
+          // outlive many a young-generation GC, each copying them.
           const chunks = earlyStats.get(target) ?? null;
-          return (function* items() {
-            for (let i = 0; i < refs.length; i++) {
-              const r = refs[i];
-              let item;
-              if (r >= 0) {
-                const f = oldFile(r);
-                item = { path: f, file: f, at: r, sq: undefined, si: 0 };
-              } else {
-                const [d, name] = t.extra[-r - 1];
-                const f = dirs[d] + name;
-                item = { path: f, file: f, at: -1, sq: undefined, si: 0 };
+          return (function* batches() {
+            for (let from = 0; from < refs.length; from += REPLAY_BATCH) {
+              const to = Math.min(refs.length, from + REPLAY_BATCH);
+              const items = new Array(to - from);
+              for (let i = from; i < to; i++) {
+                const r = refs[i];
+                let item;
+                if (r >= 0) {
+                  const f = oldFile(r);
+                  item = { path: f, file: f, at: r, sq: undefined, si: 0 };
+                } else {
+                  const [d, name] = t.extra[-r - 1];
+                  const f = dirs[d] + name;
+                  item = { path: f, file: f, at: -1, sq: undefined, si: 0 };
+                }
+                if (chunks) {
+                  item.sq = chunks[Math.floor(i / statChunk)];
+                  item.si = i % statChunk;
+                }
+                items[i - from] = item;
               }
-              if (chunks) {
-                item.sq = chunks[Math.floor(i / statChunk)];
-                item.si = i % statChunk;
-              }
-              yield item;
+              yield items;
             }
           })();
         }

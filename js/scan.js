@@ -79,21 +79,17 @@ const keyOf = (st) => `${st.dev}:${st.ino}`;
  * `*.tsfile` objects; `options` holds the S3 configuration (`s3`, else the environment's).
  */
 export async function* walkTargetBatches(targets, options = {}) {
-  // `replay(target, visited)`: a manifest's items for a directory tree it saw unchanged (or null:
-  // walk it), `onDirectory(dir)` before each directory is read, `walked(item)` each item walked.
+  // `replay(target, visited)`: a manifest's items for a directory tree it saw unchanged, in
+  // batches (or null: walk it), `onDirectory(dir)` before each directory is read, `walked(item)` each item walked.
   const { replay, onDirectory, walked } = options;
   const visited = Object.assign(new Set(), { onDirectory });
   let batch = [];
   for (const target of targets) {
     const replayed = replay?.(target, visited);
     if (replayed) {
-      for (const item of replayed) {
-        batch.push(item);
-        if (batch.length >= 1024) {
-          yield batch;
-          batch = [];
-        }
-      }
+      if (batch.length) yield batch;
+      batch = [];
+      yield* replayed;
       continue;
     }
     if (isS3Url(target) && /^s3:\/\/[^/]+\/?(.*\/)?$/i.test(String(target))) {
