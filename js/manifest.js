@@ -540,7 +540,7 @@ function sharedCopy(a) {
   return out;
 }
 /**
- * `count` STAT_THREAD workers: `setup(names)`, `post(message)` to all, `chunks` (id → chunk
+ * `count` STAT_THREAD `workers`: `setup(names)`, `post(message)` to all, `chunks` (id → chunk
  * waiting for its stats), `close()`. When one fails, `onFail()` is called, every chunk not yet
  * handed back is settled with false (statted by the main thread) and all are ended.
  */
@@ -580,7 +580,7 @@ function startStatThreads(count, onFail) {
   const post = (message) => {
     for (const w of workers) w.postMessage(message);
   };
-  return { chunks, setup: post, post, close };
+  return { workers, chunks, setup: post, post, close };
 }
 
 /**
@@ -592,7 +592,7 @@ function startStatThreads(count, onFail) {
  * writes what this scan saw (when anything changed), `close()` ends the stat thread; `stats`
  * counts answered, read and dropped files.
  */
-export function openManifest(file, { paths = [], audit = false, maxIndexBytes, racyMs, format = 'records', statThreadFiles = STAT_THREAD_FILES, statChunk = STAT_CHUNK, statThreads = STAT_THREADS, statHere = null } = {}) {
+export function openManifest(file, { paths = [], audit = false, maxIndexBytes, racyMs, format = 'records', statThreadFiles = STAT_THREAD_FILES, statChunk = STAT_CHUNK, statThreads = STAT_THREADS, statHere = null, statThreadsStarted = null } = {}) {
   const objectRacyMs = racyMs ?? OBJECT_RACY_MS;
   racyMs ??= RACY_MS;
   if (typeof file !== 'string' || file === '') throw invalidArgument('manifest', 'manifest must be the path of a manifest file');
@@ -602,6 +602,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   let statter = null; // {workers, chunks: Map id → chunk}, or false: none (stat here)
   try {
     if (statThreads > 0 && statSync(file, NO_THROW)?.size >= statThreadFiles * ENTRY_BYTES) statter = startStatThreads(statThreads, () => (statter = false));
+    if (statter) statThreadsStarted?.(statter.workers); // (tests: to make one fail)
   } catch {
     statter = null;
   }

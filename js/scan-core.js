@@ -384,7 +384,7 @@ export function summaryJson(s) {
 
 /** The summary in words (the text listing's end; stderr with --csv). */
 export function summaryText(s) {
-  const out = [`${s.files} files: ${s.ok} read, ${s.errors} with errors${s.errors ? ` (${Object.entries(s.errorsByKind).map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`];
+  const out = [`${s.files} files: ${s.ok} ok, ${s.errors} with errors${s.errors ? ` (${Object.entries(s.errorsByKind).map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`];
   out.push(`read ${s.bytesRead} bytes of ${s.bytesOnDisk} on disk in ${s.reads} reads (${s.readsPerFile.toFixed(2)} per file), ${(s.elapsedMs / 1000).toFixed(2)} s, ${Math.round(s.filesPerSecond ?? 0)} files/s`);
   out.push(`filters: ${s.filters.withFilter} present, ${s.filters.withoutFilter} files without one; by FPP (from fill): ${s.filters.fppBands.map((b) => `${b.below == null ? '≥10%' : `<${pct(b.below)}`} ${b.files}`).join(', ')}`);
   if (s.manifest) out.push(`manifest ${s.manifest.file}: ${s.manifest.answered} files answered from it, ${s.manifest.read} read, ${s.manifest.dropped} gone`);

@@ -91,6 +91,32 @@ describe('a rescan equals a fresh scan', () => {
     assert.equal(third.summary.manifest.answered, fresh.summary.ok);
   });
 
+  test('a stat thread that fails: the chunks it had not handed back are statted by the main thread', async () => {
+    const dir = join(work, 'shared-fail');
+    const entries = buildFleet(dir, { count: 200, hostile: false });
+    const manifest = join(work, 'shared-fail.manifest');
+    await scan(dir, { paths: PATHS, manifest });
+    const changed = entries[150].file;
+    utimesSync(changed, new Date(statSync(changed).mtimeMs - 10_000), new Date(statSync(changed).mtimeMs - 10_000));
+    const fresh = await scan(dir, { paths: PATHS });
+    // Every chunk is the one thread's, which is ended as it starts: none is handed back, and the
+    // main thread, waiting for them, stats them all once it learns the thread is gone.
+    let ended = null;
+    const failing = {
+      manifestStatThreadFiles: 1,
+      manifestStatChunk: 4,
+      manifestStatThreads: 1,
+      manifestStatHere: () => false,
+      manifestStatThreadsStarted: (workers) => (ended = workers[0].terminate()),
+    };
+    const again = await scan(dir, { paths: PATHS, manifest, ...failing });
+    assert.ok(ended, 'the stat thread was started, then ended');
+    await ended;
+    assertSameScan(again, fresh, 'the rescan after its stat thread failed');
+    assert.ok(again.records.find((r) => r.file === changed).reads > 0, 'the changed file was read again');
+    assert.equal(again.summary.manifest.answered, fresh.summary.ok - 1);
+  });
+
   test('on tests/fixtures as they are (C++, Java, synthetic, hostile)', async () => {
     const manifest = join(work, 'fixtures.manifest');
     const targets = [join(FIXTURES, 'tsfile'), join(FIXTURES, 'java')];
