@@ -20,7 +20,7 @@
 // Where the work is: the main thread reads the manifest, replays unchanged directory trees and
 // answers every file whose entry stands (answerLocal: a stat, and its output made from a
 // template of its entry's group: same figures, verdicts and audit; the stats of a large replayed
-// tree shared with a small thread, STAT_THREAD); only files that are new or changed go to the
+// tree made ahead of it by small threads, STAT_THREAD); only files that are new or changed go to the
 // scan workers — started when the first such file is found, so a rescan of an unchanged tree
 // starts none — which read them and hand back what the manifest keeps (keptFacts). Objects are
 // answered on the main thread.
