@@ -585,14 +585,14 @@ function startStatThreads(count, onFail) {
 
 /**
  * The manifest of one scan: `file` (its path; read now: a bad one throws here), the scan's
- * `paths`, `audit`, `maxIndexBytes` and output `format`. `attach(item)` gives a local file its
+ * `targets`, `paths`, `audit`, `maxIndexBytes` and output `format`. `attach(item)` gives a local file its
  * entry, `answerLocal(items)` answers the files whose entries stand and leaves the rest to be
  * read, `sent(n, items)` and `took(n, kept)` follow each batch read to its answer, `walkHooks`
  * lets it replay an unchanged directory tree without reading its directories, `finish(files)`
  * writes what this scan saw (when anything changed), `close()` ends the stat thread; `stats`
  * counts answered, read and dropped files.
  */
-export function openManifest(file, { paths = [], audit = false, maxIndexBytes, racyMs, format = 'records', statThreadFiles = STAT_THREAD_FILES, statChunk = STAT_CHUNK, statThreads = STAT_THREADS, statHere = null, statThreadsStarted = null } = {}) {
+export function openManifest(file, { paths = [], audit = false, maxIndexBytes, racyMs, format = 'records', statThreadFiles = STAT_THREAD_FILES, statChunk = STAT_CHUNK, statThreads = STAT_THREADS, statHere = null, statThreadsStarted = null, targets: scanTargets = [] } = {}) {
   const objectRacyMs = racyMs ?? OBJECT_RACY_MS;
   racyMs ??= RACY_MS;
   if (typeof file !== 'string' || file === '') throw invalidArgument('manifest', 'manifest must be the path of a manifest file');
@@ -864,10 +864,10 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     statter.post(message);
     return chunks;
   }
-  // The stats of each large recorded tree start now, before the walk comes to it: a tree the
-  // walk does not replay (a directory in it changed) leaves its stats unused.
+  // The stats of each large recorded tree this scan walks start now, before the walk comes to
+  // it: a tree the walk does not replay (a directory in it changed) leaves its stats unused.
   const earlyStats = new Map();
-  for (const t of body?.targets ?? []) if (t.to - t.from >= statThreadFiles) earlyStats.set(t.target, shareStats(c.refs.subarray(t.from, t.to), t));
+  for (const t of body?.targets ?? []) if (t.to - t.from >= statThreadFiles && scanTargets.includes(t.target)) earlyStats.set(t.target, shareStats(c.refs.subarray(t.from, t.to), t));
   /** Ends the stat threads (the scan is over). */
   function close() {
     if (statter) statter.close();
@@ -1029,7 +1029,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
           // A ref: the entry's index, or (negative) a file without one (extra: [dir, name]).
           // Made a batch at a time, as the walk takes them: 100,000 items made at once would
           // outlive many a young-generation GC, each copying them.
-          const chunks = earlyStats.get(target) ?? null;
+          const chunks = earlyStats.get(target) ?? (refs.length >= statThreadFiles ? shareStats(refs, t) : null);
           return (function* batches() {
             for (let from = 0; from < refs.length; from += REPLAY_BATCH) {
               const to = Math.min(refs.length, from + REPLAY_BATCH);

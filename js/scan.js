@@ -290,7 +290,7 @@ export async function runScan(targets, opts, sink) {
   // With a manifest (js/manifest.js): a local file whose entry stands is answered here (a stat);
   // the rest go to the workers, which read them and hand back what the manifest keeps. A rescan
   // of an unchanged tree starts no scan worker (they start when a batch is to be read).
-  const manifest = opts.manifest != null ? openManifest(opts.manifest, { paths, audit, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs, format, statThreadFiles: opts.manifestStatThreadFiles, statChunk: opts.manifestStatChunk, statThreads: opts.manifestStatThreads, statHere: opts.manifestStatHere, statThreadsStarted: opts.manifestStatThreadsStarted }) : null;
+  const manifest = opts.manifest != null ? openManifest(opts.manifest, { targets, paths, audit, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs, format, statThreadFiles: opts.manifestStatThreadFiles, statChunk: opts.manifestStatChunk, statThreads: opts.manifestStatThreads, statHere: opts.manifestStatHere, statThreadsStarted: opts.manifestStatThreadsStarted }) : null;
   const workers = [];
   const maxAhead = jobs * 2 + 2;
   const pending = new Map();
