@@ -787,7 +787,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   const dirJsonBytes = [];
   function putLine(out, t, at, file, size) {
     const { bytes, slots } = t;
-    out.room(t.room + 3 * file.length + 2);
+    out.room(t.room + 6 * file.length + 2); // a JSON escape (\uXXXX) takes at most 6 bytes per UTF-16 unit
     out.put(bytes[0]);
     for (let j = 0; j < slots.length; j++) {
       const s = slots[j];

@@ -8,13 +8,14 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openTsFile, scanTsFiles } from '../../js/node.js';
 import { buildFleet, FIXTURES } from './fleet.mjs';
 import { MANIFEST_FORMAT, MANIFEST_VERSION, RACY_MS } from '../../js/manifest.js';
+import { runScan } from '../../js/scan.js';
 
 const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
 const PATHS = ['root.sg1.d1.s1', 'root.sg.d1.s1', 'root.工厂.车间.风机.一号.功率', 'root.sg.d1.温度', 'table1.beijing.A1.temperature', 'root.nowhere.d9.s9'];
@@ -128,6 +129,31 @@ describe('a rescan equals a fresh scan', () => {
       assertSameScan(again, fresh, `fixtures, audit ${audit}`);
       assert.equal(again.summary.manifest.answered, fresh.summary.ok);
     }
+  });
+
+  test('NDJSON lines of a rescan whose directory names JSON escapes (control characters: 6 bytes each) equal a fresh scan', async () => {
+    // Lines several times their names' length once escaped, more of them than the first output
+    // buffer holds: the room asked for each line must be what its escapes take.
+    const controls = (from) => Array.from({ length: 200 }, (_, i) => String.fromCharCode(1 + ((from + i) % 31))).join('');
+    const dir = join(work, 'escaped', controls(0), controls(7));
+    mkdirSync(dir, { recursive: true });
+    const fixture = join(FIXTURES, 'tsfile', 'tree_1series.tsfile');
+    for (let i = 0; i < 600; i++) copyFileSync(fixture, join(dir, `${i}.tsfile`));
+    const manifest = join(work, 'escaped.manifest');
+    const lines = async (options) => {
+      const chunks = [];
+      const summary = await runScan([join(work, 'escaped')], { paths: PATHS, format: 'ndjson', manifestRacyMs: 0, ...options }, (out) => {
+        chunks.push(Buffer.from(typeof out === 'string' ? out : Buffer.from(out.buffer, out.byteOffset, out.byteLength)));
+      });
+      return { lines: Buffer.concat(chunks).toString('utf8').trimEnd().split('\n'), summary };
+    };
+    await lines({ manifest });
+    const fresh = await lines({});
+    const again = await lines({ manifest });
+    assert.equal(again.summary.manifest.answered, 600);
+    const facts = (l) => ({ ...JSON.parse(l), bytes_read: undefined, reads: undefined });
+    assert.deepEqual(again.lines.map(facts), fresh.lines.map(facts));
+    assert.ok(again.lines[0].includes('\\u0001'), 'the names are escaped');
   });
 
   test('the CLI: --json records and summary of a rescan equal a fresh scan', () => {
