@@ -787,7 +787,8 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   const dirJsonBytes = [];
   function putLine(out, t, at, file, size) {
     const { bytes, slots } = t;
-    out.room(t.room + 6 * file.length + 2); // a JSON escape (\uXXXX) takes at most 6 bytes per UTF-16 unit
+    // The name escaped (JSON: \uXXXX) or quoted (CSV: quotes doubled, in quotes): at most 6 bytes per UTF-16 unit, and 8.
+    out.room(t.room + 6 * file.length + 8);
     out.put(bytes[0]);
     for (let j = 0; j < slots.length; j++) {
       const s = slots[j];
