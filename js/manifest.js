@@ -540,7 +540,7 @@ function sharedCopy(a) {
   return out;
 }
 /**
- * `count` STAT_THREAD `workers`: `setup(names)`, `post(message)` to all, `chunks` (id → chunk
+ * `count` STAT_THREAD `workers`: `post(message)` to all (first the names, then each tree), `chunks` (id → chunk
  * waiting for its stats), `close()`. When one fails, `onFail()` is called, every chunk not yet
  * handed back is settled with false (statted by the main thread) and all are ended.
  */
@@ -580,7 +580,7 @@ function startStatThreads(count, onFail) {
   const post = (message) => {
     for (const w of workers) w.postMessage(message);
   };
-  return { workers, chunks, setup: post, post, close };
+  return { workers, chunks, post, close };
 }
 
 /**
@@ -589,7 +589,7 @@ function startStatThreads(count, onFail) {
  * entry, `answerLocal(items)` answers the files whose entries stand and leaves the rest to be
  * read, `sent(n, items)` and `took(n, kept)` follow each batch read to its answer, `walkHooks`
  * lets it replay an unchanged directory tree without reading its directories, `finish(files)`
- * writes what this scan saw (when anything changed), `close()` ends the stat thread; `stats`
+ * writes what this scan saw (when anything changed), `close()` ends the stat threads; `stats`
  * counts answered, read and dropped files.
  */
 export function openManifest(file, { paths = [], audit = false, maxIndexBytes, racyMs, format = 'records', statThreadFiles = STAT_THREAD_FILES, statChunk = STAT_CHUNK, statThreads = STAT_THREADS, statHere = null, statThreadsStarted = null, targets: scanTargets = [] } = {}) {
@@ -830,15 +830,15 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     return { record, verd: intern(verdictTable, codes(results)) };
   }
 
-  // ---- Stats shared with a thread of their own (STAT_THREAD). ----
+  // ---- Stats made by threads of their own (STAT_THREAD). ----
   let chunkId = 0;
-  // The recorded trees' stats are shared with the threads only when one is large enough.
-  const large = (body?.targets ?? []).some((t) => t.to - t.from >= statThreadFiles);
-  if (statter && !large) {
+  // Shared with the threads: the stats of each large recorded tree this scan walks.
+  const shared = (body?.targets ?? []).filter((t) => t.to - t.from >= statThreadFiles && scanTargets.includes(t.target));
+  if (statter && !shared.length) {
     statter.close();
     statter = false;
   }
-  if (statter) statter.setup({ dirs, dirOf: sharedCopy(c.dir), names: sharedCopy(old.nameBytes) });
+  if (statter) statter.post({ dirs, dirOf: sharedCopy(c.dir), names: sharedCopy(old.nameBytes) });
   function shareStats(refs, t) {
     if (!statter) return null;
     const n = refs.length;
@@ -865,10 +865,9 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     statter.post(message);
     return chunks;
   }
-  // The stats of each large recorded tree this scan walks start now, before the walk comes to
-  // it: a tree the walk does not replay (a directory in it changed) leaves its stats unused.
-  const earlyStats = new Map();
-  for (const t of body?.targets ?? []) if (t.to - t.from >= statThreadFiles && scanTargets.includes(t.target)) earlyStats.set(t.target, shareStats(c.refs.subarray(t.from, t.to), t));
+  // They start now, before the walk comes to a tree: one it does not replay (a directory in it
+  // changed) leaves its stats unused.
+  const earlyStats = new Map(shared.map((t) => [t.target, shareStats(c.refs.subarray(t.from, t.to), t)]));
   /** Ends the stat threads (the scan is over). */
   function close() {
     if (statter) statter.close();
@@ -1030,7 +1029,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
           // A ref: the entry's index, or (negative) a file without one (extra: [dir, name]).
           // Made a batch at a time, as the walk takes them: 100,000 items made at once would
           // outlive many a young-generation GC, each copying them.
-          const chunks = earlyStats.get(target) ?? (refs.length >= statThreadFiles ? shareStats(refs, t) : null);
+          const chunks = earlyStats.get(target) ?? null;
           return (function* batches() {
             for (let from = 0; from < refs.length; from += REPLAY_BATCH) {
               const to = Math.min(refs.length, from + REPLAY_BATCH);

@@ -80,7 +80,8 @@ const keyOf = (st) => `${st.dev}:${st.ino}`;
  */
 export async function* walkTargetBatches(targets, options = {}) {
   // `replay(target, visited)`: a manifest's items for a directory tree it saw unchanged, in
-  // batches (or null: walk it), `onDirectory(dir)` before each directory is read, `walked(item)` each item walked.
+  // batches (or null: walk it); `onDirectory(dir)` before each directory is read; `walked(item)`
+  // each item walked.
   const { replay, onDirectory, walked } = options;
   const visited = Object.assign(new Set(), { onDirectory });
   let batch = [];
