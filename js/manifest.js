@@ -457,8 +457,9 @@ class TextChunk {
     for (let i = end - 1, y = x; i >= this.at; i--, y = Math.floor(y / 10)) this.buf[i] = 48 + (y % 10);
     this.at = end;
   }
-  bytes() {
-    return this.buf.subarray(0, this.at);
+  /** The bytes written since `from` (later writes leave them as they are: a buffer outgrown is copied, not changed). */
+  bytes(from = 0) {
+    return this.buf.subarray(from, this.at);
   }
 }
 /** Bytes a template's numbers take at most (String(x) of a float64: under 25 characters). */
@@ -880,7 +881,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
    * `{items}` for a run to be read (by the workers).
    */
   async function answerLocal(items) {
-    const run = { items, i: 0, segs: [], hits: null, misses: null };
+    const run = { items, i: 0, segs: [], hits: null, misses: null, text: null };
     for (let wait; (wait = answerRun(run)) !== null; ) await wait;
     if (run.hits) run.segs.push(ranHits(run.hits));
     if (run.misses) run.segs.push({ items: run.misses });
@@ -889,12 +890,16 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   // A run of answered files, closed: each group's files' summary at once (its summary times its files).
   function ranHits(h) {
     for (const g of h.groups) mergeSummary(h.summary, g.summary, g.count);
-    return { output: format === 'records' ? h.output : h.output.bytes(), summary: h.summary, noErrors: true };
+    return { output: format === 'records' ? h.output : h.output.bytes(h.from), summary: h.summary, noErrors: true };
   }
   function hitsOf(run) {
     if (run.misses) run.segs.push({ items: run.misses });
     run.misses = null;
-    return (run.hits ??= { output: format === 'records' ? [] : new TextChunk(run.items.length), summary: newSummary(paths), noErrors: true, groups: [] });
+    if (run.hits) return run.hits;
+    // The runs of one call share one buffer, each its own part of it (one per run: a tree
+    // with a changed file in every hundred allocated a whole batch's buffer per run).
+    const output = format === 'records' ? [] : (run.text ??= new TextChunk(run.items.length - run.i));
+    return (run.hits = { output, from: format === 'records' ? 0 : output.at, summary: newSummary(paths), noErrors: true, groups: [] });
   }
   function missed(run, item) {
     if (run.hits) run.segs.push(ranHits(run.hits));
@@ -1143,14 +1148,19 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
       out.audit[i] = k.audit ? intern(audits, k.audit) : -1;
       putBytes(i, k.head, k.tail);
     });
-    // Each tree's files: their entries' places in this manifest, or a name (extra) for a file without one.
-    let place = null;
+    // Each tree's files: their entries' places in this manifest, or a name (extra) for a file
+    // without one. A file read this time is looked up among those read (few, when few changed),
+    // one answered through its old entry.
+    let addedPlace = null;
     const placeOf = (f) => {
-      if (!place) {
-        place = new Map();
-        for (let i = 0; i < N; i++) place.set(dirs[out.dir[i]] + newNames[i], i);
+      if (!addedPlace) {
+        addedPlace = new Map();
+        for (let i = carried.length; i < N; i++) addedPlace.set(dirs[out.dir[i]] + newNames[i], i);
       }
-      return place.get(f);
+      const i = addedPlace.get(f);
+      if (i !== undefined) return i;
+      const at = entryOf(f);
+      return at !== undefined && remap[at] >= 0 ? remap[at] : undefined;
     };
     const allRefs = [];
     const trees = live.map((t) => {

@@ -122,7 +122,7 @@ function scanFast(item, count) {
   }
 }
 
-async function scanBatch({ seq, items, packed }) {
+async function scanBatch({ seq, items, packed, records: asRecords }) {
   items ??= unpackBatch(packed);
   const records = [];
   // The paths are staged once per batch (scanOne's probeMany stages the same bytes again).
@@ -153,6 +153,8 @@ async function scanBatch({ seq, items, packed }) {
       records.push(record);
     }
   }
+  // `asRecords`: the main thread puts them between a manifest's answered runs (and sums them there).
+  if (asRecords) return parentPort.postMessage({ seq, output: records, summary: null, kept });
   const part = newSummary(paths);
   for (const r of records) addToSummary(part, r);
   if (format === 'records') parentPort.postMessage({ seq, output: records, summary: part, kept });

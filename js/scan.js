@@ -336,7 +336,7 @@ export async function runScan(targets, opts, sink) {
           mergeSummary(summary, r.summary);
           done += r.summary.files;
           manifest?.took(nextEmit - 1, r.kept);
-          await sink(r.output, r.noErrors === true);
+          for (const part of r.parts ?? [r]) await sink(part.output, part.noErrors === true);
           onProgress?.({ done, found, total: walked ? found : null, bytesRead: summary.bytesRead, elapsedMs: performance.now() - t0 });
         }
         wakeUp();
@@ -349,7 +349,9 @@ export async function runScan(targets, opts, sink) {
     const w = { worker, busy: 0 };
     worker.on('message', (msg) => {
       w.busy--;
-      deliver(msg.seq, msg);
+      const stitch = stitches.get(msg.seq);
+      stitches.delete(msg.seq);
+      deliver(msg.seq, stitch ? stitch(msg) : msg);
     });
     worker.on('error', fail);
     worker.on('exit', (code) => {
@@ -393,7 +395,9 @@ export async function runScan(targets, opts, sink) {
 
   let batch = [];
   let batchIsUrls = false;
-  const send = async (items, isUrls) => {
+  // A read batch whose records come back as records (`stitch`: put in place by stitched()).
+  const stitches = new Map();
+  const send = async (items, isUrls, stitch = null) => {
     let w = null;
     while (!failed && (seq - nextEmit >= maxAhead || (!isUrls && !(w = idleWorker())))) await waitForSlot();
     if (failed) return;
@@ -401,8 +405,34 @@ export async function runScan(targets, opts, sink) {
     if (isUrls) scanUrls(n, items);
     else {
       w.busy++;
-      w.worker.postMessage(manifest ? manifest.sent(n, items) : { seq: n, items });
+      const message = manifest ? manifest.sent(n, items) : { seq: n, items };
+      if (stitch) {
+        stitches.set(n, stitch);
+        message.records = true;
+      }
+      w.worker.postMessage(message);
     }
+  };
+  // The runs of a manifest batch in walk order, its runs to read read as one batch: their
+  // records, put back between the answered runs, each run its own chunk of output. (A batch
+  // each, a tree with one file in a hundred changed made a round trip to a worker per
+  // changed file, and the rescan waited on them.)
+  const stitched = (segs) => (msg) => {
+    const records = msg.output;
+    const part = newSummary(paths);
+    const parts = [];
+    let k = 0;
+    for (const seg of segs) {
+      if (!seg.items) {
+        mergeSummary(part, seg.summary);
+        parts.push(seg);
+        continue;
+      }
+      const run = records.slice(k, (k += seg.items.length));
+      for (const r of run) addToSummary(part, r);
+      parts.push({ output: format === 'records' ? run : formatRecords(run, format, paths) });
+    }
+    return { seq: msg.seq, parts, summary: part, kept: msg.kept };
   };
   const flush = async () => {
     if (!batch.length) return;
@@ -410,7 +440,10 @@ export async function runScan(targets, opts, sink) {
     batch = [];
     if (!manifest || batchIsUrls) return send(items, batchIsUrls);
     // Answered here, in walk order with the runs that are read.
-    for (const seg of await manifest.answerLocal(items)) {
+    const segs = await manifest.answerLocal(items);
+    const reads = segs.filter((seg) => seg.items);
+    if (reads.length > 1) return send(reads.flatMap((seg) => seg.items), false, stitched(segs));
+    for (const seg of segs) {
       if (seg.items) await send(seg.items, false);
       else {
         while (!failed && seq - nextEmit >= maxAhead) await waitForSlot();

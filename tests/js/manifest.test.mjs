@@ -8,7 +8,7 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -233,6 +233,25 @@ describe('the CLI output of a rescan, made from its entries, equals a fresh scan
       else assert.ok(said >= 45, 'every file answered');
     });
   }
+  // (Last: it changes files of the tree.) Changed files scattered through one batch are read
+  // together and their lines put back in walk order between the answered runs.
+  test('json, csv and text after a change in every fourth file: line for line', () => {
+    const flags = Object.keys(masks);
+    const extraOf = (flag) => (flag === 'text' ? [] : [`--${flag}`]);
+    for (const flag of flags) cli(...extraOf(flag), '--manifest', join(work, `scattered-${flag}.manifest`));
+    const files = readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.tsfile')).sort();
+    const changed = files.filter((_, i) => i % 4 === 1);
+    const then = Math.floor(Date.now() / 1000) - 1800;
+    for (const f of changed) utimesSync(join(dir, f), then, then);
+    for (const flag of flags) {
+      const fresh = cli(...extraOf(flag)).out;
+      const again = cli(...extraOf(flag), '--manifest', join(work, `scattered-${flag}.manifest`));
+      assert.equal(masks[flag](again.out), masks[flag](fresh), flag);
+      const said = (flag === 'json' ? again.out : flag === 'csv' ? again.err : again.out).match(flag === 'json' ? /"answered":(\d+),"read":(\d+)/ : /: (\d+) files answered from it, (\d+) read/);
+      assert.ok(said, `${flag}: the summary names the manifest`);
+      assert.equal(Number(said[2]), changed.length, `${flag}: the ${changed.length} changed files read again`);
+    }
+  });
 });
 
 
@@ -290,6 +309,22 @@ describe('a changed file is read again', () => {
   }
   const later = (file) => new Date(statSync(file).mtimeMs + 10_000);
 
+  test('several, scattered through the tree: each read again, the records in walk order', async () => {
+    const dir = join(work, 'scattered');
+    const entries = buildFleet(dir, { count: 40, hostile: false });
+    const then = Math.floor(Date.now() / 1000) - 3600;
+    for (const e of entries) utimesSync(e.file, then, then);
+    const manifest = join(dir, 'm');
+    await scan(dir, { paths: PATHS, manifest });
+    const changed = entries.filter((_, i) => i % 3 === 1);
+    for (const e of changed) utimesSync(e.file, then + 60, then + 60);
+    const fresh = await scan(dir, { paths: PATHS });
+    const again = await scan(dir, { paths: PATHS, manifest });
+    assertSameScan(again, fresh, 'after the changes');
+    assert.equal(again.summary.manifest.read, changed.length);
+    for (const e of changed) assert.ok(again.records.find((r) => r.file === e.file).reads > 0, `${e.file} was read again`);
+    rmSync(dir, { recursive: true, force: true });
+  });
   test('by size', async () => {
     await rescanAfter((f) => writeFileSync(f, Buffer.concat([readFileSync(f), Buffer.from('x')])));
   });
