@@ -36,7 +36,7 @@
 // columns (old_version: delete it to scan afresh) is a typed error: kind 'manifest', `reason`,
 // `path`.
 import { Buffer } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { createHash } from 'node:crypto';
 import { availableParallelism, endianness } from 'node:os';
@@ -260,17 +260,30 @@ export function readManifest(path) {
 }
 
 /** Writes a manifest at `path` (its JSON body, its columns and its bytes): a temporary file beside it, renamed over it. */
+/**
+ * Writes a manifest at `path` (its JSON body, its columns and its bytes, each a list of typed
+ * arrays, written as they are): a temporary file beside it, renamed over it.
+ */
 export function writeManifest(path, body, columns, blobs) {
   const json = Buffer.from(JSON.stringify(body));
-  const tables = Buffer.concat([json, columns]);
-  const header = `${JSON.stringify({ format: MANIFEST_FORMAT, version: MANIFEST_VERSION, json: json.length, columns: columns.length, blobs: blobs.length, sha256: sha256(tables), blobsSha256: sha256(blobs) })}\n`;
+  const length = (parts) => parts.reduce((a, p) => a + p.byteLength, 0);
+  const hashOf = (parts) => parts.reduce((h, p) => h.update(p), createHash('sha256')).digest('hex');
+  const header = `${JSON.stringify({ format: MANIFEST_FORMAT, version: MANIFEST_VERSION, json: json.length, columns: length(columns), blobs: length(blobs), sha256: hashOf([json, ...columns]), blobsSha256: hashOf(blobs) })}\n`;
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  let fd;
   try {
     if (!LITTLE_ENDIAN) throw new Error('the manifest columns are little-endian; this machine is not');
-    writeFileSync(tmp, Buffer.concat([Buffer.from(header), tables, blobs]));
+    fd = openSync(tmp, 'w');
+    for (const part of [Buffer.from(header), json, ...columns, ...blobs]) {
+      const bytes = new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+    }
+    closeSync(fd);
+    fd = undefined;
     renameSync(tmp, path);
   } catch (e) {
     try {
+      if (fd !== undefined) closeSync(fd);
       unlinkSync(tmp);
     } catch {
       // nothing to remove
@@ -1100,30 +1113,51 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     for (const k of I8) out[k] = new Int8Array(N);
     const newNames = new Array(N);
     const remap = new Int32Array(n).fill(-1);
-    const parts = [];
     const objects = [];
+    // The carried entries column by column, their bytes as runs of the old section (entries
+    // whose bytes lie one after another there are copied as one).
+    for (const k of carried.length ? ALL : []) {
+      const from = c[k];
+      const to = out[k];
+      for (let i = 0; i < carried.length; i++) to[i] = from[carried[i]];
+    }
+    const blobs = [];
     let blobAt = 0;
-    const putBytes = (i, head, tail) => {
-      out.blob[i] = blobAt;
-      out.head[i] = head.length;
-      out.tail[i] = tail.length;
-      parts.push(head, tail);
-      blobAt += head.length + tail.length;
-    };
-    carried.forEach((at, i) => {
+    let runFrom = 0;
+    let runTo = 0;
+    for (let i = 0; i < carried.length; i++) {
+      const at = carried[i];
       remap[at] = i;
-      for (const k of ALL) out[k][i] = c[k][at];
       if (carriedVerd[i] >= 0) {
         out.set[i] = current;
         out.verd[i] = carriedVerd[i];
       }
       newNames[i] = names[at];
-      const from = c.blob[at];
-      if (oldBlobs) putBytes(i, oldBlobs.subarray(from, from + c.head[at]), oldBlobs.subarray(from + c.head[at], from + c.head[at] + c.tail[at]));
-      else putBytes(i, new Uint8Array(0), new Uint8Array(0));
+      out.blob[i] = blobAt;
+      if (!oldBlobs) {
+        out.head[i] = 0;
+        out.tail[i] = 0;
+      } else if (c.head[at] + c.tail[at] > 0) {
+        const from = c.blob[at];
+        if (from !== runTo) {
+          if (runTo > runFrom) blobs.push(oldBlobs.subarray(runFrom, runTo));
+          runFrom = from;
+          runTo = from;
+        }
+        runTo += c.head[at] + c.tail[at];
+        blobAt += c.head[at] + c.tail[at];
+      }
       const v = versions.get(at);
       if (v) objects.push([i, v[2], v[3]]);
-    });
+    }
+    if (runTo > runFrom) blobs.push(oldBlobs.subarray(runFrom, runTo));
+    const putBytes = (i, head, tail) => {
+      out.blob[i] = blobAt;
+      out.head[i] = head.length;
+      out.tail[i] = tail.length;
+      blobs.push(head, tail);
+      blobAt += head.length + tail.length;
+    };
     added.forEach(({ file: f, k }, j) => {
       const i = carried.length + j;
       const [dir, name] = splitFile(f);
@@ -1187,7 +1221,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     });
     const refs = Int32Array.from(allRefs);
     const nameBytes = Buffer.from(newNames.join('\0'));
-    const columns = Buffer.concat([...F64.map((k) => Buffer.from(out[k].buffer)), ...I32.map((k) => Buffer.from(out[k].buffer)), Buffer.from(refs.buffer), ...I8.map((k) => Buffer.from(out[k].buffer)), nameBytes]);
+    const columns = [...F64.map((k) => out[k]), ...I32.map((k) => out[k]), refs, ...I8.map((k) => out[k]), nameBytes];
     writeManifest(file, {
       maxIndexBytes: maxIndexBytes ?? null,
       count: N,
@@ -1199,7 +1233,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
       audits: audits.texts.map((x) => JSON.parse(x)),
       objects,
       targets: trees,
-    }, columns, Buffer.concat(parts));
+    }, columns, blobs);
   }
 
   /**
