@@ -298,6 +298,7 @@ export async function runScan(targets, opts, sink) {
   let seq = 0;
   let nextEmit = 0;
   let found = 0;
+  let toRead = 0; // files handed to the workers
   let done = 0;
   let walked = false;
   let failed = null;
@@ -363,7 +364,8 @@ export async function runScan(targets, opts, sink) {
   const idleWorker = () => {
     const w = workers.reduce((a, b) => (b.busy < (a?.busy ?? Infinity) ? b : a), null);
     if (w && w.busy === 0) return w;
-    if (workers.length < jobs && (workers.length === 0 || found >= workers.length * perExtraWorker)) return spawn();
+    // (With a manifest, the files to read count: a rescan with few changed needs one worker.)
+    if (workers.length < jobs && (workers.length === 0 || (manifest ? toRead : found) >= workers.length * perExtraWorker)) return spawn();
     return w && w.busy < 2 ? w : null;
   };
 
@@ -404,6 +406,7 @@ export async function runScan(targets, opts, sink) {
     const n = seq++;
     if (isUrls) scanUrls(n, items);
     else {
+      toRead += items.length;
       w.busy++;
       const message = manifest ? manifest.sent(n, items) : { seq: n, items };
       if (stitch) {
