@@ -259,7 +259,6 @@ export function readManifest(path) {
   }
 }
 
-/** Writes a manifest at `path` (its JSON body, its columns and its bytes): a temporary file beside it, renamed over it. */
 /**
  * Writes a manifest at `path` (its JSON body, its columns and its bytes, each a list of typed
  * arrays, written as they are): a temporary file beside it, renamed over it.
