@@ -445,15 +445,14 @@ export async function runScan(targets, opts, sink) {
     // Answered here, in walk order with the runs that are read.
     const segs = await manifest.answerLocal(items);
     const reads = segs.filter((seg) => seg.items);
-    if (reads.length > 1) return send(reads.flatMap((seg) => seg.items), false, stitched(segs));
-    for (const seg of segs) {
-      if (seg.items) await send(seg.items, false);
-      else {
-        while (!failed && seq - nextEmit >= maxAhead) await waitForSlot();
-        if (failed) return;
-        deliver(seq++, seg);
-      }
-    }
+    if (reads.length && segs.length > 1) return send(reads.flatMap((seg) => seg.items), false, stitched(segs));
+    // One run: all to read (the worker writes their text), or all answered.
+    const [seg] = segs;
+    if (!seg) return;
+    if (seg.items) return send(seg.items, false);
+    while (!failed && seq - nextEmit >= maxAhead) await waitForSlot();
+    if (failed) return;
+    deliver(seq++, seg);
   };
 
   try {
