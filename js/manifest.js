@@ -270,17 +270,21 @@ export function readManifest(path) {
 export function writeManifest(path, body, columns, blobs) {
   const json = Buffer.from(JSON.stringify(body));
   const length = (parts) => parts.reduce((a, p) => a + p.byteLength, 0);
-  const hashOf = (parts) => parts.reduce((h, p) => h.update(p), newSha256()).digest('hex');
-  const header = `${JSON.stringify({ format: MANIFEST_FORMAT, version: MANIFEST_VERSION, json: json.length, columns: length(columns), blobs: length(blobs), sha256: hashOf([json, ...columns]), blobsSha256: hashOf(blobs) })}\n`;
+  const headerOf = (sha256, blobsSha256) => Buffer.from(`${JSON.stringify({ format: MANIFEST_FORMAT, version: MANIFEST_VERSION, json: json.length, columns: length(columns), blobs: length(blobs), sha256, blobsSha256 })}\n`);
+  // The parts are hashed and written in one pass after the header's place (a digest's hex is
+  // always 64 characters, so its length is known before them), then the header.
+  const headerLength = headerOf(NO_DIGEST, NO_DIGEST).length;
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   let fd;
   try {
     if (!LITTLE_ENDIAN) throw new Error('the manifest columns are little-endian; this machine is not');
     fd = openSync(tmp, 'w');
-    for (const part of [Buffer.from(header), json, ...columns, ...blobs]) {
-      const bytes = new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
-      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
-    }
+    const out = partWriter(fd, headerLength);
+    const sha256 = out.section([json, ...columns]);
+    const blobsSha256 = out.section(blobs);
+    const header = headerOf(sha256, blobsSha256);
+    if (header.length !== headerLength) throw new Error('the header changed length');
+    out.write(header, 0);
     closeSync(fd);
     fd = undefined;
     renameSync(tmp, path);
@@ -293,6 +297,52 @@ export function writeManifest(path, body, columns, blobs) {
     }
     throw Object.assign(manifestError(path, 'unwritable', `the manifest cannot be written (${e.code ?? e.message})`), { cause: e });
   }
+}
+const NO_DIGEST = '0'.repeat(64);
+/** Parts of less than this are gathered into one buffer before they are hashed and written. */
+const SMALL_PART = 1 << 16;
+
+/**
+ * Writes sections of parts to `fd` from `position` on: `section(parts)` writes them and returns
+ * their SHA-256 (hex); small parts go out together (a first scan's kept bytes are two small
+ * parts per file: 200,000 writes and hash updates for 100,000 files took 0.7 s, one per MiB
+ * a tenth of that).
+ */
+function partWriter(fd, position) {
+  const gather = Buffer.allocUnsafe(1 << 20);
+  let gathered = 0;
+  const write = (bytes, at) => {
+    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
+  };
+  return {
+    write,
+    section(parts) {
+      const hash = newSha256();
+      const flush = () => {
+        if (gathered === 0) return;
+        const bytes = gather.subarray(0, gathered);
+        hash.update(bytes);
+        write(bytes, position);
+        position += gathered;
+        gathered = 0;
+      };
+      for (const part of parts) {
+        const bytes = part instanceof Uint8Array ? part : new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
+        if (bytes.length >= SMALL_PART) {
+          flush();
+          hash.update(bytes);
+          write(bytes, position);
+          position += bytes.length;
+          continue;
+        }
+        if (gathered + bytes.length > gather.length) flush();
+        gather.set(bytes, gathered);
+        gathered += bytes.length;
+      }
+      flush();
+      return hash.digest('hex');
+    },
+  };
 }
 
 const OFFSET = FIGURES.indexOf('offset');
@@ -1189,7 +1239,10 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     // without one. A file read this time is looked up among those read (few, when few changed),
     // one answered through its old entry.
     let addedPlace = null;
+    let nextAdded = carried.length;
     const placeOf = (f) => {
+      // Files are read in walk order: the next one read is most often this one.
+      if (nextAdded < N && added[nextAdded - carried.length].file === f) return nextAdded++;
       if (!addedPlace) {
         addedPlace = new Map();
         for (let i = carried.length; i < N; i++) addedPlace.set(dirs[out.dir[i]] + newNames[i], i);
