@@ -8,6 +8,7 @@
 // the targets were walked.
 import { Worker } from 'node:worker_threads';
 import { readdirSync, statSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -151,18 +152,12 @@ export function* walkTargets(targets, visited = new Set()) {
 
 // A name that is not UTF-8 (a Linux file name is bytes) is kept as its bytes for opening and
 // shown with its other bytes as \xNN: a lossy string would name no file at all.
-const utf8Name = (bytes) => {
-  const text = bytes.toString('utf8');
-  return Buffer.byteLength(text) === bytes.length && Buffer.from(text).equals(bytes) ? text : null;
-};
-const shownName = (bytes) => utf8Name(bytes) ?? Array.from(bytes, (c) => (c < 0x80 ? String.fromCharCode(c) : `\\x${c.toString(16).padStart(2, '0')}`)).join('');
-
-/** A directory entry's path: a string, or the bytes when the directory or the name is not UTF-8. */
-function entryPath(dir, name) {
-  const text = utf8Name(name);
-  if (typeof dir === 'string' && text !== null) return join(dir, text);
-  return Buffer.concat([Buffer.isBuffer(dir) ? dir : Buffer.from(dir), Buffer.from('/'), name]);
-}
+const utf8Name = (bytes) => (isUtf8(bytes) ? bytes.toString('utf8') : null);
+const escapedName = (bytes) => Array.from(bytes, (c) => (c < 0x80 ? String.fromCharCode(c) : `\\x${c.toString(16).padStart(2, '0')}`)).join('');
+const SLASH = Buffer.from('/');
+// What join(dir, name) puts before a name (a name holds no separator and is never . or ..), made
+// once per directory: join normalizes the whole path at every call.
+const joinPrefix = (dir) => join(dir, 'x').slice(0, -1);
 
 // `dir` is a path (a string, or bytes); `shown` is how records name it.
 function* walkDirectory(dir, ancestors, visited, shown = dir) {
@@ -175,10 +170,15 @@ function* walkDirectory(dir, ancestors, visited, shown = dir) {
     return;
   }
   entries.sort((a, b) => Buffer.compare(a.name, b.name));
+  // An entry's path is a string, or its bytes when the directory or its name is not UTF-8.
+  const prefix = typeof dir === 'string' ? joinPrefix(dir) : null;
+  let shownPrefix = null;
   for (const d of entries) {
-    const p = entryPath(dir, d.name);
-    const file = typeof p === 'string' ? p : join(shown, shownName(d.name));
-    const named = TSFILE_NAME.test(shownName(d.name));
+    const text = utf8Name(d.name);
+    const p = prefix !== null && text !== null ? prefix + text : Buffer.concat([Buffer.isBuffer(dir) ? dir : Buffer.from(dir), SLASH, d.name]);
+    const shownText = text ?? escapedName(d.name);
+    const file = typeof p === 'string' ? p : (shownPrefix ??= joinPrefix(shown)) + shownText;
+    const named = TSFILE_NAME.test(shownText);
     if (d.isFile()) {
       if (named) yield { path: p, file };
       continue;
