@@ -9,7 +9,7 @@ import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { addToSummary, failedRecord, formatRecords, newSummary, scanOne, tailRecord } from './scan-core.js';
 import { TAIL_WINDOW } from './wire.js';
-import { keepByReading, keepFromWindow, keptFacts, unpackBatch } from './manifest.js';
+import { keepByReading, keepFromWindow, keptFacts, packKept, unpackBatch } from './manifest.js';
 
 // `keep`: a scan with a manifest (js/manifest.js): of a file read, what the manifest keeps goes
 // back beside its record (files it answers never come here: the main thread answers them).
@@ -85,6 +85,7 @@ const utf8 = new TextEncoder();
 // nor a second read is needed. A larger file costs fstat and a read of its tail window.
 const FIRST_READ = TAIL_WINDOW + 1;
 
+/** `{record, keep}` (keep: what a manifest keeps of the file, or null), `{held}` (the bytes read, for the usual way) or null. */
 function scanFast(item, count) {
   let fd;
   try {
@@ -113,8 +114,7 @@ function scanFast(item, count) {
     // TsFileMetadata outside the window: the usual way, reusing what was read.
     if (f.length === 0) return { held: { blocks: [{ start: 0, bytes: first }, { start: size - window.length, bytes: window }], reads, bytesRead } };
     const record = tailRecord(item.file, size, f, paths, reads, bytesRead);
-    if (st) record.keep = st.size === size ? keepFromWindow(st, first.subarray(0, Math.min(size, 12)), window, Date.now(), racyMs) : null;
-    return record;
+    return { record, keep: st && st.size === size ? keepFromWindow(st, first.subarray(0, Math.min(size, 12)), window, Date.now(), racyMs) : null };
   } catch {
     return null;
   } finally {
@@ -136,10 +136,9 @@ async function scanBatch({ seq, items, packed, records: asRecords }) {
     }
     let before;
     const fast = fastRoute ? scanFast(item, count) : null;
-    if (fast?.file !== undefined) {
-      if (keep) kept[i] = keptFacts(fast, fast.keep);
-      delete fast.keep;
-      records.push(fast);
+    if (fast?.record) {
+      if (keep) kept[i] = keptFacts(fast.record, fast.keep);
+      records.push(fast.record);
     } else {
       if (keep && before === undefined) {
         try {
@@ -153,15 +152,17 @@ async function scanBatch({ seq, items, packed, records: asRecords }) {
       records.push(record);
     }
   }
+  const keptPacked = kept && packKept(kept);
+  const transfer = keptPacked ? [keptPacked.bytes.buffer] : [];
   // `asRecords`: the main thread puts them between a manifest's answered runs (and sums them there).
-  if (asRecords) return parentPort.postMessage({ seq, output: records, summary: null, kept });
+  if (asRecords) return parentPort.postMessage({ seq, output: records, summary: null, kept: keptPacked }, transfer);
   const part = newSummary(paths);
   for (const r of records) addToSummary(part, r);
-  if (format === 'records') parentPort.postMessage({ seq, output: records, summary: part, kept });
+  if (format === 'records') parentPort.postMessage({ seq, output: records, summary: part, kept: keptPacked }, transfer);
   else {
     // Text goes as UTF-8 bytes, transferred: no copy, and the main thread writes them as they are.
     const bytes = utf8.encode(formatRecords(records, format, paths));
-    parentPort.postMessage({ seq, output: bytes, summary: part, kept }, [bytes.buffer]);
+    parentPort.postMessage({ seq, output: bytes, summary: part, kept: keptPacked }, [bytes.buffer, ...transfer]);
   }
 }
 
