@@ -4,6 +4,7 @@
 // bytes sent); and the servers users run in development — npm's http-server, Vite's dev and
 // preview servers (sirv), Python's http.server (no Range support at all).
 import { spawn, spawnSync } from 'node:child_process';
+import { request } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -126,19 +127,37 @@ http {
   };
 }
 
-/** Waits until `port` accepts connections, or fails with what the child printed. */
+/** Whether an HTTP request to `port` gets an answer (any status). */
+const answers = (port) =>
+  new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path: '/', method: 'HEAD', agent: false, timeout: 2000 }, (res) => {
+      res.resume();
+      resolve(true);
+    });
+    req.once('timeout', () => req.destroy());
+    req.once('error', () => resolve(false));
+    req.end();
+  });
+
+/**
+ * Waits until the child answers HTTP on `port` (a connection alone could be another process's
+ * on a port taken between freePort and the child's bind: the child then exits), or fails with
+ * what the child printed; an error of a child that exited has `exited: true`.
+ */
 async function whenListening(child, port, name, output) {
   let exited = false;
   child.once('exit', () => (exited = true));
+  const failed = (why) => Object.assign(new Error(`${name} ${why}: ${output()}`), { exited });
   let listening = false;
-  for (let i = 0; i < 600 && !(listening = await canConnect(port)); i++) {
-    if (exited) throw new Error(`${name} exited: ${output()}`);
+  for (let i = 0; i < 600 && !(listening = (await canConnect(port)) && (await answers(port)) && !exited); i++) {
+    if (exited) throw failed('exited');
     await new Promise((r) => setTimeout(r, 25));
   }
   if (!listening) {
+    if (exited) throw failed('exited');
     // Stopped here: a child left running would keep the test file's process, and the suite, alive.
-    if (!exited) child.kill('SIGTERM');
-    throw new Error(`${name} did not listen on ${port}: ${output()}`);
+    child.kill('SIGTERM');
+    throw failed(`did not answer on ${port}`);
   }
   return () =>
     exited
@@ -169,7 +188,7 @@ export async function startHttpServer(root) {
  * Vite's dev server (`mode` 'dev') or preview server ('preview') serving `root` as its public
  * files: `{origin, stop()}`. Vite's cache goes to a temporary directory, not into `root`.
  */
-export async function startVite(root, mode) {
+export async function startVite(root, mode, attempt = 1) {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'tsfile-bloom-vite-'));
   const config = join(dir, 'vite.config.mjs');
@@ -177,7 +196,15 @@ export async function startVite(root, mode) {
   writeFileSync(config, `export default ${JSON.stringify({ root, cacheDir: join(dir, 'cache'), logLevel: 'warn', server, preview: server, build: { outDir: root } })};\n`);
   const args = [join(ROOT, 'node_modules/vite/bin/vite.js'), ...(mode === 'preview' ? ['preview'] : []), '--config', config];
   const { child, output } = spawnServer(`vite ${mode}`, process.execPath, args, { cwd: dir });
-  const stopChild = await whenListening(child, port, `vite ${mode}`, output);
+  let stopChild;
+  try {
+    stopChild = await whenListening(child, port, `vite ${mode}`, output);
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    // (strictPort: a port taken by another process between freePort and Vite's bind ends it.)
+    if (e.exited && attempt < 3) return startVite(root, mode, attempt + 1);
+    throw e;
+  }
   return {
     name: `vite ${mode}`,
     origin: `http://127.0.0.1:${port}`,
