@@ -460,7 +460,7 @@ export function packKept(kept) {
     const tail = [at, k.tail.length];
     bytes.set(k.tail, at);
     at += k.tail.length;
-    return { id: k.id, figures: k.figures, indexed: k.indexed, past: k.past, verdicts: k.verdicts, audit: k.audit, head, tail };
+    return { ...k, head, tail };
   });
   return { facts, bytes };
 }
