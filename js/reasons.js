@@ -1,5 +1,5 @@
 // A TsFile probe's reason in words: the one place the package words it. The core decides the
-// reason (src/tsfile/audit.rs `Reason`, `Listed`) and the wasm module passes it as four numbers
+// reason (src/tsfile/verdict.rs `Reason`, `Listed`) and the wasm module passes it as four numbers
 // at the end of the probe record (`Reason::codes`); the sentences live here
 // rather than in the size-budgeted module. They are the native crate's `Reason::text_listed`
 // word for word (tests/reasons.rs runs this module against it), and every consumer — the
@@ -18,7 +18,7 @@ function seedsClear(probes) {
 }
 
 /**
- * The sentence for reason `codes` = `[kind, wrong, consulted, listed]` (src/tsfile/audit.rs
+ * The sentence for reason `codes` = `[kind, wrong, consulted, listed]` (src/tsfile/verdict.rs
  * `Reason::codes`, decoded by js/wire.js) of probe `p` (`{variant, charset, confirmed, probes, others}`, as
  * TsFile#probe gives them); `summary`: the audit's summary (for kind 2), or null.
  */

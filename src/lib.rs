@@ -17,7 +17,8 @@
 //! Opening a file the C++ writer wrote (10 series; the expected values are its manifest's):
 //!
 //! ```
-//! use tsfile_bloom::audit::{AuditStatus, FileVerdict};
+//! use tsfile_bloom::audit::AuditStatus;
+//! use tsfile_bloom::verdict::FileVerdict;
 //! use tsfile_bloom::tsfile::TsFileReader;
 //!
 //! // A `std::fs::File` is a source (positional reads); its `std::io::Error` converts into
@@ -74,8 +75,9 @@ pub mod source;
 pub mod teach;
 pub mod tsfile;
 
-// The audit and the charset bridge belong to the TsFile reader; kept at the root too.
-pub use tsfile::{audit, encoder};
+// The audit, the probe rule, its verdicts and the charset bridge belong to the TsFile reader;
+// kept at the root too.
+pub use tsfile::{audit, encoder, probe, verdict};
 
 // The npm package's bindings: only with the `wasm` feature (Cargo.toml), which scripts/build.sh
 // turns on, so a crate that uses this one on wasm32 gets no exports or allocator of ours.

@@ -10,11 +10,12 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use tsfile_bloom::audit::{AuditStatus, FileVerdict};
+use tsfile_bloom::audit::AuditStatus;
 use tsfile_bloom::leveldb::{Compression, KeyFormat, LevelDbTable, ProbeReason};
 use tsfile_bloom::source::{FileSource, ReadAt};
-use tsfile_bloom::tsfile::reader::OtherProbe;
+use tsfile_bloom::tsfile::view::OtherProbe;
 use tsfile_bloom::tsfile::{BloomEncoding, DataType, TsFileReader};
+use tsfile_bloom::verdict::FileVerdict;
 use tsfile_bloom::{BloomFilter, Charset, Error, ErrorKind, TailVariant, Verdict};
 
 fn root() -> PathBuf {

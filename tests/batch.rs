@@ -1,14 +1,16 @@
-//! The verdict-only rule (`audit::VerdictRule`, behind `mightContainMany`, `probeMany` and the
-//! listing's maybe-present) against `audit::probe_file`, path by path, on
+//! The verdict-only rule (`probe::VerdictRule`, behind `mightContainMany`, `probeMany` and the
+//! listing's maybe-present) against `probe::probe_file`, path by path, on
 //! every TsFile fixture that opens: before and after the index is read, for every variant
 //! choice and every charset, over the file's own paths and paths that are not in it.
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use tsfile_bloom::audit::{self, VerdictRule};
+use tsfile_bloom::audit;
 use tsfile_bloom::encoder::BuiltIn;
+use tsfile_bloom::probe::{self, VerdictRule};
 use tsfile_bloom::source::FileSource;
 use tsfile_bloom::tsfile;
+use tsfile_bloom::verdict::FileVerdict;
 use tsfile_bloom::{BloomFilter, Charset, TailVariant};
 
 fn paths_for(series: &[tsfile::Series]) -> Vec<Vec<u8>> {
@@ -78,7 +80,7 @@ fn batch_verdicts_equal_probe_file_on_every_fixture() {
                         for p in &paths {
                             let got = rule.verdict(f, p, &BuiltIn).map_err(|e| e.kind);
                             let want =
-                                audit::probe_file(f, a, p, variant, charset).map(|fp| fp.verdict).map_err(|e| e.kind);
+                                probe::probe_file(f, a, p, variant, charset).map(|fp| fp.verdict).map_err(|e| e.kind);
                             assert_eq!(
                                 got,
                                 want,
@@ -129,9 +131,9 @@ fn listing_verdicts_and_index_lookups_equal_probe_file_on_every_fixture() {
         for (s, maybe) in r.entries() {
             let p = s.path();
             let want =
-                r.filter().and_then(|f| match audit::probe_file(f, r.audit(), &p, None, None).map(|fp| fp.verdict) {
-                    Ok(audit::FileVerdict::Maybe) => Some(true),
-                    Ok(audit::FileVerdict::Absent) => Some(false),
+                r.filter().and_then(|f| match probe::probe_file(f, r.audit(), &p, None, None).map(|fp| fp.verdict) {
+                    Ok(FileVerdict::Maybe) => Some(true),
+                    Ok(FileVerdict::Absent) => Some(false),
                     _ => None,
                 });
             assert_eq!(maybe, want, "{}: {}", path.display(), String::from_utf8_lossy(&p));

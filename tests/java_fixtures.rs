@@ -15,10 +15,12 @@
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use tsfile_bloom::audit::{self, AuditStatus, FileVerdict};
+use tsfile_bloom::audit::{self, AuditStatus};
 use tsfile_bloom::path::transcode;
+use tsfile_bloom::probe;
 use tsfile_bloom::source::{FileSource, ReadAt};
 use tsfile_bloom::tsfile::{self, Series};
+use tsfile_bloom::verdict::FileVerdict;
 use tsfile_bloom::{Charset, TailVariant, Verdict};
 
 fn dir() -> PathBuf {
@@ -188,7 +190,7 @@ fn every_series_maybe_present_and_audit_names_java() {
         };
         let a = audit::audit(Some(f), &series);
         for s in &series {
-            let p = audit::probe_file(f, Some(&a), &s.path(), None, None).unwrap();
+            let p = probe::probe_file(f, Some(&a), &s.path(), None, None).unwrap();
             assert_eq!(
                 p.verdict,
                 FileVerdict::Maybe,

@@ -9,9 +9,9 @@ use serde_json::{json, Value};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use tsfile_bloom::audit::{FileVerdict, Listed, Reason};
 use tsfile_bloom::source::FileSource;
 use tsfile_bloom::tsfile::TsFileReader;
+use tsfile_bloom::verdict::{FileVerdict, Listed, Reason};
 use tsfile_bloom::{Charset, TailVariant};
 
 fn fixtures() -> PathBuf {

@@ -7,9 +7,11 @@
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use tsfile_bloom::audit::{self, AuditStatus, FileVerdict};
+use tsfile_bloom::audit::{self, AuditStatus};
+use tsfile_bloom::probe;
 use tsfile_bloom::source::{CountingSource, FileSource, ReadAt};
 use tsfile_bloom::tsfile::{self, Series};
+use tsfile_bloom::verdict::FileVerdict;
 use tsfile_bloom::TailVariant;
 
 fn dir() -> PathBuf {
@@ -115,7 +117,7 @@ fn every_indexed_series_is_maybe_present_and_audit_names_the_writer() {
         let Some(filter) = meta.bloom.filter.as_ref() else { continue };
         let a = audit::audit(Some(filter), &series);
         for s in series.iter().filter(|s| !s.is_time_column()) {
-            let p = audit::probe_file(filter, Some(&a), &s.path(), None, None).unwrap();
+            let p = probe::probe_file(filter, Some(&a), &s.path(), None, None).unwrap();
             assert_eq!(p.verdict, FileVerdict::Maybe, "{name}: {} ({})", String::from_utf8_lossy(&s.path()), p.reason);
         }
         let variant = match e["hash_variant"].as_str() {

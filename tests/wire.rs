@@ -8,11 +8,11 @@
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use tsfile_bloom::audit::{FileVerdict, Reason};
 use tsfile_bloom::encoder::BuiltIn;
-use tsfile_bloom::tsfile::reader::SeriesInfo;
+use tsfile_bloom::tsfile::view::SeriesInfo;
 use tsfile_bloom::tsfile::wire::{self, listing, record, scan};
 use tsfile_bloom::tsfile::{read_metadata, DataType, TsFileReader};
+use tsfile_bloom::verdict::{FileVerdict, Reason};
 use tsfile_bloom::{BloomFilter, Charset, TailVariant};
 
 fn root() -> PathBuf {

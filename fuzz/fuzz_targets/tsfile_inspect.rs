@@ -3,7 +3,7 @@
 //! reach the index nodes and TimeseriesMetadata runs.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use tsfile_bloom::{audit, tsfile};
+use tsfile_bloom::{audit, probe, tsfile, verdict};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(meta) = tsfile::read_metadata(data) else { return };
@@ -14,10 +14,10 @@ fuzz_target!(|data: &[u8]| {
     let a = audit::audit(meta.bloom.filter.as_ref(), &walk.series);
     if let Some(f) = meta.bloom.filter.as_ref() {
         for s in walk.series.iter().take(64) {
-            let p = audit::probe_file(f, Some(&a), &s.path(), None, None).expect("UTF-8 needs no charset");
+            let p = probe::probe_file(f, Some(&a), &s.path(), None, None).expect("UTF-8 needs no charset");
             if a.reproduced() && (!s.is_time_column() || a.matching().all(|h| h.time_columns)) {
                 // A reproduced filter holds every indexed path: no false negatives.
-                assert_ne!(p.verdict, audit::FileVerdict::Absent, "{}", String::from_utf8_lossy(&s.path()));
+                assert_ne!(p.verdict, verdict::FileVerdict::Absent, "{}", String::from_utf8_lossy(&s.path()));
             }
         }
     }

@@ -14,7 +14,7 @@
 
 use serde::Serialize;
 
-use super::lesson::pct;
+use super::interval::pct;
 use crate::error::{Error, Result};
 use crate::filter::{false_positive_probability, java_sizing, MAX_ERROR_RATE, MIN_ERROR_RATE};
 use crate::leveldb::{filter_bits, k_for_bits_per_key};

@@ -1,6 +1,7 @@
 //! Confidence intervals for measured rates: the Wilson score interval (Wilson 1927), which
 //! stays inside [0, 1] and is still informative when nothing was counted (0 false positives
-//! in 10,000 probes gives [0, 0.038 %], not the normal approximation's [0, 0]).
+//! in 10,000 probes gives [0, 0.038 %], not the normal approximation's [0, 0]), and how the
+//! sentences print a probability ([`pct`]).
 
 use serde::Serialize;
 
@@ -51,9 +52,30 @@ pub fn wilson_z(hits: u64, trials: u64, z: f64) -> Rate {
     Rate { hits, trials, rate: p, low, high }
 }
 
+/// A probability as the sentences print it: 3 significant digits, in percent.
+pub fn pct(x: f64) -> String {
+    if !x.is_finite() {
+        return "–".into();
+    }
+    let v = x * 100.0;
+    if v == 0.0 {
+        return "0 %".into();
+    }
+    let digits = (2 - v.abs().log10().floor() as i32).clamp(0, 6) as usize;
+    format!("{v:.digits$} %")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pct_formats() {
+        assert_eq!(pct(0.00819), "0.819 %");
+        assert_eq!(pct(0.05), "5.00 %");
+        assert_eq!(pct(0.5), "50.0 %");
+        assert_eq!(pct(0.0), "0 %");
+    }
 
     #[test]
     fn newcombe_1998_table_i() {

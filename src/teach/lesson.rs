@@ -10,7 +10,7 @@
 use serde::Serialize;
 
 use super::calc::{fpp_at, java_row};
-use super::interval::{wilson, Rate};
+use super::interval::{pct, wilson, Rate};
 use super::keys::{Family, Rng};
 use super::model::{Bits, Fill, Filter, Hashing, Measurement, Model};
 use crate::error::{Error, Result};
@@ -112,19 +112,6 @@ impl OpenFile {
         let model = Model::new(Hashing::TsFile(self.variant), self.m, self.k)?;
         Ok(Some((g, Bits::from_bytes(&self.bits, self.m), model)))
     }
-}
-
-/// A probability as the sentences print it: 3 significant digits, in percent.
-pub fn pct(x: f64) -> String {
-    if !x.is_finite() {
-        return "–".into();
-    }
-    let v = x * 100.0;
-    if v == 0.0 {
-        return "0 %".into();
-    }
-    let digits = (2 - v.abs().log10().floor() as i32).clamp(0, 6) as usize;
-    format!("{v:.digits$} %")
 }
 
 fn interval(r: &Rate) -> String {
@@ -1045,14 +1032,6 @@ mod tests {
             Cell::Rate { rate } => *rate,
             c => panic!("not a rate: {c:?}"),
         }
-    }
-
-    #[test]
-    fn pct_formats() {
-        assert_eq!(pct(0.00819), "0.819 %");
-        assert_eq!(pct(0.05), "5.00 %");
-        assert_eq!(pct(0.5), "50.0 %");
-        assert_eq!(pct(0.0), "0 %");
     }
 
     #[test]

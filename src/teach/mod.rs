@@ -3,7 +3,8 @@
 //! `teach` wasm module (feature `wasm-teach`, src/wasm/teach.rs); the TsFile and LevelDB
 //! modules of the npm package do not carry it.
 //!
-//! - `interval`: the 95 % Wilson score interval every measured rate carries;
+//! - `interval`: the 95 % Wilson score interval every measured rate carries, and how a
+//!   probability is printed;
 //! - `keys`: a seeded generator and the key families the experiments insert and probe;
 //! - `model`: a bit vector under TsFile's k seeded Murmur128 runs or LevelDB's double hashing,
 //!   and the measured false-positive rate beside the formula;

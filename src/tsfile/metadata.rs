@@ -1,16 +1,12 @@
 //! TsFileMetadata (docs/tsfile-format.md, "TsFileMetadata"): the table index roots and
 //! schemas (v4), meta_offset, the Bloom filter field and the properties.
 
-use super::filter_encoding::legacy_empty_filter;
 use super::index::parse_node;
 use super::schema::parse_columns;
-use super::{BloomEncoding, BloomField, Envelope, IndexNode, TableSchema, HEAD_LEN};
+use super::{BloomField, Envelope, IndexNode, Property, TableSchema, HEAD_LEN};
 use crate::bytes::Cursor;
 use crate::error::{Error, ErrorKind, Result};
-use crate::filter::BloomFilter;
 use crate::source::ReadAt;
-
-pub type Property = (Option<Vec<u8>>, Option<Vec<u8>>);
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TsFileMetadata {
@@ -77,49 +73,8 @@ pub fn parse_metadata(envelope: Envelope, bytes: &[u8]) -> Result<TsFileMetadata
             ),
         ));
     }
-    let mut warnings = Vec::new();
-    let bloom_at = c.offset();
-    let mut properties = Vec::new();
-    let bloom = if c.is_empty() {
-        BloomField { offset: bloom_at, encoding: BloomEncoding::Missing, filter: None, layout: None }
-    } else if !v4 {
-        let (filter, layout) = BloomFilter::decode_from(&mut c, true)?;
-        if !c.is_empty() {
-            warnings.push(Error::new(
-                ErrorKind::TrailingBytes,
-                c.offset(),
-                format!("{} bytes follow the v3 Bloom filter", c.remaining()),
-            ));
-        }
-        BloomField { offset: bloom_at, encoding: BloomEncoding::V3, filter, layout: Some(layout) }
-    } else {
-        let (filter, layout) = BloomFilter::decode_from(&mut c, false)?;
-        let mut encoding = if filter.is_some() { BloomEncoding::Standard } else { BloomEncoding::Empty };
-        let mut layout = layout;
-        let mut props = parse_properties(&mut c.clone());
-        if filter.is_none() && props.is_err() {
-            // Legacy encodings of "no filter" (docs/tsfile-format.md §4): try each and keep
-            // the one after which the properties parse exactly.
-            if let Some((enc, skip)) = legacy_empty_filter(&c) {
-                let mut alt = c.clone();
-                if enc == BloomEncoding::LegacyCppEmpty {
-                    // Informational geometry of the empty filter, as in v3.
-                    let mut g = c.clone();
-                    layout.stored_geometry =
-                        g.uvarint("legacy bit_count").ok().zip(g.uvarint("legacy hash_function_count").ok());
-                }
-                alt.skip(skip as u64, "legacy empty filter")?;
-                encoding = enc;
-                layout.encoded_len += skip as u64;
-                props = parse_properties(&mut alt);
-            }
-        }
-        match props {
-            Ok(p) => properties = p,
-            Err(e) => warnings.push(Error::new(e.kind, e.at(), format!("properties unreadable: {}", e.message))),
-        }
-        BloomField { offset: bloom_at, encoding, filter, layout: Some(layout) }
-    };
+    // The filter field, then (v4) the properties: where the field ends is told by them.
+    let (bloom, properties, warnings) = BloomField::parse(&mut c, v4)?;
     Ok(TsFileMetadata {
         envelope,
         table_roots,
@@ -129,30 +84,4 @@ pub fn parse_metadata(envelope: Envelope, bytes: &[u8]) -> Result<TsFileMetadata
         properties,
         warnings,
     })
-}
-
-/// Properties (v4): zigzag count, then (vstr key, vstr value) pairs, filling the rest exactly.
-pub(super) fn parse_properties(c: &mut Cursor<'_>) -> Result<Vec<Property>> {
-    if c.is_empty() {
-        return Ok(Vec::new());
-    }
-    let at = c.offset();
-    let n = c.varint("property count")?;
-    if n < 0 || n as u64 * 2 > c.remaining() as u64 {
-        return Err(Error::new(ErrorKind::BadCount, at, format!("property count {n} is impossible here")));
-    }
-    let mut out = Vec::with_capacity(n as usize);
-    for _ in 0..n {
-        let k = c.vstr("property key")?.map(<[u8]>::to_vec);
-        let v = c.vstr("property value")?.map(<[u8]>::to_vec);
-        out.push((k, v));
-    }
-    if !c.is_empty() {
-        return Err(Error::new(
-            ErrorKind::TrailingBytes,
-            c.offset(),
-            format!("{} bytes follow the properties", c.remaining()),
-        ));
-    }
-    Ok(out)
 }

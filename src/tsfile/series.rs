@@ -149,9 +149,52 @@ impl Series {
     }
 
     /// [`Series::path`] appended to `out`. Out of line: called once per record by the walk's
-    /// consumers (see [`crate::tsfile::audit::Paths`]).
+    /// consumers (see [`Paths`]).
     #[inline(never)]
     pub fn extend_path(&self, out: &mut Vec<u8>) {
         crate::path::extend_series_path(out, self.device.segments.iter().map(|s| s.as_deref()), &self.measurement)
+    }
+}
+
+/// Every record's path as stored ([`Series::path`]), back to back: built once per walk and
+/// shared by the audit, the listing's verdicts and the index lookup. (A path allocated per
+/// series and per use was most of the wasm module's time to read a large index.)
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Paths {
+    bytes: Vec<u8>,
+    /// Record i's path is `bytes[bounds[i]..bounds[i + 1]]`.
+    bounds: Vec<usize>,
+}
+
+impl Paths {
+    pub fn new(series: &[Series]) -> Paths {
+        let mut p =
+            Paths { bytes: Vec::with_capacity(series.len() * 32), bounds: Vec::with_capacity(series.len() + 1) };
+        p.bounds.push(0);
+        for s in series {
+            s.extend_path(&mut p.bytes);
+            p.bounds.push(p.bytes.len());
+        }
+        p
+    }
+
+    pub fn len(&self) -> usize {
+        self.bounds.len().saturating_sub(1)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Record `i`'s path.
+    pub fn get(&self, i: usize) -> &[u8] {
+        &self.bytes[self.bounds[i]..self.bounds[i + 1]]
+    }
+
+    /// Whether every path is ASCII. Path by path: a call per path is compiled optimised
+    /// after a few calls, while one long loop would run in the engine's baseline code to the
+    /// end (wasm has no on-stack replacement).
+    pub fn is_ascii(&self) -> bool {
+        (0..self.len()).all(|i| self.get(i).is_ascii())
     }
 }

@@ -4,8 +4,8 @@
 //! (js/wire.js decodes them); result objects cross through [`to_js`].
 
 use super::common::{js, to_js};
+use super::encoder::JsEncoder;
 use super::stage::{staged, write_record};
-use super::tsfile::JsEncoder;
 use crate::encoder::PathEncoder;
 use crate::filter::{self, BloomFilter};
 use crate::path::Charset;

@@ -8,6 +8,8 @@
 mod charsets;
 mod common;
 #[cfg(not(any(feature = "wasm-leveldb", feature = "wasm-charsets", feature = "wasm-teach")))]
+mod encoder;
+#[cfg(not(any(feature = "wasm-leveldb", feature = "wasm-charsets", feature = "wasm-teach")))]
 mod filter;
 #[cfg(feature = "wasm-leveldb")]
 mod leveldb;

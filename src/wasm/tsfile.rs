@@ -5,10 +5,10 @@
 //! ranges (Blob.slice, positional reads) and hands them over.
 
 use super::common::{js, js_error, to_js};
+use super::encoder::{JsCharsets, JsEncoder};
 use super::filter::WasmBloomFilter;
 use super::stage::{staged, write_record};
-use crate::encoder::{CharsetModule, WithModule};
-use crate::path::Charset;
+use crate::encoder::WithModule;
 use crate::tsfile::wire::{self, batch, listing};
 use crate::tsfile::{Envelope, TsFileReader};
 use wasm_bindgen::prelude::*;
@@ -26,19 +26,6 @@ pub fn tsfile_envelope(file_size: f64, head: &[u8], tail: &[u8]) -> Result<Vec<f
 pub fn scan_tail(file_size: f64, head: &[u8], window: &[u8], count: usize) -> Result<Vec<f64>, JsValue> {
     staged(|s| batch::scan_figures(file_size as u64, head, window, s, count, &JsEncoder::default()))
 }
-
-/// The charsets module's `(utf8Bytes, charsetName) → Uint8Array`, which JS hands over once it is
-/// loaded (`encoder::WithModule` decides what reaches it).
-pub(super) struct JsCharsets(js_sys::Function);
-
-impl CharsetModule for JsCharsets {
-    fn encode(&self, utf8: &[u8], cs: Charset) -> Option<Vec<u8>> {
-        let bytes = self.0.call2(&JsValue::NULL, &js_sys::Uint8Array::from(utf8), &JsValue::from_str(cs.as_str()));
-        Some(js_sys::Uint8Array::new(&bytes.ok()?).to_vec())
-    }
-}
-
-pub(super) type JsEncoder = WithModule<JsCharsets>;
 
 #[wasm_bindgen]
 pub struct WasmTsFile {

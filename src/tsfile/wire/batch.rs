@@ -5,7 +5,6 @@
 
 use super::scan::TailScan;
 use super::{charset_of, filter_charset, filter_variant, record, variant_of, verdict_code};
-use crate::audit::FileVerdict;
 use crate::bytes::{keys, Staged};
 use crate::encoder::PathEncoder;
 use crate::error::Result;
@@ -13,6 +12,7 @@ use crate::filter::BloomFilter;
 use crate::hash::TailVariant;
 use crate::path::{key_bytes, keys_bytes, Charset, KeysBytes};
 use crate::tsfile::TsFileReader;
+use crate::verdict::FileVerdict;
 use std::borrow::Cow;
 
 /// How a filter call takes its keys: as bytes, or (`text`) as UTF-8 re-encoded in `charset`;

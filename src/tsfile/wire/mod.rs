@@ -18,7 +18,7 @@ pub mod listing;
 pub mod record;
 pub mod scan;
 
-use super::audit::FileVerdict;
+use super::verdict::FileVerdict;
 use super::{BloomEncoding, DataType};
 use crate::error::{Error, Result};
 use crate::filter::{BloomFilter, Verdict};

@@ -12,9 +12,10 @@
 //! A filter probe ([`filter_probe`], `BloomFilter#probe`): [`FILTER_FIELDS`] (verdict, k), then
 //! k seed probes.
 
-use crate::audit::{FileProbe, FileVerdict, Listed, Reason};
 use crate::error::Result;
 use crate::filter::{Probe, SeedProbe};
+use crate::probe::FileProbe;
+use crate::verdict::{FileVerdict, Listed, Reason};
 
 use super::{charset_code, filter_verdict_code, variant_code, verdict_code, NONE};
 

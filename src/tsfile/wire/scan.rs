@@ -9,12 +9,13 @@
 //! per path ([`super::verdict_code`]). js/wire.js decodes them into the object `bloomInfo()` gives.
 
 use super::{encoding_code, verdict_code};
-use crate::audit::{FileVerdict, VerdictRule};
 use crate::encoder::PathEncoder;
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
-use crate::tsfile::reader::BloomInfo;
+use crate::probe::VerdictRule;
+use crate::tsfile::view::BloomInfo;
 use crate::tsfile::{parse_metadata, Envelope};
+use crate::verdict::FileVerdict;
 
 /// The figures before the verdicts: the version, then [`BloomInfo`]'s fields but `indexedItems`
 /// (no index is read), by their names in the API.
