@@ -234,7 +234,7 @@ export function writerHypothesis(audit) {
     variant: h?.variant ?? 'java',
     charset: h?.charset ?? 'UTF-8',
     timeColumns: h?.timeColumns ?? true,
-    trailingNullsKept: h ? h.trailingNullTags === 'kept' : true,
+    trailingNullsKept: h?.trailingNullsKept ?? true,
     established: audit?.status === 'established',
     reproduced: h !== null,
   };

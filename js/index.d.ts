@@ -265,8 +265,10 @@ export interface Listing {
 
 export interface Hypothesis {
   variant: Variant;
+  /** Time columns of aligned devices inserted as `device.`. */
   timeColumns: boolean;
-  trailingNullTags: 'kept' | 'dropped';
+  /** Trailing null tags kept in the path (C++ 2.5.0) or dropped (Java), as in `writerKeys`. */
+  trailingNullsKept: boolean;
   charset: string;
   writer: string;
   reproduces: boolean;

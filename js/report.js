@@ -57,7 +57,7 @@ export function auditReport(a) {
   out.hypotheses = a.hypotheses.map((h) => ({
     variant: h.variant,
     time_columns: h.timeColumns,
-    trailing_null_tags: h.trailingNullTags,
+    trailing_null_tags: h.trailingNullsKept ? 'kept' : 'dropped',
     charset: h.charset,
     writer: h.writer,
     reproduces: h.reproduces,

@@ -251,7 +251,8 @@ fn results_hold_the_enums_with_the_writer_s_values() {
     let reproducing: Vec<_> = audit.hypotheses.iter().filter(|h| h.reproduces).collect();
     assert_eq!(reproducing.len(), 1);
     assert_eq!((reproducing[0].variant, reproducing[0].charset), (TailVariant::ZeroExtended, Charset::Utf8));
-    assert_eq!(reproducing[0].trailing_null_tags, m["trailing_null_tags"].as_str().unwrap());
+    assert!(reproducing[0].trailing_nulls_kept);
+    assert_eq!(m["trailing_null_tags"], "kept");
     assert_eq!(reader.bloom_info().encoding, BloomEncoding::Standard);
 
     let listing = reader.listing();

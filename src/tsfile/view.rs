@@ -136,8 +136,8 @@ pub struct HypothesisInfo {
     #[serde(serialize_with = "crate::hash::serialize_variant")]
     pub variant: TailVariant,
     pub time_columns: bool,
-    /// "kept" or "dropped".
-    pub trailing_null_tags: &'static str,
+    /// Trailing null tags kept in the path (C++ 2.5.0) or dropped (Java).
+    pub trailing_nulls_kept: bool,
     pub charset: Charset,
     pub writer: String,
     pub reproduces: bool,
@@ -152,7 +152,7 @@ impl HypothesisInfo {
         HypothesisInfo {
             variant: h.variant,
             time_columns: h.time_columns,
-            trailing_null_tags: if h.trailing_nulls_kept { "kept" } else { "dropped" },
+            trailing_nulls_kept: h.trailing_nulls_kept,
             charset: h.charset,
             writer: h.writer(has_time),
             reproduces: r.reproduces,

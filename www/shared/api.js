@@ -35,7 +35,7 @@ export const missedByFilter = (s) => s.maybePresent === false;
 export const hypothesisOf = (h) => ({
   variant: h.variant,
   timeColumns: h.timeColumns,
-  trailingNullTags: h.trailingNullTags,
+  trailingNullsKept: h.trailingNullsKept,
   charset: h.charset,
   writer: h.writer,
   reproduces: !!h.reproduces,

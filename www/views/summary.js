@@ -85,7 +85,7 @@ export function createSummary(ctx) {
     $('hypotheses-box').hidden = !hyps.length;
     $('hypotheses').tBodies[0].replaceChildren(
       ...hyps.map((h) =>
-        el('tr', { class: h.reproduces ? 'good' : null }, ...[h.variant, h.timeColumns ? 'inserted' : 'not inserted', h.trailingNullTags, h.charset, h.writer, h.reproduces ? 'yes' : 'no', fmt(h.differingBits)].map((v) => el('td', { text: v }))),
+        el('tr', { class: h.reproduces ? 'good' : null }, ...[h.variant, h.timeColumns ? 'inserted' : 'not inserted', h.trailingNullsKept ? 'kept' : 'dropped', h.charset, h.writer, h.reproduces ? 'yes' : 'no', fmt(h.differingBits)].map((v) => el('td', { text: v }))),
       ),
     );
     // `info` as the index gives it: the core's indexedItems (null when no audit could run).
