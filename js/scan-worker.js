@@ -9,10 +9,11 @@ import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { addToSummary, failedRecord, formatRecords, newSummary, scanOne, tailRecord } from './scan-core.js';
 import { TAIL_WINDOW } from './wire.js';
-import { keepByReading, keepFromWindow, keptFacts, packKept, unpackBatch } from './manifest.js';
+import { keepByReading, keepFromWindow, keptFacts, packKept, unpackBatch } from './manifest/keep.js';
 
-// `keep`: a scan with a manifest (js/manifest.js): of a file read, what the manifest keeps goes
-// back beside its record (files it answers never come here: the main thread answers them).
+// `keep`: a scan with a manifest (js/manifest/keep.js): of a file read, what the manifest
+// keeps goes back beside its record (files it answers never come here: the main thread answers
+// them).
 const { paths, audit, format, entry, maxIndexBytes, keep, racyMs } = workerData;
 // openTsFile's options for the usual way; a maxIndexBytes below the tail window also turns the
 // fast route off (it takes any TsFileMetadata that lies in the window).
@@ -94,7 +95,7 @@ function scanFast(item, count) {
     return null;
   }
   try {
-    // With a manifest, the file's identity before its bytes are read (js/manifest.js).
+    // With a manifest, the file's identity before its bytes are read (js/manifest/keep.js).
     const st = keep ? fstatSync(fd) : null;
     const first = new Uint8Array(FIRST_READ);
     const got = readSync(fd, first, 0, FIRST_READ, 0);

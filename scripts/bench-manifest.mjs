@@ -13,7 +13,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFleet, VALID_FIXTURES } from '../tests/js/fleet.mjs';
-import { RACY_MS } from '../js/manifest.js';
+import { RACY_MS } from '../js/manifest/identity.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'js/cli.js');
@@ -45,7 +45,7 @@ try {
   console.error(`[bench-manifest] writing ${FILES.toLocaleString('en')} files in ${fleetDir}`);
   const entries = buildFleet(fleetDir, { count: FILES, pool, hostile: false });
   result.meanSize = entries.reduce((a, e) => a + e.source.size, 0) / entries.length;
-  // Files modified less than RACY_MS ago are not recorded (js/manifest.js): let the last ones age.
+  // Files modified less than RACY_MS ago are not recorded (js/manifest/identity.js): let the last ones age.
   await new Promise((r) => setTimeout(r, RACY_MS + 200));
   result.loadBefore = loadavg().map((x) => x.toFixed(2));
   const args = [fleetDir, '--path', PATH, '--json'];

@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openTsFile, scanTsFiles } from '../../js/node.js';
 import { buildFleet, FIXTURES } from './fleet.mjs';
-import { MANIFEST_FORMAT, MANIFEST_VERSION, RACY_MS } from '../../js/manifest.js';
+import { MANIFEST_FORMAT, MANIFEST_VERSION } from '../../js/manifest/file.js';
+import { RACY_MS } from '../../js/manifest/identity.js';
 import { runScan } from '../../js/scan.js';
 
 const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));

@@ -1,0 +1,150 @@
+// What the manifest keeps of a file read now (capture): its identity, the record's facts
+// (keptFacts: its figures, verdicts and audit) and the bytes a verdict is made from (its head,
+// and the file from TsFileMetadata to its end). A local file is kept in the scan's worker
+// threads, where its bytes are (keepFromWindow, keepByReading), and a batch's kept facts cross
+// to the main thread packed (packKept, unpackKept; unpackBatch: a batch sent the other way);
+// an object read over HTTP is kept on the main thread, from the reads the scan made of it
+// (keepingReads, keepFromReads). What may be kept at all: js/manifest/identity.js.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { tsfileEnvelope } from '../../dist/web/tsfile_bloom.js';
+import { RACY_MS, identityOf, sameIdentity } from './identity.js';
+import { codes, figuresOf } from './file.js';
+
+/**
+ * What the manifest keeps of a file read with the fast route: `st` (its fstat before the read),
+ * `head` (its first bytes) and `window` (its last bytes, holding TsFileMetadata). Null when the
+ * file was modified too recently to be trusted (RACY_MS), or its envelope cannot be read. Its
+ * bytes are views of `head` and `window` (the batch's packKept copies them).
+ */
+export function keepFromWindow(st, head, window, now = Date.now(), racyMs = RACY_MS) {
+  racyMs ??= RACY_MS;
+  if (now - Math.max(st.mtimeMs, st.ctimeMs) < racyMs) return null;
+  try {
+    const [, metadataOffset] = tsfileEnvelope(st.size, head, window.subarray(Math.max(0, window.length - 10)));
+    const start = st.size - window.length;
+    if (metadataOffset < start) return null;
+    return { id: identityOf(st), head: head.subarray(0, 12), tail: window.subarray(metadataOffset - start) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The same for a file read the usual way (openTsFile): it is opened again, and kept only when
+ * its identity is still `before` (its stat before it was read). Sync, like the worker's reads.
+ */
+export function keepByReading(path, before, now = Date.now(), racyMs = RACY_MS) {
+  racyMs ??= RACY_MS;
+  let fd;
+  try {
+    fd = openSync(path, 'r');
+    const st = fstatSync(fd);
+    if (!before || !sameIdentity(identityOf(st), identityOf(before))) return null;
+    const read = (offset, length) => {
+      const buf = new Uint8Array(length);
+      let done = 0;
+      while (done < length) {
+        const n = readSync(fd, buf, done, length - done, offset + done);
+        if (n === 0) throw new Error('short read');
+        done += n;
+      }
+      return buf;
+    };
+    const head = read(0, Math.min(st.size, 12));
+    const tail10 = read(Math.max(0, st.size - 10), Math.min(st.size, 10));
+    const [, metadataOffset] = tsfileEnvelope(st.size, head, tail10);
+    const tail = read(metadataOffset, st.size - metadataOffset);
+    if (!sameIdentity(identityOf(fstatSync(fd)), identityOf(st))) return null;
+    return keepFromWindow(st, head, tail, now, racyMs);
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * A byte source that keeps what it read (`reads`: [offset, bytes]), for an object read over
+ * HTTP: what the manifest keeps of it comes from those reads, not from more requests.
+ */
+export function keepingReads(source, reads) {
+  const read = source.read.bind(source);
+  source.read = async (offset, length) => {
+    const bytes = await read(offset, length);
+    reads.push([offset, bytes]);
+    return bytes;
+  };
+  return source;
+}
+
+/** What the manifest keeps of an object read through keepingReads: `id` its listing's identity. */
+export function keepFromReads(id, size, reads) {
+  if (!id || id[1] !== size) return null;
+  // Bytes [offset, offset + length) from the reads (one, or several that cover them together).
+  const at = (offset, length) => {
+    for (const [o, b] of reads) if (offset >= o && offset + length <= o + b.length) return b.subarray(offset - o, offset - o + length);
+    const out = new Uint8Array(length);
+    const covered = new Uint8Array(length);
+    for (const [o, b] of reads) {
+      const from = Math.max(offset, o);
+      const to = Math.min(offset + length, o + b.length);
+      if (from >= to) continue;
+      out.set(b.subarray(from - o, to - o), from - offset);
+      covered.fill(1, from - offset, to - offset);
+    }
+    return covered.every((x) => x === 1) ? out : null;
+  };
+  try {
+    const head = at(0, Math.min(size, 12));
+    const last = at(Math.max(0, size - 10), Math.min(size, 10));
+    if (!head || !last) return null;
+    const [, metadataOffset] = tsfileEnvelope(size, head, last);
+    const tail = at(metadataOffset, size - metadataOffset);
+    return tail ? { id, head: head.slice(), tail: tail.slice() } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A record read now and what was kept of it (keepFromWindow, keepByReading) → what the manifest records. */
+export function keptFacts(record, keep) {
+  if (!keep || !record.ok || !record.bloomFilter || !record.results) return null;
+  return { id: keep.id, figures: figuresOf(record.version, record.bloomFilter), indexed: record.bloomFilter.indexedItems ?? null, past: record.bloomFilter.filledPastDesign ?? null, verdicts: codes(record.results), audit: record.audit, head: keep.head, tail: keep.tail };
+}
+
+/**
+ * A scan worker's kept facts of a batch (keptFacts, or null per file) as they cross to the main
+ * thread: their bytes in one buffer (transfer it), each head and tail `[start, length]` in it —
+ * two typed arrays per file were 200,000 buffers cloned for 100,000 files. openManifest's took()
+ * unpacks them (unpackKept).
+ */
+export function packKept(kept) {
+  let size = 0;
+  for (const k of kept) if (k) size += k.head.length + k.tail.length;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  const facts = kept.map((k) => {
+    if (!k) return null;
+    const head = [at, k.head.length];
+    bytes.set(k.head, at);
+    at += k.head.length;
+    const tail = [at, k.tail.length];
+    bytes.set(k.tail, at);
+    at += k.tail.length;
+    return { ...k, head, tail };
+  });
+  return { facts, bytes };
+}
+export const unpackKept = ({ facts, bytes }) => {
+  for (const k of facts) {
+    if (!k) continue;
+    k.head = bytes.subarray(k.head[0], k.head[0] + k.head[1]);
+    k.tail = bytes.subarray(k.tail[0], k.tail[0] + k.tail[1]);
+  }
+  return facts;
+};
+
+/** A packed batch (openManifest's `sent`) → its items. */
+export function unpackBatch({ files }) {
+  return files.split('\0').map((f) => ({ path: f, file: f }));
+}
