@@ -140,7 +140,7 @@ export function readManifest(path) {
     }
     const tablesOk = body && ['dirs', 'figures', 'pathSets', 'verdicts', 'audits', 'objects', 'targets'].every((k) => Array.isArray(body[k])) && Number.isInteger(body.count) && Number.isInteger(body.refs);
     const n = tablesOk ? body.count : 0;
-    if (!tablesOk || !LITTLE_ENDIAN || parts[1] < n * (8 * F64.length + 4 * I32.length + I8.length) + 4 * body.refs) {
+    if (!tablesOk || !LITTLE_ENDIAN || parts[1] < n * ENTRY_BYTES + 4 * body.refs) {
       throw manifestError(path, 'corrupt', 'the manifest body lacks its tables');
     }
     const { c, namesAt } = columnsOf(columns, n, body.refs);
