@@ -10,6 +10,7 @@ import { openTsFile, openLevelDbTable, isLevelDbFooter, BloomFilter, VARIANTS, C
 import { ioError, nodeSource } from './node-source.js';
 import { isHttpUrl } from './http-source.js';
 import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
+import { pct } from './format.js';
 import {
   inspectReport as makeInspectReport, writeInspectJson, verifyReport, probeReport, levelDbReport, levelDbProbeReport, buildReport, failureReport, errorReport,
 } from './report.js';
@@ -488,8 +489,6 @@ function inFlagWords(e) {
 }
 
 // ---- The verbs. ---------------------------------------------------------------------------
-
-const pct = (x) => (x == null ? '-' : `${(x * 100).toFixed(x < 0.001 ? 4 : 2)}%`);
 
 async function inspectReport(path, file) {
   const indexError = inFlagWords(await file.loadIndex());

@@ -9,6 +9,7 @@
 import { bloomReport } from './report.js';
 import { invalidArgument, plainError } from './errors.js';
 import { bloomFromFigures, figureVerdict } from './wire.js';
+import { pct } from './format.js';
 import { addTruth, auditedResults, finishFleetTruth, finishPathTruth, fleetTruthJson, fleetTruthText, mergeTruth, newFleetTruth, newPathTruth, pathTruthJson, pathTruthText } from './scan-fp.js';
 
 // ---- Adapters: the only places that read fields of API results. -----------------------
@@ -178,9 +179,6 @@ export function recordJson(r) {
     error: r.error,
   };
 }
-
-/** A ratio as a percentage for the text outputs (js/cli.js has the same; it may import this one). */
-export const pct = (x) => (x == null ? '-' : `${(x * 100).toFixed(x < 0.001 ? 4 : 2)}%`);
 
 /** One line of the human-readable listing. */
 export function recordText(r) {

@@ -9,7 +9,7 @@
 //
 // Without `audit` the index is not read: nothing here is known, and the words say so.
 
-import { pct } from './scan-core.js';
+import { pct } from './format.js';
 
 /** The most file names a summary keeps per list (the smallest by name; the counts are exact). */
 export const LIST_CAP = 100;
