@@ -9,12 +9,12 @@ import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { addToSummary, failedRecord, formatRecords, newSummary, scanOne, tailRecord } from './scan-core.js';
 import { TAIL_WINDOW } from './wire.js';
-import { keepByReading, keepFromWindow, keptFacts, packKept, unpackBatch } from './manifest/keep.js';
 
-// `keep`: a scan with a manifest (js/manifest/keep.js): of a file read, what the manifest
-// keeps goes back beside its record (files it answers never come here: the main thread answers
-// them).
+// `keep`: a scan with a manifest (js/manifest/keep.js, loaded only then): of a file read, what
+// the manifest keeps goes back beside its record (files it answers never come here: the main
+// thread answers them).
 const { paths, audit, format, entry, maxIndexBytes, keep, racyMs } = workerData;
+const { keepByReading, keepFromWindow, keptFacts, packKept, unpackBatch } = keep ? await import('./manifest/keep.js') : {};
 // openTsFile's options for the usual way; a maxIndexBytes below the tail window also turns the
 // fast route off (it takes any TsFileMetadata that lies in the window).
 const openOptions = maxIndexBytes === undefined ? {} : { maxIndexBytes };

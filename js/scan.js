@@ -22,7 +22,6 @@ import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { TAIL_WINDOW } from './wire.js';
 import { invalidArgument } from './errors.js';
-import { openManifest } from './manifest.js';
 
 /** Local files per message to a worker (one message per file would cost more than the file). */
 const BATCH = 256;
@@ -299,8 +298,9 @@ export async function runScan(targets, opts, sink) {
   const summary = newSummary(paths);
   // With a manifest (js/manifest.js): a local file whose entry stands is answered here (a stat);
   // the rest go to the workers, which read them and hand back what the manifest keeps. A rescan
-  // of an unchanged tree starts no scan worker (they start when a batch is to be read).
-  const manifest = opts.manifest != null ? openManifest(opts.manifest, { targets, paths, audit, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs, format, statThreadFiles: opts.manifestStatThreadFiles, statChunk: opts.manifestStatChunk, statThreads: opts.manifestStatThreads, statHere: opts.manifestStatHere, statThreadsStarted: opts.manifestStatThreadsStarted }) : null;
+  // of an unchanged tree starts no scan worker (they start when a batch is to be read). Its code
+  // (js/manifest.js and js/manifest/) is loaded by the first scan that has one.
+  const manifest = opts.manifest != null ? (await import('./manifest.js')).openManifest(opts.manifest, { targets, paths, audit, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs, format, statThreadFiles: opts.manifestStatThreadFiles, statChunk: opts.manifestStatChunk, statThreads: opts.manifestStatThreads, statHere: opts.manifestStatHere, statThreadsStarted: opts.manifestStatThreadsStarted }) : null;
   const workers = [];
   const maxAhead = jobs * 2 + 2;
   const pending = new Map();
