@@ -50,9 +50,12 @@ const SHIPPED = [
  * BENCHMARKS sections: 518,136 B measured with all four (479,377 before them). 530,000 until the
  * manifest's version 2 (binary columns, line templates, the stat thread: +11.3 kB) and the remote
  * open's suffix-first ranges (+4.1 kB), with their docs, less the JS alias table the core now
- * answers for (-0.6 kB): 533,019 B measured with all three.
+ * answers for (-0.6 kB): 533,019 B measured with all three. 540,000 until the manifest's code in
+ * six files, loaded by the first scan with a manifest, and js/format.js (six more files, with their
+ * header comments: +2.2 kB; the CJS bundle, in which esbuild wraps the modules that lazy import
+ * reaches: +4.2 kB): 545,955 B measured with them, 539,517 B before, with the same dist/.
  */
-const PACKED_BUDGET = 540_000;
+const PACKED_BUDGET = 550_000;
 
 test('the tarball ships exactly the package, within its size budget, with every file the README names', () => {
   const { files, size } = tarball();
