@@ -13,6 +13,9 @@
 // Only Node uses it (Deno and Bun keep their fetch); a `fetch` option replaces it.
 import { createRequire } from 'node:module';
 
+/** Whether this is Node itself (Deno and Bun, which also run the Node entry, keep their fetch). */
+export const NODE_HTTP = typeof globalThis.Deno === 'undefined' && typeof globalThis.process?.versions?.bun !== 'string';
+
 // node:http(s) and node:zlib are loaded with the first request: a process that reads only local
 // files (a scan of a tree, an inspect) does not pay their start-up (~10 ms).
 const require = createRequire(import.meta.url);

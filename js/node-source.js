@@ -3,7 +3,8 @@ import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { toSource } from './source.js';
 import { httpSource, isHttpUrl } from './http-source.js';
-import { nodeHttpFetch } from './node-http.js';
+import { NODE_HTTP, nodeHttpFetch } from './node-http.js';
+import { NODE_S3 } from './node-s3.js';
 import { isS3Url, s3Source } from './s3.js';
 import { s3ConfigFromEnvironment } from './s3-config.js';
 
@@ -29,12 +30,12 @@ export function ioError(e, path) {
   return err;
 }
 
-// URLs are read with node:http(s) in Node itself (js/node-http.js); Deno and Bun keep their fetch.
-const NODE_HTTP = typeof globalThis.Deno === 'undefined' && typeof globalThis.process?.versions?.bun !== 'string';
-
-export async function nodeSource(input, options = {}) {
+// URLs are read with node:http(s) in Node itself (js/node-http.js), s3:// objects too (signed by
+// js/node-s3.js); Deno and Bun keep their fetch. `s3Defaults`: the S3 settings `options.s3` does
+// not give (a scan reads the environment's once for all its objects).
+export async function nodeSource(input, options = {}, s3Defaults = s3ConfigFromEnvironment) {
   if (isHttpUrl(input)) return httpSource(input, options.fetch || !NODE_HTTP ? options : { ...options, fetch: nodeHttpFetch });
-  if (isS3Url(input)) return s3Source(input, options, () => s3ConfigFromEnvironment());
+  if (isS3Url(input)) return s3Source(input, options, s3Defaults, NODE_S3);
   if (typeof input === 'string' || input instanceof URL) {
     const name = input instanceof URL ? input.pathname : input;
     let handle;

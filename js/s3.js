@@ -1,9 +1,10 @@
 // TsFiles in S3 and S3-compatible object stores: `s3://bucket/key` opened with signed Range
 // requests (the http source does the reading: js/http-source.js), and `s3://bucket/prefix`
 // listed with ListObjectsV2 for a scan. Requests are signed with AWS Signature V4 by aws4fetch
-// (small, no dependencies, WebCrypto: the same in Node, browsers, Deno, Bun and Workers), loaded
-// only when an s3:// target is first used. A presigned https:// URL needs none of this: it is
-// an ordinary URL.
+// (small, no dependencies, WebCrypto: the same in browsers, Deno, Bun and Workers), loaded only
+// when an s3:// target is first used; Node signs with aws4 and sends over node:http
+// (js/node-s3.js: a tenth of the CPU per request). A presigned https:// URL needs none of this:
+// it is an ordinary URL.
 //
 // Configuration (`options.s3`, else in Node the conventions AWS tools use: js/s3-config.js):
 // `{ accessKeyId, secretAccessKey, sessionToken, region, endpoint, forcePathStyle, pageSize }`
@@ -55,7 +56,7 @@ async function errorFrom(res, target) {
   let code = null;
   let message = null;
   try {
-    const text = (await res.text()).slice(0, 16384);
+    const text = (await boundedText(res, target)).slice(0, 16384);
     code = /<Code>([^<]*)<\/Code>/.exec(text)?.[1] ?? null;
     message = /<Message>([^<]*)<\/Message>/.exec(text)?.[1] ?? null;
   } catch {
@@ -101,18 +102,29 @@ async function boundedText(res, target) {
   return text + decoder.decode();
 }
 
-/** Every object of a listing, page by page: `pageUrl(token)` the page after `token` (null: the first), `fetchPage(url)` its response. */
+/**
+ * Every object of a listing, page by page: `pageUrl(token)` the page after `token` (null: the
+ * first), `fetchPage(url)` its response. The next page is asked for as soon as a page names it,
+ * before that page's objects are handed on: its round trip passes while they are read (one page
+ * ahead at most).
+ */
 async function* listPages(pageUrl, fetchPage, target) {
-  let token = null;
-  for (;;) {
+  const pageAfter = async (token) => {
     const res = await fetchPage(pageUrl(token));
-    if (!res.ok) throw await errorFrom(res, target);
+    if (res.status < 200 || res.status > 299) throw await errorFrom(res, target);
     const page = parseListing(await boundedText(res, target));
     if (!page) throw s3Error(target, 's3_error', `the answer (HTTP ${res.status}) is not a ListObjectsV2 listing`, { status: res.status });
+    if (page.truncated && !page.nextToken) throw s3Error(target, 's3_error', 'a truncated listing without a continuation token');
+    return page;
+  };
+  let next = pageAfter(null);
+  for (;;) {
+    const page = await next;
+    // Asked for now; a failure of it is thrown where it is awaited, after this page's objects.
+    next = page.truncated ? pageAfter(page.nextToken) : null;
+    next?.catch(() => {});
     yield* page.objects;
-    if (!page.truncated) return;
-    if (!page.nextToken) throw s3Error(target, 's3_error', 'a truncated listing without a continuation token');
-    token = page.nextToken;
+    if (!next) return;
   }
 }
 
@@ -160,24 +172,33 @@ export async function* listingTsFiles(input, { fetch: fetchImpl = globalThis.fet
 import { httpError, httpSource, isHttpUrl } from './http-source.js';
 import { explainFetchFailure } from './fetch-failure.js';
 
-let signer = null;
-const loadSigner = () => (signer ??= import('aws4fetch').then((m) => m.AwsClient));
+/**
+ * The signer of every runtime but Node: `(credentials, region)` → `sign(url, headers)`, the
+ * headers of a signed GET of `url`, by aws4fetch's AwsV4Signer (loaded on first use).
+ */
+let aws4fetch = null;
+async function webSigner(credentials, region) {
+  const { AwsV4Signer } = await (aws4fetch ??= import('aws4fetch'));
+  const cache = new Map(); // the day's signing key
+  return async (url, headers) => (await new AwsV4Signer({ ...credentials, service: 's3', region, cache, method: 'GET', url, headers }).sign()).headers;
+}
 
 /**
- * A client for one configuration: `objectUrl(bucket, key)`, `fetch(url, init)` (signed; an
+ * A client for one configuration: `objectUrl(bucket, key)`, `fetchFor(target)` (a signed fetch; an
  * error response becomes the typed error), `list(bucket, prefix)` (async iterable of objects).
+ * `runtime`: `{fetch, signer}` of a runtime with its own transport (js/node-s3.js), else fetch
+ * and aws4fetch; a `fetch` in `config` (the `fetch` option) is used over either.
  */
-export async function s3Client(config = {}) {
+export async function s3Client(config = {}, runtime = null) {
   const region = config.region || 'us-east-1';
   const endpoint = config.endpoint ? String(config.endpoint).replace(/\/+$/, '') : null;
   const pathStyle = config.forcePathStyle ?? endpoint != null;
-  const baseFetch = config.fetch ?? globalThis.fetch;
+  const baseFetch = config.fetch ?? runtime?.fetch ?? globalThis.fetch;
   let signed = (url, init) => baseFetch(url, init);
   if (config.accessKeyId && config.secretAccessKey) {
-    const AwsClient = await loadSigner();
-    // retries: 0 — the http source retries 429/503 once itself, within its deadline.
-    const client = new AwsClient({ accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey, sessionToken: config.sessionToken || undefined, service: 's3', region, retries: 0 });
-    signed = async (url, init) => baseFetch(await client.sign(url, { method: 'GET', ...init }));
+    const credentials = { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey, sessionToken: config.sessionToken || undefined };
+    const sign = await (runtime?.signer ?? webSigner)(credentials, region);
+    signed = async (url, init = {}) => baseFetch(url, { ...init, headers: await sign(url, init.headers) });
   }
   const base = (bucket) => {
     if (pathStyle) return `${endpoint ?? `https://s3.${region}.amazonaws.com`}/${bucket}`;
@@ -217,16 +238,19 @@ export async function s3Client(config = {}) {
   };
 }
 
-// One client per configuration, reused by every file of a scan (its signing keys are cached).
+// One client per configuration and transport, reused by every file of a scan (its signing keys
+// are cached). A `fetch` of the caller's makes a client of its own (held by the function itself).
 const clients = new Map();
-function clientFor(config) {
-  const key = JSON.stringify([config.accessKeyId, config.secretAccessKey, config.sessionToken, config.region, config.endpoint, config.forcePathStyle, config.pageSize]);
-  let c = clients.get(key);
+const callersFetch = new WeakMap();
+function clientFor(config, runtime) {
+  const key = JSON.stringify([config.accessKeyId, config.secretAccessKey, config.sessionToken, config.region, config.endpoint, config.forcePathStyle, config.pageSize, runtime?.name ?? 'web']);
+  const cache = config.fetch ? (callersFetch.get(config.fetch) ?? callersFetch.set(config.fetch, new Map()).get(config.fetch)) : clients;
+  let c = cache.get(key);
   if (!c) {
-    c = s3Client(config);
-    c.catch(() => clients.delete(key));
-    clients.set(key, c);
-    if (clients.size > 16) clients.delete(clients.keys().next().value);
+    c = s3Client(config, runtime);
+    c.catch(() => cache.delete(key));
+    cache.set(key, c);
+    if (cache.size > 16) cache.delete(cache.keys().next().value);
   }
   return c;
 }
@@ -236,21 +260,22 @@ const configOf = (options, defaults) => ({ ...(defaults ? defaults() : {}), ...(
 
 /**
  * Opens `s3://bucket/key` as a byte source: the http source over the object's URL, with signed
- * requests. `defaults` supplies the configuration `options.s3` does not (Node's environment).
+ * requests. `defaults` supplies the configuration `options.s3` does not (Node's environment);
+ * `runtime` the transport (see s3Client).
  */
-export async function s3Source(input, options = {}, defaults = null) {
+export async function s3Source(input, options = {}, defaults = null, runtime = null) {
   const { bucket, key } = parseS3Url(input);
   const target = `s3://${bucket}/${key}`;
-  const client = await clientFor(configOf(options, defaults));
+  const client = await clientFor(configOf(options, defaults), runtime);
   const source = await httpSource(client.objectUrl(bucket, key), { ...options, fetch: client.fetchFor(target) });
   source.target = target;
   return source;
 }
 
 /** Every object under `s3://bucket/prefix` whose key ends in `.tsfile`: `{target, key, size, etag, lastModified}`. */
-export async function* s3TsFiles(input, options = {}, defaults = null) {
+export async function* s3TsFiles(input, options = {}, defaults = null, runtime = null) {
   const { bucket, key: prefix } = parseS3Url(input);
-  const client = await clientFor(configOf(options, defaults));
+  const client = await clientFor(configOf(options, defaults), runtime);
   for await (const o of client.list(bucket, prefix)) {
     if (/\.tsfile$/i.test(o.key)) yield { ...o, target: `s3://${bucket}/${o.key}` };
   }

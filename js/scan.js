@@ -17,6 +17,7 @@ import { isS3Url, s3TsFiles } from './s3.js';
 import { s3ConfigFromEnvironment } from './s3-config.js';
 import { openTsFile } from './tsfile.js';
 import { ioError, nodeSource } from './node-source.js';
+import { NODE_S3 } from './node-s3.js';
 import { addToSummary, checkScanOptions, errorOf, fanOut, finishSummary, formatRecords, mergeSummary, newSummary, scanOne, scanResult, tailRecord, targetList } from './scan-core.js';
 import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
@@ -98,9 +99,11 @@ export async function* walkTargetBatches(targets, options = {}) {
       if (batch.length) yield batch;
       batch = [];
       try {
-        for await (const o of s3TsFiles(target, options, () => s3ConfigFromEnvironment())) {
+        for await (const o of s3TsFiles(target, options, options.s3Defaults ?? s3ConfigFromEnvironment, NODE_S3)) {
           batch.push({ url: o.target, file: o.target, version: { size: o.size, etag: o.etag, lastModified: o.lastModified } });
-          if (batch.length >= 1024) {
+          // A read batch's worth at a time: the scan reads a page's first objects while the
+          // listing goes on (a page is 1,000 objects, and the next is already asked for).
+          if (batch.length >= URL_BATCH) {
             yield batch;
             batch = [];
           }
@@ -292,6 +295,11 @@ export async function runScan(targets, opts, sink) {
   const perExtraWorker = opts.filesPerExtraWorker ?? FILES_PER_EXTRA_WORKER; // tests lower it
   const { signal, onProgress } = opts;
   const httpOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, maxIndexBytes: opts.maxIndexBytes, fetch: opts.fetch, s3: opts.s3 };
+  // The environment's S3 settings (AWS_* variables, the shared files), read once for the scan's
+  // listings and objects rather than once per object.
+  let s3Environment = null;
+  const s3Defaults = () => (s3Environment ??= s3ConfigFromEnvironment());
+  const openRemote = (url, options) => nodeSource(url, options, s3Defaults);
   const child = fanOut(signal);
   // One bound on remote opens in flight, across all the URL batches being read.
   const remote = limiter(Math.max(1, Math.floor(opts.concurrency ?? REMOTE_CONCURRENCY)));
@@ -388,8 +396,8 @@ export async function runScan(targets, opts, sink) {
           try {
             if (failed) return;
             const read = (makeSource) => scanRemote(item, paths, audit, httpOptions, child, makeSource);
-            if (manifest) [records[i], kept[i]] = await manifest.object(item, nodeSource, read);
-            else records[i] = await read(nodeSource);
+            if (manifest) [records[i], kept[i]] = await manifest.object(item, openRemote, read);
+            else records[i] = await read(openRemote);
           } finally {
             remote.release();
           }
@@ -465,7 +473,7 @@ export async function runScan(targets, opts, sink) {
   };
 
   try {
-    walk: for await (const items of walkTargetBatches(targets, { s3: opts.s3, fetch: opts.fetch, ...manifest?.walkHooks })) {
+    walk: for await (const items of walkTargetBatches(targets, { s3: opts.s3, fetch: opts.fetch, s3Defaults, ...manifest?.walkHooks })) {
       for (const item of items) {
         if (failed) break walk;
         found++;

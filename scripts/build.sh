@@ -61,9 +61,10 @@ build_module charsets --features wasm-charsets
 build_module teach --features wasm-teach
 
 # CommonJS build for require(): js/node.js bundled by esbuild; import.meta.url is
-# rewritten to js/node.js's own location so the relative wasm URL still resolves.
+# rewritten to js/node.js's own location so the relative wasm URL still resolves. aws4 (Node's
+# s3:// signer, itself CommonJS) stays a require() of the installed dependency.
 node_modules/.bin/esbuild js/node.js --bundle --platform=node --format=cjs --target=node20 \
-  --log-level=warning --outfile=dist/cjs/index.cjs \
+  --log-level=warning --outfile=dist/cjs/index.cjs --external:aws4 \
   --define:import.meta.url=__tsfile_bloom_url \
   --banner:js="const __tsfile_bloom_url = require('node:url').pathToFileURL(require('node:path').join(__dirname, '../../js/node.js')).href;"
 cp js/index.d.ts dist/cjs/index.d.cts

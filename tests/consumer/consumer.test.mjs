@@ -37,7 +37,7 @@ const SHIPPED = [
   'dist/web/charsets.js', 'dist/web/charsets_bg.wasm', 'dist/web/leveldb.js', 'dist/web/leveldb_bg.wasm', 'dist/web/tsfile_bloom.js', 'dist/web/tsfile_bloom_bg.wasm',
   'docs/README.md', 'docs/bloom-filter.md', 'docs/crate.md', 'docs/java-writer.md', 'docs/leveldb-filter.md', 'docs/toolchain.md', 'docs/tsfile-format.md', 'docs/writers.md',
   'js/api.js', 'js/browser.js', 'js/charsets.js', 'js/cli-scan.js', 'js/cli.js', 'js/core.js', 'js/deno.js', 'js/errors.js', 'js/fetch-failure.js', 'js/format.js', 'js/http-source.js', 'js/index.d.ts',
-  'js/leveldb.js', 'js/manifest.js', 'js/manifest/file.js', 'js/manifest/identity.js', 'js/manifest/keep.js', 'js/manifest/stat-threads.js', 'js/manifest/templates.js', 'js/node-api.js', 'js/node-http.js', 'js/node-source.js', 'js/node.js', 'js/reasons.js', 'js/report.js', 'js/s3-config.js', 'js/s3.js', 'js/scan-browser.js', 'js/scan-core.js', 'js/scan-fp.js', 'js/scan-worker.js',
+  'js/leveldb.js', 'js/manifest.js', 'js/manifest/file.js', 'js/manifest/identity.js', 'js/manifest/keep.js', 'js/manifest/stat-threads.js', 'js/manifest/templates.js', 'js/node-api.js', 'js/node-http.js', 'js/node-s3.js', 'js/node-source.js', 'js/node.js', 'js/reasons.js', 'js/report.js', 'js/s3-config.js', 'js/s3.js', 'js/scan-browser.js', 'js/scan-core.js', 'js/scan-fp.js', 'js/scan-worker.js',
   'js/scan.js', 'js/source.js', 'js/tsfile.js', 'js/web.d.ts', 'js/web.js', 'js/wire.js', 'js/worker-client.d.ts', 'js/worker-client.js', 'js/worker-scan.js', 'js/worker.d.ts', 'js/worker.js', 'js/workerd.js',
   'package.json',
 ];
@@ -70,9 +70,10 @@ test('the tarball ships exactly the package, within its size budget, with every 
   // (a bare name in the layout table's docs row is one of docs/.)
   for (const f of named) assert.ok(files.includes(f) || files.includes(`docs/${f}`), `README names ${f}, which the tarball lacks`);
   const pkg = JSON.parse(readFileSync(join(app, 'node_modules/tsfile-bloom/package.json'), 'utf8'));
-  // One runtime dependency: aws4fetch, the AWS Signature V4 signer for s3:// (loaded only when an
-  // s3:// target is used; README "Object storage" says why it pays for itself).
-  assert.deepEqual(pkg.dependencies, { aws4fetch: '1.0.20' });
+  // Two runtime dependencies, the AWS Signature V4 signers for s3:// (each loaded only when an
+  // s3:// target is used; README "Object storage" says why they pay for themselves): aws4fetch
+  // (WebCrypto: browsers, Deno, Bun, Workers) and aws4 (node:crypto: Node).
+  assert.deepEqual(pkg.dependencies, { aws4: '1.13.2', aws4fetch: '1.0.20' });
 });
 
 const USE = `

@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openTsFile, scanTsFiles } from '../../js/node.js';
 import { s3ConfigFromEnvironment } from '../../js/s3-config.js';
+import { s3Source } from '../../js/s3.js';
+import { NODE_S3 } from '../../js/node-s3.js';
 import { freePort } from './servers.mjs';
 import { IOTDB_LAYOUT } from './fleet.mjs';
 import { everything } from '../consumer/checks.js';
@@ -71,6 +73,32 @@ describe('s3:// against s3s-fs (signatures verified)', { skip: existsSync(S3S) ?
       const fromDisk = await openTsFile(join(local, key)).then((t) => everything(t, { fullListing: true }).finally(() => t.close()), (e) => ({ kind: e.kind, offset: e.offset, message: e.message }));
       assert.deepEqual(fromS3, fromDisk, key);
     }
+  });
+
+  test('Node’s transport (node:http, signed by aws4) and every other runtime’s (fetch, signed by aws4fetch) read the same bytes; both are refused a wrong key', async () => {
+    assert.equal(NODE_S3?.name, 'node', 'Node reads s3:// with its own transport');
+    for (const key of Object.keys(LAYOUT).filter((k) => k.endsWith('.tsfile'))) {
+      const [node, web] = await Promise.all([NODE_S3, null].map(async (runtime) => {
+        const source = await s3Source(`s3://iotdb/${key}`, { s3 }, null, runtime);
+        return openTsFile(source).then((t) => everything(t, { fullListing: true }).finally(() => t.close()), (e) => ({ kind: e.kind, offset: e.offset, message: e.message }));
+      }));
+      assert.deepEqual(node, web, key);
+    }
+    const wrong = { ...s3, secretAccessKey: 'not-the-key' };
+    for (const runtime of [NODE_S3, null]) {
+      await assert.rejects(s3Source(`s3://iotdb/${Object.keys(LAYOUT)[0]}`, { s3: wrong }, null, runtime), (e) => e.kind === 'io' && e.reason === 'denied', runtime?.name ?? 'web');
+    }
+  });
+
+  test('a fetch option is the one used, also after another fetch opened with the same settings', async () => {
+    const key = Object.keys(LAYOUT).find((k) => k.endsWith('.tsfile'));
+    const calls = [0, 0];
+    for (const i of [0, 1]) {
+      const counting = (url, init) => (calls[i]++, globalThis.fetch(url, init));
+      const t = await openTsFile(`s3://iotdb/${key}`, { s3, fetch: counting });
+      await t.close();
+    }
+    assert.ok(calls[0] > 0 && calls[1] > 0, `requests per fetch: ${calls}`);
   });
 
   test('scanning a prefix lists it (ListObjectsV2, page by page) and gives the local scan’s records', async () => {

@@ -227,7 +227,7 @@ export async function startPythonHttp(root) {
 export const S3S = existsSync(join(ROOT, '.tools/s3s/bin/s3s-fs')) ? join(ROOT, '.tools/s3s/bin/s3s-fs') : null;
 
 /**
- * s3s-fs serving `store` (each folder a bucket) on a free port: `{origin, stop()}`. With `keys`
+ * s3s-fs serving `store` (each folder a bucket) on a free port: `{origin, stop(), pid}`. With `keys`
  * (`{accessKeyId, secretAccessKey}`) it verifies every request's signature; without, it serves
  * anyone (a public bucket).
  */
@@ -237,7 +237,7 @@ export async function startS3s(store, keys = null) {
   const auth = keys ? ['--access-key', keys.accessKeyId, '--secret-key', keys.secretAccessKey] : [];
   const { child, output } = spawnServer('s3s-fs', S3S, ['--host', '127.0.0.1', '--port', String(port), ...auth, store]);
   const stop = await whenListening(child, port, 's3s-fs', output);
-  return { origin: `http://127.0.0.1:${port}`, stop };
+  return { origin: `http://127.0.0.1:${port}`, stop, pid: child.pid };
 }
 
 /** Every server above by name, started on `root` (nginx only when installed). */

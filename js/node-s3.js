@@ -1,0 +1,24 @@
+// Node's transport for s3:// (js/s3.js `runtime`): requests go through js/node-http.js, over
+// kept-alive node:http(s) connections, as Node's http(s) URLs do, and are signed by aws4 (AWS
+// Signature V4 with node:crypto, synchronous), where other runtimes use fetch and aws4fetch's
+// WebCrypto signer. In Node a WebCrypto signature (three awaited digests) and a fetch Request cost
+// ~0.2 ms of CPU per request, aws4 ~0.02 ms, so an s3:// scan spent more CPU signing than
+// scanning (BENCHMARKS.md, "Remote scan bound by latency"). aws4 is loaded with the first signed
+// request; a `fetch` option still replaces the transport (then aws4 signs for it all the same).
+import { NODE_HTTP, nodeHttpFetch } from './node-http.js';
+
+let aws4 = null;
+
+/** `(credentials, region)` → `sign(url, headers)`: the headers of a signed GET of `url`, a plain object. */
+async function nodeSigner(credentials, region) {
+  const { sign } = await (aws4 ??= import('aws4').then((m) => m.default ?? m));
+  return (url, headers) => {
+    const u = new URL(url);
+    const plain = {};
+    for (const [name, value] of new Headers(headers ?? undefined)) plain[name] = value;
+    return sign({ host: u.host, path: u.pathname + u.search, method: 'GET', service: 's3', region, headers: plain }, credentials).headers;
+  };
+}
+
+/** The transport js/s3.js takes in Node; null in Deno and Bun (which keep fetch and aws4fetch). */
+export const NODE_S3 = NODE_HTTP ? Object.freeze({ name: 'node', fetch: nodeHttpFetch, signer: nodeSigner }) : null;
