@@ -53,9 +53,12 @@ const SHIPPED = [
  * answers for (-0.6 kB): 533,019 B measured with all three. 540,000 until the manifest's code in
  * six files, loaded by the first scan with a manifest, and js/format.js (six more files, with their
  * header comments: +2.2 kB; the CJS bundle, in which esbuild wraps the modules that lazy import
- * reaches: +4.2 kB): 545,955 B measured with them, 539,517 B before, with the same dist/.
+ * reaches: +4.2 kB): 545,955 B measured with them, 539,517 B before, with the same dist/. 550,000
+ * until Node's s3:// transport (js/node-s3.js, the s3.js and scan.js changes, in the ESM files and
+ * the CJS bundle, aws4 itself left out of it) and the CHANGELOG and README text of that and of the
+ * Rust files by concept: 550,396 B measured with them.
  */
-const PACKED_BUDGET = 550_000;
+const PACKED_BUDGET = 560_000;
 
 test('the tarball ships exactly the package, within its size budget, with every file the README names', () => {
   const { files, size } = tarball();
