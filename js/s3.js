@@ -3,7 +3,7 @@
 // listed with ListObjectsV2 for a scan. Requests are signed with AWS Signature V4 by aws4fetch
 // (small, no dependencies, WebCrypto: the same in browsers, Deno, Bun and Workers), loaded only
 // when an s3:// target is first used; Node signs with aws4 and sends over node:http
-// (js/node-s3.js: a tenth of the CPU per request). A presigned https:// URL needs none of this:
+// (js/node-s3.js: less CPU per request). A presigned https:// URL needs none of this:
 // it is an ordinary URL.
 //
 // Configuration (`options.s3`, else in Node the conventions AWS tools use: js/s3-config.js):
