@@ -102,7 +102,7 @@ export async function* walkTargetBatches(targets, options = {}) {
         for await (const o of s3TsFiles(target, options, options.s3Defaults ?? s3ConfigFromEnvironment, NODE_S3)) {
           batch.push({ url: o.target, file: o.target, version: { size: o.size, etag: o.etag, lastModified: o.lastModified } });
           // A read batch's worth at a time: the scan reads a page's first objects while the
-          // listing goes on (a page is 1,000 objects, and the next is already asked for).
+          // listing goes on (a page is up to 1,000 objects, and the next is already asked for).
           if (batch.length >= URL_BATCH) {
             yield batch;
             batch = [];
@@ -242,7 +242,7 @@ function limiter(n) {
  * (scanTail) gives the record. Anything else — an audit, a failed open, TsFileMetadata outside
  * the window — goes the usual way (scanOne) over the same source, for the full typed story.
  */
-async function scanRemote(item, paths, audit, options, child, makeSource = nodeSource) {
+async function scanRemote(item, paths, audit, options, child, makeSource) {
   const own = child();
   let source = null;
   let openError = null;

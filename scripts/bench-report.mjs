@@ -295,7 +295,7 @@ machine move by 2× with the load. Workload as above (10,000 realistic paths, k 
 1. **Verdicts only** (\`mightContainMany\` on BloomFilter and TsFile): one byte per path comes back
    instead of 11 i32; the TsFile one makes \`probe\`'s per-file decisions once per batch (which
    variant and charset, whether the audit confirms it, which other candidates a sound "absent"
-   needs: \`tsfile::audit::VerdictRule\`) and is tested equal to \`probe()\` path by path on every
+   needs: \`tsfile::probe::VerdictRule\`) and is tested equal to \`probe()\` path by path on every
    fixture.
 2. **The seeds side by side.** Each seed's Murmur128 is a serial chain of 64-bit multiplies over
    the key's blocks, so hashing seed by seed (as Java does, stopping at the first clear bit) keeps
@@ -502,7 +502,7 @@ before it, alternately, in one session:
   7–13 ms (the size-optimised \`memcmp\` and UTF-8 checks per name were most of it). What is
   left is allocation: 100,000 objects and path strings, and a scavenge when one falls inside.
 - **\`TsFile.probe()\`**: the reason crosses as a \`Reason\` value
-  (\`tsfile::audit::probe_file_reasoned\`), formatted only when it differs from the last probe's
+  (\`tsfile::probe::probe_file_reasoned\`), formatted only when it differs from the last probe's
   (formatting it was ~15 % of the call); the wasm call returns the record's address with a
   "new reason" bit, so a probe is one call into wasm; a string key is checked for lone
   surrogates only when it is not ASCII; views of wasm memory are checked for detachment by

@@ -26,7 +26,7 @@
 // Node's zlib figures from here (what this script checks; gzip -9 gives ~400 B less):
 //   48,352  the start of the boundary's second round
 //   49,117  the listing by device and measurement name (ListingColumns, MeasurementNames),
-//           probe reasons as values formatted only on change (audit::Reason, reason()),
+//           probe reasons as values formatted only on change (verdict::Reason, reason()),
 //           per-record work out of line for cold runs; paid back in part by u32 listing
 //           numbers, records written with extend_from_slice, and only the device shared
 //           (Arc<[u8]> tables cost ~200 B of Arc code)                              +765

@@ -77,13 +77,16 @@ describe('s3:// against s3s-fs (signatures verified)', { skip: existsSync(S3S) ?
 
   test('Node’s transport (node:http, signed by aws4) and every other runtime’s (fetch, signed by aws4fetch) read the same bytes; both are refused a wrong key', async () => {
     assert.equal(NODE_S3?.name, 'node', 'Node reads s3:// with its own transport');
+    let opened = 0;
     for (const key of Object.keys(LAYOUT).filter((k) => k.endsWith('.tsfile'))) {
       const [node, web] = await Promise.all([NODE_S3, null].map(async (runtime) => {
         const source = await s3Source(`s3://iotdb/${key}`, { s3 }, null, runtime);
         return openTsFile(source).then((t) => everything(t, { fullListing: true }).finally(() => t.close()), (e) => ({ kind: e.kind, offset: e.offset, message: e.message }));
       }));
       assert.deepEqual(node, web, key);
+      if (node.kind === undefined) opened++;
     }
+    assert.ok(opened >= 4, `${opened} objects opened by both transports`);
     const wrong = { ...s3, secretAccessKey: 'not-the-key' };
     for (const runtime of [NODE_S3, null]) {
       await assert.rejects(s3Source(`s3://iotdb/${Object.keys(LAYOUT)[0]}`, { s3: wrong }, null, runtime), (e) => e.kind === 'io' && e.reason === 'denied', runtime?.name ?? 'web');
