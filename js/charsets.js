@@ -121,13 +121,14 @@ export const wellFormed = (s) => (s.isWellFormed() ? s : s.replace(/\p{Cs}/gu, '
  */
 export function encodeJvm(text, charset = 'UTF-8') {
   if (typeof text !== 'string') throw invalidArgument('encodeJvm expects a string', 'text');
-  const cs = CHARSETS[charsetCode(String(charset))];
+  const code = charsetCode(String(charset));
+  const cs = CHARSETS[code];
   // A lone surrogate is no code point: Java writes '?' where TextEncoder would write U+FFFD.
   const s = LONE_SURROGATE.test(text) ? text.replace(/\p{Cs}/gu, '?') : text;
   if (cs === 'UTF-8') return utf8.encode(s);
   // The TsFile module encodes the single-byte charsets, and ASCII text in any (each is an ASCII
   // superset); other text in a multi-byte charset needs the charsets module, and without it the
   // core's error says to load it (encoder::WithModule).
-  if (SINGLE_BYTE.has(cs) || !loadCharsetsSync()) return encodeText(utf8.encode(s), cs);
+  if (SINGLE_BYTE.has(cs) || !loadCharsetsSync()) return encodeText(utf8.encode(s), code);
   return wasmEncode(s, cs);
 }

@@ -11,6 +11,7 @@ import { ioError, nodeSource } from './node-source.js';
 import { isHttpUrl } from './http-source.js';
 import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
 import { pct } from './format.js';
+import { DEFAULT_HASH, ERROR_RATE } from './core-tables.js';
 import {
   inspectReport as makeInspectReport, writeInspectJson, verifyReport, probeReport, levelDbReport, levelDbProbeReport, buildReport, failureReport, errorReport,
 } from './report.js';
@@ -97,7 +98,7 @@ charsets: ${CHARSETS.join(', ')}`,
     usage: ['tsfile-bloom build [PATHS|-] [--capacity N] [--fpp X] [--variant V] [--charset NAME]\n                     [--out FILE | --hex] [--json]'],
     help: `build    builds the filter a Java writer would store for the series paths in PATHS (one per
          line; stdin when PATHS is - or absent; blank lines are skipped), sized like Java's
-         getEmptyBloomFilter(--fpp, default 0.05, clamped to [0.01, 0.1]; --capacity, default
+         getEmptyBloomFilter(--fpp, default ${ERROR_RATE.default}, clamped to [${ERROR_RATE.min}, ${ERROR_RATE.max}]; --capacity, default
          the number of paths), and writes its serialized bytes (byte-identical to Java's) to
          --out FILE, as hex with --hex, or to stdout when it is not a terminal; --json prints
          its statistics instead
@@ -651,7 +652,7 @@ async function buildCommand(values, positionals) {
   checkVariant('build', values.variant);
   checkCharset('build', values.charset);
   const capacityOption = numberOption('build', values.capacity, 'capacity', { integer: true });
-  const fpp = numberOption('build', values.fpp, 'fpp') ?? 0.05;
+  const fpp = numberOption('build', values.fpp, 'fpp') ?? ERROR_RATE.default;
   if (values.out === undefined && !values.hex && !values.json && process.stdout.isTTY) {
     throw new UsageError('build', 'refusing to write binary to a terminal; use --out FILE, --hex or a redirect');
   }
@@ -671,7 +672,7 @@ async function buildCommand(values, positionals) {
     const st = filter.stats(paths.length);
     if (values.json) {
       await print(JSON.stringify(buildReport({
-        paths: paths.length, capacity, fpp, variant: values.variant ?? 'java', charset: values.charset ?? 'UTF-8',
+        paths: paths.length, capacity, fpp, variant: values.variant ?? DEFAULT_HASH.variant, charset: values.charset ?? DEFAULT_HASH.charset,
         stats: st, encodedLength: bytes.length, out: values.out ?? null,
       }), null, 2));
     } else if (values.hex) {

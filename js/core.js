@@ -8,6 +8,7 @@ import {
 import { CHARSETS, canonicalCharsetName, charsetCode, encodeJvm, isMultiByte, wellFormed } from './charsets.js';
 import { invalidArgument } from './errors.js';
 import { filterProbeFrom, GEOMETRY, NONE, SEEDS, VARIANTS, VERDICTS } from './wire.js';
+import { DEFAULT_WRITER, ERROR_RATE } from './core-tables.js';
 
 const [BIT_COUNT, HASH_FUNCTION_COUNT, BYTE_LENGTH, SET_BITS] = ['bitCount', 'hashFunctionCount', 'byteLength', 'setBits'].map((f) => GEOMETRY.indexOf(f));
 
@@ -138,8 +139,8 @@ export function optimalK(items, bitCount) {
   return rawOptimalK(items, bitCount);
 }
 
-/** Java's `BloomFilter.getEmptyBloomFilter(errorRate, capacity)` sizing: errorRate clamped to [0.01, 0.1]. */
-export function javaSizing(capacity, errorRate = 0.05) {
+/** Java's `BloomFilter.getEmptyBloomFilter(errorRate, capacity)` sizing: errorRate clamped to [ERROR_RATE.min, ERROR_RATE.max]. */
+export function javaSizing(capacity, errorRate = ERROR_RATE.default) {
   const [bitCount, hashFunctionCount] = rawJavaSizing(capacity, errorRate);
   return { bitCount, hashFunctionCount };
 }
@@ -226,18 +227,12 @@ export function stagePaths(paths, charset, module = { stageKeys, wasmMemory: mod
 /**
  * The hash the filter was written with, from an audit: the hypothesis the core takes as the
  * writer's (`audit.writerHypothesis`, the index of one of `audit.hypotheses`), or — when none
- * reproduces the bits, or there is no audit — Java's writer with UTF-8.
+ * reproduces the bits, or there is no audit — the core's default (Java's writer with UTF-8).
  */
 export function writerHypothesis(audit) {
   const h = audit?.hypotheses[audit.writerHypothesis] ?? null;
-  return {
-    variant: h?.variant ?? 'java',
-    charset: h?.charset ?? 'UTF-8',
-    timeColumns: h?.timeColumns ?? true,
-    trailingNullsKept: h?.trailingNullsKept ?? true,
-    established: audit?.status === 'established',
-    reproduced: h !== null,
-  };
+  const { variant, charset, timeColumns, trailingNullsKept } = h ?? DEFAULT_WRITER;
+  return { variant, charset, timeColumns, trailingNullsKept, established: audit?.status === 'established', reproduced: h !== null };
 }
 
 /** Stages an array of paths or pre-encoded `{bytes, ends}` for one batch call. */
@@ -274,17 +269,17 @@ export class BloomFilter {
   }
 
   /** Sized exactly like Java's BloomFilter.getEmptyBloomFilter(errorRate, n). */
-  static withCapacity(n, errorRate = 0.05) {
+  static withCapacity(n, errorRate = ERROR_RATE.default) {
     if (!Number.isInteger(n) || n < 0 || n > 0x7fffffff) throw argumentError(`n must be an integer in 0..2^31-1 (the number of paths), not ${String(n)}`, 'n');
-    // Java clamps a rate to [0.01, 0.1] (docs/bloom-filter.md); one that is no rate at all is refused.
-    if (typeof errorRate !== 'number' || !(errorRate > 0 && errorRate < 1)) throw argumentError(`errorRate must be a number between 0 and 1 (Java then clamps it to 0.01..0.1), not ${String(errorRate)}`, 'errorRate');
+    // Java clamps a rate to [ERROR_RATE.min, ERROR_RATE.max] (docs/bloom-filter.md); one that is no rate at all is refused.
+    if (typeof errorRate !== 'number' || !(errorRate > 0 && errorRate < 1)) throw argumentError(`errorRate must be a number between 0 and 1 (Java then clamps it to ${ERROR_RATE.min}..${ERROR_RATE.max}), not ${String(errorRate)}`, 'errorRate');
     return BloomFilter.#wrap(WasmBloomFilter.withCapacity(n, errorRate));
   }
 
   /** Sets the bits of one path. Options: `variant` ('java'), `charset` ('UTF-8'). */
   add(path, { variant, charset } = {}) {
     const key = keyOf(path, charset);
-    live(this).add(key.bytes, key.text, variantCode(checkVariant(variant)), keyCharset(key));
+    live(this).add(putKey(key.bytes), key.text, variantCode(checkVariant(variant)), keyCharset(key));
     return this;
   }
 

@@ -6,9 +6,9 @@
 import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
 import { argumentError, wrapRaw, stageBatch, charsetIndex, recordView, putKey } from './core.js';
 import { charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
-import { reasonText } from './reasons.js';
+import { REASON_LENGTH, reasonText } from './reasons.js';
 import { checkedSource, toSource } from './source.js';
-import { CHARSETS, FILE_PROBE as P, listingFrom, NONE, othersFrom, seedProbes, TAIL_WINDOW, usedHash, VARIANTS, VERDICTS } from './wire.js';
+import { CHARSETS, FILE_PROBE as P, listingFrom, NONE, othersFrom, seedProbes, TAIL_WINDOW, VARIANTS, VERDICTS } from './wire.js';
 
 const ABSENT = VERDICTS.indexOf('absent');
 /**
@@ -47,9 +47,9 @@ export class TsFile {
   #info = null;
   /** The listing, built once from the wasm module's columns. */
   #listing = null;
-  /** The words of the last probe's reason (js/reasons.js) and what they depend on. */
+  /** The last probe's reason: its numbers, and their sentence (js/reasons.js). */
+  #reasonCodes = new Int32Array(REASON_LENGTH).fill(-2);
   #reason = '';
-  #reasonKey = null;
 
   /** Use openTsFile(). */
   #window;
@@ -90,7 +90,7 @@ export class TsFile {
   #forget() {
     this.#info = null;
     this.#listing = null;
-    this.#reasonKey = null; // a reason may quote the audit's summary
+    this.#reasonCodes.fill(-2); // a reason may quote the audit's summary
   }
 
   get #file() {
@@ -274,13 +274,11 @@ export class TsFile {
       probes: seedProbes(m, at + 7, k),
       others: count ? othersFrom(m, at + 7 + 4 * k, count, k) : [],
     };
-    const codes = [m[end], m[end + 1], m[end + 2], m[end + 3]];
-    // The reason's codes end the record; the probes of one file share a handful of reasons,
-    // so its words are made again only when what they say changes: one number for all of it.
-    const key = reasonKey(codes, usedHash(m, at), out);
-    if (key !== this.#reasonKey) {
-      this.#reasonKey = key;
-      this.#reason = reasonText(codes, out, codes[0] === 2 ? this.#fileInfo.audit?.summary : null);
+    // The reason ends the record. The probes of one file share a handful of reasons, so its
+    // sentence is made again only when its numbers change.
+    if (!sameReason(this.#reasonCodes, m, end)) {
+      this.#reasonCodes.set(m.subarray(end, end + REASON_LENGTH));
+      this.#reason = reasonText(m, end, () => this.#fileInfo.audit?.summary);
     }
     out.reason = this.#reason;
     return out;
@@ -339,24 +337,10 @@ for (const [name, at] of Object.entries(RECORD_AT)) {
   if (P[name] !== at) throw new Error(`js/tsfile.js reads the probe record's ${name} at ${at}, js/wire.js says ${P[name]}`);
 }
 
-/**
- * What a probe's reason says, as one number: kind (3 bits), flag, listed (2), the hash used (7:
- * js/wire.js `usedHash`), confirmed, consulted (6); for the kinds that name clear seeds — 3,
- * and 1 with its flag — those seeds (8) and for kind 3 the other candidate, at 2^28.
- */
-function reasonKey(codes, hash, p) {
-  const kind = codes[0];
-  const key = kind + 8 * codes[1] + 16 * codes[3] + 64 * hash + 8192 * (p.confirmed ? 1 : 0) + 16384 * codes[2];
-  return kind === 3 || (kind === 1 && codes[1]) ? key + seedsKey(kind, p) : key;
-}
-
-/** The part of reasonKey for the kinds whose words name clear seeds (kept out of the hot path's inlining budget). */
-function seedsKey(kind, p) {
-  // The words name clear seeds: the hash used's (kind 3), or the writer's (kind 1 with its flag).
-  const named = kind === 3 ? p.probes : p.others[0].probes;
-  let clear = 0;
-  for (let j = 0; j < named.length; j++) if (!named[j].set) clear += 2 ** j;
-  return 2 ** 20 * clear + 2 ** 28 * (kind === 3 ? p.others.findIndex((o) => o.verdict === 'maybe') : 0);
+/** Whether `codes` are the reason's numbers from `at` in `m`. */
+function sameReason(codes, m, at) {
+  for (let i = 0; i < REASON_LENGTH; i++) if (codes[i] !== m[at + i]) return false;
+  return true;
 }
 
 /**

@@ -2,63 +2,19 @@
 // cross in instead of objects (BENCHMARKS.md, "Boundary") — the listing's columns, the probe
 // records, the fast scan's figures — are the core's (src/tsfile/wire/, built and tested there
 // natively); this module is their one decoder, shared by tsfile.js, core.js, report.js and the
-// scanners. It states the codes and constants they hold once: the package needs them at
-// import, before any wasm is initialised (SEEDS and VARIANTS are public constants), so they are
-// not asked of the module; tests/wire.rs checks every table below against the core's
-// `wire::tables()`, entry for entry. Nothing here imports the wasm module.
+// scanners. The codes and constants they hold are the core's too: js/core-tables.js, generated
+// from it (tests/generated.rs), which the package reads at import, before any wasm is
+// initialised (SEEDS and VARIANTS are public constants). Nothing here imports the wasm module.
 
-/** A verdict's code is its index (src/tsfile/wire/ `verdict_code`). */
-export const VERDICTS = Object.freeze(['absent', 'maybe', 'unknown']);
-/** A tail variant's code is its index (`variant_code`). */
-export const VARIANTS = Object.freeze(['java', 'zero-extended']);
-/** Java's canonical names of the supported charsets; a charset's code is its index (`charset_code`). */
-export const CHARSETS = Object.freeze([
-  'UTF-8', 'GBK', 'GB18030', 'Big5', 'x-windows-950', 'Shift_JIS', 'windows-31j', 'EUC-JP', 'EUC-KR',
-  'x-windows-949', 'windows-1252', 'ISO-8859-1',
-]);
-/** The charsets the TsFile module encodes itself; the rest need the charsets module (`Charset::is_multibyte`). */
-export const SINGLE_BYTE_CHARSETS = Object.freeze(['UTF-8', 'windows-1252', 'ISO-8859-1']);
-/** How TsFileMetadata stores the filter field; an encoding's code is its index (`encoding_code`). */
-export const ENCODINGS = Object.freeze(['missing', 'standard', 'empty', 'v3', 'legacy_cpp_empty', 'java_null']);
-/** TsFile's data types; a type's code is its byte in the file (7 names none). */
-export const DATA_TYPES = Object.freeze(['BOOLEAN', 'INT32', 'INT64', 'FLOAT', 'DOUBLE', 'TEXT', 'VECTOR', null, 'TIMESTAMP', 'DATE', 'BLOB', 'STRING']);
-/** TsFile's hash seeds, in order: a filter of k hash functions uses the first k. */
-export const SEEDS = Object.freeze([5, 7, 11, 19, 31, 37, 43, 59]);
-/** A code of "none" in a record, and "automatic" (the audit's choice) in an argument. */
-export const NONE = -1;
-/** Bytes from a file's end read first when opening it, and all the fast scan reads (a file no larger is read whole). */
-export const TAIL_WINDOW = 4096;
+import {
+  VERDICTS, VARIANTS, CHARSETS, DATA_TYPES, ENCODINGS, FIGURES, LISTING_STRIDE, LISTING_NULL, LISTING_FLAGS, PROBE_RECORD,
+  FILTER_RECORD, SEED_PROBE, OTHER_PROBE,
+} from './core-tables.js';
 
-/** The listing's columns (src/tsfile/wire/listing.rs): numbers per record, a null name's bounds, the flags. */
-export const LISTING_STRIDE = 5;
-export const LISTING_NULL = 0xffffffff;
-export const LISTING_FLAGS = Object.freeze({ time: 1, absent: 2, maybe: 4, same_device: 8, new_name: 16, whole_path: 32 });
-/** The fast scan's figures before its verdicts (src/tsfile/wire/scan.rs): the version, then bloomInfo()'s keys. */
-export const FIGURES = Object.freeze([
-  'version', 'present', 'encoding', 'offset', 'bitsOffset', 'byteLength', 'bitCount', 'hashFunctionCount', 'setBits',
-  'fillRatio', 'estimatedItems', 'fppFormula', 'fppFromFill', 'optimalK',
-]);
-/** A filter's geometry and fill, handed over at once (`wire::geometry`), in order. */
-export const GEOMETRY = Object.freeze(['bitCount', 'hashFunctionCount', 'byteLength', 'setBits']);
-/** The probe records' fields (src/tsfile/wire/record.rs), in order. */
-export const PROBE_RECORD = Object.freeze(['verdict', 'variant', 'charset', 'confirmed', 'indexed', 'k', 'others']);
-export const FILTER_RECORD = Object.freeze(['verdict', 'k']);
-export const SEED_PROBE = Object.freeze(['seed', 'hash32', 'bit', 'set']);
-export const OTHER_PROBE = Object.freeze(['variant', 'charset', 'verdict']);
-export const REASON = Object.freeze(['kind', 'flag', 'consulted', 'listed']);
-
-/** The tables as `wire::tables()` writes them (tests/wire.rs compares the two texts). */
-export function tables() {
-  const line = (name, items) => `${[name, ...items].join(' ')}\n`;
-  return [
-    line('verdict', VERDICTS), line('variant', VARIANTS), line('charset', CHARSETS), line('single_byte', SINGLE_BYTE_CHARSETS), line('encoding', ENCODINGS),
-    line('data_type', DATA_TYPES.map((t) => t ?? '-')),
-    line('seed', SEEDS), line('none', [NONE]), line('tail_window', [TAIL_WINDOW]), line('listing_stride', [LISTING_STRIDE]),
-    line('listing_null', [LISTING_NULL]), line('listing_flag', Object.entries(LISTING_FLAGS).map(([k, v]) => `${k}=${v}`)),
-    line('figures', FIGURES), line('geometry', GEOMETRY), line('probe_record', PROBE_RECORD), line('filter_record', FILTER_RECORD),
-    line('seed_probe', SEED_PROBE), line('other_probe', OTHER_PROBE), line('reason', REASON),
-  ].join('');
-}
+export {
+  VERDICTS, VARIANTS, CHARSETS, SINGLE_BYTE_CHARSETS, ENCODINGS, DATA_TYPES, SEEDS, NONE, TAIL_WINDOW, LISTING_STRIDE,
+  LISTING_NULL, LISTING_FLAGS, FIGURES, GEOMETRY, PROBE_RECORD, FILTER_RECORD, SEED_PROBE, OTHER_PROBE,
+} from './core-tables.js';
 
 const { time: TIME, absent: ABSENT, maybe: MAYBE, same_device: SAME_DEVICE, new_name: NEW_NAME, whole_path: WHOLE_PATH } = LISTING_FLAGS;
 
@@ -97,9 +53,6 @@ export function othersFrom(m, p, count, k) {
   }
   return others;
 }
-
-/** The hash a file probe record at `at` used, as one number: variant code + 1 + 4 × (charset code + 1). */
-export const usedHash = (m, at) => m[at + VARIANT] + 1 + 4 * (m[at + CHARSET] + 1);
 
 // ---- The fast scan's figures. ------------------------------------------------------------------
 

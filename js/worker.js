@@ -229,7 +229,7 @@ export function createHandler(extraOps = {}) {
       };
     },
     /** Builds a filter sized by Java's getEmptyBloomFilter(errorRate, capacity) and adds `items` paths. */
-    async synthetic({ capacity = 1_000_000, items = capacity, errorRate = 0.05 }, progress) {
+    async synthetic({ capacity = 1_000_000, items = capacity, errorRate }, progress) {
       await closeCurrent();
       const filter = BloomFilter.withCapacity(capacity, errorRate);
       synthetic = { filter, items: 0 };

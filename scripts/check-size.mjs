@@ -34,6 +34,14 @@
 //           js/reasons.js words it (the core's Reason::text_listed natively; tests/reasons.rs
 //           checks the two agree), with what the index says of the path and the
 //           hash a forced one is measured against added                        -624
+//   49,088  (the session's start)
+//   49,297  every choice of a reason's words made in the core (Reason::phrase: the sentence
+//           form, the charset named or not, "seed … is" / "seeds … are"; ten numbers at the
+//           record's end, which js/reasons.js fills the form with)                      +209
+//   49,135  paid back: encodeText takes a charset's code, not its name; BloomFilter#add reads
+//           its key from the key area, as probe does (no slice argument)                 -162
+// Tried for the phrase and not kept: its words emitted one by one through a closure
+// (Reason::words) +372 to +482; the same from data templates walked in the module +486.
 // Tried and not kept (gzipped): format! replaced by a hand-written text+integer writer
 // +283 (core::fmt stays for serde-wasm-bindgen's paths anyway, and each message grew),
 // scanTail through TsFileReader::bloom_info +37, iterator collects as plain loops +51, other

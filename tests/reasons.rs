@@ -1,7 +1,7 @@
 //! A probe's reason: the facts it rests on (`Reason`, `Listed`) on real files, and its words.
-//! The JS package words reasons in js/reasons.js from the codes the wasm module passes
-//! (`Reason::codes`); the last test runs that module under Node on every probe here and
-//! checks it says exactly what `Reason::text_listed` says.
+//! The JS package fills a reason's sentence form in js/reasons.js from the numbers the wasm
+//! module passes (`Reason::phrase`, `record::reason`); the last test runs that module under Node on every
+//! probe here and checks it says exactly what `Reason::text_listed` says.
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -10,6 +10,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use tsfile_bloom::source::FileSource;
+use tsfile_bloom::tsfile::wire::record;
 use tsfile_bloom::tsfile::TsFileReader;
 use tsfile_bloom::verdict::{FileVerdict, Listed, Reason};
 use tsfile_bloom::{Charset, TailVariant};
@@ -129,6 +130,24 @@ fn a_listed_path_and_an_unlisted_one_say_so() {
     assert!(info.reason.ends_with("; the index does not list this series"), "{}", info.reason);
 }
 
+fn kind(r: &Reason) -> u8 {
+    match r {
+        Reason::NoFilter => 0,
+        Reason::AllSet { .. } => 1,
+        Reason::AuditReproducedNothing => 2,
+        Reason::AllSetUnderOther { .. } => 3,
+        Reason::CharsetNotEstablished => 4,
+        Reason::ClearConfirmed { .. } => 5,
+        Reason::ClearAsciiTail => 6,
+        Reason::ClearUnderEvery { .. } => 7,
+    }
+}
+
+/// A forced hash's two cases: all set where the writer's finds a clear bit (1), the reverse (3).
+fn flag(r: &Reason) -> bool {
+    matches!(r, Reason::AllSet { writer: Some(_), .. } | Reason::AllSetUnderOther { wrong: true, .. })
+}
+
 /// Every probe of every fixture (some paths, each hash forced or not), as js/reasons.js takes it.
 fn cases() -> Vec<Value> {
     let mut files = Vec::new();
@@ -155,23 +174,13 @@ fn cases() -> Vec<Value> {
             ] {
                 let info = r.probe(&path, v, cs).unwrap();
                 let listed = r.listed(&path);
-                let codes = match r.probe_filter_reasoned(&path, v, cs).unwrap() {
-                    Some((_, reason)) => reason.codes(listed),
-                    None => Reason::NoFilter.codes(listed),
+                let reason = match r.probe_filter_reasoned(&path, v, cs).unwrap() {
+                    Some((_, reason)) => reason,
+                    None => Reason::NoFilter,
                 };
-                let probe = json!({
-                    "variant": info.variant.map(|v| v.as_str()),
-                    "charset": info.charset.map(|c| c.as_str()),
-                    "confirmed": info.confirmed,
-                    "probes": info.probes.iter().map(|s| json!({"seed": s.seed, "set": s.set})).collect::<Vec<_>>(),
-                    "others": info.others.iter().map(|o| json!({
-                        "variant": o.variant.as_str(),
-                        "charset": o.charset.as_str(),
-                        "verdict": o.verdict.as_str(),
-                        "probes": o.probes.iter().map(|s| json!({"seed": s.seed, "set": s.set})).collect::<Vec<_>>(),
-                    })).collect::<Vec<_>>(),
-                });
-                out.push(json!({"file": f, "codes": codes, "probe": probe, "summary": summary, "want": info.reason}));
+                let numbers = record::reason(&reason.phrase(listed, r.audit().is_some()));
+                out.push(json!({"file": f, "kind": kind(&reason), "flag": flag(&reason), "listed": listed as u8,
+                    "numbers": numbers, "summary": summary, "want": info.reason}));
             }
         }
     }
@@ -181,8 +190,8 @@ fn cases() -> Vec<Value> {
 #[test]
 fn js_reasons_word_every_reason_as_the_core_does() {
     let cases = cases();
-    let kinds: std::collections::BTreeSet<i64> = cases.iter().map(|c| c["codes"][0].as_i64().unwrap()).collect();
-    let listed: std::collections::BTreeSet<i64> = cases.iter().map(|c| c["codes"][3].as_i64().unwrap()).collect();
+    let kinds: std::collections::BTreeSet<i64> = cases.iter().map(|c| c["kind"].as_i64().unwrap()).collect();
+    let listed: std::collections::BTreeSet<i64> = cases.iter().map(|c| c["listed"].as_i64().unwrap()).collect();
     // Every kind but "the audit reproduced nothing" (no fixture is written by a writer we do
     // not model), every state of the index.
     assert_eq!(kinds.into_iter().collect::<Vec<_>>(), vec![0, 1, 3, 4, 5, 6, 7], "reason kinds met");
@@ -190,14 +199,14 @@ fn js_reasons_word_every_reason_as_the_core_does() {
     // The words for a hash forced off the writer's, both ways: it says absent where the
     // writer's says maybe (kind 3), and maybe where every hash the index reproduces says absent.
     for kind in [1, 3] {
-        assert!(cases.iter().any(|c| c["codes"][0] == kind && c["codes"][1] == 1), "kind {kind} with its flag met");
+        assert!(cases.iter().any(|c| c["kind"] == kind && c["flag"] == true), "kind {kind} with its flag met");
     }
     let module = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("js/reasons.js");
     let script = format!(
         "import {{ reasonText }} from {module:?};\n\
          let input = ''; process.stdin.on('data', (d) => (input += d)).on('end', () => {{\n\
-           const bad = JSON.parse(input).filter((c) => reasonText(c.codes, c.probe, c.summary) !== c.want)\n\
-             .map((c) => ({{ ...c, got: reasonText(c.codes, c.probe, c.summary) }}));\n\
+           const text = (c) => reasonText(c.numbers, 0, () => c.summary);\n\
+           const bad = JSON.parse(input).filter((c) => text(c) !== c.want).map((c) => ({{ ...c, got: text(c) }}));\n\
            process.stdout.write(JSON.stringify(bad.slice(0, 5)));\n\
          }});",
         module = module.to_str().unwrap()

@@ -14,6 +14,12 @@ use std::borrow::Cow;
 /// The hash a probe uses when no audit established one: Java's, over the path's UTF-8.
 pub const DEFAULT_HASH: (TailVariant, Charset) = (TailVariant::Java, Charset::Utf8);
 
+/// The writer assumed where no hypothesis reproduces the stored bits, or there is no audit (a
+/// bit's provenance, the teaching panel's file): [`DEFAULT_HASH`] over every key of the index,
+/// time columns inserted and trailing null tags kept.
+pub const DEFAULT_HYPOTHESIS: Hypothesis =
+    Hypothesis { variant: DEFAULT_HASH.0, time_columns: true, trailing_nulls_kept: true, charset: DEFAULT_HASH.1 };
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Hypothesis {
     pub variant: TailVariant,

@@ -45,11 +45,12 @@ pub fn java_sizing_js(n: f64, error_rate: f64) -> Result<Vec<u32>, JsValue> {
     Ok(vec![m, k])
 }
 
-/// A JVM's bytes for UTF-8 text: single-byte charsets, and ASCII in any; other text in a
-/// multi-byte charset is the core's error that the charsets module is needed (`WithModule`).
+/// A JVM's bytes for UTF-8 text in the charset of a code: single-byte charsets, and ASCII in
+/// any; other text in a multi-byte charset is the core's error that the charsets module is
+/// needed (`WithModule`).
 #[wasm_bindgen(js_name = encodeText)]
-pub fn encode_text(utf8: &[u8], charset_name: &str) -> Result<Vec<u8>, JsValue> {
-    Ok(js(JsEncoder::default().encode(utf8, js(Charset::from_name(charset_name))?))?.into_owned())
+pub fn encode_text(utf8: &[u8], charset: i32) -> Result<Vec<u8>, JsValue> {
+    Ok(js(JsEncoder::default().encode(utf8, js(wire::filter_charset(charset))?))?.into_owned())
 }
 
 #[wasm_bindgen]
@@ -76,10 +77,12 @@ impl WasmBloomFilter {
         Ok(WasmBloomFilter { inner: js(BloomFilter::new(bit_count, hash_function_count))? })
     }
 
-    pub fn add(&mut self, key: &[u8], text: bool, variant: i32, charset: i32) -> Result<(), JsValue> {
+    pub fn add(&mut self, len: usize, text: bool, variant: i32, charset: i32) -> Result<(), JsValue> {
         let c = js(KeyCoding::of(text, variant, charset))?;
-        self.inner.add(&js(c.key(key))?, c.variant);
-        Ok(())
+        staged(|s| {
+            self.inner.add(&c.key(s.key(len)?)?, c.variant);
+            Ok(())
+        })
     }
 
     /// Into the probe record (`wire::record::filter_probe`).

@@ -1,6 +1,6 @@
 // js/wire.js, the package's one decoder of the core's layouts (src/tsfile/wire/): its two walks of
 // the listing's columns agree on every fixture, and each decoded value is what the API's own
-// objects say. (tests/wire.rs checks its code tables against the core's, entry for entry.)
+// objects say. (Its code tables are js/core-tables.js, generated from the core: tests/generated.rs.)
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, statSync } from 'node:fs';

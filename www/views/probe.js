@@ -141,7 +141,7 @@ export function createProbeView(ctx) {
     const v = $('verdict');
     v.className = `verdict ${r.verdict}`;
     v.textContent = VERDICT_LABELS[r.verdict] ?? r.verdict;
-    // Every word about the verdict is the core's reason (js/reasons.js words it): what the
+    // Every word about the verdict is the core's reason (js/reasons.js fills the form the core chose): what the
     // filter said under which hash, and what the index says of the path.
     $('verdict-reason').textContent = sentence(r.reason ?? '');
     $('verdict-sound').textContent = r.variant

@@ -81,7 +81,7 @@ pub fn file_probe<E: PathEncoder>(
     charset: i32,
 ) -> Result<()> {
     let probe = r.probe_filter_reasoned(path, variant_of(variant)?, charset_of(charset)?)?;
-    record::file_probe(out, r.listed(path), probe.as_ref());
+    record::file_probe(out, r.listed(path), r.audit().is_some(), probe.as_ref());
     Ok(())
 }
 

@@ -38,7 +38,7 @@ pub const SAME_DEVICE: u32 = 8;
 pub const NEW_NAME: u32 = 16;
 /// Flag: the path is given whole (its bounds follow).
 pub const WHOLE_PATH: u32 = 32;
-/// The flags by name, as [`super::tables`] lists them.
+/// The flags by name, as js/core-tables.js `LISTING_FLAGS` has them (tests/generated.rs).
 pub const FLAGS: [(&str, u32); 6] = [
     ("time", TIME),
     ("absent", ABSENT),

@@ -8,21 +8,22 @@
 //! - [`batch`]: the calls over keys the bindings stage, in the codes JS passes.
 //!
 //! Every code those layouts hold is numbered here, once: a verdict, a tail variant, a charset,
-//! a filter encoding and a data type (its byte) (`-1` where there is none, or for "automatic" in an argument). JS needs
-//! the names and constants at import, before any wasm is initialised (`SEEDS` and `VARIANTS` are
-//! public constants), so js/wire.js states them and tests/wire.rs checks that module against
-//! [`tables`] entry for entry — as js/reasons.js is checked against the core's sentences.
+//! a filter encoding and a data type (its byte) (`-1` where there is none, or for "automatic" in
+//! an argument). JS needs the names and constants at import, before any wasm is initialised
+//! (`SEEDS` and `VARIANTS` are public constants): js/core-tables.js holds them as generated from
+//! the core by tests/generated.rs, which fails when that file is not what the core says.
 
 pub mod batch;
 pub mod listing;
 pub mod record;
 pub mod scan;
 
+use super::audit::DEFAULT_HASH;
 use super::verdict::FileVerdict;
-use super::{BloomEncoding, DataType};
+use super::BloomEncoding;
 use crate::error::{Error, Result};
 use crate::filter::{BloomFilter, Verdict};
-use crate::hash::{TailVariant, SEEDS};
+use crate::hash::TailVariant;
 use crate::path::Charset;
 
 /// What a code of "none" is, and an argument of "automatic" (the audit's choice).
@@ -44,7 +45,7 @@ pub fn filter_verdict_code(v: Verdict) -> i32 {
 
 /// A tail variant's code: its index in [`TailVariant::ALL`] (0 java, 1 zero-extended).
 pub fn variant_code(v: TailVariant) -> i32 {
-    i32::from(v == TailVariant::ZeroExtended)
+    v as i32 // declared in the order of ALL (the tests check it)
 }
 
 /// The variant of a code; None for [`NONE`] (automatic); an unknown code is a bad argument.
@@ -52,14 +53,14 @@ pub fn variant_of(code: i32) -> Result<Option<TailVariant>> {
     of(code, &TailVariant::ALL, "variant code out of range")
 }
 
-/// A filter's variant of a code: automatic ([`NONE`]) is Java's, as a filter of any file's is.
+/// A filter's variant of a code: automatic ([`NONE`]) is [`DEFAULT_HASH`]'s, Java's.
 pub fn filter_variant(code: i32) -> Result<TailVariant> {
-    Ok(variant_of(code)?.unwrap_or(TailVariant::Java))
+    Ok(variant_of(code)?.unwrap_or(DEFAULT_HASH.0))
 }
 
 /// A charset's code: its index in [`Charset::ALL`].
 pub fn charset_code(cs: Charset) -> i32 {
-    Charset::ALL.iter().position(|&c| c == cs).map_or(NONE, |i| i as i32)
+    cs as i32 // declared in the order of ALL (the tests check it)
 }
 
 /// The charset of a code; None for [`NONE`] (automatic); an unknown code is a bad argument.
@@ -67,14 +68,14 @@ pub fn charset_of(code: i32) -> Result<Option<Charset>> {
     of(code, &Charset::ALL, "charset code out of range")
 }
 
-/// A filter's charset of a code: automatic ([`NONE`]) is UTF-8, the text JS hands over.
+/// A filter's charset of a code: automatic ([`NONE`]) is [`DEFAULT_HASH`]'s, UTF-8.
 pub fn filter_charset(code: i32) -> Result<Charset> {
-    Ok(charset_of(code)?.unwrap_or(Charset::Utf8))
+    Ok(charset_of(code)?.unwrap_or(DEFAULT_HASH.1))
 }
 
 /// A filter field encoding's code: its index in [`BloomEncoding::ALL`].
 pub fn encoding_code(e: BloomEncoding) -> i32 {
-    BloomEncoding::ALL.iter().position(|&x| x == e).map_or(NONE, |i| i as i32)
+    e as i32 // declared in the order of ALL (the tests check it)
 }
 
 fn of<T: Copy>(code: i32, all: &[T], what: &'static str) -> Result<Option<T>> {
@@ -95,42 +96,6 @@ pub fn geometry(f: &BloomFilter) -> [f64; 4] {
 /// Bytes from a file's end that the bindings read first when opening it, and all that the fast
 /// scan reads ([`scan`]; a file no larger is read whole): most TsFileMetadata fit in it.
 pub const TAIL_WINDOW: usize = 4096;
-
-/// The code tables and layout constants, one line each: the table's name, then its entries
-/// (names in code order, or numbers). js/wire.js states the same (tests/wire.rs checks it).
-pub fn tables() -> String {
-    let mut out = String::new();
-    let mut line = |name: &str, items: &mut dyn Iterator<Item = String>| {
-        out.push_str(name);
-        for i in items {
-            out.push(' ');
-            out.push_str(&i);
-        }
-        out.push('\n');
-    };
-    let s = |x: &str| x.to_string();
-    line("verdict", &mut FileVerdict::ALL.iter().map(|v| s(v.as_str())));
-    line("variant", &mut TailVariant::ALL.iter().map(|v| s(v.as_str())));
-    line("charset", &mut Charset::ALL.iter().map(|c| s(c.as_str())));
-    line("single_byte", &mut Charset::ALL.iter().filter(|c| !c.is_multibyte()).map(|c| s(c.as_str())));
-    line("encoding", &mut BloomEncoding::ALL.iter().map(|e| s(e.as_str())));
-    // A data type's code is its byte (docs/tsfile-format.md); 7 names none ("-").
-    line("data_type", &mut (0..=11).map(|b| s(DataType::from_byte(b).map_or("-", DataType::as_str))));
-    line("seed", &mut SEEDS.iter().map(u32::to_string));
-    line("none", &mut std::iter::once(NONE.to_string()));
-    line("tail_window", &mut std::iter::once(TAIL_WINDOW.to_string()));
-    line("listing_stride", &mut std::iter::once(listing::STRIDE.to_string()));
-    line("listing_null", &mut std::iter::once(listing::NULL.to_string()));
-    line("listing_flag", &mut listing::FLAGS.iter().map(|&(name, bit)| format!("{name}={bit}")));
-    line("figures", &mut scan::FIGURE_NAMES.iter().map(|&n| s(n)));
-    line("geometry", &mut GEOMETRY.iter().map(|&n| s(n)));
-    line("probe_record", &mut record::FILE_FIELDS.iter().map(|&n| s(n)));
-    line("filter_record", &mut record::FILTER_FIELDS.iter().map(|&n| s(n)));
-    line("seed_probe", &mut record::SEED_FIELDS.iter().map(|&n| s(n)));
-    line("other_probe", &mut record::OTHER_FIELDS.iter().map(|&n| s(n)));
-    line("reason", &mut record::REASON_FIELDS.iter().map(|&n| s(n)));
-    out
-}
 
 #[cfg(test)]
 mod tests {
@@ -160,27 +125,5 @@ mod tests {
             assert_eq!(variant_of(bad).unwrap_err().kind, crate::ErrorKind::InvalidArgument);
         }
         assert_eq!(charset_of(12).unwrap_err().kind, crate::ErrorKind::InvalidArgument);
-    }
-
-    #[test]
-    fn the_tables_list_every_code_in_order() {
-        let t = tables();
-        let line = |name: &str| t.lines().find(|l| l.split(' ').next() == Some(name)).unwrap().to_string();
-        assert_eq!(line("verdict"), "verdict absent maybe unknown");
-        assert_eq!(line("variant"), "variant java zero-extended");
-        assert_eq!(line("encoding"), "encoding missing standard empty v3 legacy_cpp_empty java_null");
-        assert_eq!(line("seed"), "seed 5 7 11 19 31 37 43 59");
-        assert!(line("charset").starts_with("charset UTF-8 GBK "), "{t}");
-        assert_eq!(
-            line("listing_flag"),
-            "listing_flag time=1 absent=2 maybe=4 same_device=8 new_name=16 whole_path=32"
-        );
-        assert_eq!(
-            line("data_type"),
-            "data_type BOOLEAN INT32 INT64 FLOAT DOUBLE TEXT VECTOR - TIMESTAMP DATE BLOB STRING"
-        );
-        assert_eq!(line("single_byte"), "single_byte UTF-8 windows-1252 ISO-8859-1");
-        assert_eq!(line("geometry"), "geometry bitCount hashFunctionCount byteLength setBits");
-        assert_eq!(t.lines().count(), 19);
     }
 }

@@ -7,7 +7,8 @@
 //! confirmed (0/1), indexed (0, 1, or [`super::NONE`] when the index cannot tell: not read, or
 //! not among the series listed before the walk's error), k, the number of other hashes — then
 //! k seed probes ([`SEED_FIELDS`]), then per other hash [`OTHER_FIELDS`] and its k seed probes;
-//! last, the reason's four codes ([`REASON_FIELDS`], [`Reason::codes`]; js/reasons.js words them).
+//! last, the reason ([`REASON_FIELDS`]: the template of its words and the values that fill it,
+//! which js/reasons.js fills).
 //!
 //! A filter probe ([`filter_probe`], `BloomFilter#probe`): [`FILTER_FIELDS`] (verdict, k), then
 //! k seed probes.
@@ -15,7 +16,7 @@
 use crate::error::Result;
 use crate::filter::{Probe, SeedProbe};
 use crate::probe::FileProbe;
-use crate::verdict::{FileVerdict, Listed, Reason};
+use crate::verdict::{FileVerdict, Listed, Phrase, Reason};
 
 use super::{charset_code, filter_verdict_code, variant_code, verdict_code, NONE};
 
@@ -27,11 +28,42 @@ pub const FILTER_FIELDS: [&str; 2] = ["verdict", "k"];
 pub const SEED_FIELDS: [&str; 4] = ["seed", "hash32", "bit", "set"];
 /// What precedes each other candidate's seed probes.
 pub const OTHER_FIELDS: [&str; 3] = ["variant", "charset", "verdict"];
-/// The reason's codes at a file probe's end ([`Reason::codes`]).
-pub const REASON_FIELDS: [&str; 4] = ["kind", "flag", "consulted", "listed"];
+/// The reason at a file probe's end ([`Reason::phrase`]), as js/reasons.js fills its template:
+/// the template's code, the code of what the index says ([`crate::verdict::Text`]), the hash used
+/// (its charset [`NONE`] where the words name the variant alone), the other hash, the clear
+/// seeds' first text, mask and last text, the count.
+pub const REASON_FIELDS: [&str; 10] = [
+    "template",
+    "listed",
+    "usedVariant",
+    "usedCharset",
+    "otherVariant",
+    "otherCharset",
+    "seedsFirst",
+    "seedsClear",
+    "seedsLast",
+    "count",
+];
+
+/// [`REASON_FIELDS`]' numbers of a phrase.
+pub fn reason(p: &Phrase) -> [i32; 10] {
+    let (first, clear, last) = p.seeds;
+    [
+        p.template as i32,
+        p.listed as i32,
+        variant_code(p.used.0),
+        p.used.1.map_or(NONE, charset_code),
+        variant_code(p.other.0),
+        charset_code(p.other.1),
+        first as i32,
+        i32::from(clear),
+        last as i32,
+        p.count as i32,
+    ]
+}
 
 /// The longest record: 7 + 8·4 numbers, 24 other candidates (2 variants × 12 charsets) of
-/// 3 + 8·4, and 4 reason codes, rounded up. A record area this large never grows.
+/// 3 + 8·4, and the reason's 10, rounded up. A record area this large never grows.
 pub const CAPACITY: usize = 1024;
 
 /// The one record JS reads in place: reserved at [`CAPACITY`] before each write, so that it
@@ -66,12 +98,13 @@ fn push_seeds(out: &mut Vec<i32>, probes: &[SeedProbe]) {
 }
 
 /// Appends a file probe's record: `probe` is None when the file has no filter (verdict
-/// unknown, [`Reason::NoFilter`]); `listed`, what the index says of the path.
-pub fn file_probe(out: &mut Vec<i32>, listed: Listed, probe: Option<&(FileProbe, Reason)>) {
+/// unknown, [`Reason::NoFilter`]); `listed`, what the index says of the path; `has_audit`,
+/// whether the file has an audit ([`Reason::phrase`]).
+pub fn file_probe(out: &mut Vec<i32>, listed: Listed, has_audit: bool, probe: Option<&(FileProbe, Reason)>) {
     let indexed = listed.indexed().map_or(NONE, i32::from);
     let Some((p, reason)) = probe else {
         out.extend_from_slice(&[verdict_code(FileVerdict::Unknown), NONE, NONE, 0, indexed, 0, 0]);
-        out.extend_from_slice(&Reason::NoFilter.codes(listed));
+        push_reason(out, &Reason::NoFilter, listed, has_audit);
         return;
     };
     out.extend_from_slice(&[
@@ -88,7 +121,11 @@ pub fn file_probe(out: &mut Vec<i32>, listed: Listed, probe: Option<&(FileProbe,
         out.extend_from_slice(&[variant_code(*v), charset_code(*cs), filter_verdict_code(o.verdict)]);
         push_seeds(out, &o.probes);
     }
-    out.extend_from_slice(&reason.codes(listed));
+    push_reason(out, reason, listed, has_audit);
+}
+
+fn push_reason(out: &mut Vec<i32>, reason: &Reason, listed: Listed, has_audit: bool) {
+    out.extend_from_slice(&self::reason(&reason.phrase(listed, has_audit)));
 }
 
 /// Appends a filter probe's record.

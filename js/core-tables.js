@@ -1,0 +1,145 @@
+// Generated from the Rust core by tests/generated.rs (`npm run generate`); do not edit.
+// The core's code tables, layout constants and defaults (src/tsfile/wire/, src/filter.rs,
+// src/tsfile/audit.rs) and the words of a probe's reason (src/tsfile/verdict.rs `TEXTS`),
+// for js/wire.js, js/reasons.js and js/core.js. `cargo test` fails when this file differs.
+
+/** A verdict's code is its index (`wire::verdict_code`). */
+export const VERDICTS = Object.freeze(["absent", "maybe", "unknown"]);
+
+/** A tail variant's code is its index (`variant_code`). */
+export const VARIANTS = Object.freeze(["java", "zero-extended"]);
+
+/** Java's canonical names of the supported charsets; a charset's code is its index (`charset_code`). */
+export const CHARSETS = Object.freeze(["UTF-8", "GBK", "GB18030", "Big5", "x-windows-950", "Shift_JIS", "windows-31j", "EUC-JP", "EUC-KR", "x-windows-949", "windows-1252", "ISO-8859-1"]);
+
+/** The charsets the TsFile module encodes itself; the rest need the charsets module (`Charset::is_multibyte`). */
+export const SINGLE_BYTE_CHARSETS = Object.freeze(["UTF-8", "windows-1252", "ISO-8859-1"]);
+
+/** How TsFileMetadata stores the filter field; an encoding's code is its index (`encoding_code`). */
+export const ENCODINGS = Object.freeze(["missing", "standard", "empty", "v3", "legacy_cpp_empty", "java_null"]);
+
+/** TsFile's data types; a type's code is its byte in the file (7 names none). */
+export const DATA_TYPES = Object.freeze(["BOOLEAN", "INT32", "INT64", "FLOAT", "DOUBLE", "TEXT", "VECTOR", null, "TIMESTAMP", "DATE", "BLOB", "STRING"]);
+
+/** TsFile's hash seeds, in order: a filter of k hash functions uses the first k. */
+export const SEEDS = Object.freeze([5, 7, 11, 19, 31, 37, 43, 59]);
+
+/** A code of "none" in a record, and "automatic" (the audit's choice) in an argument. */
+export const NONE = -1;
+
+/** Bytes from a file's end read first when opening it, and all the fast scan reads (a file no larger is read whole). */
+export const TAIL_WINDOW = 4096;
+
+/** Numbers per record of the listing's columns (src/tsfile/wire/listing.rs). */
+export const LISTING_STRIDE = 5;
+
+/** A null name's bounds in the listing's columns. */
+export const LISTING_NULL = 0xffffffff;
+
+/** The listing's flags. */
+export const LISTING_FLAGS = Object.freeze({ time: 1, absent: 2, maybe: 4, same_device: 8, new_name: 16, whole_path: 32 });
+
+/** The fast scan's figures before its verdicts (src/tsfile/wire/scan.rs): the version, then bloomInfo()'s keys. */
+export const FIGURES = Object.freeze([
+  "version",
+  "present",
+  "encoding",
+  "offset",
+  "bitsOffset",
+  "byteLength",
+  "bitCount",
+  "hashFunctionCount",
+  "setBits",
+  "fillRatio",
+  "estimatedItems",
+  "fppFormula",
+  "fppFromFill",
+  "optimalK",
+]);
+
+/** A filter's geometry and fill, handed over at once (`wire::geometry`), in order. */
+export const GEOMETRY = Object.freeze(["bitCount", "hashFunctionCount", "byteLength", "setBits"]);
+
+/** The fields a file probe's record starts with (src/tsfile/wire/record.rs). */
+export const PROBE_RECORD = Object.freeze(["verdict", "variant", "charset", "confirmed", "indexed", "k", "others"]);
+
+/** The fields a filter probe's record starts with. */
+export const FILTER_RECORD = Object.freeze(["verdict", "k"]);
+
+/** One seed's probe in a record. */
+export const SEED_PROBE = Object.freeze(["seed", "hash32", "bit", "set"]);
+
+/** What precedes each other candidate's seed probes. */
+export const OTHER_PROBE = Object.freeze(["variant", "charset", "verdict"]);
+
+/** The fixed pieces of a reason's words; a piece's code is its index (`verdict::Text`). */
+export const REASON_TEXTS = Object.freeze([
+  "the file has no Bloom filter; look the path up in the index",
+  "every probed bit is set under the ",
+  " hash",
+  " (confirmed by the file's index)",
+  "; the path may be present",
+  " hash, so the path may be present; but under ",
+  ", the hash the file's index reproduces, ",
+  " clear: the writer never added this path, and a reader hashing as ",
+  " would read the index for nothing",
+  "a probed bit is clear, but ",
+  "the audit reproduced nothing",
+  " clear under the ",
+  " hash, but every bit is set under ",
+  ", the hash the file's index reproduces: a reader hashing as ",
+  " would wrongly conclude “definitely absent” and skip this file",
+  ", which may be the writer's",
+  "a probed bit is clear under both UTF-8 tail variants, but this path is not ASCII and no audit established the file's charset: a Java writer hashes its JVM's default charset",
+  "a probed bit is clear under the ",
+  " hash, which the file's index confirms",
+  "a probed bit is clear; this path's tail is ASCII, so every tail variant hashes it the same way",
+  "a probed bit is clear under every candidate hash (",
+  " consulted)",
+  "the bit of seed ",
+  " is",
+  "the bits of seeds ",
+  ", ",
+  " are",
+  " / ",
+  "; the index has not been read",
+  "; yet the index lists this series: the filter disagrees with the index",
+  "; the index lists this series",
+  "; the index does not list this series: a false positive",
+  "; the index does not list this series",
+  "; the index could not be read to its end, so no audit checked the writer's hash, and the series listed before the error do not include this one",
+]);
+
+/** A reason's sentence forms (`verdict::TEMPLATES`), a form's code its index: a step below REASON_SLOTS.used is a text's code, one from it a slot. */
+export const REASON_TEMPLATES = Object.freeze([
+  Object.freeze([0]),
+  Object.freeze([1, 128, 2, 4]),
+  Object.freeze([1, 128, 2, 3, 4]),
+  Object.freeze([1, 128, 5, 129, 6, 130, 7, 128, 8]),
+  Object.freeze([9, 132]),
+  Object.freeze([9, 10]),
+  Object.freeze([130, 11, 128, 12, 129, 15, 4]),
+  Object.freeze([130, 11, 128, 12, 129, 13, 128, 14, 4]),
+  Object.freeze([16]),
+  Object.freeze([17, 128, 18]),
+  Object.freeze([19]),
+  Object.freeze([20, 131, 21]),
+]);
+
+/** The slots of a reason's template by name, which the values of a probe record's reason fill (`verdict::SLOT_USED` …). */
+export const REASON_SLOTS = Object.freeze({ used: 128, other: 129, seeds: 130, count: 131, summary: 132 });
+
+/** The texts a slot joins its values with: a hash's variant and charset, the clear seeds. */
+export const REASON_JOINS = Object.freeze({ hash: 27, seeds: 25 });
+
+/** The reason at a file probe record's end (`record::REASON_FIELDS`). */
+export const REASON_RECORD = Object.freeze(["template", "listed", "usedVariant", "usedCharset", "otherVariant", "otherCharset", "seedsFirst", "seedsClear", "seedsLast", "count"]);
+
+/** The hash a filter's keys and a file's probes use when none is given or established (`audit::DEFAULT_HASH`). */
+export const DEFAULT_HASH = Object.freeze({ variant: "java", charset: "UTF-8" });
+
+/** The writer assumed where no hypothesis reproduces the stored bits, or there is no audit (`audit::DEFAULT_HYPOTHESIS`). */
+export const DEFAULT_WRITER = Object.freeze({ variant: "java", charset: "UTF-8", timeColumns: true, trailingNullsKept: true });
+
+/** Java's getEmptyBloomFilter: the error rate it is given by default, and the range it clamps one to (src/filter.rs). */
+export const ERROR_RATE = Object.freeze({ default: 0.05, min: 0.01, max: 0.1 });

@@ -1,0 +1,210 @@
+//! js/core-tables.js: the core's code tables, layout constants, defaults and the words of a
+//! probe's reason, as the JS package reads them. The package needs them at import, before any
+//! wasm is initialised (`SEEDS` and `VARIANTS` are public constants), and the sentences stay out
+//! of the size-budgeted wasm module, so the file is generated from the core here rather than
+//! asked of the module. The test fails when the file is not what the core says;
+//! `npm run generate` (this test with TSFILE_BLOOM_GENERATE=1) writes it.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::fmt::Write;
+use std::path::PathBuf;
+use tsfile_bloom::audit::{DEFAULT_HASH, DEFAULT_HYPOTHESIS};
+use tsfile_bloom::filter::{DEFAULT_ERROR_RATE, MAX_ERROR_RATE, MIN_ERROR_RATE};
+use tsfile_bloom::tsfile::wire::{self, listing, record, scan};
+use tsfile_bloom::tsfile::{BloomEncoding, DataType};
+use tsfile_bloom::verdict::{FileVerdict, Text, SLOTS, SLOT_USED, TEMPLATES, TEXTS};
+use tsfile_bloom::{Charset, TailVariant, SEEDS};
+
+const PATH: &str = "js/core-tables.js";
+
+/// A JS string literal (JSON's is one).
+fn lit(s: &str) -> String {
+    serde_json::to_string(s).unwrap()
+}
+
+fn names<'a>(items: impl IntoIterator<Item = &'a str>) -> String {
+    let items: Vec<String> = items.into_iter().map(lit).collect();
+    let one_line = items.join(", ");
+    if one_line.len() <= 160 {
+        format!("Object.freeze([{one_line}])")
+    } else {
+        format!("Object.freeze([\n{}])", items.iter().map(|i| format!("  {i},\n")).collect::<String>())
+    }
+}
+
+fn render() -> String {
+    let mut out = String::from(
+        "// Generated from the Rust core by tests/generated.rs (`npm run generate`); do not edit.\n\
+         // The core's code tables, layout constants and defaults (src/tsfile/wire/, src/filter.rs,\n\
+         // src/tsfile/audit.rs) and the words of a probe's reason (src/tsfile/verdict.rs `TEXTS`),\n\
+         // for js/wire.js, js/reasons.js and js/core.js. `cargo test` fails when this file differs.\n",
+    );
+    let mut item = |doc: &str, name: &str, value: String| {
+        write!(out, "\n/** {doc} */\nexport const {name} = {value};\n").unwrap();
+    };
+    item(
+        "A verdict's code is its index (`wire::verdict_code`).",
+        "VERDICTS",
+        names(FileVerdict::ALL.iter().map(|v| v.as_str())),
+    );
+    item(
+        "A tail variant's code is its index (`variant_code`).",
+        "VARIANTS",
+        names(TailVariant::ALL.map(TailVariant::as_str)),
+    );
+    item(
+        "Java's canonical names of the supported charsets; a charset's code is its index (`charset_code`).",
+        "CHARSETS",
+        names(Charset::ALL.map(Charset::as_str)),
+    );
+    item(
+        "The charsets the TsFile module encodes itself; the rest need the charsets module (`Charset::is_multibyte`).",
+        "SINGLE_BYTE_CHARSETS",
+        names(Charset::ALL.iter().filter(|c| !c.is_multibyte()).map(|c| c.as_str())),
+    );
+    item(
+        "How TsFileMetadata stores the filter field; an encoding's code is its index (`encoding_code`).",
+        "ENCODINGS",
+        names(BloomEncoding::ALL.map(BloomEncoding::as_str)),
+    );
+    let types: Vec<String> =
+        (0..=11).map(|b| DataType::from_byte(b).map_or("null".to_string(), |t| lit(t.as_str()))).collect();
+    item(
+        "TsFile's data types; a type's code is its byte in the file (7 names none).",
+        "DATA_TYPES",
+        format!("Object.freeze([{}])", types.join(", ")),
+    );
+    let seeds: Vec<String> = SEEDS.iter().map(u32::to_string).collect();
+    item(
+        "TsFile's hash seeds, in order: a filter of k hash functions uses the first k.",
+        "SEEDS",
+        format!("Object.freeze([{}])", seeds.join(", ")),
+    );
+    item(
+        "A code of \"none\" in a record, and \"automatic\" (the audit's choice) in an argument.",
+        "NONE",
+        wire::NONE.to_string(),
+    );
+    item(
+        "Bytes from a file's end read first when opening it, and all the fast scan reads (a file no larger is read whole).",
+        "TAIL_WINDOW",
+        wire::TAIL_WINDOW.to_string(),
+    );
+    item(
+        "Numbers per record of the listing's columns (src/tsfile/wire/listing.rs).",
+        "LISTING_STRIDE",
+        listing::STRIDE.to_string(),
+    );
+    item("A null name's bounds in the listing's columns.", "LISTING_NULL", format!("0x{:x}", listing::NULL));
+    let flags: Vec<String> = listing::FLAGS.iter().map(|(name, bit)| format!("{name}: {bit}")).collect();
+    item("The listing's flags.", "LISTING_FLAGS", format!("Object.freeze({{ {} }})", flags.join(", ")));
+    item(
+        "The fast scan's figures before its verdicts (src/tsfile/wire/scan.rs): the version, then bloomInfo()'s keys.",
+        "FIGURES",
+        names(scan::FIGURE_NAMES),
+    );
+    item(
+        "A filter's geometry and fill, handed over at once (`wire::geometry`), in order.",
+        "GEOMETRY",
+        names(wire::GEOMETRY),
+    );
+    item(
+        "The fields a file probe's record starts with (src/tsfile/wire/record.rs).",
+        "PROBE_RECORD",
+        names(record::FILE_FIELDS),
+    );
+    item("The fields a filter probe's record starts with.", "FILTER_RECORD", names(record::FILTER_FIELDS));
+    item("One seed's probe in a record.", "SEED_PROBE", names(record::SEED_FIELDS));
+    item("What precedes each other candidate's seed probes.", "OTHER_PROBE", names(record::OTHER_FIELDS));
+    item(
+        "The fixed pieces of a reason's words; a piece's code is its index (`verdict::Text`).",
+        "REASON_TEXTS",
+        names(TEXTS.iter().copied()),
+    );
+    let templates: Vec<String> = TEMPLATES
+        .iter()
+        .map(|t| format!("  Object.freeze([{}]),\n", t.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")))
+        .collect();
+    item(
+        "A reason's sentence forms (`verdict::TEMPLATES`), a form's code its index: a step below REASON_SLOTS.used is a text's code, one from it a slot.",
+        "REASON_TEMPLATES",
+        format!("Object.freeze([\n{}])", templates.concat()),
+    );
+    let slots: Vec<String> =
+        SLOTS.iter().enumerate().map(|(i, name)| format!("{name}: {}", usize::from(SLOT_USED) + i)).collect();
+    item(
+        "The slots of a reason's template by name, which the values of a probe record's reason fill (`verdict::SLOT_USED` …).",
+        "REASON_SLOTS",
+        format!("Object.freeze({{ {} }})", slots.join(", ")),
+    );
+    item(
+        "The texts a slot joins its values with: a hash's variant and charset, the clear seeds.",
+        "REASON_JOINS",
+        format!("Object.freeze({{ hash: {}, seeds: {} }})", Text::Slash as u8, Text::Comma as u8),
+    );
+    item(
+        "The reason at a file probe record's end (`record::REASON_FIELDS`).",
+        "REASON_RECORD",
+        names(record::REASON_FIELDS),
+    );
+    item(
+        "The hash a filter's keys and a file's probes use when none is given or established (`audit::DEFAULT_HASH`).",
+        "DEFAULT_HASH",
+        format!(
+            "Object.freeze({{ variant: {}, charset: {} }})",
+            lit(DEFAULT_HASH.0.as_str()),
+            lit(DEFAULT_HASH.1.as_str())
+        ),
+    );
+    let h = DEFAULT_HYPOTHESIS;
+    item(
+        "The writer assumed where no hypothesis reproduces the stored bits, or there is no audit (`audit::DEFAULT_HYPOTHESIS`).",
+        "DEFAULT_WRITER",
+        format!(
+            "Object.freeze({{ variant: {}, charset: {}, timeColumns: {}, trailingNullsKept: {} }})",
+            lit(h.variant.as_str()),
+            lit(h.charset.as_str()),
+            h.time_columns,
+            h.trailing_nulls_kept
+        ),
+    );
+    item(
+        "Java's getEmptyBloomFilter: the error rate it is given by default, and the range it clamps one to (src/filter.rs).",
+        "ERROR_RATE",
+        format!("Object.freeze({{ default: {DEFAULT_ERROR_RATE}, min: {MIN_ERROR_RATE}, max: {MAX_ERROR_RATE} }})"),
+    );
+    out
+}
+
+#[test]
+fn js_core_tables_is_what_the_core_says() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(PATH);
+    let want = render();
+    if std::env::var_os("TSFILE_BLOOM_GENERATE").is_some() {
+        std::fs::write(&path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(have == want, "{PATH} is not what the core says: run `npm run generate` and commit it");
+}
+
+#[test]
+fn the_tables_hold_the_specs_values() {
+    // Independent of the core: spec.md's seeds and the names JS users pass.
+    let t = render();
+    assert!(t.contains("export const SEEDS = Object.freeze([5, 7, 11, 19, 31, 37, 43, 59]);"), "{t}");
+    assert!(t.contains(r#"export const VERDICTS = Object.freeze(["absent", "maybe", "unknown"]);"#), "{t}");
+    assert!(t.contains(r#"export const VARIANTS = Object.freeze(["java", "zero-extended"]);"#), "{t}");
+    assert!(t.contains(r#"export const CHARSETS = Object.freeze(["UTF-8", "GBK", "#), "{t}");
+    assert!(
+        t.contains(r#"export const SINGLE_BYTE_CHARSETS = Object.freeze(["UTF-8", "windows-1252", "ISO-8859-1"]);"#)
+    );
+    assert!(t.contains(
+        r#"export const ENCODINGS = Object.freeze(["missing", "standard", "empty", "v3", "legacy_cpp_empty", "java_null"]);"#
+    ));
+    assert!(t.contains(
+        r#"DATA_TYPES = Object.freeze(["BOOLEAN", "INT32", "INT64", "FLOAT", "DOUBLE", "TEXT", "VECTOR", null, "TIMESTAMP", "DATE", "BLOB", "STRING"]);"#
+    ));
+    assert!(t.contains("LISTING_FLAGS = Object.freeze({ time: 1, absent: 2, maybe: 4, same_device: 8, new_name: 16, whole_path: 32 });"));
+    assert!(t.contains("ERROR_RATE = Object.freeze({ default: 0.05, min: 0.01, max: 0.1 });"), "{t}");
+}
