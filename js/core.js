@@ -8,7 +8,7 @@ import {
 import { CHARSETS, canonicalCharsetName, charsetCode, encodeJvm, isMultiByte, wellFormed } from './charsets.js';
 import { invalidArgument } from './errors.js';
 import { filterProbeFrom, GEOMETRY, NONE, SEEDS, VARIANTS, VERDICTS } from './wire.js';
-import { DEFAULT_WRITER, ERROR_RATE } from './core-tables.js';
+import { DEFAULT_HASH, DEFAULT_WRITER, ERROR_RATE } from './core-tables.js';
 
 const [BIT_COUNT, HASH_FUNCTION_COUNT, BYTE_LENGTH, SET_BITS] = ['bitCount', 'hashFunctionCount', 'byteLength', 'setBits'].map((f) => GEOMETRY.indexOf(f));
 
@@ -22,13 +22,21 @@ export function argumentError(message, argument = null) {
   return invalidArgument(argument, message);
 }
 
-// The wasm exports take a variant as its code (js/wire.js): names are checked here.
-function checkVariant(variant) {
-  if (variant === undefined) return 'java';
-  if (!VARIANTS.includes(variant)) throw argumentError(`unknown hash variant ${JSON.stringify(variant)}; expected "java" or "zero-extended"`);
-  return variant;
+/**
+ * A `variant` option as the wasm exports take it: its code (js/wire.js), or NONE when it is not
+ * given — the core then hashes as the file's audit says, or for a filter as DEFAULT_HASH. An
+ * unknown name is a typed error.
+ */
+export function variantCode(variant) {
+  if (variant === undefined || variant === null || variant === '') return NONE;
+  const code = VARIANTS.indexOf(variant);
+  if (code < 0) {
+    throw argumentError(`unknown hash variant ${JSON.stringify(String(variant))}; expected ${VARIANTS.map((v) => JSON.stringify(v)).join(' or ')}`, 'variant');
+  }
+  return code;
 }
-const variantCode = (variant) => VARIANTS.indexOf(variant);
+/** A filter's variant name for a code (NONE: DEFAULT_HASH's). */
+const filterVariant = (code) => (code === NONE ? DEFAULT_HASH.variant : VARIANTS[code]);
 /** The code of a key's charset for the filter exports: automatic (UTF-8) unless the text is re-encoded. */
 const keyCharset = (key) => (key.text ? charsetIndex(key.charset) : NONE);
 
@@ -113,9 +121,9 @@ function writeText(write, s, at) {
 }
 
 /** TsFile's Murmur128 folded to a signed 32-bit int, for one seed. Strings are hashed as UTF-8. */
-export function hash32(path, seed, variant = 'java') {
+export function hash32(path, seed, variant) {
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw argumentError('seed must be an integer in 0..2^32-1');
-  return rawHash32(keyOf(path).bytes, seed, variantCode(checkVariant(variant)));
+  return rawHash32(keyOf(path).bytes, seed, variantCode(variant));
 }
 
 /** The bytes a JVM with default charset `charset` hashes for `text` (unmappable characters → '?'). */
@@ -279,21 +287,21 @@ export class BloomFilter {
   /** Sets the bits of one path. Options: `variant` ('java'), `charset` ('UTF-8'). */
   add(path, { variant, charset } = {}) {
     const key = keyOf(path, charset);
-    live(this).add(putKey(key.bytes), key.text, variantCode(checkVariant(variant)), keyCharset(key));
+    live(this).add(putKey(key.bytes), key.text, variantCode(variant), keyCharset(key));
     return this;
   }
 
   /** `{verdict: 'absent' | 'maybe', variant, charset, probes: [{seed, hash32, bit, set}]}`. */
   probe(path, { variant, charset } = {}) {
-    const v = checkVariant(variant);
+    const v = variantCode(variant);
     // Strings in UTF-8 or a single-byte charset go in as UTF-8 (wasm re-encodes); the rest as bytes.
     const text = typeof path === 'string' && !multiByteName(charset);
     const key = text ? null : keyOf(path, charset);
     const index = text ? charsetIndex(charset ?? 'UTF-8') : NONE;
     const len = putKey(text ? path : key.bytes);
-    live(this).probe(len, text, variantCode(v), index);
+    live(this).probe(len, text, v, index);
     const { verdict, probes } = filterProbeFrom(recordView(), probeRecord() >>> 2);
-    return { verdict, variant: v, charset: text ? CHARSETS[index] : key.charset, probes };
+    return { verdict, variant: filterVariant(v), charset: text ? CHARSETS[index] : key.charset, probes };
   }
 
   /**
@@ -301,9 +309,9 @@ export class BloomFilter {
    * strings / Uint8Arrays, or pre-encoded keys `{bytes: Uint8Array, ends: Uint32Array}`.
    */
   addMany(paths, { variant, charset } = {}) {
-    const v = checkVariant(variant);
+    const v = variantCode(variant);
     const packed = stageBatch(paths, charset, 'addMany');
-    live(this).addStaged(packed.count, packed.text, variantCode(v), keyCharset(packed));
+    live(this).addStaged(packed.count, packed.text, v, keyCharset(packed));
     return this;
   }
 
@@ -312,9 +320,9 @@ export class BloomFilter {
    * 1 where the path may be present, 0 where it is absent. `paths` as for `addMany`.
    */
   mightContainMany(paths, { variant, charset } = {}) {
-    const v = checkVariant(variant);
+    const v = variantCode(variant);
     const packed = stageBatch(paths, charset, 'mightContainMany');
-    return live(this).mightContainStaged(packed.count, packed.text, variantCode(v), keyCharset(packed));
+    return live(this).mightContainStaged(packed.count, packed.text, v, keyCharset(packed));
   }
 
   /**
@@ -323,17 +331,18 @@ export class BloomFilter {
    * where each path has `stride = 1 + 2k` numbers: set-bit mask, then (hash32, bit) per seed.
    */
   probeMany(paths, { variant, charset, compact = false } = {}) {
-    const v = checkVariant(variant);
+    const v = variantCode(variant);
     const packed = stageBatch(paths, charset, 'probeMany');
     const count = packed.count;
-    const data = live(this).probeStaged(packed.count, packed.text, variantCode(v), keyCharset(packed));
+    const data = live(this).probeStaged(packed.count, packed.text, v, keyCharset(packed));
+    const variantName = filterVariant(v);
     const k = this.hashFunctionCount;
     const stride = 1 + 2 * k;
     const full = (1 << k) - 1;
     if (compact) {
       const maybe = new Uint8Array(count);
       for (let i = 0; i < count; i++) maybe[i] = data[i * stride] === full ? 1 : 0;
-      return { k, stride, seeds: SEEDS.slice(0, k), data, maybe, variant: v, charset: packed.charset };
+      return { k, stride, seeds: SEEDS.slice(0, k), data, maybe, variant: variantName, charset: packed.charset };
     }
     const out = new Array(count);
     const encoded = isEncoded(paths);
@@ -345,7 +354,7 @@ export class BloomFilter {
         probes[j] = { seed: SEEDS[j], hash32: data[base + 1 + 2 * j], bit: data[base + 2 + 2 * j], set: ((mask >> j) & 1) === 1 };
       }
       const path = encoded ? paths.bytes.subarray(i === 0 ? 0 : paths.ends[i - 1], paths.ends[i]) : paths[i];
-      out[i] = { path, verdict: VERDICTS[mask === full ? 1 : 0], variant: v, charset: packed.charset, probes };
+      out[i] = { path, verdict: VERDICTS[mask === full ? 1 : 0], variant: variantName, charset: packed.charset, probes };
     }
     return out;
   }

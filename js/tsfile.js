@@ -4,7 +4,7 @@
 // (in Node) a path or a FileHandle.
 
 import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
-import { argumentError, wrapRaw, stageBatch, charsetIndex, recordView, putKey } from './core.js';
+import { argumentError, wrapRaw, stageBatch, charsetIndex, recordView, putKey, variantCode } from './core.js';
 import { charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
 import { REASON_LENGTH, reasonText } from './reasons.js';
 import { checkedSource, toSource } from './source.js';
@@ -354,15 +354,8 @@ export async function listingColumns(file) {
 
 const OPEN = Symbol('open');
 
-// The wasm side takes a variant and a charset as their codes (js/wire.js), NONE for automatic
-// (the audit's). A bad variant name is a typed error; a bad charset name, the wasm side's.
-function variantCode(variant) {
-  if (variant === undefined || variant === null || variant === '') return NONE;
-  const code = VARIANTS.indexOf(variant);
-  if (code < 0) throw argumentError(`unknown hash variant ${JSON.stringify(String(variant))}; expected "java" or "zero-extended"`, 'variant');
-  return code;
-}
-
+// The wasm side takes a charset as its code (js/wire.js), NONE for automatic (the audit's); a
+// bad name is the core's typed error. Variants: core.js variantCode.
 const charsetCode = (charset) => (charset === undefined || charset === null || charset === '' ? NONE : charsetIndex(charset));
 
 /** Opens a TsFile, reading only its head and tail. Errors carry `kind` and `offset`. */

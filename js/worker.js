@@ -12,6 +12,7 @@
 import init, { openTsFile, BloomFilter, SEEDS, writerHypothesis, isMultiByte, loadCharsets } from './web.js';
 import { scanOps } from './worker-scan.js';
 import { plainError } from './errors.js';
+import { DEFAULT_HASH } from './core-tables.js';
 
 export { plainError };
 
@@ -161,12 +162,13 @@ export function createHandler(extraOps = {}) {
     },
     async probe({ path, variant, charset }) {
       if (synthetic) {
-        const r = synthetic.filter.probe(path, { variant: variant || 'java', charset: charset || undefined });
-        // Built here with the Java hash: its answer is sound under that hash (the words say which).
-        const java = !variant || variant === 'java';
+        const r = synthetic.filter.probe(path, { variant: variant || undefined, charset: charset || undefined });
+        // Built here with the filters' default hash: its answer is sound under that hash (the words say which).
+        const built = DEFAULT_HASH.variant;
+        const same = r.variant === built;
         return {
-          path, verdict: r.verdict, variant: r.variant, charset: r.charset, confirmed: java,
-          reason: `${r.verdict === 'maybe' ? 'every probed bit is set' : 'a probed bit is clear'} under the ${r.variant} hash; this synthetic filter was built here with the java hash${java ? '' : ', so the other variant’s bits say nothing about it'}`,
+          path, verdict: r.verdict, variant: r.variant, charset: r.charset, confirmed: same,
+          reason: `${r.verdict === 'maybe' ? 'every probed bit is set' : 'a probed bit is clear'} under the ${r.variant} hash; this synthetic filter was built here with the ${built} hash${same ? '' : ', so the other variant’s bits say nothing about it'}`,
           indexed: null, probes: r.probes, others: [],
         };
       }
@@ -190,7 +192,7 @@ export function createHandler(extraOps = {}) {
         const part = paths.slice(start, start + CHUNK);
         let res;
         if (synthetic) {
-          res = synthetic.filter.probeMany(part, { variant: variant || 'java', charset: charset || undefined }).map((r) => ({ path: r.path, verdict: r.verdict }));
+          res = synthetic.filter.probeMany(part, { variant: variant || undefined, charset: charset || undefined }).map((r) => ({ path: r.path, verdict: r.verdict }));
         } else if (variant || charset) {
           res = part.map((p) => {
             const r = file.probe(p, { variant: variant || undefined, charset: charset || undefined });
@@ -214,8 +216,8 @@ export function createHandler(extraOps = {}) {
       if (!filter) return null;
       if (synthetic) {
         const paths = Array.from({ length: synthetic.items }, (_, i) => syntheticPath(i));
-        const p = provenance(filter, paths, { variant: 'java' });
-        return { value: { ...p, count: paths.length, seriesCount: paths.length, variant: 'java', charset: 'UTF-8', timeColumns: false }, transfer: [p.bits.buffer, p.items.buffer] };
+        const p = provenance(filter, paths, {});
+        return { value: { ...p, count: paths.length, seriesCount: paths.length, ...DEFAULT_HASH, timeColumns: false }, transfer: [p.bits.buffer, p.items.buffer] };
       }
       await file.loadIndex();
       const audit = await file.audit();
