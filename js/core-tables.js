@@ -1,6 +1,6 @@
 // Generated from the Rust core by tests/generated.rs (`npm run generate`); do not edit.
 // The core's code tables, layout constants and defaults (src/tsfile/wire/, src/filter.rs,
-// src/tsfile/audit.rs) and the words of a probe's reason (src/tsfile/verdict.rs `TEXTS`),
+// src/tsfile/audit.rs) and the words of a probe's reason (src/tsfile/words.rs),
 // for js/wire.js, js/reasons.js and js/core.js. `cargo test` fails when this file differs.
 
 /** A verdict's code is its index (`wire::verdict_code`). */
@@ -72,7 +72,7 @@ export const SEED_PROBE = Object.freeze(["seed", "hash32", "bit", "set"]);
 /** What precedes each other candidate's seed probes. */
 export const OTHER_PROBE = Object.freeze(["variant", "charset", "verdict"]);
 
-/** The fixed pieces of a reason's words; a piece's code is its index (`verdict::Text`). */
+/** The fixed pieces of a reason's words; a piece's code is its index (`words::Text`). */
 export const REASON_TEXTS = Object.freeze([
   "the file has no Bloom filter; look the path up in the index",
   "every probed bit is set under the ",
@@ -110,7 +110,7 @@ export const REASON_TEXTS = Object.freeze([
   "; the index could not be read to its end, so no audit checked the writer's hash, and the series listed before the error do not include this one",
 ]);
 
-/** A reason's sentence forms (`verdict::TEMPLATES`), a form's code its index: a step below REASON_SLOTS.used is a text's code, one from it a slot. */
+/** A reason's sentence forms (`words::TEMPLATES`), a form's code its index: a step below REASON_SLOTS.used is a text's code, one from it a slot. */
 export const REASON_TEMPLATES = Object.freeze([
   Object.freeze([0]),
   Object.freeze([1, 128, 2, 4]),
@@ -126,7 +126,7 @@ export const REASON_TEMPLATES = Object.freeze([
   Object.freeze([20, 131, 21]),
 ]);
 
-/** The slots of a reason's template by name, which the values of a probe record's reason fill (`verdict::SLOT_USED` …). */
+/** The slots of a reason's template by name, which the values of a probe record's reason fill (`words::SLOT_USED` …). */
 export const REASON_SLOTS = Object.freeze({ used: 128, other: 129, seeds: 130, count: 131, summary: 132 });
 
 /** The texts a slot joins its values with: a hash's variant and charset, the clear seeds. */

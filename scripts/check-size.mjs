@@ -38,7 +38,7 @@
 //   49,297  every choice of a reason's words made in the core (Reason::phrase: the sentence
 //           form, the charset named or not, "seed … is" / "seeds … are"; ten numbers at the
 //           record's end, which js/reasons.js fills the form with)                      +209
-//   49,135  paid back: encodeText takes a charset's code, not its name; BloomFilter#add reads
+//   49,132  paid back: encodeText takes a charset's code, not its name; BloomFilter#add reads
 //           its key from the key area, as probe does (no slice argument)                 -162
 // Tried for the phrase and not kept: its words emitted one by one through a closure
 // (Reason::words) +372 to +482; the same from data templates walked in the module +486.

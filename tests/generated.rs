@@ -12,8 +12,9 @@ use std::path::PathBuf;
 use tsfile_bloom::audit::{DEFAULT_HASH, DEFAULT_HYPOTHESIS};
 use tsfile_bloom::filter::{DEFAULT_ERROR_RATE, MAX_ERROR_RATE, MIN_ERROR_RATE};
 use tsfile_bloom::tsfile::wire::{self, listing, record, scan};
+use tsfile_bloom::tsfile::words::{Text, SLOTS, SLOT_USED, TEMPLATES, TEXTS};
 use tsfile_bloom::tsfile::{BloomEncoding, DataType};
-use tsfile_bloom::verdict::{FileVerdict, Text, SLOTS, SLOT_USED, TEMPLATES, TEXTS};
+use tsfile_bloom::verdict::FileVerdict;
 use tsfile_bloom::{Charset, TailVariant, SEEDS};
 
 const PATH: &str = "js/core-tables.js";
@@ -37,7 +38,7 @@ fn render() -> String {
     let mut out = String::from(
         "// Generated from the Rust core by tests/generated.rs (`npm run generate`); do not edit.\n\
          // The core's code tables, layout constants and defaults (src/tsfile/wire/, src/filter.rs,\n\
-         // src/tsfile/audit.rs) and the words of a probe's reason (src/tsfile/verdict.rs `TEXTS`),\n\
+         // src/tsfile/audit.rs) and the words of a probe's reason (src/tsfile/words.rs),\n\
          // for js/wire.js, js/reasons.js and js/core.js. `cargo test` fails when this file differs.\n",
     );
     let mut item = |doc: &str, name: &str, value: String| {
@@ -118,7 +119,7 @@ fn render() -> String {
     item("One seed's probe in a record.", "SEED_PROBE", names(record::SEED_FIELDS));
     item("What precedes each other candidate's seed probes.", "OTHER_PROBE", names(record::OTHER_FIELDS));
     item(
-        "The fixed pieces of a reason's words; a piece's code is its index (`verdict::Text`).",
+        "The fixed pieces of a reason's words; a piece's code is its index (`words::Text`).",
         "REASON_TEXTS",
         names(TEXTS.iter().copied()),
     );
@@ -127,14 +128,14 @@ fn render() -> String {
         .map(|t| format!("  Object.freeze([{}]),\n", t.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")))
         .collect();
     item(
-        "A reason's sentence forms (`verdict::TEMPLATES`), a form's code its index: a step below REASON_SLOTS.used is a text's code, one from it a slot.",
+        "A reason's sentence forms (`words::TEMPLATES`), a form's code its index: a step below REASON_SLOTS.used is a text's code, one from it a slot.",
         "REASON_TEMPLATES",
         format!("Object.freeze([\n{}])", templates.concat()),
     );
     let slots: Vec<String> =
         SLOTS.iter().enumerate().map(|(i, name)| format!("{name}: {}", usize::from(SLOT_USED) + i)).collect();
     item(
-        "The slots of a reason's template by name, which the values of a probe record's reason fill (`verdict::SLOT_USED` …).",
+        "The slots of a reason's template by name, which the values of a probe record's reason fill (`words::SLOT_USED` …).",
         "REASON_SLOTS",
         format!("Object.freeze({{ {} }})", slots.join(", ")),
     );

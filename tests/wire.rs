@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 use tsfile_bloom::encoder::BuiltIn;
 use tsfile_bloom::tsfile::view::SeriesInfo;
 use tsfile_bloom::tsfile::wire::{self, listing, record, scan};
+use tsfile_bloom::tsfile::words::{TEMPLATES, TEXTS};
 use tsfile_bloom::tsfile::{read_metadata, DataType, TsFileReader};
-use tsfile_bloom::verdict::{FileVerdict, Reason, TEMPLATES, TEXTS};
+use tsfile_bloom::verdict::{FileVerdict, Reason};
 use tsfile_bloom::{BloomFilter, Charset, TailVariant};
 
 fn root() -> PathBuf {

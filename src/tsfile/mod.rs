@@ -32,6 +32,7 @@ pub mod series;
 pub mod verdict;
 pub mod view;
 pub mod wire;
+pub mod words;
 
 pub use envelope::{read_envelope, Envelope, HEAD_LEN, MAGIC, MIN_FILE_LEN, TAIL_LEN};
 pub use filter_encoding::{BloomEncoding, BloomField};

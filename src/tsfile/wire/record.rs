@@ -16,7 +16,8 @@
 use crate::error::Result;
 use crate::filter::{Probe, SeedProbe};
 use crate::probe::FileProbe;
-use crate::verdict::{FileVerdict, Listed, Phrase, Reason};
+use crate::tsfile::words::Phrase;
+use crate::verdict::{FileVerdict, Listed, Reason};
 
 use super::{charset_code, filter_verdict_code, variant_code, verdict_code, NONE};
 
@@ -29,7 +30,7 @@ pub const SEED_FIELDS: [&str; 4] = ["seed", "hash32", "bit", "set"];
 /// What precedes each other candidate's seed probes.
 pub const OTHER_FIELDS: [&str; 3] = ["variant", "charset", "verdict"];
 /// The reason at a file probe's end ([`Reason::phrase`]), as js/reasons.js fills its template:
-/// the template's code, the code of what the index says ([`crate::verdict::Text`]), the hash used
+/// the template's code, the code of what the index says ([`crate::tsfile::words::Text`]), the hash used
 /// (its charset [`NONE`] where the words name the variant alone), the other hash, the clear
 /// seeds' first text, mask and last text, the count.
 pub const REASON_FIELDS: [&str; 10] = [
