@@ -5,7 +5,8 @@
 //!
 //! Claim 1 is the step-through (`trace`), 6 and 7 read a real LevelDB table (`read_path`),
 //! 10 is `counting`, 12 is the calculator; the rest are here. Every measurement carries its 95 %
-//! Wilson interval; keys come from `keys` (seeded, so a run can be repeated).
+//! Wilson interval; keys come from `keys` (seeded, so a run can be repeated). Which one runs
+//! with which parameters, on which keys, is `plan`'s.
 
 use serde::Serialize;
 
@@ -76,10 +77,10 @@ pub struct Demo {
     pub answer: &'static str,
 }
 
-/// Keys the page passes in: the open file's series (in its charset) or the sandbox's paths.
+/// Keys a demonstration runs on: the open file's series (in its charset) or the sandbox's paths.
 pub struct Given<'a> {
     pub keys: Vec<&'a [u8]>,
-    /// Where they come from, for the sentences ("the open file's 10,000 series").
+    /// Where they come from, for the sentences ("the open file's 10,000 listed paths").
     pub label: String,
 }
 
@@ -90,27 +91,6 @@ impl<'a> Given<'a> {
             return Ok(None);
         }
         Ok(Some(Given { keys: crate::bytes::key_list(keys, ends)?, label: label.to_string() }))
-    }
-}
-
-/// The open file a demonstration may run on: its listed paths back to back with their `ends`,
-/// named `label`, and its filter — `bits` LSB-first, `m` bits, `k` hashes, the writer's variant.
-pub struct OpenFile {
-    pub keys: Vec<u8>,
-    pub ends: Vec<u32>,
-    pub label: String,
-    pub bits: Vec<u8>,
-    pub m: u32,
-    pub k: u32,
-    pub variant: TailVariant,
-}
-
-impl OpenFile {
-    /// Its paths, bits and model; None without paths (the demonstration then generates keys).
-    pub fn given(&self) -> Result<Option<(Given<'_>, Bits, Model)>> {
-        let Some(g) = Given::staged(&self.keys, &self.ends, &self.label)? else { return Ok(None) };
-        let model = Model::new(Hashing::TsFile(self.variant), self.m, self.k)?;
-        Ok(Some((g, Bits::from_bytes(&self.bits, self.m), model)))
     }
 }
 

@@ -12,6 +12,8 @@
 //!   LevelDB's real sizing beside the ideal;
 //! - `trace`: the step-through of one insert or lookup, hash by hash;
 //! - `lesson`: one demonstration per claim of the textbook lesson (claims 2–13);
+//! - `plan`: which demonstration runs for which claim, with which parameters, on the open
+//!   file, the sandbox's paths or generated keys (the page's one entry point to them);
 //! - `counting`: a counting Bloom filter, for the deletion demonstration;
 //! - `read_path`: a LevelDB table's read path (filter → index → data block) and range scans.
 
@@ -21,6 +23,7 @@ pub mod interval;
 pub mod keys;
 pub mod lesson;
 pub mod model;
+pub mod plan;
 pub mod read_path;
 pub mod trace;
 

@@ -1,5 +1,6 @@
 //! The teaching module's `#[wasm_bindgen]` surface (feature `wasm-teach`): the calculator,
-//! the step-through, intervals and the lesson's demonstrations (`crate::teach`). Page-only:
+//! the step-through, intervals and the lesson's demonstrations (`crate::teach`; which one runs
+//! with which parameters is `teach::plan`'s). Page-only:
 //! loaded by the teaching panel's worker ops (www/worker/teach-ops.js), not shipped in the npm package.
 //! Converters only; keys arrive back to back in one byte array with their end offsets (so
 //! any charset's bytes pass unchanged).
@@ -8,20 +9,17 @@ use super::common::{js_error, to_js};
 use crate::error::Error;
 use crate::hash::TailVariant;
 use crate::leveldb::LevelDbTable;
-use crate::teach::lesson::{self, Given, OpenFile};
-use crate::teach::model::{Bits, Hashing, Model};
+use crate::teach::lesson;
+use crate::teach::model::Bits;
+use crate::teach::plan::{self, OpenFile, Request, Sandbox, SandboxMode};
 use crate::teach::trace::{self, Op};
-use crate::teach::{counting, read_path, CalcInput};
+use crate::teach::{read_path, CalcInput};
 use wasm_bindgen::prelude::*;
 
 type JsResult = Result<JsValue, JsValue>;
 
 fn err(e: Error) -> JsValue {
     js_error(&e)
-}
-
-fn given<'a>(keys: &'a [u8], ends: &[u32], label: &str) -> Result<Option<Given<'a>>, JsValue> {
-    Given::staged(keys, ends, label).map_err(err)
 }
 
 fn variant(name: &str) -> Result<TailVariant, JsValue> {
@@ -68,98 +66,53 @@ pub fn overfill(m: u32, k: u32, design: u32, now: u32) -> JsResult {
     to_js(&lesson::overfill(m, k, design as u64, now as u64).map_err(err)?)
 }
 
-/// Claim 2 over the given keys (none: `n` generated paths) in `m` bits.
-#[wasm_bindgen]
-pub fn claim2(m: u32, n: u32, keys: &[u8], ends: &[u32], label: &str, probes: u32, seed: u32) -> JsResult {
-    let g = given(keys, ends, label)?;
-    to_js(&lesson::claim2(m, n as u64, g.as_ref(), probes as u64, seed as u64).map_err(err)?)
-}
-
-/// Claim 3; `fileN/fileM/fileK` (fileM 0: none) add the open file's row.
-#[wasm_bindgen]
-pub fn claim3(n: u32, probes: u32, seed: u32, file_n: f64, file_m: u32, file_k: u32) -> JsResult {
-    let file = (file_m > 0 && file_n > 0.0).then_some((file_n, file_m, file_k));
-    to_js(&lesson::claim3(n as u64, probes as u64, seed as u64, file).map_err(err)?)
-}
-
-/// Claim 5 at `bitsPerKey` and `k`, one row pair per size in `sizes`.
-#[wasm_bindgen]
-pub fn claim5(bits_per_key: u32, k: u32, sizes: &[u32], filters: u32, probes: u32, seed: u32) -> JsResult {
-    let sizes: Vec<u64> = sizes.iter().map(|&s| s as u64).collect();
-    to_js(&lesson::claim5(bits_per_key, k, &sizes, filters, probes as u64, seed as u64).map_err(err)?)
-}
-
-/// Claim 7's `bits_per_key = 0` measurement.
-#[wasm_bindgen(js_name = claim7ZeroBits)]
-pub fn claim7_zero_bits(window_keys: u32, probes: u32, seed: u32) -> JsResult {
-    to_js(&lesson::claim7_zero_bits(window_keys as u64, probes as u64, seed as u64).map_err(err)?)
-}
-
-/// Claim 10: removes key `victim` (-1: the first whose removal hurts another) from a standard
-/// and a counting filter over `keys` (TsFile hashing, m, k, variant).
+/// Claim `claim`'s demonstration as the lesson plans it (`plan::run`): on `file` when given
+/// (consumed), else on the sandbox's paths (`keys`/`ends`, UTF-8; its `mode`, `m`, `k`) or
+/// generated keys. `plannedN`, `victim` (negative: none) and `windowKeys` may be `undefined`.
+/// `Shown`: the demonstration's fields with `source`, `label` (claim 10) and `seed`.
 #[wasm_bindgen]
 #[allow(clippy::too_many_arguments)]
-pub fn deletion(keys: &[u8], ends: &[u32], m: u32, k: u32, v: &str, victim: i32, trials: u32) -> JsResult {
-    let keys = crate::bytes::key_list(keys, ends).map_err(err)?;
-    let model = Model::new(Hashing::TsFile(variant(v)?), m, k).map_err(err)?;
-    let victim = (victim >= 0).then_some(victim as usize);
-    to_js(&counting::deletion(&keys, model, victim, trials as usize).map_err(err)?)
+pub fn claim(
+    claim: u32,
+    seed: u32,
+    file: Option<TeachFile>,
+    keys: &[u8],
+    ends: &[u32],
+    mode: &str,
+    m: u32,
+    k: u32,
+    planned_n: Option<f64>,
+    victim: Option<i32>,
+    window_keys: Option<f64>,
+) -> JsResult {
+    let sandbox = Sandbox {
+        keys: crate::bytes::key_list(keys, ends).map_err(err)?,
+        mode: SandboxMode::named(mode).map_err(err)?,
+        m,
+        k,
+    };
+    let request = Request {
+        claim,
+        seed,
+        file: file.as_ref().map(|f| &f.0),
+        sandbox: Some(&sandbox),
+        planned_n: planned_n.map(|n| n as u64),
+        victim: victim.and_then(|v| usize::try_from(v).ok()),
+        window_keys: window_keys.map(|w| w.round() as u64),
+    };
+    to_js(&plan::run(&request).map_err(err)?)
 }
 
-/// Claim 11.
-#[wasm_bindgen]
-pub fn claim11(files: u32, per_file: u32, lookups: u32, seed: u32) -> JsResult {
-    to_js(&lesson::claim11(files, per_file as u64, lookups as u64, seed as u64).map_err(err)?)
-}
-
-/// The open file for the demonstrations that may run on it (`lesson::OpenFile`); without
-/// keys, none: the claims then run on generated keys.
+/// The open file for the demonstrations that may run on it (`plan::OpenFile`): its listed
+/// paths in the writer's charset, its filter's bits, m, k and tail variant.
 #[wasm_bindgen]
 pub struct TeachFile(OpenFile);
 
 #[wasm_bindgen]
 impl TeachFile {
     #[wasm_bindgen(constructor)]
-    pub fn new(
-        keys: Vec<u8>,
-        ends: Vec<u32>,
-        label: String,
-        bits: Vec<u8>,
-        m: u32,
-        k: u32,
-        v: &str,
-    ) -> Result<TeachFile, JsValue> {
-        Ok(TeachFile(OpenFile { keys, ends, label, bits, m, k, variant: variant(v)? }))
-    }
-
-    /// Claim 4; with keys, also the open file's listed paths against its bits.
-    pub fn claim4(&self, n: u32, probes: u32, seed: u32) -> JsResult {
-        self.with(|f| lesson::claim4(f, n as u64, probes as u64, seed as u64))
-    }
-
-    /// Claim 8; with keys, on a copy of the open file's bits.
-    pub fn claim8(&self, design: u32, factors: &[f64], probes: u32, seed: u32) -> JsResult {
-        self.with(|f| lesson::claim8(design as u64, factors, probes as u64, seed as u64, f))
-    }
-
-    /// Claim 9; with keys, the open file's filter and its listed paths as the present lookups.
-    pub fn claim9(&self, n: u32, lookups: u32, shares: &[f64], seed: u32) -> JsResult {
-        self.with(|f| lesson::claim9(n as u64, lookups as u64, shares, seed as u64, f))
-    }
-
-    /// Claim 13; with keys, the open file's own filter too.
-    pub fn claim13(&self, n: u32, filters: u32, probes: u32, seed: u32) -> JsResult {
-        self.with(|f| lesson::claim13(n as u64, filters, probes as u64, seed as u64, f))
-    }
-}
-
-impl TeachFile {
-    fn with<T: serde::Serialize>(
-        &self,
-        claim: impl FnOnce(Option<(&Given, &Bits, Model)>) -> crate::Result<T>,
-    ) -> JsResult {
-        let file = self.0.given().map_err(err)?;
-        to_js(&claim(file.as_ref().map(|(g, b, model)| (g, b, *model))).map_err(err)?)
+    pub fn new(keys: Vec<u8>, ends: Vec<u32>, bits: Vec<u8>, m: u32, k: u32, v: &str) -> Result<TeachFile, JsValue> {
+        Ok(TeachFile(OpenFile { keys, ends, bits, m, k, variant: variant(v)? }))
     }
 }
 

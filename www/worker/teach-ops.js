@@ -67,7 +67,6 @@ function pack(paths, charset = 'UTF-8') {
   return { bytes, ends };
 }
 
-const NUMBER = new Intl.NumberFormat('en');
 /** A fresh seed for a demonstration (shown in its setup, so a run can be repeated). */
 const freshSeed = () => crypto.getRandomValues(new Uint32Array(1))[0];
 
@@ -77,19 +76,8 @@ async function fileContext() {
   const { variant, charset } = file.hypothesis;
   await needCharset(charset);
   const { bytes, ends } = pack(file.listed, charset);
-  return {
-    keys: bytes,
-    ends,
-    label: `the open file's ${NUMBER.format(file.listed.length)} listed paths`,
-    bits: file.filter.bits(),
-    m: file.filter.bitCount,
-    k: file.filter.hashFunctionCount,
-    variant,
-    n: file.listed.length,
-  };
+  return { keys: bytes, ends, bits: file.filter.bits(), m: file.filter.bitCount, k: file.filter.hashFunctionCount, variant };
 }
-
-const NO_KEYS = { keys: new Uint8Array(0), ends: new Uint32Array(0), label: '', bits: new Uint8Array(0), m: 0, k: 0, variant: 'java' };
 
 // ---------------------------------------------------------------- random absent paths
 
@@ -518,76 +506,19 @@ export const teachOps = {
     return { ...t.traceLevelDb(op, bytes, t.levelDbBits(kb, ends, m, k), m, k), target, path, charset: 'UTF-8', added, rebuiltM: m };
   },
   /**
-   * Claim `claim`'s demonstration (2–5, 7, 8, 9, 10, 11, 13): on the open file when there is
-   * one (unless `useFile: false`), else on the sandbox's paths or generated keys. `seed` repeats
-   * a run; `plannedN` is the sandbox's design n (claim 8).
+   * Claim `claim`'s demonstration, as the teaching module's lesson plan runs it: on the open
+   * file when there is one (unless `useFile: false`), else on the sandbox's paths or generated
+   * keys. `seed` repeats a run; `plannedN` is the sandbox's design n, `victim` the key to remove
+   * (claim 10), `windowKeys` LevelDB's keys per filter (claim 7).
    */
-  async 'teach.claim'({ claim, seed = null, useFile = true, plannedN = null, victim = -1, windowKeys = 40 }) {
+  async 'teach.claim'({ claim, seed = null, useFile = true, plannedN = null, victim = null, windowKeys = null }) {
     const t = await teachCore();
     seed = Number.isInteger(seed) ? seed >>> 0 : freshSeed();
     const f = useFile ? await fileContext() : null;
-    const x = f ?? NO_KEYS;
-    const source = f ? 'file' : 'generated';
-    // The open file (or none: NO_KEYS) as the core holds it for one demonstration.
-    const onFile = (run) => {
-      const tf = new t.TeachFile(x.keys, x.ends, x.label, x.bits, x.m, x.k, x.variant);
-      try {
-        return run(tf);
-      } finally {
-        tf.free();
-      }
-    };
-    const sandboxKeys = () => (sandbox.paths.length >= 2 ? sandbox.paths : DEMO_PATHS);
-    let demo;
-    switch (claim) {
-      case 2: {
-        if (f) demo = t.claim2(f.m, f.n, f.keys, f.ends, f.label, 20_000, seed);
-        else {
-          const paths = sandboxKeys();
-          const { bytes, ends } = pack(paths);
-          const label = paths === DEMO_PATHS ? 'the demo filter’s paths' : `the sandbox’s ${NUMBER.format(paths.length)} paths`;
-          return { ...t.claim2(sandbox.m || 256, paths.length, bytes, ends, label, 20_000, seed), source: 'sandbox', seed };
-        }
-        break;
-      }
-      case 3:
-        demo = t.claim3(10_000, 100_000, seed, f ? f.n : 0, f ? f.m : 0, f ? f.k : 0);
-        break;
-      case 4:
-        demo = onFile((tf) => tf.claim4(1000, 20_000, seed));
-        break;
-      case 5:
-        demo = t.claim5(10, 6, Uint32Array.of(20, 200, 5000), 10, 20_000, seed);
-        break;
-      case 7:
-        demo = t.claim7ZeroBits(Math.max(1, Math.round(windowKeys)), 20_000, seed);
-        break;
-      case 8:
-        demo = f
-          ? onFile((tf) => tf.claim8(f.n, Float64Array.of(1, 1.25, 1.5, 2, 3, 4), 20_000, seed))
-          : onFile((tf) => tf.claim8(Math.max(1, plannedN ?? 1000), Float64Array.of(0.5, 1, 1.5, 2, 3, 4), 20_000, seed));
-        break;
-      case 9:
-        demo = onFile((tf) => tf.claim9(1000, 10_000, Float64Array.of(0, 0.5, 0.9, 0.99), seed));
-        break;
-      case 10: {
-        const paths = f ? file.listed : sandboxKeys();
-        const { bytes, ends } = f ? { bytes: f.keys, ends: f.ends } : pack(paths);
-        const m = f ? f.m : sandbox.mode === 'tsfile' ? sandbox.m : 256;
-        const k = f ? f.k : sandbox.mode === 'tsfile' ? sandbox.k : 5;
-        const r = t.deletion(bytes, ends, m, k, f ? f.variant : 'java', victim, 2000);
-        return { ...r, source: f ? 'file' : 'sandbox', label: f ? f.label : paths === DEMO_PATHS ? 'the demo filter’s paths' : `the sandbox’s ${NUMBER.format(paths.length)} paths`, seed };
-      }
-      case 11:
-        demo = t.claim11(8, 500, 5000, seed);
-        break;
-      case 13:
-        demo = onFile((tf) => tf.claim13(1000, 10, 20_000, seed));
-        break;
-      default:
-        throw badArgument(`claim: ${claim} has no measured demonstration here (1 is the step-through, 6 the read path, 12 the calculator)`);
-    }
-    return { ...demo, source: [4, 8, 9, 13, 2, 3].includes(claim) ? source : 'generated', seed };
+    const { bytes, ends } = pack(sandbox.paths);
+    // Consumed by the call (the core frees it).
+    const tf = f && new t.TeachFile(f.keys, f.ends, f.bits, f.m, f.k, f.variant);
+    return t.claim(claim, seed, tf, bytes, ends, sandbox.mode, sandbox.m, sandbox.k, plannedN ?? undefined, victim ?? undefined, windowKeys ?? undefined);
   },
   /** Loads a LevelDB table (the page's sample) for the read-path and range demos: `{summary, examples}`. */
   async 'teach.table'({ url }) {
