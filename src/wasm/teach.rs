@@ -103,6 +103,12 @@ pub fn claim(
     to_js(&plan::run(&request).map_err(err)?)
 }
 
+/// The demo filter's paths, the sandbox's first keys: `string[]`.
+#[wasm_bindgen(js_name = demoPaths)]
+pub fn demo_paths() -> JsResult {
+    to_js(&plan::demo_paths())
+}
+
 /// The open file for the demonstrations that may run on it (`plan::OpenFile`): its listed
 /// paths in the writer's charset, its filter's bits, m, k and tail variant.
 #[wasm_bindgen]

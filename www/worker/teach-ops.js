@@ -128,10 +128,6 @@ function dropFile() {
 
 // ---------------------------------------------------------------- the sandbox
 
-// The demo filter the page opens with: 24 series of six devices, so that in the default 256 bits
-// the optimum k* ≈ 7.4 sits on the chart and about a third of the bits are set.
-const DEMO_PATHS = [1, 2, 3, 4, 5, 6].flatMap((d) => ['temperature', 'humidity', 'pressure', 'status'].map((s) => `root.demo.d${d}.${s}`));
-
 const sandbox = { mode: 'tsfile', m: 0, k: 0, bitsPerKey: 10, paths: [], set: new Set(), tsf: null, ldb: null, owners: null };
 
 /** The geometry the controls ask for: TsFile's fixed (m, k), or LevelDB's derived from bits_per_key and the keys. */
@@ -372,12 +368,14 @@ export const teachOps = {
   async 'teach.sandboxView'({ controls }) {
     const first = !sandbox.tsf && !sandbox.ldb;
     const c = await sync(controls);
-    if (first) {
-      sandbox.paths = DEMO_PATHS.slice();
+    // The demo filter the page opens with (the lesson plan's: plan::demo_paths).
+    const demo = first ? (await teachCore()).demoPaths() : null;
+    if (demo) {
+      sandbox.paths = demo.slice();
       sandbox.set = new Set(sandbox.paths);
       await rebuild(c);
     }
-    return withView(c, { demo: first ? DEMO_PATHS.slice() : null });
+    return withView(c, { demo });
   },
   /** Replaces the added paths (`[]` clears) and rebuilds. */
   async 'teach.sandboxReset'({ controls, paths = [] }) {
