@@ -273,6 +273,9 @@ pub struct Examples {
     pub skipped: Option<String>,
     pub false_positive: Option<String>,
     pub keys: u64,
+    /// The table's live keys per filter, rounded (at least 1): the window that claim 7's
+    /// `bits_per_key = 0` measurement uses for this table.
+    pub keys_per_filter: u64,
     /// Absent candidates tried, and how many the filter let through.
     pub tried: u64,
     pub let_through: u64,
@@ -299,6 +302,7 @@ pub fn examples<R: ReadAt + ?Sized>(table: &LevelDbTable, src: &R, tries: u64) -
         skipped: None,
         false_positive: None,
         keys: live.len() as u64,
+        keys_per_filter: ((live.len() as f64 / table.filters.len().max(1) as f64).round() as u64).max(1),
         tried: 0,
         let_through: 0,
     };
@@ -403,6 +407,10 @@ mod tests {
         let file = FileSource::open("tests/fixtures/leveldb/ascii_bits4_snappy-000008.ldb").unwrap();
         let t = LevelDbTable::open(&file).unwrap();
         let ex = examples(&t, &file, 5000).unwrap();
+        // The manifest: 564 live keys (plyvel's own iteration).
+        assert_eq!(ex.keys, 564);
+        let per_filter = (564.0 / t.filters.len() as f64).round() as u64;
+        assert!(t.filters.len() > 1 && ex.keys_per_filter == per_filter.max(1), "{} filters", t.filters.len());
         let present = ex.present.clone().unwrap();
         let r = point_read(&t, &file, present.as_bytes()).unwrap();
         assert_eq!((r.filter_verdict, r.outcome), ("maybe", "found"));

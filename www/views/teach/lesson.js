@@ -161,7 +161,7 @@ export function createLesson(call, { step, calc, sandbox }) {
 
   async function claim7() {
     await guarded(7, async (out, li) => {
-      const { summary: t, examples: ex } = await table();
+      const { examples: ex } = await table();
       const lo = el('input', { type: 'text', id: 'claim7-lo', class: 'mono', value: 'key00100', 'aria-label': 'Range start', spellcheck: 'false' });
       const hi = el('input', { type: 'text', id: 'claim7-hi', class: 'mono', value: 'key00140', 'aria-label': 'Range end', spellcheck: 'false' });
       const result = el('div', { 'aria-live': 'polite' });
@@ -178,8 +178,8 @@ export function createLesson(call, { step, calc, sandbox }) {
         scan().catch((e) => result.replaceChildren(el('p', { class: 'calc-error', text: e.message })));
       });
       await scan();
-      // bits_per_key = 0, measured at this table's keys per filter.
-      const d = await call('teach.claim', { claim: 7, windowKeys: Math.max(1, Math.round(ex.keys / Math.max(1, t.filters))) });
+      // bits_per_key = 0, measured at this table's keys per filter (the core's count).
+      const d = await call('teach.claim', { claim: 7, windowKeys: ex.keysPerFilter });
       out.replaceChildren(form, result, el('h4', { class: 'small', text: 'And bits_per_key = 0?' }), ...demoView(d, 'Claim 7: LevelDB filters at bits_per_key 0, 4 and 10'));
       li.dataset.answer = d.answer;
     });
