@@ -1,6 +1,7 @@
-//! What a probe of a file answers and why: the [`FileVerdict`], the [`Reason`] behind it — its
-//! sentence, the no-filter one included ([`NO_FILTER_REASON`]) — and what the file's index says
-//! about the path ([`Listed`]). The rule that decides is in [`super::probe`].
+//! What a probe of a file answers and why: the [`FileVerdict`], the [`Reason`] behind it and how
+//! its words say it ([`Reason::phrase`]; the texts and sentence forms are [`super::words`]), and
+//! what the file's index says about the path ([`Listed`]). The rule that decides is in
+//! [`super::probe`].
 
 use super::audit::Audit;
 use super::words::{Phrase, Template, Text, TEXTS};
