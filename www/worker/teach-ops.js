@@ -7,6 +7,7 @@
 // kept here: the sandbox filter and a copy of the open file's filter (re-opened from the same
 // Blob, or rebuilt from the synthetic paths), which the panel measures and probes.
 import { BloomFilter, SEEDS, bitIndex, encodePath, hash32, isMultiByte, javaSizing, loadCharsets, loadLevelDb, openLevelDbTable, openTsFile, writerHypothesis } from '../pkg/js/web.js';
+import { ERROR_RATE } from '../pkg/js/core-tables.js';
 
 const utf8 = new TextEncoder();
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -225,9 +226,9 @@ export const teachOps = {
   'teach.fpCurve'({ items, bitCount, k }) {
     return fpCurve(items, bitCount, k);
   },
-  /** Java's getEmptyBloomFilter(errorRate, capacity) sizing: `{bitCount, hashFunctionCount}`. */
-  'teach.javaSizing'({ capacity, errorRate = 0.05 }) {
-    return javaSizing(capacity, errorRate);
+  /** Java's getEmptyBloomFilter(errorRate, capacity) sizing, the rate Java's default when not given: `{bitCount, hashFunctionCount, errorRate}`. */
+  'teach.javaSizing'({ capacity, errorRate = ERROR_RATE.default }) {
+    return { ...javaSizing(capacity, errorRate), errorRate };
   },
   /** LevelDB's BloomFilterPolicy for `n` keys: `{k, bitCount}`. */
   async 'teach.levelDbGeometry'({ n, bitsPerKey }) {

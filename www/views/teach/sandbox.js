@@ -186,11 +186,11 @@ export function createSandbox(call) {
     'click',
     guard(async () => {
       const n = slider('sb-n');
-      const { bitCount: m, hashFunctionCount: k } = await call('teach.javaSizing', { capacity: n, errorRate: 0.05 });
+      const { bitCount: m, hashFunctionCount: k, errorRate } = await call('teach.javaSizing', { capacity: n });
       $('sb-m').value = String(Math.min(Number($('sb-m').max), m));
       $('sb-k').value = String(k);
       await refresh();
-      $('sb-log').textContent = `Java's getEmptyBloomFilter(0.05, ${fmt(n)}): m = ${fmt(m)}${m > Number($('sb-m').max) ? ` (capped at ${$('sb-m').max} here)` : ''}, k = ${k}.`;
+      $('sb-log').textContent = `Java's getEmptyBloomFilter(${errorRate}, ${fmt(n)}): m = ${fmt(m)}${m > Number($('sb-m').max) ? ` (capped at ${$('sb-m').max} here)` : ''}, k = ${k}.`;
     }),
   );
   $('sb-form').addEventListener(
