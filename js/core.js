@@ -52,8 +52,11 @@ function keyOf(path, charset) {
     return { bytes: utf8.encode(wellFormed(path)), text: true, charset: charset ?? 'UTF-8' };
   }
   if (path instanceof Uint8Array) return { bytes: path, text: false, charset: 'bytes' };
-  throw argumentError('a path must be a string or a Uint8Array');
+  throw notAPath();
 }
+
+/** The error for a path that is neither a string nor bytes. */
+export const notAPath = () => argumentError('a path must be a string or a Uint8Array');
 
 /** A charset name's code (js/charsets.js asks the core, once per name). */
 export const charsetIndex = charsetCode;
@@ -200,7 +203,7 @@ export function stagePaths(paths, charset, module = { stageKeys, wasmMemory: mod
     } else if (p instanceof Uint8Array) {
       capacity += p.length;
       if (multi) encoded[i] = p;
-    } else throw argumentError('every path must be a string or a Uint8Array');
+    } else throw notAPath();
   }
   const mixed = strings > 0 && strings < paths.length;
   const plainUtf8 = charset === undefined || /^utf-?8$/i.test(charset);
@@ -285,10 +288,8 @@ export class BloomFilter {
   }
 
   /** Sets the bits of one path. Options: `variant` ('java'), `charset` ('UTF-8'). */
-  add(path, { variant, charset } = {}) {
-    const key = keyOf(path, charset);
-    live(this).add(putKey(key.bytes), key.text, variantCode(variant), keyCharset(key));
-    return this;
+  add(path, options) {
+    return this.addMany([path], options);
   }
 
   /** `{verdict: 'absent' | 'maybe', variant, charset, probes: [{seed, hash32, bit, set}]}`. */

@@ -4,7 +4,7 @@
 // (in Node) a path or a FileHandle.
 
 import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
-import { argumentError, wrapRaw, stageBatch, charsetIndex, recordView, putKey, variantCode } from './core.js';
+import { argumentError, notAPath, wrapRaw, stageBatch, charsetIndex, recordView, putKey, variantCode } from './core.js';
 import { charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
 import { REASON_LENGTH, reasonText } from './reasons.js';
 import { checkedSource, toSource } from './source.js';
@@ -249,7 +249,7 @@ export class TsFile {
    */
   probe(path, { variant, charset } = {}) {
     const text = typeof path === 'string';
-    if (!text && !(path instanceof Uint8Array)) throw argumentError('a path must be a string or a Uint8Array');
+    if (!text && !(path instanceof Uint8Array)) throw notAPath();
     this.#encoderFor(charset);
     const v = variantCode(variant);
     const cs = charsetCode(charset);

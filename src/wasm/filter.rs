@@ -77,14 +77,6 @@ impl WasmBloomFilter {
         Ok(WasmBloomFilter { inner: js(BloomFilter::new(bit_count, hash_function_count))? })
     }
 
-    pub fn add(&mut self, len: usize, text: bool, variant: i32, charset: i32) -> Result<(), JsValue> {
-        let c = js(KeyCoding::of(text, variant, charset))?;
-        staged(|s| {
-            self.inner.add(&c.key(s.key(len)?)?, c.variant);
-            Ok(())
-        })
-    }
-
     /// Into the probe record (`wire::record::filter_probe`).
     pub fn probe(&self, len: usize, text: bool, variant: i32, charset: i32) -> Result<(), JsValue> {
         let c = js(KeyCoding::of(text, variant, charset))?;
