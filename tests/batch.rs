@@ -158,3 +158,61 @@ fn listing_verdicts_and_index_lookups_equal_probe_file_on_every_fixture() {
     assert!(files >= 40, "expected the C++ and Java fixtures ({files})");
     assert!(records[0] > 1_000 && records[2] > 0, "{records:?}");
 }
+
+/// Multi-byte charsets by the crate's tables, as the package's charsets module gives them.
+struct Tables;
+impl tsfile_bloom::encoder::CharsetModule for Tables {
+    fn encode(&self, utf8: &[u8], charset: Charset) -> Option<Vec<u8>> {
+        use tsfile_bloom::encoder::PathEncoder;
+        BuiltIn.encode(utf8, charset).ok().map(std::borrow::Cow::into_owned)
+    }
+}
+
+/// A reader keeps its file's rule for probes without overrides, chosen again with each audit:
+/// its single probes equal `probe_file_reasoned`, which chooses the rule afresh, before the index
+/// is read, after it, and after a charsets module arrives and the file is audited again (as the
+/// wasm module's reader is: the GBK-written Java fixtures reproduce only then).
+#[test]
+fn reader_probes_follow_the_rule_of_the_current_audit() {
+    use tsfile_bloom::encoder::WithModule;
+    type Reader = tsfile::TsFileReader<WithModule<Tables>>;
+    fn same_as_fresh(r: &Reader, paths: &[Vec<u8>], compared: &mut usize) {
+        let Some(f) = r.filter() else { return };
+        let hashes = [
+            (None, None),
+            (Some(TailVariant::ZeroExtended), None),
+            (None, Some(Charset::Gbk)),
+            (Some(TailVariant::Java), Some(Charset::Utf8)),
+        ];
+        for p in paths {
+            for (v, cs) in hashes {
+                let got = r.probe_filter_reasoned(p, v, cs).map(Option::unwrap).map_err(|e| e.kind);
+                let fresh = probe::probe_file_reasoned(f, r.audit(), p, v, cs, r.encoder()).map_err(|e| e.kind);
+                assert_eq!(got, fresh, "{} {v:?} {cs:?}", String::from_utf8_lossy(p));
+                *compared += 1;
+            }
+        }
+    }
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let (mut files, mut audited_again, mut compared) = (0, 0, 0);
+    for path in tsfiles(&dir) {
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(meta) = tsfile::read_metadata(&bytes[..]) else { continue };
+        let mut r = Reader::from_metadata(meta, WithModule(None));
+        let walk = tsfile::walk_index(&bytes[..], r.metadata());
+        let paths = paths_for(&walk.series);
+        files += 1;
+        same_as_fresh(&r, &paths, &mut compared);
+        let (at, len) = r.index_range();
+        r.attach_index(&bytes[at as usize..(at + len) as usize]);
+        same_as_fresh(&r, &paths, &mut compared);
+        let before = r.audit().map(|a| a.status);
+        if r.set_encoder(WithModule(Some(Tables))) {
+            audited_again += 1;
+            assert_ne!(r.audit().map(|a| a.status), before, "{}", path.display());
+            same_as_fresh(&r, &paths, &mut compared);
+        }
+    }
+    assert!(files >= 40 && audited_again >= 1, "{files} files, {audited_again} audited again");
+    assert!(compared > 10_000, "{compared}");
+}

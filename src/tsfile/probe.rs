@@ -82,7 +82,18 @@ pub fn probe_file_reasoned(
     charset: Option<Charset>,
     encoder: &dyn PathEncoder,
 ) -> crate::Result<(FileProbe, Reason)> {
-    let rule = VerdictRule::new(audit, variant, charset);
+    probe_by_rule(filter, &VerdictRule::new(audit, variant, charset), path, encoder)
+}
+
+/// [`probe_file_reasoned`] under a rule already chosen: choosing one walks the audit's
+/// results, which costs a single probe more than its hashing (a reader keeps its file's
+/// default rule, [`TsFileReader::probe_filter_reasoned`](super::TsFileReader::probe_filter_reasoned)).
+pub fn probe_by_rule(
+    filter: &BloomFilter,
+    rule: &VerdictRule,
+    path: &[u8],
+    encoder: &dyn PathEncoder,
+) -> crate::Result<(FileProbe, Reason)> {
     let (used_variant, used_charset) = rule.used;
     let used = rule.used;
     let key = |cs: Charset| encoder.encode(path, cs);
@@ -177,6 +188,7 @@ impl Decision {
 /// The soundness rule for one file and one choice of hash ([`probe_file_with`]'s and every
 /// batch's), its hashes chosen once: they depend only on the file's audit and the overrides.
 /// [`VerdictRule::verdict`] stops at the first clear bit like Java's `contains`.
+#[derive(Clone, Debug)]
 pub struct VerdictRule {
     /// The hash probed first (the reported one in `probe_file_with`).
     used: (TailVariant, Charset),

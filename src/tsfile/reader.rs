@@ -28,6 +28,9 @@ pub struct TsFileReader<E: PathEncoder = BuiltIn> {
     audit: Option<Audit>,
     /// Every record's path, in walk order.
     paths: Paths,
+    /// The soundness rule without overrides of the hash, chosen again with each audit: the
+    /// single probes' (choosing it per probe cost ~15 % of `TsFile.probe()`, BENCHMARKS.md).
+    rule: VerdictRule,
     /// The indexed series (not time columns) for a probe's `indexed`: an open-addressing
     /// table of `(path hash, record number + 1)`, 0 for an empty slot, at most half full. A
     /// lookup hashes the path once and compares a slot or two, then the path's bytes once
@@ -66,6 +69,7 @@ impl<E: PathEncoder> TsFileReader<E> {
             meta,
             walk: None,
             audit: None,
+            rule: VerdictRule::new(None, None, None),
             paths: Paths::default(),
             indexed: Vec::new(),
             verdicts: Vec::new(),
@@ -154,6 +158,7 @@ impl<E: PathEncoder> TsFileReader<E> {
             }));
         }
         self.verdicts = verdicts;
+        self.rule = rule;
     }
 
     /// Replaces the charset encoder; audits again when the last audit wanted charsets it
@@ -298,12 +303,8 @@ impl<E: PathEncoder> TsFileReader<E> {
         variant: Option<TailVariant>,
         charset: Option<Charset>,
     ) -> Result<Option<FileProbe>> {
-        match self.meta.bloom.filter.as_ref() {
-            None => Ok(None),
-            Some(filter) => {
-                probe::probe_file_with(filter, self.audit.as_ref(), path, variant, charset, &self.encoder).map(Some)
-            }
-        }
+        let reasoned = self.probe_filter_reasoned(path, variant, charset)?;
+        Ok(reasoned.map(|(p, reason)| FileProbe { reason: reason.text(self.audit.as_ref()), ..p }))
     }
 
     /// [`probe_filter`](Self::probe_filter) with the reason unformatted (see
@@ -314,12 +315,16 @@ impl<E: PathEncoder> TsFileReader<E> {
         variant: Option<TailVariant>,
         charset: Option<Charset>,
     ) -> Result<Option<(FileProbe, Reason)>> {
-        match self.meta.bloom.filter.as_ref() {
-            None => Ok(None),
-            Some(filter) => {
-                probe::probe_file_reasoned(filter, self.audit.as_ref(), path, variant, charset, &self.encoder).map(Some)
+        let Some(filter) = self.meta.bloom.filter.as_ref() else { return Ok(None) };
+        let chosen;
+        let rule = match (variant, charset) {
+            (None, None) => &self.rule,
+            _ => {
+                chosen = self.verdict_rule(variant, charset);
+                &chosen
             }
-        }
+        };
+        probe::probe_by_rule(filter, rule, path, &self.encoder).map(Some)
     }
 
     /// The sentence of a probe's reason in this file (it may quote the audit), with what the
