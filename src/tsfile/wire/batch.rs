@@ -97,9 +97,14 @@ pub fn file_verdicts<E: PathEncoder>(
     let rule = r.verdict_rule(variant_of(variant)?, charset_of(charset)?);
     let mut out = Vec::with_capacity(s.count().min(count));
     let (bytes, ends) = s.batch(count)?;
+    let (filter, encoder) = (r.filter(), r.encoder());
     for path in keys(bytes, ends) {
         let path = path.map_err(|_| Staged::bad_ends())?;
-        out.push(verdict_code(r.verdict(&rule, path)?.unwrap_or(FileVerdict::Unknown)) as u8);
+        let verdict = match filter {
+            Some(f) => rule.verdict(f, path, encoder)?,
+            None => FileVerdict::Unknown,
+        };
+        out.push(verdict_code(verdict) as u8);
     }
     Ok(out)
 }
