@@ -7,7 +7,7 @@ import source charsetsWasm from '../dist/web/charsets_bg.wasm';
 import { initSync } from '../dist/web/tsfile_bloom.js';
 import { setWasmBytesLoader } from './leveldb.js';
 import { setCharsetsWasmReader } from './charsets.js';
-import { setScanWorkerEntry } from './scan.js';
+import { setScanWorkerEntry } from './scan-call.js';
 
 initSync({ module: tsfileWasm });
 setWasmBytesLoader(() => leveldbWasm);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { initSync } from '../dist/web/tsfile_bloom.js';
 import { setWasmBytesLoader } from './leveldb.js';
 import { setCharsetsWasmReader } from './charsets.js';
-import { setScanWorkerEntry } from './scan.js';
+import { setScanWorkerEntry } from './scan-call.js';
 
 initSync({ module: readFileSync(new URL('../dist/web/tsfile_bloom_bg.wasm', import.meta.url)) });
 // The other two modules are read when first needed: the LevelDB one when a table is opened,

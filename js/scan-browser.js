@@ -19,7 +19,8 @@ import { documentUrl, isHttpUrl } from './http-source.js';
 import { isListingUrl, listingTsFiles } from './s3.js';
 import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
-import { addToSummary, checkScanOptions, failedRecord, fanOut, finishSummary, newSummary, scanOne, scanResult, tailRecord, targetList } from './scan-core.js';
+import { addToSummary, failedRecord, fanOut, finishSummary, newSummary, scanOne, tailRecord } from './scan-core.js';
+import { checkScanOptions, scanResult, targetList } from './scan-call.js';
 import { invalidArgument } from './errors.js';
 import { TAIL_WINDOW } from './wire.js';
 

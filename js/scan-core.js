@@ -7,7 +7,7 @@
 // the writer-variant audit decides.
 
 import { bloomReport } from './report.js';
-import { invalidArgument, plainError } from './errors.js';
+import { plainError } from './errors.js';
 import { bloomFromFigures, figureVerdict } from './wire.js';
 import { pct } from './format.js';
 import { addTruth, auditedResults, finishFleetTruth, finishPathTruth, fleetTruthJson, fleetTruthText, mergeTruth, newFleetTruth, newPathTruth, pathTruthJson, pathTruthText } from './scan-fp.js';
@@ -57,30 +57,7 @@ function auditOf(a) {
 /** An error (thrown by the reader, a source, or anything) → `{kind, message, offset}`. */
 export const errorOf = plainError;
 
-// ---- Arguments. ----------------------------------------------------------------------------
-
-/**
- * A scan's targets as a list: a single target (`isOne(t)`, or a string — which must not be
- * taken for a list of its characters) is a list of one; an array or other iterable is itself.
- */
-export function targetList(targets, isOne, what) {
-  if (typeof targets === 'string' || (targets != null && isOne(targets))) return [targets];
-  if (targets != null && typeof targets !== 'function' && typeof targets[Symbol.iterator] === 'function') return targets;
-  throw invalidArgument('targets', `scanTsFiles expects ${what}, or a list of them; got ${targets === null ? 'null' : typeof targets}`);
-}
-
-/** The options every scanner takes, checked: a bad one is a typed error before anything is read. */
-export function checkScanOptions(options) {
-  if (options == null || typeof options !== 'object') throw invalidArgument('options', 'scanTsFiles options must be an object');
-  const { paths, concurrency, audit, onProgress } = options;
-  if (paths !== undefined && !(Array.isArray(paths) && paths.every((p) => typeof p === 'string' || p instanceof Uint8Array))) {
-    throw invalidArgument('paths', 'paths must be an array of series paths (strings or Uint8Arrays)');
-  }
-  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) throw invalidArgument('concurrency', `concurrency must be a positive integer, not ${String(concurrency)}`);
-  if (audit !== undefined && typeof audit !== 'boolean') throw invalidArgument('audit', 'audit must be true or false');
-  if (onProgress !== undefined && typeof onProgress !== 'function') throw invalidArgument('onProgress', 'onProgress must be a function');
-  return options;
-}
+// ---- Cancellation. -------------------------------------------------------------------------
 
 /**
  * Per-file AbortSignals under one scan's signal, which gets a single listener however many
@@ -393,92 +370,4 @@ export function summaryText(s) {
   }
   out.push(...fleetTruthText(s));
   return out.join('\n');
-}
-
-// ---- The API's result object. ---------------------------------------------------------------
-
-/**
- * Wraps `run(emit, signal) → Promise<summary>` as `scanTsFiles`' result: an async iterable of
- * records with a `summary` promise. Iterate to get every record (the scan pauses while the
- * consumer is behind); or await `summary` without iterating, and records are dropped.
- */
-export function scanResult(run, { signal } = {}) {
-  let mode = null;
-  const queue = [];
-  let wake = null;
-  let space = null;
-  let finished = false;
-  let failure = null;
-  let summaryPromise = null;
-  const HIGH_WATER = 2048;
-  // Breaking out of the loop stops the scan too.
-  const inner = new AbortController();
-  if (signal?.aborted) inner.abort();
-  else signal?.addEventListener('abort', () => inner.abort(), { once: true });
-  const notify = () => {
-    wake?.();
-    wake = null;
-  };
-  const start = () => {
-    if (summaryPromise) return summaryPromise;
-    summaryPromise = run(async (records) => {
-      if (mode !== 'iterate') return;
-      queue.push(...records);
-      notify();
-      while (queue.length > HIGH_WATER && !finished) await new Promise((r) => (space = r));
-    }, inner.signal).then(
-      (s) => {
-        finished = true;
-        notify();
-        return s;
-      },
-      (e) => {
-        finished = true;
-        failure = e;
-        notify();
-        throw e;
-      },
-    );
-    summaryPromise.catch(() => {}); // surfaced by the iterator or by awaiting summary
-    return summaryPromise;
-  };
-  return {
-    get summary() {
-      mode ??= 'summary';
-      return start();
-    },
-    [Symbol.asyncIterator]() {
-      if (mode === 'summary') {
-        const err = new TypeError('iterate a scan before awaiting its summary: awaited alone, the summary runs the scan and drops the records');
-        err.kind = 'invalid_argument';
-        err.offset = 0;
-        throw err;
-      }
-      mode ??= 'iterate';
-      start();
-      return {
-        async next() {
-          for (;;) {
-            if (queue.length) {
-              const value = queue.shift();
-              if (queue.length <= HIGH_WATER / 2) {
-                space?.();
-                space = null;
-              }
-              return { value, done: false };
-            }
-            if (failure) throw failure;
-            if (finished) return { value: undefined, done: true };
-            await new Promise((r) => (wake = r));
-          }
-        },
-        async return() {
-          if (!finished) inner.abort();
-          finished = true;
-          space?.();
-          return { value: undefined, done: true };
-        },
-      };
-    },
-  };
 }

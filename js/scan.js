@@ -1,4 +1,4 @@
-// scanTsFiles for Node: asks every TsFile of a fleet — files, directory trees (IoTDB keeps
+// Node's scanner (scanTsFiles, in js/node-api.js, loads it on first use; the CLI's scan): asks every TsFile of a fleet — files, directory trees (IoTDB keeps
 // data/sequence|unsequence/<database>/<region>/<partition>/*.tsfile) and http(s) URLs —
 // for its filter and its verdicts on some series paths.
 //
@@ -18,7 +18,8 @@ import { s3ConfigFromEnvironment } from './s3-config.js';
 import { openTsFile } from './tsfile.js';
 import { ioError, nodeSource } from './node-source.js';
 import { NODE_S3 } from './node-s3.js';
-import { addToSummary, checkScanOptions, errorOf, fanOut, finishSummary, formatRecords, mergeSummary, newSummary, scanOne, scanResult, tailRecord, targetList } from './scan-core.js';
+import { addToSummary, errorOf, fanOut, finishSummary, formatRecords, mergeSummary, newSummary, scanOne, tailRecord } from './scan-core.js';
+import { scanWorkerEntry } from './scan-call.js';
 import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { TAIL_WINDOW } from './wire.js';
@@ -43,28 +44,6 @@ export const REMOTE_CONCURRENCY = 64;
 const FILES_PER_EXTRA_WORKER = 16384;
 /** In directory walks only these are TsFiles (IoTDB keeps .resource and .mods files beside them). */
 const TSFILE_NAME = /\.tsfile$/i;
-
-// The entry module a worker thread imports to initialise the wasm as its parent did: Node's
-// reads the .wasm from disk, Deno's imports it (and so needs no --allow-read for it).
-let workerEntry = null;
-
-/** Called by an entry (js/node.js, js/deno.js) with its own module URL. */
-export function setScanWorkerEntry(url) {
-  workerEntry = url;
-}
-
-/**
- * Scans `targets` (paths, directories, http(s) URLs): an async iterable of per-file records
- * with a `summary` promise. Options: `paths` (series paths to probe), `concurrency` (worker
- * threads; default the core count), `audit`, `signal`, `onProgress({done, found, total,
- * bytesRead, elapsedMs})`, `maxIndexBytes` (every file), and for URLs `headers`, `timeoutMs`,
- * `deadlineMs`, `allowFullDownload`, `maxFullDownloadBytes`.
- */
-export function scanTsFiles(targets, options = {}) {
-  const list = targetList(targets, (t) => t instanceof URL, 'a path, a directory, an http(s) URL or an s3:// URL');
-  checkScanOptions(options);
-  return scanResult((emit, signal) => runScan(list, { ...options, signal, format: 'records' }, emit), { signal: options.signal });
-}
 
 function fsError(e, path, what) {
   const err = ioError(e, path);
@@ -363,7 +342,7 @@ export async function runScan(targets, opts, sink) {
   };
 
   const spawn = () => {
-    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: { paths, audit, format, keep: manifest !== null, racyMs: opts.manifestRacyMs, maxIndexBytes: opts.maxIndexBytes, entry: workerEntry ?? new URL('./node.js', import.meta.url).href } });
+    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: { paths, audit, format, keep: manifest !== null, racyMs: opts.manifestRacyMs, maxIndexBytes: opts.maxIndexBytes, entry: scanWorkerEntry() ?? new URL('./node.js', import.meta.url).href } });
     const w = { worker, busy: 0 };
     worker.on('message', (msg) => {
       w.busy--;
