@@ -3,10 +3,7 @@ import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { toSource } from './source.js';
 import { httpSource, isHttpUrl } from './http-source.js';
-import { NODE_HTTP, nodeHttpFetch } from './node-http.js';
-import { NODE_S3 } from './node-s3.js';
 import { isS3Url, s3Source } from './s3.js';
-import { s3ConfigFromEnvironment } from './s3-config.js';
 
 // Node's own wording ("ENOENT: no such file or directory, open 'x'") becomes a plain
 // sentence naming the file, with kind 'io'.
@@ -31,11 +28,21 @@ export function ioError(e, path) {
 }
 
 // URLs are read with node:http(s) in Node itself (js/node-http.js), s3:// objects too (signed by
-// js/node-s3.js); Deno and Bun keep their fetch. `s3Defaults`: the S3 settings `options.s3` does
-// not give (a scan reads the environment's once for all its objects).
-export async function nodeSource(input, options = {}, s3Defaults = s3ConfigFromEnvironment) {
-  if (isHttpUrl(input)) return httpSource(input, options.fetch || !NODE_HTTP ? options : { ...options, fetch: nodeHttpFetch });
-  if (isS3Url(input)) return s3Source(input, options, s3Defaults, NODE_S3);
+// js/node-s3.js); Deno and Bun keep their fetch. Those modules, and the S3 settings' reader, are
+// loaded by the first URL: a local file needs none of them. `s3Defaults`: the S3 settings
+// `options.s3` does not give (a scan reads the environment's once for all its objects; by default
+// the environment's).
+export async function nodeSource(input, options = {}, s3Defaults = null) {
+  if (isHttpUrl(input)) {
+    if (options.fetch) return httpSource(input, options);
+    const { NODE_HTTP, nodeHttpFetch } = await import('./node-http.js');
+    return httpSource(input, NODE_HTTP ? { ...options, fetch: nodeHttpFetch } : options);
+  }
+  if (isS3Url(input)) {
+    const environment = () => import('./s3-config.js').then((config) => config.s3ConfigFromEnvironment);
+    const [{ NODE_S3 }, defaults] = await Promise.all([import('./node-s3.js'), s3Defaults ?? environment()]);
+    return s3Source(input, options, defaults, NODE_S3);
+  }
   if (typeof input === 'string' || input instanceof URL) {
     const name = input instanceof URL ? input.pathname : input;
     let handle;
