@@ -40,6 +40,13 @@
 //           record's end, which js/reasons.js fills the form with)                      +209
 //   49,132  paid back: encodeText takes a charset's code, not its name; BloomFilter#add reads
 //           its key from the key area, as probe does (no slice argument)                 -162
+//   49,150  the reader keeps its file's verdict rule for single probes (TsFileReader's rule:
+//           choosing it per probe cost ~125 ns of a TsFile.probe())                       +18
+//   49,041  BloomFilter#add is addMany of one path: the single-key add export gone        -109
+//   49,008  the staged verdicts take the filter and encoder once per batch (file_verdicts) -33
+//   49,120  a filter probe's record written as it is hashed (no Probe allocated), with
+//           BloomFilter::for_each_probe's one body behind a dyn FnMut: each caller's own
+//           inlined copy of the hashing loop was +169                                     +112
 // Tried for the phrase and not kept: its words emitted one by one through a closure
 // (Reason::words) +372 to +482; the same from data templates walked in the module +486.
 // Tried and not kept (gzipped): format! replaced by a hand-written text+integer writer

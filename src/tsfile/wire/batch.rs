@@ -67,7 +67,7 @@ pub fn filter_add(f: &mut BloomFilter, s: &Staged, count: usize, c: KeyCoding) -
 
 /// A filter probe of `key` into `out` ([`record::filter_probe`]).
 pub fn filter_probe(out: &mut Vec<i32>, f: &BloomFilter, key: &[u8], c: KeyCoding) -> Result<()> {
-    record::filter_probe(out, &f.probe(&c.key(key)?, c.variant));
+    record::filter_probe(out, f, &c.key(key)?, c.variant);
     Ok(())
 }
 
