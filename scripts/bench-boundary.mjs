@@ -47,10 +47,12 @@ export async function boundary({ fixtures = 'bench-data', runs = 7 } = {}) {
   await t.loadIndex();
   const listed = (await t.series()).slice(0, 500).map((s) => s.path);
   const paths = [...listed, ...listed.map((p) => `${p}_absent`)];
+  // 20 warm-up passes and 41 samples: with 3 and 15 the median still held the JIT's tier-up
+  // and moved by ±20 % from run to run (BENCHMARKS.md, issue 23's paired run).
   const perCall = (fn) => {
-    for (let i = 0; i < 3; i++) for (const p of paths) fn(p);
+    for (let i = 0; i < 20; i++) for (const p of paths) fn(p);
     const xs = [];
-    for (let r = 0; r < 15; r++) {
+    for (let r = 0; r < 41; r++) {
       const t0 = now();
       for (const p of paths) fn(p);
       xs.push((now() - t0) / paths.length);
