@@ -54,6 +54,11 @@ pub struct SeedProbe {
     pub set: bool,
 }
 
+impl SeedProbe {
+    /// A place for a probe not made yet.
+    pub const NONE: SeedProbe = SeedProbe { seed: 0, hash32: 0, bit: 0, set: false };
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// At least one probed bit is 0: the path was never added (under this hash variant and charset).
@@ -321,31 +326,34 @@ impl BloomFilter {
     }
 
     pub fn probe(&self, key: &[u8], variant: TailVariant) -> Probe {
-        let mut probes = Vec::with_capacity(self.hash_function_count as usize);
-        let verdict = self.for_each_probe(key, variant, |_, p| probes.push(p));
+        let mut probes = vec![SeedProbe::NONE; self.hash_function_count as usize];
+        let verdict = self.probe_into(key, variant, &mut probes);
         Probe { verdict, probes }
     }
 
-    /// Calls `f(j, probe)` for seed j = 0..k without allocating; returns the verdict. (A single
-    /// probe's record is written so: allocating a [`Probe`] was a quarter of its time.)
-    #[inline]
+    /// Calls `f(j, probe)` for seed j = 0..k without allocating; returns the verdict.
     pub fn for_each_probe(&self, key: &[u8], variant: TailVariant, mut f: impl FnMut(usize, SeedProbe)) -> Verdict {
-        self.each_probe(key, variant, &mut f)
+        let mut probes = [SeedProbe::NONE; MAXIMAL_HASH_FUNCTION_SIZE as usize];
+        let probes = &mut probes[..self.hash_function_count as usize];
+        let verdict = self.probe_into(key, variant, probes);
+        probes.iter().enumerate().for_each(|(j, &p)| f(j, p));
+        verdict
     }
 
-    // for_each_probe's one body, whatever `f` (the size of the wasm module: scripts/check-size.mjs).
-    #[inline(never)]
-    fn each_probe(&self, key: &[u8], variant: TailVariant, f: &mut dyn FnMut(usize, SeedProbe)) -> Verdict {
+    /// The probes of seeds 0..k into `out` (k long), and the verdict: [`probe`](Self::probe)
+    /// without allocating (a single probe's record is written so: allocating a [`Probe`] was a
+    /// quarter of its time), one body for every caller (the wasm module's size).
+    pub fn probe_into(&self, key: &[u8], variant: TailVariant, out: &mut [SeedProbe]) -> Verdict {
         let seeds = self.seeds();
         let hs = hash32_seeds(key, seeds, variant);
         let mut verdict = Verdict::Maybe;
-        for (j, (&seed, &h)) in seeds.iter().zip(&hs).enumerate() {
+        for ((o, &seed), &h) in out.iter_mut().zip(seeds).zip(&hs) {
             let bit = bit_index(h, self.bit_count);
             let set = self.get(bit);
             if !set {
                 verdict = Verdict::Absent;
             }
-            f(j, SeedProbe { seed, hash32: h, bit, set });
+            *o = SeedProbe { seed, hash32: h, bit, set };
         }
         verdict
     }

@@ -14,7 +14,7 @@
 //! k seed probes.
 
 use crate::error::Result;
-use crate::filter::{BloomFilter, SeedProbe};
+use crate::filter::{BloomFilter, SeedProbe, MAXIMAL_HASH_FUNCTION_SIZE};
 use crate::hash::TailVariant;
 use crate::probe::FileProbe;
 use crate::tsfile::words::Phrase;
@@ -134,10 +134,9 @@ fn push_reason(out: &mut Vec<i32>, reason: &Reason, listed: Listed, has_audit: b
 /// as it is hashed (no [`Probe`](crate::Probe) in between: its allocation was a quarter of a
 /// single probe's time).
 pub fn filter_probe(out: &mut Vec<i32>, f: &BloomFilter, key: &[u8], variant: TailVariant) {
-    let head = out.len();
-    out.extend_from_slice(&[0, f.hash_function_count() as i32]);
-    let verdict = f.for_each_probe(key, variant, |_, s| {
-        out.extend_from_slice(&[s.seed as i32, s.hash32, s.bit as i32, i32::from(s.set)]);
-    });
-    out[head] = filter_verdict_code(verdict);
+    let mut probes = [SeedProbe::NONE; MAXIMAL_HASH_FUNCTION_SIZE as usize];
+    let probes = &mut probes[..f.hash_function_count() as usize];
+    let verdict = f.probe_into(key, variant, probes);
+    out.extend_from_slice(&[filter_verdict_code(verdict), probes.len() as i32]);
+    push_seeds(out, probes);
 }
