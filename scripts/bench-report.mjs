@@ -571,7 +571,29 @@ four alternating pairs of processes, the medians of their medians): \`BloomFilte
 867 ns, \`TsFile.probe()\` 1,022 → 1,065 ns — the core's choice of words costs a single file probe
 ~40 ns (4 %), inside the goal of 2 µs; the boundary rounds' wider gaps come and go with the
 order of the runs. The fleet scan of 10,000 files (\`scan --json\`, whole process, 10 alternating
-pairs): 0.94× the wall time, 1.00× the CPU, its records byte for byte the same.`;
+pairs): 0.94× the wall time, 1.00× the CPU, its records byte for byte the same.
+
+**Issue 23 as a whole, paired against its filing.** The build at the issue's filing (45aa5bb)
+and today's, alternately, in one session on this 2-core machine (load average 1.1–2.5), each
+measured by today's scripts (\`scripts/bench-boundary.mjs\`, whose single probes now warm up for 20
+passes and take 41 samples; \`scripts/bench-scan.mjs\`, the filing build's copy without its
+in-process floor, whose calls differ). This run first found what the redesign had cost, and it
+is gone: a file's verdict rule chosen again on every \`TsFile.probe()\` (~125 ns of its wasm
+call; a reader now keeps it), a \`Probe\` allocated for each filter probe's record (now written
+from \`BloomFilter::probe_into\`), the filter asked for per path in the staged verdicts, and
+Node's scanner and S3 transport loaded by every import. Medians before → after, nine boundary
+rounds each: \`series()\` 185 → 187 ns per series, \`TsFile.probe()\` 0.93 → 0.91 µs,
+\`BloomFilter.probe()\` 0.57 → 0.53 µs, \`probeMany\` 0.27 → 0.30 µs per path (15 samples without
+warm-up; warmed, six pairs of processes: 213 → 218 ns, \`mightContainMany\` 178 → 179 ns),
+\`inspect --json\` 260 → 266 ms (rounds 258–266 and 262–272). Five scan rounds each (3 runs per
+round): 10,000 files \`--jobs 1\` 396 → 389 ms and \`--jobs 2\` 389 → 382 ms whole run, 200 files
+over HTTP 414 → 229 ms (the remote reads' own work since), a scan of one file 136 → 143 ms. What
+is slower is process start: the module graph every entry loads grew with s3:// support (about
+half of the 7 ms: the one-file scan without the HTTP and S3 modules is 0.97× today's) and with
+the package's own new modules (\`core-tables.js\`, \`wire.js\`, \`reasons.js\`, \`scan-call.js\`);
+making the remote modules lazy for every entry would split browser bundles into chunks (Rollup's
+IIFE and UMD outputs then fail without `inlineDynamicImports`), so only Node's transports and
+scanner are loaded on first use.`;
 
 /** The report section on the folder scan (BENCHMARKS.md, "Folder scan in headless Chromium"). */
 export function folderSection(f, chromium) {
