@@ -1,6 +1,6 @@
 // The API of the server-side entries (Node, Deno): the shared API plus file paths and
-// FileHandles as sources, and the worker-thread scanner (loaded by the first scan). Each entry initialises the wasm
-// its own way, then re-exports this.
+// FileHandles as sources, and the worker-thread scanner (loaded by the first scan). Each entry
+// initialises the wasm its own way, then re-exports this.
 import { openTsFile as openAny } from './tsfile.js';
 import { nodeSource } from './node-source.js';
 import { openLevelDbTable as openTable } from './leveldb.js';

@@ -340,9 +340,10 @@ impl BloomFilter {
         verdict
     }
 
-    /// The probes of seeds 0..k into `out` (k long), and the verdict: [`probe`](Self::probe)
-    /// without allocating (a single probe's record is written so: allocating a [`Probe`] was a
-    /// quarter of its time), one body for every caller (the wasm module's size).
+    /// The probes of seeds 0..k into `out`, and the verdict: [`probe`](Self::probe) without
+    /// allocating (a single probe's record is written so: allocating a [`Probe`] was a quarter
+    /// of its time), one body for every caller (the wasm module's size). `out` is k long; a
+    /// shorter one gets the first seeds only, and the verdict is theirs.
     pub fn probe_into(&self, key: &[u8], variant: TailVariant, out: &mut [SeedProbe]) -> Verdict {
         let seeds = self.seeds();
         let hs = hash32_seeds(key, seeds, variant);

@@ -93,10 +93,15 @@ test('maths and LevelDB hash (the worker’s ops): the documented vectors and si
   for (const [n, bpk] of [[10, 10], [1, 10], [196, 10], [3, 7]]) bits.push((await op(page, 'teach.levelDbGeometry', { n, bitsPerKey: bpk })).bitCount);
   assert.deepEqual(bits, [104, 64, 1960, 64]);
   assert.equal((await op(page, 'teach.levelDbFilter', { keys: ['a'], bitsPerKey: 10 })).bytes.length, 9, '64 bits = 8 bytes, then the k byte');
-  // README: withCapacity(1000, 0.05) → 6236 bits, k = 5; spec §6 floor 256; p = 0.01 → k = 7
+  // README: withCapacity(1000, 0.05) → 6236 bits, k = 5; spec §6 floor 256 and Java's default
+  // rate 0.05 when none is given; p = 0.01 → k = 7
   const java = [];
   for (const [capacity, errorRate] of [[1000, 0.05], [10, undefined], [100, 0.01]]) java.push(await op(page, 'teach.javaSizing', { capacity, errorRate }));
-  assert.deepEqual(java, [{ bitCount: 6236, hashFunctionCount: 5 }, { bitCount: 256, hashFunctionCount: 5 }, { bitCount: 959, hashFunctionCount: 7 }]);
+  assert.deepEqual(java, [
+    { bitCount: 6236, hashFunctionCount: 5, errorRate: 0.05 },
+    { bitCount: 256, hashFunctionCount: 5, errorRate: 0.05 },
+    { bitCount: 959, hashFunctionCount: 7, errorRate: 0.01 },
+  ]);
   const f = await op(page, 'teach.formula', { items: 1000, bitCount: 10000, k: 6 });
   assert.ok(Math.abs(f.fpp - 0.00843) < 0.0001, `10 bits/key, k = 6 → ≈ 0.84 % (anchors §5), got ${f.fpp}`);
   assert.ok(Math.abs(f.kStar - 6.931) < 0.001);

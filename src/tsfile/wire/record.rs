@@ -130,9 +130,9 @@ fn push_reason(out: &mut Vec<i32>, reason: &Reason, listed: Listed, has_audit: b
     out.extend_from_slice(&self::reason(&reason.phrase(listed, has_audit)));
 }
 
-/// Appends the record of `f`'s probe of `key`: its verdict and k, then each seed's probe, written
-/// as it is hashed (no [`Probe`](crate::Probe) in between: its allocation was a quarter of a
-/// single probe's time).
+/// Appends the record of `f`'s probe of `key`: its verdict and k, then each seed's probe, from
+/// [`BloomFilter::probe_into`] on the stack (allocating a [`Probe`](crate::Probe) for it was a
+/// quarter of a single probe's time).
 pub fn filter_probe(out: &mut Vec<i32>, f: &BloomFilter, key: &[u8], variant: TailVariant) {
     let mut probes = [SeedProbe::NONE; MAXIMAL_HASH_FUNCTION_SIZE as usize];
     let probes = &mut probes[..f.hash_function_count() as usize];
