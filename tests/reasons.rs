@@ -5,6 +5,8 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+use common::reason_kind;
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::PathBuf;
@@ -130,19 +132,6 @@ fn a_listed_path_and_an_unlisted_one_say_so() {
     assert!(info.reason.ends_with("; the index does not list this series"), "{}", info.reason);
 }
 
-fn kind(r: &Reason) -> u8 {
-    match r {
-        Reason::NoFilter => 0,
-        Reason::AllSet { .. } => 1,
-        Reason::AuditReproducedNothing => 2,
-        Reason::AllSetUnderOther { .. } => 3,
-        Reason::CharsetNotEstablished => 4,
-        Reason::ClearConfirmed { .. } => 5,
-        Reason::ClearAsciiTail => 6,
-        Reason::ClearUnderEvery { .. } => 7,
-    }
-}
-
 /// A forced hash's two cases: all set where the writer's finds a clear bit (1), the reverse (3).
 fn flag(r: &Reason) -> bool {
     matches!(r, Reason::AllSet { writer: Some(_), .. } | Reason::AllSetUnderOther { wrong: true, .. })
@@ -179,8 +168,10 @@ fn cases() -> Vec<Value> {
                     None => Reason::NoFilter,
                 };
                 let numbers = record::reason(&reason.phrase(listed, r.audit().is_some()));
-                out.push(json!({"file": f, "kind": kind(&reason), "flag": flag(&reason), "listed": listed as u8,
-                    "numbers": numbers, "summary": summary, "want": info.reason}));
+                out.push(
+                    json!({"file": f, "kind": reason_kind(&reason), "flag": flag(&reason), "listed": listed as u8,
+                    "numbers": numbers, "summary": summary, "want": info.reason}),
+                );
             }
         }
     }

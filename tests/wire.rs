@@ -5,6 +5,8 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+use common::reason_kind;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use tsfile_bloom::encoder::BuiltIn;
@@ -162,19 +164,6 @@ fn reason_text(n: &[i32], summary: Option<&str>) -> String {
     s + TEXTS[n[1] as usize]
 }
 
-fn kind(r: &Reason) -> u8 {
-    match r {
-        Reason::NoFilter => 0,
-        Reason::AllSet { .. } => 1,
-        Reason::AuditReproducedNothing => 2,
-        Reason::AllSetUnderOther { .. } => 3,
-        Reason::CharsetNotEstablished => 4,
-        Reason::ClearConfirmed { .. } => 5,
-        Reason::ClearAsciiTail => 6,
-        Reason::ClearUnderEvery { .. } => 7,
-    }
-}
-
 #[test]
 fn a_file_probe_record_holds_what_the_readers_probe_says() {
     let verdicts = FileVerdict::ALL;
@@ -214,7 +203,7 @@ fn a_file_probe_record_holds_what_the_readers_probe_says() {
                     let summary = r.audit().map(|a| a.summary.as_str());
                     assert_eq!(reason_text(&m[at..], summary), want.reason, "{ctx}");
                     assert_eq!(r.reason_text(reason, listed), want.reason, "{ctx}");
-                    seen.insert((m[0], kind(&reason)));
+                    seen.insert((m[0], reason_kind(&reason)));
                 }
             }
         }
