@@ -592,7 +592,7 @@ is slower is process start: the module graph every entry loads grew with s3:// s
 half of the 7 ms: the one-file scan without the HTTP and S3 modules is 0.97× today's) and with
 the package's own new modules (\`core-tables.js\`, \`wire.js\`, \`reasons.js\`, \`scan-call.js\`);
 making the remote modules lazy for every entry would split browser bundles into chunks (Rollup's
-IIFE and UMD outputs then fail without `inlineDynamicImports`), so only Node's transports and
+IIFE and UMD outputs then fail without \`inlineDynamicImports\`), so only Node's transports and
 scanner are loaded on first use.`;
 
 /** The report section on the folder scan (BENCHMARKS.md, "Folder scan in headless Chromium"). */
