@@ -281,14 +281,16 @@ function sourceOptions(verb, values) {
   if (values.header) {
     const headers = [];
     for (const h of values.header) {
+      // A header's value may be a secret (a token): errors name the header, never quote it.
       const colon = h.indexOf(':');
       const name = colon < 0 ? '' : h.slice(0, colon).trim();
-      if (!name) throw new UsageError(verb, `--header must be 'NAME: VALUE', not ${JSON.stringify(h)}`);
+      if (!name) throw new UsageError(verb, "--header must be 'NAME: VALUE' (the argument given has no NAME before a ':'; it is not shown, as it may hold a secret)");
       const value = h.slice(colon + 1).trim();
+      if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new UsageError(verb, "--header's NAME is not a valid HTTP header name (a name is letters, digits and !#$%&'*+-.^_`|~; it is not shown)");
       try {
         new Headers([[name, value]]);
       } catch {
-        throw new UsageError(verb, `--header ${JSON.stringify(h)} is not a valid HTTP header (a name is letters, digits and !#$%&'*+-.^_\`|~)`);
+        throw new UsageError(verb, `--header ${name}: its value holds a line break or a control character (the value is not shown)`);
       }
       headers.push([name, value]);
     }
@@ -460,7 +462,9 @@ async function stdinSource(verb, limit) {
  */
 async function openInput(verb, name, opts) {
   const httpOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, signal: gone.signal };
-  const source = name === '-' ? await stdinSource(verb, opts.maxStdinBytes) : await nodeSource(name, isHttpUrl(name) ? httpOptions : {});
+  // A URL's options (an s3:// object's too: its timeout, headers and the stop when stdout goes).
+  const remote = isHttpUrl(name) || /^s3:\/\//i.test(name);
+  const source = name === '-' ? await stdinSource(verb, opts.maxStdinBytes) : await nodeSource(name, remote ? httpOptions : {});
   let leveldb;
   try {
     // For a URL the last 8 bytes lie in the tail window already read; for a path, one read.

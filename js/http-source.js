@@ -30,6 +30,7 @@
 
 import { invalidArgument } from './errors.js';
 import { TAIL_WINDOW } from './wire.js';
+import { fetchFollowing } from './redirect.js';
 
 const HEAD = 12; // as tsfile.js reads: magic + version, and enough to recognise a v2 head
 const TAIL = TAIL_WINDOW; // tsfile.js's tail window
@@ -142,7 +143,8 @@ export function retryAfterMs(value, now = Date.now()) {
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
-const positive = (name, value, fallback) => {
+/** A positive number option (milliseconds or bytes), or `fallback` when it is not given. */
+export const positive = (name, value, fallback) => {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !(value > 0)) throw invalidArgument(name, `${name} must be a positive number of ${name.endsWith('Bytes') ? 'bytes' : 'milliseconds'}, not ${String(value)}`);
   return value;
@@ -164,6 +166,34 @@ function nameOf(url) {
     // a malformed escape: the path as it stands
   }
   return path.slice(path.lastIndexOf('/') + 1) || null;
+}
+
+// A header name (an RFC 9110 token), and a value fetch and node:http both accept (no line break,
+// no control character but tab, nothing above U+00FF).
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * The `headers` option as Headers, each checked first: a bad one is the typed invalid_argument
+ * naming it — never quoting its value, which may be a secret (fetch's own error quotes it).
+ */
+function checkedHeaders(given) {
+  if (given == null) return new Headers();
+  if (given instanceof Headers) return new Headers(given);
+  if (typeof given !== 'object') throw invalidArgument('headers', 'headers must be an object, an array of [name, value] pairs or a Headers');
+  const pairs = typeof given[Symbol.iterator] === 'function' ? Array.from(given, (p) => (Array.isArray(p) && p.length === 2 ? p : [null, null])) : Object.entries(given);
+  pairs.forEach(([name, value], i) => {
+    if (typeof name !== 'string' || !HEADER_NAME.test(name)) throw invalidArgument('headers', `header ${i + 1} of the headers option has no valid name (a name is letters, digits and !#$%&'*+-.^_\`|~; it is not shown)`);
+    if (!HEADER_VALUE.test(String(value))) throw invalidArgument('headers', `the value of the header ${name} (headers option) holds a line break or a control character (the value is not shown)`);
+  });
+  return new Headers(pairs.map(([name, value]) => [name, String(value)]));
+}
+
+// Two ETags alike but for quoting and weakness (a listing and a GET may quote them differently).
+const bareEtag = (etag) => etag.replace(/^W\//, '').replace(/^"|"$/g, '');
+function sameSecond(a, b) {
+  const [x, y] = [Date.parse(a), Date.parse(b)];
+  return Number.isNaN(x) || Number.isNaN(y) || Math.floor(x / 1000) === Math.floor(y / 1000);
 }
 
 function listedSizeOf(value) {
@@ -189,7 +219,7 @@ export async function httpSource(input, options = {}) {
     // Called as a plain function: browsers refuse fetch called as a method of another
     // object ("Illegal invocation"), and a user's fetch may be a bound method too.
     fetch: typeof fetchImpl === 'function' ? (resource, init) => fetchImpl(resource, init) : null,
-    headers: new Headers(options.headers ?? undefined),
+    headers: checkedHeaders(options.headers),
     timeoutMs: positive('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS),
     deadlineMs: positive('deadlineMs', options.deadlineMs, DEFAULT_DEADLINE_MS),
     allowFull: options.allowFullDownload === true,
@@ -197,6 +227,9 @@ export async function httpSource(input, options = {}) {
     // The size a listing gave (internal: scans pass an S3 listing's), which lets the open choose
     // its ranges up front; the server's answers must agree (else the typed 'changed' error).
     listedSize: listedSizeOf(options.listedSize),
+    // The ETag (and, without one, the Last-Modified) the listing gave: every response must carry
+    // the same (internal, as listedSize), or the object read is not the one listed.
+    listed: { etag: options.listedEtag || null, lastModified: options.listedEtag ? null : options.listedLastModified || null },
     full: null, // the one whole-body download, when a server ignores Range and it is allowed
     // The stop of every request in flight (and of a retry's wait), which close, a failed open and
     // the caller's signal call; `stopped` once they have (later requests fail at once). A set, not
@@ -211,6 +244,12 @@ export async function httpSource(input, options = {}) {
     bytesReceived: 0,
   };
   if (!ctx.fetch) throw httpError(url, 'no_fetch', 'this runtime has no fetch()');
+  // The caller's headers may hold a secret: their redirects are followed by js/redirect.js,
+  // which sends none of them to another origin (an S3 source's fetch follows its own).
+  if (!options.followsRedirects && [...ctx.headers].length > 0) {
+    const plain = ctx.fetch;
+    ctx.fetch = (resource, init) => fetchFollowing(plain, resource, init, { named: url });
+  }
   const signal = options.signal ?? null;
   if (signal?.aborted) throw cancelledError(url);
   // One listener on the caller's signal per source, however many requests it makes.
@@ -399,6 +438,13 @@ function validatorsOf(res) {
 // A response of another version than the first that carried validators: the typed 'changed'
 // error, else null (and the first validators seen become the pin).
 function versionChange(ctx, got, offset) {
+  const { listed } = ctx;
+  if (listed.etag && got.etag && bareEtag(listed.etag) !== bareEtag(got.etag)) {
+    return changedError(ctx.url, 'etag', `the listing gave ETag ${listed.etag}, the server sent ${got.etag}: another version than the one listed`, { offset });
+  }
+  if (listed.lastModified && got.lastModified && !sameSecond(listed.lastModified, got.lastModified)) {
+    return changedError(ctx.url, 'last_modified', `the listing gave Last-Modified ${listed.lastModified}, the server sent ${got.lastModified}: another version than the one listed`, { offset });
+  }
   const pinned = ctx.version;
   if (pinned?.etag && got.etag && pinned.etag !== got.etag) return changedError(ctx.url, 'etag', `ETag ${pinned.etag}, now ${got.etag}`, { offset });
   if (pinned?.lastModified && got.lastModified && pinned.lastModified !== got.lastModified) {

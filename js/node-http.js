@@ -12,6 +12,7 @@
 // an abort rejects with an AbortError. The http source's timers and typed errors stay its own.
 // Only Node uses it (Deno and Bun keep their fetch); a `fetch` option replaces it.
 import { createRequire } from 'node:module';
+import { urlToHttpOptions } from 'node:url';
 
 /** Whether this is Node itself (Deno and Bun, which also run the Node entry, keep their fetch). */
 export const NODE_HTTP = typeof globalThis.Deno === 'undefined' && typeof globalThis.process?.versions?.bun !== 'string';
@@ -46,15 +47,26 @@ function abortError(signal) {
 
 const failed = (cause) => new TypeError('fetch failed', { cause });
 
-/** `fetch(url, {headers, signal})` for GET requests, following redirects (see the file comment). */
+/** The path and query of a URL as written (no dot segment removed): `/a/./b?x`. */
+const writtenPath = (url) => /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^#]*)/i.exec(url)?.[1] || '/';
+/** Headers a redirect to another origin may carry: the reader's own (js/redirect.js says why). */
+const CARRIED = new Set(['range', 'accept-encoding', 'if-match', 'if-unmodified-since']);
+
+/**
+ * `fetch(url, {headers, signal})` for GET requests, following redirects (see the file comment).
+ * `exactPath` (not fetch's): the request path is `url`'s as written, printable ASCII, with its
+ * '.' and '..' segments (an S3 key's: WHATWG URL parsing would remove them).
+ */
 export async function nodeHttpFetch(url, init = {}) {
   const signal = init.signal ?? null;
   let target = new URL(url);
+  let path = init.exactPath ? writtenPath(String(url)) : null;
+  if (path !== null && !/^\/[\x21-\x7e]*$/.test(path)) throw failed(new Error('the request path is not percent-encoded'));
   let headers = {};
   for (const [name, value] of new Headers(init.headers ?? undefined)) headers[name] = value;
   if (headers.range !== undefined && headers['accept-encoding'] === undefined) headers['accept-encoding'] = 'identity';
   for (let redirects = 0; ; redirects++) {
-    const res = await once(target, headers, signal);
+    const res = await once(target, path, headers, signal);
     const location = REDIRECT.has(res.statusCode) ? res.headers.location : undefined;
     if (location === undefined || init.redirect === 'manual') return response(res, signal);
     res.resume(); // the redirect's own body: drained, so its connection is reused
@@ -66,25 +78,24 @@ export async function nodeHttpFetch(url, init = {}) {
       throw failed(e);
     }
     if (!(next.protocol in loaded().requests)) throw failed(new Error(`URL scheme ${next.protocol} is not supported`));
-    // As fetch: credentials do not follow a redirect to another origin.
-    if (next.origin !== target.origin) {
-      headers = { ...headers };
-      delete headers.authorization;
-      delete headers.cookie;
-    }
+    // Only the reader's own headers follow a redirect to another origin: fetch would drop
+    // Authorization and Cookie alone, and send on a token or a signature's X-Amz-* headers.
+    if (next.origin !== target.origin) headers = Object.fromEntries(Object.entries(headers).filter(([name]) => CARRIED.has(name)));
     target = next;
+    path = null;
   }
 }
 
 // One request, retried once (GET is idempotent) when a kept-alive connection turns out to have
 // been closed by the server before it answered.
-function once(target, headers, signal, retried = false) {
+function once(target, path, headers, signal, retried = false) {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError(signal));
     const protocol = target.protocol;
     const { requests, agents } = loaded();
     if (!(protocol in requests)) return reject(failed(new Error(`URL scheme ${protocol} is not supported`)));
-    const req = requests[protocol](target, { method: 'GET', headers, agent: agents[protocol] });
+    const options = { method: 'GET', headers, agent: agents[protocol] };
+    const req = path === null ? requests[protocol](target, options) : requests[protocol]({ ...urlToHttpOptions(target), ...options, path });
     let settled = false;
     const onAbort = () => req.destroy(abortError(signal));
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -101,7 +112,7 @@ function once(target, headers, signal, retried = false) {
       if (settled) return; // a body's failure reaches its reader
       detach();
       if (e?.name === 'AbortError') return reject(e);
-      if (!retried && req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE')) return resolve(once(target, headers, signal, true));
+      if (!retried && req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE')) return resolve(once(target, path, headers, signal, true));
       reject(failed(e));
     });
     req.end();

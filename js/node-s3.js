@@ -10,16 +10,25 @@ import { NODE_HTTP, nodeHttpFetch } from './node-http.js';
 
 let aws4 = null;
 
-/** `(credentials, region)` → `sign(url, headers)`: the headers of a signed GET of `url`, a plain object. */
+/** The path and query of a URL as written: what node:http sends with `exactPath` (js/node-http.js). */
+const writtenPath = (url) => /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^#]*)/i.exec(url)?.[1] || '/';
+
+/**
+ * `(credentials, region)` → `sign(url, headers)`: the headers of a signed GET of `url`, a plain
+ * object. The path signed is the path as written, as it is sent: aws4 keeps an S3 path's '.'
+ * and '..' segments in its canonical URI (S3's is not normalised), where `new URL` would drop them.
+ */
 async function nodeSigner(credentials, region) {
   const { sign } = await (aws4 ??= import('aws4').then((m) => m.default ?? m));
   return (url, headers) => {
-    const u = new URL(url);
     const plain = {};
     for (const [name, value] of new Headers(headers ?? undefined)) plain[name] = value;
-    return sign({ host: u.host, path: u.pathname + u.search, method: 'GET', service: 's3', region, headers: plain }, credentials).headers;
+    return sign({ host: new URL(url).host, path: writtenPath(url), method: 'GET', service: 's3', region, headers: plain }, credentials).headers;
   };
 }
 
-/** The transport js/s3.js takes in Node; null in Deno and Bun (which keep fetch and aws4fetch). */
-export const NODE_S3 = NODE_HTTP ? Object.freeze({ name: 'node', fetch: nodeHttpFetch, signer: nodeSigner }) : null;
+/**
+ * The transport js/s3.js takes in Node; null in Deno and Bun (which keep fetch and aws4fetch).
+ * `exactPaths`: it sends a key's '.' and '..' segments as they are.
+ */
+export const NODE_S3 = NODE_HTTP ? Object.freeze({ name: 'node', fetch: nodeHttpFetch, signer: nodeSigner, exactPaths: true }) : null;

@@ -40,7 +40,7 @@ export function s3ConfigFromEnvironment(env = process.env) {
   const config = readIni(env.AWS_CONFIG_FILE || join(home, '.aws', 'config'))[profile === 'default' ? 'default' : `profile ${profile}`] ?? {};
   // The environment's keys are a pair: both, or the profile's.
   const fromEnv = env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY;
-  return {
+  const out = {
     accessKeyId: fromEnv ? env.AWS_ACCESS_KEY_ID : (credentials.aws_access_key_id ?? config.aws_access_key_id),
     secretAccessKey: fromEnv ? env.AWS_SECRET_ACCESS_KEY : (credentials.aws_secret_access_key ?? config.aws_secret_access_key),
     sessionToken: fromEnv ? env.AWS_SESSION_TOKEN : (credentials.aws_session_token ?? config.aws_session_token),
@@ -48,4 +48,15 @@ export function s3ConfigFromEnvironment(env = process.env) {
     endpoint: env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || config.endpoint_url,
     profile,
   };
+  // Where each setting came from, for an error about it (js/s3.js names a bad one, never its
+  // value): not enumerable, so the settings compare and spread as before.
+  const inProfile = (name) => `${name} (profile ${profile})`;
+  const sources = {
+    accessKeyId: fromEnv ? 'AWS_ACCESS_KEY_ID' : inProfile('aws_access_key_id'),
+    secretAccessKey: fromEnv ? 'AWS_SECRET_ACCESS_KEY' : inProfile('aws_secret_access_key'),
+    sessionToken: fromEnv ? 'AWS_SESSION_TOKEN' : inProfile('aws_session_token'),
+    region: env.AWS_REGION ? 'AWS_REGION' : env.AWS_DEFAULT_REGION ? 'AWS_DEFAULT_REGION' : inProfile('region'),
+    endpoint: env.AWS_ENDPOINT_URL_S3 ? 'AWS_ENDPOINT_URL_S3' : env.AWS_ENDPOINT_URL ? 'AWS_ENDPOINT_URL' : inProfile('endpoint_url'),
+  };
+  return Object.defineProperty(out, 'sources', { value: sources, enumerable: false });
 }

@@ -11,25 +11,95 @@
 // (pageSize: objects per ListObjectsV2 page, default the store's, 1,000 on AWS). Without
 // credentials requests go unsigned (public buckets). With an `endpoint` (an S3-compatible store)
 // addressing is path-style unless `forcePathStyle: false`; on AWS it is virtual-hosted.
+//
+// Keys are keys: an object is read by exactly its key. A key from a listing travels as an
+// S3Location (bucket and key), never as text parsed again; a location given as a string is
+// taken literally, as the AWS CLI takes it (`s3://b/100%` is the key `100%`, `?` and `#` are
+// characters of the key). The request path is the key percent-encoded segment by segment (S3's
+// canonical URI) and never normalised: a '.' or '..' segment, which WHATWG URL parsing (and so
+// fetch) would remove, is sent as it is by Node's own transport and refused, before any
+// request, where only fetch is there (dot_segment_key). An object read for a listing must be
+// the version the listing named (its ETag, size, and without an ETag its Last-Modified), else
+// the typed 'changed': a scan never reports, and a manifest never records, bytes under another
+// object's identity.
 
-/** Whether `input` is an s3:// URL (a string or a URL object). */
+import { invalidArgument } from './errors.js';
+import { httpError, httpSource, isHttpUrl } from './http-source.js';
+import { explainFetchFailure } from './fetch-failure.js';
+import { fetchFollowing } from './redirect.js';
+
+// ---- Locations. --------------------------------------------------------------------------------
+
+/** One object's location: its bucket and its key exactly (the key is never parsed again). */
+class S3Location {
+  constructor(bucket, key) {
+    this.bucket = bucket;
+    this.key = key;
+    Object.freeze(this);
+  }
+  toString() {
+    return `s3://${this.bucket}/${this.key}`;
+  }
+}
+
+/** The location of the object `key` in `bucket`, as a listing names it. */
+export const s3Location = (bucket, key) => new S3Location(bucket, key);
+
+/** Whether `input` is an s3:// location: a string, a URL object, or a listing's S3Location. */
 export function isS3Url(input) {
+  if (input instanceof S3Location) return true;
   if (typeof URL !== 'undefined' && input instanceof URL) return input.protocol === 's3:';
   return typeof input === 'string' && /^s3:\/\//i.test(input);
 }
 
-/** `s3://bucket/key` → `{bucket, key}` (the key without its leading slash, percent-decoded). */
+// A bucket name: S3's rules, with the capitals and '_' of legacy names and other stores.
+const BUCKET = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+const notALocation = (sentence) => invalidArgument('source', sentence);
+
+/**
+ * `s3://bucket/key` → `{bucket, key}`. A string's key is everything after the bucket's '/',
+ * taken literally (no percent-decoding: the AWS CLI's reading); a URL object is a URL, its path
+ * percent-decoded (its parser has already removed '.' and '..' segments: give such a key as a
+ * string).
+ */
 export function parseS3Url(input) {
-  const text = String(input instanceof URL ? input.href : input);
-  const m = /^s3:\/\/([^/?#]+)\/?([^?#]*)$/i.exec(text);
-  if (!m || !m[1]) throw Object.assign(new TypeError(`not an s3://bucket/key URL: ${text}`), { kind: 'invalid_argument', argument: 'source', offset: null });
-  return { bucket: m[1], key: decodeURIComponent(m[2]) };
+  if (input instanceof S3Location) return input;
+  if (typeof URL !== 'undefined' && input instanceof URL) return fromUrlObject(input);
+  const text = String(input);
+  const m = /^s3:\/\/([^/]*)(?:\/([\s\S]*))?$/i.exec(text);
+  if (!m || !BUCKET.test(m[1])) throw notALocation(`not an s3://bucket/key location (a bucket is letters, digits, '.', '-' and '_'): ${JSON.stringify(text)}`);
+  return s3Location(m[1], m[2] ?? '');
 }
 
-/** An 'io' error about an S3 object: `reason` denied, no_such_bucket, no_such_key, expired_credentials or s3_error. */
-export function s3Error(target, reason, sentence, { status = null, code = null } = {}) {
-  return Object.assign(new Error(`${sentence}: ${target}`), { kind: 'io', reason, url: target, status, code, offset: null });
+function fromUrlObject(url) {
+  if (url.protocol !== 's3:' || !BUCKET.test(url.host)) throw notALocation(`not an s3://bucket/key location: ${url.href}`);
+  if (url.search || url.hash) throw notALocation(`an s3:// URL object with a query or fragment (${url.href}) names no one key: give the location as a string, whose key is taken literally`);
+  try {
+    return s3Location(url.host, decodeURIComponent(url.pathname.slice(1)));
+  } catch {
+    throw notALocation(`the path of the s3:// URL object ${url.href} is not valid percent-encoding: give the location as a string, whose key is taken literally`);
+  }
 }
+
+/** An 'io' error about an S3 object or listing: `reason` denied, no_such_bucket, no_such_key, expired_credentials, s3_error, …. */
+export function s3Error(target, reason, sentence, { status = null, code = null } = {}) {
+  return Object.assign(new Error(`${sentence}: ${target}`), { kind: 'io', reason, url: String(target), status, code, offset: null });
+}
+
+const cancelledError = (target) => Object.assign(new Error(`cancelled: ${target}`), { name: 'AbortError', kind: 'cancelled', reason: 'cancelled', url: String(target), status: null, offset: null });
+
+// A key in a URL path: each segment percent-encoded as S3's canonical URI has it (RFC 3986's
+// unreserved characters kept, '/' between segments), so the path is the key exactly.
+const encodeKey = (key) => key.split('/').map((s) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)).join('/');
+
+/** Whether WHATWG URL parsing (fetch) would change the key's path: a '.' or '..' segment, which it removes. */
+const hasDotSegment = (key) => key.split('/').some((s) => s === '.' || s === '..');
+
+const dotSegmentError = (target) =>
+  s3Error(target, 'dot_segment_key', "the key has a '.' or '..' segment, which fetch() removes from a URL (the request would read another object); only Node's own transport, without a fetch option, requests such a key as it is");
+
+// ---- S3's answers. -----------------------------------------------------------------------------
 
 // S3's error codes (the <Code> of an error response) by what a user can do about them.
 const REASONS = {
@@ -51,48 +121,67 @@ const SENTENCES = {
   expired_credentials: 'the credentials have expired (a session token past its time)',
 };
 
-/** An S3 error response → the typed error (its XML <Code> read from a bounded body). */
+/** An S3 error response (its status and body) → the typed error, by its XML <Code>. */
+function errorOf(status, text, target) {
+  const body = (text ?? '').slice(0, 16384);
+  const code = /<Code>([^<]*)<\/Code>/.exec(body)?.[1] ?? null;
+  const message = /<Message>([^<]*)<\/Message>/.exec(body)?.[1] ?? null;
+  const reason = REASONS[code] ?? (status === 403 ? 'denied' : status === 404 ? 'no_such_key' : 's3_error');
+  const sentence = SENTENCES[reason] ?? `S3 error ${code ?? status}${message ? ` (${unescapeXml(message)})` : ''}`;
+  return s3Error(target, reason, `${sentence}${code ? ` [${code}]` : ''}`, { status, code });
+}
+
+/** An S3 error response → the typed error (its body read within the request's own limits). */
 async function errorFrom(res, target) {
-  let code = null;
-  let message = null;
+  let text = null;
   try {
-    const text = (await boundedText(res, target)).slice(0, 16384);
-    code = /<Code>([^<]*)<\/Code>/.exec(text)?.[1] ?? null;
-    message = /<Message>([^<]*)<\/Message>/.exec(text)?.[1] ?? null;
+    text = await boundedText(res, target);
   } catch {
     // no readable body: the status says what it can
   }
-  const reason = REASONS[code] ?? (res.status === 403 ? 'denied' : res.status === 404 ? 'no_such_key' : 's3_error');
-  const sentence = SENTENCES[reason] ?? `S3 error ${code ?? res.status}${message ? ` (${unescape(message)})` : ''}`;
-  return s3Error(target, reason, `${sentence}${code ? ` [${code}]` : ''}`, { status: res.status, code });
+  return errorOf(res.status, text, target);
 }
 
-const unescape = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+// XML's escapes, undone in one pass (so `&amp;lt;` stays `&lt;`): the five named entities and
+// character references, which S3 uses for characters XML text cannot hold as they are.
+const NAMED = { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' };
+const unescapeXml = (s) =>
+  s.replace(/&(?:#(\d{1,7})|#x([0-9a-fA-F]{1,6})|(lt|gt|quot|apos|amp));/g, (whole, dec, hex, name) => {
+    if (name) return NAMED[name];
+    const cp = dec !== undefined ? Number(dec) : parseInt(hex, 16);
+    return cp <= 0x10ffff ? String.fromCodePoint(cp) : whole;
+  });
 
-// A key in a URL path: each segment percent-encoded as S3 expects (RFC 3986 unreserved kept).
-const encodeKey = (key) => key.split('/').map((s) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)).join('/');
-
-/** A ListObjectsV2 answer → `{objects: [{key, size, etag, lastModified}], truncated, nextToken}`, or null when it is none. */
+/**
+ * A ListObjectsV2 answer → `{objects: [{key, size, etag, lastModified}], truncated, nextToken}`, or
+ * null when it is none. An entry the listing gets wrong (no key, a size that is not a byte count)
+ * has `problem` (a sentence) instead of being trusted.
+ */
 export function parseListing(xml) {
   if (!/<ListBucketResult[\s>]/.test(xml)) return null;
   const objects = [];
   for (const [, body] of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
     const field = (name) => {
       const m = new RegExp(`<${name}>([^<]*)</${name}>`).exec(body);
-      return m ? unescape(m[1]) : null;
+      return m ? unescapeXml(m[1]) : null;
     };
-    objects.push({ key: field('Key'), size: Number(field('Size')), etag: field('ETag'), lastModified: field('LastModified') });
+    const key = field('Key');
+    const size = field('Size');
+    const o = { key, size: /^\d{1,15}$/.test(size ?? '') ? Number(size) : null, etag: field('ETag'), lastModified: field('LastModified') };
+    if (!key) o.problem = 'an entry of the listing has no key';
+    else if (o.size === null) o.problem = `the listing gives the object a size of ${JSON.stringify(size)}, not a number of bytes`;
+    objects.push(o);
   }
   const token = /<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1];
-  return { objects, truncated: /<IsTruncated>true<\/IsTruncated>/.test(xml), nextToken: token == null ? null : unescape(token) };
+  return { objects, truncated: /<IsTruncated>true<\/IsTruncated>/.test(xml), nextToken: token == null ? null : unescapeXml(token) };
 }
 
-/** A listing page's body, at most 16 MiB (1,000 keys of 1 KiB are 1.5 MB). */
-async function boundedText(res, target) {
+/** A body, at most 16 MiB (a page of 1,000 keys of 1 KiB is 1.5 MB); `read(step)` wraps each read (a request's timers). */
+async function boundedText(res, target, read = (p) => p) {
   const decoder = new TextDecoder();
   const reader = res.body?.getReader();
   let text = '';
-  for (let got = 0, step; reader && !(step = await reader.read()).done; ) {
+  for (let got = 0, step; reader && !(step = await read(reader.read())).done; ) {
     if ((got += step.value.length) > 1 << 24) {
       reader.cancel().catch(() => {});
       throw s3Error(target, 's3_error', 'the listing page is longer than 16 MiB: no ListObjectsV2 answer', { status: res.status });
@@ -102,31 +191,157 @@ async function boundedText(res, target) {
   return text + decoder.decode();
 }
 
+// ---- Listing requests: each page bounded. ------------------------------------------------------
+
+const DEFAULT_TIMEOUT_MS = 20_000;
+const DEFAULT_DEADLINE_MS = 60_000;
+/** The longest Retry-After honoured before a page's one retry after 429 or 503. */
+const MAX_RETRY_AFTER_MS = 5_000;
+/** Truncated pages without an object, in a row, after which a listing is taken to be going nowhere. */
+const MAX_EMPTY_PAGES = 16;
+
+/** A fetch that rejected (a refused or broken connection, a redirect loop, a bad scheme) → the typed error. */
+function requestFailure(target, e) {
+  if (e?.kind) return e;
+  const cause = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(e);
+  if (/redirect count/i.test(cause)) return s3Error(target, 'redirect_loop', `the server redirected too many times, in a loop or a chain too long to follow (${cause})`);
+  return s3Error(target, 'network', `network error (${cause})`);
+}
+
+/**
+ * One page of a listing: `send(url, {signal})` its request, whose answer's status and body
+ * (`{status, text, retryAfter}`) must come within the limits — `timeoutMs` without a byte,
+ * `deadlineMs` for the page — or the typed timeout, deadline or cancelled error.
+ */
+async function pageRequest(send, url, target, { timeoutMs = DEFAULT_TIMEOUT_MS, deadlineMs = DEFAULT_DEADLINE_MS, signal = null } = {}) {
+  if (signal?.aborted) throw cancelledError(target);
+  const controller = new AbortController();
+  let reject;
+  const stopped = new Promise((_, r) => (reject = r));
+  stopped.catch(() => {}); // raced below
+  const stop = (e) => {
+    reject(e);
+    controller.abort();
+  };
+  let stall = null;
+  const arm = () => {
+    clearTimeout(stall);
+    stall = setTimeout(() => stop(s3Error(target, 'timeout', `the listing sent nothing for ${timeoutMs} ms (stalled)`)), timeoutMs);
+  };
+  arm(); // before the deadline: when the two are equal (the CLI's --timeout), the stall is named
+  const deadline = setTimeout(() => stop(s3Error(target, 'deadline', `a page of the listing took longer than ${deadlineMs} ms (deadlineMs)`)), deadlineMs);
+  const onAbort = () => stop(cancelledError(target));
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const guard = (p) => Promise.race([p, stopped]);
+  let res = null;
+  try {
+    try {
+      res = await guard(send(url, { signal: controller.signal }));
+    } catch (e) {
+      throw requestFailure(target, e);
+    }
+    const read = async (p) => {
+      try {
+        const step = await guard(p);
+        arm();
+        return step;
+      } catch (e) {
+        if (e?.kind) throw e;
+        throw s3Error(target, 'network', `the connection broke while the listing was sent (${e?.cause?.code ?? e?.cause?.message ?? e?.message ?? e})`, { status: res.status });
+      }
+    };
+    const text = res.status === 204 || res.status === 304 ? '' : await boundedText(res, target, read);
+    return { status: res.status, text, retryAfter: res.headers.get('retry-after') };
+  } catch (e) {
+    res?.body?.cancel?.().catch(() => {});
+    controller.abort();
+    throw e;
+  } finally {
+    clearTimeout(stall);
+    clearTimeout(deadline);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Waits `ms` (a retry's pause), or rejects with the typed cancelled error when `signal` fires. */
+function pause(ms, signal, target) {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(cancelledError(target));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 /**
  * Every object of a listing, page by page: `pageUrl(token)` the page after `token` (null: the
- * first), `fetchPage(url)` its response. The next page is asked for as soon as a page names it,
- * before that page's objects are handed on: its round trip passes while they are read (one page
- * ahead at most).
+ * first), `send(url, init)` its request, `limits` `{timeoutMs, deadlineMs, signal}` each page's.
+ * The next page is asked for as soon as a page names it, before that page's objects are handed
+ * on: its round trip passes while they are read (one page ahead at most). A listing that repeats
+ * a continuation token (a loop), or goes on with empty truncated pages, ends in a typed error; a
+ * key listed twice is handed on once.
  */
-async function* listPages(pageUrl, fetchPage, target) {
+async function* listPages(pageUrl, send, target, limits = {}) {
   const pageAfter = async (token) => {
-    const res = await fetchPage(pageUrl(token));
-    if (res.status < 200 || res.status > 299) throw await errorFrom(res, target);
-    const page = parseListing(await boundedText(res, target));
-    if (!page) throw s3Error(target, 's3_error', `the answer (HTTP ${res.status}) is not a ListObjectsV2 listing`, { status: res.status });
+    const url = pageUrl(token);
+    let answer = await pageRequest(send, url, target, limits);
+    if (answer.status === 429 || answer.status === 503) {
+      // Throttled: one retry, after Retry-After (capped), as an object's request is retried.
+      const wait = Math.min(retryAfterMs(answer.retryAfter) ?? 500, MAX_RETRY_AFTER_MS);
+      await pause(wait, limits.signal, target);
+      answer = await pageRequest(send, url, target, limits);
+    }
+    const { status, text } = answer;
+    if (status < 200 || status > 299) throw errorOf(status, text, target);
+    const page = parseListing(text);
+    if (!page) throw s3Error(target, 's3_error', `the answer (HTTP ${status}) is not a ListObjectsV2 listing`, { status });
     if (page.truncated && !page.nextToken) throw s3Error(target, 's3_error', 'a truncated listing without a continuation token');
     return page;
   };
+  const tokens = new Set();
+  const keys = new Set();
+  let empty = 0;
   let next = pageAfter(null);
   for (;;) {
     const page = await next;
-    // Asked for now; a failure of it is thrown where it is awaited, after this page's objects.
-    next = page.truncated ? pageAfter(page.nextToken) : null;
-    next?.catch(() => {});
-    yield* page.objects;
+    next = null;
+    let end = null; // the listing's end in an error, after this page's objects
+    if (page.truncated) {
+      empty = page.objects.length ? 0 : empty + 1;
+      if (tokens.has(page.nextToken)) end = `the listing gave a continuation token it had given before: it goes round in a loop`;
+      else if (empty >= MAX_EMPTY_PAGES) end = `the listing sent ${empty} truncated pages in a row without an object: it goes nowhere`;
+      else {
+        tokens.add(page.nextToken);
+        // Asked for now; a failure of it is thrown where it is awaited, after this page's objects.
+        next = pageAfter(page.nextToken);
+        next.catch(() => {});
+      }
+    }
+    for (const o of page.objects) {
+      if (o.key && keys.has(o.key)) continue;
+      if (o.key) keys.add(o.key);
+      yield o;
+    }
+    if (end) throw s3Error(target, empty >= MAX_EMPTY_PAGES ? 'listing_empty' : 'listing_loop', `${end} (after ${keys.size} objects)`);
     if (!next) return;
   }
 }
+
+/** A Retry-After value (seconds, or an HTTP date) in milliseconds from now; null when absent or unreadable. */
+function retryAfterMs(value) {
+  if (value == null || value.trim() === '') return null;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}
+
+// ---- Bucket listing URLs (browsers). -----------------------------------------------------------
 
 /** Whether `input` is a ListObjectsV2 URL (a bucket listing, public or presigned): http(s), `list-type=2` in its query. */
 export const isListingUrl = (input) => isHttpUrl(input) && URL.canParse(String(input)) && new URL(String(input)).searchParams.get('list-type') === '2';
@@ -134,11 +349,13 @@ export const isListingUrl = (input) => isHttpUrl(input) && URL.canParse(String(i
 /**
  * The `*.tsfile` objects of a ListObjectsV2 URL, `{url, key, size, etag, lastModified}`, page by
  * page (a continuation token added to the query); an object's URL is the listing's without its
- * query, the key below it. A presigned listing cannot be continued (the token would break its
- * signature): more than a page is `presigned_truncated` after that page. Each page within
- * `deadlineMs` (default 60 s). Options: `fetch`, `signal`, `deadlineMs`.
+ * query, the key below it. An object the listing gets wrong, or whose key fetch cannot request
+ * as it is (a '.' or '..' segment), comes with `error` (typed) and is not to be read. A presigned
+ * listing cannot be continued (the token would break its signature): more than a page is
+ * `presigned_truncated` after that page. Each page within `timeoutMs` without a byte (default
+ * 20 s) and `deadlineMs` (default 60 s). Options: `fetch`, `signal`, `timeoutMs`, `deadlineMs`.
  */
-export async function* listingTsFiles(input, { fetch: fetchImpl = globalThis.fetch, signal, deadlineMs = 60_000 } = {}) {
+export async function* listingTsFiles(input, { fetch: fetchImpl = globalThis.fetch, signal, timeoutMs, deadlineMs } = {}) {
   const target = new URL(String(input)).href;
   const { origin, pathname, searchParams } = new URL(target);
   const pageUrl = (token) => {
@@ -150,27 +367,24 @@ export async function* listingTsFiles(input, { fetch: fetchImpl = globalThis.fet
     u.searchParams.set('continuation-token', token);
     return u.href;
   };
-  const fetchPage = async (url) => {
-    const limit = AbortSignal.timeout(deadlineMs);
+  const send = async (url, init) => {
     try {
-      const res = await fetchImpl(url, { signal: signal ? AbortSignal.any([signal, limit]) : limit, cache: 'no-store', credentials: 'omit' });
-      // Read here, under the deadline; listPages reads the copy.
-      const text = await boundedText(res, target);
-      return new Response(res.status === 204 || res.status === 304 ? null : text, { status: res.status, headers: res.headers });
+      return await fetchImpl(url, { ...init, cache: 'no-store', credentials: 'omit' });
     } catch (e) {
-      if (e?.kind) throw e;
-      if (signal?.aborted) throw Object.assign(new Error(`cancelled: ${target}`), { name: 'AbortError', kind: 'cancelled', offset: null });
-      if (limit.aborted) throw httpError(target, 'deadline', `a page of the listing took longer than ${deadlineMs} ms`);
+      if (e?.kind || init.signal.aborted) throw e;
       throw await explainFetchFailure(url, httpError(target, 'network', `network error or cross-origin (CORS) refusal (${e?.message ?? e})`), { signal });
     }
   };
-  for await (const o of listPages(pageUrl, fetchPage, target)) {
-    if (/\.tsfile$/i.test(o.key)) yield { ...o, url: `${origin}${pathname.replace(/\/+$/, '')}/${encodeKey(o.key)}` };
+  for await (const o of listPages(pageUrl, send, target, { timeoutMs, deadlineMs, signal })) {
+    if (!o.key) yield { ...o, url: target, error: s3Error(target, 'bad_listing', o.problem) };
+    if (!o.key || !/\.tsfile$/i.test(o.key)) continue;
+    const url = `${origin}${pathname.replace(/\/+$/, '')}/${encodeKey(o.key)}`;
+    const error = o.problem ? s3Error(url, 'bad_listing', o.problem) : hasDotSegment(o.key) ? dotSegmentError(url) : null;
+    yield error ? { ...o, url, error } : { ...o, url };
   }
 }
 
-import { httpError, httpSource, isHttpUrl } from './http-source.js';
-import { explainFetchFailure } from './fetch-failure.js';
+// ---- Signed requests. --------------------------------------------------------------------------
 
 /**
  * The signer of every runtime but Node: `(credentials, region)` → `sign(url, headers)`, the
@@ -183,23 +397,55 @@ async function webSigner(credentials, region) {
   return async (url, headers) => (await new AwsV4Signer({ ...credentials, service: 's3', region, cache, method: 'GET', url, headers }).sign()).headers;
 }
 
+// What a setting may hold: it goes into a request header (a credential or token as it is, the
+// region inside Authorization), where a line break or a control character would be refused by
+// the transport with an error quoting the header — the secret with it. A bad one is refused
+// here, by the setting's name, its value never shown.
+const SETTINGS = {
+  accessKeyId: [/^[\x21-\x7e]+$/, 'printable ASCII without spaces'],
+  sessionToken: [/^[\x21-\x7e]+$/, 'printable ASCII without spaces'],
+  secretAccessKey: [/^[^\0-\x1f\x7f]+$/, 'text without control characters'],
+  region: [/^[A-Za-z0-9._-]+$/, "letters, digits, '-', '_' and '.'"],
+};
+
+/**
+ * The configuration checked before any request: its credentials and region hold only what a
+ * header may (see SETTINGS), its endpoint is an http(s) URL, its pageSize a count. `named(field)`
+ * names where a setting came from (`s3.sessionToken`, `AWS_SESSION_TOKEN`, …).
+ */
+function checkConfig(config, named) {
+  for (const [field, [allowed, what]] of Object.entries(SETTINGS)) {
+    const value = config[field];
+    if (value === undefined || value === null || value === '') continue;
+    if (typeof value !== 'string' || !allowed.test(value)) throw invalidArgument(named(field), `${named(field)} must be ${what}; it holds a line break, a control character or another character it cannot have (its value is not shown)`);
+  }
+  if (config.endpoint) {
+    const text = String(config.endpoint);
+    if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) throw invalidArgument(named('endpoint'), `${named('endpoint')} must be an http(s) URL, such as http://127.0.0.1:9000, not ${JSON.stringify(text)}`);
+  }
+  if (config.pageSize != null && !(Number.isInteger(config.pageSize) && config.pageSize >= 1)) throw invalidArgument(named('pageSize'), `${named('pageSize')} must be a positive integer, not ${String(config.pageSize)}`);
+}
+
 /**
  * A client for one configuration: `objectUrl(bucket, key)`, `fetchFor(target)` (a signed fetch; an
- * error response becomes the typed error), `list(bucket, prefix)` (async iterable of objects).
- * `runtime`: `{fetch, signer}` of a runtime with its own transport (js/node-s3.js), else fetch
- * and aws4fetch; a `fetch` in `config` (the `fetch` option) is used over either.
+ * error response becomes the typed error), `list(bucket, prefix, limits)` (async iterable of
+ * objects), `exactPaths` (whether a key with a '.' or '..' segment can be requested).
+ * `runtime`: `{fetch, signer, exactPaths}` of a runtime with its own transport (js/node-s3.js),
+ * else fetch and aws4fetch; a `fetch` in `config` (the `fetch` option) is used over either.
+ * Every request follows redirects by js/redirect.js: to another origin without its signature.
  */
 export async function s3Client(config = {}, runtime = null) {
   const region = config.region || 'us-east-1';
   const endpoint = config.endpoint ? String(config.endpoint).replace(/\/+$/, '') : null;
   const pathStyle = config.forcePathStyle ?? endpoint != null;
   const baseFetch = config.fetch ?? runtime?.fetch ?? globalThis.fetch;
-  let signed = (url, init) => baseFetch(url, init);
+  const exactPaths = !config.fetch && runtime?.exactPaths === true;
+  let sign = null;
   if (config.accessKeyId && config.secretAccessKey) {
     const credentials = { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey, sessionToken: config.sessionToken || undefined };
-    const sign = await (runtime?.signer ?? webSigner)(credentials, region);
-    signed = async (url, init = {}) => baseFetch(url, { ...init, headers: await sign(url, init.headers) });
+    sign = await (runtime?.signer ?? webSigner)(credentials, region);
   }
+  const send = (url, init, named, exactPath = false) => fetchFollowing((u, i) => baseFetch(u, i), url, init, { sign, exactPath: exactPath && exactPaths, named });
   const base = (bucket) => {
     if (pathStyle) return `${endpoint ?? `https://s3.${region}.amazonaws.com`}/${bucket}`;
     if (endpoint) {
@@ -212,18 +458,21 @@ export async function s3Client(config = {}, runtime = null) {
   return {
     region,
     objectUrl,
-    /** Signed fetch for the object at `target` (s3://…, named in errors). */
+    exactPaths,
+    /** Signed fetch for the object at `target` (an S3Location, named in errors). */
     fetchFor(target) {
+      const named = String(target);
       return async (url, init) => {
-        const res = await signed(url, init);
+        const res = await send(url, init, named, true);
         // Range answers are 206 (or 200, 416): the http source judges them. S3's own refusals
         // carry an XML body that says why.
-        if (res.status === 403 || res.status === 404 || res.status === 400 || res.status === 401) throw await errorFrom(res, target);
+        if (res.status === 403 || res.status === 404 || res.status === 400 || res.status === 401) throw await errorFrom(res, named);
         return res;
       };
     },
     /** Every object under `prefix` (ListObjectsV2, page by page): `{key, size, etag, lastModified}`. */
-    list(bucket, prefix = '') {
+    list(bucket, prefix = '', limits = {}) {
+      const target = `s3://${bucket}/${prefix}`;
       return listPages(
         (token) => {
           const q = new URLSearchParams({ 'list-type': '2', prefix });
@@ -231,8 +480,9 @@ export async function s3Client(config = {}, runtime = null) {
           if (token) q.set('continuation-token', token);
           return `${base(bucket)}/?${q}`;
         },
-        (url) => signed(url, {}),
-        `s3://${bucket}/${prefix}`,
+        (url, init) => send(url, init, target),
+        target,
+        limits,
       );
     },
   };
@@ -255,28 +505,50 @@ function clientFor(config, runtime) {
   return c;
 }
 
-/** The configuration an s3:// open uses: `options.s3` over `defaults()` (Node: the environment). */
-const configOf = (options, defaults) => ({ ...(defaults ? defaults() : {}), ...(options.s3 ?? {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
+/**
+ * The configuration an s3:// open uses, checked (checkConfig): `options.s3` over `defaults()`
+ * (Node: the environment, whose `sources` name where each setting came from).
+ */
+function configOf(options, defaults) {
+  const fallback = defaults ? defaults() : {};
+  const given = options.s3 ?? {};
+  const config = { ...fallback, ...given, ...(options.fetch ? { fetch: options.fetch } : {}) };
+  checkConfig(config, (field) => (given[field] !== undefined ? `s3.${field}` : (fallback.sources?.[field] ?? `s3.${field}`)));
+  return config;
+}
 
 /**
- * Opens `s3://bucket/key` as a byte source: the http source over the object's URL, with signed
- * requests. `defaults` supplies the configuration `options.s3` does not (Node's environment);
- * `runtime` the transport (see s3Client).
+ * Opens `s3://bucket/key` (a string, a URL object, or a listing's S3Location) as a byte source:
+ * the http source over the object's URL, with signed requests. `defaults` supplies the
+ * configuration `options.s3` does not (Node's environment); `runtime` the transport (see
+ * s3Client). Internally `listedSize` and `listedEtag`, `listedLastModified`: the version a
+ * listing named, which the object read must be.
  */
 export async function s3Source(input, options = {}, defaults = null, runtime = null) {
-  const { bucket, key } = parseS3Url(input);
-  const target = `s3://${bucket}/${key}`;
+  const location = parseS3Url(input);
   const client = await clientFor(configOf(options, defaults), runtime);
-  const source = await httpSource(client.objectUrl(bucket, key), { ...options, fetch: client.fetchFor(target) });
-  source.target = target;
+  if (hasDotSegment(location.key) && !client.exactPaths) throw dotSegmentError(location);
+  const source = await httpSource(client.objectUrl(location.bucket, location.key), { ...options, fetch: client.fetchFor(location), followsRedirects: true });
+  source.target = String(location);
   return source;
 }
 
-/** Every object under `s3://bucket/prefix` whose key ends in `.tsfile`: `{target, key, size, etag, lastModified}`. */
+/**
+ * Every object under `s3://bucket/prefix` whose key ends in `.tsfile`: `{target, location, key,
+ * size, etag, lastModified}`, or `{target, error}` for an entry the listing gets wrong.
+ * `options`: the S3 configuration and each page's limits (`timeoutMs`, `deadlineMs`, `signal`).
+ */
 export async function* s3TsFiles(input, options = {}, defaults = null, runtime = null) {
   const { bucket, key: prefix } = parseS3Url(input);
   const client = await clientFor(configOf(options, defaults), runtime);
-  for await (const o of client.list(bucket, prefix)) {
-    if (/\.tsfile$/i.test(o.key)) yield { ...o, target: `s3://${bucket}/${o.key}` };
+  const limits = { timeoutMs: options.timeoutMs, deadlineMs: options.deadlineMs, signal: options.signal };
+  for await (const o of client.list(bucket, prefix, limits)) {
+    if (o.problem && (!o.key || /\.tsfile$/i.test(o.key))) {
+      const location = o.key ? s3Location(bucket, o.key) : null;
+      yield { target: String(location ?? `s3://${bucket}/${prefix}`), error: s3Error(location ?? `s3://${bucket}/${prefix}`, 'bad_listing', o.problem) };
+    } else if (/\.tsfile$/i.test(o.key)) {
+      const location = s3Location(bucket, o.key);
+      yield { ...o, location, target: String(location) };
+    }
   }
 }

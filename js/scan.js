@@ -79,7 +79,9 @@ export async function* walkTargetBatches(targets, options = {}) {
       batch = [];
       try {
         for await (const o of s3TsFiles(target, options, options.s3Defaults ?? s3ConfigFromEnvironment, NODE_S3)) {
-          batch.push({ url: o.target, file: o.target, version: { size: o.size, etag: o.etag, lastModified: o.lastModified } });
+          // The object by its location (bucket and key), never by its name parsed again.
+          if (o.error) batch.push({ file: o.target, error: errorOf(o.error) });
+          else batch.push({ url: o.location, file: o.target, version: { size: o.size, etag: o.etag, lastModified: o.lastModified } });
           // A read batch's worth at a time: the scan reads a page's first objects while the
           // listing goes on (a page is up to 1,000 objects, and the next is already asked for).
           if (batch.length >= URL_BATCH) {
@@ -227,8 +229,10 @@ async function scanRemote(item, paths, audit, options, child, makeSource) {
   let openError = null;
   try {
     try {
-      // An S3 listing's size lets the open choose its ranges up front (js/http-source.js).
-      const listed = Number.isSafeInteger(item.version?.size) ? { listedSize: item.version.size } : null;
+      // An S3 listing's size lets the open choose its ranges up front (js/http-source.js); the
+      // object read must be the version listed (its ETag, else its Last-Modified, and its size).
+      const v = item.version;
+      const listed = v ? { listedSize: v.size, listedEtag: v.etag, listedLastModified: v.lastModified } : null;
       source = await makeSource(item.url, { ...options, ...listed, signal: own.signal });
     } catch (e) {
       openError = e;
@@ -306,8 +310,11 @@ export async function runScan(targets, opts, sink) {
     w?.();
   };
   const waitForSlot = () => new Promise((resolve) => (waiter = resolve));
+  // The walk's listings stop with the scan (cancelled, or failed): a page may be in flight.
+  const walking = new AbortController();
   const fail = (e) => {
     failed ??= e;
+    walking.abort();
     wakeUp();
   };
   const onAbort = () => {
@@ -452,7 +459,9 @@ export async function runScan(targets, opts, sink) {
   };
 
   try {
-    walk: for await (const items of walkTargetBatches(targets, { s3: opts.s3, fetch: opts.fetch, s3Defaults, ...manifest?.walkHooks })) {
+    // A listing's pages have the limits of a file's reads, and stop with the scan.
+    const walkOptions = { s3: opts.s3, fetch: opts.fetch, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, signal: walking.signal, s3Defaults, ...manifest?.walkHooks };
+    walk: for await (const items of walkTargetBatches(targets, walkOptions)) {
       for (const item of items) {
         if (failed) break walk;
         found++;
