@@ -37,7 +37,7 @@ const isFileHandle = (t) => t && t.kind === 'file' && typeof t.getFile === 'func
 const isBlob = (t) => typeof Blob !== 'undefined' && t instanceof Blob;
 const isList = (t) => Array.isArray(t) || (typeof FileList !== 'undefined' && t instanceof FileList);
 
-/** Walks the targets: `{input, file}` to scan, or `{file, error}`. `options`: a listing's `fetch`, `signal`, `deadlineMs` (each page's). */
+/** Walks the targets: `{input, file}` to scan, or `{file, error}`. `options`: a listing's `fetch`, `signal`, `timeoutMs`, `deadlineMs` (each page's). */
 async function* walkTargets(targets, prefix = '', options = {}) {
   for (const t of isList(targets) ? Array.from(targets) : [targets]) {
     if (isListingUrl(t)) yield* walkListing(t, options);
@@ -55,10 +55,16 @@ async function* walkTargets(targets, prefix = '', options = {}) {
   }
 }
 
-/** A bucket listing's objects, then its error (if any) as one more item. */
+/**
+ * A bucket listing's objects, then its error (if any) as one more item. An object is read as the
+ * version the listing names (its size, ETag, Last-Modified: else the typed 'changed'); one the
+ * listing gets wrong, or whose key fetch would rewrite, is its error.
+ */
 async function* walkListing(url, options) {
   try {
-    for await (const o of listingTsFiles(url, options)) yield { input: o.url, file: o.url };
+    for await (const o of listingTsFiles(url, options)) {
+      yield o.error ? { file: o.url, error: o.error } : { input: o.url, file: o.url, listed: { listedSize: o.size, listedEtag: o.etag, listedLastModified: o.lastModified } };
+    }
   } catch (e) {
     if (e?.kind === 'cancelled') throw e;
     yield { file: String(url instanceof URL ? url.href : url), error: e };
@@ -169,7 +175,7 @@ async function runScan(targets, opts, emit) {
       makeSource: held ? (input) => heldSource(input, held) : toSource,
       paths,
       audit,
-      openOptions,
+      openOptions: item.listed ? { ...openOptions, ...item.listed } : openOptions,
       child,
     });
   const scan = async (item) => {
@@ -195,7 +201,7 @@ async function runScan(targets, opts, emit) {
     batch.push(await inFlight.shift());
     if (batch.length >= EMIT_BATCH) await flush();
   };
-  for await (const item of walkTargets(targets, '', { fetch: opts.fetch, signal, deadlineMs: opts.deadlineMs })) {
+  for await (const item of walkTargets(targets, '', { fetch: opts.fetch, signal, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs })) {
     if (signal?.aborted) throw cancelled();
     found++;
     const p = scan(item);

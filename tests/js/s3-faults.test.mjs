@@ -346,7 +346,7 @@ describe('secrets stay secret', () => {
 });
 
 // Listing URLs (the browsers' scanTsFiles, js/s3.js listingTsFiles) follow the same rules.
-test('a bucket listing URL: bounded pages, looping tokens, and keys fetch would rewrite refused before any request', async () => {
+test('a bucket listing URL: bounded pages, looping tokens, keys fetch would rewrite refused before any request, the version listed read', async () => {
   const { listingTsFiles } = await import('../../js/s3.js');
   const store = await startFakeS3({ pub: { 'same/./x.tsfile': HOLDS, 'same/x.tsfile': LACKS, 'z.tsfile': HOLDS } });
   const all = async (url, options) => {
@@ -366,6 +366,18 @@ test('a bucket listing URL: bounded pages, looping tokens, and keys fetch would 
     assert.deepEqual(await bounded(all(`${store.origin}/pub?list-type=2`, { timeoutMs: 300 })), ['io/timeout']);
     store.mode.listing = 'drip';
     assert.deepEqual(await bounded(all(`${store.origin}/pub?list-type=2`, { timeoutMs: 300, deadlineMs: 800 })), ['io/deadline']);
+    // The browsers' scanner: such a key is its error, and an object is read as the version listed.
+    store.mode.listing = undefined;
+    store.mode.stale = { 'z.tsfile': { bytes: LACKS, etag: '"old"' } };
+    const { scanTsFiles: scanInBrowser } = await import('../../js/scan-browser.js');
+    const scan = scanInBrowser(`${store.origin}/pub?list-type=2`, { paths: [P] });
+    const records = [];
+    for await (const r of scan) records.push(r);
+    assert.deepEqual(verdicts(records), {
+      [`${store.origin}/pub/same/./x.tsfile`]: 'io/dot_segment_key',
+      [`${store.origin}/pub/same/x.tsfile`]: 'absent',
+      [`${store.origin}/pub/z.tsfile`]: 'changed/etag',
+    });
   } finally {
     await store.close();
   }
