@@ -542,7 +542,7 @@ export function writerHypothesis(audit: AuditResult | null): WriterHypothesis;
  * from the tail's Content-Range); loadIndex() one more when the index lies outside the window.
  */
 export interface RemoteOptions extends OpenOptions {
-  /** Extra request headers (e.g. Authorization). */
+  /** Extra request headers (e.g. Authorization), sent to the URL's origin only (a redirect to another origin carries none of them). */
   headers?: HeadersInput;
   /** Aborts every request of the file; the open rejects with kind 'cancelled'. */
   signal?: Signal;
@@ -586,6 +586,7 @@ export interface RemoteError extends TsFileBloomError {
   kind: 'io' | 'changed' | 'cancelled';
   reason:
     | 'denied' | 'no_such_bucket' | 'no_such_key' | 'expired_credentials' | 's3_error'
+    | 'dot_segment_key' | 'bad_listing' | 'listing_loop' | 'listing_empty' | 'redirect_hidden'
     | 'range_ignored' | 'too_large' | 'http_status' | 'short_body' | 'long_body' | 'bad_content_range' | 'encoded'
     | 'timeout' | 'deadline' | 'redirect_loop' | 'network' | 'out_of_range' | 'no_fetch'
     | 'cors' | 'csp' | 'presigned_truncated'

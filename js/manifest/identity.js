@@ -12,7 +12,9 @@
 // rule needs the file's audit — the file is read again. Errors are never recorded: a file that
 // could not be read is read again. An object of an s3:// listing is identified by the listing's
 // ETag, size and Last-Modified (without an ETag, recorded only once its Last-Modified is
-// OBJECT_RACY_MS past); a URL without a listing is read every time.
+// OBJECT_RACY_MS past); a URL without a listing is read every time. The bytes recorded for an
+// object are the listed version's: its read must answer with the listing's ETag and size (else,
+// without an ETag, its Last-Modified), or it fails 'changed' (js/http-source.js) and is not kept.
 //
 // These rules are kept where entries are made (js/manifest/keep.js: keepFromWindow and
 // keepByReading refuse a racy or changing file, keptFacts a failed record; js/manifest.js's
