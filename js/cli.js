@@ -28,13 +28,15 @@ const FILE_HELP = `FILE     a path, an http(s):// URL (read with Range requests:
          in place; a pipe is read into memory, up to --max-stdin-bytes)`;
 
 const SOURCE_HELP = `source flags:
-  -H, --header 'NAME: VALUE'     URLs: sent with every request (repeatable), e.g.
+  -H, --header 'NAME: VALUE'     URLs: sent with every request to the URL's origin (a
+                                 redirect elsewhere carries none; repeatable), e.g.
                                  -H 'Authorization: Bearer …'
   --allow-full-download[=BYTES]  URLs: accept a server that ignores Range and sends the whole
                                  file, up to BYTES (default 64M); refused without it
-  --timeout SECONDS              URLs: the open, and each later read (the index), fails after
-                                 SECONDS however the server behaves (default 60 s each, and a
-                                 request that receives nothing for 20 s fails)
+  --timeout SECONDS              URLs and s3://: the open, each later read (the index) and
+                                 each page of an s3:// listing fails after SECONDS however the
+                                 server behaves (default 60 s each, and a request that
+                                 receives nothing for 20 s fails)
   --max-index-bytes BYTES        the largest TsFileMetadata or index region read (default 64M)`;
 
 const STDIN_HELP = `  --max-stdin-bytes BYTES        the largest file - reads from a pipe (default 1G)`;

@@ -26,7 +26,9 @@
 // URL; nothing is downloaded whole unless `allowFullDownload` says so, and then only up to
 // `maxFullDownloadBytes`. One version of the file: the first response's validators (ETag,
 // else Last-Modified) pin every later request, and a response from another version is the
-// typed 'changed' error. 429 and 503 are retried once, after Retry-After (capped).
+// typed 'changed' error. 429 and 503 are retried once, after Retry-After (capped). The caller's
+// `headers` are checked before any request (a bad one is named, its value never shown) and go to
+// the URL's origin only: with them, redirects are followed by js/redirect.js.
 
 import { invalidArgument } from './errors.js';
 import { TAIL_WINDOW } from './wire.js';
@@ -207,7 +209,9 @@ function listedSizeOf(value) {
  * tail window and the head (one block when the window holds the whole file; the file comment
  * says which requests that takes). Options: `headers` (e.g. for auth), `signal`, `timeoutMs` (a
  * stall limit: no byte for this long), `deadlineMs` (the whole open, and each later read),
- * `allowFullDownload`, `maxFullDownloadBytes`, `fetch`; internally `listedSize`.
+ * `allowFullDownload`, `maxFullDownloadBytes`, `fetch`; internally `listedSize`, `listedEtag`
+ * and `listedLastModified` (the version a listing named, which every response must be) and
+ * `followsRedirects` (the fetch given follows redirects itself, as an S3 source's does).
  */
 export async function httpSource(input, options = {}) {
   const url = input instanceof URL ? input.href : String(input);

@@ -24,7 +24,7 @@
 // object's identity.
 
 import { invalidArgument } from './errors.js';
-import { httpError, httpSource, isHttpUrl } from './http-source.js';
+import { httpError, httpSource, isHttpUrl, positive } from './http-source.js';
 import { explainFetchFailure } from './fetch-failure.js';
 import { fetchFollowing } from './redirect.js';
 
@@ -213,7 +213,10 @@ function requestFailure(target, e) {
  * (`{status, text, retryAfter}`) must come within the limits — `timeoutMs` without a byte,
  * `deadlineMs` for the page — or the typed timeout, deadline or cancelled error.
  */
-async function pageRequest(send, url, target, { timeoutMs = DEFAULT_TIMEOUT_MS, deadlineMs = DEFAULT_DEADLINE_MS, signal = null } = {}) {
+async function pageRequest(send, url, target, limits = {}) {
+  const timeoutMs = positive('timeoutMs', limits.timeoutMs, DEFAULT_TIMEOUT_MS);
+  const deadlineMs = positive('deadlineMs', limits.deadlineMs, DEFAULT_DEADLINE_MS);
+  const signal = limits.signal ?? null;
   if (signal?.aborted) throw cancelledError(target);
   const controller = new AbortController();
   let reject;
