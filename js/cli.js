@@ -11,6 +11,7 @@ import { ioError, nodeSource } from './node-source.js';
 import { isHttpUrl } from './http-source.js';
 import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
 import { pct } from './format.js';
+import { terminalText } from './escape.js';
 import { DEFAULT_HASH, ERROR_RATE } from './core-tables.js';
 import {
   inspectReport as makeInspectReport, writeInspectJson, verifyReport, probeReport, levelDbReport, levelDbProbeReport, buildReport, failureReport, errorReport,
@@ -366,6 +367,12 @@ function write(chunk) {
 /** Writes a line to stdout (a promise, as `write`'s). */
 const print = async (text) => write(`${text}\n`);
 
+/**
+ * Writes text output's lines, one element each: what the CLI does not control in them (names,
+ * series paths, a server's or a file's words) escaped for a terminal (js/escape.js).
+ */
+const printLines = (lines) => print(lines.map(terminalText).join('\n'));
+
 // ---- Inputs: a path, a URL or stdin. ------------------------------------------------------
 
 function tooLargeStdin(limit) {
@@ -526,7 +533,7 @@ function printInspect(r, all) {
   }
   if (shown.length < r.series.length) out.push(`  … ${r.series.length - shown.length} more (--all)`);
   if (r.error) out.push(`error      ${r.error.message}`); // the report's sentence: `kind at byte N: …`
-  return print(out.join('\n'));
+  return printLines(out);
 }
 
 async function tsfileCommand(verb, name, file, paths, values) {
@@ -556,7 +563,7 @@ async function tsfileCommand(verb, name, file, paths, values) {
       for (const p of r.probes) lines.push(`        seed ${String(p.seed).padStart(2)}  hash32 ${String(p.hash32).padStart(11)}  bit ${String(p.bit).padStart(8)}  ${p.set ? 'set' : 'clear'}`);
     }
     if (indexError) lines.push(`index      unreadable: ${errorReport(indexError).message}`);
-    await print(lines.join('\n'));
+    await printLines(lines);
     return 0;
   }
   // verify
@@ -567,10 +574,10 @@ async function tsfileCommand(verb, name, file, paths, values) {
     await print(JSON.stringify(verifyReport({ ok: !failed, error: r.error, audit: r.audit, indexedAbsent: absent }), null, 2));
   } else {
     const lines = [r.audit ? r.audit.summary : 'the index could not be read'];
-    if (absent.length) lines.push(`${absent.length} indexed series test ABSENT:\n  ${absent.slice(0, 20).join('\n  ')}`);
+    if (absent.length) lines.push(`${absent.length} indexed series test ABSENT:`, ...absent.slice(0, 20).map((p) => `  ${p}`));
     if (r.error) lines.push(`error ${r.error.message}`);
     lines.push(failed ? 'verify: FAILED' : 'verify: ok');
-    await print(lines.join('\n'));
+    await printLines(lines);
   }
   return failed ? 1 : 0;
 }
@@ -585,7 +592,7 @@ async function leveldbCommand(verb, name, t, keys, values) {
       for (const f of values.all ? r.filters : r.filters.slice(0, 20)) {
         lines.push(`  #${f.index}  ${f.length ? `${f.bit_count} bits, k=${f.k}, ${f.set_bits} set` : 'empty'}  blocks at ${f.data_block_offsets.join(', ') || '-'}`);
       }
-      await print(lines.join('\n'));
+      await printLines(lines);
     }
     return 0;
   }
@@ -597,7 +604,7 @@ async function leveldbCommand(verb, name, t, keys, values) {
       lines.push(`${r.verdict.toUpperCase().padEnd(7)} ${key}  (${r.reason}; data block ${r.blockIndex ?? '-'}, filter ${r.filterIndex ?? '-'})`);
       lines.push(`        ${r.probes.map((p) => `${p.bit}:${p.set ? 'set' : 'clear'}`).join('  ')}`);
     }
-    await print(lines.join('\n'));
+    await printLines(lines);
   }
   return 0;
 }
@@ -680,7 +687,7 @@ async function buildCommand(values, positionals) {
     } else if (values.out === undefined) {
       await write(bytes);
     } else {
-      console.error(`${values.out}: ${bytes.length} bytes, ${st.bitCount} bits, k=${st.hashFunctionCount}, ${paths.length} paths`);
+      console.error(`${terminalText(values.out)}: ${bytes.length} bytes, ${st.bitCount} bits, k=${st.hashFunctionCount}, ${paths.length} paths`);
     }
     return 0;
   } finally {
@@ -746,16 +753,16 @@ async function main(argv) {
       }
       return write(inFlagWords({ message: chunk }).message);
     };
-    return scanCommand({ values, targets: positionals, source }, { write: scanWrite, stderr: process.stderr, signal: gone.signal });
+    return scanCommand({ values, targets: positionals, source }, { write: scanWrite, stderr: process.stderr, signal: gone.signal, terminal: process.stdout.isTTY === true });
   }
   return fileCommand(verb, values, positionals);
 }
 
 /** The CLI's sentence for an error: `kind at byte N: …` for a located one, else `kind: …`. */
 function errorLine(e) {
-  if (!e.kind) return `error: ${e.message}`;
+  if (!e.kind) return `error: ${terminalText(e.message)}`;
   const r = errorReport(e);
-  return `error: ${r.message.startsWith(`${e.kind} at byte `) ? r.message : `${e.kind}: ${r.message}`}`;
+  return `error: ${terminalText(r.message.startsWith(`${e.kind} at byte `) ? r.message : `${e.kind}: ${r.message}`)}`;
 }
 
 // A command whose work never settled (a read that neither answered nor failed) would leave the
@@ -780,7 +787,7 @@ main(process.argv.slice(2)).then(
       return;
     }
     if (e instanceof UsageError) {
-      console.error(`tsfile-bloom${e.verb ? ` ${e.verb}` : ''}: ${e.message}${/did you mean/.test(e.message) ? '' : `; see tsfile-bloom ${e.verb ? `${e.verb} ` : ''}--help`}`);
+      console.error(`tsfile-bloom${e.verb ? ` ${e.verb}` : ''}: ${terminalText(e.message)}${/did you mean/.test(e.message) ? '' : `; see tsfile-bloom ${e.verb ? `${e.verb} ` : ''}--help`}`);
       process.exitCode = 2;
       return;
     }
