@@ -4,14 +4,18 @@
 // URL or `-` (the file on stdin), with the same flags for URL reads everywhere.
 // Exit codes (README, "CLI"): 0 ok, 1 format error (or a failed verify), 2 usage or I/O error;
 // a reader that goes away (`| head`) ends every verb quietly with 0.
-import { open, readFile, writeFile } from 'node:fs/promises';
-import { fstatSync, read as readFd, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createWriteStream, fstatSync, read as readFd, readFileSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openTsFile, openLevelDbTable, isLevelDbFooter, BloomFilter, VARIANTS, CHARSETS, canonicalCharsetName } from './node.js';
 import { ioError, nodeSource } from './node-source.js';
 import { isHttpUrl } from './http-source.js';
 import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
 import { pct } from './format.js';
 import { terminalText } from './escape.js';
+import { inputStream, lineBatches, textLine } from './lines.js';
 import { DEFAULT_HASH, ERROR_RATE } from './core-tables.js';
 import {
   inspectReport as makeInspectReport, writeInspectJson, verifyReport, probeReport, levelDbReport, levelDbProbeReport, buildReport, failureReport, errorReport,
@@ -635,21 +639,65 @@ async function fileCommand(verb, values, positionals) {
   }
 }
 
-async function readPaths(file) {
-  let text;
-  if (file === undefined || file === '-') {
-    if (process.stdin.isTTY) throw new UsageError('build', 'give a file of paths, or pipe them on stdin');
-    const chunks = [];
-    for await (const c of process.stdin) chunks.push(c);
-    text = Buffer.concat(chunks).toString('utf8');
-  } else {
+// ---- build: paths in, a filter out, memory as the filter's. --------------------------------
+
+/**
+ * build's PATHS, a line at a time (js/lines.js): `each(batch)` gets each chunk's paths.
+ * Resolves to their count.
+ */
+async function eachPath(input, each, onChunk) {
+  const where = { input, argument: 'PATHS', onChunk };
+  let count = 0;
+  try {
+    for await (const batch of lineBatches(inputStream(input), where)) {
+      const paths = batch.map((l) => textLine(l, where));
+      count += paths.length;
+      each?.(paths);
+    }
+  } catch (e) {
+    throw e.kind ? e : ioError(e, input === '-' ? 'stdin' : input);
+  }
+  return count;
+}
+
+/**
+ * Where build reads PATHS from, and how many there are (the filter is sized by the count unless
+ * --capacity gives it): a regular file is read twice, counted and then added; a stream (stdin, a
+ * pipe) is counted while it is copied to a spool file in the temporary directory, which is then
+ * read. Either way only a line at a time is held, never the input. `{input, count, done}`.
+ */
+async function pathsInput(file, counted) {
+  const input = file ?? '-';
+  if (input === '-' && process.stdin.isTTY) throw new UsageError('build', 'give a file of paths, or pipe them on stdin');
+  if (!counted) return { input, count: null, done: async () => {} };
+  let regular = false;
+  if (input !== '-') {
     try {
-      text = await readFile(file, 'utf8');
+      regular = statSync(input).isFile();
     } catch (e) {
-      throw ioError(e, file);
+      throw ioError(e, input);
     }
   }
-  return text.split(/\r?\n/).filter((line) => line !== '');
+  if (regular) return { input, count: await eachPath(input), done: async () => {} };
+  const dir = await mkdtemp(join(tmpdir(), 'tsfile-bloom-build-'));
+  const spool = join(dir, 'paths');
+  const done = () => rm(dir, { recursive: true, force: true });
+  try {
+    const out = createWriteStream(spool);
+    let failed = null;
+    out.on('error', (e) => (failed ??= e));
+    const count = await eachPath(input, null, (chunk) => {
+      if (failed) throw ioError(failed, spool);
+      // The next chunk is read once the spool has taken this one (the pipe waits meanwhile).
+      if (!out.write(chunk)) return once(out, 'drain').catch((e) => Promise.reject(ioError(e, spool)));
+    });
+    await new Promise((resolve) => out.end(resolve));
+    if (failed) throw ioError(failed, spool);
+    return { input: spool, count, done };
+  } catch (e) {
+    await done();
+    throw e;
+  }
 }
 
 async function buildCommand(values, positionals) {
@@ -663,36 +711,48 @@ async function buildCommand(values, positionals) {
   if (values.out === undefined && !values.hex && !values.json && process.stdout.isTTY) {
     throw new UsageError('build', 'refusing to write binary to a terminal; use --out FILE, --hex or a redirect');
   }
-  const paths = await readPaths(file);
-  const capacity = capacityOption ?? paths.length;
-  const filter = BloomFilter.withCapacity(capacity, fpp);
+  const source = await pathsInput(file, capacityOption === undefined);
   try {
-    filter.addMany(paths, { variant: values.variant, charset: values.charset });
-    const bytes = filter.encode();
-    if (values.out !== undefined) {
-      try {
-        await writeFile(values.out, bytes);
-      } catch (e) {
-        throw ioError(e, values.out);
+    const capacity = capacityOption ?? source.count;
+    const filter = BloomFilter.withCapacity(capacity, fpp);
+    try {
+      const added = await eachPath(source.input, (paths) => filter.addMany(paths, { variant: values.variant, charset: values.charset }));
+      if (source.count !== null && added !== source.count) {
+        throw Object.assign(new Error(`the file of paths changed while it was read (${source.count} paths, then ${added}): ${file}`), { kind: 'changed', offset: null, path: file });
       }
+      return await writeFilter(values, filter, { paths: added, capacity, fpp });
+    } finally {
+      filter.free();
     }
-    const st = filter.stats(paths.length);
-    if (values.json) {
-      await print(JSON.stringify(buildReport({
-        paths: paths.length, capacity, fpp, variant: values.variant ?? DEFAULT_HASH.variant, charset: values.charset ?? DEFAULT_HASH.charset,
-        stats: st, encodedLength: bytes.length, out: values.out ?? null,
-      }), null, 2));
-    } else if (values.hex) {
-      await print(Buffer.from(bytes).toString('hex'));
-    } else if (values.out === undefined) {
-      await write(bytes);
-    } else {
-      console.error(`${terminalText(values.out)}: ${bytes.length} bytes, ${st.bitCount} bits, k=${st.hashFunctionCount}, ${paths.length} paths`);
-    }
-    return 0;
   } finally {
-    filter.free();
+    await source.done();
   }
+}
+
+/** Writes build's filter where the flags say, or its statistics (--json). */
+async function writeFilter(values, filter, { paths, capacity, fpp }) {
+  const bytes = filter.encode();
+  if (values.out !== undefined) {
+    try {
+      await writeFile(values.out, bytes);
+    } catch (e) {
+      throw ioError(e, values.out);
+    }
+  }
+  const st = filter.stats(paths);
+  if (values.json) {
+    await print(JSON.stringify(buildReport({
+      paths, capacity, fpp, variant: values.variant ?? DEFAULT_HASH.variant, charset: values.charset ?? DEFAULT_HASH.charset,
+      stats: st, encodedLength: bytes.length, out: values.out ?? null,
+    }), null, 2));
+  } else if (values.hex) {
+    await print(Buffer.from(bytes).toString('hex'));
+  } else if (values.out === undefined) {
+    await write(bytes);
+  } else {
+    console.error(`${terminalText(values.out)}: ${bytes.length} bytes, ${st.bitCount} bits, k=${st.hashFunctionCount}, ${paths} paths`);
+  }
+  return 0;
 }
 
 // ---- Dispatch. ----------------------------------------------------------------------------

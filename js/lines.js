@@ -34,7 +34,7 @@ export function inputStream(input) {
 /**
  * The lines of `stream` (named `input`, given as `argument`), in batches (one per chunk read):
  * `[{bytes, number, offset}]`, each line's bytes without its terminator. `onChunk(chunk)` sees
- * every chunk as read (build's spool).
+ * every chunk as read (build's spool), and may return a promise to wait for before the next.
  */
 export async function* lineBatches(stream, { input, argument, maxLineBytes = MAX_LINE_BYTES, onChunk }) {
   let pending = []; // pieces of a line that began in an earlier chunk
@@ -51,7 +51,8 @@ export async function* lineBatches(stream, { input, argument, maxLineBytes = MAX
   };
   const tooLong = () => lineError('too_large', `is longer than ${maxLineBytes} bytes (a list holds one item a line)`, { input, argument, number: number + 1, offset });
   for await (const chunk of stream) {
-    onChunk?.(chunk);
+    const wait = onChunk?.(chunk); // a promise: it is not ready for the next chunk yet
+    if (wait) await wait;
     const batch = [];
     for (let from = 0; ; ) {
       const nl = chunk.indexOf(10, from);
