@@ -503,9 +503,10 @@ function inFlagWords(e) {
 // ---- The verbs. ---------------------------------------------------------------------------
 
 async function inspectReport(path, file) {
+  // A partial report: what the index gave before its error (the report's error says why).
   const indexError = inFlagWords(await file.loadIndex());
-  const listing = await file.listing();
-  const audit = await file.audit();
+  const listing = await file.listing({ partial: true });
+  const audit = await file.audit({ partial: true });
   return makeInspectReport({ path, file, indexError, listing, audit });
 }
 
@@ -546,7 +547,7 @@ async function tsfileCommand(verb, name, file, paths, values) {
       // The report as inspectReport's JSON.stringify would print it, written from the
       // listing's columns without an object per series (js/report.js).
       const indexError = inFlagWords(await file.loadIndex());
-      const audit = await file.audit();
+      const audit = await file.audit({ partial: true });
       await writeInspectJson({ path: name, file, indexError, audit }, (s) => write(s));
       await write('\n');
       return indexError ? 1 : 0;

@@ -2,6 +2,8 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { invalidArgument } from './errors.js';
 import { toSource } from './source.js';
 import { httpSource, isHttpUrl } from './http-source.js';
 import { isS3Url, s3Source } from './s3.js';
@@ -44,8 +46,10 @@ export async function nodeSource(input, options = {}, s3Defaults = null) {
     const [{ NODE_S3 }, defaults] = await Promise.all([import('./node-s3.js'), s3Defaults ?? environment()]);
     return s3Source(input, options, defaults, NODE_S3);
   }
+  // A file: URL is a path, given as a URL object or as its string ('file:///data/x.tsfile').
+  if (typeof input === 'string' && FILE_URL.test(input)) input = new URL(input);
   if (typeof input === 'string' || input instanceof URL) {
-    const name = input instanceof URL ? input.pathname : input;
+    const name = input instanceof URL ? urlPath(input) : input;
     let handle;
     try {
       handle = await open(input, OPEN_FLAGS);
@@ -85,6 +89,18 @@ function refuseNotRegular(stat, path) {
   if (stat.isDirectory()) throw ioError({ code: 'EISDIR' }, path);
   const what = TYPES.find(([is]) => stat[is]())?.[1] ?? 'not a file of any known type';
   throw Object.assign(new Error(`not a regular file (${what}): ${path}`), { kind: 'io', offset: null, code: 'ENOTREG', path });
+}
+
+const FILE_URL = /^file:\/\//i;
+
+/** A URL's file path (its pathname, percent-decoded), or the typed error of a file: URL that names none. */
+function urlPath(url) {
+  if (url.protocol !== 'file:') return url.pathname;
+  try {
+    return fileURLToPath(url);
+  } catch (e) {
+    throw invalidArgument('source', `${url.href} names no file of this machine: ${e.message}`);
+  }
 }
 
 /** The file is not the one that was opened: kind 'changed', naming the file. */

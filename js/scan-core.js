@@ -114,7 +114,7 @@ export async function scanOne(file, input, { open, makeSource, paths = [], audit
     let indexError = null;
     if (audit) {
       indexError = await t.loadIndex();
-      record.audit = auditOf(await t.audit());
+      record.audit = auditOf(await t.audit({ partial: true })); // (null when the walk failed: the record's error says why)
     }
     record.bloomFilter = bloomOf(t);
     // With the index read, each result also says whether the index lists the path (js/scan-fp.js).

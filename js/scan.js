@@ -125,7 +125,14 @@ export function* walkTargets(targets, visited = new Set()) {
       yield { file: String(target), error: errorOf(invalidArgument('targets', `a scan target must be a path, a file: URL or an http(s) URL, not ${target instanceof URL ? target.protocol : target === null ? 'null' : typeof target}`)) };
       continue;
     }
-    const p = target instanceof URL ? fileURLToPath(target) : target;
+    // A file: URL string is a path too, as openTsFile takes it.
+    let p = target;
+    try {
+      if (target instanceof URL || /^file:\/\//i.test(target)) p = fileURLToPath(target);
+    } catch (e) {
+      yield { file: String(target), error: errorOf(invalidArgument('targets', `${String(target)} names no file of this machine: ${e.message}`)) };
+      continue;
+    }
     const shown = bytes ? escapedName(p) : p;
     let st;
     try {
