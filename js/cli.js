@@ -69,8 +69,9 @@ const EXIT_CODES = {
          read to its end, or the file is not a readable TsFile; 2 a usage error, an I/O
          error or a limit`,
   build: 'exit     0 the filter was written; 2 a usage error or an I/O error',
-  scan: `exit     0 every file was read; 1 some file had an error (all are still reported); 2 a
-         usage error, or nothing could be read (no TsFile found, every file failed)`,
+  scan: `exit     0 every file was read; 1 some file had an error (all are still reported), or
+         --list wrote a location holding a newline escaped; 2 a usage error, or nothing
+         could be read (no TsFile found, every file failed)`,
 };
 
 const VERBS = {
@@ -102,7 +103,8 @@ charsets: ${CHARSETS.join(', ')}`,
   build: {
     usage: ['tsfile-bloom build [PATHS|-] [--capacity N] [--fpp X] [--variant V] [--charset NAME]\n                     [--out FILE | --hex] [--json]'],
     help: `build    builds the filter a Java writer would store for the series paths in PATHS (one per
-         line; stdin when PATHS is - or absent; blank lines are skipped), sized like Java's
+         line, as scan's lists: only \\n or \\r\\n removed, empty lines skipped; stdin when
+         PATHS is - or absent; read a line at a time, a file twice), sized like Java's
          getEmptyBloomFilter(--fpp, default ${ERROR_RATE.default}, clamped to [${ERROR_RATE.min}, ${ERROR_RATE.max}]; --capacity, default
          the number of paths), and writes its serialized bytes (byte-identical to Java's) to
          --out FILE, as hex with --hex, or to stdout when it is not a terminal; --json prints

@@ -646,8 +646,13 @@ export interface ManifestError extends TsFileBloomError {
 
 /** One file of a scan. `bloomFilter` is TsFile#bloomInfo(); `results` as TsFile#probeMany(). */
 export interface ScanRecord {
-  /** The path (as found under the target), the URL, or the File's relative path. */
+  /**
+   * The path (as found under the target), the URL, or the File's relative path. A name that is
+   * not UTF-8 (a Linux file name is bytes) shows its bytes from 0x80 as `\xNN` here: for display.
+   */
   file: string;
+  /** Node: the exact bytes of a path that is not UTF-8, in hex (what names the file); null for every other. */
+  fileHex: string | null;
   /** Opened (and, with `audit`, its index walked) without error. */
   ok: boolean;
   size: number | null;
