@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { openTsFile } from '../../js/node.js';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,6 +131,28 @@ test('no control character of a name, a series path or an error sentence reaches
     // JSON stays JSON (its own escape, \u001b).
     const json = cli(dir, ['scan', '.', '--path', PATH, '--json'], { encoding: 'utf8' });
     assert.equal(JSON.parse(json.stdout.split('\n')[0]).file, name);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a series path holding ESC, read from a file, is escaped in inspect’s, probe’s and verify’s text', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tsfile-bloom-bytes-'));
+  try {
+    // The measurement name in the index: 's1' → ESC '1' (the index has no checksum).
+    const bytes = readFileSync(HOLDS);
+    const { metaOffset } = (await openTsFile(HOLDS)).metadata;
+    bytes[bytes.indexOf('s1', metaOffset)] = 0x1b;
+    const file = join(dir, 'esc.tsfile');
+    writeFileSync(file, bytes);
+    const t = await openTsFile(file);
+    assert.deepEqual((await t.series()).map((x) => x.path), [`root.sg1.d1.${ESC}1`]);
+    await t.close();
+    for (const args of [['inspect', file], ['verify', file], ['probe', file, `root.sg1.d1.${ESC}1`]]) {
+      const r = cli(dir, args, { encoding: 'utf8' });
+      assert.ok(!r.stdout.includes(ESC) && !r.stderr.includes(ESC), `${args[0]}: ${JSON.stringify(r.stdout)}`);
+      if (args[0] !== 'verify') assert.ok(r.stdout.includes('root.sg1.d1.\\x1b1'), `${args[0]}: ${r.stdout}`);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
