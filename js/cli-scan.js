@@ -1,7 +1,8 @@
 // `tsfile-bloom scan`: a fleet of TsFiles (files, directory trees, URLs, @LIST files) asked
 // for their filters and their verdicts on series paths; one line per file and a summary.
 // Exit codes: 0 every file was read; 1 some file had an error (a format error, an unreadable
-// file; all are still reported); 2 a usage error, or nothing could be read.
+// file; all are still reported), or --list wrote a location holding a newline escaped; 2 a
+// usage error, or nothing could be read.
 import { readTargetLines, readTextLines } from './lines.js';
 import { locationText } from './escape.js';
 
