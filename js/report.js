@@ -32,6 +32,7 @@ export function bloomReport(b) {
   opt(out, 'byte_length', b.byteLength);
   opt(out, 'bit_count', b.bitCount);
   opt(out, 'hash_function_count', b.hashFunctionCount);
+  opt(out, 'hash', b.hash);
   opt(out, 'set_bits', b.setBits);
   opt(out, 'fill_ratio', b.fillRatio);
   opt(out, 'estimated_items', b.estimatedItems);

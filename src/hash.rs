@@ -18,10 +18,28 @@ pub(crate) fn serialize_variant<S: serde::Serializer>(v: &TailVariant, s: S) -> 
     s.serialize_str(v.as_str())
 }
 
-/// [`serialize_variant`] for an optional variant: the name, or `null`.
-pub(crate) fn serialize_variant_opt<S: serde::Serializer>(v: &Option<TailVariant>, s: S) -> Result<S::Ok, S::Error> {
-    match v {
-        Some(v) => s.serialize_some(v.as_str()),
-        None => s.serialize_none(),
+/// The hash a result names as its `variant`: a tail variant of TsFile's Murmur128, or the cheap
+/// hash of a filter written with it (docs/writers.md §7), which this reader does not evaluate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NamedHash {
+    Murmur(TailVariant),
+    Cheap,
+}
+
+impl NamedHash {
+    /// The variant's name, or `cheap`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NamedHash::Murmur(v) => v.as_str(),
+            NamedHash::Cheap => crate::filter::FilterHash::Cheap.as_str(),
+        }
     }
 }
+
+impl From<TailVariant> for NamedHash {
+    fn from(v: TailVariant) -> NamedHash {
+        NamedHash::Murmur(v)
+    }
+}
+
+serialize_as_str!(NamedHash);

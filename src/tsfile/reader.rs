@@ -15,7 +15,7 @@ use super::view::{lossy_opt, SeriesInfo, TableSchemaInfo};
 use super::view::{AuditInfo, BloomInfo, ErrorInfo, FileInfo, FileProbeInfo, Listing, MetadataInfo, PropertyInfo};
 use super::{parse_metadata, Envelope, IndexWalk, Paths, Series, TsFileMetadata};
 use crate::error::{Error, Result};
-use crate::filter::BloomFilter;
+use crate::filter::{BloomFilter, FilterHash};
 use crate::hash::TailVariant;
 use crate::path::Charset;
 use crate::source::ReadAt;
@@ -290,13 +290,26 @@ impl<E: PathEncoder> TsFileReader<E> {
         let listed = self.listed(path);
         let (probe, reason) = match self.probe_filter_reasoned(path, variant, charset)? {
             Some((fp, reason)) => (Some(fp), reason),
-            None => (None, Reason::NoFilter),
+            None => (None, self.unprobed_reason()),
         };
-        Ok(FileProbeInfo::of(path, probe, self.reason_text(reason, listed), listed))
+        let hash = self.filter().map(|f| f.hash());
+        Ok(FileProbeInfo::of(path, probe, hash, self.reason_text(reason, listed), listed))
     }
 
-    /// [`probe`](Self::probe) as the core's values: None when the file has no filter (the
-    /// verdict is then "unknown", for [`Reason::NoFilter`]).
+    /// Why a probe of this file is made without its filter ([`probe_filter`](Self::probe_filter)
+    /// gives None): the file has none ([`Reason::NoFilter`]), or its hash is one this reader does
+    /// not evaluate ([`Reason::CheapHash`]). Either way the verdict is "unknown".
+    pub fn unprobed_reason(&self) -> Reason {
+        if self.filter().is_some() {
+            Reason::CheapHash
+        } else {
+            Reason::NoFilter
+        }
+    }
+
+    /// [`probe`](Self::probe) as the core's values: None when the file has no filter, or one of a
+    /// hash this reader does not evaluate (the verdict is then "unknown", for
+    /// [`unprobed_reason`](Self::unprobed_reason)).
     pub fn probe_filter(
         &self,
         path: &[u8],
@@ -315,7 +328,9 @@ impl<E: PathEncoder> TsFileReader<E> {
         variant: Option<TailVariant>,
         charset: Option<Charset>,
     ) -> Result<Option<(FileProbe, Reason)>> {
-        let Some(filter) = self.meta.bloom.filter.as_ref() else { return Ok(None) };
+        let Some(filter) = self.meta.bloom.filter.as_ref().filter(|f| f.hash() == FilterHash::Murmur128) else {
+            return Ok(None);
+        };
         let chosen;
         let rule = match (variant, charset) {
             (None, None) => &self.rule,
