@@ -340,8 +340,8 @@ impl BloomFilter {
             FilterHash::Murmur128 => Ok(self),
             FilterHash::Cheap => Err(Error::without_offset(
                 ErrorKind::UnsupportedHash,
-                "this filter was written with TsFile's experimental cheap hash (Java's Objects.hash of the \
-                 path object and the seed), which this reader does not evaluate: its bits cannot be probed or added to",
+                "this filter uses TsFile's experimental cheap hash, which this reader does not evaluate: it \
+                 cannot be probed or added to",
             )),
         }
     }

@@ -12,13 +12,12 @@ use crate::tsfile::{Paths, Series};
 use std::borrow::Cow;
 
 /// What the audit of a cheap-hash filter says ([`AuditStatus::UnsupportedHash`]).
-pub const CHEAP_HASH_SUMMARY: &str = "the filter was written with TsFile's experimental cheap hash (Java's \
-     Objects.hash of the path object and the seed, marked by 2147483647 before k), which this reader does not \
-     evaluate: its bits cannot be rebuilt from the index, so they are neither confirmed nor found inconsistent, \
-     and every probe is 'unknown'";
+pub const CHEAP_HASH_SUMMARY: &str = "the filter uses TsFile's experimental cheap hash (Java's Objects.hash of \
+     the path and the seed), which this reader does not evaluate: its bits cannot be rebuilt from the index, \
+     so they are neither confirmed nor found inconsistent, and every probe is 'unknown'";
 
 /// The writer of a cheap-hash filter, as far as its marker tells.
-pub const CHEAP_HASH_WRITER: &str = "Java writer with the experimental cheap hash (unreleased apache/tsfile sources)";
+pub const CHEAP_HASH_WRITER: &str = "Java writer with the experimental cheap hash (unreleased)";
 
 /// The hash a probe uses when no audit established one: Java's, over the path's UTF-8.
 pub const DEFAULT_HASH: (TailVariant, Charset) = (TailVariant::Java, Charset::Utf8);
