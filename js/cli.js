@@ -511,6 +511,7 @@ function printInspect(r, all) {
         (b.indexed_items != null ? `, indexed n = ${b.indexed_items}` : '') +
         `, FPP ${pct(b.fpp_formula)} by formula, ${pct(b.fpp_from_fill)} by fill`,
     );
+    if (b.cpp_sized_for != null) out.push(`           sized for ${b.cpp_sized_for} measurement names (the C++ writer's count), holds ${b.indexed_items} keys${b.filled_past_design ? ': filled past its design' : ''}`);
   } else {
     out.push(`bloom      none (${b.encoding})${b.bit_count != null ? `; the empty filter stores bit_count ${b.bit_count}, k=${b.hash_function_count}` : ''}`);
   }

@@ -251,6 +251,13 @@ export interface BloomInfo {
   optimalK: number | null;
   /** More indexedItems than the writers' sizing plans bitCount and k for at any error rate: sized for fewer keys than it holds (null before the index is read). */
   filledPastDesign: boolean | null;
+  /**
+   * The C++ writer's sizing recognised in bitCount and k: the number of measurement names it
+   * sized for (its count of name changes over the index), fewer than the indexedItems the filter
+   * holds. Null when the geometry does not tell that rule (the 256-bit floor of small files), or
+   * before the index is read.
+   */
+  cppSizedFor: number | null;
 }
 
 export interface SeriesInfo {

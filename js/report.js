@@ -40,8 +40,10 @@ export function bloomReport(b) {
   opt(out, 'fpp_formula', b.fppFormula);
   opt(out, 'fpp_from_fill', b.fppFromFill);
   opt(out, 'optimal_k', b.optimalK);
-  // Once the index is read (the core's rule, src/design.rs): more keys than m and k are sized for.
-  return opt(out, 'filled_past_design', b.filledPastDesign);
+  // Once the index is read (the core's rule, src/design.rs): more keys than m and k are sized for,
+  // and the C++ writer's sizing when m and k are its sizing for fewer measurement names.
+  opt(out, 'filled_past_design', b.filledPastDesign);
+  return opt(out, 'cpp_sized_for', b.cppSizedFor);
 }
 
 export function auditReport(a) {

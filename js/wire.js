@@ -81,6 +81,7 @@ export function bloomFromFigures(f) {
     optimalK: orNull(f[13]),
     // Known once the index is read (src/design.rs), like indexedItems.
     filledPastDesign: null,
+    cppSizedFor: null,
   };
 }
 

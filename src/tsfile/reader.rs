@@ -39,6 +39,8 @@ pub struct TsFileReader<E: PathEncoder = BuiltIn> {
     indexed: Vec<(i32, u32)>,
     /// Per record of the walk, its verdict under the file's rules (the listing's maybePresent).
     verdicts: Vec<Option<bool>>,
+    /// The C++ writer's count of the walk's records in index order ([`crate::design::cpp_path_count`]).
+    cpp_names: Option<u64>,
     encoder: E,
 }
 
@@ -73,6 +75,7 @@ impl<E: PathEncoder> TsFileReader<E> {
             paths: Paths::default(),
             indexed: Vec::new(),
             verdicts: Vec::new(),
+            cpp_names: None,
             encoder,
         }
     }
@@ -120,6 +123,7 @@ impl<E: PathEncoder> TsFileReader<E> {
                 self.indexed[at] = (h, i as u32 + 1);
             }
         }
+        self.cpp_names = Some(crate::design::cpp_path_count(walk.series.iter().map(|s| &s.measurement[..])));
         self.walk = Some(walk);
         self.reaudit();
     }
@@ -190,7 +194,7 @@ impl<E: PathEncoder> TsFileReader<E> {
     }
 
     pub fn bloom_info(&self) -> BloomInfo {
-        BloomInfo::of(&self.meta.bloom, self.indexed_items())
+        BloomInfo::of(&self.meta.bloom, self.indexed_items(), self.audit.as_ref().and(self.cpp_names))
     }
 
     pub fn properties(&self) -> Vec<PropertyInfo> {

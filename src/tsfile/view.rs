@@ -8,7 +8,7 @@ use super::probe::FileProbe;
 use super::verdict::{FileVerdict, Listed};
 use super::TsFileMetadata;
 use super::{category_name, data_type_name, BloomEncoding, BloomField, DataType, Property, Series, TableSchema};
-use crate::design::filled_past_design;
+use crate::design::{cpp_sizing_for, filled_past_design};
 use crate::error::{Error, ErrorKind};
 use crate::filter::{BloomFilter, FilterHash, Probe, SeedProbe, Stats, Verdict};
 use crate::hash::{NamedHash, TailVariant};
@@ -63,12 +63,17 @@ pub struct BloomInfo {
     /// More `indexed_items` than the most keys the writers' sizing plans this m and k for
     /// ([`crate::design`]): sized for fewer keys than it holds. None: unknown.
     pub filled_past_design: Option<bool>,
+    /// The C++ writer's sizing recognised in m and k ([`crate::design::cpp_sizing_for`]): the count
+    /// of measurement names it sized for, fewer than the `indexed_items` the filter holds. None:
+    /// the geometry does not tell that rule, or the index is not read.
+    pub cpp_sized_for: Option<u64>,
 }
 
 impl BloomInfo {
     /// The filter field's facts; `indexed_items` (from the audit, None before the index is read)
-    /// sets the n of the formula's figures.
-    pub fn of(b: &BloomField, indexed_items: Option<u64>) -> BloomInfo {
+    /// sets the n of the formula's figures; `cpp_names`, the C++ writer's count of the index
+    /// ([`crate::design::cpp_path_count`]), tells whether its sizing rule explains m and k.
+    pub fn of(b: &BloomField, indexed_items: Option<u64>, cpp_names: Option<u64>) -> BloomInfo {
         let f = b.filter.as_ref();
         let stats: Option<Stats> = f.map(|f| f.stats(indexed_items.map(|n| n as f64)));
         // An empty v3 (or legacy C++) filter still stores its geometry: reported, with 0 bits set.
@@ -91,6 +96,9 @@ impl BloomInfo {
             fpp_from_fill: stats.map(|s| s.fpp_from_fill),
             optimal_k: stats.map(|s| s.optimal_k),
             filled_past_design: geometry.and_then(|(m, k)| filled_past_design(m, k, indexed_items)),
+            cpp_sized_for: f
+                .zip(cpp_names.zip(indexed_items))
+                .and_then(|(f, (names, holds))| cpp_sizing_for(f.bit_count(), f.hash_function_count(), names, holds)),
         }
     }
 }

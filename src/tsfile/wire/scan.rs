@@ -18,8 +18,8 @@ use crate::tsfile::view::BloomInfo;
 use crate::tsfile::{parse_metadata, Envelope};
 use crate::verdict::FileVerdict;
 
-/// The figures before the verdicts: the version, then [`BloomInfo`]'s fields but `indexedItems`
-/// (no index is read), by their names in the API.
+/// The figures before the verdicts: the version, then [`BloomInfo`]'s fields but those the index
+/// gives (`indexedItems`, `filledPastDesign`, `cppSizedFor`: no index is read), by their names in the API.
 pub const FIGURE_NAMES: [&str; FIGURES] = [
     "version",
     "present",
@@ -66,7 +66,7 @@ impl TailScan {
         let meta = parse_metadata(env, metadata)?;
         let mut out = Vec::with_capacity(FIGURES + 8);
         out.push(f64::from(version));
-        figures(&BloomInfo::of(&meta.bloom, None), &mut out);
+        figures(&BloomInfo::of(&meta.bloom, None, None), &mut out);
         Ok(Some(TailScan { out, filter: meta.bloom.filter, rule: VerdictRule::new(None, None, None) }))
     }
 
