@@ -6,10 +6,39 @@
 
 pub use tsfile_bloom_hash::*;
 
-/// [`TailVariant::from_name`], with the sentence for a name that is neither variant.
+/// [`TailVariant::from_name`], with the sentence for a name that is neither variant (and for the
+/// C++ writer's, which is either, by build).
 pub fn variant_named(name: &str) -> crate::Result<TailVariant> {
-    TailVariant::from_name(name)
-        .ok_or_else(|| crate::Error::invalid_argument(format!("variant: {name:?} is not 'java' or 'zero-extended'")))
+    TailVariant::from_name(name).ok_or_else(|| {
+        let cpp = matches!(name.to_ascii_lowercase().as_str(), "cpp" | "c++");
+        crate::Error::invalid_argument(format!(
+            "variant: {name:?} is not 'java' or 'zero-extended'{}",
+            if cpp {
+                " (the C++ writer's tail depends on its build: zero-extended since tsfile 2.5 and on ARM, \
+                 sign-extended as 'java' in older x86-64 builds)"
+            } else {
+                ""
+            }
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_writer_s_name_is_no_variant() {
+        // Older C++ builds on x86-64 hash with Java's sign-extended tail: "cpp" names neither.
+        for name in ["cpp", "C++"] {
+            assert_eq!(TailVariant::from_name(name), None);
+            let e = variant_named(name).unwrap_err();
+            assert_eq!(e.kind, crate::ErrorKind::InvalidArgument);
+            assert!(e.message.contains("older x86-64 builds"), "{e}");
+        }
+        assert_eq!(variant_named("Zero-Extended").unwrap(), TailVariant::ZeroExtended);
+        assert_eq!(variant_named("signed").unwrap(), TailVariant::Java);
+    }
 }
 
 /// [`TailVariant`] as its name ([`TailVariant::as_str`]) in serialized results; the hash crate
