@@ -195,7 +195,8 @@ fn js_reasons_word_every_reason_as_the_core_does() {
     let module = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("js/reasons.js");
     let script = format!(
         "import {{ reasonText }} from {module:?};\n\
-         let input = ''; process.stdin.on('data', (d) => (input += d)).on('end', () => {{\n\
+         let input = ''; process.stdin.setEncoding('utf8');\n\
+         process.stdin.on('data', (d) => (input += d)).on('end', () => {{\n\
            const text = (c) => reasonText(c.numbers, 0, () => c.summary);\n\
            const bad = JSON.parse(input).filter((c) => text(c) !== c.want).map((c) => ({{ ...c, got: text(c) }}));\n\
            process.stdout.write(JSON.stringify(bad.slice(0, 5)));\n\
