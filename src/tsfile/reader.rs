@@ -304,10 +304,9 @@ impl<E: PathEncoder> TsFileReader<E> {
     /// gives None): the file has none ([`Reason::NoFilter`]), or its hash is one this reader does
     /// not evaluate ([`Reason::CheapHash`]). Either way the verdict is "unknown".
     pub fn unprobed_reason(&self) -> Reason {
-        if self.filter().is_some() {
-            Reason::CheapHash
-        } else {
-            Reason::NoFilter
+        match self.filter() {
+            Some(f) if f.hash() == FilterHash::Cheap => Reason::CheapHash,
+            _ => Reason::NoFilter,
         }
     }
 
