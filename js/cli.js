@@ -67,7 +67,8 @@ const EXIT_CODES = {
          verdicts are then the filter's alone, under the rules for an unread index); 1 the
          file is not a readable TsFile or LevelDB table; 2 a usage error, an I/O error or a limit`,
   verify: `exit     0 the filter is consistent with the index; 1 it is not (an indexed series tests
-         absent, or no writer variant reproduces the stored bits), the index could not be
+         absent, or no writer variant reproduces the stored bits), its hash is one this
+         reader does not evaluate (the experimental cheap hash), the index could not be
          read to its end, or the file is not a readable TsFile; 2 a usage error, an I/O
          error or a limit`,
   build: 'exit     0 the filter was written; 2 a usage error or an I/O error',
@@ -97,8 +98,8 @@ charsets: ${CHARSETS.join(', ')}`,
   },
   verify: {
     usage: [`tsfile-bloom verify FILE [--json] ${SOURCE_USAGE}`],
-    help: `verify   audits the filter against the index; fails when an indexed series tests absent
-         or no writer variant reproduces the stored bits`,
+    help: `verify   audits the filter against the index; fails when an indexed series tests absent,
+         no writer variant reproduces the stored bits, or the filter's hash is not evaluated`,
     flags: { json: { type: 'boolean' }, ...SOURCE_FLAGS, 'max-stdin-bytes': { type: 'string' } },
     reads: true,
   },
@@ -525,16 +526,18 @@ function printInspect(r, all) {
   out.push(`metadata   offset ${r.metadata.offset}, size ${r.metadata.size}, meta_offset ${r.metadata.meta_offset}`);
   if (b.present) {
     out.push(
-      `bloom      ${b.bit_count} bits, k=${b.hash_function_count}, ${b.byte_length} bytes stored at ${b.bits_offset} (${b.encoding})`,
+      `bloom      ${b.bit_count} bits, k=${b.hash_function_count}, ${b.byte_length} bytes stored at ${b.bits_offset} (${b.encoding}${b.hash === 'cheap' ? ', cheap hash' : ''})`,
       `           ${b.set_bits} bits set (${pct(b.fill_ratio)}), est. n ≈ ${b.estimated_items.toFixed(1)}` +
         (b.indexed_items != null ? `, indexed n = ${b.indexed_items}` : '') +
         `, FPP ${pct(b.fpp_formula)} by formula, ${pct(b.fpp_from_fill)} by fill`,
     );
+    if (b.cpp_sized_for != null) out.push(`           sized for ${b.cpp_sized_for} measurement names (the C++ writer's count), holds ${b.indexed_items} keys${b.filled_past_design ? ': filled past its design' : ''}`);
   } else {
     out.push(`bloom      none (${b.encoding})${b.bit_count != null ? `; the empty filter stores bit_count ${b.bit_count}, k=${b.hash_function_count}` : ''}`);
   }
   if (r.audit) out.push(`audit      ${r.audit.summary}`);
-  if (r.audit?.variant) out.push(`hashed     ${r.audit.variant} tail, path bytes in ${r.audit.charsets.join(' / ') || 'UTF-8'}`);
+  if (r.audit?.variant === 'cheap') out.push('hashed     the experimental cheap hash (not evaluated: every probe is unknown)');
+  else if (r.audit?.variant) out.push(`hashed     ${r.audit.variant} tail, path bytes in ${r.audit.charsets.join(' / ') || 'UTF-8'}`);
   if (r.tables.some((x) => x != null)) out.push(`tables     ${r.tables.join(', ')}`);
   for (const p of r.properties) out.push(`property   ${p.key} = ${p.value ?? (p.value_hex ? `0x${p.value_hex}` : 'null')}`);
   for (const w of r.warnings) out.push(`warning    ${w.message}`);
@@ -582,7 +585,8 @@ async function tsfileCommand(verb, name, file, paths, values) {
   // verify
   const r = await inspectReport(name, file);
   const absent = r.series.filter((s) => s.maybe_present === false).map((s) => s.path);
-  const failed = !r.ok || (r.audit && r.audit.status === 'not_reproduced') || absent.length > 0;
+  // A filter whose hash is not evaluated (unsupported_hash) cannot be shown consistent: not ok.
+  const failed = !r.ok || (r.audit && ['not_reproduced', 'unsupported_hash'].includes(r.audit.status)) || absent.length > 0;
   if (values.json) {
     await print(JSON.stringify(verifyReport({ ok: !failed, error: r.error, audit: r.audit, indexedAbsent: absent }), null, 2));
   } else {

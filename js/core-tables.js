@@ -9,6 +9,12 @@ export const VERDICTS = Object.freeze(["absent", "maybe", "unknown"]);
 /** A tail variant's code is its index (`variant_code`). */
 export const VARIANTS = Object.freeze(["java", "zero-extended"]);
 
+/** The hash a result names as its variant; its code is its index (`named_hash_code`): the tail variants, then the cheap hash. */
+export const NAMED_HASHES = Object.freeze(["java", "zero-extended", "cheap"]);
+
+/** The hash that set a filter's bits; its code is its index (`filter_hash_code`). */
+export const FILTER_HASHES = Object.freeze(["murmur128", "cheap"]);
+
 /** Java's canonical names of the supported charsets; a charset's code is its index (`charset_code`). */
 export const CHARSETS = Object.freeze(["UTF-8", "GBK", "GB18030", "Big5", "x-windows-950", "Shift_JIS", "windows-31j", "EUC-JP", "EUC-KR", "x-windows-949", "windows-1252", "ISO-8859-1"]);
 
@@ -55,10 +61,11 @@ export const FIGURES = Object.freeze([
   "fppFormula",
   "fppFromFill",
   "optimalK",
+  "hash",
 ]);
 
 /** A filter's geometry and fill, handed over at once (`wire::geometry`), in order. */
-export const GEOMETRY = Object.freeze(["bitCount", "hashFunctionCount", "byteLength", "setBits"]);
+export const GEOMETRY = Object.freeze(["bitCount", "hashFunctionCount", "byteLength", "setBits", "hash"]);
 
 /** The fields a file probe's record starts with (src/tsfile/wire/record.rs). */
 export const PROBE_RECORD = Object.freeze(["verdict", "variant", "charset", "confirmed", "indexed", "k", "others"]);
@@ -75,6 +82,7 @@ export const OTHER_PROBE = Object.freeze(["variant", "charset", "verdict"]);
 /** The fixed pieces of a reason's words; a piece's code is its index (`words::Text`). */
 export const REASON_TEXTS = Object.freeze([
   "the file has no Bloom filter; look the path up in the index",
+  "the filter was written with TsFile's experimental cheap hash (Java's Objects.hash of the path object and the seed), which this reader does not evaluate, so its bits cannot show the path absent; look the path up in the index",
   "every probed bit is set under the ",
   " hash",
   " (confirmed by the file's index)",
@@ -113,24 +121,25 @@ export const REASON_TEXTS = Object.freeze([
 /** A reason's sentence forms (`words::TEMPLATES`), a form's code its index: a step below REASON_SLOTS.used is a text's code, one from it a slot. */
 export const REASON_TEMPLATES = Object.freeze([
   Object.freeze([0]),
-  Object.freeze([1, 128, 2, 4]),
-  Object.freeze([1, 128, 2, 3, 4]),
-  Object.freeze([1, 128, 5, 129, 6, 130, 7, 128, 8]),
-  Object.freeze([9, 132]),
-  Object.freeze([9, 10]),
-  Object.freeze([130, 11, 128, 12, 129, 15, 4]),
-  Object.freeze([130, 11, 128, 12, 129, 13, 128, 14, 4]),
-  Object.freeze([16]),
-  Object.freeze([17, 128, 18]),
-  Object.freeze([19]),
-  Object.freeze([20, 131, 21]),
+  Object.freeze([1]),
+  Object.freeze([2, 128, 3, 5]),
+  Object.freeze([2, 128, 3, 4, 5]),
+  Object.freeze([2, 128, 6, 129, 7, 130, 8, 128, 9]),
+  Object.freeze([10, 132]),
+  Object.freeze([10, 11]),
+  Object.freeze([130, 12, 128, 13, 129, 16, 5]),
+  Object.freeze([130, 12, 128, 13, 129, 14, 128, 15, 5]),
+  Object.freeze([17]),
+  Object.freeze([18, 128, 19]),
+  Object.freeze([20]),
+  Object.freeze([21, 131, 22]),
 ]);
 
 /** The slots of a reason's template by name, which the values of a probe record's reason fill (`words::SLOT_USED` …). */
 export const REASON_SLOTS = Object.freeze({ used: 128, other: 129, seeds: 130, count: 131, summary: 132 });
 
 /** The texts a slot joins its values with: a hash's variant and charset, the clear seeds. */
-export const REASON_JOINS = Object.freeze({ hash: 27, seeds: 25 });
+export const REASON_JOINS = Object.freeze({ hash: 28, seeds: 26 });
 
 /** The reason at a file probe record's end (`record::REASON_FIELDS`). */
 export const REASON_RECORD = Object.freeze(["template", "listed", "usedVariant", "usedCharset", "otherVariant", "otherCharset", "seedsFirst", "seedsClear", "seedsLast", "count"]);

@@ -7,10 +7,10 @@ import {
 } from '../dist/web/tsfile_bloom.js';
 import { CHARSETS, canonicalCharsetName, charsetCode, encodeJvm, isMultiByte, wellFormed } from './charsets.js';
 import { invalidArgument } from './errors.js';
-import { filterProbeFrom, GEOMETRY, NONE, SEEDS, VARIANTS, VERDICTS } from './wire.js';
+import { FILTER_HASHES, filterProbeFrom, GEOMETRY, NONE, SEEDS, VARIANTS, VERDICTS } from './wire.js';
 import { DEFAULT_HASH, DEFAULT_WRITER, ERROR_RATE } from './core-tables.js';
 
-const [BIT_COUNT, HASH_FUNCTION_COUNT, BYTE_LENGTH, SET_BITS] = ['bitCount', 'hashFunctionCount', 'byteLength', 'setBits'].map((f) => GEOMETRY.indexOf(f));
+const [BIT_COUNT, HASH_FUNCTION_COUNT, BYTE_LENGTH, SET_BITS, HASH] = ['bitCount', 'hashFunctionCount', 'byteLength', 'setBits', 'hash'].map((f) => GEOMETRY.indexOf(f));
 
 export { CHARSETS, canonicalCharsetName, charsetsLoaded, encodeJvm, isMultiByte, loadCharsets } from './charsets.js';
 export { SEEDS, VARIANTS } from './wire.js';
@@ -408,6 +408,14 @@ export class BloomFilter {
 
   get setBits() {
     return live(this).geometry()[SET_BITS];
+  }
+
+  /**
+   * The hash that set the bits: 'murmur128', or 'cheap' (TsFile's experimental cheap hash, which
+   * this reader does not evaluate: probing or adding to such a filter throws `unsupported_hash`).
+   */
+  get hash() {
+    return FILTER_HASHES[live(this).geometry()[HASH]];
   }
 
   /** Fill and false-positive figures; `items` sets the n used for the formula FPP and optimal k. */

@@ -29,6 +29,13 @@ declare global {
 
 /** Murmur128 tail variant: Java sign-extends tail bytes; the C++ writer in tsfile 2.5.0 zero-extends them. */
 export type Variant = 'java' | 'zero-extended';
+/**
+ * The hash a result names as its `variant`: a tail variant, or 'cheap' for a filter written with
+ * TsFile's experimental cheap hash (Java's `Objects.hash(path, seed)`), which is not evaluated.
+ */
+export type NamedHash = Variant | 'cheap';
+/** The hash that set a filter's bits: TsFile's Murmur128, or the experimental cheap hash. */
+export type FilterHash = 'murmur128' | 'cheap';
 
 /** Java's canonical names of the JVM charsets a writer may have hashed paths in. */
 export type JvmCharset =
@@ -195,6 +202,8 @@ export class BloomFilter {
   /** Length of the stored (trimmed) bit vector. */
   readonly byteLength: number;
   readonly setBits: number;
+  /** 'cheap': the experimental cheap hash set the bits; probe, add and their batches throw `unsupported_hash`. */
+  readonly hash: FilterHash;
   stats(items?: number): BloomStats;
   /** Releases wasm memory now; otherwise a FinalizationRegistry releases it eventually. */
   free(): void;
@@ -230,6 +239,8 @@ export interface BloomInfo {
   /** Also reported for an empty v3 (or legacy C++) filter, which stores its geometry (setBits 0). */
   bitCount: number | null;
   hashFunctionCount: number | null;
+  /** The hash that set the bits (null without a filter); a 'cheap' filter's probes are all 'unknown'. */
+  hash: FilterHash | null;
   setBits: number | null;
   fillRatio: number | null;
   estimatedItems: number | null;
@@ -240,6 +251,13 @@ export interface BloomInfo {
   optimalK: number | null;
   /** More indexedItems than the writers' sizing plans bitCount and k for at any error rate: sized for fewer keys than it holds (null before the index is read). */
   filledPastDesign: boolean | null;
+  /**
+   * The C++ writer's sizing recognised in bitCount and k: the number of measurement names it
+   * sized for (its count of name changes over the index), fewer than the indexedItems the filter
+   * holds. Null when the geometry does not tell that rule (the 256-bit floor of small files), or
+   * before the index is read.
+   */
+  cppSizedFor: number | null;
 }
 
 export interface SeriesInfo {
@@ -277,10 +295,11 @@ export interface Hypothesis {
 }
 
 export interface AuditResult {
-  status: 'established' | 'ambiguous' | 'not_reproduced' | 'no_filter';
+  /** 'unsupported_hash': the filter's hash is the cheap one, whose bits this reader cannot rebuild. */
+  status: 'established' | 'ambiguous' | 'not_reproduced' | 'no_filter' | 'unsupported_hash';
   /** One sentence for people. */
   summary: string;
-  variant: Variant | null;
+  variant: NamedHash | null;
   /** The charset the file was hashed in (the first of `charsets`). */
   charset: string | null;
   /** Every charset that reproduces the bits (several when they encode every indexed path alike). */
@@ -308,7 +327,7 @@ export interface FileProbeResult {
   path: string;
   /** 'absent' only when sound for this file; 'unknown' when the bits say absent but cannot be trusted. */
   verdict: 'absent' | 'maybe' | 'unknown';
-  variant: Variant | null;
+  variant: NamedHash | null;
   charset: string | null;
   /** The file's index confirmed the variant used. */
   confirmed: boolean;
@@ -661,7 +680,7 @@ export interface ScanRecord {
   bloomFilter: ReturnType<TsFile['bloomInfo']> | null;
   /** With `audit`, also `indexed` (the index lists the path; null: it cannot tell) and `severalHashes` (the verdict consulted hashes that put the path on different bits). */
   results: { path: string; verdict: 'absent' | 'maybe' | 'unknown'; indexed?: boolean | null; severalHashes?: boolean }[] | null;
-  audit: { status: string; variant: Variant | null; charset: string | null; writer: string | null; summary: string } | null;
+  audit: { status: string; variant: NamedHash | null; charset: string | null; writer: string | null; summary: string } | null;
   /** Bytes read (HTTP: body bytes received) and reads (HTTP: requests). */
   bytesRead: number;
   reads: number;

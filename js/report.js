@@ -32,6 +32,7 @@ export function bloomReport(b) {
   opt(out, 'byte_length', b.byteLength);
   opt(out, 'bit_count', b.bitCount);
   opt(out, 'hash_function_count', b.hashFunctionCount);
+  opt(out, 'hash', b.hash);
   opt(out, 'set_bits', b.setBits);
   opt(out, 'fill_ratio', b.fillRatio);
   opt(out, 'estimated_items', b.estimatedItems);
@@ -39,8 +40,10 @@ export function bloomReport(b) {
   opt(out, 'fpp_formula', b.fppFormula);
   opt(out, 'fpp_from_fill', b.fppFromFill);
   opt(out, 'optimal_k', b.optimalK);
-  // Once the index is read (the core's rule, src/design.rs): more keys than m and k are sized for.
-  return opt(out, 'filled_past_design', b.filledPastDesign);
+  // Once the index is read (the core's rule, src/design.rs): more keys than m and k are sized for,
+  // and the C++ writer's sizing when m and k are its sizing for fewer measurement names.
+  opt(out, 'filled_past_design', b.filledPastDesign);
+  return opt(out, 'cpp_sized_for', b.cppSizedFor);
 }
 
 export function auditReport(a) {

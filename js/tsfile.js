@@ -8,7 +8,7 @@ import { argumentError, notAPath, wrapRaw, stageBatch, charsetIndex, recordView,
 import { charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
 import { REASON_LENGTH, reasonText } from './reasons.js';
 import { checkedSource, toSource } from './source.js';
-import { CHARSETS, FILE_PROBE as P, listingFrom, NONE, othersFrom, seedProbes, TAIL_WINDOW, VARIANTS, VERDICTS } from './wire.js';
+import { CHARSETS, FILE_PROBE as P, listingFrom, NAMED_HASHES, NONE, othersFrom, seedProbes, TAIL_WINDOW, VERDICTS } from './wire.js';
 
 const ABSENT = VERDICTS.indexOf('absent');
 /**
@@ -276,7 +276,7 @@ export class TsFile {
       // As hashed: an ASCII string as it is, lone surrogates as '?'.
       path: text ? (len === path.length ? path : wellFormed(path)) : lossyDecoder.decode(path),
       verdict: VERDICTS[m[at + 0]],
-      variant: m[at + 1] === NONE ? null : VARIANTS[m[at + 1]],
+      variant: m[at + 1] === NONE ? null : NAMED_HASHES[m[at + 1]],
       charset: m[at + 2] === NONE ? null : CHARSETS[m[at + 2]],
       confirmed: m[at + 3] === 1,
       reason: '',

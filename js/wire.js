@@ -7,12 +7,12 @@
 // initialised (SEEDS and VARIANTS are public constants). Nothing here imports the wasm module.
 
 import {
-  VERDICTS, VARIANTS, CHARSETS, DATA_TYPES, ENCODINGS, FIGURES, LISTING_STRIDE, LISTING_NULL, LISTING_FLAGS, PROBE_RECORD,
+  VERDICTS, NAMED_HASHES, FILTER_HASHES, CHARSETS, DATA_TYPES, ENCODINGS, FIGURES, LISTING_STRIDE, LISTING_NULL, LISTING_FLAGS, PROBE_RECORD,
   FILTER_RECORD, SEED_PROBE, OTHER_PROBE,
 } from './core-tables.js';
 
 export {
-  VERDICTS, VARIANTS, CHARSETS, SINGLE_BYTE_CHARSETS, ENCODINGS, DATA_TYPES, SEEDS, NONE, TAIL_WINDOW, LISTING_STRIDE,
+  VERDICTS, VARIANTS, NAMED_HASHES, FILTER_HASHES, CHARSETS, SINGLE_BYTE_CHARSETS, ENCODINGS, DATA_TYPES, SEEDS, NONE, TAIL_WINDOW, LISTING_STRIDE,
   LISTING_NULL, LISTING_FLAGS, FIGURES, GEOMETRY, PROBE_RECORD, FILTER_RECORD, SEED_PROBE, OTHER_PROBE,
 } from './core-tables.js';
 
@@ -49,7 +49,7 @@ export const FILE_PROBE = Object.freeze({ verdict: V, variant: VARIANT, charset:
 export function othersFrom(m, p, count, k) {
   const others = new Array(count);
   for (let i = 0; i < count; i++, p += OTHER + SEED * k) {
-    others[i] = { variant: VARIANTS[m[p]], charset: CHARSETS[m[p + 1]], verdict: VERDICTS[m[p + 2]], probes: seedProbes(m, p + OTHER, k) };
+    others[i] = { variant: NAMED_HASHES[m[p]], charset: CHARSETS[m[p + 1]], verdict: VERDICTS[m[p + 2]], probes: seedProbes(m, p + OTHER, k) };
   }
   return others;
 }
@@ -71,6 +71,7 @@ export function bloomFromFigures(f) {
     byteLength: orNull(f[5]),
     bitCount: orNull(f[6]),
     hashFunctionCount: orNull(f[7]),
+    hash: Number.isNaN(f[14]) ? null : FILTER_HASHES[f[14]],
     setBits: orNull(f[8]),
     fillRatio: orNull(f[9]),
     estimatedItems: orNull(f[10]),
@@ -80,6 +81,7 @@ export function bloomFromFigures(f) {
     optimalK: orNull(f[13]),
     // Known once the index is read (src/design.rs), like indexedItems.
     filledPastDesign: null,
+    cppSizedFor: null,
   };
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Size budget for the shipped WebAssembly: every dist/web/*.wasm and dist/site/**/*.wasm
-// must be at most 48 KiB (49152 bytes) after gzip -9 (Node's zlib, level 9), except the
+// must be at most 48 KiB (49152 bytes) after gzip -9 (Node's zlib, level 9), except the TsFile
+// module (49 KiB since the cheap-hash filter and the C++ sizing rule, below), the
 // charsets module (JDK 17's encode tables for nine multi-byte charsets; fetched only when such
 // a charset is used): 164 KiB, just above the ~159 KiB it measures; and the teaching panel's
 // module (page-only, fetched by the teaching worker when the panel first needs it, not in the
@@ -49,6 +50,14 @@
 //           inlined copy of the hashing loop was +169                                     +112
 //   49,107  that body as BloomFilter::probe_into (probes into a slice, no call per seed):
 //           the file probes' filter probes ~8 ns faster each                                -13
+//   49,596  the experimental cheap-hash filter (issue 39): its marker decoded, FilterHash in
+//           bloomInfo(), BloomFilter#hash, the scan's figures and the geometry, every probe
+//           route's "unknown" with its reason and the `cheap` variant code, the audit's
+//           unsupported_hash, the filter calls' unsupported_hash error; its sentences shortened
+//           (-38)                                                                           +489
+//   49,962  the C++ writer's sizing recognised (src/design.rs cpp_sizing_for: its ln table and
+//           count of measurement-name changes; bloomInfo().cppSizedFor)                     +366
+//           The budget raised to 49 KiB (50,176) for these two (issue 39)
 // Tried for the phrase and not kept: its words emitted one by one through a closure
 // (Reason::words) +372 to +482; the same from data templates walked in the module +486.
 // Tried and not kept (gzipped): format! replaced by a hand-written text+integer writer
@@ -73,7 +82,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BUDGET = 48 * 1024;
 /** Budgets by file name where they differ from BUDGET. */
-export const BUDGETS = { 'charsets_bg.wasm': 164 * 1024, 'teach_bg.wasm': 88 * 1024 };
+export const BUDGETS = { 'charsets_bg.wasm': 164 * 1024, 'teach_bg.wasm': 88 * 1024, 'tsfile_bloom_bg.wasm': 49 * 1024 };
 
 function wasmFiles(dir, recursive) {
   if (!existsSync(dir)) return [];

@@ -52,6 +52,9 @@ pub enum ErrorKind {
     TrailingBytes,
     /// Bad argument from the caller (unknown charset or variant name, capacity out of range).
     InvalidArgument,
+    /// A filter whose bits were set by a hash this reader does not evaluate (the experimental
+    /// cheap hash, docs/writers.md §7) was asked to probe or add a path.
+    UnsupportedHash,
     /// LevelDB: the footer does not end with the table magic 0xdb4775248b80fb57.
     BadFooterMagic,
     /// LevelDB: a block handle (offset, size) outside the file or overlapping what follows it.
@@ -93,6 +96,7 @@ impl ErrorKind {
             ErrorKind::BloomBadHashFunctionCount => "bloom_bad_hash_function_count",
             ErrorKind::TrailingBytes => "trailing_bytes",
             ErrorKind::InvalidArgument => "invalid_argument",
+            ErrorKind::UnsupportedHash => "unsupported_hash",
             ErrorKind::BadFooterMagic => "bad_footer_magic",
             ErrorKind::BadBlockHandle => "bad_block_handle",
             ErrorKind::BadChecksum => "bad_checksum",

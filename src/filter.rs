@@ -6,6 +6,9 @@
 //! UVarInt bit_count                present when byte_length > 0
 //! UVarInt hash_function_count      present when byte_length > 0
 //! ```
+//!
+//! A filter of the experimental cheap hash ([`FilterHash::Cheap`]) has the marker 2^31−1 (or
+//! 2^31) in the place of k, and k after it.
 
 use crate::bytes::{write_uvarint, Cursor};
 use crate::charset::Charset;
@@ -22,12 +25,47 @@ pub const MAXIMAL_HASH_FUNCTION_SIZE: u32 = 8;
 /// [`BloomFilter::add_many`] works on the whole vector up to this size (16 MiB, 134M bits).
 const ADD_MANY_MAX_BYTES: usize = 16 << 20;
 
+/// The marker Apache TsFile's experimental cheap-hash filters write before k: Java's
+/// `Integer.MAX_VALUE` (docs/writers.md §7).
+pub const CHEAP_HASH_MARKER: u32 = i32::MAX as u32;
+/// The marker an early reader of that mode tested instead: `Integer.MIN_VALUE` as an unsigned
+/// varint. No writer we know writes it; a filter carrying it is read as the reader meant it.
+pub const CHEAP_HASH_MARKER_MIN: u32 = 1 << 31;
+
+/// Which hash set a filter's bits (docs/bloom-filter.md §2, §4; docs/writers.md §7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FilterHash {
+    /// TsFile's Murmur128 (every released writer); the tail variant is the writer's, which the
+    /// audit finds.
+    Murmur128,
+    /// The experimental cheap hash of an unreleased Java writer: bit `|Objects.hash(path, seed)|
+    /// mod m`, where the path's Java `hashCode` depends on the writer's `Path` class. This reader
+    /// does not evaluate it: no probe of such a filter can say "absent".
+    Cheap,
+}
+
+serialize_as_str!(FilterHash);
+
+impl FilterHash {
+    /// Every hash, in the order of its code (src/tsfile/wire/).
+    pub const ALL: [FilterHash; 2] = [FilterHash::Murmur128, FilterHash::Cheap];
+
+    /// `murmur128` or `cheap`, as serialized.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FilterHash::Murmur128 => "murmur128",
+            FilterHash::Cheap => "cheap",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BloomFilter {
     /// The stored bytes; may be shorter than `ceil(bit_count / 8)` (missing bytes are zero).
     bits: Vec<u8>,
     bit_count: u32,
     hash_function_count: u8,
+    hash: FilterHash,
 }
 
 /// Where the fields of a decoded filter sit in the input.
@@ -135,7 +173,12 @@ impl BloomFilter {
     /// An empty filter with explicit geometry, validated like a decoded one.
     pub fn new(bit_count: u32, hash_function_count: u32) -> Result<BloomFilter> {
         check_geometry(bit_count, hash_function_count, 0)?;
-        Ok(BloomFilter { bits: Vec::new(), bit_count, hash_function_count: hash_function_count as u8 })
+        Ok(BloomFilter {
+            bits: Vec::new(),
+            bit_count,
+            hash_function_count: hash_function_count as u8,
+            hash: FilterHash::Murmur128,
+        })
     }
 
     /// Java `BloomFilter.getEmptyBloomFilter(errorRate, numOfString)`, bit for bit:
@@ -144,7 +187,7 @@ impl BloomFilter {
     /// wrapping `+ 1`), so absurd n land where Java lands.
     pub fn with_capacity(n: i32, error_rate: f64) -> BloomFilter {
         let (m, k) = java_sizing(n, error_rate);
-        BloomFilter { bits: Vec::new(), bit_count: m, hash_function_count: k as u8 }
+        BloomFilter { bits: Vec::new(), bit_count: m, hash_function_count: k as u8, hash: FilterHash::Murmur128 }
     }
 
     /// Decodes the structure at the start of `input`. `base` is the absolute offset of
@@ -206,8 +249,15 @@ impl BloomFilter {
         }
         let m_offset = c.offset();
         let bit_count = c.uvarint("bloom filter bit_count")?;
-        let k_offset = c.offset();
-        let k = c.uvarint("bloom filter hash_function_count")?;
+        let mut k_offset = c.offset();
+        let mut k = c.uvarint("bloom filter hash_function_count")?;
+        let mut hash = FilterHash::Murmur128;
+        if byte_length > 0 && (k == CHEAP_HASH_MARKER || k == CHEAP_HASH_MARKER_MIN) {
+            // The cheap hash's marker, then k (docs/writers.md §7).
+            hash = FilterHash::Cheap;
+            k_offset = c.offset();
+            k = c.uvarint("bloom filter hash_function_count")?;
+        }
         let layout = FilterLayout {
             offset,
             bits_offset,
@@ -255,22 +305,45 @@ impl BloomFilter {
                 ));
             }
         }
-        let filter = BloomFilter { bits: bits.to_vec(), bit_count, hash_function_count: k as u8 };
+        let filter = BloomFilter { bits: bits.to_vec(), bit_count, hash_function_count: k as u8, hash };
         Ok((Some(filter), layout))
     }
 
     /// The v4 encoding, byte-identical to Java's `serializeBloomFilter`: trimmed bytes,
-    /// and just `00` when no bit is set.
+    /// and just `00` when no bit is set. A cheap-hash filter is written as its writer writes it,
+    /// with the marker 2^31−1 before k (whichever marker it was read with).
     pub fn encode(&self) -> Vec<u8> {
         let trimmed = self.trimmed_bits();
-        let mut out = Vec::with_capacity(trimmed.len() + 12);
+        let mut out = Vec::with_capacity(trimmed.len() + 17);
         write_uvarint(&mut out, trimmed.len() as u32);
         out.extend_from_slice(trimmed);
         if !trimmed.is_empty() {
             write_uvarint(&mut out, self.bit_count);
+            if self.hash == FilterHash::Cheap {
+                write_uvarint(&mut out, CHEAP_HASH_MARKER);
+            }
             write_uvarint(&mut out, self.hash_function_count as u32);
         }
         out
+    }
+
+    /// The hash that set the bits: Murmur128, or the cheap hash this reader does not evaluate.
+    pub fn hash(&self) -> FilterHash {
+        self.hash
+    }
+
+    /// The filter, when its bits were set by Murmur128, which this crate's hashing evaluates;
+    /// else an `unsupported_hash` error. The probing and adding methods evaluate Murmur128
+    /// whatever the filter's hash: callers that take a filter from a file ask this first.
+    pub fn murmur(&self) -> Result<&BloomFilter> {
+        match self.hash {
+            FilterHash::Murmur128 => Ok(self),
+            FilterHash::Cheap => Err(Error::without_offset(
+                ErrorKind::UnsupportedHash,
+                "this filter uses TsFile's experimental cheap hash, which this reader does not evaluate: it \
+                 cannot be probed or added to",
+            )),
+        }
     }
 
     /// `BitSet.toByteArray()`: the stored bytes without trailing zeros.

@@ -6,10 +6,39 @@
 
 pub use tsfile_bloom_hash::*;
 
-/// [`TailVariant::from_name`], with the sentence for a name that is neither variant.
+/// [`TailVariant::from_name`], with the sentence for a name that is neither variant (and for the
+/// C++ writer's, which is either, by build).
 pub fn variant_named(name: &str) -> crate::Result<TailVariant> {
-    TailVariant::from_name(name)
-        .ok_or_else(|| crate::Error::invalid_argument(format!("variant: {name:?} is not 'java' or 'zero-extended'")))
+    TailVariant::from_name(name).ok_or_else(|| {
+        let cpp = matches!(name.to_ascii_lowercase().as_str(), "cpp" | "c++");
+        crate::Error::invalid_argument(format!(
+            "variant: {name:?} is not 'java' or 'zero-extended'{}",
+            if cpp {
+                " (the C++ writer's tail depends on its build: zero-extended since tsfile 2.5 and on ARM, \
+                 sign-extended as 'java' in older x86-64 builds)"
+            } else {
+                ""
+            }
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_writer_s_name_is_no_variant() {
+        // Older C++ builds on x86-64 hash with Java's sign-extended tail: "cpp" names neither.
+        for name in ["cpp", "C++"] {
+            assert_eq!(TailVariant::from_name(name), None);
+            let e = variant_named(name).unwrap_err();
+            assert_eq!(e.kind, crate::ErrorKind::InvalidArgument);
+            assert!(e.message.contains("older x86-64 builds"), "{e}");
+        }
+        assert_eq!(variant_named("Zero-Extended").unwrap(), TailVariant::ZeroExtended);
+        assert_eq!(variant_named("signed").unwrap(), TailVariant::Java);
+    }
 }
 
 /// [`TailVariant`] as its name ([`TailVariant::as_str`]) in serialized results; the hash crate
@@ -18,10 +47,28 @@ pub(crate) fn serialize_variant<S: serde::Serializer>(v: &TailVariant, s: S) -> 
     s.serialize_str(v.as_str())
 }
 
-/// [`serialize_variant`] for an optional variant: the name, or `null`.
-pub(crate) fn serialize_variant_opt<S: serde::Serializer>(v: &Option<TailVariant>, s: S) -> Result<S::Ok, S::Error> {
-    match v {
-        Some(v) => s.serialize_some(v.as_str()),
-        None => s.serialize_none(),
+/// The hash a result names as its `variant`: a tail variant of TsFile's Murmur128, or the cheap
+/// hash of a filter written with it (docs/writers.md §7), which this reader does not evaluate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NamedHash {
+    Murmur(TailVariant),
+    Cheap,
+}
+
+impl NamedHash {
+    /// The variant's name, or `cheap`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NamedHash::Murmur(v) => v.as_str(),
+            NamedHash::Cheap => crate::filter::FilterHash::Cheap.as_str(),
+        }
     }
 }
+
+impl From<TailVariant> for NamedHash {
+    fn from(v: TailVariant) -> NamedHash {
+        NamedHash::Murmur(v)
+    }
+}
+
+serialize_as_str!(NamedHash);

@@ -11,6 +11,8 @@ use std::collections::BTreeSet;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use tsfile_bloom::audit::AuditStatus;
+use tsfile_bloom::filter::FilterHash;
+use tsfile_bloom::hash::NamedHash;
 use tsfile_bloom::leveldb::{Compression, KeyFormat, LevelDbTable, ProbeReason};
 use tsfile_bloom::source::{FileSource, ReadAt};
 use tsfile_bloom::tsfile::view::OtherProbe;
@@ -174,8 +176,13 @@ fn result_enums_serialize_as_the_names_of_the_js_contract() {
         .collect();
     assert_eq!(serialized(&variants), names_in(dts, "export type Variant ="));
     assert_eq!(serialized(&Charset::ALL), names_in(dts, "export type JvmCharset ="));
-    let statuses =
-        [AuditStatus::Established, AuditStatus::Ambiguous, AuditStatus::NotReproduced, AuditStatus::NoFilter];
+    let statuses = [
+        AuditStatus::Established,
+        AuditStatus::Ambiguous,
+        AuditStatus::NotReproduced,
+        AuditStatus::NoFilter,
+        AuditStatus::UnsupportedHash,
+    ];
     assert_eq!(serialized(&statuses), names_in(dts, "status: 'established'"));
     let file_verdicts = [FileVerdict::Absent, FileVerdict::Maybe, FileVerdict::Unknown];
     assert_eq!(serialized(&file_verdicts), names_in(dts, "verdict: 'absent' | 'maybe' | 'unknown'"));
@@ -189,6 +196,12 @@ fn result_enums_serialize_as_the_names_of_the_js_contract() {
         BloomEncoding::JavaNull,
     ];
     assert_eq!(serialized(&encodings), names_in(dts, "/** 'standard' |"));
+    assert_eq!(serialized(&FilterHash::ALL), names_in(dts, "export type FilterHash ="));
+    let named = [NamedHash::Murmur(TailVariant::Java), NamedHash::Murmur(TailVariant::ZeroExtended), NamedHash::Cheap];
+    assert_eq!(
+        serialized(&named),
+        names_in(dts, "export type Variant =").into_iter().chain(["cheap".into()]).collect()
+    );
     let reasons = [
         ProbeReason::Bits,
         ProbeReason::EmptyFilter,
@@ -224,6 +237,7 @@ fn result_enums_serialize_as_the_names_of_the_js_contract() {
         ErrorKind::BloomBadHashFunctionCount,
         ErrorKind::TrailingBytes,
         ErrorKind::InvalidArgument,
+        ErrorKind::UnsupportedHash,
         ErrorKind::BadFooterMagic,
         ErrorKind::BadBlockHandle,
         ErrorKind::BadChecksum,
@@ -245,8 +259,8 @@ fn results_hold_the_enums_with_the_writer_s_values() {
     let reader = read(&tsfile("table_unicode.tsfile")).unwrap();
     let audit = reader.audit_info().unwrap();
     assert_eq!(audit.status, AuditStatus::Established);
-    assert_eq!(audit.variant, TailVariant::from_name(m["hash_variant"].as_str().unwrap()));
-    assert_eq!(audit.variant, Some(TailVariant::ZeroExtended));
+    assert_eq!(audit.variant, TailVariant::from_name(m["hash_variant"].as_str().unwrap()).map(NamedHash::from));
+    assert_eq!(audit.variant, Some(NamedHash::Murmur(TailVariant::ZeroExtended)));
     assert_eq!((audit.charset, &audit.charsets[..]), (Some(Charset::Utf8), &[Charset::Utf8][..]));
     let reproducing: Vec<_> = audit.hypotheses.iter().filter(|h| h.reproduces).collect();
     assert_eq!(reproducing.len(), 1);

@@ -27,6 +27,48 @@ fn top_rate(k: u64) -> f64 {
     }
 }
 
+/// The C++ writer's sizing rule (src/design.rs `cpp_sizing_for`) on the real writer's files: the
+/// generator's own count of measurement-name changes in the writer's chunk order
+/// (`n_cpp_path_count`) and its C++ sizing of that count (`sizing_formula`, gen_tsfiles.py
+/// `cpp_sizing`) decide; the rule is recognised where that sizing gives the stored m and k, the
+/// count is below the keys held, and sizing for the keys held would give another m.
+#[test]
+fn the_cpp_sizing_rule_names_what_the_filter_was_sized_for_and_what_it_holds() {
+    let manifest: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join("manifest.json")).unwrap()).unwrap();
+    let mut recognised = Vec::new();
+    for e in manifest.iter().filter(|e| e["kind"] == "real" && e["bloom"]["present"] == true) {
+        let name = e["name"].as_str().unwrap();
+        let b = &e["bloom"];
+        let (m, k) = (b["bit_count"].as_u64().unwrap(), b["hash_function_count"].as_u64().unwrap());
+        let names = b["n_cpp_path_count"].as_u64().unwrap();
+        let time_columns =
+            if e["time_columns_in_filter"] == true { e["time_columns"].as_array().unwrap().len() } else { 0 };
+        let holds = e["series_count"].as_u64().unwrap() + time_columns as u64;
+        let cpp = (&b["sizing_formula"]["bit_count"], &b["sizing_formula"]["hash_function_count"]);
+        let want = names < holds && cpp == (&Value::from(m), &Value::from(k)) && java_m(holds, 0.05) != m;
+        let reader = TsFileReader::read(&std::fs::read(fixtures().join(e["file"].as_str().unwrap())).unwrap()).unwrap();
+        let info = reader.bloom_info();
+        assert_eq!(info.cpp_sized_for.is_some(), want, "{name}: {names} names, {holds} keys, m = {m}");
+        if let Some(n) = info.cpp_sized_for {
+            assert_eq!((n, info.indexed_items), (names, Some(holds)), "{name}");
+            assert_eq!(serde_json::to_value(&info).unwrap()["cppSizedFor"], names, "{name}");
+            recognised.push((name, names, holds));
+        }
+    }
+    // 100 devices sharing one name (sized for 1); the table files, whose leading time column the
+    // C++ count skips (one name fewer than keys, and m one key's worth short).
+    assert_eq!(
+        recognised,
+        [("table_10k_series", 10399, 10400), ("table_deep_index_degree3", 155, 156), ("tree_past_design", 1, 100)]
+    );
+    // Before the index is read the rule has nothing to count.
+    let bytes = std::fs::read(fixtures().join("tree_past_design.tsfile")).unwrap();
+    let meta = tsfile_bloom::tsfile::read_metadata(&bytes[..]).unwrap();
+    let unread = TsFileReader::from_metadata(meta, tsfile_bloom::encoder::BuiltIn);
+    assert_eq!(unread.bloom_info().cpp_sized_for, None);
+}
+
 #[test]
 fn real_filters_are_past_design_exactly_when_they_hold_more_keys_than_any_rate_sizes_m_for() {
     let manifest: Vec<Value> =

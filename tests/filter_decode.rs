@@ -3,6 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
+use tsfile_bloom::filter::FilterHash;
 use tsfile_bloom::{BloomFilter, ErrorKind, TailVariant, Verdict};
 
 fn err(bytes: &[u8]) -> tsfile_bloom::Error {
@@ -19,9 +20,14 @@ fn hostile_filters_name_kind_and_offset() {
         let e = err(&[0x01, 0x01, 0x80, 0x02, k]);
         assert_eq!((e.kind, e.offset()), (ErrorKind::BloomBadHashFunctionCount, Some(1004)));
     }
-    // k = 2^31-1 (the "cheap hash" branch marker, docs/writers.md §7).
+    // After the cheap hash's marker (2^31-1 at base + 4, docs/writers.md §7), k is checked at base + 9,
+    // and a k missing is a truncated field.
+    for k in [0u8, 9] {
+        let e = err(&[0x01, 0x01, 0x80, 0x02, 0xff, 0xff, 0xff, 0xff, 0x07, k]);
+        assert_eq!((e.kind, e.offset()), (ErrorKind::BloomBadHashFunctionCount, Some(1009)));
+    }
     let e = err(&[0x01, 0x01, 0x80, 0x02, 0xff, 0xff, 0xff, 0xff, 0x07]);
-    assert_eq!(e.kind, ErrorKind::BloomBadHashFunctionCount);
+    assert_eq!((e.kind, e.offset()), (ErrorKind::Truncated, Some(1009)));
     // byte_length past the input: 200 bytes announced, 3 present.
     let e = err(&[0xc8, 0x01, 1, 2, 3]);
     assert_eq!((e.kind, e.offset()), (ErrorKind::Truncated, Some(1002)));
@@ -44,6 +50,31 @@ fn hostile_filters_name_kind_and_offset() {
     assert_eq!((e.kind, e.offset()), (ErrorKind::Truncated, Some(1004)));
     let e = err(&[]);
     assert_eq!(e.kind, ErrorKind::Truncated);
+}
+
+/// The cheap-hash layout of apache/tsfile's BloomFilter.serialize (the branch of 2025, at
+/// 39a43a46): byte_length, bits, bit_count, the varint of Integer.MAX_VALUE, then k. Its reader
+/// tested Integer.MIN_VALUE instead (`80 80 80 80 08`); both are read as the marker.
+#[test]
+fn both_cheap_hash_markers_decode_with_their_k_and_no_probe() {
+    for marker in [[0xff, 0xff, 0xff, 0xff, 0x07], [0x80, 0x80, 0x80, 0x80, 0x08]] {
+        let mut bytes = vec![0x02, 0x21, 0x40, 0x80, 0x02];
+        bytes.extend_from_slice(&marker);
+        bytes.push(0x05);
+        let (f, layout) = BloomFilter::decode(&bytes, 0).unwrap();
+        let f = f.expect("a filter");
+        assert_eq!((f.hash(), f.bit_count(), f.hash_function_count(), f.set_bits()), (FilterHash::Cheap, 256, 5, 3));
+        assert_eq!(layout.encoded_len as usize, bytes.len());
+        assert_eq!(layout.stored_geometry, Some((256, 5)));
+        // Written back as the writer writes it: with Integer.MAX_VALUE.
+        assert_eq!(f.encode(), [&[0x02, 0x21, 0x40, 0x80, 0x02, 0xff, 0xff, 0xff, 0xff, 0x07, 0x05][..]].concat());
+        let e = f.murmur().unwrap_err();
+        assert_eq!((e.kind, e.offset()), (ErrorKind::UnsupportedHash, None));
+    }
+    // A Murmur128 filter is itself.
+    let (f, _) = BloomFilter::decode(&[0x01, 0x01, 0x80, 0x02, 0x05], 0).unwrap();
+    assert_eq!(f.as_ref().unwrap().hash(), FilterHash::Murmur128);
+    assert!(f.as_ref().unwrap().murmur().is_ok());
 }
 
 #[test]

@@ -10,7 +10,7 @@
 use std::fmt::Write;
 use std::path::PathBuf;
 use tsfile_bloom::audit::{DEFAULT_HASH, DEFAULT_HYPOTHESIS};
-use tsfile_bloom::filter::{DEFAULT_ERROR_RATE, MAX_ERROR_RATE, MIN_ERROR_RATE};
+use tsfile_bloom::filter::{FilterHash, DEFAULT_ERROR_RATE, MAX_ERROR_RATE, MIN_ERROR_RATE};
 use tsfile_bloom::tsfile::wire::{self, listing, record, scan};
 use tsfile_bloom::tsfile::words::{Text, SLOTS, SLOT_USED, TEMPLATES, TEXTS};
 use tsfile_bloom::tsfile::{BloomEncoding, DataType};
@@ -53,6 +53,16 @@ fn render() -> String {
         "A tail variant's code is its index (`variant_code`).",
         "VARIANTS",
         names(TailVariant::ALL.map(TailVariant::as_str)),
+    );
+    item(
+        "The hash a result names as its variant; its code is its index (`named_hash_code`): the tail variants, then the cheap hash.",
+        "NAMED_HASHES",
+        names(wire::NAMED_HASHES),
+    );
+    item(
+        "The hash that set a filter's bits; its code is its index (`filter_hash_code`).",
+        "FILTER_HASHES",
+        names(FilterHash::ALL.map(FilterHash::as_str)),
     );
     item(
         "Java's canonical names of the supported charsets; a charset's code is its index (`charset_code`).",

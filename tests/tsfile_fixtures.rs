@@ -184,3 +184,29 @@ fn opening_reads_only_the_tail_and_listing_only_the_index() {
         assert!(off + len as u64 <= 7 || off >= meta.meta_offset, "read {off}+{len} touches the data area");
     }
 }
+
+/// The writer an established audit names never equates the C++ writer with a zero-extended tail:
+/// a sign-extended filter is Java's or, without time columns to tell, an older C++ build's on
+/// x86-64 (signed `char`); a zero-extended one without time columns is C++ 2.5 or an older ARM
+/// build (docs/writers.md §1, §6).
+#[test]
+fn the_named_writer_leaves_older_cpp_builds_their_own_tail() {
+    for (name, want) in [
+        ("synthetic_java_hash_tree", "Java writer, or a C++ tsfile writer up to 2025-02 on x86-64"),
+        ("synthetic_java_hash", "Java writer"),
+        (
+            "synthetic_v3_tail_unicode",
+            "C++ tsfile writer with a zero-extended tail (tsfile >= 2.5, or an older build for ARM)",
+        ),
+        ("synthetic_cpp_legacy_no_time_columns", "C++ tsfile writer up to 2025-02 built for ARM"),
+        ("table_unicode", "C++ tsfile >= 2.5 writer"),
+    ] {
+        let e = manifest().into_iter().find(|e| e["name"] == name).unwrap();
+        let r =
+            tsfile::TsFileReader::read(&FileSource::open(dir().join(e["file"].as_str().unwrap())).unwrap()).unwrap();
+        let a = r.audit_info().unwrap();
+        assert_eq!(a.status, AuditStatus::Established, "{name}: {}", a.summary);
+        assert_eq!(a.writer.as_deref(), Some(want), "{name}");
+        assert!(a.summary.contains(want), "{name}: {}", a.summary);
+    }
+}

@@ -14,7 +14,7 @@ use tsfile_bloom::tsfile::view::SeriesInfo;
 use tsfile_bloom::tsfile::wire::{self, listing, record, scan};
 use tsfile_bloom::tsfile::words::{TEMPLATES, TEXTS};
 use tsfile_bloom::tsfile::{read_metadata, DataType, TsFileReader};
-use tsfile_bloom::verdict::{FileVerdict, Reason};
+use tsfile_bloom::verdict::FileVerdict;
 use tsfile_bloom::{BloomFilter, Charset, TailVariant};
 
 fn root() -> PathBuf {
@@ -175,12 +175,12 @@ fn a_file_probe_record_holds_what_the_readers_probe_says() {
                     let listed = r.listed(&path);
                     let p = r.probe_filter_reasoned(&path, variant, charset).unwrap();
                     let mut m = Vec::new();
-                    record::file_probe(&mut m, listed, r.audit().is_some(), p.as_ref());
+                    record::file_probe(&mut m, listed, r.audit().is_some(), p.as_ref(), r.unprobed_reason());
                     assert!(m.len() <= record::CAPACITY);
                     let want = r.probe(&path, variant, charset).unwrap();
                     let ctx = format!("{name} {:?} {variant:?} {charset:?}", String::from_utf8_lossy(&path));
                     assert_eq!(verdicts[m[0] as usize], want.verdict, "{ctx}");
-                    assert_eq!(m[1], want.variant.map_or(wire::NONE, wire::variant_code), "{ctx}");
+                    assert_eq!(m[1], want.variant.map_or(wire::NONE, wire::named_hash_code), "{ctx}");
                     assert_eq!(m[2], want.charset.map_or(wire::NONE, wire::charset_code), "{ctx}");
                     assert_eq!(m[3] == 1, want.confirmed, "{ctx}");
                     assert_eq!(m[4], want.indexed.map_or(wire::NONE, i32::from), "{ctx}");
@@ -198,7 +198,7 @@ fn a_file_probe_record_holds_what_the_readers_probe_says() {
                         at += 3 + 4 * k;
                     }
                     // The reason ends the record, and says the probe's reason as the core words it.
-                    let reason = p.as_ref().map_or(Reason::NoFilter, |(_, r)| *r);
+                    let reason = p.as_ref().map_or(r.unprobed_reason(), |(_, r)| *r);
                     assert_eq!(m.len() - at, record::REASON_FIELDS.len(), "{ctx}");
                     let summary = r.audit().map(|a| a.summary.as_str());
                     assert_eq!(reason_text(&m[at..], summary), want.reason, "{ctx}");
@@ -213,7 +213,7 @@ fn a_file_probe_record_holds_what_the_readers_probe_says() {
     for v in 0..3 {
         assert!(seen.iter().any(|&(x, _)| x == v), "verdict {v}: {seen:?}");
     }
-    for kind in [0, 1, 3, 4, 5, 6, 7] {
+    for kind in [0, 1, 3, 4, 5, 6, 7, 8] {
         assert!(seen.iter().any(|&(_, x)| x == kind), "reason kind {kind}: {seen:?}");
     }
 }
@@ -271,6 +271,9 @@ fn the_fast_scan_gives_bloom_info_and_probe_many_as_before_the_index_is_read() {
             match want {
                 Value::Null => assert!(got.is_nan(), "{name} {key}: {got}"),
                 Value::Bool(b) => assert_eq!(got, f64::from(u8::from(*b)), "{name} {key}"),
+                Value::String(e) if *key == "hash" => {
+                    assert_eq!(tsfile_bloom::filter::FilterHash::ALL[got as usize].as_str(), e, "{name} {key}")
+                }
                 Value::String(e) => {
                     assert_eq!(tsfile_bloom::tsfile::BloomEncoding::ALL[got as usize].as_str(), e, "{name} {key}")
                 }
@@ -284,7 +287,7 @@ fn the_fast_scan_gives_bloom_info_and_probe_many_as_before_the_index_is_read() {
             .unwrap()
             .keys()
             .map(String::as_str)
-            .filter(|k| !["indexedItems", "filledPastDesign"].contains(k))
+            .filter(|k| !["indexedItems", "filledPastDesign", "cppSizedFor"].contains(k))
             .collect();
         let mut names = scan::FIGURE_NAMES[1..].to_vec();
         names.sort_unstable();
@@ -345,7 +348,8 @@ fn staged_batches_answer_as_the_reader_and_the_filter_do_key_by_key() {
             batch::file_probe(&mut one, &r, &paths[0], variant, charset).unwrap();
             let mut want = Vec::new();
             let p = r.probe_filter_reasoned(&paths[0], rule_args(variant, charset).0, rule_args(variant, charset).1);
-            record::file_probe(&mut want, r.listed(&paths[0]), r.audit().is_some(), p.unwrap().as_ref());
+            let (listed, audited, unprobed) = (r.listed(&paths[0]), r.audit().is_some(), r.unprobed_reason());
+            record::file_probe(&mut want, listed, audited, p.unwrap().as_ref(), unprobed);
             assert_eq!(one, want, "{name}");
         }
         // The fast scan over staged paths is TailScan's, path by path.

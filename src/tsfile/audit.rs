@@ -5,11 +5,19 @@
 //! the hashes the audit reproduced ([`super::probe`]).
 
 use crate::encoder::{BuiltIn, PathEncoder};
-use crate::filter::BloomFilter;
+use crate::filter::{BloomFilter, FilterHash};
 use crate::hash::{bit_index, hash32_seeds, variants_can_differ, TailVariant, MAX_SEEDS};
 use crate::path::Charset;
 use crate::tsfile::{Paths, Series};
 use std::borrow::Cow;
+
+/// What the audit of a cheap-hash filter says ([`AuditStatus::UnsupportedHash`]).
+pub const CHEAP_HASH_SUMMARY: &str = "the filter uses TsFile's experimental cheap hash (Java's Objects.hash of \
+     the path and the seed), which this reader does not evaluate: its bits cannot be rebuilt from the index, \
+     so they are neither confirmed nor found inconsistent, and every probe is 'unknown'";
+
+/// The writer of a cheap-hash filter, as far as its marker tells.
+pub const CHEAP_HASH_WRITER: &str = "Java writer with the experimental cheap hash (unreleased)";
 
 /// The hash a probe uses when no audit established one: Java's, over the path's UTF-8.
 pub const DEFAULT_HASH: (TailVariant, Charset) = (TailVariant::Java, Charset::Utf8);
@@ -115,6 +123,9 @@ pub enum AuditStatus {
     Ambiguous,
     /// No hypothesis reproduces the stored bits.
     NotReproduced,
+    /// The filter's bits were set by a hash this reader does not evaluate (the experimental cheap
+    /// hash, docs/writers.md §7): they cannot be rebuilt, so nothing is confirmed or found wrong.
+    UnsupportedHash,
 }
 
 serialize_as_str!(AuditStatus);
@@ -127,6 +138,7 @@ impl AuditStatus {
             AuditStatus::Established => "established",
             AuditStatus::Ambiguous => "ambiguous",
             AuditStatus::NotReproduced => "not_reproduced",
+            AuditStatus::UnsupportedHash => "unsupported_hash",
         }
     }
 }
@@ -235,6 +247,9 @@ pub fn audit_paths(filter: Option<&BloomFilter>, series: &[Series], paths: &Path
             ..base
         };
     };
+    if filter.hash() == FilterHash::Cheap {
+        return Audit { status: AuditStatus::UnsupportedHash, summary: CHEAP_HASH_SUMMARY.into(), ..base };
+    }
     let stored = filter.logical_bits();
 
     // Only vary the dimensions that can change a path.

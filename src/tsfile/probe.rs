@@ -7,7 +7,7 @@
 use super::audit::{Audit, DEFAULT_HASH};
 use super::verdict::{FileVerdict, Reason};
 use crate::encoder::{BuiltIn, PathEncoder};
-use crate::filter::{BloomFilter, Probe, Verdict};
+use crate::filter::{BloomFilter, FilterHash, Probe, Verdict};
 use crate::hash::{variants_can_differ, TailVariant};
 use crate::path::Charset;
 
@@ -94,6 +94,9 @@ pub fn probe_by_rule(
     path: &[u8],
     encoder: &dyn PathEncoder,
 ) -> crate::Result<(FileProbe, Reason)> {
+    // A cheap-hash filter is not probed at all: its verdicts are "unknown" (VerdictRule::verdict)
+    // and a reader reports it without a probe (TsFileReader::probe_filter_reasoned).
+    let filter = filter.murmur()?;
     let (used_variant, used_charset) = rule.used;
     let used = rule.used;
     let key = |cs: Charset| encoder.encode(path, cs);
@@ -257,7 +260,11 @@ impl VerdictRule {
 
     /// `path`'s verdict (UTF-8, as stored in the index), exactly as [`probe_file_with`] gives it,
     /// without per-seed records or reasons.
+    /// A filter of a hash this reader does not evaluate (the cheap hash) says "unknown" for every path.
     pub fn verdict(&self, filter: &BloomFilter, path: &[u8], encoder: &dyn PathEncoder) -> crate::Result<FileVerdict> {
+        if filter.hash() != FilterHash::Murmur128 {
+            return Ok(FileVerdict::Unknown);
+        }
         let all_set = |(v, cs): (TailVariant, Charset)| Ok(filter.might_contain(&encoder.encode(path, cs)?, v));
         Ok(self.decide(path, all_set(self.used)?, |i| all_set(self.others[i]))?.verdict())
     }

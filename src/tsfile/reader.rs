@@ -15,7 +15,7 @@ use super::view::{lossy_opt, SeriesInfo, TableSchemaInfo};
 use super::view::{AuditInfo, BloomInfo, ErrorInfo, FileInfo, FileProbeInfo, Listing, MetadataInfo, PropertyInfo};
 use super::{parse_metadata, Envelope, IndexWalk, Paths, Series, TsFileMetadata};
 use crate::error::{Error, Result};
-use crate::filter::BloomFilter;
+use crate::filter::{BloomFilter, FilterHash};
 use crate::hash::TailVariant;
 use crate::path::Charset;
 use crate::source::ReadAt;
@@ -39,6 +39,8 @@ pub struct TsFileReader<E: PathEncoder = BuiltIn> {
     indexed: Vec<(i32, u32)>,
     /// Per record of the walk, its verdict under the file's rules (the listing's maybePresent).
     verdicts: Vec<Option<bool>>,
+    /// The C++ writer's count of the walk's records in index order ([`crate::design::cpp_path_count`]).
+    cpp_names: Option<u64>,
     encoder: E,
 }
 
@@ -73,6 +75,7 @@ impl<E: PathEncoder> TsFileReader<E> {
             paths: Paths::default(),
             indexed: Vec::new(),
             verdicts: Vec::new(),
+            cpp_names: None,
             encoder,
         }
     }
@@ -120,6 +123,7 @@ impl<E: PathEncoder> TsFileReader<E> {
                 self.indexed[at] = (h, i as u32 + 1);
             }
         }
+        self.cpp_names = Some(crate::design::cpp_path_count(walk.series.iter().map(|s| &s.measurement[..])));
         self.walk = Some(walk);
         self.reaudit();
     }
@@ -190,7 +194,7 @@ impl<E: PathEncoder> TsFileReader<E> {
     }
 
     pub fn bloom_info(&self) -> BloomInfo {
-        BloomInfo::of(&self.meta.bloom, self.indexed_items())
+        BloomInfo::of(&self.meta.bloom, self.indexed_items(), self.audit.as_ref().and(self.cpp_names))
     }
 
     pub fn properties(&self) -> Vec<PropertyInfo> {
@@ -290,13 +294,25 @@ impl<E: PathEncoder> TsFileReader<E> {
         let listed = self.listed(path);
         let (probe, reason) = match self.probe_filter_reasoned(path, variant, charset)? {
             Some((fp, reason)) => (Some(fp), reason),
-            None => (None, Reason::NoFilter),
+            None => (None, self.unprobed_reason()),
         };
-        Ok(FileProbeInfo::of(path, probe, self.reason_text(reason, listed), listed))
+        let hash = self.filter().map(|f| f.hash());
+        Ok(FileProbeInfo::of(path, probe, hash, self.reason_text(reason, listed), listed))
     }
 
-    /// [`probe`](Self::probe) as the core's values: None when the file has no filter (the
-    /// verdict is then "unknown", for [`Reason::NoFilter`]).
+    /// Why a probe of this file is made without its filter ([`probe_filter`](Self::probe_filter)
+    /// gives None): the file has none ([`Reason::NoFilter`]), or its hash is one this reader does
+    /// not evaluate ([`Reason::CheapHash`]). Either way the verdict is "unknown".
+    pub fn unprobed_reason(&self) -> Reason {
+        match self.filter() {
+            Some(f) if f.hash() == FilterHash::Cheap => Reason::CheapHash,
+            _ => Reason::NoFilter,
+        }
+    }
+
+    /// [`probe`](Self::probe) as the core's values: None when the file has no filter, or one of a
+    /// hash this reader does not evaluate (the verdict is then "unknown", for
+    /// [`unprobed_reason`](Self::unprobed_reason)).
     pub fn probe_filter(
         &self,
         path: &[u8],
@@ -315,7 +331,9 @@ impl<E: PathEncoder> TsFileReader<E> {
         variant: Option<TailVariant>,
         charset: Option<Charset>,
     ) -> Result<Option<(FileProbe, Reason)>> {
-        let Some(filter) = self.meta.bloom.filter.as_ref() else { return Ok(None) };
+        let Some(filter) = self.meta.bloom.filter.as_ref().filter(|f| f.hash() == FilterHash::Murmur128) else {
+            return Ok(None);
+        };
         let chosen;
         let rule = match (variant, charset) {
             (None, None) => &self.rule,

@@ -71,6 +71,9 @@ pub const NO_FILTER_REASON: &str = TEXTS[Text::NoFilter as usize];
 pub enum Reason {
     /// The file has no Bloom filter (its probes are "unknown").
     NoFilter,
+    /// The filter's bits were set by the experimental cheap hash, which this reader does not
+    /// evaluate (its probes are "unknown").
+    CheapHash,
     /// Every probed bit is set under the hash used. `writer`: the hash used is forced off the
     /// ones the file's index reproduces, and every one of those finds a clear bit — the first of
     /// them and its clear seeds (bit j: seed j), so the words can say the writer never added the
@@ -112,6 +115,7 @@ impl Reason {
         let none = crate::audit::DEFAULT_HASH; // a value the template does not name
         let template = match *self {
             Reason::NoFilter => T::NoFilter,
+            Reason::CheapHash => T::CheapHash,
             Reason::AllSet { writer: Some(_), .. } => T::AllSetNotTheWriters,
             Reason::AllSet { confirmed: true, .. } => T::AllSetConfirmed,
             Reason::AllSet { .. } => T::AllSet,
@@ -159,7 +163,9 @@ impl Reason {
     pub fn verdict(&self) -> FileVerdict {
         match self {
             Reason::AllSet { .. } | Reason::AllSetUnderOther { .. } => FileVerdict::Maybe,
-            Reason::NoFilter | Reason::AuditReproducedNothing | Reason::CharsetNotEstablished => FileVerdict::Unknown,
+            Reason::NoFilter | Reason::CheapHash | Reason::AuditReproducedNothing | Reason::CharsetNotEstablished => {
+                FileVerdict::Unknown
+            }
             Reason::ClearConfirmed { .. } | Reason::ClearAsciiTail | Reason::ClearUnderEvery { .. } => {
                 FileVerdict::Absent
             }

@@ -3,15 +3,15 @@
 //! built here from the format's own types, so the reader decides and the wasm layer only
 //! converts (as `crate::leveldb::view` for LevelDB).
 
-use super::audit::{Audit, AuditStatus, HypothesisResult};
+use super::audit::{Audit, AuditStatus, HypothesisResult, CHEAP_HASH_WRITER};
 use super::probe::FileProbe;
 use super::verdict::{FileVerdict, Listed};
 use super::TsFileMetadata;
 use super::{category_name, data_type_name, BloomEncoding, BloomField, DataType, Property, Series, TableSchema};
-use crate::design::filled_past_design;
+use crate::design::{cpp_sizing_for, filled_past_design};
 use crate::error::{Error, ErrorKind};
-use crate::filter::{Probe, SeedProbe, Stats, Verdict};
-use crate::hash::TailVariant;
+use crate::filter::{BloomFilter, FilterHash, Probe, SeedProbe, Stats, Verdict};
+use crate::hash::{NamedHash, TailVariant};
 use crate::path::Charset;
 use serde::Serialize;
 
@@ -48,6 +48,9 @@ pub struct BloomInfo {
     /// Also reported for an empty v3 (or legacy C++) filter, which stores its geometry.
     pub bit_count: Option<u32>,
     pub hash_function_count: Option<u32>,
+    /// The hash that set the bits (None without a filter): Murmur128, or the experimental
+    /// cheap hash, which this reader does not evaluate.
+    pub hash: Option<FilterHash>,
     pub set_bits: Option<u64>,
     pub fill_ratio: Option<f64>,
     pub estimated_items: Option<f64>,
@@ -60,12 +63,17 @@ pub struct BloomInfo {
     /// More `indexed_items` than the most keys the writers' sizing plans this m and k for
     /// ([`crate::design`]): sized for fewer keys than it holds. None: unknown.
     pub filled_past_design: Option<bool>,
+    /// The C++ writer's sizing recognised in m and k ([`crate::design::cpp_sizing_for`]): the count
+    /// of measurement names it sized for, fewer than the `indexed_items` the filter holds. None:
+    /// the geometry does not tell that rule, or the index is not read.
+    pub cpp_sized_for: Option<u64>,
 }
 
 impl BloomInfo {
     /// The filter field's facts; `indexed_items` (from the audit, None before the index is read)
-    /// sets the n of the formula's figures.
-    pub fn of(b: &BloomField, indexed_items: Option<u64>) -> BloomInfo {
+    /// sets the n of the formula's figures; `cpp_names`, the C++ writer's count of the index
+    /// ([`crate::design::cpp_path_count`]), tells whether its sizing rule explains m and k.
+    pub fn of(b: &BloomField, indexed_items: Option<u64>, cpp_names: Option<u64>) -> BloomInfo {
         let f = b.filter.as_ref();
         let stats: Option<Stats> = f.map(|f| f.stats(indexed_items.map(|n| n as f64)));
         // An empty v3 (or legacy C++) filter still stores its geometry: reported, with 0 bits set.
@@ -79,6 +87,7 @@ impl BloomInfo {
             byte_length: b.layout.map(|l| l.byte_length),
             bit_count: geometry.map(|g| g.0),
             hash_function_count: geometry.map(|g| g.1),
+            hash: f.map(BloomFilter::hash),
             set_bits: stats.map(|s| s.set_bits).or(empty_geometry.map(|_| 0)),
             fill_ratio: stats.map(|s| s.fill_ratio),
             estimated_items: stats.map(|s| s.estimated_items),
@@ -87,6 +96,9 @@ impl BloomInfo {
             fpp_from_fill: stats.map(|s| s.fpp_from_fill),
             optimal_k: stats.map(|s| s.optimal_k),
             filled_past_design: geometry.and_then(|(m, k)| filled_past_design(m, k, indexed_items)),
+            cpp_sized_for: f
+                .zip(cpp_names.zip(indexed_items))
+                .and_then(|(f, (names, holds))| cpp_sizing_for(f.bit_count(), f.hash_function_count(), names, holds)),
         }
     }
 }
@@ -167,8 +179,8 @@ impl HypothesisInfo {
 pub struct AuditInfo {
     pub status: AuditStatus,
     pub summary: String,
-    #[serde(serialize_with = "crate::hash::serialize_variant_opt")]
-    pub variant: Option<TailVariant>,
+    /// The established tail variant, or `cheap` for a filter of the cheap hash.
+    pub variant: Option<NamedHash>,
     pub charset: Option<Charset>,
     pub charsets: Vec<Charset>,
     pub charsets_unavailable: Vec<Charset>,
@@ -185,12 +197,15 @@ impl AuditInfo {
     pub fn of(a: &Audit) -> AuditInfo {
         let has_time = a.time_column_count > 0;
         let chosen = a.writer_hypothesis();
-        let writer =
-            chosen.filter(|_| a.status == AuditStatus::Established).map(|i| a.results[i].hypothesis.writer(has_time));
+        let cheap = a.status == AuditStatus::UnsupportedHash;
+        let writer = match chosen.filter(|_| a.status == AuditStatus::Established) {
+            Some(i) => Some(a.results[i].hypothesis.writer(has_time)),
+            None => cheap.then(|| CHEAP_HASH_WRITER.to_string()),
+        };
         AuditInfo {
             status: a.status,
             summary: a.summary.clone(),
-            variant: a.variant,
+            variant: if cheap { Some(NamedHash::Cheap) } else { a.variant.map(NamedHash::from) },
             charset: a.charset,
             charsets: a.charsets.clone(),
             charsets_unavailable: a.charsets_unavailable.clone(),
@@ -227,8 +242,9 @@ impl From<(TailVariant, Charset, Probe)> for OtherProbe {
 pub struct FileProbeInfo {
     pub path: String,
     pub verdict: FileVerdict,
-    #[serde(serialize_with = "crate::hash::serialize_variant_opt")]
-    pub variant: Option<TailVariant>,
+    /// The hash whose bits are reported: a tail variant, or `cheap` for a filter of the cheap
+    /// hash (not probed); None without a filter.
+    pub variant: Option<NamedHash>,
     pub charset: Option<Charset>,
     pub confirmed: bool,
     pub reason: String,
@@ -239,15 +255,22 @@ pub struct FileProbeInfo {
 }
 
 impl FileProbeInfo {
-    /// A probe of `path` as the API shows it: `probe` None when the file has no filter (the
-    /// verdict is then "unknown"); `reason` is its sentence, `listed` what the index says.
-    pub fn of(path: &[u8], probe: Option<FileProbe>, reason: String, listed: Listed) -> FileProbeInfo {
+    /// A probe of `path` as the API shows it: `probe` None when the file has no filter, or one
+    /// of a hash this reader does not evaluate (the verdict is then "unknown"); `hash`, the
+    /// filter's, if any; `reason` is its sentence, `listed` what the index says.
+    pub fn of(
+        path: &[u8],
+        probe: Option<FileProbe>,
+        hash: Option<FilterHash>,
+        reason: String,
+        listed: Listed,
+    ) -> FileProbeInfo {
         let indexed = listed.indexed();
         let Some(fp) = probe else {
             return FileProbeInfo {
                 path: lossy(path),
                 verdict: FileVerdict::Unknown,
-                variant: None,
+                variant: (hash == Some(FilterHash::Cheap)).then_some(NamedHash::Cheap),
                 charset: None,
                 confirmed: false,
                 reason,
@@ -259,7 +282,7 @@ impl FileProbeInfo {
         FileProbeInfo {
             path: lossy(path),
             verdict: fp.verdict,
-            variant: Some(fp.variant),
+            variant: Some(NamedHash::Murmur(fp.variant)),
             charset: Some(fp.charset),
             confirmed: fp.confirmed,
             reason,

@@ -24,6 +24,7 @@ macro_rules! texts {
 
 texts! {
     NoFilter => "the file has no Bloom filter; look the path up in the index",
+    CheapHash => "the filter was written with TsFile's experimental cheap hash (Java's Objects.hash of the path object and the seed), which this reader does not evaluate, so its bits cannot show the path absent; look the path up in the index",
     EveryBitSetUnder => "every probed bit is set under the ",
     Hash => " hash",
     ConfirmedByIndex => " (confirmed by the file's index)",
@@ -98,6 +99,7 @@ const fn t(x: Text) -> u8 {
 
 templates! {
     NoFilter => [t(Text::NoFilter)],
+    CheapHash => [t(Text::CheapHash)],
     AllSet => [t(Text::EveryBitSetUnder), SLOT_USED, t(Text::Hash), t(Text::MayBePresent)],
     AllSetConfirmed => [t(Text::EveryBitSetUnder), SLOT_USED, t(Text::Hash), t(Text::ConfirmedByIndex), t(Text::MayBePresent)],
     AllSetNotTheWriters => [

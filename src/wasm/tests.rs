@@ -89,7 +89,8 @@ fn listing_columns_and_probe_record_are_the_cores_layouts_copied() {
     assert_eq!(at, probe_record());
     let mut want = Vec::new();
     let p = reader.probe_filter_reasoned(key, None, None).expect("probe");
-    crate::tsfile::wire::record::file_probe(&mut want, reader.listed(key), reader.audit().is_some(), p.as_ref());
+    let (listed, audited) = (reader.listed(key), reader.audit().is_some());
+    crate::tsfile::wire::record::file_probe(&mut want, listed, audited, p.as_ref(), reader.unprobed_reason());
     let record = js_sys::Int32Array::new(&memory.buffer()).subarray(at / 4, at / 4 + want.len() as u32).to_vec();
     assert_eq!(record, want);
     assert_eq!((record[0], record[4]), (1, 1), "maybe, and indexed");

@@ -13,5 +13,6 @@ pub fn reason_kind(r: &Reason) -> u8 {
         Reason::ClearConfirmed { .. } => 5,
         Reason::ClearAsciiTail => 6,
         Reason::ClearUnderEvery { .. } => 7,
+        Reason::CheapHash => 8,
     }
 }

@@ -214,3 +214,33 @@ test('CLI: inspect --json schema, probe, verify and exit codes', () => {
   assert.equal(cli('frobnicate', filePath(e)).status, 2);
   assert.equal(cli('probe', filePath(e), 'x', '--variant', 'md5').status, 2);
 });
+
+test("the C++ writer's sizing: bloomInfo().cppSizedFor and the CLI name the measurement names a filter was sized for", async () => {
+  // The generator's count of the writer's measurement-name changes (gen_tsfiles.py cpp_path_count)
+  // and the keys it inserted: 100 devices sharing "s1" counted as 1.
+  const e = byName('tree_past_design');
+  assert.equal(e.bloom.n_cpp_path_count, 1);
+  const t = await openTsFile(filePath(e));
+  try {
+    assert.equal(t.bloomInfo().cppSizedFor, null, 'nothing to count before the index is read');
+    await t.loadIndex();
+    const b = t.bloomInfo();
+    assert.deepEqual([b.cppSizedFor, b.indexedItems, b.filledPastDesign], [e.bloom.n_cpp_path_count, e.series.length, true]);
+  } finally {
+    await t.close();
+  }
+  const j = JSON.parse(cli('inspect', filePath(e), '--json').stdout);
+  assert.equal(j.bloom_filter.cpp_sized_for, 1);
+  assert.match(cli('inspect', filePath(e)).stdout, /\n {11}sized for 1 measurement names \(the C\+\+ writer's count\), holds 100 keys: filled past its design\n/);
+  // A small file's 256 bits are the sizing of either count: no rule is claimed.
+  const small = byName('table_multi_tables');
+  const s = await openTsFile(filePath(small));
+  try {
+    await s.loadIndex();
+    assert.ok(small.bloom.n_cpp_path_count < s.bloomInfo().indexedItems);
+    assert.equal(s.bloomInfo().cppSizedFor, null);
+  } finally {
+    await s.close();
+  }
+  assert.equal('cpp_sized_for' in JSON.parse(cli('inspect', filePath(small), '--json').stdout).bloom_filter, false);
+});

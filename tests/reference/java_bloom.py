@@ -128,6 +128,50 @@ def bit_for(h, m):
     return abs(h) % m
 
 
+def java_int(v):
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v >= 1 << 31 else v
+
+
+def string_hash_code(text):
+    """Java String.hashCode: s[0]*31^(n-1) + ... over the UTF-16 code units, in int arithmetic."""
+    h = 0
+    units = text.encode("utf-16-be")
+    for i in range(0, len(units), 2):
+        h = java_int(31 * h + (units[i] << 8 | units[i + 1]))
+    return h
+
+
+def arrays_hash_code(hashes):
+    """Java Arrays.hashCode(Object[]) from the elements' hash codes (a null element counts 0)."""
+    h = 1
+    for e in hashes:
+        h = java_int(31 * h + e)
+    return h
+
+
+def objects_hash(*hashes):
+    """Java Objects.hash(a, b, ...) = Arrays.hashCode(new Object[] {a, b, ...})."""
+    return arrays_hash_code(hashes)
+
+
+def path_hash_code(segments, measurement, full_path_class=True):
+    """hashCode of the Path the cheap hash is given: FullPath's is its StringArrayDeviceID's
+    (Arrays.hashCode of the segments, null as 0) plus the measurement's; a plain Path's is that of
+    its full path string (segments joined by '.', null as "null", then '.' and the measurement)."""
+    if full_path_class:
+        device = arrays_hash_code([0 if s is None else string_hash_code(s) for s in segments])
+        return java_int(device + string_hash_code(measurement))
+    full = ".".join("null" if s is None else s for s in segments) + "." + measurement
+    return string_hash_code(full)
+
+
+def cheap_bit(path_hash, seed, m):
+    """BloomFilter.hash(Path, cap, seed) of the cheap mode: |Objects.hash(path, seed)| mod m (MIN_VALUE as 0);
+    Integer.hashCode(seed) is the seed."""
+    return bit_for(objects_hash(path_hash, seed), m)
+
+
 def uvarint(v):
     out = bytearray()
     while v & ~0x7F:
@@ -167,6 +211,13 @@ def self_test():
     assert hash32("root.设备.s1".encode(), 5, signed=False) == 1978455175
     got = [hash32("root.sg.d1.温度".encode(), s) for s in SEEDS[:5]]
     assert got == [1225016292, -978465665, -86175877, 1602773399, 662830983], got
+    # Java: "a".hashCode() = 97, "root".hashCode() = 3506402, "温度".hashCode() = 0x6e29 * 31 + 0x5ea6.
+    assert string_hash_code("a") == 97 and string_hash_code("root") == 3506402
+    assert string_hash_code("温度") == 0x6E29 * 31 + 0x5EA6
+    assert string_hash_code("😀") == java_int(0xD83D * 31 + 0xDE00)  # two UTF-16 units
+    # Objects.hash(x, 5) = 31 * (31 + x) + 5, wrapping as int.
+    assert objects_hash(97, 5) == 31 * (31 + 97) + 5
+    assert objects_hash(2**31 - 1, 5) == java_int(31 * (31 + 2**31 - 1) + 5)
     print("java_bloom.py self-test: ok")
 
 

@@ -145,7 +145,7 @@ export function createProbeView(ctx) {
     // filter said under which hash, and what the index says of the path.
     $('verdict-reason').textContent = sentence(r.reason ?? '');
     $('verdict-sound').textContent = r.variant
-      ? `Probed with ${VARIANT_LABELS[r.variant] ?? r.variant} · ${r.charset}${r.forced ? ' (chosen in the menus above)' : ''}.`
+      ? `Probed with ${VARIANT_LABELS[r.variant] ?? r.variant}${r.charset ? ` · ${r.charset}` : ''}${r.forced ? ' (chosen in the menus above)' : ''}.`
       : '';
     ctx.cur.highlights = r.probes.map((p, i) => ({ bit: p.bit, color: seedColor(i), set: p.set, seed: p.seed }));
     ctx.map.setHighlights(ctx.cur.highlights);

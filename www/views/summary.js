@@ -103,5 +103,6 @@ function hashUsed(audit, st) {
   if (st === 'ambiguous') return `java or zero-extended (they agree on every indexed path) · ${charset}`;
   if (st === 'no_filter') return 'none (no filter)';
   if (st === 'not_reproduced') return 'not established: no tail variant and charset tried rebuilds the bits';
+  if (st === 'unsupported_hash') return `${VARIANT_LABELS.cheap}: its bits cannot be rebuilt, and every probe is unknown`;
   return 'unknown: the index could not be read';
 }

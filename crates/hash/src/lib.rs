@@ -38,10 +38,13 @@ impl TailVariant {
         }
     }
 
+    /// The variant of a name (case-insensitive). A writer's name is none: the C++ writer's tail
+    /// depends on its build (zero-extended since tsfile 2.5 and on ARM, sign-extended as Java's
+    /// in older x86-64 builds, docs/writers.md §2), so `cpp` names no variant.
     pub fn from_name(name: &str) -> Option<TailVariant> {
         match name.to_ascii_lowercase().as_str() {
             "java" | "sign-extended" | "signed" => Some(TailVariant::Java),
-            "zero-extended" | "zero" | "unsigned" | "cpp" | "c++" => Some(TailVariant::ZeroExtended),
+            "zero-extended" | "zero" | "unsigned" => Some(TailVariant::ZeroExtended),
             _ => None,
         }
     }

@@ -1,7 +1,8 @@
 //! Calls over keys the bindings staged ([`Staged`]), taking the codes JS passes — a variant's and
 //! a charset's ([`super::NONE`]: automatic) and, for a filter, whether a key is UTF-8 text to
 //! re-encode ([`KeyCoding`]) — and answering in the layouts the bindings copy out as typed arrays
-//! (one byte per verdict; a filter's probe rows; a single probe's [`record`]).
+//! (one byte per verdict; a filter's probe rows; a single probe's [`record`]). A filter of a hash
+//! this reader does not evaluate (the cheap hash) is an `unsupported_hash` error in the filter calls.
 
 use super::scan::TailScan;
 use super::{charset_of, filter_charset, filter_variant, record, variant_of, verdict_code};
@@ -44,6 +45,7 @@ impl KeyCoding {
 
 /// [`BloomFilter::probe_many`] over the first `count` staged keys: per key `1 + 2k` numbers.
 pub fn filter_probes(f: &BloomFilter, s: &Staged, count: usize, c: KeyCoding) -> Result<Vec<i32>> {
+    let f = f.murmur()?;
     let (keys, ends) = c.batch(s, count)?;
     // Sized by the keys staged (checked against the caller's count), written in place.
     let mut rows = vec![0i32; ends.len() * (1 + 2 * f.hash_function_count() as usize)];
@@ -53,6 +55,7 @@ pub fn filter_probes(f: &BloomFilter, s: &Staged, count: usize, c: KeyCoding) ->
 
 /// [`BloomFilter::might_contain_many`] over the first `count` staged keys: 1 (maybe) or 0 each.
 pub fn filter_verdicts(f: &BloomFilter, s: &Staged, count: usize, c: KeyCoding) -> Result<Vec<u8>> {
+    let f = f.murmur()?;
     let (keys, ends) = c.batch(s, count)?;
     let mut out = Vec::with_capacity(ends.len());
     f.might_contain_many(&keys, &ends, c.variant, &mut out).map_err(|_| Staged::bad_ends())?;
@@ -61,13 +64,14 @@ pub fn filter_verdicts(f: &BloomFilter, s: &Staged, count: usize, c: KeyCoding) 
 
 /// [`BloomFilter::add_many`] of the first `count` staged keys.
 pub fn filter_add(f: &mut BloomFilter, s: &Staged, count: usize, c: KeyCoding) -> Result<()> {
+    f.murmur()?;
     let (keys, ends) = c.batch(s, count)?;
     f.add_many(&keys, &ends, c.variant).map_err(|_| Staged::bad_ends())
 }
 
 /// A filter probe of `key` into `out` ([`record::filter_probe`]).
 pub fn filter_probe(out: &mut Vec<i32>, f: &BloomFilter, key: &[u8], c: KeyCoding) -> Result<()> {
-    record::filter_probe(out, f, &c.key(key)?, c.variant);
+    record::filter_probe(out, f.murmur()?, &c.key(key)?, c.variant);
     Ok(())
 }
 
@@ -81,7 +85,7 @@ pub fn file_probe<E: PathEncoder>(
     charset: i32,
 ) -> Result<()> {
     let probe = r.probe_filter_reasoned(path, variant_of(variant)?, charset_of(charset)?)?;
-    record::file_probe(out, r.listed(path), r.audit().is_some(), probe.as_ref());
+    record::file_probe(out, r.listed(path), r.audit().is_some(), probe.as_ref(), r.unprobed_reason());
     Ok(())
 }
 

@@ -22,8 +22,8 @@ use super::audit::DEFAULT_HASH;
 use super::verdict::FileVerdict;
 use super::BloomEncoding;
 use crate::error::{Error, Result};
-use crate::filter::{BloomFilter, Verdict};
-use crate::hash::TailVariant;
+use crate::filter::{BloomFilter, FilterHash, Verdict};
+use crate::hash::{NamedHash, TailVariant};
 use crate::path::Charset;
 
 /// What a code of "none" is, and an argument of "automatic" (the audit's choice).
@@ -58,6 +58,25 @@ pub fn filter_variant(code: i32) -> Result<TailVariant> {
     Ok(variant_of(code)?.unwrap_or(DEFAULT_HASH.0))
 }
 
+/// The code of the hash a result names ([`NamedHash`]): a tail variant's code, or [`CHEAP`].
+pub fn named_hash_code(h: NamedHash) -> i32 {
+    match h {
+        NamedHash::Murmur(v) => variant_code(v),
+        NamedHash::Cheap => CHEAP,
+    }
+}
+
+/// A result's hash code for the cheap hash: after the tail variants' codes.
+pub const CHEAP: i32 = TailVariant::ALL.len() as i32;
+
+/// The names of the hashes a result names, by their codes ([`named_hash_code`]).
+pub const NAMED_HASHES: [&str; 3] = ["java", "zero-extended", "cheap"];
+
+/// A filter hash's code: its index in [`FilterHash::ALL`].
+pub fn filter_hash_code(h: FilterHash) -> i32 {
+    h as i32 // declared in the order of ALL (the tests check it)
+}
+
 /// A charset's code: its index in [`Charset::ALL`].
 pub fn charset_code(cs: Charset) -> i32 {
     cs as i32 // declared in the order of ALL (the tests check it)
@@ -85,12 +104,19 @@ fn of<T: Copy>(code: i32, all: &[T], what: &'static str) -> Result<Option<T>> {
     usize::try_from(code).ok().and_then(|i| all.get(i)).map(|&t| Some(t)).ok_or_else(|| Error::invalid_argument(what))
 }
 
-/// A filter's geometry and fill as the bindings hand it over at once, in this order.
-pub const GEOMETRY: [&str; 4] = ["bitCount", "hashFunctionCount", "byteLength", "setBits"];
+/// A filter's geometry and fill as the bindings hand it over at once, in this order (`hash`:
+/// its code, [`filter_hash_code`]).
+pub const GEOMETRY: [&str; 5] = ["bitCount", "hashFunctionCount", "byteLength", "setBits", "hash"];
 
 /// [`GEOMETRY`]'s figures of `f`.
-pub fn geometry(f: &BloomFilter) -> [f64; 4] {
-    [f64::from(f.bit_count()), f64::from(f.hash_function_count()), f64::from(f.byte_length()), f.set_bits() as f64]
+pub fn geometry(f: &BloomFilter) -> [f64; 5] {
+    [
+        f64::from(f.bit_count()),
+        f64::from(f.hash_function_count()),
+        f64::from(f.byte_length()),
+        f.set_bits() as f64,
+        f64::from(filter_hash_code(f.hash())),
+    ]
 }
 
 /// Bytes from a file's end that the bindings read first when opening it, and all that the fast
@@ -119,6 +145,15 @@ mod tests {
         for (i, &e) in BloomEncoding::ALL.iter().enumerate() {
             assert_eq!(encoding_code(e), i as i32);
         }
+        for (i, &h) in FilterHash::ALL.iter().enumerate() {
+            assert_eq!(filter_hash_code(h), i as i32);
+        }
+        let named = TailVariant::ALL.map(NamedHash::Murmur);
+        for h in named.into_iter().chain([NamedHash::Cheap]) {
+            assert_eq!(NAMED_HASHES[named_hash_code(h) as usize], h.as_str());
+        }
+        // A result's cheap code is no variant an argument may name.
+        assert_eq!(variant_of(CHEAP).unwrap_err().kind, crate::ErrorKind::InvalidArgument);
         assert_eq!(variant_of(NONE).unwrap(), None);
         assert_eq!(charset_of(NONE).unwrap(), None);
         for bad in [2, -2, i32::MAX] {

@@ -3,7 +3,8 @@
 //! "Boundary"). js/wire.js decodes both records.
 //!
 //! A file probe ([`file_probe`], `TsFile#probe`): the fields [`FILE_FIELDS`] — verdict
-//! ([`super::verdict_code`]), variant and charset (their codes, [`super::NONE`] without a filter),
+//! ([`super::verdict_code`]), variant and charset (their codes, [`super::NONE`] without a filter;
+//! the variant [`super::CHEAP`] for a filter of the cheap hash, which is not probed),
 //! confirmed (0/1), indexed (0, 1, or [`super::NONE`] when the index cannot tell: not read, or
 //! not among the series listed before the walk's error), k, the number of other hashes — then
 //! k seed probes ([`SEED_FIELDS`]), then per other hash [`OTHER_FIELDS`] and its k seed probes;
@@ -20,7 +21,7 @@ use crate::probe::FileProbe;
 use crate::tsfile::words::Phrase;
 use crate::verdict::{FileVerdict, Listed, Reason};
 
-use super::{charset_code, filter_verdict_code, variant_code, verdict_code, NONE};
+use super::{charset_code, filter_verdict_code, variant_code, verdict_code, CHEAP, NONE};
 
 /// The fields a file probe's record starts with.
 pub const FILE_FIELDS: [&str; 7] = ["verdict", "variant", "charset", "confirmed", "indexed", "k", "others"];
@@ -99,14 +100,22 @@ fn push_seeds(out: &mut Vec<i32>, probes: &[SeedProbe]) {
     }
 }
 
-/// Appends a file probe's record: `probe` is None when the file has no filter (verdict
-/// unknown, [`Reason::NoFilter`]); `listed`, what the index says of the path; `has_audit`,
-/// whether the file has an audit ([`Reason::phrase`]).
-pub fn file_probe(out: &mut Vec<i32>, listed: Listed, has_audit: bool, probe: Option<&(FileProbe, Reason)>) {
+/// Appends a file probe's record: `probe` is None when the file's filter was not probed (verdict
+/// unknown), and `unprobed` then says why ([`Reason::NoFilter`], or [`Reason::CheapHash`]: the
+/// variant is then [`CHEAP`]); `listed`, what the index says of the path; `has_audit`, whether
+/// the file has an audit ([`Reason::phrase`]).
+pub fn file_probe(
+    out: &mut Vec<i32>,
+    listed: Listed,
+    has_audit: bool,
+    probe: Option<&(FileProbe, Reason)>,
+    unprobed: Reason,
+) {
     let indexed = listed.indexed().map_or(NONE, i32::from);
     let Some((p, reason)) = probe else {
-        out.extend_from_slice(&[verdict_code(FileVerdict::Unknown), NONE, NONE, 0, indexed, 0, 0]);
-        push_reason(out, &Reason::NoFilter, listed, has_audit);
+        let variant = if unprobed == Reason::CheapHash { CHEAP } else { NONE };
+        out.extend_from_slice(&[verdict_code(FileVerdict::Unknown), variant, NONE, 0, indexed, 0, 0]);
+        push_reason(out, &unprobed, listed, has_audit);
         return;
     };
     out.extend_from_slice(&[

@@ -5,10 +5,11 @@
 //! building a JS object key by key costs more than the rest of a small file.
 //!
 //! The figures: [`FIGURE_NAMES`] in order ([`FIGURES`] numbers, NaN where [`BloomInfo`] has
-//! None; `present` 0/1; `encoding` its code, [`super::encoding_code`]), then one verdict code
+//! None; `present` 0/1; `encoding` and `hash` their codes, [`super::encoding_code`] and
+//! [`super::filter_hash_code`]), then one verdict code
 //! per path ([`super::verdict_code`]). js/wire.js decodes them into the object `bloomInfo()` gives.
 
-use super::{encoding_code, verdict_code};
+use super::{encoding_code, filter_hash_code, verdict_code};
 use crate::encoder::PathEncoder;
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
@@ -17,8 +18,8 @@ use crate::tsfile::view::BloomInfo;
 use crate::tsfile::{parse_metadata, Envelope};
 use crate::verdict::FileVerdict;
 
-/// The figures before the verdicts: the version, then [`BloomInfo`]'s fields but `indexedItems`
-/// (no index is read), by their names in the API.
+/// The figures before the verdicts: the version, then [`BloomInfo`]'s fields but those the index
+/// gives (`indexedItems`, `filledPastDesign`, `cppSizedFor`: no index is read), by their names in the API.
 pub const FIGURE_NAMES: [&str; FIGURES] = [
     "version",
     "present",
@@ -34,9 +35,10 @@ pub const FIGURE_NAMES: [&str; FIGURES] = [
     "fppFormula",
     "fppFromFill",
     "optimalK",
+    "hash",
 ];
 /// How many figures precede the verdicts.
-pub const FIGURES: usize = 14;
+pub const FIGURES: usize = 15;
 
 /// One file's fast scan: its figures, then the verdicts pushed path by path.
 pub struct TailScan {
@@ -64,7 +66,7 @@ impl TailScan {
         let meta = parse_metadata(env, metadata)?;
         let mut out = Vec::with_capacity(FIGURES + 8);
         out.push(f64::from(version));
-        figures(&BloomInfo::of(&meta.bloom, None), &mut out);
+        figures(&BloomInfo::of(&meta.bloom, None, None), &mut out);
         Ok(Some(TailScan { out, filter: meta.bloom.filter, rule: VerdictRule::new(None, None, None) }))
     }
 
@@ -102,5 +104,6 @@ fn figures(b: &BloomInfo, out: &mut Vec<f64>) {
         num(b.fpp_formula),
         num(b.fpp_from_fill),
         num(b.optimal_k),
+        num(b.hash.map(|h| f64::from(filter_hash_code(h)))),
     ]);
 }
