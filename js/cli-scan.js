@@ -4,6 +4,7 @@
 // file; all are still reported); 2 a usage error, or nothing could be read.
 import { readFileSync } from 'node:fs';
 import { ioError } from './node-source.js';
+import { isHttpUrl, redactUrl } from './http-source.js';
 
 export const SCAN_USAGE = 'tsfile-bloom scan TARGET... [--path P]... [--paths-file F] [--jobs N] [--audit]\n                    [--manifest FILE] [--json | --csv | --list maybe|absent [--print0]]';
 
@@ -16,13 +17,34 @@ export const SCAN_HELP = `scan     reads the filter of every TsFile in TARGETs (
          one row per file (the summary on stderr). --list maybe prints only the
          locations of the files that may hold a --path (or could not be read: they must be
          read too), --list absent only those every --path can skip, one per line (NUL-
-         separated with --print0), for the next tool (the summary on stderr). --jobs N: up
-         to N worker threads for local files (default: the core count; one more per 16,384
-         files found) and N files read at once over HTTP or S3 (default 64). The flags for
-         URLs and --max-index-bytes apply to every file. --manifest FILE keeps what
-         the scan learnt of each local file in FILE; the next scan with it reads only
-         the files that are new or changed (size, mtime, ctime, inode) and answers for
-         the rest from FILE (README, "Repeat scans")`;
+         separated with --print0), for the next tool (the summary on stderr): each as
+         given, a presigned URL with its signature (the next tool reads it by that).
+         Everywhere else (the text, --json, --csv, errors) a URL's secrets — the values
+         of X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token, Signature,
+         AWSAccessKeyId, a password — show as REDACTED (README, "Remote files").
+         --jobs N: up to N worker threads for local files (default: the core count; one
+         more per 16,384 files found) and N files read at once over HTTP or S3 (default
+         64). The flags for URLs and --max-index-bytes apply to every file. --manifest
+         FILE keeps what the scan learnt of each local file in FILE; the next scan with
+         it reads only the files that are new or changed (size, mtime, ctime, inode) and
+         answers for the rest from FILE (README, "Repeat scans")`;
+
+/**
+ * `record → location` for --list, which writes a file's location as it was given: the next tool
+ * reads the file by it, and a presigned URL is read by its signature. A record names such a URL
+ * as redactUrl shows it; the targets with secrets are found again by that name, in the order
+ * given (a URL target is one record, and records come in walk order). Anything else: its `file`.
+ */
+function givenLocations(targets) {
+  const given = new Map();
+  for (const t of targets) {
+    const shown = isHttpUrl(t) ? redactUrl(t) : t;
+    if (shown === t) continue;
+    if (given.has(shown)) given.get(shown).push(t);
+    else given.set(shown, [t]);
+  }
+  return (r) => given.get(r.file)?.shift() ?? r.file;
+}
 
 function readLines(file, what) {
   let text;
@@ -70,8 +92,13 @@ export async function scanCommand({ values, targets: given, source = {} }, { wri
   // in it; "maybe": any path may be in it — or it could not be read, so it must be read anyway.
   const end = values.print0 ? '\0' : '\n';
   const skippable = (r) => r.ok && r.results?.length > 0 && r.results.every((p) => p.verdict === 'absent');
+  const locationOf = givenLocations(targets);
   const listed = (records) => {
-    const out = records.filter((r) => (values.list === 'absent' ? skippable(r) : !skippable(r))).map((r) => `${r.file}${end}`);
+    const out = [];
+    for (const r of records) {
+      const location = locationOf(r); // for every record, in order: it takes its URL's turn
+      if (values.list === 'absent' ? skippable(r) : !skippable(r)) out.push(`${location}${end}`);
+    }
     return out.length ? write(out.join('')) : undefined;
   };
   const summary = await runScan(targets, { ...source, paths, audit: values.audit === true, concurrency: jobs, manifest: values.manifest, format, onProgress, signal }, values.list ? listed : write);

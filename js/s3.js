@@ -24,7 +24,7 @@
 // object's identity.
 
 import { invalidArgument } from './errors.js';
-import { httpError, httpSource, isHttpUrl, positive } from './http-source.js';
+import { httpError, httpSource, isHttpUrl, positive, redactUrl } from './http-source.js';
 import { explainFetchFailure } from './fetch-failure.js';
 import { fetchFollowing } from './redirect.js';
 
@@ -82,12 +82,19 @@ function fromUrlObject(url) {
   }
 }
 
-/** An 'io' error about an S3 object or listing: `reason` denied, no_such_bucket, no_such_key, expired_credentials, s3_error, …. */
+/**
+ * An 'io' error about an S3 object or listing: `reason` denied, no_such_bucket, no_such_key,
+ * expired_credentials, s3_error, …; a listing URL (presigned, perhaps) named as redactUrl shows it.
+ */
 export function s3Error(target, reason, sentence, { status = null, code = null } = {}) {
-  return Object.assign(new Error(`${sentence}: ${target}`), { kind: 'io', reason, url: String(target), status, code, offset: null });
+  const shown = redactUrl(target);
+  return Object.assign(new Error(`${sentence}: ${shown}`), { kind: 'io', reason, url: shown, status, code, offset: null });
 }
 
-const cancelledError = (target) => Object.assign(new Error(`cancelled: ${target}`), { name: 'AbortError', kind: 'cancelled', reason: 'cancelled', url: String(target), status: null, offset: null });
+const cancelledError = (target) => {
+  const shown = redactUrl(target);
+  return Object.assign(new Error(`cancelled: ${shown}`), { name: 'AbortError', kind: 'cancelled', reason: 'cancelled', url: shown, status: null, offset: null });
+};
 
 // A key in a URL path: each segment percent-encoded as S3's canonical URI has it (RFC 3986's
 // unreserved characters kept, '/' between segments), so the path is the key exactly.

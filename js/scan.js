@@ -12,7 +12,7 @@ import { isUtf8 } from 'node:buffer';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isHttpUrl } from './http-source.js';
+import { isHttpUrl, redactUrl } from './http-source.js';
 import { isS3Url, s3TsFiles } from './s3.js';
 import { s3ConfigFromEnvironment } from './s3-config.js';
 import { openTsFile } from './tsfile.js';
@@ -106,11 +106,16 @@ export async function* walkTargetBatches(targets, options = {}) {
   if (batch.length) yield batch;
 }
 
-/** Walks local and http(s) targets: `{path, file}` (a regular file), `{url, file}`, or `{file, error}`. */
+/**
+ * Walks local and http(s) targets: `{path, file}` (a regular file), `{url, file}`, or `{file,
+ * error}`. A URL's record names it as redactUrl shows it (a presigned URL's signature is no
+ * part of the file's name, and no record holds it); an s3:// location as it is.
+ */
 export function* walkTargets(targets, visited = new Set()) {
   for (const target of targets) {
     if (isHttpUrl(target) || isS3Url(target)) {
-      yield { url: String(target), file: String(target) };
+      const url = String(target);
+      yield { url, file: isHttpUrl(target) ? redactUrl(url) : url };
       continue;
     }
     if ((typeof target !== 'string' && !(target instanceof URL)) || (target instanceof URL && target.protocol !== 'file:')) {
