@@ -154,6 +154,16 @@ export function redactUrl(location) {
 }
 
 /**
+ * `text` (another's sentence: a runtime's fetch error, which may quote the URL — Node's fetch
+ * refusing a URL with a password, Deno's "error sending request for url (…)") with every http(s)
+ * URL in it as redactUrl shows it.
+ */
+export const redactUrlsIn = (text) => String(text).replace(/\bhttps?:\/\/[^\s"'<>()]+/gi, (url) => redactUrl(url));
+
+/** Why a request failed, in a runtime's words (a fetch error's cause), quotable: its URLs redacted. */
+export const causeOf = (e) => redactUrlsIn(e?.cause?.code ?? e?.cause?.message ?? e?.message ?? e);
+
+/**
  * An error about `url`: kind 'io' (or `kind`), `reason` stable (range_ignored, http_status, …);
  * the URL named (in the sentence and `url`) as redactUrl shows it.
  */
@@ -625,7 +635,7 @@ async function attempt(ctx, want, knownSize, op) {
 // a CORS refusal; our own timers' and aborts' errors pass as they are.
 function fetchFailure(url, e, offset) {
   if (e?.kind) return e;
-  const cause = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(e);
+  const cause = causeOf(e);
   if (/redirect/i.test(`${e?.cause?.message ?? ''} ${e?.message ?? ''}`)) {
     return httpError(url, 'redirect_loop', `the server redirected too many times, in a loop or a chain too long to follow (${cause})`, { offset });
   }
@@ -677,7 +687,7 @@ async function readBody(ctx, res, length, { arm, guard, offset, upTo = false }) 
       step = await guard(reader.read());
     } catch (e) {
       if (e?.kind) throw e; // our own timers and aborts
-      throw httpError(url, 'short_body', `the connection broke after ${got} of the ${upTo ? 'expected' : length} bytes (${e?.cause?.code ?? e?.cause?.message ?? e?.message ?? e})`, { status: res.status, offset: offset == null ? null : offset + got });
+      throw httpError(url, 'short_body', `the connection broke after ${got} of the ${upTo ? 'expected' : length} bytes (${causeOf(e)})`, { status: res.status, offset: offset == null ? null : offset + got });
     }
     const { done, value } = step;
     if (done) break;

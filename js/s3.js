@@ -24,7 +24,7 @@
 // object's identity.
 
 import { invalidArgument } from './errors.js';
-import { httpError, httpSource, isHttpUrl, positive, redactUrl } from './http-source.js';
+import { causeOf, httpError, httpSource, isHttpUrl, positive, redactUrl, redactUrlsIn } from './http-source.js';
 import { explainFetchFailure } from './fetch-failure.js';
 import { fetchFollowing } from './redirect.js';
 
@@ -210,7 +210,7 @@ const MAX_EMPTY_PAGES = 16;
 /** A fetch that rejected (a refused or broken connection, a redirect loop, a bad scheme) → the typed error. */
 function requestFailure(target, e) {
   if (e?.kind) return e;
-  const cause = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(e);
+  const cause = causeOf(e);
   if (/redirect count/i.test(cause)) return s3Error(target, 'redirect_loop', `the server redirected too many times, in a loop or a chain too long to follow (${cause})`);
   return s3Error(target, 'network', `network error (${cause})`);
 }
@@ -257,7 +257,7 @@ async function pageRequest(send, url, target, limits = {}) {
         return step;
       } catch (e) {
         if (e?.kind) throw e;
-        throw s3Error(target, 'network', `the connection broke while the listing was sent (${e?.cause?.code ?? e?.cause?.message ?? e?.message ?? e})`, { status: res.status });
+        throw s3Error(target, 'network', `the connection broke while the listing was sent (${causeOf(e)})`, { status: res.status });
       }
     };
     const text = res.status === 204 || res.status === 304 ? '' : await boundedText(res, target, read);
@@ -382,7 +382,7 @@ export async function* listingTsFiles(input, { fetch: fetchImpl = globalThis.fet
       return await fetchImpl(url, { ...init, cache: 'no-store', credentials: 'omit' });
     } catch (e) {
       if (e?.kind || init.signal.aborted) throw e;
-      throw await explainFetchFailure(url, httpError(target, 'network', `network error or cross-origin (CORS) refusal (${e?.message ?? e})`), { signal });
+      throw await explainFetchFailure(url, httpError(target, 'network', `network error or cross-origin (CORS) refusal (${redactUrlsIn(e?.message ?? e)})`), { signal });
     }
   };
   for await (const o of listPages(pageUrl, send, target, { timeoutMs, deadlineMs, signal })) {

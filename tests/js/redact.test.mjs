@@ -119,6 +119,19 @@ test('redactUrl: the secrets of S3 V4 and V2, GCS and Azure query strings and a 
   assert.equal(redactUrl(new URL('https://h/k?Signature=s')), 'https://h/k?Signature=REDACTED');
 });
 
+test('a runtime\'s own error that quotes the URL (Node\'s fetch refuses a URL with a password) is quoted with the URL\'s secrets REDACTED', async () => {
+  const url = `${plain.origin.replace('//', '//tsuser:PASSWORD-VALUE-2@')}/v2/a.tsfile?${v2Query()}`;
+  const listing = `${plain.origin.replace('//', '//tsuser:PASSWORD-VALUE-2@')}/bkt?list-type=2&${v2Query()}`;
+  const secrets = secretsOf(url);
+  const err = await openTsFile(url, { fetch: globalThis.fetch }).then(() => null, (e) => e);
+  assert.deepEqual([err?.kind, err?.reason], ['io', 'network'], err?.message);
+  assert.match(err.message, /includes credentials: http:\/\/tsuser:REDACTED@.*Signature=REDACTED.*\): http/, 'fetch\'s sentence quoted, its URL redacted');
+  assertClean(`${err.message} ${err.url}`, secrets, 'the error');
+  const { records } = await all(scanInBrowser([url, listing], { paths: [PRESENT] }));
+  assert.deepEqual(records.map((r) => r.error?.reason), ['network', 'network']);
+  assertClean(JSON.stringify(records), secrets, 'the records');
+});
+
 describe('presigned URLs', { skip: !S3S && 's3s-fs is not installed (scripts/setup.sh --s3)' }, () => {
   test('openTsFile: a presigned URL reads; one that fails (404, a signature refused: 403) is an error whose message and url hold no secret', async () => {
     const good = await presign('/bkt/d/a.tsfile', { token: TOKEN });
