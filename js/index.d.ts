@@ -581,7 +581,10 @@ export interface OpenOptions {
   maxIndexBytes?: number;
 }
 
-/** An error of a remote source: `reason` names the cause, `url` the file. */
+/**
+ * An error of a remote source: `reason` names the cause, `url` the file — a URL with its secrets
+ * (a presigned URL's signature, credential and token; a password) shown as REDACTED, as in the message.
+ */
 export interface RemoteError extends TsFileBloomError {
   kind: 'io' | 'changed' | 'cancelled';
   reason:
@@ -633,7 +636,7 @@ export interface ManifestError extends TsFileBloomError {
 
 /** One file of a scan. `bloomFilter` is TsFile#bloomInfo(); `results` as TsFile#probeMany(). */
 export interface ScanRecord {
-  /** The path (as found under the target), the URL, or the File's relative path. */
+  /** The path (as found under the target), the URL (its secrets shown as REDACTED: README, "Remote files"), or the File's relative path. */
   file: string;
   /** Opened (and, with `audit`, its index walked) without error. */
   ok: boolean;
