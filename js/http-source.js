@@ -155,8 +155,7 @@ export function redactUrl(location) {
 
 /**
  * `text` (another's sentence: a runtime's fetch error, which may quote the URL — Node's fetch
- * refusing a URL with a password, Deno's "error sending request for url (…)") with every http(s)
- * URL in it as redactUrl shows it.
+ * refusing a URL with a password does) with every http(s) URL in it as redactUrl shows it.
  */
 export const redactUrlsIn = (text) => String(text).replace(/\bhttps?:\/\/[^\s"'<>()]+/gi, (url) => redactUrl(url));
 
