@@ -107,10 +107,10 @@ export function documentUrl(input) {
 // Azure SAS (sig) — and a URL may carry a password (or a token) in its userinfo. Whatever names
 // a URL (an error's message and `url`, a scan record's `file`, a report, a line of the CLI) names
 // it as redactUrl shows it: those values replaced by REDACTED, their names kept (a reader sees
-// the URL was presigned, and by whom it was not), the rest of the URL exactly as written.
+// the URL was presigned), the rest of the URL exactly as written.
 
 /** What a secret of a URL is shown as. */
-export const REDACTED = 'REDACTED';
+const REDACTED = 'REDACTED';
 /** The query parameters whose values are secrets (names compared case-insensitively). */
 const SECRET_PARAMETERS = new Set(['x-amz-signature', 'x-amz-credential', 'x-amz-security-token', 'signature', 'awsaccesskeyid', 'x-goog-signature', 'x-goog-credential', 'sig']);
 
@@ -145,7 +145,7 @@ export function redactUrl(location) {
   const q = before.indexOf('?');
   const [head, query] = q < 0 ? [before, null] : [before.slice(0, q), before.slice(q + 1)];
   // The userinfo: up to the authority's last '@' (WHATWG URL's reading).
-  const shownHead = head.replace(/^(https?:\/\/)([^/\\]*)@/i, (whole, scheme, info) => {
+  const shownHead = head.replace(/^(https?:\/\/)([^/\\]*)@/i, (_, scheme, info) => {
     const colon = info.indexOf(':');
     return `${scheme}${colon < 0 ? REDACTED : `${info.slice(0, colon)}:${REDACTED}`}@`;
   });
