@@ -1,9 +1,10 @@
 // `tsfile-bloom scan`: a fleet of TsFiles (files, directory trees, URLs, @LIST files) asked
 // for their filters and their verdicts on series paths; one line per file and a summary.
 // Exit codes: 0 every file was read; 1 some file had an error (a format error, an unreadable
-// file; all are still reported); 2 a usage error, or nothing could be read.
-import { readFileSync } from 'node:fs';
-import { ioError } from './node-source.js';
+// file; all are still reported), or --list wrote a location holding a newline escaped; 2 a
+// usage error, or nothing could be read.
+import { readTargetLines, readTextLines } from './lines.js';
+import { locationText } from './escape.js';
 import { isHttpUrl, redactUrl } from './http-source.js';
 
 export const SCAN_USAGE = 'tsfile-bloom scan TARGET... [--path P]... [--paths-file F] [--jobs N] [--audit]\n                    [--manifest FILE] [--json | --csv | --list maybe|absent [--print0]]';
@@ -17,23 +18,33 @@ export const SCAN_HELP = `scan     reads the filter of every TsFile in TARGETs (
          one row per file (the summary on stderr). --list maybe prints only the
          locations of the files that may hold a --path (or could not be read: they must be
          read too), --list absent only those every --path can skip, one per line (NUL-
-         separated with --print0), for the next tool (the summary on stderr): each as
-         given, a presigned URL with its signature (the next tool reads it by that).
-         Everywhere else (the text, --json, --csv, errors) a URL's secrets — the values
-         of X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token, Signature,
-         AWSAccessKeyId, a password — show as REDACTED (README, "Remote files").
-         --jobs N: up to N worker threads for local files (default: the core count; one
-         more per 16,384 files found) and N files read at once over HTTP or S3 (default
-         64). The flags for URLs and --max-index-bytes apply to every file. --manifest
-         FILE keeps what the scan learnt of each local file in FILE; the next scan with
-         it reads only the files that are new or changed (size, mtime, ctime, inode) and
-         answers for the rest from FILE (README, "Repeat scans")`;
+         separated with --print0), for the next tool (the summary on stderr): each
+         location's own bytes, as find -print writes them; on a terminal escaped as the
+         text listing shows them. A location holding a newline is written escaped (naming
+         no file), reported on stderr, and the exit is 1: use --print0. The text listing
+         escapes what a terminal would act on (\\n, \\x1b, a byte that is not UTF-8 as \\xNN,
+         a backslash in a location doubled: as ls -b); --json and --csv hold each name as
+         it is (file_hex: the bytes of a name that is not UTF-8). A list (--paths-file,
+         @LIST) is one item a line, as an argument is: only the line's \\n or \\r\\n is
+         removed (no spaces), empty lines are skipped, a UTF-8 BOM opening it is dropped,
+         a line is at most 64 KiB; paths must be UTF-8. --list writes a presigned URL
+         as given, signature included (the next tool reads it by that); everywhere
+         else (the text, --json, --csv, errors, --list on a terminal) a URL's secrets —
+         the values of X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token,
+         Signature, AWSAccessKeyId, a password — show as REDACTED (README, "Remote
+         files"). --jobs N: up to N worker threads for local files (default: the core
+         count; one more per 16,384 files found) and N files read at once over HTTP or S3
+         (default 64). The flags for URLs and --max-index-bytes apply to every file.
+         --manifest FILE keeps what the scan learnt of each local file in FILE; the next
+         scan with it reads only the files that are new or changed (size, mtime, ctime,
+         inode) and answers for the rest from FILE (README, "Repeat scans")`;
 
 /**
- * `record → location` for --list, which writes a file's location as it was given: the next tool
+ * `record → record` for --list, which writes a file's location as it was given: the next tool
  * reads the file by it, and a presigned URL is read by its signature. A record names such a URL
  * as redactUrl shows it; the targets with secrets are found again by that name, in the order
- * given (a URL target is one record, and records come in walk order). Anything else: its `file`.
+ * given (a URL target is one record, and records come in walk order): the record with `file` the
+ * URL given. Any other record as it is.
  */
 function givenLocations(targets) {
   const given = new Map();
@@ -43,18 +54,10 @@ function givenLocations(targets) {
     if (given.has(shown)) given.get(shown).push(t);
     else given.set(shown, [t]);
   }
-  return (r) => given.get(r.file)?.shift() ?? r.file;
-}
-
-function readLines(file, what) {
-  let text;
-  try {
-    // `-` (`@-`, `--paths-file -`): the lines come on stdin.
-    text = readFileSync(file === '-' ? 0 : file, 'utf8');
-  } catch (e) {
-    throw ioError(e, file === '-' ? 'stdin' : file);
-  }
-  return text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !(what === 'targets' && l.startsWith('#')));
+  return (r) => {
+    const url = given.get(r.file)?.shift();
+    return url === undefined ? r : { ...r, file: url };
+  };
 }
 
 /**
@@ -63,11 +66,12 @@ function readLines(file, what) {
  * maxIndexBytes). `write(text)` writes to stdout (a promise when the pipe is full); `signal`
  * aborts the scan (the CLI's stdout went away). Resolves to the exit code.
  */
-export async function scanCommand({ values, targets: given, source = {} }, { write, stderr = process.stderr, signal }) {
+export async function scanCommand({ values, targets: given, source = {} }, { write, stderr = process.stderr, signal, terminal = false }) {
   // Loaded here, not with the CLI: the other commands start faster without the scanner.
   const [{ runScan }, { csvHeader, summaryJson, summaryText }] = await Promise.all([import('./scan.js'), import('./scan-core.js')]);
-  const targets = given.flatMap((t) => (t.startsWith('@') ? readLines(t.slice(1), 'targets') : [t]));
-  const paths = [...(values.path ?? []), ...(values['paths-file'] ? readLines(values['paths-file'], 'paths') : [])];
+  const targets = [];
+  for (const t of given) targets.push(...(t.startsWith('@') ? await readTargetLines(t.slice(1), t) : [t]));
+  const paths = [...(values.path ?? []), ...(values['paths-file'] ? await readTextLines(values['paths-file'], '--paths-file') : [])];
   const format = values.list ? 'records' : values.json ? 'ndjson' : values.csv ? 'csv' : 'text';
   // Unset, the scanner picks: the core count for local files, 64 remote files at once.
   const jobs = values.jobs ? Number(values.jobs) : undefined;
@@ -90,25 +94,58 @@ export async function scanCommand({ values, targets: given, source = {} }, { wri
   // A reader that goes away (`| head`) aborts `signal`: the scan stops, and the CLI ends quietly.
   // --list: a file's location when it belongs to the list. "absent": every path is skippable
   // in it; "maybe": any path may be in it — or it could not be read, so it must be read anyway.
-  const end = values.print0 ? '\0' : '\n';
   const skippable = (r) => r.ok && r.results?.length > 0 && r.results.every((p) => p.verdict === 'absent');
-  const locationOf = givenLocations(targets);
+  const list = locationList(values.print0 === true, terminal);
+  // For the next tool a presigned URL as given; on a terminal, for a person, as it is shown.
+  const locationOf = terminal ? (r) => r : givenLocations(targets);
   const listed = (records) => {
-    const out = [];
+    const wanted = [];
     for (const r of records) {
-      const location = locationOf(r); // for every record, in order: it takes its URL's turn
-      if (values.list === 'absent' ? skippable(r) : !skippable(r)) out.push(`${location}${end}`);
+      const located = locationOf(r); // every record, in order: it takes its URL's turn
+      if (values.list === 'absent' ? skippable(r) : !skippable(r)) wanted.push(located);
     }
-    return out.length ? write(out.join('')) : undefined;
+    const out = list.add(wanted);
+    // (The bytes as they are: no error sentence in them to reword.)
+    return out.length ? write(out, true) : undefined;
   };
   const summary = await runScan(targets, { ...source, paths, audit: values.audit === true, concurrency: jobs, manifest: values.manifest, format, onProgress, signal }, values.list ? listed : write);
   if (progressShown) stderr.write('\r\x1b[K');
   if (format === 'ndjson') await write(`${JSON.stringify({ summary: summaryJson(summary) })}\n`);
   else if (format === 'csv' || values.list) stderr.write(`${summaryText(summary)}\n`);
   else await write(`\n${summaryText(summary)}\n`);
+  for (const name of list.escaped) stderr.write(`scan: ${name}: the location holds a newline, which a list of lines cannot carry: written escaped, it names no file (--print0 lists it as it is)\n`);
   if (summary.ok === 0) {
     if (summary.files === 0) stderr.write('scan: no TsFiles found\n');
     return 2;
   }
-  return summary.errors ? 1 : 0;
+  return summary.errors || list.escaped.length ? 1 : 0;
+}
+
+/**
+ * --list's output: each location's own bytes (a name that is not UTF-8 too: its record's
+ * fileHex) and a newline, or a NUL with --print0 — for the next tool, as `find -print` and
+ * `-print0` write them. On a terminal (`terminal`) a person reads it: each location escaped as
+ * the text listing shows it (js/escape.js). A location holding a newline cannot be one line of
+ * a list: written escaped (it then names no file, and the next tool says so) and counted in
+ * `escaped`, for the CLI to report and exit 1 — never left out, which `--list maybe` would make
+ * a silent "skip this file".
+ */
+function locationList(print0, terminal) {
+  const end = Buffer.from(print0 ? '\0' : '\n');
+  const escaped = [];
+  return {
+    escaped,
+    add(records) {
+      const out = [];
+      for (const r of records) {
+        const bytes = r.fileHex != null ? Buffer.from(r.fileHex, 'hex') : Buffer.from(r.file);
+        if (terminal || (!print0 && bytes.includes(10))) {
+          const shown = locationText(r.file, r.fileHex);
+          if (!terminal) escaped.push(shown);
+          out.push(Buffer.from(shown), end);
+        } else out.push(bytes, end);
+      }
+      return Buffer.concat(out);
+    },
+  };
 }

@@ -4,13 +4,18 @@
 // URL or `-` (the file on stdin), with the same flags for URL reads everywhere.
 // Exit codes (README, "CLI"): 0 ok, 1 format error (or a failed verify), 2 usage or I/O error;
 // a reader that goes away (`| head`) ends every verb quietly with 0.
-import { open, readFile, writeFile } from 'node:fs/promises';
-import { fstatSync, read as readFd, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createWriteStream, fstatSync, read as readFd, readFileSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openTsFile, openLevelDbTable, isLevelDbFooter, BloomFilter, VARIANTS, CHARSETS, canonicalCharsetName } from './node.js';
 import { ioError, nodeSource } from './node-source.js';
 import { isHttpUrl, redactUrl } from './http-source.js';
 import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
 import { pct } from './format.js';
+import { terminalText } from './escape.js';
+import { inputStream, lineBatches, textLine } from './lines.js';
 import { DEFAULT_HASH, ERROR_RATE } from './core-tables.js';
 import {
   inspectReport as makeInspectReport, writeInspectJson, verifyReport, probeReport, levelDbReport, levelDbProbeReport, buildReport, failureReport, errorReport,
@@ -66,8 +71,9 @@ const EXIT_CODES = {
          read to its end, or the file is not a readable TsFile; 2 a usage error, an I/O
          error or a limit`,
   build: 'exit     0 the filter was written; 2 a usage error or an I/O error',
-  scan: `exit     0 every file was read; 1 some file had an error (all are still reported); 2 a
-         usage error, or nothing could be read (no TsFile found, every file failed)`,
+  scan: `exit     0 every file was read; 1 some file had an error (all are still reported), or
+         --list wrote a location holding a newline escaped; 2 a usage error, or nothing
+         could be read (no TsFile found, every file failed)`,
 };
 
 const VERBS = {
@@ -99,7 +105,8 @@ charsets: ${CHARSETS.join(', ')}`,
   build: {
     usage: ['tsfile-bloom build [PATHS|-] [--capacity N] [--fpp X] [--variant V] [--charset NAME]\n                     [--out FILE | --hex] [--json]'],
     help: `build    builds the filter a Java writer would store for the series paths in PATHS (one per
-         line; stdin when PATHS is - or absent; blank lines are skipped), sized like Java's
+         line, as scan's lists: only \\n or \\r\\n removed, empty lines skipped; stdin when
+         PATHS is - or absent; read a line at a time, a file twice), sized like Java's
          getEmptyBloomFilter(--fpp, default ${ERROR_RATE.default}, clamped to [${ERROR_RATE.min}, ${ERROR_RATE.max}]; --capacity, default
          the number of paths), and writes its serialized bytes (byte-identical to Java's) to
          --out FILE, as hex with --hex, or to stdout when it is not a terminal; --json prints
@@ -370,6 +377,12 @@ function write(chunk) {
 /** Writes a line to stdout (a promise, as `write`'s). */
 const print = async (text) => write(`${text}\n`);
 
+/**
+ * Writes text output's lines, one element each: what the CLI does not control in them (names,
+ * series paths, a server's or a file's words) escaped for a terminal (js/escape.js).
+ */
+const printLines = (lines) => print(lines.map(terminalText).join('\n'));
+
 // ---- Inputs: a path, a URL or stdin. ------------------------------------------------------
 
 function tooLargeStdin(limit) {
@@ -498,9 +511,10 @@ function inFlagWords(e) {
 // ---- The verbs. ---------------------------------------------------------------------------
 
 async function inspectReport(path, file) {
+  // A partial report: what the index gave before its error (the report's error says why).
   const indexError = inFlagWords(await file.loadIndex());
-  const listing = await file.listing();
-  const audit = await file.audit();
+  const listing = await file.listing({ partial: true });
+  const audit = await file.audit({ partial: true });
   return makeInspectReport({ path, file, indexError, listing, audit });
 }
 
@@ -532,7 +546,7 @@ function printInspect(r, all) {
   }
   if (shown.length < r.series.length) out.push(`  … ${r.series.length - shown.length} more (--all)`);
   if (r.error) out.push(`error      ${r.error.message}`); // the report's sentence: `kind at byte N: …`
-  return print(out.join('\n'));
+  return printLines(out);
 }
 
 async function tsfileCommand(verb, name, file, paths, values) {
@@ -541,7 +555,7 @@ async function tsfileCommand(verb, name, file, paths, values) {
       // The report as inspectReport's JSON.stringify would print it, written from the
       // listing's columns without an object per series (js/report.js).
       const indexError = inFlagWords(await file.loadIndex());
-      const audit = await file.audit();
+      const audit = await file.audit({ partial: true });
       await writeInspectJson({ path: name, file, indexError, audit }, (s) => write(s));
       await write('\n');
       return indexError ? 1 : 0;
@@ -562,7 +576,7 @@ async function tsfileCommand(verb, name, file, paths, values) {
       for (const p of r.probes) lines.push(`        seed ${String(p.seed).padStart(2)}  hash32 ${String(p.hash32).padStart(11)}  bit ${String(p.bit).padStart(8)}  ${p.set ? 'set' : 'clear'}`);
     }
     if (indexError) lines.push(`index      unreadable: ${errorReport(indexError).message}`);
-    await print(lines.join('\n'));
+    await printLines(lines);
     return 0;
   }
   // verify
@@ -573,10 +587,10 @@ async function tsfileCommand(verb, name, file, paths, values) {
     await print(JSON.stringify(verifyReport({ ok: !failed, error: r.error, audit: r.audit, indexedAbsent: absent }), null, 2));
   } else {
     const lines = [r.audit ? r.audit.summary : 'the index could not be read'];
-    if (absent.length) lines.push(`${absent.length} indexed series test ABSENT:\n  ${absent.slice(0, 20).join('\n  ')}`);
+    if (absent.length) lines.push(`${absent.length} indexed series test ABSENT:`, ...absent.slice(0, 20).map((p) => `  ${p}`));
     if (r.error) lines.push(`error ${r.error.message}`);
     lines.push(failed ? 'verify: FAILED' : 'verify: ok');
-    await print(lines.join('\n'));
+    await printLines(lines);
   }
   return failed ? 1 : 0;
 }
@@ -591,7 +605,7 @@ async function leveldbCommand(verb, name, t, keys, values) {
       for (const f of values.all ? r.filters : r.filters.slice(0, 20)) {
         lines.push(`  #${f.index}  ${f.length ? `${f.bit_count} bits, k=${f.k}, ${f.set_bits} set` : 'empty'}  blocks at ${f.data_block_offsets.join(', ') || '-'}`);
       }
-      await print(lines.join('\n'));
+      await printLines(lines);
     }
     return 0;
   }
@@ -603,7 +617,7 @@ async function leveldbCommand(verb, name, t, keys, values) {
       lines.push(`${r.verdict.toUpperCase().padEnd(7)} ${key}  (${r.reason}; data block ${r.blockIndex ?? '-'}, filter ${r.filterIndex ?? '-'})`);
       lines.push(`        ${r.probes.map((p) => `${p.bit}:${p.set ? 'set' : 'clear'}`).join('  ')}`);
     }
-    await print(lines.join('\n'));
+    await printLines(lines);
   }
   return 0;
 }
@@ -636,21 +650,65 @@ async function fileCommand(verb, values, positionals) {
   }
 }
 
-async function readPaths(file) {
-  let text;
-  if (file === undefined || file === '-') {
-    if (process.stdin.isTTY) throw new UsageError('build', 'give a file of paths, or pipe them on stdin');
-    const chunks = [];
-    for await (const c of process.stdin) chunks.push(c);
-    text = Buffer.concat(chunks).toString('utf8');
-  } else {
+// ---- build: paths in, a filter out, memory as the filter's. --------------------------------
+
+/**
+ * build's PATHS, a line at a time (js/lines.js): `each(batch)` gets each chunk's paths.
+ * Resolves to their count.
+ */
+async function eachPath(input, each, onChunk) {
+  const where = { input, argument: 'PATHS', onChunk };
+  let count = 0;
+  try {
+    for await (const batch of lineBatches(inputStream(input), where)) {
+      const paths = batch.map((l) => textLine(l, where));
+      count += paths.length;
+      each?.(paths);
+    }
+  } catch (e) {
+    throw e.kind ? e : ioError(e, input === '-' ? 'stdin' : input);
+  }
+  return count;
+}
+
+/**
+ * Where build reads PATHS from, and how many there are (the filter is sized by the count unless
+ * --capacity gives it): a regular file is read twice, counted and then added; a stream (stdin, a
+ * pipe) is counted while it is copied to a spool file in the temporary directory, which is then
+ * read. Either way only a line at a time is held, never the input. `{input, count, done}`.
+ */
+async function pathsInput(file, counted) {
+  const input = file ?? '-';
+  if (input === '-' && process.stdin.isTTY) throw new UsageError('build', 'give a file of paths, or pipe them on stdin');
+  if (!counted) return { input, count: null, done: async () => {} };
+  let regular = false;
+  if (input !== '-') {
     try {
-      text = await readFile(file, 'utf8');
+      regular = statSync(input).isFile();
     } catch (e) {
-      throw ioError(e, file);
+      throw ioError(e, input);
     }
   }
-  return text.split(/\r?\n/).filter((line) => line !== '');
+  if (regular) return { input, count: await eachPath(input), done: async () => {} };
+  const dir = await mkdtemp(join(tmpdir(), 'tsfile-bloom-build-'));
+  const spool = join(dir, 'paths');
+  const done = () => rm(dir, { recursive: true, force: true });
+  try {
+    const out = createWriteStream(spool);
+    let failed = null;
+    out.on('error', (e) => (failed ??= e));
+    const count = await eachPath(input, null, (chunk) => {
+      if (failed) throw ioError(failed, spool);
+      // The next chunk is read once the spool has taken this one (the pipe waits meanwhile).
+      if (!out.write(chunk)) return once(out, 'drain').catch((e) => Promise.reject(ioError(e, spool)));
+    });
+    await new Promise((resolve) => out.end(resolve));
+    if (failed) throw ioError(failed, spool);
+    return { input: spool, count, done };
+  } catch (e) {
+    await done();
+    throw e;
+  }
 }
 
 async function buildCommand(values, positionals) {
@@ -664,36 +722,48 @@ async function buildCommand(values, positionals) {
   if (values.out === undefined && !values.hex && !values.json && process.stdout.isTTY) {
     throw new UsageError('build', 'refusing to write binary to a terminal; use --out FILE, --hex or a redirect');
   }
-  const paths = await readPaths(file);
-  const capacity = capacityOption ?? paths.length;
-  const filter = BloomFilter.withCapacity(capacity, fpp);
+  const source = await pathsInput(file, capacityOption === undefined);
   try {
-    filter.addMany(paths, { variant: values.variant, charset: values.charset });
-    const bytes = filter.encode();
-    if (values.out !== undefined) {
-      try {
-        await writeFile(values.out, bytes);
-      } catch (e) {
-        throw ioError(e, values.out);
+    const capacity = capacityOption ?? source.count;
+    const filter = BloomFilter.withCapacity(capacity, fpp);
+    try {
+      const added = await eachPath(source.input, (paths) => filter.addMany(paths, { variant: values.variant, charset: values.charset }));
+      if (source.count !== null && added !== source.count) {
+        throw Object.assign(new Error(`the file of paths changed while it was read (${source.count} paths, then ${added}): ${file}`), { kind: 'changed', offset: null, path: file });
       }
+      return await writeFilter(values, filter, { paths: added, capacity, fpp });
+    } finally {
+      filter.free();
     }
-    const st = filter.stats(paths.length);
-    if (values.json) {
-      await print(JSON.stringify(buildReport({
-        paths: paths.length, capacity, fpp, variant: values.variant ?? DEFAULT_HASH.variant, charset: values.charset ?? DEFAULT_HASH.charset,
-        stats: st, encodedLength: bytes.length, out: values.out ?? null,
-      }), null, 2));
-    } else if (values.hex) {
-      await print(Buffer.from(bytes).toString('hex'));
-    } else if (values.out === undefined) {
-      await write(bytes);
-    } else {
-      console.error(`${values.out}: ${bytes.length} bytes, ${st.bitCount} bits, k=${st.hashFunctionCount}, ${paths.length} paths`);
-    }
-    return 0;
   } finally {
-    filter.free();
+    await source.done();
   }
+}
+
+/** Writes build's filter where the flags say, or its statistics (--json). */
+async function writeFilter(values, filter, { paths, capacity, fpp }) {
+  const bytes = filter.encode();
+  if (values.out !== undefined) {
+    try {
+      await writeFile(values.out, bytes);
+    } catch (e) {
+      throw ioError(e, values.out);
+    }
+  }
+  const st = filter.stats(paths);
+  if (values.json) {
+    await print(JSON.stringify(buildReport({
+      paths, capacity, fpp, variant: values.variant ?? DEFAULT_HASH.variant, charset: values.charset ?? DEFAULT_HASH.charset,
+      stats: st, encodedLength: bytes.length, out: values.out ?? null,
+    }), null, 2));
+  } else if (values.hex) {
+    await print(Buffer.from(bytes).toString('hex'));
+  } else if (values.out === undefined) {
+    await write(bytes);
+  } else {
+    console.error(`${terminalText(values.out)}: ${bytes.length} bytes, ${st.bitCount} bits, k=${st.hashFunctionCount}, ${paths} paths`);
+  }
+  return 0;
 }
 
 // ---- Dispatch. ----------------------------------------------------------------------------
@@ -754,16 +824,16 @@ async function main(argv) {
       }
       return write(inFlagWords({ message: chunk }).message);
     };
-    return scanCommand({ values, targets: positionals, source }, { write: scanWrite, stderr: process.stderr, signal: gone.signal });
+    return scanCommand({ values, targets: positionals, source }, { write: scanWrite, stderr: process.stderr, signal: gone.signal, terminal: process.stdout.isTTY === true });
   }
   return fileCommand(verb, values, positionals);
 }
 
 /** The CLI's sentence for an error: `kind at byte N: …` for a located one, else `kind: …`. */
 function errorLine(e) {
-  if (!e.kind) return `error: ${e.message}`;
+  if (!e.kind) return `error: ${terminalText(e.message)}`;
   const r = errorReport(e);
-  return `error: ${r.message.startsWith(`${e.kind} at byte `) ? r.message : `${e.kind}: ${r.message}`}`;
+  return `error: ${terminalText(r.message.startsWith(`${e.kind} at byte `) ? r.message : `${e.kind}: ${r.message}`)}`;
 }
 
 // A command whose work never settled (a read that neither answered nor failed) would leave the
@@ -788,7 +858,7 @@ main(process.argv.slice(2)).then(
       return;
     }
     if (e instanceof UsageError) {
-      console.error(`tsfile-bloom${e.verb ? ` ${e.verb}` : ''}: ${e.message}${/did you mean/.test(e.message) ? '' : `; see tsfile-bloom ${e.verb ? `${e.verb} ` : ''}--help`}`);
+      console.error(`tsfile-bloom${e.verb ? ` ${e.verb}` : ''}: ${terminalText(e.message)}${/did you mean/.test(e.message) ? '' : `; see tsfile-bloom ${e.verb ? `${e.verb} ` : ''}--help`}`);
       process.exitCode = 2;
       return;
     }

@@ -99,6 +99,7 @@ function utf8Writer(memory, ptr, length, bytes) {
 let keyView = null;
 let keyWrite = null;
 export function putKey(key) {
+  if (typeof key !== 'string' && key.length === 0 && detached(key)) throw detachedError('the path (a Uint8Array)', 'path');
   const at = keyArea(typeof key === 'string' ? key.length * 3 : key.length);
   // A view of memory that has grown since is detached: its length reads 0.
   if (keyView === null || keyView.length === 0) {
@@ -162,6 +163,25 @@ export function bitIndex(hash, bitCount) {
 }
 
 /** Pre-encoded keys: one buffer and the end offset of each key in it. */
+/**
+ * Whether a byte view's ArrayBuffer was transferred away (postMessage, structuredClone): it
+ * then reads as empty and copying from it throws an untyped TypeError. Only an empty view can be.
+ */
+function detached(view) {
+  if (view.byteLength !== 0) return false;
+  const buffer = view.buffer;
+  if (typeof buffer.detached === 'boolean') return buffer.detached;
+  try {
+    new Uint8Array(buffer);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** The typed error for bytes whose buffer was transferred: `what` names them, `argument` the parameter. */
+const detachedError = (what, argument) => argumentError(`${what} cannot be read: its ArrayBuffer was transferred (detached), by postMessage or structuredClone; pass a copy`, argument);
+
 function isEncoded(paths) {
   return paths !== null && typeof paths === 'object' && !Array.isArray(paths) && 'bytes' in paths && 'ends' in paths;
 }
@@ -174,6 +194,8 @@ export function stageEncoded(input, module = { stageKeys, wasmMemory: moduleMemo
   const { bytes, ends } = input;
   if (!(bytes instanceof Uint8Array)) throw argumentError('pre-encoded paths need `bytes` as a Uint8Array');
   if (!(ends instanceof Uint32Array)) throw argumentError('pre-encoded paths need `ends` as a Uint32Array of end offsets');
+  if (detached(bytes)) throw detachedError('the pre-encoded paths’ `bytes`', 'paths');
+  if (detached(ends)) throw detachedError('the pre-encoded paths’ `ends`', 'paths');
   const [keysPtr, endsPtr] = module.stageKeys(bytes.length, ends.length);
   const memory = module.wasmMemory().buffer;
   new Uint8Array(memory, keysPtr, bytes.length).set(bytes);
@@ -201,6 +223,7 @@ export function stagePaths(paths, charset, module = { stageKeys, wasmMemory: mod
         capacity += encoded[i].length;
       } else capacity += p.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
     } else if (p instanceof Uint8Array) {
+      if (p.length === 0 && detached(p)) throw detachedError(`path ${i} (a Uint8Array)`, 'paths');
       capacity += p.length;
       if (multi) encoded[i] = p;
     } else throw notAPath();

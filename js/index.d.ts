@@ -353,6 +353,12 @@ export interface WriterKeys extends EncodedPaths {
   seriesCount: number;
 }
 
+/** For the members that answer from a TsFile's index. */
+export interface IndexOptions {
+  /** Resolve with what was read before an index error (audit: null) instead of rejecting with it. */
+  partial?: boolean;
+}
+
 export class TsFile {
   private constructor();
   readonly version: 3 | 4;
@@ -374,13 +380,21 @@ export class TsFile {
   bloomInfo(): BloomInfo;
   /** Reads the index region once; returns the error that stopped the walk (partial series kept), or null. */
   loadIndex(): Promise<TsFileBloomError | null>;
-  listing(): Promise<Listing>;
-  series(): Promise<SeriesInfo[]>;
-  timeColumns(): Promise<SeriesInfo[]>;
-  audit(): Promise<AuditResult | null>;
+  /**
+   * listing, series, timeColumns, audit and writerKeys answer from the index (read on first use):
+   * when it could not be read to its end they reject with its error — the TsFileBloomError
+   * loadIndex() returns. With `{ partial: true }` they resolve with what was read before it (an
+   * audit: null); `indexError` says why.
+   */
+  listing(options?: IndexOptions): Promise<Listing>;
+  series(options?: IndexOptions): Promise<SeriesInfo[]>;
+  timeColumns(options?: IndexOptions): Promise<SeriesInfo[]>;
+  audit(options?: { partial?: false }): Promise<AuditResult>;
+  audit(options: IndexOptions): Promise<AuditResult | null>;
   /**
    * The keys the writer inserted under a hypothesis (from writerHypothesis): every series, then
-   * the time columns when `timeColumns`, each path joined as the writer joins it and encoded in `charset`.
+   * the time columns when `timeColumns`, each path joined as the writer joins it and encoded in
+   * `charset`. Rejects with the index's error when it could not be read to its end.
    */
   writerKeys(hypothesis?: { timeColumns?: boolean; trailingNullsKept?: boolean; charset?: Charset }): Promise<WriterKeys>;
   probe(path: string | Uint8Array, options?: ProbeOptions): FileProbeResult;
@@ -636,8 +650,14 @@ export interface ManifestError extends TsFileBloomError {
 
 /** One file of a scan. `bloomFilter` is TsFile#bloomInfo(); `results` as TsFile#probeMany(). */
 export interface ScanRecord {
-  /** The path (as found under the target), the URL (its secrets shown as REDACTED: README, "Remote files"), or the File's relative path. */
+  /**
+   * The path (as found under the target), the URL (its secrets shown as REDACTED: README, "Remote
+   * files"), or the File's relative path. A name that is not UTF-8 (a Linux file name is bytes)
+   * shows its bytes from 0x80 as `\xNN` here: for display.
+   */
   file: string;
+  /** Node: the exact bytes of a path that is not UTF-8, in hex (what names the file); null for every other. */
+  fileHex: string | null;
   /** Opened (and, with `audit`, its index walked) without error. */
   ok: boolean;
   size: number | null;

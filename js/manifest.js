@@ -144,6 +144,8 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     if (at === undefined || at < 0 || seen[at]) return;
     seen[at] = 1;
     seenCount++;
+    // A name that is not UTF-8 is read each time: its record carries its bytes (fileHex), which no entry keeps.
+    if (item.hex !== undefined) return;
     const wasAudited = c.audit[at] >= 0;
     // With --audit a file recorded without it is read again; recorded with it, a path not asked
     // then needs its audit (read it again too).
@@ -206,6 +208,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   }
   const recordOf = (g, file, size, at) => ({
     file,
+    fileHex: null,
     ok: true,
     size,
     version: g.version,

@@ -1,6 +1,9 @@
 // Node sources: a path or a FileHandle, read with positional reads.
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { invalidArgument } from './errors.js';
 import { toSource } from './source.js';
 import { httpSource, isHttpUrl } from './http-source.js';
 import { isS3Url, s3Source } from './s3.js';
@@ -43,24 +46,61 @@ export async function nodeSource(input, options = {}, s3Defaults = null) {
     const [{ NODE_S3 }, defaults] = await Promise.all([import('./node-s3.js'), s3Defaults ?? environment()]);
     return s3Source(input, options, defaults, NODE_S3);
   }
+  // A file: URL is a path, given as a URL object or as its string ('file:///data/x.tsfile').
+  if (typeof input === 'string' && FILE_URL.test(input)) input = new URL(input);
   if (typeof input === 'string' || input instanceof URL) {
-    const name = input instanceof URL ? input.pathname : input;
+    const name = input instanceof URL ? urlPath(input) : input;
     let handle;
     try {
-      handle = await open(input, 'r');
+      handle = await open(input, OPEN_FLAGS);
       const stat = await handle.stat();
-      if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      refuseNotRegular(stat, name);
       return pathSource(input, name, handle, stat);
     } catch (e) {
       await handle?.close();
-      throw ioError(e, name);
+      throw e.kind ? e : ioError(e, name);
     }
   }
   if (input && typeof input.read === 'function' && typeof input.stat === 'function' && typeof input.fd === 'number') {
-    const { size } = await input.stat();
-    return { ...handleSource(input, size), close: async () => {}, name: null };
+    const stat = await input.stat();
+    refuseNotRegular(stat, 'the FileHandle');
+    return { ...handleSource(input, stat.size), close: async () => {}, name: null };
   }
   return toSource(input);
+}
+
+// A TsFile is a regular file. Anything else is refused by its type before a byte is read: a
+// FIFO would block the read (and, opened without O_NONBLOCK, the open itself, holding one of
+// libuv's four threads until a writer comes: four such opens stop every other file operation of
+// the process), a device has no size (/dev/zero reads as 0 bytes, then forever). O_NONBLOCK makes
+// the open of a FIFO return at once (a regular file's reads ignore it).
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+const TYPES = [
+  ['isFIFO', 'a FIFO'],
+  ['isSocket', 'a socket'],
+  ['isCharacterDevice', 'a character device'],
+  ['isBlockDevice', 'a block device'],
+];
+
+/** Throws the typed `io` error for a `stat` that is not a regular file, naming `path`. */
+function refuseNotRegular(stat, path) {
+  if (stat.isFile()) return;
+  if (stat.isDirectory()) throw ioError({ code: 'EISDIR' }, path);
+  const what = TYPES.find(([is]) => stat[is]())?.[1] ?? 'not a file of any known type';
+  throw Object.assign(new Error(`not a regular file (${what}): ${path}`), { kind: 'io', offset: null, code: 'ENOTREG', path });
+}
+
+const FILE_URL = /^file:\/\//i;
+
+/** A URL's file path (its pathname, percent-decoded), or the typed error of a file: URL that names none. */
+function urlPath(url) {
+  if (url.protocol !== 'file:') return url.pathname;
+  try {
+    return fileURLToPath(url);
+  } catch (e) {
+    throw invalidArgument('source', `${url.href} names no file of this machine: ${e.message}`);
+  }
 }
 
 /** The file is not the one that was opened: kind 'changed', naming the file. */
@@ -93,7 +133,8 @@ function pathSource(input, name, handle, opened) {
       let h = current;
       if (!h) {
         try {
-          h = current = await open(input, 'r');
+          // (Without waiting on a FIFO that now has the name: check() then says it changed.)
+          h = current = await open(input, OPEN_FLAGS);
         } catch (e) {
           if (e?.code === 'ENOENT') throw changedError(name, 'it was removed');
           throw ioError(e, name);

@@ -10,6 +10,7 @@ import { bloomReport } from './report.js';
 import { plainError } from './errors.js';
 import { bloomFromFigures, figureVerdict } from './wire.js';
 import { pct } from './format.js';
+import { locationText, terminalText } from './escape.js';
 import { addTruth, auditedResults, finishFleetTruth, finishPathTruth, fleetTruthJson, fleetTruthText, mergeTruth, newFleetTruth, newPathTruth, pathTruthJson, pathTruthText } from './scan-fp.js';
 
 // ---- Adapters: the only places that read fields of API results. -----------------------
@@ -34,6 +35,7 @@ function bloomFacts(info) {
 export function tailRecord(file, size, f, paths, reads, bytesRead) {
   return {
     file,
+    fileHex: null,
     ok: true,
     size,
     version: f[0],
@@ -103,7 +105,7 @@ export async function scanOne(file, input, { open, makeSource, paths = [], audit
   const counter = { reads: 0, bytes: 0, source: null };
   const own = child?.();
   if (own) openOptions = { ...openOptions, signal: own.signal };
-  const record = { file, ok: false, size: null, version: null, bloomFilter: null, results: null, audit: null, bytesRead: 0, reads: 0, error: null };
+  const record = { file, fileHex: null, ok: false, size: null, version: null, bloomFilter: null, results: null, audit: null, bytesRead: 0, reads: 0, error: null };
   let t = null;
   try {
     t = await open(input, { ...openOptions, source: async (i, o) => countReads(await makeSource(i, o), counter) });
@@ -112,7 +114,7 @@ export async function scanOne(file, input, { open, makeSource, paths = [], audit
     let indexError = null;
     if (audit) {
       indexError = await t.loadIndex();
-      record.audit = auditOf(await t.audit());
+      record.audit = auditOf(await t.audit({ partial: true })); // (null when the walk failed: the record's error says why)
     }
     record.bloomFilter = bloomOf(t);
     // With the index read, each result also says whether the index lists the path (js/scan-fp.js).
@@ -136,15 +138,17 @@ export async function scanOne(file, input, { open, makeSource, paths = [], audit
 
 /** A record for something that was found but could not be opened as a file (a FIFO, a loop). */
 export function failedRecord(file, error, size = null) {
-  return { file, ok: false, size, version: null, bloomFilter: null, results: null, audit: null, bytesRead: 0, reads: 0, error: errorOf(error) };
+  return { file, fileHex: null, ok: false, size, version: null, bloomFilter: null, results: null, audit: null, bytesRead: 0, reads: 0, error: errorOf(error) };
 }
 
 // ---- Output vocabularies. -----------------------------------------------------------------
 
 /** A record → one NDJSON object, in the vocabulary of `inspect --json` and `probe --json`. */
 export function recordJson(r) {
-  return {
-    file: r.file,
+  const out = { file: r.file };
+  // A name that is not UTF-8: `file` shows it, `file_hex` is its bytes (as properties' value_hex).
+  if (r.fileHex != null) out.file_hex = r.fileHex;
+  return Object.assign(out, {
     ok: r.ok,
     size: r.size,
     version: r.version,
@@ -154,20 +158,24 @@ export function recordJson(r) {
     bytes_read: r.bytesRead,
     reads: r.reads,
     error: r.error,
-  };
+  });
 }
 
-/** One line of the human-readable listing. */
+/**
+ * One line of the human-readable listing. What the scan does not control is escaped for a
+ * terminal (js/escape.js): the location as `ls -b` shows a name, series paths and error sentences.
+ */
 export function recordText(r) {
-  if (r.error && r.size == null && r.version == null) return `${r.file}  ERROR ${r.error.kind}: ${r.error.message}`;
+  const file = locationText(r.file, r.fileHex);
+  if (r.error && r.size == null && r.version == null) return `${file}  ERROR ${r.error.kind}: ${terminalText(r.error.message)}`;
   const b = r.bloomFilter;
-  const parts = [r.file, r.size == null ? '-' : `${r.size} B`];
+  const parts = [file, r.size == null ? '-' : `${r.size} B`];
   if (r.version != null) parts.push(`v${r.version}`);
   if (b) parts.push(b.present ? `m=${b.bitCount} k=${b.hashFunctionCount} fill ${pct(b.fillRatio)} fpp ${pct(b.fppFromFill)}` : 'no filter');
   if (r.audit) parts.push(`audit ${r.audit.status}${r.audit.variant ? ` (${r.audit.variant})` : ''}`);
   if (b?.filledPastDesign) parts.push('filled past design');
-  for (const v of r.results ?? []) parts.push(`${v.path}: ${v.verdict}${v.indexed === false && v.verdict === 'maybe' ? ' (false positive: the index does not list it)' : ''}`);
-  if (r.error) parts.push(`ERROR ${r.error.kind}${r.error.offset != null ? ` at byte ${r.error.offset}` : ''}: ${r.error.message}`);
+  for (const v of r.results ?? []) parts.push(`${terminalText(v.path)}: ${v.verdict}${v.indexed === false && v.verdict === 'maybe' ? ' (false positive: the index does not list it)' : ''}`);
+  if (r.error) parts.push(`ERROR ${r.error.kind}${r.error.offset != null ? ` at byte ${r.error.offset}` : ''}: ${terminalText(r.error.message)}`);
   return parts.join('  ');
 }
 
@@ -181,8 +189,9 @@ const csvCell = (v) => {
 export function csvHeader(paths) {
   const cols = ['file', 'ok', 'size', 'version', 'bloom_present', 'bit_count', 'hash_function_count', 'set_bits', 'fill_ratio', 'fpp_from_fill', 'audit_status', 'audit_variant', 'bytes_read', 'reads', 'error_kind', 'error_offset', 'error_message'];
   // Added after the verdicts (existing columns keep their places): the design rule and, per
-  // path, whether the index lists it (empty without --audit).
-  return [...cols, ...paths.map((p) => `verdict ${p}`), 'filled_past_design', ...paths.map((p) => `indexed ${p}`)].map(csvCell).join(',');
+  // path, whether the index lists it (empty without --audit); then the bytes of a name that is
+  // not UTF-8, in hex (empty for any other).
+  return [...cols, ...paths.map((p) => `verdict ${p}`), 'filled_past_design', ...paths.map((p) => `indexed ${p}`), 'file_hex'].map(csvCell).join(',');
 }
 
 export function recordCsv(r, paths) {
@@ -195,6 +204,7 @@ export function recordCsv(r, paths) {
     ...paths.map((p) => verdicts.get(p)),
     b?.filledPastDesign,
     ...paths.map((p) => indexed.get(p)),
+    r.fileHex,
   ].map(csvCell).join(',');
 }
 
@@ -369,5 +379,6 @@ export function summaryText(s) {
     out.push(...pathTruthText(s, p));
   }
   out.push(...fleetTruthText(s));
-  return out.join('\n');
+  // One element a line: a path or a file name that holds a control character stays on its line.
+  return out.map(terminalText).join('\n');
 }

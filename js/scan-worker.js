@@ -123,6 +123,12 @@ function scanFast(item, count) {
   }
 }
 
+/** A record of a file whose name is not UTF-8 carries its bytes (the walk's `hex`). */
+const named = (record, item) => {
+  if (item.hex !== undefined) record.fileHex = item.hex;
+  return record;
+};
+
 async function scanBatch({ seq, items, packed, records: asRecords }) {
   items ??= unpackBatch(packed);
   const records = [];
@@ -132,14 +138,14 @@ async function scanBatch({ seq, items, packed, records: asRecords }) {
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     if (item.error) {
-      records.push(failedRecord(item.file, item.error));
+      records.push(named(failedRecord(item.file, item.error), item));
       continue;
     }
     let before;
     const fast = fastRoute ? scanFast(item, count) : null;
     if (fast?.record) {
       if (keep) kept[i] = keptFacts(fast.record, fast.keep);
-      records.push(fast.record);
+      records.push(named(fast.record, item));
     } else {
       if (keep && before === undefined) {
         try {
@@ -150,7 +156,7 @@ async function scanBatch({ seq, items, packed, records: asRecords }) {
       }
       const record = await scanOne(item.file, item.path, { open: openTsFile, makeSource: (p) => fileSource(p, fast?.held, item.file), paths, audit, openOptions });
       if (keep && record.ok) kept[i] = keptFacts(record, keepByReading(fsPath(item.path), before, Date.now(), racyMs));
-      records.push(record);
+      records.push(named(record, item));
     }
   }
   const keptPacked = kept && packKept(kept);

@@ -7,7 +7,7 @@
 // time; URLs are read here (fetch is asynchronous anyway). Records come out in the order
 // the targets were walked.
 import { Worker } from 'node:worker_threads';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +66,7 @@ export async function* walkTargetBatches(targets, options = {}) {
   const visited = Object.assign(new Set(), { onDirectory });
   let batch = [];
   for (const target of targets) {
+    if (replay && walkedBefore(target, visited)) continue;
     const replayed = replay?.(target, visited);
     if (replayed) {
       if (batch.length) yield batch;
@@ -108,8 +109,14 @@ export async function* walkTargetBatches(targets, options = {}) {
 
 /**
  * Walks local and http(s) targets: `{path, file}` (a regular file), `{url, file}`, or `{file,
- * error}`. A URL's record names it as redactUrl shows it (a presigned URL's signature is no
- * part of the file's name, and no record holds it); an s3:// location as it is.
+ * error}`; a local item whose path is not UTF-8 also has `hex`, its bytes. A target is a
+ * string, a file: URL, or (the CLI's @LIST lines that are not UTF-8) a Buffer. A URL's record
+ * names it as redactUrl shows it (a presigned URL's signature is no part of the file's name, and
+ * no record holds it); an s3:// location as it is.
+ *
+ * Each file once, however the targets overlap (`scan tree tree/s1`, a file given twice or
+ * inside a directory given too): a directory by its device and inode, a file given by its
+ * device and inode, and a file found in a walk by its directory's and its own name.
  */
 export function* walkTargets(targets, visited = new Set()) {
   for (const target of targets) {
@@ -118,35 +125,83 @@ export function* walkTargets(targets, visited = new Set()) {
       yield { url, file: isHttpUrl(target) ? redactUrl(url) : url };
       continue;
     }
-    if ((typeof target !== 'string' && !(target instanceof URL)) || (target instanceof URL && target.protocol !== 'file:')) {
+    const bytes = Buffer.isBuffer(target);
+    if ((typeof target !== 'string' && !(target instanceof URL) && !bytes) || (target instanceof URL && target.protocol !== 'file:')) {
       yield { file: String(target), error: errorOf(invalidArgument('targets', `a scan target must be a path, a file: URL or an http(s) URL, not ${target instanceof URL ? target.protocol : target === null ? 'null' : typeof target}`)) };
       continue;
     }
-    const p = target instanceof URL ? fileURLToPath(target) : target;
+    // A file: URL string is a path too, as openTsFile takes it.
+    let p = target;
+    try {
+      if (target instanceof URL || /^file:\/\//i.test(target)) p = fileURLToPath(target);
+    } catch (e) {
+      yield { file: String(target), error: errorOf(invalidArgument('targets', `${String(target)} names no file of this machine: ${e.message}`)) };
+      continue;
+    }
+    const shown = bytes ? escapedName(p) : p;
     let st;
     try {
       st = statSync(p);
     } catch (e) {
-      yield { file: p, error: fsError(e, p) };
+      yield located(p, { file: shown, error: fsError(e, shown) });
       continue;
     }
     if (st.isDirectory()) {
+      if (visited.has(keyOf(st))) continue; // walked already (a target inside another)
       visited.add(keyOf(st));
-      yield* walkDirectory(p, [keyOf(st)], visited);
-    } else if (st.isFile()) yield { path: p, file: p };
-    else yield { file: p, error: fsError(null, p, 'not a regular file') };
+      yield* walkDirectory(p, [keyOf(st)], visited, shown);
+    } else if (st.isFile()) {
+      if (givenBefore(p, st, visited)) continue;
+      yield located(p, { path: p, file: shown });
+    } else yield located(p, { file: shown, error: fsError(null, shown, 'not a regular file') });
   }
 }
 
 // A name that is not UTF-8 (a Linux file name is bytes) is kept as its bytes for opening and
-// shown with its other bytes as \xNN: a lossy string would name no file at all.
+// shown with its other bytes as \xNN: a lossy string would name no file at all. Its item (and
+// so its record) also carries the bytes as hex, for output that must name it exactly.
 const utf8Name = (bytes) => (isUtf8(bytes) ? bytes.toString('utf8') : null);
 const escapedName = (bytes) => Array.from(bytes, (c) => (c < 0x80 ? String.fromCharCode(c) : `\\x${c.toString(16).padStart(2, '0')}`)).join('');
+const located = (p, item) => (typeof p === 'string' ? item : Object.assign(item, { hex: p.toString('hex') }));
 const SLASH = Buffer.from('/');
 const ASCII_NAME = /^[\x01-\x7f]*$/;
 // What join(dir, name) puts before a name (a name holds no separator and is never . or ..), made
 // once per directory: join normalizes the whole path at every call.
 const joinPrefix = (dir) => join(dir, 'x').slice(0, -1);
+
+// Files given as targets, by their device and inode and as a directory entry (their directory's
+// device and inode, and their name), on the walk's `visited` set: a walk passes a file given
+// already, and a file given after a directory walked already is passed too.
+function givenBefore(p, st, visited) {
+  const given = (visited.given ??= { files: new Set(), entries: new Set() });
+  if (given.files.has(keyOf(st))) return true;
+  given.files.add(keyOf(st));
+  let dir;
+  let name;
+  try {
+    // As a walk would name it: its real directory, and its name as walkDirectory shows it.
+    const real = realpathSync(p, { encoding: 'buffer' });
+    const slash = real.lastIndexOf(SLASH);
+    name = real.subarray(slash + 1);
+    name = utf8Name(name) ?? escapedName(name);
+    dir = keyOf(statSync(real.subarray(0, Math.max(slash, 1))));
+  } catch {
+    return false;
+  }
+  given.entries.add(`${dir}/${name}`);
+  return TSFILE_NAME.test(name) && visited.has(dir);
+}
+
+/** Whether local `target` is a directory walked already (a manifest would replay it again). */
+function walkedBefore(target, visited) {
+  if (!visited.size || isHttpUrl(target) || isS3Url(target) || (target instanceof URL && target.protocol !== 'file:')) return false;
+  try {
+    const st = statSync(target instanceof URL ? fileURLToPath(target) : target);
+    return st.isDirectory() && visited.has(keyOf(st));
+  } catch {
+    return false;
+  }
+}
 
 // `dir` is a path (a string, or bytes); `shown` is how records name it.
 function* walkDirectory(dir, ancestors, visited, shown = dir) {
@@ -162,27 +217,30 @@ function* walkDirectory(dir, ancestors, visited, shown = dir) {
     }
     if (!ascii) entries = readdirSync(dir, { withFileTypes: true, encoding: 'buffer' });
   } catch (e) {
-    yield { file: shown, error: fsError(e, shown) };
+    yield located(dir, { file: shown, error: fsError(e, shown) });
     return;
   }
   if (ascii) entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   else entries.sort((a, b) => Buffer.compare(a.name, b.name));
   // An entry's path is a string, or its bytes when the directory or its name is not UTF-8.
   const prefix = typeof dir === 'string' ? joinPrefix(dir) : null;
+  // Files given as targets too (rare: most scans give none) are passed here.
+  const given = visited.given?.entries.size ? visited.given : null;
+  const here = ancestors.at(-1);
   let shownPrefix = null;
   for (const d of entries) {
     const text = ascii ? d.name : utf8Name(d.name);
-    const p = prefix !== null && text !== null ? prefix + text : Buffer.concat([Buffer.isBuffer(dir) ? dir : Buffer.from(dir), SLASH, d.name]);
+    const p = prefix === null ? Buffer.concat([dir, SLASH, d.name]) : text !== null ? prefix + text : Buffer.concat([Buffer.from(prefix), d.name]);
     const shownText = text ?? escapedName(d.name);
     const file = typeof p === 'string' ? p : (shownPrefix ??= joinPrefix(shown)) + shownText;
     const named = TSFILE_NAME.test(shownText);
     if (d.isFile()) {
-      if (named) yield { path: p, file };
+      if (named && !given?.entries.has(`${here}/${shownText}`)) yield located(p, { path: p, file });
       continue;
     }
     if (!d.isDirectory() && !d.isSymbolicLink()) {
       // A FIFO, socket or device named like a TsFile: reported, never opened (a FIFO blocks).
-      if (named) yield { file, error: fsError(null, file, 'not a regular file') };
+      if (named) yield located(p, { file, error: fsError(null, file, 'not a regular file') });
       continue;
     }
     let st;
@@ -190,20 +248,20 @@ function* walkDirectory(dir, ancestors, visited, shown = dir) {
       st = statSync(p); // follows a symbolic link
     } catch (e) {
       if (e.code === 'ENOENT') {
-        if (named) yield { file, error: fsError(e, file, 'dangling symbolic link (its target does not exist)') };
-      } else yield { file, error: fsError(e, file, e.code === 'ELOOP' ? 'symbolic link loop' : null) };
+        if (named) yield located(p, { file, error: fsError(e, file, 'dangling symbolic link (its target does not exist)') });
+      } else yield located(p, { file, error: fsError(e, file, e.code === 'ELOOP' ? 'symbolic link loop' : null) });
       continue;
     }
     if (st.isDirectory()) {
       const key = keyOf(st);
       // A link back to a directory above: a loop (reported); one reached twice another way: once.
-      if (ancestors.includes(key)) yield { file, error: fsError(null, file, 'symbolic link loop (it leads back to a directory above it)') };
+      if (ancestors.includes(key)) yield located(p, { file, error: fsError(null, file, 'symbolic link loop (it leads back to a directory above it)') });
       else if (!visited.has(key)) {
         visited.add(key);
         yield* walkDirectory(p, [...ancestors, key], visited, file);
       }
-    } else if (named) {
-      yield st.isFile() ? { path: p, file } : { file, error: fsError(null, file, 'not a regular file') };
+    } else if (named && !given?.files.has(keyOf(st))) {
+      yield located(p, st.isFile() ? { path: p, file } : { file, error: fsError(null, file, 'not a regular file') });
     }
   }
 }

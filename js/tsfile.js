@@ -208,25 +208,35 @@ export class TsFile {
     return this.#indexError;
   }
 
+  // The members whose answer is the index (listing, series, timeColumns, audit, writerKeys) read
+  // it on first use and reject with its error when it could not be read to its end — the same
+  // typed error loadIndex() returns — never an empty or partial answer that looks whole. With
+  // `{partial: true}` the listing is what was read before the error, and the audit null.
+  async #index(partial, member) {
+    if (partial !== undefined && typeof partial !== 'boolean') throw argumentError(`${member}'s partial must be true or false, not ${String(partial)}`, 'partial');
+    const error = await this.loadIndex();
+    if (error && !partial) throw error;
+  }
+
   /** Every indexed series: `{series: [...], timeColumns: [...]}` (reads the index on first use). */
-  async listing() {
-    await this.loadIndex();
+  async listing(options) {
+    await this.#index(options?.partial, 'listing');
     this.#listing ??= listingFrom(this.#file.listingColumns());
     return this.#listing;
   }
 
   /** Every indexed series `{path, table, device, measurement, dataType, offset, maybePresent}`. */
-  async series() {
-    return (await this.listing()).series;
+  async series(options) {
+    return (await this.listing(options)).series;
   }
 
-  async timeColumns() {
-    return (await this.listing()).timeColumns;
+  async timeColumns(options) {
+    return (await this.listing(options)).timeColumns;
   }
 
-  /** Which writer variant made the filter (reads the index on first use); null if the walk failed. */
-  async audit() {
-    await this.loadIndex();
+  /** Which writer variant made the filter (reads the index on first use); with `partial`, null if the walk failed. */
+  async audit(options) {
+    await this.#index(options?.partial, 'audit');
     return this.#fileInfo.audit;
   }
 
@@ -236,7 +246,7 @@ export class TsFile {
    * `charset`, as pre-encoded `{bytes, ends}` plus `seriesCount`.
    */
   async writerKeys({ timeColumns = true, trailingNullsKept = true, charset = 'UTF-8' } = {}) {
-    await this.loadIndex();
+    await this.#index(undefined, 'writerKeys');
     this.#encoderFor(charset);
     const [bytes, ends, seriesCount] = this.#file.writerKeys(timeColumns, trailingNullsKept, charsetCode(charset));
     return { bytes, ends, seriesCount };

@@ -46,9 +46,15 @@ export interface TsFileWorker {
   open(blob: Blob, name?: string): Pending<FileInfo>;
   info(): Pending<FileInfo>;
   bits(): Pending<{ bitCount: number; hashFunctionCount: number; bits: Uint8Array } | null>;
-  /** `bloom`: the filter facts once the index is read (`indexedItems`); absent for a synthetic filter. */
-  audit(): Pending<{ audit: AuditResult | null; indexError: PlainError | null; bloom?: BloomInfo }>;
-  series(): Pending<{ series: SeriesInfo[]; timeColumns: SeriesInfo[]; indexError: PlainError | null }>;
+  /**
+   * `bloom`: the filter facts once the index is read (`indexedItems`); absent for a synthetic filter.
+   * As TsFile's: an index that could not be read to its end rejects with its error (a WorkerError);
+   * `{ partial: true }` resolves instead, with `audit` null and `indexError` the reason.
+   */
+  audit(options?: { partial?: false }): Pending<{ audit: AuditResult | null; indexError: null; bloom?: BloomInfo }>;
+  audit(options: { partial: boolean }): Pending<{ audit: AuditResult | null; indexError: PlainError | null; bloom?: BloomInfo }>;
+  /** As `audit`: rejects with the index's error, or with `{ partial: true }` gives the series read before it. */
+  series(options?: { partial?: boolean }): Pending<{ series: SeriesInfo[]; timeColumns: SeriesInfo[]; indexError: PlainError | null }>;
   probe(path: string, options?: { variant?: Variant; charset?: Charset }): Pending<FileProbeResult>;
   probeMany(paths: PathInput[], options?: { variant?: Variant; charset?: Charset; onprogress?: (p: WorkerProgress) => void }): Pending<{ path: PathInput; verdict: 'absent' | 'maybe' | 'unknown' }[]>;
   provenance(): Pending<(Provenance & { count: number; seriesCount: number; variant: Variant; charset: string; timeColumns: boolean; established?: boolean }) | null>;

@@ -41,10 +41,14 @@ export function createWorker(url = new URL('./worker.js', import.meta.url), { fa
     info: () => call('info'),
     /** `{bitCount, hashFunctionCount, bits: Uint8Array}` or null when the file has no filter. */
     bits: () => call('bits'),
-    /** `{audit, indexError, bloom}` — the index is read on first use; `bloom` is bloomInfo() after it. */
-    audit: () => call('audit'),
-    /** `{series, timeColumns, indexError}`. */
-    series: () => call('series'),
+    /**
+     * `{audit, indexError, bloom}` — the index is read on first use; `bloom` is bloomInfo() after it.
+     * An index that could not be read to its end rejects with its error (as TsFile#audit); with
+     * `{partial: true}` it resolves, `audit` null and `indexError` the reason.
+     */
+    audit: ({ partial = false } = {}) => call('audit', { partial: partial === true }),
+    /** `{series, timeColumns, indexError}`; as `audit`, `{partial: true}` for the series read before an index error. */
+    series: ({ partial = false } = {}) => call('series', { partial: partial === true }),
     probe: (path, { variant, charset } = {}) => call('probe', { path, variant, charset }),
     /** `[{path, verdict}]`; `options.onprogress` overrides `client.onprogress` for this call. */
     probeMany: (paths, { variant, charset, onprogress } = {}) => call('probeMany', { paths, variant, charset }, onprogress),

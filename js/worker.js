@@ -143,13 +143,15 @@ export function createHandler(extraOps = {}) {
       const bits = f.bits();
       return { value: { bitCount: f.bitCount, hashFunctionCount: f.hashFunctionCount, bits }, transfer: [bits.buffer] };
     },
-    async audit() {
+    // audit and series as TsFile's: an index that could not be read to its end rejects with its
+    // error; with `partial`, what was read comes back with the error (`indexError`).
+    async audit({ partial = false }) {
       if (synthetic) return { audit: null, indexError: null, synthetic: true };
       const indexError = await file.loadIndex();
       // With the filter's facts as the index gives them (indexedItems, the formula's n).
-      return { audit: await file.audit(), indexError: plainError(indexError), bloom: file.bloomInfo() };
+      return { audit: await file.audit({ partial }), indexError: plainError(indexError), bloom: file.bloomInfo() };
     },
-    async series() {
+    async series({ partial = false }) {
       if (synthetic) {
         const series = Array.from({ length: synthetic.items }, (_, i) => ({
           path: syntheticPath(i), table: null, device: [], measurement: null, dataType: 'synthetic', offset: null, maybePresent: true,
@@ -157,7 +159,7 @@ export function createHandler(extraOps = {}) {
         return { series, timeColumns: [], indexError: null, synthetic: true };
       }
       const indexError = await file.loadIndex();
-      const { series, timeColumns } = await file.listing();
+      const { series, timeColumns } = await file.listing({ partial });
       return { series, timeColumns, indexError: plainError(indexError) };
     },
     async probe({ path, variant, charset }) {

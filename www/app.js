@@ -193,8 +193,9 @@ async function load(blob, name, { synthetic = null, fromFolder = false } = {}) {
   let indexError = null;
   let bloom = null;
   try {
-    ({ audit, indexError, bloom } = await worker.audit());
-    const listing = listingOf(await worker.series());
+    // What was read before an index error too (shown below as partial results).
+    ({ audit, indexError, bloom } = await worker.audit({ partial: true }));
+    const listing = listingOf(await worker.series({ partial: true }));
     if (stale()) return;
     cur.series = listing.series;
     cur.timeColumns = listing.timeColumns;

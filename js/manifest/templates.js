@@ -3,6 +3,7 @@
 // one growing buffer (TextChunk), not through the formatter file by file.
 import { Buffer } from 'node:buffer';
 import { formatRecords } from '../scan-core.js';
+import { locationText } from '../escape.js';
 
 // A group's line in a text format is made once from a record whose per-file facts are these
 // stand-ins (formatRecords, so the line is the formatter's own), split where they stand; each
@@ -89,5 +90,5 @@ export const NUMBER_ROOM = 25;
 
 const csvQuoted = /[",\r\n]/;
 export const JSON_ESCAPED = /[\u0000-\u001f"\\\ud800-\udfff]/;
-/** A file's name as `format` writes it (JSON string, CSV cell, as it is). */
-export const fileText = (format, file) => (format === 'ndjson' ? JSON.stringify(file) : format === 'csv' && csvQuoted.test(file) ? `"${file.replace(/"/g, '""')}"` : file);
+/** A file's name as `format` writes it (JSON string, CSV cell, escaped for a terminal as recordText shows it). */
+export const fileText = (format, file) => (format === 'ndjson' ? JSON.stringify(file) : format === 'csv' ? (csvQuoted.test(file) ? `"${file.replace(/"/g, '""')}"` : file) : locationText(file));

@@ -213,13 +213,18 @@ describe('the watchdog: a command that never settles does not exit 0, whatever t
   // Loaded before the CLI: every open or read of a fixture, and every scan worker, waits forever
   // with nothing left in the event loop (what a promise that never settles looks like).
   const HANG = `
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import wt from 'node:worker_threads';
+import { Readable } from 'node:stream';
 import { syncBuiltinESMExports } from 'node:module';
 const never = () => new Promise(() => {});
 const { open, readFile } = fsp;
+const { createReadStream } = fs;
 fsp.open = (p, ...rest) => (String(p).includes('fixtures') ? never() : open(p, ...rest));
 fsp.readFile = (p, ...rest) => (String(p).includes('fixtures') ? never() : readFile(p, ...rest));
+// (build reads its PATHS as a stream: one that never gives a chunk.)
+fs.createReadStream = (p, ...rest) => (String(p).includes('fixtures') ? new Readable({ read() {} }) : createReadStream(p, ...rest));
 wt.Worker = class { on() {} once() {} postMessage() {} terminate() { return Promise.resolve(0); } };
 syncBuiltinESMExports();
 `;

@@ -25,8 +25,9 @@ async function sameBytes(path, source = path) {
   const file = await openTsFile(source);
   try {
     const indexError = await file.loadIndex();
-    const audit = await file.audit();
-    const want = JSON.stringify(inspectReport({ path, file, indexError, listing: await file.listing(), audit }), null, 2);
+    // A damaged index's report is partial, as the CLI makes it.
+    const audit = await file.audit({ partial: true });
+    const want = JSON.stringify(inspectReport({ path, file, indexError, listing: await file.listing({ partial: true }), audit }), null, 2);
     const chunks = [];
     await writeInspectJson({ path, file, indexError, audit }, (c) => chunks.push(Buffer.from(c)));
     assert.equal(Buffer.concat(chunks).toString('utf8'), want, path);

@@ -210,8 +210,10 @@ test('scan --csv, @LIST, exit codes 0 and 2', () => {
   assert.equal(csv.status, 0, csv.stderr);
   const rows = csv.stdout.trim().split('\n');
   assert.equal(rows.length, 1 + valid.length);
-  // The verdicts, then the columns added after them (js/scan-fp.js: empty without --audit).
-  assert.match(rows[0], /^file,ok,size,version,.*,verdict root\.sg1\.d1\.s1,"verdict a,""quoted""",filled_past_design,indexed root\.sg1\.d1\.s1,"indexed a,""quoted"""$/);
+  // The verdicts, then the columns added after them (js/scan-fp.js: empty without --audit), and
+  // file_hex (empty: every name here is UTF-8).
+  assert.match(rows[0], /^file,ok,size,version,.*,verdict root\.sg1\.d1\.s1,"verdict a,""quoted""",filled_past_design,indexed root\.sg1\.d1\.s1,"indexed a,""quoted""",file_hex$/);
+  assert.ok(rows.slice(1).every((row) => row.endsWith(',')));
   assert.ok(rows.slice(1).every((row, i) => row.startsWith(`${valid[i]},true,${statSync(valid[i]).size},`)));
   assert.match(csv.stderr, /of 5 files can be skipped for root\.sg1\.d1\.s1/);
 

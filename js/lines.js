@@ -1,0 +1,117 @@
+// The CLI's lists, one item a line: series paths (scan --paths-file, build's PATHS) and targets
+// (scan @LIST). One rule for every such input, and the same as for a path given as an argument:
+// a line is its bytes up to the line terminator (\n, or \r\n), nothing else removed; an empty
+// line is skipped; a UTF-8 byte order mark opening the input is not part of its first line.
+// Read as a stream, a bounded line at a time: a line past MAX_LINE_BYTES is a typed error
+// naming the input, its argument and the line, never a string as long as the input.
+import { createReadStream } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { ioError } from './node-source.js';
+
+/** The longest line read (a series path or a file location is far shorter). */
+export const MAX_LINE_BYTES = 64 * 1024;
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** A typed error about line `number` (at byte `offset`) of `input`, given as `argument`. */
+export function lineError(kind, sentence, { input, argument, number, offset }) {
+  const where = `line ${number} of ${input === '-' ? 'stdin' : input} (${argument})`;
+  const bad = kind === 'invalid_argument';
+  return Object.assign(bad ? new TypeError(`${where} ${sentence}`) : new RangeError(`${where} ${sentence}`), {
+    kind,
+    offset: bad ? null : offset, // (a bad argument has none: README, "Error kinds")
+    argument,
+    path: input === '-' ? 'stdin' : input,
+    line: number,
+  });
+}
+
+/** The input's bytes as a stream: `-` is stdin; a path may be a pipe (`<(…)`). */
+export function inputStream(input) {
+  return input === '-' ? process.stdin : createReadStream(input);
+}
+
+/**
+ * The lines of `stream` (named `input`, given as `argument`), in batches (one per chunk read):
+ * `[{bytes, number, offset}]`, each line's bytes without its terminator. `onChunk(chunk)` sees
+ * every chunk as read (build's spool), and may return a promise to wait for before the next.
+ */
+export async function* lineBatches(stream, { input, argument, maxLineBytes = MAX_LINE_BYTES, onChunk }) {
+  let pending = []; // pieces of a line that began in an earlier chunk
+  let pendingBytes = 0;
+  let number = 0;
+  let offset = 0; // of the current line's first byte
+  const line = (bytes) => {
+    number++;
+    const at = offset;
+    offset += bytes.length + 1;
+    if (number === 1 && bytes.subarray(0, 3).equals(BOM)) bytes = bytes.subarray(3);
+    if (bytes.at(-1) === 13) bytes = bytes.subarray(0, -1);
+    return bytes.length ? { bytes, number, offset: at } : null;
+  };
+  const tooLong = () => lineError('too_large', `is longer than ${maxLineBytes} bytes (a list holds one item a line)`, { input, argument, number: number + 1, offset });
+  for await (const chunk of stream) {
+    const wait = onChunk?.(chunk); // a promise: it is not ready for the next chunk yet
+    if (wait) await wait;
+    const batch = [];
+    for (let from = 0; ; ) {
+      const nl = chunk.indexOf(10, from);
+      const piece = chunk.subarray(from, nl < 0 ? chunk.length : nl);
+      if (pendingBytes + piece.length > maxLineBytes) {
+        stream.destroy?.();
+        throw tooLong();
+      }
+      if (nl < 0) {
+        if (piece.length) {
+          pending.push(piece);
+          pendingBytes += piece.length;
+        }
+        break;
+      }
+      const l = line(pending.length ? Buffer.concat([...pending, piece]) : piece);
+      pending = [];
+      pendingBytes = 0;
+      if (l) batch.push(l);
+      from = nl + 1;
+    }
+    if (batch.length) yield batch;
+  }
+  if (pending.length) {
+    const l = line(Buffer.concat(pending));
+    if (l) yield [l];
+  }
+}
+
+/** A line as text; a line that is not UTF-8 is a typed error (series paths are text). */
+export function textLine(l, where) {
+  if (!isUtf8(l.bytes)) throw lineError('invalid_argument', 'is not UTF-8: series paths are UTF-8 text (probe --hex takes bytes)', { ...where, number: l.number, offset: l.offset });
+  return l.bytes.toString('utf8');
+}
+
+/** Every line of `input` as text (scan's --paths-file). */
+export async function readTextLines(input, argument) {
+  const where = { input, argument };
+  const out = [];
+  try {
+    for await (const batch of lineBatches(inputStream(input), where)) for (const l of batch) out.push(textLine(l, where));
+  } catch (e) {
+    throw e.kind ? e : ioError(e, input === '-' ? 'stdin' : input);
+  }
+  return out;
+}
+
+/**
+ * Every line of `input` as a scan target (@LIST): a location, as text, or as its bytes when it
+ * is not UTF-8 (a file name is bytes); a line starting with `#` is a comment.
+ */
+export async function readTargetLines(input, argument) {
+  const out = [];
+  try {
+    for await (const batch of lineBatches(inputStream(input), { input, argument })) {
+      for (const { bytes } of batch) if (bytes[0] !== 0x23) out.push(isUtf8(bytes) ? bytes.toString('utf8') : Buffer.from(bytes));
+    }
+  } catch (e) {
+    throw e.kind ? e : ioError(e, input === '-' ? 'stdin' : input);
+  }
+  return out;
+}
