@@ -9,7 +9,7 @@
 // http-server, which ignores a query (a V2 URL's, a password's).
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +90,20 @@ function cli(args) {
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
+
+/** Runs the CLI with stdout on a terminal (script(1)): what the terminal got, `\r` dropped. */
+function onTerminal(args) {
+  const quote = (a) => `'${a.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, CLI, ...args].map(quote).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', `${command} 2>/dev/null`, '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('close', () => resolve(out.replace(/\r/g, '')));
+  });
+}
+const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
 
 async function all(scan) {
   const records = [];
@@ -239,5 +253,11 @@ describe('presigned URLs', { skip: !S3S && 's3s-fs is not installed (scripts/set
     assertClean(maybe.stderr, secrets, 'the summary');
     const absent = await cli(['scan', ...targets, '--path', NOWHERE, '--list', 'absent', '--print0']);
     assert.equal(absent.stdout, `${good}\0${v2}\0`, 'the readable ones skip it, by their own signatures');
+    // On a terminal a person reads the list: each location as the text listing shows it.
+    if (HAS_SCRIPT) {
+      const shown = await onTerminal(['scan', ...targets, '--path', PRESENT, '--list', 'maybe']);
+      assertClean(shown, secrets, '--list on a terminal');
+      assert.equal(shown.split('\n').filter((l) => /Signature=REDACTED/.test(l)).length, 4, shown);
+    }
   });
 });
