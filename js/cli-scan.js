@@ -5,6 +5,7 @@
 // usage error, or nothing could be read.
 import { readTargetLines, readTextLines } from './lines.js';
 import { locationText } from './escape.js';
+import { isHttpUrl, redactUrl } from './http-source.js';
 
 export const SCAN_USAGE = 'tsfile-bloom scan TARGET... [--path P]... [--paths-file F] [--jobs N] [--audit]\n                    [--manifest FILE] [--json | --csv | --list maybe|absent [--print0]]';
 
@@ -26,13 +27,38 @@ export const SCAN_HELP = `scan     reads the filter of every TsFile in TARGETs (
          it is (file_hex: the bytes of a name that is not UTF-8). A list (--paths-file,
          @LIST) is one item a line, as an argument is: only the line's \\n or \\r\\n is
          removed (no spaces), empty lines are skipped, a UTF-8 BOM opening it is dropped,
-         a line is at most 64 KiB; paths must be UTF-8. --jobs N: up
-         to N worker threads for local files (default: the core count; one more per 16,384
-         files found) and N files read at once over HTTP or S3 (default 64). The flags for
-         URLs and --max-index-bytes apply to every file. --manifest FILE keeps what
-         the scan learnt of each local file in FILE; the next scan with it reads only
-         the files that are new or changed (size, mtime, ctime, inode) and answers for
-         the rest from FILE (README, "Repeat scans")`;
+         a line is at most 64 KiB; paths must be UTF-8. --list writes a presigned URL
+         as given, signature included (the next tool reads it by that); everywhere
+         else (the text, --json, --csv, errors, --list on a terminal) a URL's secrets —
+         the values of X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token,
+         Signature, AWSAccessKeyId, a password — show as REDACTED (README, "Remote
+         files"). --jobs N: up to N worker threads for local files (default: the core
+         count; one more per 16,384 files found) and N files read at once over HTTP or S3
+         (default 64). The flags for URLs and --max-index-bytes apply to every file.
+         --manifest FILE keeps what the scan learnt of each local file in FILE; the next
+         scan with it reads only the files that are new or changed (size, mtime, ctime,
+         inode) and answers for the rest from FILE (README, "Repeat scans")`;
+
+/**
+ * `record → record` for --list, which writes a file's location as it was given: the next tool
+ * reads the file by it, and a presigned URL is read by its signature. A record names such a URL
+ * as redactUrl shows it; the targets with secrets are found again by that name, in the order
+ * given (a URL target is one record, and records come in walk order): the record with `file` the
+ * URL given. Any other record as it is.
+ */
+function givenLocations(targets) {
+  const given = new Map();
+  for (const t of targets) {
+    const shown = isHttpUrl(t) ? redactUrl(t) : t;
+    if (shown === t) continue;
+    if (given.has(shown)) given.get(shown).push(t);
+    else given.set(shown, [t]);
+  }
+  return (r) => {
+    const url = given.get(r.file)?.shift();
+    return url === undefined ? r : { ...r, file: url };
+  };
+}
 
 /**
  * Runs `scan` with its arguments, parsed and checked by the CLI (js/cli.js): `values` (the
@@ -70,8 +96,15 @@ export async function scanCommand({ values, targets: given, source = {} }, { wri
   // in it; "maybe": any path may be in it — or it could not be read, so it must be read anyway.
   const skippable = (r) => r.ok && r.results?.length > 0 && r.results.every((p) => p.verdict === 'absent');
   const list = locationList(values.print0 === true, terminal);
+  // For the next tool a presigned URL as given; on a terminal, for a person, as it is shown.
+  const locationOf = terminal ? (r) => r : givenLocations(targets);
   const listed = (records) => {
-    const out = list.add(records.filter((r) => (values.list === 'absent' ? skippable(r) : !skippable(r))));
+    const wanted = [];
+    for (const r of records) {
+      const located = locationOf(r); // every record, in order: it takes its URL's turn
+      if (values.list === 'absent' ? skippable(r) : !skippable(r)) wanted.push(located);
+    }
+    const out = list.add(wanted);
     // (The bytes as they are: no error sentence in them to reword.)
     return out.length ? write(out, true) : undefined;
   };

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openTsFile, openLevelDbTable, isLevelDbFooter, BloomFilter, VARIANTS, CHARSETS, canonicalCharsetName } from './node.js';
 import { ioError, nodeSource } from './node-source.js';
-import { isHttpUrl } from './http-source.js';
+import { isHttpUrl, redactUrl } from './http-source.js';
 import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
 import { pct } from './format.js';
 import { terminalText } from './escape.js';
@@ -637,16 +637,18 @@ async function fileCommand(verb, values, positionals) {
   if (values.hex && paths.some((p) => !/^([0-9a-fA-F]{2})*$/.test(p))) throw new UsageError(verb, '--hex keys must be pairs of hex digits');
   const opts = sourceOptions(verb, values);
   const input = await openInput(verb, name, opts);
+  // Reports name a URL as redactUrl shows it: a presigned URL's signature and token stay out.
+  const shown = isHttpUrl(name) ? redactUrl(name) : name;
   if (input.table) {
     try {
       const keys = values.hex ? paths.map((p) => Uint8Array.from(Buffer.from(p, 'hex'))) : paths;
-      return await leveldbCommand(verb, name, input.table, keys, values);
+      return await leveldbCommand(verb, shown, input.table, keys, values);
     } finally {
       input.table.close();
     }
   }
   try {
-    return await tsfileCommand(verb, name, input.tsfile, values.hex ? paths.map((p) => Uint8Array.from(Buffer.from(p, 'hex'))) : paths, values);
+    return await tsfileCommand(verb, shown, input.tsfile, values.hex ? paths.map((p) => Uint8Array.from(Buffer.from(p, 'hex'))) : paths, values);
   } finally {
     await input.tsfile.close();
   }

@@ -100,13 +100,79 @@ export function documentUrl(input) {
   }
 }
 
-/** An error about `url`: kind 'io' (or `kind`), `reason` stable (range_ignored, http_status, …). */
+// ---- URLs as they are shown. --------------------------------------------------------------------
+// A presigned URL carries its credentials in its query — S3's Signature V4 (X-Amz-Signature,
+// X-Amz-Credential, X-Amz-Security-Token) and V2 (Signature, AWSAccessKeyId,
+// x-amz-security-token), Google Cloud Storage's V4 (X-Goog-Signature, X-Goog-Credential), an
+// Azure SAS (sig) — and a URL may carry a password (or a token) in its userinfo. Whatever names
+// a URL (an error's message and `url`, a scan record's `file`, a report, a line of the CLI) names
+// it as redactUrl shows it: those values replaced by REDACTED, their names kept (a reader sees
+// the URL was presigned), the rest of the URL exactly as written.
+
+/** What a secret of a URL is shown as. */
+const REDACTED = 'REDACTED';
+/** The query parameters whose values are secrets (names compared case-insensitively). */
+const SECRET_PARAMETERS = new Set(['x-amz-signature', 'x-amz-credential', 'x-amz-security-token', 'signature', 'awsaccesskeyid', 'x-goog-signature', 'x-goog-credential', 'sig']);
+
+/** A query parameter's name, percent-decoded (`+` a space) and lower-cased; as written when it does not decode. */
+function parameterName(name) {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return name.toLowerCase();
+  }
+}
+
+/** `name=value` → `name=REDACTED` when the name is a secret's. */
+const redactPair = (pair) => {
+  const eq = pair.indexOf('=');
+  return eq >= 0 && SECRET_PARAMETERS.has(parameterName(pair.slice(0, eq))) ? `${pair.slice(0, eq + 1)}${REDACTED}` : pair;
+};
+
+/**
+ * `location` (an http(s) URL, a string or a URL object; in a page also a URL relative to it) as it
+ * may be shown: the values of its secret query parameters REDACTED, and a userinfo's password
+ * (a userinfo without one: all of it, a token's usual place) — never parsed or normalised, so a
+ * URL without secrets is shown exactly as given. Another scheme is returned as it is: an s3://
+ * location's key is taken literally (`?` is a character of the key) and holds no credential.
+ */
+export function redactUrl(location) {
+  const text = location instanceof URL ? location.href : String(location);
+  if (!text.includes('?') && !text.includes('@')) return text; // most URLs: nothing to look for
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text) && !/^https?:/i.test(text)) return text;
+  const hash = text.indexOf('#');
+  const [before, fragment] = hash < 0 ? [text, ''] : [text.slice(0, hash), text.slice(hash)];
+  const q = before.indexOf('?');
+  const [head, query] = q < 0 ? [before, null] : [before.slice(0, q), before.slice(q + 1)];
+  // The userinfo: up to the authority's last '@' (WHATWG URL's reading).
+  const shownHead = head.replace(/^(https?:\/\/)([^/\\]*)@/i, (_, scheme, info) => {
+    const colon = info.indexOf(':');
+    return `${scheme}${colon < 0 ? REDACTED : `${info.slice(0, colon)}:${REDACTED}`}@`;
+  });
+  const shownQuery = query === null ? '' : `?${query.split('&').map(redactPair).join('&')}`;
+  return shownHead + shownQuery + fragment;
+}
+
+/**
+ * `text` (another's sentence: a runtime's fetch error, which may quote the URL — Node's fetch
+ * refusing a URL with a password does) with every http(s) URL in it as redactUrl shows it.
+ */
+export const redactUrlsIn = (text) => String(text).replace(/\bhttps?:\/\/[^\s"'<>()]+/gi, (url) => redactUrl(url));
+
+/** Why a request failed, in a runtime's words (a fetch error's cause), quotable: its URLs redacted. */
+export const causeOf = (e) => redactUrlsIn(e?.cause?.code ?? e?.cause?.message ?? e?.message ?? e);
+
+/**
+ * An error about `url`: kind 'io' (or `kind`), `reason` stable (range_ignored, http_status, …);
+ * the URL named (in the sentence and `url`) as redactUrl shows it.
+ */
 export function httpError(url, reason, sentence, { status = null, offset = null, kind = 'io' } = {}) {
-  const err = new Error(`${sentence}: ${url}`);
+  const shown = redactUrl(url);
+  const err = new Error(`${sentence}: ${shown}`);
   err.kind = kind;
   err.reason = reason;
   err.offset = offset;
-  err.url = url;
+  err.url = shown;
   err.status = status;
   return err;
 }
@@ -115,12 +181,13 @@ export function httpError(url, reason, sentence, { status = null, offset = null,
 const changedError = (url, reason, sentence, extra = {}) => httpError(url, reason, `the file changed while it was read (${sentence})`, { ...extra, kind: 'changed' });
 
 function cancelledError(url) {
-  const err = new Error(`cancelled: ${url}`);
+  const shown = redactUrl(url);
+  const err = new Error(`cancelled: ${shown}`);
   err.name = 'AbortError';
   err.kind = 'cancelled';
   err.reason = 'cancelled';
   err.offset = null;
-  err.url = url;
+  err.url = shown;
   return err;
 }
 
@@ -396,8 +463,9 @@ async function request(ctx, want, knownSize, op) {
     try {
       return await attempt(ctx, want, knownSize, op);
     } catch (again) {
-      if (again?.reason === 'http_status' && again.status === e.status && again.message.endsWith(`: ${ctx.url}`)) {
-        again.message = `${again.message.slice(0, -ctx.url.length - 2)} (also after one retry ${wait} ms later): ${ctx.url}`;
+      const shown = redactUrl(ctx.url);
+      if (again?.reason === 'http_status' && again.status === e.status && again.message.endsWith(`: ${shown}`)) {
+        again.message = `${again.message.slice(0, -shown.length - 2)} (also after one retry ${wait} ms later): ${shown}`;
       }
       throw again;
     }
@@ -566,7 +634,7 @@ async function attempt(ctx, want, knownSize, op) {
 // a CORS refusal; our own timers' and aborts' errors pass as they are.
 function fetchFailure(url, e, offset) {
   if (e?.kind) return e;
-  const cause = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(e);
+  const cause = causeOf(e);
   if (/redirect/i.test(`${e?.cause?.message ?? ''} ${e?.message ?? ''}`)) {
     return httpError(url, 'redirect_loop', `the server redirected too many times, in a loop or a chain too long to follow (${cause})`, { offset });
   }
@@ -618,7 +686,7 @@ async function readBody(ctx, res, length, { arm, guard, offset, upTo = false }) 
       step = await guard(reader.read());
     } catch (e) {
       if (e?.kind) throw e; // our own timers and aborts
-      throw httpError(url, 'short_body', `the connection broke after ${got} of the ${upTo ? 'expected' : length} bytes (${e?.cause?.code ?? e?.cause?.message ?? e?.message ?? e})`, { status: res.status, offset: offset == null ? null : offset + got });
+      throw httpError(url, 'short_body', `the connection broke after ${got} of the ${upTo ? 'expected' : length} bytes (${causeOf(e)})`, { status: res.status, offset: offset == null ? null : offset + got });
     }
     const { done, value } = step;
     if (done) break;

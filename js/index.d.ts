@@ -614,7 +614,10 @@ export interface OpenOptions {
   maxIndexBytes?: number;
 }
 
-/** An error of a remote source: `reason` names the cause, `url` the file. */
+/**
+ * An error of a remote source: `reason` names the cause, `url` the file — a URL with its secrets
+ * (a presigned URL's signature, credential and token; a password) shown as REDACTED, as in the message.
+ */
 export interface RemoteError extends TsFileBloomError {
   kind: 'io' | 'changed' | 'cancelled';
   reason:
@@ -667,8 +670,9 @@ export interface ManifestError extends TsFileBloomError {
 /** One file of a scan. `bloomFilter` is TsFile#bloomInfo(); `results` as TsFile#probeMany(). */
 export interface ScanRecord {
   /**
-   * The path (as found under the target), the URL, or the File's relative path. A name that is
-   * not UTF-8 (a Linux file name is bytes) shows its bytes from 0x80 as `\xNN` here: for display.
+   * The path (as found under the target), the URL (its secrets shown as REDACTED: README, "Remote
+   * files"), or the File's relative path. A name that is not UTF-8 (a Linux file name is bytes)
+   * shows its bytes from 0x80 as `\xNN` here: for display.
    */
   file: string;
   /** Node: the exact bytes of a path that is not UTF-8, in hex (what names the file); null for every other. */

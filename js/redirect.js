@@ -8,6 +8,7 @@
 // redirect's Location (a page's fetch answers `redirect: 'manual'` with an opaque response) the
 // redirect is not followed at all: the typed `redirect_hidden`. A request with nothing secret is
 // left to fetch's own redirects.
+import { redactUrl } from './http-source.js';
 
 /** The request headers that may follow a redirect to another origin: the reader's own. */
 const CARRIED = new Set(['range', 'accept-encoding', 'if-match', 'if-unmodified-since']);
@@ -28,7 +29,7 @@ function carried(headers) {
  * `fetchImpl(url, init)` with redirects followed as the file comment says. `sign(url, headers)`
  * (optional) gives a request's headers for `url` (an S3 signature); `exactPath` asks the first
  * request's transport to send the URL's path as it is written (js/node-http.js); `named` is the
- * location errors name. A redirect loop or a bad Location fails as fetch fails (a TypeError).
+ * location errors name (as redactUrl shows it). A redirect loop or a bad Location fails as fetch fails (a TypeError).
  */
 export async function fetchFollowing(fetchImpl, url, init = {}, { sign = null, exactPath = false, named = url } = {}) {
   const origin = new URL(url).origin;
@@ -39,10 +40,11 @@ export async function fetchFollowing(fetchImpl, url, init = {}, { sign = null, e
     const headers = crossed ? own : sign ? await sign(current, init.headers) : init.headers;
     const res = await fetchImpl(current, { ...init, headers, redirect: 'manual', ...(exactPath && hop === 0 ? { exactPath: true } : {}) });
     if (res.type === 'opaqueredirect') {
-      throw Object.assign(new Error(`the server redirected the request, and this runtime (a page's fetch) does not say where to; a request with credentials or the headers option is not sent on blindly: ${named}`), {
+      const shown = redactUrl(named);
+      throw Object.assign(new Error(`the server redirected the request, and this runtime (a page's fetch) does not say where to; a request with credentials or the headers option is not sent on blindly: ${shown}`), {
         kind: 'io',
         reason: 'redirect_hidden',
-        url: named,
+        url: shown,
         status: null,
         offset: null,
       });

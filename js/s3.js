@@ -24,7 +24,7 @@
 // object's identity.
 
 import { invalidArgument } from './errors.js';
-import { httpError, httpSource, isHttpUrl, positive } from './http-source.js';
+import { causeOf, httpError, httpSource, isHttpUrl, positive, redactUrl, redactUrlsIn } from './http-source.js';
 import { explainFetchFailure } from './fetch-failure.js';
 import { fetchFollowing } from './redirect.js';
 
@@ -82,12 +82,19 @@ function fromUrlObject(url) {
   }
 }
 
-/** An 'io' error about an S3 object or listing: `reason` denied, no_such_bucket, no_such_key, expired_credentials, s3_error, …. */
+/**
+ * An 'io' error about an S3 object or listing: `reason` denied, no_such_bucket, no_such_key,
+ * expired_credentials, s3_error, …; a listing URL (presigned, perhaps) named as redactUrl shows it.
+ */
 export function s3Error(target, reason, sentence, { status = null, code = null } = {}) {
-  return Object.assign(new Error(`${sentence}: ${target}`), { kind: 'io', reason, url: String(target), status, code, offset: null });
+  const shown = redactUrl(target);
+  return Object.assign(new Error(`${sentence}: ${shown}`), { kind: 'io', reason, url: shown, status, code, offset: null });
 }
 
-const cancelledError = (target) => Object.assign(new Error(`cancelled: ${target}`), { name: 'AbortError', kind: 'cancelled', reason: 'cancelled', url: String(target), status: null, offset: null });
+const cancelledError = (target) => {
+  const shown = redactUrl(target);
+  return Object.assign(new Error(`cancelled: ${shown}`), { name: 'AbortError', kind: 'cancelled', reason: 'cancelled', url: shown, status: null, offset: null });
+};
 
 // A key in a URL path: each segment percent-encoded as S3's canonical URI has it (RFC 3986's
 // unreserved characters kept, '/' between segments), so the path is the key exactly.
@@ -203,7 +210,7 @@ const MAX_EMPTY_PAGES = 16;
 /** A fetch that rejected (a refused or broken connection, a redirect loop, a bad scheme) → the typed error. */
 function requestFailure(target, e) {
   if (e?.kind) return e;
-  const cause = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(e);
+  const cause = causeOf(e);
   if (/redirect count/i.test(cause)) return s3Error(target, 'redirect_loop', `the server redirected too many times, in a loop or a chain too long to follow (${cause})`);
   return s3Error(target, 'network', `network error (${cause})`);
 }
@@ -250,7 +257,7 @@ async function pageRequest(send, url, target, limits = {}) {
         return step;
       } catch (e) {
         if (e?.kind) throw e;
-        throw s3Error(target, 'network', `the connection broke while the listing was sent (${e?.cause?.code ?? e?.cause?.message ?? e?.message ?? e})`, { status: res.status });
+        throw s3Error(target, 'network', `the connection broke while the listing was sent (${causeOf(e)})`, { status: res.status });
       }
     };
     const text = res.status === 204 || res.status === 304 ? '' : await boundedText(res, target, read);
@@ -375,7 +382,7 @@ export async function* listingTsFiles(input, { fetch: fetchImpl = globalThis.fet
       return await fetchImpl(url, { ...init, cache: 'no-store', credentials: 'omit' });
     } catch (e) {
       if (e?.kind || init.signal.aborted) throw e;
-      throw await explainFetchFailure(url, httpError(target, 'network', `network error or cross-origin (CORS) refusal (${e?.message ?? e})`), { signal });
+      throw await explainFetchFailure(url, httpError(target, 'network', `network error or cross-origin (CORS) refusal (${redactUrlsIn(e?.message ?? e)})`), { signal });
     }
   };
   for await (const o of listPages(pageUrl, send, target, { timeoutMs, deadlineMs, signal })) {

@@ -15,7 +15,7 @@
 // typed story. BENCHMARKS.md ("Folder scan in Chromium") measures it against a bare read loop.
 import { openTsFile } from './tsfile.js';
 import { toSource } from './source.js';
-import { documentUrl, isHttpUrl } from './http-source.js';
+import { documentUrl, isHttpUrl, redactUrl } from './http-source.js';
 import { isListingUrl, listingTsFiles } from './s3.js';
 import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
@@ -41,8 +41,9 @@ const isList = (t) => Array.isArray(t) || (typeof FileList !== 'undefined' && t 
 async function* walkTargets(targets, prefix = '', options = {}) {
   for (const t of isList(targets) ? Array.from(targets) : [targets]) {
     if (isListingUrl(t)) yield* walkListing(t, options);
-    else if (isHttpUrl(t)) yield { input: t, file: String(t) };
-    else if (documentUrl(t)) yield { input: documentUrl(t), file: t };
+    // A URL's record names it as redactUrl shows it: no signature or token in a record.
+    else if (isHttpUrl(t)) yield { input: t, file: redactUrl(t) };
+    else if (documentUrl(t)) yield { input: documentUrl(t), file: redactUrl(t) };
     else if (isBlob(t)) yield { input: t, file: prefix + (t.webkitRelativePath || t.name || 'blob') };
     else if (isFileHandle(t)) {
       try {
@@ -67,7 +68,7 @@ async function* walkListing(url, options) {
     }
   } catch (e) {
     if (e?.kind === 'cancelled') throw e;
-    yield { file: String(url instanceof URL ? url.href : url), error: e };
+    yield { file: redactUrl(url), error: e };
   }
 }
 

@@ -12,7 +12,7 @@ import { isUtf8 } from 'node:buffer';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isHttpUrl } from './http-source.js';
+import { isHttpUrl, redactUrl } from './http-source.js';
 import { isS3Url, s3TsFiles } from './s3.js';
 import { s3ConfigFromEnvironment } from './s3-config.js';
 import { openTsFile } from './tsfile.js';
@@ -110,7 +110,9 @@ export async function* walkTargetBatches(targets, options = {}) {
 /**
  * Walks local and http(s) targets: `{path, file}` (a regular file), `{url, file}`, or `{file,
  * error}`; a local item whose path is not UTF-8 also has `hex`, its bytes. A target is a
- * string, a file: URL, or (the CLI's @LIST lines that are not UTF-8) a Buffer.
+ * string, a file: URL, or (the CLI's @LIST lines that are not UTF-8) a Buffer. A URL's record
+ * names it as redactUrl shows it (a presigned URL's signature is no part of the file's name, and
+ * no record holds it); an s3:// location as it is.
  *
  * Each file once, however the targets overlap (`scan tree tree/s1`, a file given twice or
  * inside a directory given too): a directory by its device and inode, a file given by its
@@ -119,7 +121,8 @@ export async function* walkTargetBatches(targets, options = {}) {
 export function* walkTargets(targets, visited = new Set()) {
   for (const target of targets) {
     if (isHttpUrl(target) || isS3Url(target)) {
-      yield { url: String(target), file: String(target) };
+      const url = String(target);
+      yield { url, file: isHttpUrl(target) ? redactUrl(url) : url };
       continue;
     }
     const bytes = Buffer.isBuffer(target);

@@ -130,6 +130,17 @@ const byKey = (rows, of) => Object.fromEntries(Object.entries(rows).map(([file, 
 let localRows;
 let localSummary;
 
+/** A presigned URL as the page names it: its signature and credential REDACTED. */
+const redacted = (url) => url.replace(/(X-Amz-(?:Signature|Credential)=)[^&]*/g, '$1REDACTED');
+/** No row of `rows` (their files, cells and messages) holds the signature or the credential of `url`. */
+function assertNoSecret(rows, url) {
+  const text = JSON.stringify(rows);
+  for (const name of ['X-Amz-Signature', 'X-Amz-Credential']) {
+    const value = new URL(url).searchParams.get(name);
+    for (const form of [value, encodeURIComponent(value)]) assert.ok(!text.includes(form), `${name}'s value shown: ${text.slice(0, 300)}`);
+  }
+}
+
 test('the page: every file of the local folder, as the reference', { skip }, async () => {
   await page.setInputFiles('[data-testid=folder-input]', local);
   await waitDone();
@@ -284,11 +295,16 @@ test('a presigned listing (signed by aws4fetch, verified by s3s-fs): its page sc
   const presign = async (maxKeys) => (await signer.sign(`${signedBucket.origin}/iotdb?list-type=2&prefix=data/&max-keys=${maxKeys}`, { method: 'GET', aws: { signQuery: true } })).url;
   // The store verifies signatures: a listing signed with another secret is denied.
   const forged = new AwsClient({ ...KEYS, secretAccessKey: 'not-the-secret', service: 's3', region: 'us-east-1' });
-  await openUrls([(await forged.sign(`${signedBucket.origin}/iotdb?list-type=2&prefix=data/`, { method: 'GET', aws: { signQuery: true } })).url]);
+  const forgedUrl = (await forged.sign(`${signedBucket.origin}/iotdb?list-type=2&prefix=data/`, { method: 'GET', aws: { signQuery: true } })).url;
+  await openUrls([forgedUrl]);
   await waitDone();
-  const denied = Object.values(await allRows());
+  const deniedRows = await allRows();
+  const denied = Object.values(deniedRows);
   assert.equal(denied.length, 1);
   assert.match(denied[0].message, /^access denied/);
+  // The row names the listing, its signature and credential REDACTED (issue 39): in its file and its message.
+  assert.deepEqual(Object.keys(deniedRows), [redacted(forgedUrl)]);
+  assertNoSecret(deniedRows, forgedUrl);
   await openUrls([await presign(1000)]);
   await waitDone();
   const rows = byKey(await allRows(), (f) => f.slice(`${signedBucket.origin}/iotdb/`.length));
@@ -298,9 +314,10 @@ test('a presigned listing (signed by aws4fetch, verified by s3s-fs): its page sc
   await waitDone();
   const some = await allRows();
   // The first page's 3 objects (notes.txt is not among the first 3 keys), then the listing's error.
-  assert.deepEqual(Object.keys(some), [...KEYS_TSFILE.slice(0, 3).map((k) => `${signedBucket.origin}/iotdb/${k}`), truncated]);
-  assert.equal(some[truncated].errorKind, 'io');
-  assert.match(some[truncated].message, /^the listing has more pages, but it is presigned/);
+  assert.deepEqual(Object.keys(some), [...KEYS_TSFILE.slice(0, 3).map((k) => `${signedBucket.origin}/iotdb/${k}`), redacted(truncated)]);
+  assert.equal(some[redacted(truncated)].errorKind, 'io');
+  assert.match(some[redacted(truncated)].message, /^the listing has more pages, but it is presigned/);
+  assertNoSecret(some, truncated);
 });
 
 test('no console error, no page error; requests left the page only for the servers asked', { skip }, () => {
