@@ -9,12 +9,13 @@
 // columns (old_version: delete it to scan afresh) is a typed error: kind 'manifest', `reason`,
 // `path`. Also here: how the tables hold a record's figures (figuresOf, fromJson, orNull) and
 // its verdicts, one code per path (codes, fromCode).
-import { Buffer } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { Buffer, constants as bufferConstants } from 'node:buffer';
+import { closeSync, constants, fstatSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { endianness } from 'node:os';
 import { dirname, basename, join } from 'node:path';
 import { ENCODINGS, FIGURES, VERDICTS } from '../wire.js';
+import { Corrupt, checkEntries, checkTables } from './check.js';
 
 export const MANIFEST_FORMAT = 'tsfile-bloom-manifest';
 export const MANIFEST_VERSION = 2;
@@ -76,12 +77,15 @@ function columnsOf(bytes, n, r) {
 }
 
 const LITTLE_ENDIAN = endianness() === 'LE';
+const { MAX_LENGTH, MAX_STRING_LENGTH } = bufferConstants;
+/** Bytes one read asks for at most (a read of 2 GiB or more is refused). */
+const READ_CHUNK = 1 << 30;
 
 function readAt(fd, length, position) {
   const buf = Buffer.allocUnsafeSlow(length);
   let done = 0;
   while (done < length) {
-    const n = readSync(fd, buf, done, length - done, position + done);
+    const n = readSync(fd, buf, done, Math.min(length - done, READ_CHUNK), position + done);
     if (n === 0) break;
     done += n;
   }
@@ -91,86 +95,104 @@ function readAt(fd, length, position) {
 /**
  * Reads and checks a manifest file: null when there is none yet, else `{body, c, names,
  * nameBytes, blobs()}` (the tables, the columns, the names, also as their UTF-8; `blobs()`
- * reads the bytes section and checks its checksum, once).
+ * gives the bytes section, read and checked against its checksum with the rest).
+ *
+ * Nothing is read before it is known to fit: the file is opened without waiting (a FIFO does
+ * not block) and must be a regular file; the header's lengths must add up to its size; the
+ * tables may not exceed what one string holds; and the columns must be the length the tables'
+ * counts make (entries, refs, names), so a sparse file that claims gigabytes is refused
+ * before a byte of them is read. Then the checksums, then every field (js/manifest/check.js).
  */
 export function readManifest(path) {
   let fd;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, OPEN_FLAGS);
   } catch (e) {
     if (e.code === 'ENOENT') return null;
     throw Object.assign(manifestError(path, 'unreadable', `the manifest cannot be read (${e.code ?? e.message})`), { cause: e });
   }
   try {
-    const size = fstatSync(fd).size;
-    const first = readAt(fd, Math.min(size, 4096), 0);
-    const nl = first.indexOf(10);
-    let header = null;
-    try {
-      header = JSON.parse(first.subarray(0, nl < 0 ? first.length : nl).toString('utf8'));
-    } catch {
-      // not a manifest: below
-    }
-    if (header === null || typeof header !== 'object' || header.format !== MANIFEST_FORMAT) {
-      throw manifestError(path, 'foreign', 'not a tsfile-bloom manifest (its first line is not a manifest header)');
-    }
-    if (!Number.isInteger(header.version) || header.version > MANIFEST_VERSION || header.version < 1) {
-      throw manifestError(path, 'future_version', `a manifest of version ${header.version}; this tsfile-bloom reads version ${MANIFEST_VERSION} (scan with a new manifest file, or without --manifest)`);
-    }
-    if (header.version < MANIFEST_VERSION) {
-      // Not read as empty: a silent full rescan of a large or remote fleet is not taken unasked.
-      throw manifestError(path, 'old_version', `a manifest of version ${header.version}, written by an earlier tsfile-bloom; this one reads version ${MANIFEST_VERSION} (delete it, and the next scan writes a new one)`);
-    }
-    const start = nl + 1;
-    const parts = [header.json, header.columns, header.blobs];
-    if (!parts.every((x) => Number.isInteger(x) && x >= 0) || size - start !== parts[0] + parts[1] + parts[2]) {
-      throw manifestError(path, 'truncated', `the manifest holds ${size - start} bytes after its header, not the ${parts.join(' + ')} it says (cut short?)`);
-    }
-    // The JSON and the columns read apart: the columns' buffer starts aligned, so typed arrays
-    // are made over it, not over a copy.
-    const json = readAt(fd, parts[0], start);
-    const columns = readAt(fd, parts[1], start + parts[0]);
-    if (json.length !== parts[0] || columns.length !== parts[1]) throw manifestError(path, 'truncated', 'the manifest was cut short while it was read');
-    if (newSha256().update(json).update(columns).digest('hex') !== header.sha256) throw manifestError(path, 'corrupt', 'the manifest does not match its checksum (SHA-256)');
-    let body;
-    try {
-      body = JSON.parse(json.toString('utf8'));
-    } catch {
-      body = null;
-    }
-    const tablesOk = body && ['dirs', 'figures', 'pathSets', 'verdicts', 'audits', 'objects', 'targets'].every((k) => Array.isArray(body[k])) && Number.isInteger(body.count) && Number.isInteger(body.refs);
-    const n = tablesOk ? body.count : 0;
-    if (!tablesOk || !LITTLE_ENDIAN || parts[1] < n * ENTRY_BYTES + 4 * body.refs) {
-      throw manifestError(path, 'corrupt', 'the manifest body lacks its tables');
-    }
-    const { c, namesAt } = columnsOf(columns, n, body.refs);
-    const nameBytes = columns.subarray(namesAt);
-    const names = n ? nameBytes.toString('utf8').split('\0') : [];
-    if (names.length !== n) throw manifestError(path, 'corrupt', 'the manifest body lacks its tables');
-    let blobs = null;
-    const blobsAt = start + parts[0] + parts[1];
-    const readBlobs = () => {
-      if (blobs) return blobs;
-      let fd2;
-      try {
-        fd2 = openSync(path, 'r');
-        blobs = readAt(fd2, parts[2], blobsAt);
-      } catch (e) {
-        throw Object.assign(manifestError(path, 'unreadable', `the manifest cannot be read (${e.code ?? e.message})`), { cause: e });
-      } finally {
-        if (fd2 !== undefined) closeSync(fd2);
-      }
-      if (blobs.length !== parts[2] || sha256(blobs) !== header.blobsSha256) {
-        blobs = null;
-        throw manifestError(path, 'corrupt', 'the manifest bytes do not match their checksum (SHA-256)');
-      }
-      return blobs;
-    };
-    return { body, c, names, nameBytes, blobs: readBlobs };
+    return readOpen(fd, path);
+  } catch (e) {
+    if (e instanceof Corrupt) throw Object.assign(manifestError(path, 'corrupt', `the manifest is not one tsfile-bloom wrote: ${e.message}`), { field: e.field });
+    if (e.kind === 'manifest') throw e;
+    throw Object.assign(manifestError(path, 'unreadable', `the manifest cannot be read (${e.code ?? e.message})`), { cause: e });
   } finally {
     closeSync(fd);
   }
 }
+
+// O_NONBLOCK: opening a FIFO must not wait for a writer (fstat then refuses it).
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+const typeOf = (st) => (st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isSocket() ? 'a socket' : 'not a regular file');
+const HEX64 = /^[0-9a-f]{64}$/;
+
+function readOpen(fd, path) {
+  const st = fstatSync(fd);
+  if (!st.isFile()) throw manifestError(path, 'not_a_file', `the manifest is ${typeOf(st)}, not a regular file`);
+  const size = st.size;
+  const first = readAt(fd, Math.min(size, 4096), 0);
+  const nl = first.indexOf(10);
+  const header = headerOf(path, first, nl);
+  const start = nl + 1;
+  const parts = [header.json, header.columns, header.blobs];
+  if (size - start !== parts[0] + parts[1] + parts[2]) {
+    throw manifestError(path, 'truncated', `the manifest holds ${size - start} bytes after its header, not the ${parts.join(' + ')} it says (cut short?)`);
+  }
+  // The tables first: their counts say how long the columns are.
+  if (parts[0] > MAX_STRING_LENGTH) throw new Corrupt('json', `length is ${parts[0]} bytes, more than its tables can take (${MAX_STRING_LENGTH})`);
+  const json = readAt(fd, parts[0], start);
+  let body;
+  try {
+    body = JSON.parse(json.toString('utf8'));
+  } catch {
+    throw new Corrupt('tables', 'are not JSON');
+  }
+  checkTables(body);
+  const n = body.count;
+  const least = n * ENTRY_BYTES + 4 * body.refs + Math.max(0, n - 1);
+  if (parts[1] < least || parts[1] > least + n * MAX_NAME_BYTES || parts[1] > MAX_LENGTH) throw new Corrupt('columns', `length is ${parts[1]} bytes; ${n} entries and ${body.refs} tree files take ${least} to ${least + n * MAX_NAME_BYTES}`);
+  if (parts[2] > MAX_LENGTH) throw new Corrupt('blobs', `length is ${parts[2]} bytes, more than one buffer holds`);
+  // The columns read apart: their buffer starts aligned, so typed arrays are made over it, not over a copy.
+  const columns = readAt(fd, parts[1], start + parts[0]);
+  if (json.length !== parts[0] || columns.length !== parts[1]) throw manifestError(path, 'truncated', 'the manifest was cut short while it was read');
+  if (newSha256().update(json).update(columns).digest('hex') !== header.sha256) throw manifestError(path, 'corrupt', 'the manifest does not match its checksum (SHA-256)');
+  if (!LITTLE_ENDIAN) throw manifestError(path, 'unreadable', 'the manifest columns are little-endian; this machine is not');
+  const { c, namesAt } = columnsOf(columns, n, body.refs);
+  const nameBytes = columns.subarray(namesAt);
+  const names = n ? nameBytes.toString('utf8').split('\0') : [];
+  if (names.length !== n || (n === 0 && nameBytes.length > 0)) throw new Corrupt('names', `are ${names.length}, for ${n} entries`);
+  checkEntries(body, c, parts[2]);
+  const blobs = readAt(fd, parts[2], start + parts[0] + parts[1]);
+  if (blobs.length !== parts[2]) throw manifestError(path, 'truncated', 'the manifest was cut short while it was read');
+  if (sha256(blobs) !== header.blobsSha256) throw manifestError(path, 'corrupt', 'the manifest bytes do not match their checksum (SHA-256)');
+  return { body, c, names, nameBytes, blobs: () => blobs };
+}
+
+/** The header line (`first`'s bytes up to `nl`): what the rest of the file is. */
+function headerOf(path, first, nl) {
+  let header = null;
+  try {
+    header = JSON.parse(first.subarray(0, nl < 0 ? first.length : nl).toString('utf8'));
+  } catch {
+    // not a manifest: below
+  }
+  if (header === null || typeof header !== 'object' || header.format !== MANIFEST_FORMAT) {
+    throw manifestError(path, 'foreign', 'not a tsfile-bloom manifest (its first line is not a manifest header)');
+  }
+  const v = header.version;
+  if (!Number.isInteger(v) || v < 1) throw new Corrupt('version', `is ${JSON.stringify(v)}, not a version number`);
+  if (v > MANIFEST_VERSION) throw manifestError(path, 'future_version', `a manifest of version ${v}, written by a later tsfile-bloom; this one reads version ${MANIFEST_VERSION} (scan with a new manifest file, or without --manifest)`);
+  if (v < MANIFEST_VERSION) {
+    // Not read as empty: a silent full rescan of a large or remote fleet is not taken unasked.
+    throw manifestError(path, 'old_version', `a manifest of version ${v}, written by an earlier tsfile-bloom; this one reads version ${MANIFEST_VERSION} (delete it, and the next scan writes a new one)`);
+  }
+  for (const k of ['json', 'columns', 'blobs']) if (!Number.isSafeInteger(header[k]) || header[k] < 0) throw new Corrupt(k, `length is ${JSON.stringify(header[k])}, not a byte count`);
+  for (const k of ['sha256', 'blobsSha256']) if (typeof header[k] !== 'string' || !HEX64.test(header[k])) throw new Corrupt(k, 'is not a SHA-256 digest');
+  return header;
+}
+/** A name's UTF-8 bytes at most, and its NUL: a file name (NAME_MAX 255) or an object key's last part (S3: 1,024 bytes in all). */
+const MAX_NAME_BYTES = 1025;
 
 /**
  * Writes a manifest at `path` (its JSON body, its columns and its bytes, each a list of typed
