@@ -24,7 +24,7 @@ import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { bloomFromFigures, figureVerdict } from './wire.js';
 import { invalidArgument } from './errors.js';
 import { addToSummary, formatRecords, mergeSummary, newSummary } from './scan-core.js';
-import { ALL, BITS_OFFSET, ENTRY_BYTES, F64, I32, I8, OFFSET, codes, fromCode, fromJson, orNull, readManifest, writeManifest } from './manifest/file.js';
+import { ALL, BITS_OFFSET, ENTRY_BYTES, F64, I32, I8, OFFSET, codes, fromCode, fromJson, orNull, readManifest, writeManifest, checkWritable } from './manifest/file.js';
 import { OBJECT_RACY_MS, RACY_MS, dirIdentity, objectIdentity, recordable, sameDir, sameVersion } from './manifest/identity.js';
 import { keepFromReads, keepingReads, keptFacts, unpackKept } from './manifest/keep.js';
 import { JSON_ESCAPED, NUMBER_ROOM, STAND_INS, STAND_IN_FILE, TextChunk, fileText, templateOf } from './manifest/templates.js';
@@ -64,6 +64,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   let read;
   try {
     read = readManifest(file);
+    checkWritable(file);
   } catch (e) {
     statter?.close();
     throw e;

@@ -10,7 +10,7 @@
 // `path`. Also here: how the tables hold a record's figures (figuresOf, fromJson, orNull) and
 // its verdicts, one code per path (codes, fromCode).
 import { Buffer, constants as bufferConstants } from 'node:buffer';
-import { closeSync, constants, fstatSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { endianness } from 'node:os';
 import { dirname, basename, join } from 'node:path';
@@ -108,7 +108,8 @@ export function readManifest(path) {
   try {
     fd = openSync(path, OPEN_FLAGS);
   } catch (e) {
-    if (e.code === 'ENOENT') return null;
+    // None yet (ENOTDIR: nor can there be; openManifest's checkWritable says so).
+    if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return null;
     throw Object.assign(manifestError(path, 'unreadable', `the manifest cannot be read (${e.code ?? e.message})`), { cause: e });
   }
   try {
@@ -133,14 +134,14 @@ function readOpen(fd, path) {
   const size = st.size;
   const first = readAt(fd, Math.min(size, 4096), 0);
   const nl = first.indexOf(10);
-  const header = headerOf(path, first, nl);
+  const header = readHeader(path, first, nl);
   const start = nl + 1;
   const parts = [header.json, header.columns, header.blobs];
   if (size - start !== parts[0] + parts[1] + parts[2]) {
     throw manifestError(path, 'truncated', `the manifest holds ${size - start} bytes after its header, not the ${parts.join(' + ')} it says (cut short?)`);
   }
   // The tables first: their counts say how long the columns are.
-  if (parts[0] > MAX_STRING_LENGTH) throw new Corrupt('json', `length is ${parts[0]} bytes, more than its tables can take (${MAX_STRING_LENGTH})`);
+  if (parts[0] > MAX_STRING_LENGTH) throw new Corrupt('json', `is ${parts[0]} bytes long, more than tables can be (one string: ${MAX_STRING_LENGTH})`);
   const json = readAt(fd, parts[0], start);
   let body;
   try {
@@ -151,8 +152,8 @@ function readOpen(fd, path) {
   checkTables(body);
   const n = body.count;
   const least = n * ENTRY_BYTES + 4 * body.refs + Math.max(0, n - 1);
-  if (parts[1] < least || parts[1] > least + n * MAX_NAME_BYTES || parts[1] > MAX_LENGTH) throw new Corrupt('columns', `length is ${parts[1]} bytes; ${n} entries and ${body.refs} tree files take ${least} to ${least + n * MAX_NAME_BYTES}`);
-  if (parts[2] > MAX_LENGTH) throw new Corrupt('blobs', `length is ${parts[2]} bytes, more than one buffer holds`);
+  if (parts[1] < least || parts[1] > least + n * MAX_NAME_BYTES || parts[1] > MAX_LENGTH) throw new Corrupt('columns', `are ${parts[1]} bytes long; ${n} entries and ${body.refs} tree files take ${least} to ${least + n * MAX_NAME_BYTES}`);
+  if (parts[2] > MAX_LENGTH) throw new Corrupt('blobs', `are ${parts[2]} bytes long, more than one buffer holds`);
   // The columns read apart: their buffer starts aligned, so typed arrays are made over it, not over a copy.
   const columns = readAt(fd, parts[1], start + parts[0]);
   if (json.length !== parts[0] || columns.length !== parts[1]) throw manifestError(path, 'truncated', 'the manifest was cut short while it was read');
@@ -170,7 +171,7 @@ function readOpen(fd, path) {
 }
 
 /** The header line (`first`'s bytes up to `nl`): what the rest of the file is. */
-function headerOf(path, first, nl) {
+function readHeader(path, first, nl) {
   let header = null;
   try {
     header = JSON.parse(first.subarray(0, nl < 0 ? first.length : nl).toString('utf8'));
@@ -187,7 +188,7 @@ function headerOf(path, first, nl) {
     // Not read as empty: a silent full rescan of a large or remote fleet is not taken unasked.
     throw manifestError(path, 'old_version', `a manifest of version ${v}, written by an earlier tsfile-bloom; this one reads version ${MANIFEST_VERSION} (delete it, and the next scan writes a new one)`);
   }
-  for (const k of ['json', 'columns', 'blobs']) if (!Number.isSafeInteger(header[k]) || header[k] < 0) throw new Corrupt(k, `length is ${JSON.stringify(header[k])}, not a byte count`);
+  for (const k of ['json', 'columns', 'blobs']) if (!Number.isSafeInteger(header[k]) || header[k] < 0) throw new Corrupt(k, `is ${JSON.stringify(header[k])}, not a length in bytes`);
   for (const k of ['sha256', 'blobsSha256']) if (typeof header[k] !== 'string' || !HEX64.test(header[k])) throw new Corrupt(k, 'is not a SHA-256 digest');
   return header;
 }
@@ -205,7 +206,8 @@ export function writeManifest(path, body, columns, blobs) {
   // The parts are hashed and written in one pass after the header's place (a digest's hex is
   // always 64 characters, so its length is known before them), then the header.
   const headerLength = headerOf(NO_DIGEST, NO_DIGEST).length;
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const tmp = tempOf(path);
+  removeDeadTemps(path);
   let fd;
   try {
     if (!LITTLE_ENDIAN) throw new Error('the manifest columns are little-endian; this machine is not');
@@ -230,6 +232,59 @@ export function writeManifest(path, body, columns, blobs) {
   }
 }
 const NO_DIGEST = '0'.repeat(64);
+
+// A writer's temporary file: `.NAME.PID.tmp` beside the manifest NAME.
+const tempOf = (path) => join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+
+/**
+ * Before a scan: the manifest can be written where it is (its directory exists and a file can
+ * be made in it), so a scan is not run to its end only to find it cannot keep what it saw.
+ */
+export function checkWritable(path) {
+  const tmp = tempOf(path);
+  try {
+    closeSync(openSync(tmp, 'w'));
+    unlinkSync(tmp);
+  } catch (e) {
+    throw Object.assign(manifestError(path, 'unwritable', `the manifest cannot be written in its directory (${e.code ?? e.message})`), { cause: e });
+  }
+}
+
+/**
+ * Removes the temporary files beside the manifest at `path` of writers no longer running (a
+ * scan killed while it wrote): `.NAME.PID.tmp` whose PID is not a live process. (A PID taken
+ * again by another process keeps its file until that process ends; a writer on another host
+ * sharing the directory is not seen, and must not share the manifest.)
+ */
+function removeDeadTemps(path) {
+  const dir = dirname(path);
+  const prefix = `.${basename(path)}.`;
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = name.slice(prefix.length, -4);
+    if (!/^[1-9][0-9]{0,9}$/.test(pid) || Number(pid) === process.pid || alive(Number(pid))) continue;
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+}
+/** Whether process `pid` exists (EPERM: it does, another user's). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
 /** Parts of less than this are gathered into one buffer before they are hashed and written. */
 const SMALL_PART = 1 << 16;
 
