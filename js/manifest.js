@@ -16,7 +16,7 @@
 // This file is the manifest of one scan (openManifest, on the main thread); the rest is in
 // js/manifest/: identity.js (what identifies a file or an object, and why an answer from an
 // entry is sound), keep.js (what is kept of a file or an object read), file.js (the manifest
-// file's format), templates.js (output made from templates) and stat-threads.js (STAT_THREAD).
+// file's format), check.js (what it must be before it answers anything), templates.js (output made from templates) and stat-threads.js (STAT_THREAD).
 import { Buffer } from 'node:buffer';
 import { statSync } from 'node:fs';
 import { stagePaths } from './core.js';

@@ -1,14 +1,17 @@
 // The file (version 2): one header line (JSON: format, version, the lengths and SHA-256 of its
 // parts), the tables (JSON: directories, figure sets, path sets, verdict strings, audits, trees),
 // the entries as binary columns (little-endian: a rescan copies them, it does not parse them),
-// then the kept bytes, read only when a path not asked before needs them. Rewritten only when
-// something changed, to a temporary file beside it renamed over it, so an interrupted scan
-// leaves the previous manifest whole. A manifest that is not one (foreign), is cut short
-// (truncated), does not match its checksums (corrupt: the tables' and columns' when read, the
-// bytes' when first used), is of a later version (future_version) or of version 1, before the
-// columns (old_version: delete it to scan afresh) is a typed error: kind 'manifest', `reason`,
-// `path`. Also here: how the tables hold a record's figures (figuresOf, fromJson, orNull) and
-// its verdicts, one code per path (codes, fromCode).
+// then the kept bytes (used when a path not asked before needs them, copied into the next
+// manifest). Read whole and checked when it is opened — lengths, checksums, then every field
+// (js/manifest/check.js) — before any answer from it. Rewritten only when something changed, to
+// a temporary file beside it renamed over it, so an interrupted scan leaves the previous
+// manifest whole; a writer removes the temporary files of writers no longer running. A manifest
+// that is not one (foreign), is not a regular file (not_a_file), is cut short (truncated), does
+// not match its checksums or fails a check (corrupt, with `field`), is of a later version
+// (future_version) or of version 1, before the columns (old_version: delete it to scan afresh),
+// or cannot be read or written where it is (unreadable, unwritable) is a typed error: kind
+// 'manifest', `reason`, `path`. Also here: how the tables hold a record's figures (figuresOf,
+// fromJson, orNull) and its verdicts, one code per path (codes, fromCode).
 import { Buffer, constants as bufferConstants } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
