@@ -195,8 +195,11 @@ function readHeader(path, first, nl) {
   for (const k of ['sha256', 'blobsSha256']) if (typeof header[k] !== 'string' || !HEX64.test(header[k])) throw new Corrupt(k, 'is not a SHA-256 digest');
   return header;
 }
-/** A name's UTF-8 bytes at most, and its NUL: a file name (NAME_MAX 255) or an object key's last part (S3: 1,024 bytes in all). */
-const MAX_NAME_BYTES = 1025;
+/**
+ * A name's UTF-8 bytes at most, with its NUL, for the columns' bound: a file name is at most 255
+ * (NAME_MAX), an object key 1,024 in all; 4 KiB leaves room and still refuses gigabytes.
+ */
+const MAX_NAME_BYTES = 4096;
 
 /**
  * Writes a manifest at `path` (its JSON body, its columns and its bytes, each a list of typed
