@@ -86,68 +86,74 @@ export function checkTables(body) {
  */
 export function checkEntries(body, c, blobs) {
   const n = body.count;
-  const { dirs, figures, pathSets, verdicts, audits } = body;
-  // Column by column, each a loop of plain comparisons (100,000 entries in a few ms).
-  wholes(c.size, n, 'size', null);
+  const { figures, pathSets, verdicts } = body;
   const object = new Uint8Array(n);
   for (const [i] of body.objects) object[i] = 1;
-  for (let i = 0; i < n; i++) if (c.kind[i] !== object[i]) bad('kind', `of entry ${i} is ${c.kind[i]}, but the objects ${object[i] ? 'list' : 'do not list'} it`);
-  // A local file's stat; an object's identity is its listing's (in `objects`): NaN here.
-  for (const k of ['mtime', 'ctime', 'ino', 'dev']) {
-    const x = c[k];
-    for (let i = 0; i < n; i++) if (c.kind[i] === 0 ? !Number.isFinite(x[i]) : x[i] === x[i]) bad(k, `of entry ${i} is ${x[i]}`);
-  }
-  // NaN (null) or whole, an offset within the file.
-  wholes(c.offset, n, 'offset', c.size, true);
-  wholes(c.bitsOffset, n, 'bitsOffset', c.size, true);
-  wholes(c.indexed, n, 'indexed', null, true);
-  indexes(c.dir, n, dirs.length, 'dir', 'directories');
-  indexes(c.fig, n, figures.length, 'fig', 'figure sets');
-  indexes(c.set, n, pathSets.length, 'set', 'path sets');
-  indexes(c.verd, n, verdicts.length, 'verd', 'verdict strings');
-  indexes(c.audit, n, audits.length, 'audit', 'audits', -1);
-  indexes(c.past, n, 2, 'past', 'values of filledPastDesign', -1);
-  checkAnswers(body, c);
-  checkKept(c, n, blobs);
-  checkRefs(body, c);
-}
-
-/** Each of `x`'s first `n` a whole number ≥ 0 (or NaN, when `orNaN`), at most `within[i]`. */
-function wholes(x, n, field, within, orNaN = false) {
-  for (let i = 0; i < n; i++) {
-    const v = x[i];
-    if (v !== v ? !orNaN : !(v >= 0 && v <= Number.MAX_SAFE_INTEGER && Math.floor(v) === v && (within === null || v <= within[i]))) bad(field, `of entry ${i} is ${v}${within ? ` (the file has ${within[i]} bytes)` : ''}`);
-  }
-}
-/** Each of `x`'s first `n` an index into a table of `length` (or from `from`: -1 for none). */
-function indexes(x, n, length, field, what, from = 0) {
-  for (let i = 0; i < n; i++) if (!(x[i] >= from && x[i] < length)) bad(field, `of entry ${i} is ${x[i]}, outside the ${length} ${what}`);
-}
-/** Each entry's verdicts, once per (verdict string, path set, figures, audited). */
-function checkAnswers({ figures, pathSets, verdicts }, c) {
-  const n = c.size.length;
-  const [S, F] = [pathSets.length, figures.length];
-  const checked = new Set();
-  let last = -1;
-  for (let i = 0; i < n; i++) {
-    const key = ((c.verd[i] * S + c.set[i]) * F + c.fig[i]) * 2 + (c.audit[i] >= 0 ? 1 : 0);
-    if (key !== last && !checked.has(key)) {
-      checkVerdicts(i, verdicts[c.verd[i]], pathSets[c.set[i]], figures[c.fig[i]], c.audit[i] >= 0);
-      checked.add(key);
-    }
-    last = key;
-  }
-}
-/** Each entry's kept bytes: a head of at most 12 bytes and a tail, within its file and the section of `blobs` bytes, which they fill. */
-function checkKept({ blob, head, tail, size }, n, blobs) {
+  const { size, kind, mtime, ctime, ino, dev, offset, bitsOffset, indexed, blob, dir, fig, set, verd, audit, past, head, tail } = c;
+  const [D, F, S, V, A] = [body.dirs.length, figures.length, pathSets.length, verdicts.length, body.audits.length];
+  // Each (verdict string, path set, figures, audited) is checked once: flags by combination when
+  // they are few (a byte each), else a set of them.
+  const combinations = V * S * F * 2;
+  const flags = combinations <= 1 << 20 ? new Uint8Array(combinations) : null;
+  const checked = flags ? null : new Set();
   let kept = 0;
+  // One loop of plain comparisons, run once per scan (before it is optimized: kept small); the
+  // first entry that fails is then explained field by field (explain).
   for (let i = 0; i < n; i++) {
+    const z = size[i];
+    const stat = mtime[i] + ctime[i] + ino[i] + dev[i];
+    const o = offset[i];
+    const bo = bitsOffset[i];
+    const x = indexed[i];
     const h = head[i];
     const t = tail[i];
-    if (!(blob[i] >= 0 && Math.floor(blob[i]) === blob[i] && h >= 0 && h <= 12 && h <= size[i] && t >= 0 && t <= size[i] && blob[i] + h + t <= blobs)) bad('blob', `of entry ${i}: ${h} + ${t} bytes at ${blob[i]}, outside its file or the ${blobs} kept`);
+    const at = blob[i];
+    const ok =
+      z >= 0 && z <= MAX && Math.floor(z) === z &&
+      kind[i] === object[i] &&
+      // A local file's stat (finite); an object's identity is its listing's, in `objects` (NaN here).
+      (kind[i] === 0 ? stat - stat === 0 : mtime[i] !== mtime[i] && ctime[i] !== ctime[i] && ino[i] !== ino[i] && dev[i] !== dev[i]) &&
+      // NaN (null) or whole, an offset within its file.
+      (o !== o || (o >= 0 && o <= z && Math.floor(o) === o)) &&
+      (bo !== bo || (bo >= 0 && bo <= z && Math.floor(bo) === bo)) &&
+      (x !== x || (x >= 0 && x <= MAX && Math.floor(x) === x)) &&
+      dir[i] >= 0 && dir[i] < D && fig[i] >= 0 && fig[i] < F && set[i] >= 0 && set[i] < S && verd[i] >= 0 && verd[i] < V &&
+      audit[i] >= -1 && audit[i] < A && past[i] >= -1 && past[i] <= 1 &&
+      // Its kept bytes: a head of at most 12 bytes and a tail, within its file and the section.
+      at >= 0 && Math.floor(at) === at && h >= 0 && h <= 12 && h <= z && t >= 0 && t <= z && at + h + t <= blobs;
+    if (!ok) explain(body, c, i, object, blobs);
     kept += h + t;
+    const key = ((verd[i] * S + set[i]) * F + fig[i]) * 2 + (audit[i] >= 0 ? 1 : 0);
+    if (flags ? flags[key] : checked.has(key)) continue;
+    checkVerdicts(i, verdicts[verd[i]], pathSets[set[i]], figures[fig[i]], audit[i] >= 0);
+    if (flags) flags[key] = 1;
+    else checked.add(key);
   }
   if (kept !== blobs) bad('blob', `lengths add up to ${kept} bytes, not the ${blobs} kept`);
+  checkRefs(body, c);
+}
+const MAX = Number.MAX_SAFE_INTEGER;
+
+/** Why entry `i` failed checkEntries' loop: the first of its fields that is wrong, thrown. */
+function explain(body, c, i, object, blobs) {
+  const whole = (k, orNaN, within) => {
+    const v = c[k][i];
+    if (v !== v ? !orNaN : !(v >= 0 && v <= MAX && Math.floor(v) === v && v <= within)) bad(k, `of entry ${i} is ${v}${within < Infinity ? ` (the file has ${within} bytes)` : ''}`);
+  };
+  const index = (k, length, what, from = 0) => c[k][i] >= from && c[k][i] < length || bad(k, `of entry ${i} is ${c[k][i]}, outside the ${length} ${what}`);
+  whole('size', false, Infinity);
+  if (c.kind[i] !== object[i]) bad('kind', `of entry ${i} is ${c.kind[i]}, but the objects ${object[i] ? 'list' : 'do not list'} it`);
+  for (const k of ['mtime', 'ctime', 'ino', 'dev']) if (c.kind[i] === 0 ? !Number.isFinite(c[k][i]) : !Number.isNaN(c[k][i])) bad(k, `of entry ${i} is ${c[k][i]}`);
+  whole('offset', true, c.size[i]);
+  whole('bitsOffset', true, c.size[i]);
+  whole('indexed', true, Infinity);
+  index('dir', body.dirs.length, 'directories');
+  index('fig', body.figures.length, 'figure sets');
+  index('set', body.pathSets.length, 'path sets');
+  index('verd', body.verdicts.length, 'verdict strings');
+  index('audit', body.audits.length, 'audits', -1);
+  index('past', 2, 'values of filledPastDesign', -1);
+  bad('blob', `of entry ${i}: ${c.head[i]} + ${c.tail[i]} bytes at ${c.blob[i]}, outside its file or the ${blobs} kept`);
 }
 
 /** The verdict string `v` of entry `i` against its path set, its figures and whether it was audited. */
@@ -173,14 +179,18 @@ export function checkRefs(body, c) {
   for (const t of body.targets) {
     // The directories of the tree as the walk names its files' (join's prefix).
     const own = new Uint8Array(body.dirs.length);
-    for (const d of t.dirs) {
-      const i = dirIndex.get(join(d[0], 'x').slice(0, -1));
+    for (let j = 0; j < t.dirs.length; j++) {
+      // (The walk names a directory below the target as join names it: only the target's is joined here.)
+      const d = t.dirs[j][0];
+      const i = dirIndex.get(j === 0 ? join(d, 'x').slice(0, -1) : `${d}/`);
       if (i !== undefined) own[i] = 1;
     }
     for (const [d] of t.extra) if (!own[d]) bad('targets', `tree ${JSON.stringify(t.target)} has an extra file outside its directories`);
+    const { refs, kind, dir } = c;
+    const extra = t.extra.length;
     for (let k = t.from; k < t.to; k++) {
-      const r = c.refs[k];
-      if (r < 0 ? -r - 1 >= t.extra.length : r >= n || c.kind[r] !== 0 || !own[c.dir[r]]) bad('refs', `file ${k} (${r}) is not an entry or extra file of tree ${JSON.stringify(t.target)}`);
+      const r = refs[k];
+      if (r < 0 ? -r - 1 >= extra : r >= n || kind[r] !== 0 || own[dir[r]] !== 1) bad('refs', `file ${k} (${r}) is not an entry or extra file of tree ${JSON.stringify(t.target)}`);
       if (r >= 0 && inTrees[r]++) bad('refs', `list entry ${r} twice`);
     }
   }
