@@ -324,6 +324,14 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   // They start now, before the walk comes to a tree: one it does not replay (a directory in it
   // changed) leaves its stats unused.
   const earlyStats = new Map(shared.map((t) => [t.target, shareStats(c.refs.subarray(t.from, t.to), t)]));
+  // The rest of the manifest (each entry, the kept bytes) is checked now, before any answer from
+  // it, while the stat threads stat ahead.
+  try {
+    old?.verify();
+  } catch (e) {
+    close();
+    throw e;
+  }
   /** Ends the stat threads (the scan is over). */
   function close() {
     if (statter) statter.close();

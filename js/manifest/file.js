@@ -97,8 +97,11 @@ function readAt(fd, length, position) {
 
 /**
  * Reads and checks a manifest file: null when there is none yet, else `{body, c, names,
- * nameBytes, blobs()}` (the tables, the columns, the names, also as their UTF-8; `blobs()`
- * gives the bytes section, read and checked against its checksum with the rest).
+ * nameBytes, verify(), blobs()}` (the tables, the columns, the names, also as their UTF-8).
+ * The tables and the columns' checksum are checked here; `verify()` checks the rest — every
+ * entry, then the kept bytes against their checksum — and must be called before any answer
+ * from it (openManifest calls it once the stat threads have their work); `blobs()` gives the
+ * kept bytes, verified.
  *
  * Nothing is read before it is known to fit: the file is opened without waiting (a FIFO does
  * not block) and must be a regular file; the header's lengths must add up to its size; the
@@ -118,12 +121,35 @@ export function readManifest(path) {
   try {
     return readOpen(fd, path);
   } catch (e) {
-    if (e instanceof Corrupt) throw Object.assign(manifestError(path, 'corrupt', `the manifest is not one tsfile-bloom wrote: ${e.message}`), { field: e.field });
-    if (e.kind === 'manifest') throw e;
-    throw Object.assign(manifestError(path, 'unreadable', `the manifest cannot be read (${e.code ?? e.message})`), { cause: e });
+    throw asManifestError(path, e);
   } finally {
     closeSync(fd);
   }
+}
+
+/** `e`, thrown while the manifest at `path` was read or checked, as a manifest error. */
+function asManifestError(path, e) {
+  if (e instanceof Corrupt) return Object.assign(manifestError(path, 'corrupt', `the manifest is not one tsfile-bloom wrote: ${e.message}`), { field: e.field });
+  if (e.kind === 'manifest') return e;
+  return Object.assign(manifestError(path, 'unreadable', `the manifest cannot be read (${e.code ?? e.message})`), { cause: e });
+}
+
+/** The kept bytes (`length` at `position`), checked against their checksum `digest`. */
+function readBlobs(path, length, position, digest) {
+  let fd;
+  let blobs;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+    if (!fstatSync(fd).isFile()) throw manifestError(path, 'not_a_file', 'the manifest is no longer a regular file');
+    blobs = readAt(fd, length, position);
+  } catch (e) {
+    throw asManifestError(path, e);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  if (blobs.length !== length) throw manifestError(path, 'truncated', 'the manifest was cut short while it was read');
+  if (sha256(blobs) !== digest) throw manifestError(path, 'corrupt', 'the manifest bytes do not match their checksum (SHA-256)');
+  return blobs;
 }
 
 // O_NONBLOCK: opening a FIFO must not wait for a writer (fstat then refuses it).
@@ -166,11 +192,28 @@ function readOpen(fd, path) {
   const nameBytes = columns.subarray(namesAt);
   const names = n ? nameBytes.toString('utf8').split('\0') : [];
   if (names.length !== n || (n === 0 && nameBytes.length > 0)) throw new Corrupt('names', `are ${names.length}, for ${n} entries`);
-  checkEntries(body, c, parts[2]);
-  const blobs = readAt(fd, parts[2], start + parts[0] + parts[1]);
-  if (blobs.length !== parts[2]) throw manifestError(path, 'truncated', 'the manifest was cut short while it was read');
-  if (sha256(blobs) !== header.blobsSha256) throw manifestError(path, 'corrupt', 'the manifest bytes do not match their checksum (SHA-256)');
-  return { body, c, names, nameBytes, blobs: () => blobs };
+  let blobs = null;
+  // The rest of the checks (the entries, the kept bytes) when the caller is ready for them.
+  const verify = () => {
+    if (blobs) return;
+    try {
+      checkEntries(body, c, parts[2]);
+    } catch (e) {
+      throw asManifestError(path, e);
+    }
+    blobs = readBlobs(path, parts[2], start + parts[0] + parts[1], header.blobsSha256);
+  };
+  return {
+    body,
+    c,
+    names,
+    nameBytes,
+    verify,
+    blobs: () => {
+      verify();
+      return blobs;
+    },
+  };
 }
 
 /** The header line (`first`'s bytes up to `nl`): what the rest of the file is. */
