@@ -1,6 +1,7 @@
 // What a manifest must be before a scan answers from it (js/manifest/file.js's readManifest
-// calls these once its checksum holds): every table and column is checked against the others
-// and against the trees it records. The checksum finds accidents; these find a manifest edited
+// calls checkCounts before the columns are read, checkTables once the checksum holds, and
+// checkEntries from verify(), before any answer): every table and column is checked against
+// the others and against the trees it records. The checksum finds accidents; these find a manifest edited
 // and signed again that no tsfile-bloom wrote — one whose answers would be wrong in a way
 // the manifest itself shows (an index out of its table, a verdict string of another length
 // than its path set, `absent` for a file without a filter or for a path its audited index
@@ -39,14 +40,15 @@ const codeOk = (n) => n >= 0 && n < 18 && n % 6 !== 1;
 const verdictOf = (n) => Math.floor(n / 6);
 const indexedOf = (n) => Math.floor(n / 2) % 3; // 0 not known, 1 listed, 2 not listed
 
-/**
- * The tables (the manifest's JSON body), before its columns are read: their shapes, and
- * `count` and `refs` (which size the columns).
- */
-export function checkTables(body) {
-  if (!isPlain(body)) bad('body', 'is not a JSON object');
-  if (!(body.maxIndexBytes === null || isCount(body.maxIndexBytes))) bad('maxIndexBytes', 'is neither null nor a byte count');
+/** The tables' `count` and `refs`, which size the columns: before the columns are read. */
+export function checkCounts(body) {
+  if (!isPlain(body)) bad('tables', 'are not a JSON object');
   for (const k of ['count', 'refs']) if (!isCount(body[k])) bad(k, `is ${JSON.stringify(body[k])}, not a count`);
+}
+
+/** The tables (the manifest's JSON body): their shapes, and the trees' runs of files. */
+export function checkTables(body) {
+  if (!(body.maxIndexBytes === null || isCount(body.maxIndexBytes))) bad('maxIndexBytes', 'is neither null nor a byte count');
   for (const k of ['dirs', 'figures', 'pathSets', 'verdicts', 'audits', 'objects', 'targets']) if (!Array.isArray(body[k])) bad(k, 'is not a list');
   const { dirs, figures, pathSets, verdicts, audits, objects, targets, count } = body;
   dirs.forEach((d, i) => isString(d) || bad('dirs', `entry ${i} is not a string`));

@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { endianness } from 'node:os';
 import { dirname, basename, join } from 'node:path';
 import { ENCODINGS, FIGURES, VERDICTS } from '../wire.js';
-import { Corrupt, checkEntries, checkTables } from './check.js';
+import { Corrupt, checkCounts, checkEntries, checkTables } from './check.js';
 
 export const MANIFEST_FORMAT = 'tsfile-bloom-manifest';
 export const MANIFEST_VERSION = 2;
@@ -178,7 +178,8 @@ function readOpen(fd, path) {
   } catch {
     throw new Corrupt('tables', 'are not JSON');
   }
-  checkTables(body);
+  // (The rest of the tables once their checksum holds: an accident is told as one.)
+  checkCounts(body);
   const n = body.count;
   const least = n * ENTRY_BYTES + 4 * body.refs + Math.max(0, n - 1);
   if (parts[1] < least || parts[1] > least + n * MAX_NAME_BYTES || parts[1] > MAX_LENGTH) throw new Corrupt('columns', `are ${parts[1]} bytes long; ${n} entries and ${body.refs} tree files take ${least} to ${least + n * MAX_NAME_BYTES}`);
@@ -188,6 +189,7 @@ function readOpen(fd, path) {
   if (json.length !== parts[0] || columns.length !== parts[1]) throw manifestError(path, 'truncated', 'the manifest was cut short while it was read');
   if (newSha256().update(json).update(columns).digest('hex') !== header.sha256) throw manifestError(path, 'corrupt', 'the manifest does not match its checksum (SHA-256)');
   if (!LITTLE_ENDIAN) throw manifestError(path, 'unreadable', 'the manifest columns are little-endian; this machine is not');
+  checkTables(body);
   const { c, namesAt } = columnsOf(columns, n, body.refs);
   const nameBytes = columns.subarray(namesAt);
   const names = n ? nameBytes.toString('utf8').split('\0') : [];
