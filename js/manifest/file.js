@@ -14,6 +14,7 @@
 // fromJson, orNull) and its verdicts, one code per path (codes, fromCode).
 import { Buffer, constants as bufferConstants } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { endianness } from 'node:os';
 import { dirname, basename, join } from 'node:path';
@@ -37,7 +38,6 @@ export function manifestError(path, reason, message) {
 // package, runs another command or is a scan worker does not pay its start (~12 ms).
 const require = createRequire(import.meta.url);
 const newSha256 = () => require('node:crypto').createHash('sha256');
-const sha256 = (bytes) => newSha256().update(bytes).digest('hex');
 
 // The entries' columns, in this order in the file: per entry one float64 of each F64 column,
 // then one int32 of each I32 column (then the trees' file lists, `refs`), one int8 of each I8
@@ -98,10 +98,10 @@ function readAt(fd, length, position) {
 /**
  * Reads and checks a manifest file: null when there is none yet, else `{body, c, names,
  * nameBytes, verify(), blobs()}` (the tables, the columns, the names, also as their UTF-8).
- * The tables and the columns' checksum are checked here; `verify()` checks the rest — every
- * entry, then the kept bytes against their checksum — and must be called before any answer
- * from it (openManifest calls it once the stat threads have their work); `blobs()` gives the
- * kept bytes, verified.
+ * The tables and the columns' checksum are checked here; `verify()` checks every entry and
+ * returns a promise of the kept bytes checked against their checksum. Both must hold before
+ * any answer from it (openManifest calls verify() once the stat threads have their work, and
+ * awaits the promise before its first answer); `blobs()` then gives the kept bytes.
  *
  * Nothing is read before it is known to fit: the file is opened without waiting (a FIFO does
  * not block) and must be a regular file; the header's lengths must add up to its size; the
@@ -134,22 +134,29 @@ function asManifestError(path, e) {
   return Object.assign(manifestError(path, 'unreadable', `the manifest cannot be read (${e.code ?? e.message})`), { cause: e });
 }
 
-/** The kept bytes (`length` at `position`), checked against their checksum `digest`. */
-function readBlobs(path, length, position, digest) {
-  let fd;
-  let blobs;
+/**
+ * The kept bytes (`length` at `position`), checked against their checksum `digest`: read and
+ * hashed in libuv's threads (WebCrypto's digest), while the main thread goes on.
+ */
+async function readBlobs(path, length, position, digest) {
+  let handle;
+  const bytes = Buffer.allocUnsafeSlow(length);
   try {
-    fd = openSync(path, OPEN_FLAGS);
-    if (!fstatSync(fd).isFile()) throw manifestError(path, 'not_a_file', 'the manifest is no longer a regular file');
-    blobs = readAt(fd, length, position);
+    handle = await open(path, OPEN_FLAGS);
+    if (!(await handle.stat()).isFile()) throw manifestError(path, 'not_a_file', 'the manifest is no longer a regular file');
+    for (let done = 0; done < length; ) {
+      const { bytesRead } = await handle.read(bytes, done, Math.min(length - done, READ_CHUNK), position + done);
+      if (bytesRead === 0) throw manifestError(path, 'truncated', 'the manifest was cut short while it was read');
+      done += bytesRead;
+    }
   } catch (e) {
     throw asManifestError(path, e);
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    await handle?.close();
   }
-  if (blobs.length !== length) throw manifestError(path, 'truncated', 'the manifest was cut short while it was read');
-  if (sha256(blobs) !== digest) throw manifestError(path, 'corrupt', 'the manifest bytes do not match their checksum (SHA-256)');
-  return blobs;
+  const hash = Buffer.from(await require('node:crypto').webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
+  if (hash !== digest) throw manifestError(path, 'corrupt', 'the manifest bytes do not match their checksum (SHA-256)');
+  return bytes;
 }
 
 // O_NONBLOCK: opening a FIFO must not wait for a writer (fstat then refuses it).
@@ -195,15 +202,20 @@ function readOpen(fd, path) {
   const names = n ? nameBytes.toString('utf8').split('\0') : [];
   if (names.length !== n || (n === 0 && nameBytes.length > 0)) throw new Corrupt('names', `are ${names.length}, for ${n} entries`);
   let blobs = null;
-  // The rest of the checks (the entries, the kept bytes) when the caller is ready for them.
+  let kept = null;
+  // The rest of the checks when the caller is ready for them: the entries now, the kept bytes
+  // (read and hashed off the main thread) by the promise returned.
   const verify = () => {
-    if (blobs) return;
+    if (kept) return kept;
     try {
       checkEntries(body, c, parts[2]);
     } catch (e) {
       throw asManifestError(path, e);
     }
-    blobs = readBlobs(path, parts[2], start + parts[0] + parts[1], header.blobsSha256);
+    kept = readBlobs(path, parts[2], start + parts[0] + parts[1], header.blobsSha256).then((b) => {
+      blobs = b;
+    });
+    return kept;
   };
   return {
     body,
@@ -212,7 +224,7 @@ function readOpen(fd, path) {
     nameBytes,
     verify,
     blobs: () => {
-      verify();
+      if (!blobs) throw new Error('the kept bytes are used before they were verified');
       return blobs;
     },
   };
