@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scanTsFiles } from '../../js/node.js';
 import { FIXTURES } from './fleet.mjs';
+import { rng } from './helpers.mjs';
 import { F64, I32, I8, MANIFEST_FORMAT } from '../../js/manifest/file.js';
 import { RACY_MS } from '../../js/manifest/identity.js';
 
@@ -353,5 +354,53 @@ describe('no lost work', () => {
     assert.ok(!existsSync(deadTemp), "the dead writer's temporary file is removed");
     assert.ok(existsSync(liveTemp), "a live writer's is kept");
     assert.ok(existsSync(otherTemp), 'a file not named as a writer names it is kept');
+  });
+});
+
+describe('random edits, signed again: each scan answers or ends in a typed manifest error', () => {
+  // Seeded: the same edits on every run. Bytes of the columns flipped, and values of the tables
+  // changed, one edit per manifest; whatever passes the checks is a well-formed edit (answered).
+  const edits = [];
+  const random = rng(39);
+  const pick = (xs) => xs[Math.floor(random() * xs.length)];
+  const VALUES = [-1, 0, 1, 2, 7, 1e6, 2 ** 31, -(2 ** 31), 0.5, null, '', 'x', [], {}, true];
+  for (let k = 0; k < 150; k++) {
+    edits.push((m) => {
+      const at = Math.floor(random() * m.columns.length);
+      m.columns[at] ^= 1 << Math.floor(random() * 8);
+    });
+  }
+  for (let k = 0; k < 150; k++) {
+    edits.push((m) => {
+      // A value somewhere in the tables: a path of keys from the top.
+      let node = m.body;
+      let key = pick(Object.keys(node));
+      while (node[key] !== null && typeof node[key] === 'object' && Object.keys(node[key]).length && random() < 0.7) {
+        node = node[key];
+        key = pick(Object.keys(node));
+      }
+      node[key] = pick(VALUES);
+    });
+  }
+  test(`${edits.length} edits`, async () => {
+    const manifest = join(work, 'random.m');
+    rmSync(manifest, { force: true });
+    await scan(java, { paths: PATHS, audit: true, manifest });
+    const good = parts(readFileSync(manifest));
+    const outcomes = { answered: 0, typed: 0 };
+    for (const edit of edits) {
+      const m = parts(signed(good));
+      edit(m);
+      writeFileSync(manifest, signed(m));
+      try {
+        await scan(java, { paths: PATHS, manifest });
+        outcomes.answered++;
+      } catch (e) {
+        assert.equal(e.kind, 'manifest', e.stack);
+        assert.equal(e.path, manifest);
+        outcomes.typed++;
+      }
+    }
+    assert.ok(outcomes.typed > edits.length / 2, JSON.stringify(outcomes));
   });
 });
