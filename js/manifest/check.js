@@ -43,7 +43,7 @@ const indexedOf = (n) => Math.floor(n / 2) % 3; // 0 not known, 1 listed, 2 not 
 /** The tables' `count` and `refs`, which size the columns: before the columns are read. */
 export function checkCounts(body) {
   if (!isPlain(body)) bad('tables', 'are not a JSON object');
-  for (const k of ['count', 'refs']) if (!isCount(body[k])) bad(k, `is ${JSON.stringify(body[k])}, not a count`);
+  for (const k of ['count', 'refs']) if (!isCount(body[k])) bad(k, `is ${JSON.stringify(body[k])}, not a number of ${k === 'count' ? 'entries' : 'tree files'}`);
 }
 
 /** The tables (the manifest's JSON body): their shapes, and the trees' runs of files. */
@@ -84,9 +84,9 @@ export function checkTables(body) {
 
 /**
  * The entries' columns `c` (js/manifest/file.js: F64, I32, I8, refs) against the tables and each
- * other; `blobs`: the length of the kept bytes' section.
+ * other; `blobs`: the length of the kept bytes' section; `names`: the entries' names (for messages).
  */
-export function checkEntries(body, c, blobs) {
+export function checkEntries(body, c, blobs, names = []) {
   const n = body.count;
   const { figures, pathSets, verdicts } = body;
   const object = new Uint8Array(n);
@@ -127,7 +127,7 @@ export function checkEntries(body, c, blobs) {
     kept += h + t;
     const key = ((verd[i] * S + set[i]) * F + fig[i]) * 2 + (audit[i] >= 0 ? 1 : 0);
     if (flags ? flags[key] : checked.has(key)) continue;
-    checkVerdicts(i, verdicts[verd[i]], pathSets[set[i]], figures[fig[i]], audit[i] >= 0);
+    checkVerdicts(`entry ${i} (${body.dirs[dir[i]]}${names[i]})`, verdicts[verd[i]], pathSets[set[i]], figures[fig[i]], audit[i] >= 0);
     if (flags) flags[key] = 1;
     else checked.add(key);
   }
@@ -158,18 +158,18 @@ function explain(body, c, i, object, blobs) {
   bad('blob', `of entry ${i}: ${c.head[i]} + ${c.tail[i]} bytes at ${c.blob[i]}, outside its file or the ${blobs} kept`);
 }
 
-/** The verdict string `v` of entry `i` against its path set, its figures and whether it was audited. */
-function checkVerdicts(i, v, set, figures, audited) {
-  if (v.length !== set.length) bad('verdicts', `of entry ${i} are ${v.length}, for ${set.length} paths`);
+/** The verdict string `v` of an entry (`entry`: which) against its path set, its figures and whether it was audited. */
+function checkVerdicts(entry, v, set, figures, audited) {
+  if (v.length !== set.length) bad('verdicts', `of ${entry} are ${v.length}, for ${set.length} paths`);
   const present = figures[FIGURES.indexOf('present')] === 1;
   for (let j = 0; j < v.length; j++) {
     const n = v.charCodeAt(j) - 48;
     const verdict = verdictOf(n);
     // A file without a filter answers nothing; only an audit says what its index lists, and a
     // path the index lists is never absent.
-    if (!present && verdict !== UNKNOWN) bad('verdicts', `of entry ${i} answer ${JSON.stringify(set[j])} for a file without a filter`);
-    if (!audited && indexedOf(n) !== 0) bad('verdicts', `of entry ${i} say what its index lists of ${JSON.stringify(set[j])} without an audit`);
-    if (indexedOf(n) === 1 && verdict === ABSENT) bad('verdicts', `of entry ${i} say ${JSON.stringify(set[j])} is absent where its index lists it`);
+    if (!present && verdict !== UNKNOWN) bad('verdicts', `of ${entry} answer ${JSON.stringify(set[j])} for a file without a filter`);
+    if (!audited && indexedOf(n) !== 0) bad('verdicts', `of ${entry} say what its index lists of ${JSON.stringify(set[j])} without an audit`);
+    if (indexedOf(n) === 1 && verdict === ABSENT) bad('verdicts', `of ${entry} say ${JSON.stringify(set[j])} is absent where its index lists it`);
   }
 }
 

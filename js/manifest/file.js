@@ -129,7 +129,7 @@ export function readManifest(path) {
 
 /** `e`, thrown while the manifest at `path` was read or checked, as a manifest error. */
 function asManifestError(path, e) {
-  if (e instanceof Corrupt) return Object.assign(manifestError(path, 'corrupt', `the manifest is not one tsfile-bloom wrote: ${e.message}`), { field: e.field });
+  if (e instanceof Corrupt) return Object.assign(manifestError(path, 'corrupt', `the manifest does not hold together (edited?): ${e.message}`), { field: e.field });
   if (e.kind === 'manifest') return e;
   return Object.assign(manifestError(path, 'unreadable', `the manifest cannot be read (${e.code ?? e.message})`), { cause: e });
 }
@@ -208,7 +208,7 @@ function readOpen(fd, path) {
   const verify = () => {
     if (kept) return kept;
     try {
-      checkEntries(body, c, parts[2]);
+      checkEntries(body, c, parts[2], names);
     } catch (e) {
       throw asManifestError(path, e);
     }
