@@ -324,21 +324,14 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   // They start now, before the walk comes to a tree: one it does not replay (a directory in it
   // changed) leaves its stats unused.
   const earlyStats = new Map(shared.map((t) => [t.target, shareStats(c.refs.subarray(t.from, t.to), t)]));
-  // The rest of the manifest is checked now, while the stat threads stat ahead: each entry here,
-  // the kept bytes in libuv's threads — awaited before the first answer (keptReady).
-  let kept = null;
+  // The rest of the manifest (each entry, the kept bytes) is checked now, before any answer from
+  // it, while the stat threads stat ahead.
   try {
-    kept = old ? old.verify() : null;
+    old?.verify();
   } catch (e) {
     close();
     throw e;
   }
-  let keptOk = kept === null;
-  kept?.then(
-    () => (keptOk = true),
-    () => {}, // (thrown where it is awaited)
-  );
-  const keptReady = () => (keptOk ? null : kept);
   /** Ends the stat threads (the scan is over). */
   function close() {
     if (statter) statter.close();
@@ -351,7 +344,6 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
    * `{items}` for a run to be read (by the workers).
    */
   async function answerLocal(items) {
-    await keptReady();
     const run = { items, i: 0, segs: [], hits: null, misses: null, text: null };
     for (let wait; (wait = answerRun(run)) !== null; ) await wait;
     if (run.hits) run.segs.push(ranHits(run.hits));
@@ -558,14 +550,13 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   };
 
   /** At the end of a scan of `files` files: writes the manifest when this scan changed anything (files read, gone, other paths). */
-  async function finish(files) {
-    await keptReady();
+  function finish(files) {
     const dropped = n - seenCount;
     stats.dropped = dropped;
     stats.read = files - stats.answered;
     const live = targets.filter((t) => t.ok !== false && t.dirs.length > 0);
     if (!changed && dropped === 0 && oldTargets.size === 0 && live.length === body.targets.length && carried.length === seenCount) return;
-    // (Their checksum held before the first answer, keptReady: a corrupt manifest's bytes never get a new one.)
+    // (Checked against their checksum again as they are read: a corrupt manifest's bytes never get a new one.)
     const oldBlobs = carried.some((at) => c.head[at] + c.tail[at] > 0) ? old.blobs() : null;
     const N = carried.length + added.length;
     const out = {};
@@ -706,7 +697,6 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
    * Returns `[record, kept]`.
    */
   async function object(item, makeSource, read) {
-    await keptReady();
     const at = item.at;
     if (at !== undefined) {
       const v = versions.get(at);

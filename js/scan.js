@@ -475,7 +475,7 @@ export async function runScan(targets, opts, sink) {
     await Promise.all(workers.map((w) => w.worker.terminate()));
   }
   if (failed) throw failed;
-  await manifest?.finish(summary.files);
+  manifest?.finish(summary.files);
   const finished = finishSummary(summary, performance.now() - t0);
   if (manifest) finished.manifest = manifest.stats;
   return finished;

@@ -14,7 +14,6 @@
 // fromJson, orNull) and its verdicts, one code per path (codes, fromCode).
 import { Buffer, constants as bufferConstants } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { endianness } from 'node:os';
 import { dirname, basename, join } from 'node:path';
@@ -98,10 +97,10 @@ function readAt(fd, length, position) {
 /**
  * Reads and checks a manifest file: null when there is none yet, else `{body, c, names,
  * nameBytes, verify(), blobs()}` (the tables, the columns, the names, also as their UTF-8).
- * The tables and the columns' checksum are checked here; `verify()` checks every entry and
- * returns a promise of the kept bytes checked against their checksum. Both must hold before
- * any answer from it (openManifest calls verify() once the stat threads have their work, and
- * awaits the promise before its first answer); `blobs()` then gives the kept bytes.
+ * The tables and the columns' checksum are checked here; `verify()` checks every entry and the
+ * kept bytes against their checksum, and must be called before any answer from it (openManifest
+ * calls it once the stat threads have their work); `blobs()` reads the kept bytes (checked
+ * again: they are read when used).
  *
  * Nothing is read before it is known to fit: the file is opened without waiting (a FIFO does
  * not block) and must be a regular file; the header's lengths must add up to its size; the
@@ -135,28 +134,31 @@ function asManifestError(path, e) {
 }
 
 /**
- * The kept bytes (`length` at `position`), checked against their checksum `digest`: read and
- * hashed in libuv's threads (WebCrypto's digest), while the main thread goes on.
+ * The kept bytes (`length` at `position`) checked against their checksum `digest`, and returned
+ * when `keep` (else read through a small buffer: 31 MB held for a check cost a rescan of 100,000
+ * files more than the hash).
  */
-async function readBlobs(path, length, position, digest) {
-  let handle;
-  const bytes = Buffer.allocUnsafeSlow(length);
+function readBlobs(path, length, position, digest, keep) {
+  let fd;
+  const hash = newSha256();
+  const bytes = Buffer.allocUnsafeSlow(keep ? length : Math.min(length, 1 << 20));
   try {
-    handle = await open(path, OPEN_FLAGS);
-    if (!(await handle.stat()).isFile()) throw manifestError(path, 'not_a_file', 'the manifest is no longer a regular file');
+    fd = openSync(path, OPEN_FLAGS);
+    if (!fstatSync(fd).isFile()) throw manifestError(path, 'not_a_file', 'the manifest is no longer a regular file');
     for (let done = 0; done < length; ) {
-      const { bytesRead } = await handle.read(bytes, done, Math.min(length - done, READ_CHUNK), position + done);
-      if (bytesRead === 0) throw manifestError(path, 'truncated', 'the manifest was cut short while it was read');
-      done += bytesRead;
+      const at = keep ? done : 0;
+      const n = readSync(fd, bytes, at, Math.min(length - done, bytes.length - at, READ_CHUNK), position + done);
+      if (n === 0) throw manifestError(path, 'truncated', 'the manifest was cut short while it was read');
+      hash.update(bytes.subarray(at, at + n));
+      done += n;
     }
   } catch (e) {
     throw asManifestError(path, e);
   } finally {
-    await handle?.close();
+    if (fd !== undefined) closeSync(fd);
   }
-  const hash = Buffer.from(await require('node:crypto').webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
-  if (hash !== digest) throw manifestError(path, 'corrupt', 'the manifest bytes do not match their checksum (SHA-256)');
-  return bytes;
+  if (hash.digest('hex') !== digest) throw manifestError(path, 'corrupt', 'the manifest bytes do not match their checksum (SHA-256)');
+  return keep ? bytes : null;
 }
 
 // O_NONBLOCK: opening a FIFO must not wait for a writer (fstat then refuses it).
@@ -201,32 +203,24 @@ function readOpen(fd, path) {
   const nameBytes = columns.subarray(namesAt);
   const names = n ? nameBytes.toString('utf8').split('\0') : [];
   if (names.length !== n || (n === 0 && nameBytes.length > 0)) throw new Corrupt('names', `are ${names.length}, for ${n} entries`);
+  const blobsAt = [parts[2], start + parts[0] + parts[1], header.blobsSha256];
   let blobs = null;
-  let kept = null;
-  // The rest of the checks when the caller is ready for them: the entries now, the kept bytes
-  // (read and hashed off the main thread) by the promise returned.
-  const verify = () => {
-    if (kept) return kept;
-    try {
-      checkEntries(body, c, parts[2], names);
-    } catch (e) {
-      throw asManifestError(path, e);
-    }
-    kept = readBlobs(path, parts[2], start + parts[0] + parts[1], header.blobsSha256).then((b) => {
-      blobs = b;
-    });
-    return kept;
-  };
   return {
     body,
     c,
     names,
     nameBytes,
-    verify,
-    blobs: () => {
-      if (!blobs) throw new Error('the kept bytes are used before they were verified');
-      return blobs;
+    // The rest of the checks, when the caller is ready for them: every entry, then the kept
+    // bytes against their checksum (streamed through the hash: they are held only when used).
+    verify() {
+      try {
+        checkEntries(body, c, parts[2], names);
+      } catch (e) {
+        throw asManifestError(path, e);
+      }
+      readBlobs(path, ...blobsAt, false);
     },
+    blobs: () => (blobs ??= readBlobs(path, ...blobsAt, true)),
   };
 }
 
