@@ -2,8 +2,8 @@
 // parts), the tables (JSON: directories, figure sets, path sets, verdict strings, audits, trees),
 // the entries as binary columns (little-endian: a rescan copies them, it does not parse them),
 // then the kept bytes (used when a path not asked before needs them, copied into the next
-// manifest). Read whole and checked when it is opened — lengths, checksums, then every field
-// (js/manifest/check.js) — before any answer from it. Rewritten only when something changed, to
+// manifest). Checked whole when it is opened — lengths, checksums, every field
+// (js/manifest/check.js) — before any answer from it; the kept bytes are held only when used. Rewritten only when something changed, to
 // a temporary file beside it renamed over it, so an interrupted scan leaves the previous
 // manifest whole; a writer removes the temporary files of writers no longer running. A manifest
 // that is not one (foreign), is not a regular file (not_a_file), is cut short (truncated), does
