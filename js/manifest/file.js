@@ -16,7 +16,7 @@ import { Buffer, constants as bufferConstants } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { endianness } from 'node:os';
-import { dirname, basename, join } from 'node:path';
+import { dirname, basename, join, sep } from 'node:path';
 import { ENCODINGS, FIGURES, VERDICTS } from '../wire.js';
 import { Corrupt, checkCounts, checkEntries, checkTables } from './check.js';
 
@@ -300,6 +300,8 @@ const tempOf = (path) => join(dirname(path), `.${basename(path)}.${process.pid}.
 export function checkWritable(path) {
   const tmp = tempOf(path);
   try {
+    // A name ending in a separator is a directory's: no file can be renamed onto it.
+    if (path.endsWith('/') || path.endsWith(sep)) throw Object.assign(new Error("the name is a directory's"), { code: 'ENOTDIR' });
     closeSync(openSync(tmp, 'w'));
     unlinkSync(tmp);
   } catch (e) {

@@ -315,6 +315,12 @@ describe('no lost work', () => {
     const file = join(work, 'plain-file');
     writeFileSync(file, 'x');
     await assert.rejects(scan(java, { paths: PATHS, manifest: join(file, 'm') }), (e) => e.kind === 'manifest' && e.reason === 'unwritable' && /ENOTDIR/.test(e.message));
+    // A name ending in a separator: no file can be renamed onto it.
+    const slashed = `${join(work, 'slashed')}/`;
+    const r2 = cli([java, '--path', PATH, '--json', '--manifest', slashed]);
+    assert.equal(r2.status, 2, r2.stderr);
+    assert.equal(r2.stdout, '', 'no record was streamed');
+    assert.match(r2.stderr, /manifest: the manifest cannot be written/);
   });
 
   test('corrupt kept bytes are found before any answer (a rescan that would rewrite it: no record streamed)', async () => {
