@@ -191,7 +191,7 @@ describe('a manifest signed again is checked before any answer from it', () => {
   });
 
   for (const [k, value] of [['fig', 99], ['verd', -2], ['set', 7], ['dir', 1e6], ['audit', 3], ['past', 4], ['kind', 1]]) {
-    test(`an entry's ${k} out of its table (was "Cannot read properties of undefined")`, async () => {
+    test(`an entry's ${k} out of its table (before: "Cannot read properties of undefined", or answered)`, async () => {
       const manifest = await edited(`${k}.m`, java, { paths: PATHS }, (m) => {
         column(m, k).set(2, value);
       });
