@@ -57,7 +57,7 @@ const SHIPPED = [
  * until Node's s3:// transport (js/node-s3.js, the s3.js and scan.js changes, in the ESM files and
  * the CJS bundle, aws4 itself left out of it) and the CHANGELOG and README text of that and of the
  * Rust files by concept: 550,396 B measured with them. 570,000 until the manifest's checks
- * (js/manifest/check.js, in the ESM files and the CJS bundle, and their README text): 563,122 B
+ * (js/manifest/check.js, in the ESM files and the CJS bundle, and their README and RELIABILITY text): 565,742 B
  * measured with them, 554,296 B before.
  */
 const PACKED_BUDGET = 570_000;
