@@ -663,8 +663,10 @@ export interface ScanOptions extends Omit<RemoteOptions, 'signal'> {
 /** A scan's manifest file that cannot be used (kind 'manifest'): `reason` says why, `path` which file. */
 export interface ManifestError extends TsFileBloomError {
   kind: 'manifest';
-  reason: 'foreign' | 'truncated' | 'corrupt' | 'future_version' | 'old_version' | 'unreadable' | 'unwritable';
+  reason: 'foreign' | 'not_a_file' | 'truncated' | 'corrupt' | 'future_version' | 'old_version' | 'unreadable' | 'unwritable';
   path: string;
+  /** With 'corrupt' from a check rather than a checksum: the field that failed it ('verdicts', 'targets', 'refs', …). */
+  field?: string;
 }
 
 /** One file of a scan. `bloomFilter` is TsFile#bloomInfo(); `results` as TsFile#probeMany(). */

@@ -16,7 +16,7 @@
 // This file is the manifest of one scan (openManifest, on the main thread); the rest is in
 // js/manifest/: identity.js (what identifies a file or an object, and why an answer from an
 // entry is sound), keep.js (what is kept of a file or an object read), file.js (the manifest
-// file's format), templates.js (output made from templates) and stat-threads.js (STAT_THREAD).
+// file's format), check.js (what it must be before it answers anything), templates.js (output made from templates) and stat-threads.js (STAT_THREAD).
 import { Buffer } from 'node:buffer';
 import { statSync } from 'node:fs';
 import { stagePaths } from './core.js';
@@ -24,7 +24,7 @@ import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { bloomFromFigures, figureVerdict } from './wire.js';
 import { invalidArgument } from './errors.js';
 import { addToSummary, formatRecords, mergeSummary, newSummary } from './scan-core.js';
-import { ALL, BITS_OFFSET, ENTRY_BYTES, F64, I32, I8, OFFSET, codes, fromCode, fromJson, orNull, readManifest, writeManifest } from './manifest/file.js';
+import { ALL, BITS_OFFSET, ENTRY_BYTES, F64, I32, I8, OFFSET, codes, fromCode, fromJson, orNull, readManifest, writeManifest, checkWritable } from './manifest/file.js';
 import { OBJECT_RACY_MS, RACY_MS, dirIdentity, objectIdentity, recordable, sameDir, sameVersion } from './manifest/identity.js';
 import { keepFromReads, keepingReads, keptFacts, unpackKept } from './manifest/keep.js';
 import { JSON_ESCAPED, NUMBER_ROOM, STAND_INS, STAND_IN_FILE, TextChunk, fileText, templateOf } from './manifest/templates.js';
@@ -64,6 +64,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   let read;
   try {
     read = readManifest(file);
+    checkWritable(file);
   } catch (e) {
     statter?.close();
     throw e;
@@ -326,6 +327,14 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   // They start now, before the walk comes to a tree: one it does not replay (a directory in it
   // changed) leaves its stats unused.
   const earlyStats = new Map(shared.map((t) => [t.target, shareStats(c.refs.subarray(t.from, t.to), t)]));
+  // The rest of the manifest (each entry, the kept bytes) is checked now, before any answer from
+  // it, while the stat threads stat ahead.
+  try {
+    old?.verify();
+  } catch (e) {
+    close();
+    throw e;
+  }
   /** Ends the stat threads (the scan is over). */
   function close() {
     if (statter) statter.close();
@@ -550,7 +559,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     stats.read = files - stats.answered;
     const live = targets.filter((t) => t.ok !== false && t.dirs.length > 0);
     if (!changed && dropped === 0 && oldTargets.size === 0 && live.length === body.targets.length && carried.length === seenCount) return;
-    // Bytes carried over are checked first: a corrupt manifest's bytes never get a new checksum.
+    // (Checked against their checksum again as they are read: a corrupt manifest's bytes never get a new one.)
     const oldBlobs = carried.some((at) => c.head[at] + c.tail[at] > 0) ? old.blobs() : null;
     const N = carried.length + added.length;
     const out = {};

@@ -1,20 +1,24 @@
 // The file (version 2): one header line (JSON: format, version, the lengths and SHA-256 of its
 // parts), the tables (JSON: directories, figure sets, path sets, verdict strings, audits, trees),
 // the entries as binary columns (little-endian: a rescan copies them, it does not parse them),
-// then the kept bytes, read only when a path not asked before needs them. Rewritten only when
-// something changed, to a temporary file beside it renamed over it, so an interrupted scan
-// leaves the previous manifest whole. A manifest that is not one (foreign), is cut short
-// (truncated), does not match its checksums (corrupt: the tables' and columns' when read, the
-// bytes' when first used), is of a later version (future_version) or of version 1, before the
-// columns (old_version: delete it to scan afresh) is a typed error: kind 'manifest', `reason`,
-// `path`. Also here: how the tables hold a record's figures (figuresOf, fromJson, orNull) and
-// its verdicts, one code per path (codes, fromCode).
-import { Buffer } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+// then the kept bytes (used when a path not asked before needs them, copied into the next
+// manifest). Checked whole when it is opened — lengths, checksums, every field
+// (js/manifest/check.js) — before any answer from it; the kept bytes are held only when used. Rewritten only when something changed, to
+// a temporary file beside it renamed over it, so an interrupted scan leaves the previous
+// manifest whole; a writer removes the temporary files of writers no longer running. A manifest
+// that is not one (foreign), is not a regular file (not_a_file), is cut short (truncated), does
+// not match its checksums or fails a check (corrupt, with `field`), is of a later version
+// (future_version) or of version 1, before the columns (old_version: delete it to scan afresh),
+// or cannot be read or written where it is (unreadable, unwritable) is a typed error: kind
+// 'manifest', `reason`, `path`. Also here: how the tables hold a record's figures (figuresOf,
+// fromJson, orNull) and its verdicts, one code per path (codes, fromCode).
+import { Buffer, constants as bufferConstants } from 'node:buffer';
+import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { endianness } from 'node:os';
-import { dirname, basename, join } from 'node:path';
+import { dirname, basename, join, sep } from 'node:path';
 import { ENCODINGS, FIGURES, VERDICTS } from '../wire.js';
+import { Corrupt, checkCounts, checkEntries, checkTables } from './check.js';
 
 export const MANIFEST_FORMAT = 'tsfile-bloom-manifest';
 export const MANIFEST_VERSION = 2;
@@ -33,7 +37,6 @@ export function manifestError(path, reason, message) {
 // package, runs another command or is a scan worker does not pay its start (~12 ms).
 const require = createRequire(import.meta.url);
 const newSha256 = () => require('node:crypto').createHash('sha256');
-const sha256 = (bytes) => newSha256().update(bytes).digest('hex');
 
 // The entries' columns, in this order in the file: per entry one float64 of each F64 column,
 // then one int32 of each I32 column (then the trees' file lists, `refs`), one int8 of each I8
@@ -76,12 +79,15 @@ function columnsOf(bytes, n, r) {
 }
 
 const LITTLE_ENDIAN = endianness() === 'LE';
+const { MAX_LENGTH, MAX_STRING_LENGTH } = bufferConstants;
+/** Bytes one read asks for at most (a read of 2 GiB or more is refused). */
+const READ_CHUNK = 1 << 30;
 
 function readAt(fd, length, position) {
   const buf = Buffer.allocUnsafeSlow(length);
   let done = 0;
   while (done < length) {
-    const n = readSync(fd, buf, done, length - done, position + done);
+    const n = readSync(fd, buf, done, Math.min(length - done, READ_CHUNK), position + done);
     if (n === 0) break;
     done += n;
   }
@@ -90,87 +96,161 @@ function readAt(fd, length, position) {
 
 /**
  * Reads and checks a manifest file: null when there is none yet, else `{body, c, names,
- * nameBytes, blobs()}` (the tables, the columns, the names, also as their UTF-8; `blobs()`
- * reads the bytes section and checks its checksum, once).
+ * nameBytes, verify(), blobs()}` (the tables, the columns, the names, also as their UTF-8).
+ * The tables and the columns' checksum are checked here; `verify()` checks every entry and the
+ * kept bytes against their checksum, and must be called before any answer from it (openManifest
+ * calls it once the stat threads have their work); `blobs()` reads the kept bytes (checked
+ * again: they are read when used).
+ *
+ * Nothing is read before it is known to fit: the file is opened without waiting (a FIFO does
+ * not block) and must be a regular file; the header's lengths must add up to its size; the
+ * tables may not exceed what one string holds; and the columns must be the length the tables'
+ * counts make (entries, refs, names), so a sparse file that claims gigabytes is refused
+ * before a byte of them is read. Then the checksums, then every field (js/manifest/check.js).
  */
 export function readManifest(path) {
   let fd;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, OPEN_FLAGS);
   } catch (e) {
-    if (e.code === 'ENOENT') return null;
+    // None yet (ENOTDIR: nor can there be; openManifest's checkWritable says so).
+    if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return null;
     throw Object.assign(manifestError(path, 'unreadable', `the manifest cannot be read (${e.code ?? e.message})`), { cause: e });
   }
   try {
-    const size = fstatSync(fd).size;
-    const first = readAt(fd, Math.min(size, 4096), 0);
-    const nl = first.indexOf(10);
-    let header = null;
-    try {
-      header = JSON.parse(first.subarray(0, nl < 0 ? first.length : nl).toString('utf8'));
-    } catch {
-      // not a manifest: below
-    }
-    if (header === null || typeof header !== 'object' || header.format !== MANIFEST_FORMAT) {
-      throw manifestError(path, 'foreign', 'not a tsfile-bloom manifest (its first line is not a manifest header)');
-    }
-    if (!Number.isInteger(header.version) || header.version > MANIFEST_VERSION || header.version < 1) {
-      throw manifestError(path, 'future_version', `a manifest of version ${header.version}; this tsfile-bloom reads version ${MANIFEST_VERSION} (scan with a new manifest file, or without --manifest)`);
-    }
-    if (header.version < MANIFEST_VERSION) {
-      // Not read as empty: a silent full rescan of a large or remote fleet is not taken unasked.
-      throw manifestError(path, 'old_version', `a manifest of version ${header.version}, written by an earlier tsfile-bloom; this one reads version ${MANIFEST_VERSION} (delete it, and the next scan writes a new one)`);
-    }
-    const start = nl + 1;
-    const parts = [header.json, header.columns, header.blobs];
-    if (!parts.every((x) => Number.isInteger(x) && x >= 0) || size - start !== parts[0] + parts[1] + parts[2]) {
-      throw manifestError(path, 'truncated', `the manifest holds ${size - start} bytes after its header, not the ${parts.join(' + ')} it says (cut short?)`);
-    }
-    // The JSON and the columns read apart: the columns' buffer starts aligned, so typed arrays
-    // are made over it, not over a copy.
-    const json = readAt(fd, parts[0], start);
-    const columns = readAt(fd, parts[1], start + parts[0]);
-    if (json.length !== parts[0] || columns.length !== parts[1]) throw manifestError(path, 'truncated', 'the manifest was cut short while it was read');
-    if (newSha256().update(json).update(columns).digest('hex') !== header.sha256) throw manifestError(path, 'corrupt', 'the manifest does not match its checksum (SHA-256)');
-    let body;
-    try {
-      body = JSON.parse(json.toString('utf8'));
-    } catch {
-      body = null;
-    }
-    const tablesOk = body && ['dirs', 'figures', 'pathSets', 'verdicts', 'audits', 'objects', 'targets'].every((k) => Array.isArray(body[k])) && Number.isInteger(body.count) && Number.isInteger(body.refs);
-    const n = tablesOk ? body.count : 0;
-    if (!tablesOk || !LITTLE_ENDIAN || parts[1] < n * ENTRY_BYTES + 4 * body.refs) {
-      throw manifestError(path, 'corrupt', 'the manifest body lacks its tables');
-    }
-    const { c, namesAt } = columnsOf(columns, n, body.refs);
-    const nameBytes = columns.subarray(namesAt);
-    const names = n ? nameBytes.toString('utf8').split('\0') : [];
-    if (names.length !== n) throw manifestError(path, 'corrupt', 'the manifest body lacks its tables');
-    let blobs = null;
-    const blobsAt = start + parts[0] + parts[1];
-    const readBlobs = () => {
-      if (blobs) return blobs;
-      let fd2;
-      try {
-        fd2 = openSync(path, 'r');
-        blobs = readAt(fd2, parts[2], blobsAt);
-      } catch (e) {
-        throw Object.assign(manifestError(path, 'unreadable', `the manifest cannot be read (${e.code ?? e.message})`), { cause: e });
-      } finally {
-        if (fd2 !== undefined) closeSync(fd2);
-      }
-      if (blobs.length !== parts[2] || sha256(blobs) !== header.blobsSha256) {
-        blobs = null;
-        throw manifestError(path, 'corrupt', 'the manifest bytes do not match their checksum (SHA-256)');
-      }
-      return blobs;
-    };
-    return { body, c, names, nameBytes, blobs: readBlobs };
+    return readOpen(fd, path);
+  } catch (e) {
+    throw asManifestError(path, e);
   } finally {
     closeSync(fd);
   }
 }
+
+/** `e`, thrown while the manifest at `path` was read or checked, as a manifest error. */
+function asManifestError(path, e) {
+  if (e instanceof Corrupt) return Object.assign(manifestError(path, 'corrupt', `the manifest does not hold together (edited?): ${e.message}`), { field: e.field });
+  if (e.kind === 'manifest') return e;
+  return Object.assign(manifestError(path, 'unreadable', `the manifest cannot be read (${e.code ?? e.message})`), { cause: e });
+}
+
+/**
+ * The kept bytes (`length` at `position`) checked against their checksum `digest`, and returned
+ * when `keep` (else read through a small buffer: 31 MB held for a check cost a rescan of 100,000
+ * files more than the hash).
+ */
+function readBlobs(path, length, position, digest, keep) {
+  let fd;
+  const hash = newSha256();
+  const bytes = Buffer.allocUnsafeSlow(keep ? length : Math.min(length, 1 << 20));
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+    if (!fstatSync(fd).isFile()) throw manifestError(path, 'not_a_file', 'the manifest is no longer a regular file');
+    for (let done = 0; done < length; ) {
+      const at = keep ? done : 0;
+      const n = readSync(fd, bytes, at, Math.min(length - done, bytes.length - at, READ_CHUNK), position + done);
+      if (n === 0) throw manifestError(path, 'truncated', 'the manifest was cut short while it was read');
+      hash.update(bytes.subarray(at, at + n));
+      done += n;
+    }
+  } catch (e) {
+    throw asManifestError(path, e);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  if (hash.digest('hex') !== digest) throw manifestError(path, 'corrupt', 'the manifest bytes do not match their checksum (SHA-256)');
+  return keep ? bytes : null;
+}
+
+// O_NONBLOCK: opening a FIFO must not wait for a writer (fstat then refuses it).
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+const typeOf = (st) => (st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isSocket() ? 'a socket' : 'not a regular file');
+const HEX64 = /^[0-9a-f]{64}$/;
+
+function readOpen(fd, path) {
+  const st = fstatSync(fd);
+  if (!st.isFile()) throw manifestError(path, 'not_a_file', `the manifest is ${typeOf(st)}, not a regular file`);
+  const size = st.size;
+  const first = readAt(fd, Math.min(size, 4096), 0);
+  const nl = first.indexOf(10);
+  const header = readHeader(path, first, nl);
+  const start = nl + 1;
+  const parts = [header.json, header.columns, header.blobs];
+  if (size - start !== parts[0] + parts[1] + parts[2]) {
+    throw manifestError(path, 'truncated', `the manifest holds ${size - start} bytes after its header, not the ${parts.join(' + ')} it says (cut short?)`);
+  }
+  // The tables first: their counts say how long the columns are.
+  if (parts[0] > MAX_STRING_LENGTH) throw new Corrupt('json', `is ${parts[0]} bytes long, more than tables can be (one string: ${MAX_STRING_LENGTH})`);
+  const json = readAt(fd, parts[0], start);
+  let body;
+  try {
+    body = JSON.parse(json.toString('utf8'));
+  } catch {
+    throw new Corrupt('tables', 'are not JSON');
+  }
+  // (The rest of the tables once their checksum holds: an accident is told as one.)
+  checkCounts(body);
+  const n = body.count;
+  const least = n * ENTRY_BYTES + 4 * body.refs + Math.max(0, n - 1);
+  if (parts[1] < least || parts[1] > least + n * MAX_NAME_BYTES || parts[1] > MAX_LENGTH) throw new Corrupt('columns', `are ${parts[1]} bytes long; ${n} entries and ${body.refs} tree files take ${least} to ${least + n * MAX_NAME_BYTES}`);
+  if (parts[2] > MAX_LENGTH) throw new Corrupt('blobs', `are ${parts[2]} bytes long, more than one buffer holds`);
+  // The columns read apart: their buffer starts aligned, so typed arrays are made over it, not over a copy.
+  const columns = readAt(fd, parts[1], start + parts[0]);
+  if (json.length !== parts[0] || columns.length !== parts[1]) throw manifestError(path, 'truncated', 'the manifest was cut short while it was read');
+  if (newSha256().update(json).update(columns).digest('hex') !== header.sha256) throw manifestError(path, 'corrupt', 'the manifest does not match its checksum (SHA-256)');
+  if (!LITTLE_ENDIAN) throw manifestError(path, 'unreadable', 'the manifest columns are little-endian; this machine is not');
+  checkTables(body);
+  const { c, namesAt } = columnsOf(columns, n, body.refs);
+  const nameBytes = columns.subarray(namesAt);
+  const names = n ? nameBytes.toString('utf8').split('\0') : [];
+  if (names.length !== n || (n === 0 && nameBytes.length > 0)) throw new Corrupt('names', `are ${names.length}, for ${n} entries`);
+  const blobsAt = [parts[2], start + parts[0] + parts[1], header.blobsSha256];
+  let blobs = null;
+  return {
+    body,
+    c,
+    names,
+    nameBytes,
+    // The rest of the checks, when the caller is ready for them: every entry, then the kept
+    // bytes against their checksum (streamed through the hash: they are held only when used).
+    verify() {
+      try {
+        checkEntries(body, c, parts[2], names);
+      } catch (e) {
+        throw asManifestError(path, e);
+      }
+      readBlobs(path, ...blobsAt, false);
+    },
+    blobs: () => (blobs ??= readBlobs(path, ...blobsAt, true)),
+  };
+}
+
+/** The header line (`first`'s bytes up to `nl`): what the rest of the file is. */
+function readHeader(path, first, nl) {
+  let header = null;
+  try {
+    header = JSON.parse(first.subarray(0, nl < 0 ? first.length : nl).toString('utf8'));
+  } catch {
+    // not a manifest: below
+  }
+  if (header === null || typeof header !== 'object' || header.format !== MANIFEST_FORMAT) {
+    throw manifestError(path, 'foreign', 'not a tsfile-bloom manifest (its first line is not a manifest header)');
+  }
+  const v = header.version;
+  if (!Number.isInteger(v) || v < 1) throw new Corrupt('version', `is ${JSON.stringify(v)}, not a version number`);
+  if (v > MANIFEST_VERSION) throw manifestError(path, 'future_version', `a manifest of version ${v}, written by a later tsfile-bloom; this one reads version ${MANIFEST_VERSION} (scan with a new manifest file, or without --manifest)`);
+  if (v < MANIFEST_VERSION) {
+    // Not read as empty: a silent full rescan of a large or remote fleet is not taken unasked.
+    throw manifestError(path, 'old_version', `a manifest of version ${v}, written by an earlier tsfile-bloom; this one reads version ${MANIFEST_VERSION} (delete it, and the next scan writes a new one)`);
+  }
+  for (const k of ['json', 'columns', 'blobs']) if (!Number.isSafeInteger(header[k]) || header[k] < 0) throw new Corrupt(k, `is ${JSON.stringify(header[k])}, not a length in bytes`);
+  for (const k of ['sha256', 'blobsSha256']) if (typeof header[k] !== 'string' || !HEX64.test(header[k])) throw new Corrupt(k, 'is not a SHA-256 digest');
+  return header;
+}
+/**
+ * A name's UTF-8 bytes at most, with its NUL, for the columns' bound: a file name is at most 255
+ * (NAME_MAX), an object key 1,024 in all; 4 KiB leaves room and still refuses gigabytes.
+ */
+const MAX_NAME_BYTES = 4096;
 
 /**
  * Writes a manifest at `path` (its JSON body, its columns and its bytes, each a list of typed
@@ -183,7 +263,8 @@ export function writeManifest(path, body, columns, blobs) {
   // The parts are hashed and written in one pass after the header's place (a digest's hex is
   // always 64 characters, so its length is known before them), then the header.
   const headerLength = headerOf(NO_DIGEST, NO_DIGEST).length;
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const tmp = tempOf(path);
+  removeDeadTemps(path);
   let fd;
   try {
     if (!LITTLE_ENDIAN) throw new Error('the manifest columns are little-endian; this machine is not');
@@ -208,6 +289,61 @@ export function writeManifest(path, body, columns, blobs) {
   }
 }
 const NO_DIGEST = '0'.repeat(64);
+
+// A writer's temporary file: `.NAME.PID.tmp` beside the manifest NAME.
+const tempOf = (path) => join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+
+/**
+ * Before a scan: the manifest can be written where it is (its directory exists and a file can
+ * be made in it), so a scan is not run to its end only to find it cannot keep what it saw.
+ */
+export function checkWritable(path) {
+  const tmp = tempOf(path);
+  try {
+    // A name ending in a separator is a directory's: no file can be renamed onto it.
+    if (path.endsWith('/') || path.endsWith(sep)) throw Object.assign(new Error("the name is a directory's"), { code: 'ENOTDIR' });
+    closeSync(openSync(tmp, 'w'));
+    unlinkSync(tmp);
+  } catch (e) {
+    throw Object.assign(manifestError(path, 'unwritable', `the manifest cannot be written in its directory (${e.code ?? e.message})`), { cause: e });
+  }
+}
+
+/**
+ * Removes the temporary files beside the manifest at `path` of writers no longer running (a
+ * scan killed while it wrote): `.NAME.PID.tmp` whose PID is not a live process. (A PID taken
+ * again by another process keeps its file until that process ends; a writer on another host
+ * sharing the directory is not seen, and must not share the manifest.)
+ */
+function removeDeadTemps(path) {
+  const dir = dirname(path);
+  const prefix = `.${basename(path)}.`;
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = name.slice(prefix.length, -4);
+    if (!/^[1-9][0-9]{0,9}$/.test(pid) || Number(pid) === process.pid || alive(Number(pid))) continue;
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+}
+/** Whether process `pid` exists (EPERM: it does, another user's). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
 /** Parts of less than this are gathered into one buffer before they are hashed and written. */
 const SMALL_PART = 1 << 16;
 

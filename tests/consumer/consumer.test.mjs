@@ -37,7 +37,7 @@ const SHIPPED = [
   'dist/web/charsets.js', 'dist/web/charsets_bg.wasm', 'dist/web/leveldb.js', 'dist/web/leveldb_bg.wasm', 'dist/web/tsfile_bloom.js', 'dist/web/tsfile_bloom_bg.wasm',
   'docs/README.md', 'docs/bloom-filter.md', 'docs/crate.md', 'docs/java-writer.md', 'docs/leveldb-filter.md', 'docs/toolchain.md', 'docs/tsfile-format.md', 'docs/writers.md',
   'js/api.js', 'js/browser.js', 'js/charsets.js', 'js/cli-scan.js', 'js/cli.js', 'js/core-tables.js', 'js/core.js', 'js/deno.js', 'js/errors.js', 'js/escape.js', 'js/fetch-failure.js', 'js/format.js', 'js/http-source.js', 'js/index.d.ts',
-  'js/leveldb.js', 'js/lines.js', 'js/manifest.js', 'js/manifest/file.js', 'js/manifest/identity.js', 'js/manifest/keep.js', 'js/manifest/stat-threads.js', 'js/manifest/templates.js', 'js/node-api.js', 'js/node-http.js', 'js/node-s3.js', 'js/node-source.js', 'js/node.js', 'js/reasons.js', 'js/redirect.js', 'js/report.js', 'js/s3-config.js', 'js/s3.js', 'js/scan-browser.js', 'js/scan-call.js', 'js/scan-core.js', 'js/scan-fp.js', 'js/scan-worker.js',
+  'js/leveldb.js', 'js/lines.js', 'js/manifest.js', 'js/manifest/check.js', 'js/manifest/file.js', 'js/manifest/identity.js', 'js/manifest/keep.js', 'js/manifest/stat-threads.js', 'js/manifest/templates.js', 'js/node-api.js', 'js/node-http.js', 'js/node-s3.js', 'js/node-source.js', 'js/node.js', 'js/reasons.js', 'js/redirect.js', 'js/report.js', 'js/s3-config.js', 'js/s3.js', 'js/scan-browser.js', 'js/scan-call.js', 'js/scan-core.js', 'js/scan-fp.js', 'js/scan-worker.js',
   'js/scan.js', 'js/source.js', 'js/tsfile.js', 'js/web.d.ts', 'js/web.js', 'js/wire.js', 'js/worker-client.d.ts', 'js/worker-client.js', 'js/worker-scan.js', 'js/worker.d.ts', 'js/worker.js', 'js/workerd.js',
   'package.json',
 ];
@@ -56,9 +56,11 @@ const SHIPPED = [
  * reaches: +4.2 kB): 545,955 B measured with them, 539,517 B before, with the same dist/. 550,000
  * until Node's s3:// transport (js/node-s3.js, the s3.js and scan.js changes, in the ESM files and
  * the CJS bundle, aws4 itself left out of it) and the CHANGELOG and README text of that and of the
- * Rust files by concept: 550,396 B measured with them.
+ * Rust files by concept: 550,396 B measured with them. 570,000 until the manifest's checks
+ * (js/manifest/check.js, in the ESM files and the CJS bundle, and their README and RELIABILITY text): 565,742 B
+ * measured with them, 554,296 B before.
  */
-const PACKED_BUDGET = 560_000;
+const PACKED_BUDGET = 570_000;
 
 test('the tarball ships exactly the package, within its size budget, with every file the README names', () => {
   const { files, size } = tarball();
