@@ -171,7 +171,9 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     const mask = (Number.isNaN(c.offset[at]) ? 1 : 0) | (Number.isNaN(c.bitsOffset[at]) ? 2 : 0) | (Number.isNaN(c.indexed[at]) ? 4 : 0);
     // Keyed by small integers (two maps), not by a string made per file.
     const k1 = c.fig[at] * oldVerdicts.length + verd;
-    const k2 = ((set * (oldAudits.length + 1) + c.audit[at] + 1) * 3 + c.past[at] + 1) * 8 + mask;
+    const k2n = ((set * (oldAudits.length + 1) + c.audit[at] + 1) * 3 + c.past[at] + 1) * 8 + mask;
+    // cppSizedFor is null but for a C++ file audited past its design: such a file groups by it too.
+    const k2 = Number.isNaN(c.cpp[at]) ? k2n : `${k2n}:${c.cpp[at]}`;
     let inner = groups.get(k1);
     if (inner === undefined) groups.set(k1, (inner = new Map()));
     let g = inner.get(k2);
@@ -205,7 +207,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
   function factsOf(at) {
     const fig = oldFigures[c.fig[at]];
     const a = c.audit[at];
-    return { version: fig[0], base: bloomFromFigures(fromJson(fig)), past: c.past[at] < 0 ? null : c.past[at] === 1, audit: a >= 0 ? oldAudits[a] : null };
+    return { version: fig[0], base: bloomFromFigures(fromJson(fig)), past: c.past[at] < 0 ? null : c.past[at] === 1, cpp: orNull(c.cpp[at]), audit: a >= 0 ? oldAudits[a] : null };
   }
   const recordOf = (g, file, size, at) => ({
     file,
@@ -213,7 +215,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     ok: true,
     size,
     version: g.version,
-    bloomFilter: { ...g.base, offset: orNull(c.offset[at]), bitsOffset: orNull(c.bitsOffset[at]), indexedItems: orNull(c.indexed[at]), filledPastDesign: g.past },
+    bloomFilter: { ...g.base, offset: orNull(c.offset[at]), bitsOffset: orNull(c.bitsOffset[at]), indexedItems: orNull(c.indexed[at]), filledPastDesign: g.past, cppSizedFor: g.cpp },
     results: g.results.map((r) => ({ ...r })),
     audit: g.audit ? { ...g.audit } : null,
     bytesRead: 0,
@@ -631,6 +633,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
       fg[BITS_OFFSET] = null;
       out.fig[i] = intern(figures, fg);
       out.indexed[i] = k.indexed ?? NaN;
+      out.cpp[i] = k.cpp ?? NaN;
       out.past[i] = k.past == null ? -1 : Number(k.past);
       out.set[i] = current;
       out.verd[i] = intern(verdictTable, k.verdicts);

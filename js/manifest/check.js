@@ -10,7 +10,7 @@
 // verdict changed, say maybe to absent — is why a manifest is trusted only as far as the
 // directory it sits in (README, "Repeat scans").
 import { join } from 'node:path';
-import { ENCODINGS, FIGURES, VARIANTS } from '../wire.js';
+import { ENCODINGS, FIGURES, FILTER_HASHES, VARIANTS } from '../wire.js';
 
 /** A corrupt manifest's error: made by the caller (manifestError), thrown here. */
 export class Corrupt extends Error {
@@ -27,8 +27,8 @@ const isIndex = (x, length) => Number.isInteger(x) && x >= 0 && x < length;
 const isCount = (x) => Number.isSafeInteger(x) && x >= 0;
 const isString = (x) => typeof x === 'string';
 const orNullOf = (ok) => (x) => x === null || ok(x);
-const FIGURE_KINDS = FIGURES.map((k) => (k === 'version' ? Number.isInteger : k === 'present' ? (x) => x === 0 || x === 1 : k === 'encoding' ? (x) => isIndex(x, ENCODINGS.length) : k === 'offset' || k === 'bitsOffset' ? (x) => x === null : orNullOf(Number.isFinite)));
-const AUDIT_STATUSES = ['established', 'ambiguous', 'not_reproduced', 'no_filter'];
+const FIGURE_KINDS = FIGURES.map((k) => (k === 'version' ? Number.isInteger : k === 'present' ? (x) => x === 0 || x === 1 : k === 'encoding' ? (x) => isIndex(x, ENCODINGS.length) : k === 'hash' ? orNullOf((x) => isIndex(x, FILTER_HASHES.length)) : k === 'offset' || k === 'bitsOffset' ? (x) => x === null : orNullOf(Number.isFinite)));
+const AUDIT_STATUSES = ['established', 'ambiguous', 'not_reproduced', 'no_filter', 'unsupported_hash'];
 const AUDIT_KEYS = { status: (x) => AUDIT_STATUSES.includes(x), variant: orNullOf((x) => VARIANTS.includes(x)), charset: orNullOf(isString), writer: orNullOf(isString), summary: isString };
 const isPlain = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
 
@@ -91,7 +91,7 @@ export function checkEntries(body, c, blobs, names = []) {
   const { figures, pathSets, verdicts } = body;
   const object = new Uint8Array(n);
   for (const [i] of body.objects) object[i] = 1;
-  const { size, kind, mtime, ctime, ino, dev, offset, bitsOffset, indexed, blob, dir, fig, set, verd, audit, past, head, tail } = c;
+  const { size, kind, mtime, ctime, ino, dev, offset, bitsOffset, indexed, cpp, blob, dir, fig, set, verd, audit, past, head, tail } = c;
   const [D, F, S, V, A] = [body.dirs.length, figures.length, pathSets.length, verdicts.length, body.audits.length];
   // Each (verdict string, path set, figures, audited) is checked once: flags by combination when
   // they are few (a byte each), else a set of them.
@@ -107,6 +107,7 @@ export function checkEntries(body, c, blobs, names = []) {
     const o = offset[i];
     const bo = bitsOffset[i];
     const x = indexed[i];
+    const cp = cpp[i];
     const h = head[i];
     const t = tail[i];
     const at = blob[i];
@@ -119,6 +120,7 @@ export function checkEntries(body, c, blobs, names = []) {
       (o !== o || (o >= 0 && o <= z && Math.floor(o) === o)) &&
       (bo !== bo || (bo >= 0 && bo <= z && Math.floor(bo) === bo)) &&
       (x !== x || (x >= 0 && x <= MAX && Math.floor(x) === x)) &&
+      (cp !== cp || (cp >= 1 && cp <= MAX && Math.floor(cp) === cp)) &&
       dir[i] >= 0 && dir[i] < D && fig[i] >= 0 && fig[i] < F && set[i] >= 0 && set[i] < S && verd[i] >= 0 && verd[i] < V &&
       audit[i] >= -1 && audit[i] < A && past[i] >= -1 && past[i] <= 1 &&
       // Its kept bytes: a head of at most 12 bytes and a tail, within its file and the section.
@@ -149,6 +151,7 @@ function explain(body, c, i, object, blobs) {
   whole('offset', true, c.size[i]);
   whole('bitsOffset', true, c.size[i]);
   whole('indexed', true, Infinity);
+  whole('cpp', true, Infinity);
   index('dir', body.dirs.length, 'directories');
   index('fig', body.figures.length, 'figure sets');
   index('set', body.pathSets.length, 'path sets');

@@ -17,11 +17,11 @@ import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, renam
 import { createRequire } from 'node:module';
 import { endianness } from 'node:os';
 import { dirname, basename, join, sep } from 'node:path';
-import { ENCODINGS, FIGURES, VERDICTS } from '../wire.js';
+import { ENCODINGS, FIGURES, FILTER_HASHES, VERDICTS } from '../wire.js';
 import { Corrupt, checkCounts, checkEntries, checkTables } from './check.js';
 
 export const MANIFEST_FORMAT = 'tsfile-bloom-manifest';
-export const MANIFEST_VERSION = 2;
+export const MANIFEST_VERSION = 3;
 
 /** A typed error about the manifest file: kind 'manifest', `reason`, `path`. */
 export function manifestError(path, reason, message) {
@@ -43,14 +43,14 @@ const newSha256 = () => require('node:crypto').createHash('sha256');
 // column, then the names (UTF-8, NUL-separated: a file name holds no NUL).
 //   size, mtime, ctime, ino, dev: the identity (an object's: its size; ETag and Last-Modified in
 //     the tables' `objects`); offset, bitsOffset, indexed: bloomInfo()'s offset, bitsOffset and
-//     indexedItems (NaN for null); blob: where the entry's bytes start in the bytes section
+//     indexedItems (NaN for null); cpp: its cppSizedFor (NaN for null); blob: where the entry's bytes start in the bytes section
 //   dir: index into `dirs` (the file is dirs[dir] + name); fig: into `figures` (the fast scan's
 //     FIGURES of js/wire.js, offset and bitsOffset left out: they are the entry's own); set: into
 //     `pathSets`; verd: into `verdicts` (one code character per path of the set: `codes`);
 //     audit: into `audits`, -1 none; head, tail: the lengths of its head and of its bytes from
 //     TsFileMetadata to the end
 //   past: bloomInfo()'s filledPastDesign (-1 null, 0, 1); kind: 0 a local file, 1 an object
-export const F64 = ['size', 'mtime', 'ctime', 'ino', 'dev', 'offset', 'bitsOffset', 'indexed', 'blob'];
+export const F64 = ['size', 'mtime', 'ctime', 'ino', 'dev', 'offset', 'bitsOffset', 'indexed', 'cpp', 'blob'];
 export const I32 = ['dir', 'fig', 'set', 'verd', 'audit', 'head', 'tail'];
 export const I8 = ['past', 'kind'];
 export const ALL = [...F64, ...I32, ...I8];
@@ -395,7 +395,7 @@ export const BITS_OFFSET = FIGURES.indexOf('bitsOffset');
 
 /** bloomInfo() (and the version) → the fast scan's figures, so that bloomFromFigures gives it back. */
 export function figuresOf(version, info) {
-  return FIGURES.map((k) => (k === 'version' ? version : k === 'present' ? (info.present ? 1 : 0) : k === 'encoding' ? ENCODINGS.indexOf(info.encoding) : info[k] ?? null));
+  return FIGURES.map((k) => (k === 'version' ? version : k === 'present' ? (info.present ? 1 : 0) : k === 'encoding' ? ENCODINGS.indexOf(info.encoding) : k === 'hash' ? (info.hash == null ? null : FILTER_HASHES.indexOf(info.hash)) : info[k] ?? null));
 }
 export const fromJson = (f) => f.map((x) => (x === null ? NaN : x));
 export const orNull = (x) => (Number.isNaN(x) ? null : x);

@@ -109,7 +109,7 @@ export function keepFromReads(id, size, reads) {
 /** A record read now and what was kept of it (keepFromWindow, keepByReading) → what the manifest records. */
 export function keptFacts(record, keep) {
   if (!keep || !record.ok || !record.bloomFilter || !record.results) return null;
-  return { id: keep.id, figures: figuresOf(record.version, record.bloomFilter), indexed: record.bloomFilter.indexedItems ?? null, past: record.bloomFilter.filledPastDesign ?? null, verdicts: codes(record.results), audit: record.audit, head: keep.head, tail: keep.tail };
+  return { id: keep.id, figures: figuresOf(record.version, record.bloomFilter), indexed: record.bloomFilter.indexedItems ?? null, cpp: record.bloomFilter.cppSizedFor ?? null, past: record.bloomFilter.filledPastDesign ?? null, verdicts: codes(record.results), audit: record.audit, head: keep.head, tail: keep.tail };
 }
 
 /**

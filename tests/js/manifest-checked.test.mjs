@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { scanTsFiles } from '../../js/node.js';
 import { FIXTURES } from './fleet.mjs';
 import { rng } from './helpers.mjs';
-import { F64, I32, I8, MANIFEST_FORMAT } from '../../js/manifest/file.js';
+import { F64, I32, I8, MANIFEST_FORMAT, MANIFEST_VERSION } from '../../js/manifest/file.js';
 import { RACY_MS } from '../../js/manifest/identity.js';
 
 const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
@@ -223,11 +223,12 @@ describe('a manifest signed again is checked before any answer from it', () => {
     }
   });
 
-  test('a header whose version is the string "2" is corrupt, not "version 2; this reads version 2"', async () => {
+  test('a header whose version is a string of the version is corrupt, not "version N; this reads version N"', async () => {
     const manifest = join(work, 'version.m');
     await scan(java, { paths: PATHS, manifest });
-    writeFileSync(manifest, readFileSync(manifest, 'latin1').replace('"version":2', '"version":"2"'), 'latin1');
-    await assert.rejects(scan(java, { paths: PATHS, manifest }), (e) => isCorrupt(manifest, 'version')(e) && !/version 2; .*version 2/.test(e.message));
+    const v = MANIFEST_VERSION;
+    writeFileSync(manifest, readFileSync(manifest, 'latin1').replace(`"version":${v}`, `"version":"${v}"`), 'latin1');
+    await assert.rejects(scan(java, { paths: PATHS, manifest }), (e) => isCorrupt(manifest, 'version')(e) && !new RegExp(`version ${v}; .*version ${v}`).test(e.message));
   });
 
   test('a legitimate manifest of trees named every way passes the checks', async () => {
@@ -275,7 +276,7 @@ describe('the manifest file', () => {
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(r.stdout);
   }
-  const header = (h) => Buffer.from(`${JSON.stringify({ format: MANIFEST_FORMAT, version: 2, sha256: '0'.repeat(64), blobsSha256: '0'.repeat(64), ...h })}\n`);
+  const header = (h) => Buffer.from(`${JSON.stringify({ format: MANIFEST_FORMAT, version: MANIFEST_VERSION, sha256: '0'.repeat(64), blobsSha256: '0'.repeat(64), ...h })}\n`);
 
   test('a sparse manifest claiming 1.5 GiB of tables is refused before they are read', () => {
     const manifest = join(work, 'sparse.m');
