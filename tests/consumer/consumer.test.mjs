@@ -58,9 +58,13 @@ const SHIPPED = [
  * the CJS bundle, aws4 itself left out of it) and the CHANGELOG and README text of that and of the
  * Rust files by concept: 550,396 B measured with them. 570,000 until the manifest's checks
  * (js/manifest/check.js, in the ESM files and the CJS bundle, and their README and RELIABILITY text): 565,742 B
- * measured with them, 554,296 B before.
+ * measured with them, 554,296 B before. 615,000 until issue 39 (the object-store keys, listings and
+ * secrets — js/redirect.js, the s3.js and http-source.js checks —, names as bytes, bounded lists —
+ * js/escape.js, js/lines.js —, the manifest's checks, the cheap hash, in the ESM files and the CJS
+ * bundle, and their README, RELIABILITY and CHANGELOG text): 608,198 B measured with it. The docs
+ * issue (42) takes out what a user does not need.
  */
-const PACKED_BUDGET = 570_000;
+const PACKED_BUDGET = 615_000;
 
 test('the tarball ships exactly the package, within its size budget, with every file the README names', () => {
   const { files, size } = tarball();
