@@ -543,31 +543,21 @@ async function attempt(ctx, want, knownSize, op) {
   }
   if (ctx.stopped) throw cancelledError(url);
 
-  const controller = new AbortController();
-  let stop;
-  const stopped = new Promise((_, reject) => (stop = reject));
-  stopped.catch(() => {}); // raced below; unobserved when nothing is pending
-  const fail = (err) => {
-    stop(err);
-    controller.abort();
-  };
-  let stall = null;
-  const arm = () => {
-    clearTimeout(stall);
-    stall = setTimeout(() => fail(httpError(url, 'timeout', `the server sent nothing for ${ctx.timeoutMs} ms (stalled)`, { offset })), ctx.timeoutMs);
-  };
-  const deadline = setTimeout(() => fail(httpError(url, 'deadline', `${op.what} took longer than ${ctx.deadlineMs} ms (deadlineMs)`, { offset })), Math.max(0, op.deadlineAt - Date.now()));
-  const onClose = () => fail(cancelledError(url));
+  const dog = watchdog(
+    ctx.timeoutMs,
+    () => httpError(url, 'timeout', `the server sent nothing for ${ctx.timeoutMs} ms (stalled)`, { offset }),
+    Math.max(0, op.deadlineAt - Date.now()),
+    () => httpError(url, 'deadline', `${op.what} took longer than ${ctx.deadlineMs} ms (deadlineMs)`, { offset }),
+  );
+  const { arm, guard } = dog;
+  const onClose = () => dog.fail(cancelledError(url));
   ctx.active.add(onClose);
-  const guard = (promise) => Promise.race([promise, stopped]);
-
-  arm();
   ctx.requests++;
   ctx.inFlight++;
   let res;
   try {
     try {
-      res = await guard(ctx.fetch(url, { headers, signal: controller.signal, redirect: 'follow', ...(BYPASS_CACHE ? { cache: 'no-store' } : {}) }));
+      res = await guard(ctx.fetch(url, { headers, signal: dog.signal, redirect: 'follow', ...(BYPASS_CACHE ? { cache: 'no-store' } : {}) }));
     } catch (e) {
       throw fetchFailure(url, e, offset);
     }
@@ -620,14 +610,49 @@ async function attempt(ctx, want, knownSize, op) {
     // abort the request (a fetch still pending). A request that succeeded is left alone: an abort
     // costs an AbortError's stack, which a remote scan would pay twice per file.
     res?.body?.cancel().catch(() => {});
-    controller.abort();
+    dog.abort();
     throw e;
   } finally {
     ctx.inFlight--;
-    clearTimeout(stall);
-    clearTimeout(deadline);
+    dog.clear();
     ctx.active.delete(onClose);
   }
+}
+
+/**
+ * A request's limits: `arm()` (re)starts the stall timer — `stalled()` is the error after
+ * `timeoutMs` without a byte — and `late()` is the error after `deadlineMs`; `guard(p)` races `p`
+ * against both, `fail(e)` ends the request with `e` and aborts `signal`, `clear()` stops the
+ * timers. Armed at once, before the deadline: when the two are equal (the CLI's --timeout) the
+ * stall is the one named. Also the s3:// listings' (js/s3.js).
+ */
+export function watchdog(timeoutMs, stalled, deadlineMs, late) {
+  const controller = new AbortController();
+  let stop;
+  const stopped = new Promise((_, reject) => (stop = reject));
+  stopped.catch(() => {}); // raced by guard; unobserved when nothing is pending
+  const fail = (err) => {
+    stop(err);
+    controller.abort();
+  };
+  let stall = null;
+  const arm = () => {
+    clearTimeout(stall);
+    stall = setTimeout(() => fail(stalled()), timeoutMs);
+  };
+  arm();
+  const deadline = setTimeout(() => fail(late()), deadlineMs);
+  return {
+    signal: controller.signal,
+    arm,
+    fail,
+    guard: (promise) => Promise.race([promise, stopped]),
+    abort: () => controller.abort(),
+    clear() {
+      clearTimeout(stall);
+      clearTimeout(deadline);
+    },
+  };
 }
 
 // A fetch that rejected: a redirect loop, a network failure or (in browsers, indistinguishably)

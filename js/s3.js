@@ -24,7 +24,7 @@
 // object's identity.
 
 import { invalidArgument } from './errors.js';
-import { causeOf, httpError, httpSource, isHttpUrl, positive, redactUrl, redactUrlsIn } from './http-source.js';
+import { causeOf, httpError, httpSource, isHttpUrl, positive, redactUrl, redactUrlsIn, watchdog } from './http-source.js';
 import { explainFetchFailure } from './fetch-failure.js';
 import { fetchFollowing } from './redirect.js';
 
@@ -225,28 +225,19 @@ async function pageRequest(send, url, target, limits = {}) {
   const deadlineMs = positive('deadlineMs', limits.deadlineMs, DEFAULT_DEADLINE_MS);
   const signal = limits.signal ?? null;
   if (signal?.aborted) throw cancelledError(target);
-  const controller = new AbortController();
-  let reject;
-  const stopped = new Promise((_, r) => (reject = r));
-  stopped.catch(() => {}); // raced below
-  const stop = (e) => {
-    reject(e);
-    controller.abort();
-  };
-  let stall = null;
-  const arm = () => {
-    clearTimeout(stall);
-    stall = setTimeout(() => stop(s3Error(target, 'timeout', `the listing sent nothing for ${timeoutMs} ms (stalled)`)), timeoutMs);
-  };
-  arm(); // before the deadline: when the two are equal (the CLI's --timeout), the stall is named
-  const deadline = setTimeout(() => stop(s3Error(target, 'deadline', `a page of the listing took longer than ${deadlineMs} ms (deadlineMs)`)), deadlineMs);
-  const onAbort = () => stop(cancelledError(target));
+  const dog = watchdog(
+    timeoutMs,
+    () => s3Error(target, 'timeout', `the listing sent nothing for ${timeoutMs} ms (stalled)`),
+    deadlineMs,
+    () => s3Error(target, 'deadline', `a page of the listing took longer than ${deadlineMs} ms (deadlineMs)`),
+  );
+  const { arm, guard } = dog;
+  const onAbort = () => dog.fail(cancelledError(target));
   signal?.addEventListener('abort', onAbort, { once: true });
-  const guard = (p) => Promise.race([p, stopped]);
   let res = null;
   try {
     try {
-      res = await guard(send(url, { signal: controller.signal }));
+      res = await guard(send(url, { signal: dog.signal }));
     } catch (e) {
       throw requestFailure(target, e);
     }
@@ -264,11 +255,10 @@ async function pageRequest(send, url, target, limits = {}) {
     return { status: res.status, text, retryAfter: res.headers.get('retry-after') };
   } catch (e) {
     res?.body?.cancel?.().catch(() => {});
-    controller.abort();
+    dog.abort();
     throw e;
   } finally {
-    clearTimeout(stall);
-    clearTimeout(deadline);
+    dog.clear();
     signal?.removeEventListener('abort', onAbort);
   }
 }
