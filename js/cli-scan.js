@@ -5,7 +5,8 @@
 // usage error, or nothing could be read.
 import { readTargetLines, readTextLines } from './lines.js';
 import { locationText } from './escape.js';
-import { isHttpUrl, redactUrl } from './http-source.js';
+import { isHttpUrl } from './http-source.js';
+import { redactUrl } from './redact.js';
 
 export const SCAN_USAGE = 'tsfile-bloom scan TARGET... [--path P]... [--paths-file F] [--jobs N] [--audit]\n                    [--manifest FILE] [--json | --csv | --list maybe|absent [--print0]]';
 

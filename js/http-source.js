@@ -33,6 +33,7 @@
 import { invalidArgument } from './errors.js';
 import { TAIL_WINDOW } from './wire.js';
 import { fetchFollowing } from './redirect.js';
+import { redactUrl, redactUrlsIn } from './redact.js';
 
 const HEAD = 12; // as tsfile.js reads: magic + version, and enough to recognise a v2 head
 const TAIL = TAIL_WINDOW; // tsfile.js's tail window
@@ -100,64 +101,7 @@ export function documentUrl(input) {
   }
 }
 
-// ---- URLs as they are shown. --------------------------------------------------------------------
-// A presigned URL carries its credentials in its query — S3's Signature V4 (X-Amz-Signature,
-// X-Amz-Credential, X-Amz-Security-Token) and V2 (Signature, AWSAccessKeyId,
-// x-amz-security-token), Google Cloud Storage's V4 (X-Goog-Signature, X-Goog-Credential), an
-// Azure SAS (sig) — and a URL may carry a password (or a token) in its userinfo. Whatever names
-// a URL (an error's message and `url`, a scan record's `file`, a report, a line of the CLI) names
-// it as redactUrl shows it: those values replaced by REDACTED, their names kept (a reader sees
-// the URL was presigned), the rest of the URL exactly as written.
-
-/** What a secret of a URL is shown as. */
-const REDACTED = 'REDACTED';
-/** The query parameters whose values are secrets (names compared case-insensitively). */
-const SECRET_PARAMETERS = new Set(['x-amz-signature', 'x-amz-credential', 'x-amz-security-token', 'signature', 'awsaccesskeyid', 'x-goog-signature', 'x-goog-credential', 'sig']);
-
-/** A query parameter's name, percent-decoded (`+` a space) and lower-cased; as written when it does not decode. */
-function parameterName(name) {
-  try {
-    return decodeURIComponent(name.replace(/\+/g, ' ')).toLowerCase();
-  } catch {
-    return name.toLowerCase();
-  }
-}
-
-/** `name=value` → `name=REDACTED` when the name is a secret's. */
-const redactPair = (pair) => {
-  const eq = pair.indexOf('=');
-  return eq >= 0 && SECRET_PARAMETERS.has(parameterName(pair.slice(0, eq))) ? `${pair.slice(0, eq + 1)}${REDACTED}` : pair;
-};
-
-/**
- * `location` (an http(s) URL, a string or a URL object; in a page also a URL relative to it) as it
- * may be shown: the values of its secret query parameters REDACTED, and a userinfo's password
- * (a userinfo without one: all of it, a token's usual place) — never parsed or normalised, so a
- * URL without secrets is shown exactly as given. Another scheme is returned as it is: an s3://
- * location's key is taken literally (`?` is a character of the key) and holds no credential.
- */
-export function redactUrl(location) {
-  const text = location instanceof URL ? location.href : String(location);
-  if (!text.includes('?') && !text.includes('@')) return text; // most URLs: nothing to look for
-  if (/^[a-z][a-z0-9+.-]*:/i.test(text) && !/^https?:/i.test(text)) return text;
-  const hash = text.indexOf('#');
-  const [before, fragment] = hash < 0 ? [text, ''] : [text.slice(0, hash), text.slice(hash)];
-  const q = before.indexOf('?');
-  const [head, query] = q < 0 ? [before, null] : [before.slice(0, q), before.slice(q + 1)];
-  // The userinfo: up to the authority's last '@' (WHATWG URL's reading).
-  const shownHead = head.replace(/^(https?:\/\/)([^/\\]*)@/i, (_, scheme, info) => {
-    const colon = info.indexOf(':');
-    return `${scheme}${colon < 0 ? REDACTED : `${info.slice(0, colon)}:${REDACTED}`}@`;
-  });
-  const shownQuery = query === null ? '' : `?${query.split('&').map(redactPair).join('&')}`;
-  return shownHead + shownQuery + fragment;
-}
-
-/**
- * `text` (another's sentence: a runtime's fetch error, which may quote the URL — Node's fetch
- * refusing a URL with a password does) with every http(s) URL in it as redactUrl shows it.
- */
-export const redactUrlsIn = (text) => String(text).replace(/\bhttps?:\/\/[^\s"'<>()]+/gi, (url) => redactUrl(url));
+// URLs are named as js/redact.js shows them (their secrets REDACTED).
 
 /** Why a request failed, in a runtime's words (a fetch error's cause), quotable: its URLs redacted. */
 export const causeOf = (e) => redactUrlsIn(e?.cause?.code ?? e?.cause?.message ?? e?.message ?? e);
@@ -623,10 +567,11 @@ async function attempt(ctx, want, knownSize, op) {
  * A request's limits: `arm()` (re)starts the stall timer — `stalled()` is the error after
  * `timeoutMs` without a byte — and `late()` is the error after `deadlineMs`; `guard(p)` races `p`
  * against both, `fail(e)` ends the request with `e` and aborts `signal`, `clear()` stops the
- * timers. Armed at once, before the deadline: when the two are equal (the CLI's --timeout) the
- * stall is the one named. Also the s3:// listings' (js/s3.js).
+ * timers. Both start at once; where the two limits are equal (the CLI's --timeout) the one set
+ * first fires first: the deadline, unless `stallFirst` (an s3:// listing page names the stall).
+ * Also the s3:// listings' (js/s3.js).
  */
-export function watchdog(timeoutMs, stalled, deadlineMs, late) {
+export function watchdog(timeoutMs, stalled, deadlineMs, late, stallFirst = false) {
   const controller = new AbortController();
   let stop;
   const stopped = new Promise((_, reject) => (stop = reject));
@@ -640,8 +585,9 @@ export function watchdog(timeoutMs, stalled, deadlineMs, late) {
     clearTimeout(stall);
     stall = setTimeout(() => fail(stalled()), timeoutMs);
   };
-  arm();
+  if (stallFirst) arm();
   const deadline = setTimeout(() => fail(late()), deadlineMs);
+  if (!stallFirst) arm();
   return {
     signal: controller.signal,
     arm,

@@ -8,7 +8,7 @@
 // redirect's Location (a page's fetch answers `redirect: 'manual'` with an opaque response) the
 // redirect is not followed at all: the typed `redirect_hidden`. A request with nothing secret is
 // left to fetch's own redirects.
-import { redactUrl } from './http-source.js';
+import { redactUrl } from './redact.js';
 
 /** The request headers that may follow a redirect to another origin: the reader's own. */
 const CARRIED = new Set(['range', 'accept-encoding', 'if-match', 'if-unmodified-since']);

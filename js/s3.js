@@ -24,7 +24,8 @@
 // object's identity.
 
 import { invalidArgument } from './errors.js';
-import { causeOf, httpError, httpSource, isHttpUrl, positive, redactUrl, redactUrlsIn, watchdog } from './http-source.js';
+import { causeOf, httpError, httpSource, isHttpUrl, positive, watchdog } from './http-source.js';
+import { redactUrl, redactUrlsIn } from './redact.js';
 import { explainFetchFailure } from './fetch-failure.js';
 import { fetchFollowing } from './redirect.js';
 
@@ -230,6 +231,7 @@ async function pageRequest(send, url, target, limits = {}) {
     () => s3Error(target, 'timeout', `the listing sent nothing for ${timeoutMs} ms (stalled)`),
     deadlineMs,
     () => s3Error(target, 'deadline', `a page of the listing took longer than ${deadlineMs} ms (deadlineMs)`),
+    true,
   );
   const { arm, guard } = dog;
   const onAbort = () => dog.fail(cancelledError(target));

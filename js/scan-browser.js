@@ -15,7 +15,8 @@
 // typed story. BENCHMARKS.md ("Folder scan in Chromium") measures it against a bare read loop.
 import { openTsFile } from './tsfile.js';
 import { toSource } from './source.js';
-import { documentUrl, isHttpUrl, redactUrl } from './http-source.js';
+import { documentUrl, isHttpUrl } from './http-source.js';
+import { redactUrl } from './redact.js';
 import { isListingUrl, listingTsFiles } from './s3.js';
 import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';

@@ -14,6 +14,8 @@ use crate::bytes::{write_uvarint, Cursor};
 use crate::charset::Charset;
 use crate::error::{Error, ErrorKind, Result};
 use crate::hash::{bit_index, hash32_seeds, TailVariant, SEEDS};
+// The hash a filter's bits are set by belongs with the hashes; named here too, where it is read.
+pub use crate::hash::FilterHash;
 
 /// Java `BloomFilter` limits (TSFileConfig / BloomFilter.java).
 pub const MIN_ERROR_RATE: f64 = 0.01;
@@ -31,33 +33,6 @@ pub const CHEAP_HASH_MARKER: u32 = i32::MAX as u32;
 /// The marker an early reader of that mode tested instead: `Integer.MIN_VALUE` as an unsigned
 /// varint. No writer we know writes it; a filter carrying it is read as the reader meant it.
 pub const CHEAP_HASH_MARKER_MIN: u32 = 1 << 31;
-
-/// Which hash set a filter's bits (docs/bloom-filter.md §2, §4; docs/writers.md §7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FilterHash {
-    /// TsFile's Murmur128 (every released writer); the tail variant is the writer's, which the
-    /// audit finds.
-    Murmur128,
-    /// The experimental cheap hash of an unreleased Java writer: bit `|Objects.hash(path, seed)|
-    /// mod m`, where the path's Java `hashCode` depends on the writer's `Path` class. This reader
-    /// does not evaluate it: no probe of such a filter can say "absent".
-    Cheap,
-}
-
-serialize_as_str!(FilterHash);
-
-impl FilterHash {
-    /// Every hash, in the order of its code (src/tsfile/wire/).
-    pub const ALL: [FilterHash; 2] = [FilterHash::Murmur128, FilterHash::Cheap];
-
-    /// `murmur128` or `cheap`, as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FilterHash::Murmur128 => "murmur128",
-            FilterHash::Cheap => "cheap",
-        }
-    }
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BloomFilter {

@@ -47,6 +47,33 @@ pub(crate) fn serialize_variant<S: serde::Serializer>(v: &TailVariant, s: S) -> 
     s.serialize_str(v.as_str())
 }
 
+/// Which hash set a filter's bits (docs/bloom-filter.md §2, §4; docs/writers.md §7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FilterHash {
+    /// TsFile's Murmur128 (every released writer); the tail variant is the writer's, which the
+    /// audit finds.
+    Murmur128,
+    /// The experimental cheap hash of an unreleased Java writer: bit `|Objects.hash(path, seed)|
+    /// mod m`, where the path's Java `hashCode` depends on the writer's `Path` class. This reader
+    /// does not evaluate it: no probe of such a filter can say "absent".
+    Cheap,
+}
+
+serialize_as_str!(FilterHash);
+
+impl FilterHash {
+    /// Every hash, in the order of its code (src/tsfile/wire/).
+    pub const ALL: [FilterHash; 2] = [FilterHash::Murmur128, FilterHash::Cheap];
+
+    /// `murmur128` or `cheap`, as serialized.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FilterHash::Murmur128 => "murmur128",
+            FilterHash::Cheap => "cheap",
+        }
+    }
+}
+
 /// The hash a result names as its `variant`: a tail variant of TsFile's Murmur128, or the cheap
 /// hash of a filter written with it (docs/writers.md §7), which this reader does not evaluate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +87,7 @@ impl NamedHash {
     pub fn as_str(self) -> &'static str {
         match self {
             NamedHash::Murmur(v) => v.as_str(),
-            NamedHash::Cheap => crate::filter::FilterHash::Cheap.as_str(),
+            NamedHash::Cheap => FilterHash::Cheap.as_str(),
         }
     }
 }

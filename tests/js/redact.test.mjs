@@ -112,7 +112,7 @@ async function all(scan) {
 }
 
 test('redactUrl: the secrets of S3 V4 and V2, GCS and Azure query strings and a password, names kept, any case; the rest exactly as written', async () => {
-  const { redactUrl } = await import('../../js/http-source.js');
+  const { redactUrl } = await import('../../js/redact.js');
   const cases = [
     ['https://b.s3.amazonaws.com/k%20x.tsfile?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIA%2F20260101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20260101T000000Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host&X-Amz-Security-Token=Fwo%2Bz&X-Amz-Signature=0a1b#part',
       'https://b.s3.amazonaws.com/k%20x.tsfile?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=REDACTED&X-Amz-Date=20260101T000000Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host&X-Amz-Security-Token=REDACTED&X-Amz-Signature=REDACTED#part'],
