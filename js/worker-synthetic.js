@@ -36,7 +36,7 @@ function synthetic(filter, items, name) {
     const bits = built.verdict === 'maybe' ? 'every probed bit is set' : 'a probed bit is clear';
     return {
       path, verdict: built.verdict, variant: shown.variant, charset: shown.charset, confirmed: same,
-      reason: `${bits} under the ${hash(built)} hash, which this synthetic filter was built with here${same ? '' : `; the ${hash(shown)} hash’s bits shown say nothing about it`}`,
+      reason: `${bits} under the ${hash(built)} hash, which this synthetic filter was built with here${same ? '' : `; the bits shown are the ${hash(shown)} hash’s, which say nothing about this filter`}`,
       indexed: null, probes: shown.probes, others: same ? [] : [{ variant: built.variant, charset: built.charset, verdict: built.verdict, probes: built.probes }],
     };
   }
