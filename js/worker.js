@@ -9,12 +9,14 @@
 
 // web.js (explicit init, no top-level await) so the message listener below is installed at
 // once: messages that arrive while a module worker is still in a top-level await are lost.
-import init, { openTsFile, BloomFilter, SEEDS, writerHypothesis, isMultiByte, loadCharsets } from './web.js';
+import init, { isMultiByte, loadCharsets } from './web.js';
 import { scanOps } from './worker-scan.js';
 import { plainError } from './errors.js';
-import { DEFAULT_HASH } from './core-tables.js';
+import { openFile } from './worker-file.js';
+import { buildSynthetic } from './worker-synthetic.js';
 
 export { plainError };
+export { provenance } from './worker-provenance.js';
 
 let wasmReady = null;
 /** Instantiates the wasm once (idempotent; safe to call from the main thread too). */
@@ -28,155 +30,20 @@ export const CHUNK = 20000;
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** Error → `{kind, message, offset}` (anything thrown, including non-Errors). */
-/**
- * Per-bit provenance: for every probed bit of every path, which paths set it. Returns
- * `{bits: Uint32Array, items: Uint32Array}` sorted by bit (binary-search `bits`; `items`
- * holds path indices), built by a counting sort over the bit vector.
- */
-// In a compact probe record at `base`, whether seed j's bit was already probed by an earlier seed.
-function repeatsEarlierSeed(data, base, j) {
-  const bit = data[base + 2 + 2 * j];
-  for (let q = 0; q < j; q++) if (data[base + 2 + 2 * q] === bit) return true;
-  return false;
-}
-
-export function provenance(filter, paths, { variant, charset } = {}) {
-  const r = filter.probeMany(paths, { variant, charset: charset === 'UTF-8' ? undefined : charset, compact: true });
-  const { k, stride, data } = r;
-  const m = filter.bitCount;
-  const n = Array.isArray(paths) ? paths.length : paths.ends.length;
-  const counts = new Uint32Array(m + 1);
-  for (let i = 0; i < n; i++) {
-    const base = i * stride;
-    for (let j = 0; j < k; j++) {
-      // The same path can hit one bit with two seeds: count it once.
-      if (!repeatsEarlierSeed(data, base, j)) counts[data[base + 2 + 2 * j] + 1]++;
-    }
-  }
-  for (let b = 0; b < m; b++) counts[b + 1] += counts[b];
-  const total = counts[m];
-  const bits = new Uint32Array(total);
-  const items = new Uint32Array(total);
-  const pos = counts; // reused as write cursors: pos[b] = next slot for bit b
-  for (let i = 0; i < n; i++) {
-    const base = i * stride;
-    for (let j = 0; j < k; j++) {
-      if (repeatsEarlierSeed(data, base, j)) continue;
-      const bit = data[base + 2 + 2 * j];
-      const at = pos[bit]++;
-      bits[at] = bit;
-      items[at] = i;
-    }
-  }
-  return { bits, items, k, seeds: SEEDS.slice(0, k) };
-}
-
-function syntheticPath(i) {
-  return `root.synthetic.g${Math.floor(i / 100000)}.d${Math.floor(i / 1000) % 100}.s${i % 1000}`;
-}
-
-/**
- * The message handler, independent of the transport: `handle(msg, post)` where `post(reply,
- * transfer)` sends replies. Keeps one open file (or synthetic filter) at a time.
- */
-export function createHandler(extraOps = {}) {
-  let file = null; // TsFile
-  let synthetic = null; // { filter, items }
-  let name = null;
-  const cancelled = new Set();
-
-  const filterOf = () => {
-    if (synthetic) return synthetic.filter;
-    if (!file) throw Object.assign(new Error('no file is open'), { kind: 'invalid_argument', offset: 0 });
-    return file.bloomFilter;
-  };
-
-  async function closeCurrent() {
-    const f = file;
-    file = null;
-    synthetic?.filter.free();
-    synthetic = null;
-    if (f) await f.close();
-  }
-
-  function info() {
-    if (synthetic) {
-      const f = synthetic.filter;
-      const stats = f.stats(synthetic.items);
-      return {
-        synthetic: true, name, size: null, version: null, metadata: null, properties: [], tableSchemas: [], tableNames: [], warnings: [],
-        bloom: {
-          present: true, encoding: 'synthetic (BloomFilter.withCapacity)', offset: null, bitsOffset: null, byteLength: f.byteLength,
-          bitCount: f.bitCount, hashFunctionCount: f.hashFunctionCount, setBits: f.setBits, fillRatio: stats.fillRatio,
-          estimatedItems: stats.estimatedItems, indexedItems: synthetic.items, fppFormula: stats.fppFormula,
-          fppFromFill: stats.fppFromFill, optimalK: stats.optimalK,
-        },
-      };
-    }
-    const f = file;
-    return {
-      synthetic: false, name: f.name ?? name, size: f.size, version: f.version, metadata: f.metadata, bloom: f.bloomInfo(),
-      properties: f.properties, tableSchemas: f.tableSchemas, tableNames: f.tableNames, warnings: f.warnings,
-    };
-  }
-
-  // A worker script of one's own may add ops (the page adds its teaching and LevelDB view ops:
-  // www/worker/page-worker.js).
-  const ops = {
-    ...extraOps,
-    ...scanOps,
-    async open({ blob, name: given }) {
-      await closeCurrent();
-      name = given ?? blob?.name ?? null;
-      file = await openTsFile(blob);
-      return info();
-    },
-    info() {
-      if (!file && !synthetic) throw Object.assign(new Error('no file is open'), { kind: 'invalid_argument', offset: 0 });
-      return info();
-    },
+/** The ops on the open file or synthetic filter (`held()`), each its answer or the typed error. */
+function heldOps(held, cancelled) {
+  return {
+    info: () => held().info(),
     /** `{bitCount, hashFunctionCount, bits: Uint8Array}` (transferred), or null without a filter. */
     bits() {
-      const f = filterOf();
+      const f = held().filter();
       if (!f) return null;
       const bits = f.bits();
       return { value: { bitCount: f.bitCount, hashFunctionCount: f.hashFunctionCount, bits }, transfer: [bits.buffer] };
     },
-    // audit and series as TsFile's: an index that could not be read to its end rejects with its
-    // error; with `partial`, what was read comes back with the error (`indexError`).
-    async audit({ partial = false }) {
-      if (synthetic) return { audit: null, indexError: null, synthetic: true };
-      const indexError = await file.loadIndex();
-      // With the filter's facts as the index gives them (indexedItems, the formula's n).
-      return { audit: await file.audit({ partial }), indexError: plainError(indexError), bloom: file.bloomInfo() };
-    },
-    async series({ partial = false }) {
-      if (synthetic) {
-        const series = Array.from({ length: synthetic.items }, (_, i) => ({
-          path: syntheticPath(i), table: null, device: [], measurement: null, dataType: 'synthetic', offset: null, maybePresent: true,
-        }));
-        return { series, timeColumns: [], indexError: null, synthetic: true };
-      }
-      const indexError = await file.loadIndex();
-      const { series, timeColumns } = await file.listing({ partial });
-      return { series, timeColumns, indexError: plainError(indexError) };
-    },
-    async probe({ path, variant, charset }) {
-      if (synthetic) {
-        const r = synthetic.filter.probe(path, { variant: variant || undefined, charset: charset || undefined });
-        // Built here with the filters' default hash: its answer is sound under that hash (the words say which).
-        const built = DEFAULT_HASH.variant;
-        const same = r.variant === built;
-        return {
-          path, verdict: r.verdict, variant: r.variant, charset: r.charset, confirmed: same,
-          reason: `${r.verdict === 'maybe' ? 'every probed bit is set' : 'a probed bit is clear'} under the ${r.variant} hash; this synthetic filter was built here with the ${built} hash${same ? '' : ', so the other variant’s bits say nothing about it'}`,
-          indexed: null, probes: r.probes, others: [],
-        };
-      }
-      await file.loadIndex();
-      return file.probe(path, { variant: variant || undefined, charset: charset || undefined });
-    },
+    audit: ({ partial = false }) => held().audit({ partial }),
+    series: ({ partial = false }) => held().series({ partial }),
+    probe: ({ path, variant, charset }) => held().probe(path, { variant, charset }),
     /**
      * `[{path, verdict}]` for many paths, `CHUNK` at a time with progress. With no variant and
      * charset the file's soundness rules decide (TsFile.probeMany); with either, each path is
@@ -184,71 +51,62 @@ export function createHandler(extraOps = {}) {
      */
     async probeMany({ id, paths, variant, charset }, progress) {
       if (!Array.isArray(paths)) throw Object.assign(new TypeError('paths must be an array'), { kind: 'invalid_argument', offset: 0 });
-      if (file) await file.loadIndex();
+      const h = held();
+      await h.prepare();
       const out = new Array(paths.length);
       for (let start = 0; start < paths.length; start += CHUNK) {
-        if (cancelled.has(id)) {
-          cancelled.delete(id);
-          throw Object.assign(new Error(`cancelled after ${start} of ${paths.length} paths`), { kind: 'cancelled', offset: start });
-        }
-        const part = paths.slice(start, start + CHUNK);
-        let res;
-        if (synthetic) {
-          res = synthetic.filter.probeMany(part, { variant: variant || undefined, charset: charset || undefined }).map((r) => ({ path: r.path, verdict: r.verdict }));
-        } else if (variant || charset) {
-          res = part.map((p) => {
-            const r = file.probe(p, { variant: variant || undefined, charset: charset || undefined });
-            return { path: p, verdict: r.verdict };
-          });
-        } else {
-          res = file.probeMany(part);
-        }
+        if (cancelled.delete(id)) throw Object.assign(new Error(`cancelled after ${start} of ${paths.length} paths`), { kind: 'cancelled', offset: start });
+        const res = h.verdicts(paths.slice(start, start + CHUNK), { variant, charset });
         for (let i = 0; i < res.length; i++) out[start + i] = res[i];
         progress({ done: Math.min(paths.length, start + CHUNK), total: paths.length });
         await tick();
       }
       return out;
     },
-    /**
-     * Which indexed paths set each bit, under the writer's hash as the audit establishes it
-     * (Java if ambiguous). Paths are the series, then the time columns when they were inserted.
-     */
-    async provenance() {
-      const filter = filterOf();
-      if (!filter) return null;
-      if (synthetic) {
-        const paths = Array.from({ length: synthetic.items }, (_, i) => syntheticPath(i));
-        const p = provenance(filter, paths, {});
-        return { value: { ...p, count: paths.length, seriesCount: paths.length, ...DEFAULT_HASH, timeColumns: false }, transfer: [p.bits.buffer, p.items.buffer] };
-      }
-      await file.loadIndex();
-      const audit = await file.audit();
-      const h = writerHypothesis(audit);
-      // The writer's keys (its path join, its charset) come from the core, pre-encoded.
-      const { bytes, ends, seriesCount } = await file.writerKeys(h);
-      const p = provenance(filter, { bytes, ends }, { variant: h.variant });
-      return {
-        value: { ...p, count: ends.length, seriesCount, variant: h.variant, charset: h.charset, timeColumns: h.timeColumns, established: h.established },
-        transfer: [p.bits.buffer, p.items.buffer],
-      };
-    },
+    /** Which indexed paths set each bit (worker-provenance.js), or null without a filter. */
+    provenance: () => (held().filter() ? held().provenance() : null),
+  };
+}
+
+/**
+ * The message handler, independent of the transport: `handle(msg, post)` where `post(reply,
+ * transfer)` sends replies. Keeps one open file (or synthetic filter) at a time.
+ */
+export function createHandler(extraOps = {}) {
+  let current = null; // worker-file.js's or worker-synthetic.js's answers
+  const cancelled = new Set();
+  function held() {
+    if (!current) throw Object.assign(new Error('no file is open'), { kind: 'invalid_argument', offset: 0 });
+    return current;
+  }
+  async function drop() {
+    const was = current;
+    current = null;
+    await was?.close();
+  }
+  async function replace(next) {
+    await drop();
+    current = await next();
+    return current.info();
+  }
+
+  // A worker script of one's own may add ops (the page adds its teaching and LevelDB view ops:
+  // www/worker/page-worker.js).
+  const ops = {
+    ...extraOps,
+    ...scanOps,
+    ...heldOps(held, cancelled),
+    open: ({ blob, name }) => replace(() => openFile(blob, name)),
     /** Builds a filter sized by Java's getEmptyBloomFilter(errorRate, capacity) and adds `items` paths. */
-    async synthetic({ capacity = 1_000_000, items = capacity, errorRate }, progress) {
-      await closeCurrent();
-      const filter = BloomFilter.withCapacity(capacity, errorRate);
-      synthetic = { filter, items: 0 };
-      name = `synthetic filter (capacity ${capacity.toLocaleString('en')}, ${items.toLocaleString('en')} paths)`;
-      for (let start = 0; start < items; start += CHUNK) {
-        const end = Math.min(items, start + CHUNK);
-        filter.addMany(Array.from({ length: end - start }, (_, j) => syntheticPath(start + j)));
-        synthetic.items = end;
-        progress({ done: end, total: items });
-        await tick();
-      }
-      return info();
+    synthetic(options, progress) {
+      const step = (done, total) => {
+        progress({ done, total });
+        return tick();
+      };
+      return replace(() => buildSynthetic(options, CHUNK, step));
     },
     async close() {
-      await closeCurrent();
+      await drop();
       return true;
     },
     cancel({ target }) {

@@ -6,29 +6,89 @@ import { fmt } from '../shared/format.js';
 import { VirtualList } from '../shared/vlist.js';
 import { probeOptions } from './probe.js';
 
+const csvCell = (v) => {
+  const s = v == null ? '' : String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/** The CSV export: every row carries the hash and the audit its verdict rests on. */
+function csvOf({ rows, hash, audit }) {
+  const fixed = [hash.variant, hash.charset, hash.chosen, audit.status].map(csvCell).join(',');
+  const lines = rows.map((r) => `${csvCell(r.path)},${r.verdict},${r.indexed ?? ''},${r.falsePositive},${fixed}`);
+  return `path,verdict,indexed,false_positive,hash_variant,charset,hash_chosen_by,audit_status\r\n${lines.join('\r\n')}\r\n`;
+}
+
+/** The paths of an uploaded list: a line each, or a CSV's first column (a quoted path may contain commas). */
+async function pathsOfFile(f) {
+  const text = await f.text();
+  if (!f.name.toLowerCase().endsWith('.csv')) return text.split(/\r?\n/);
+  return text
+    .split(/\r?\n/)
+    .map((l) => (l.startsWith('"') ? l.slice(1, l.indexOf('"', 1) > 0 ? l.indexOf('"', 1) : undefined) : l.split(',')[0]))
+    .filter((l) => l && l !== 'path');
+}
+
+/** A result row of the list. */
+function renderRow(row, r) {
+  row.dataset.verdict = r.verdict;
+  row.dataset.falsePositive = String(r.falsePositive);
+  row.replaceChildren(
+    el('span', { class: `badge ${r.verdict === 'absent' ? 'muted' : r.verdict === 'maybe' ? 'ok' : 'warn'}`, text: r.verdict }),
+    el('span', { class: 'path', text: r.path, title: r.path }),
+    r.falsePositive
+      ? el('span', { class: 'badge warn', text: 'false positive', title: 'every probed bit is set, yet the index does not list this series' })
+      : el('span', { class: 'type', text: r.indexed ? 'indexed' : r.indexed === false ? 'not indexed' : '' }),
+  );
+}
+
+/**
+ * The batch of the worker's verdicts `res` for the file `cur` probed with `options`: `{rows:
+ * [{path, verdict, indexed, falsePositive}], counts, hash, audit}`.
+ */
+function batchOf(res, cur, options) {
+  const indexed = new Set(cur.series.map((s) => entryOf(s).path));
+  // Whether the index was read to its end: only then can a path be said not to be listed.
+  const indexRead = !!cur.audit;
+  const counts = { absent: 0, maybe: 0, unknown: 0 };
+  const rows = res.map((r) => {
+    counts[r.verdict] = (counts[r.verdict] ?? 0) + 1;
+    const listed = indexed.has(r.path) ? true : indexRead ? false : null;
+    return { path: r.path, verdict: r.verdict, indexed: listed, falsePositive: r.verdict === 'maybe' && listed === false };
+  });
+  // What the verdicts rest on, for the exports: the hash chosen (the menus, or the writer's
+  // as the audit establishes it) and the audit.
+  const a = cur.audit;
+  const hash = {
+    // Ambiguous: every indexed path's tail is ASCII, where both tail variants agree.
+    variant: options.variant ?? a?.variant ?? (a?.status === 'ambiguous' ? 'java or zero-extended' : null),
+    charset: options.charset ?? a?.charset ?? null,
+    chosen: options.variant || options.charset ? 'menus' : 'audit',
+  };
+  return { rows, counts, hash, audit: { status: a?.status ?? 'unreadable', variant: a?.variant ?? null, charset: a?.charset ?? null } };
+}
+
+function summaryText({ rows, counts }) {
+  const fp = rows.filter((r) => r.falsePositive).length;
+  return `${fmt(rows.length)} paths: ${fmt(counts.absent)} definitely absent, ${fmt(counts.maybe)} maybe present${fp ? ` (${fmt(fp)} of them not in the index: false positives, marked)` : ''}${counts.unknown ? `, ${fmt(counts.unknown)} unknown` : ''}.`;
+}
+
+/** The run controls: a batch running (progress and Cancel shown) or not. */
+function setRunning(on) {
+  $('batch-progress').hidden = !on;
+  $('batch-cancel').hidden = !on;
+  $('batch-run').disabled = on;
+}
+
 /** `ctx`: `{worker, cur, showError, probePath(path), baseName()}`. Returns `{reset, runPaths(paths)}`. */
 export function createBatchView(ctx) {
-  let batch = null; // { rows: [{path, verdict, indexed, falsePositive}], counts, hash, audit }
+  let batch = null; // batchOf's
   let view = []; // indices into batch.rows, as filtered
   let running = null; // the batch in the worker (its probeMany promise), for this file only
   const list = new VirtualList($('batch-results'), {
     rowHeight: 28,
     label: 'Batch results; Enter probes the path',
-    render(i, row) {
-      const r = batch.rows[view[i]];
-      row.dataset.verdict = r.verdict;
-      row.dataset.falsePositive = String(r.falsePositive);
-      row.replaceChildren(
-        el('span', { class: `badge ${r.verdict === 'absent' ? 'muted' : r.verdict === 'maybe' ? 'ok' : 'warn'}`, text: r.verdict }),
-        el('span', { class: 'path', text: r.path, title: r.path }),
-        r.falsePositive
-          ? el('span', { class: 'badge warn', text: 'false positive', title: 'every probed bit is set, yet the index does not list this series' })
-          : el('span', { class: 'type', text: r.indexed ? 'indexed' : r.indexed === false ? 'not indexed' : '' }),
-      );
-    },
-    onactivate(i) {
-      ctx.probePath(batch.rows[view[i]].path);
-    },
+    render: (i, row) => renderRow(row, batch.rows[view[i]]),
+    onactivate: (i) => ctx.probePath(batch.rows[view[i]].path),
   });
 
   /** The rows the verdict filter lets through. */
@@ -55,9 +115,7 @@ export function createBatchView(ctx) {
     $('batch-results-box').hidden = true;
     $('batch-summary').textContent = '';
     $('batch-status').textContent = '';
-    $('batch-progress').hidden = true;
-    $('batch-cancel').hidden = true;
-    $('batch-run').disabled = false;
+    setRunning(false);
   }
 
   async function run() {
@@ -68,51 +126,24 @@ export function createBatchView(ctx) {
       $('batch-status').textContent = 'Nothing to test: enter one path per line.';
       return;
     }
-    const indexed = new Set(cur.series.map((s) => entryOf(s).path));
-    // Whether the index was read to its end: only then can a path be said not to be listed.
-    const indexRead = !!cur.audit;
     const options = probeOptions();
     const t0 = performance.now();
-    $('batch-progress').hidden = false;
+    setRunning(true);
     $('batch-progress').value = 0;
-    $('batch-cancel').hidden = false;
-    $('batch-run').disabled = true;
     $('batch-status').textContent = `Testing ${fmt(paths.length)} paths…`;
-    const job = ctx.worker.probeMany(paths, {
-      ...options,
-      onprogress: (p) => {
-        if (running !== job) return;
-        $('batch-progress').value = p.done / p.total;
-        $('batch-status').textContent = `${fmt(p.done)} of ${fmt(p.total)} paths tested…`;
-      },
-    });
+    const onprogress = (p) => {
+      if (running !== job) return;
+      $('batch-progress').value = p.done / p.total;
+      $('batch-status').textContent = `${fmt(p.done)} of ${fmt(p.total)} paths tested…`;
+    };
+    const job = ctx.worker.probeMany(paths, { ...options, onprogress });
     running = job;
     try {
       const res = await job;
       if (running !== job) return; // a new file replaced the one this batch was for
-      const counts = { absent: 0, maybe: 0, unknown: 0 };
-      const rows = res.map((r) => {
-        counts[r.verdict] = (counts[r.verdict] ?? 0) + 1;
-        const listed = indexed.has(r.path) ? true : indexRead ? false : null;
-        return { path: r.path, verdict: r.verdict, indexed: listed, falsePositive: r.verdict === 'maybe' && listed === false };
-      });
-      const fp = rows.filter((r) => r.falsePositive).length;
-      // What the verdicts rest on, for the exports: the hash chosen (the menus, or the writer's
-      // as the audit establishes it) and the audit.
-      const a = cur.audit;
-      batch = {
-        rows,
-        counts,
-        hash: {
-          // Ambiguous: every indexed path's tail is ASCII, where both tail variants agree.
-          variant: options.variant ?? a?.variant ?? (a?.status === 'ambiguous' ? 'java or zero-extended' : null),
-          charset: options.charset ?? a?.charset ?? null,
-          chosen: options.variant || options.charset ? 'menus' : 'audit',
-        },
-        audit: { status: a?.status ?? 'unreadable', variant: a?.variant ?? null, charset: a?.charset ?? null },
-      };
+      batch = batchOf(res, cur, options);
       $('batch-results-box').hidden = false;
-      $('batch-summary').textContent = `${fmt(rows.length)} paths: ${fmt(counts.absent)} definitely absent, ${fmt(counts.maybe)} maybe present${fp ? ` (${fmt(fp)} of them not in the index: false positives, marked)` : ''}${counts.unknown ? `, ${fmt(counts.unknown)} unknown` : ''}.`;
+      $('batch-summary').textContent = summaryText(batch);
       applyFilter();
       $('batch-status').textContent = `Done in ${((performance.now() - t0) / 1000).toFixed(2)} s (in a background worker).`;
     } catch (e) {
@@ -122,9 +153,7 @@ export function createBatchView(ctx) {
     } finally {
       if (running === job) {
         running = null;
-        $('batch-progress').hidden = true;
-        $('batch-cancel').hidden = true;
-        $('batch-run').disabled = false;
+        setRunning(false);
       }
     }
   }
@@ -138,29 +167,10 @@ export function createBatchView(ctx) {
     const f = ev.target.files[0];
     ev.target.value = '';
     if (!f) return;
-    const text = await f.text();
-    // CSV: take the first column (a quoted path may contain commas).
-    const lines = f.name.toLowerCase().endsWith('.csv')
-      ? text.split(/\r?\n/).map((l) => (l.startsWith('"') ? l.slice(1, l.indexOf('"', 1) > 0 ? l.indexOf('"', 1) : undefined) : l.split(',')[0])).filter((l) => l && l !== 'path')
-      : text.split(/\r?\n/);
-    $('batch-input').value = lines.join('\n');
+    $('batch-input').value = (await pathsOfFile(f)).join('\n');
     run();
   });
-
-  const csvCell = (v) => {
-    const s = v == null ? '' : String(v);
-    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  $('export-csv').addEventListener('click', () => {
-    if (!batch) return;
-    // Every row carries the hash and the audit its verdict rests on.
-    const { hash, audit } = batch;
-    const fixed = [hash.variant, hash.charset, hash.chosen, audit.status].map(csvCell).join(',');
-    const text = `path,verdict,indexed,false_positive,hash_variant,charset,hash_chosen_by,audit_status\r\n${batch.rows
-      .map((r) => `${csvCell(r.path)},${r.verdict},${r.indexed ?? ''},${r.falsePositive},${fixed}`)
-      .join('\r\n')}\r\n`;
-    download(new Blob([text], { type: 'text/csv' }), `${ctx.baseName()}-probes.csv`);
-  });
+  $('export-csv').addEventListener('click', () => batch && download(new Blob([csvOf(batch)], { type: 'text/csv' }), `${ctx.baseName()}-probes.csv`));
   $('export-json').addEventListener('click', () => {
     if (!batch) return;
     const out = { file: ctx.cur?.name, hash: batch.hash, audit: batch.audit, results: batch.rows };

@@ -3,12 +3,7 @@
 import { CHARSETS, VARIANTS } from '../pkg/js/core.js';
 import { $, el } from '../shared/dom.js';
 import { fmt, seedColor, sentence, VARIANT_LABELS } from '../shared/format.js';
-import { lowerPaths, entryAt } from './series.js';
-
-// The JVM charsets a writer may have encoded paths in, as Java's Charset.forName names them, in
-// the menu's order. A name the package does not know yet fails its probe with invalid_argument,
-// which the page shows as a message; any charset the package adds later is offered too.
-const MENU_CHARSETS = ['UTF-8', 'GBK', 'GB18030', 'Big5', 'x-windows-950', 'Shift_JIS', 'windows-31j', 'EUC-JP', 'EUC-KR', 'x-windows-949', 'windows-1252', 'ISO-8859-1'];
+import { createSuggest } from './suggest.js';
 
 /** The verdict as a label (the reason beside it says why). */
 const VERDICT_LABELS = { absent: 'definitely absent', maybe: 'maybe present', unknown: 'unknown — the filter cannot answer soundly' };
@@ -18,88 +13,61 @@ export function probeOptions() {
   return { variant: $('variant').value || undefined, charset: $('charset').value || undefined };
 }
 
+/** The series that set a probed bit (the provenance, under the writer's hash as audited). */
+function settersCell(ctx, p, setters) {
+  if (!p.set) return '—';
+  if (setters == null) return ctx.cur?.provPending ? '…' : '';
+  if (!setters.length) return 'no indexed series';
+  const names = setters.slice(0, 2).map(ctx.pathOf);
+  return `${names.join(', ')}${setters.length > 2 ? `, … (${fmt(setters.length)} in all)` : ''}`;
+}
+
+// A false positive (the core says every bit is set and the index does not list the path):
+// which other series set each bit — one of them per bit, each with the seeds it covers.
+function whyMaybe(ctx, r, setters) {
+  if (r.verdict !== 'maybe' || r.indexed !== false || !r.probes.every((p, i) => p.set && setters[i]?.length)) return '';
+  const by = new Map();
+  r.probes.forEach((p, i) => {
+    const who = setters[i].find((s) => by.has(s)) ?? setters[i][0];
+    if (!by.has(who)) by.set(who, []);
+    if (!by.get(who).includes(p.seed)) by.get(who).push(p.seed);
+  });
+  const parts = [...by].map(([s, seeds]) => `${ctx.pathOf(s)} (seed${seeds.length > 1 ? 's' : ''} ${seeds.join(', ')})`);
+  return `Why maybe: every bit was set by other series: ${parts.join(', ')}.`;
+}
+
+/** Seed `i`'s row of the probe table: its colour, hash, bit, state, the series that set it, and a button to show it. */
+function probeRow(ctx, p, i, setters) {
+  const dot = el('span', { class: 'swatch' });
+  dot.style.background = seedColor(i);
+  const show = el('button', { type: 'button', class: 'small', text: 'show', 'aria-label': `Show bit ${fmt(p.bit)} (seed ${p.seed}) on the heat-map` });
+  show.addEventListener('click', () => {
+    ctx.map.zoomToBit(p.bit);
+    $('heatmap').focus({ preventScroll: true });
+    $('map').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  });
+  return el(
+    'tr',
+    { 'data-testid': 'probe-row', 'data-seed': String(p.seed), class: p.set ? 'set' : 'clear' },
+    el('td', {}, dot),
+    el('td', { text: String(p.seed) }),
+    el('td', { text: String(p.hash32) }),
+    el('td', { text: fmt(p.bit) }),
+    el('td', { class: p.set ? 'state-set' : 'state-clear', text: p.set ? 'set' : 'clear' }),
+    el('td', { class: 'setters', 'data-testid': 'probe-setters' }, settersCell(ctx, p, setters)),
+    el('td', {}, show),
+  );
+}
+
 /** `ctx`: `{worker, cur, map, showError, settersOf(bit), pathOf(index)}`. Returns `{probePath, refresh, reset, closeSuggestions}`. */
 export function createProbeView(ctx) {
   for (const v of VARIANTS) $('variant').add(new Option(VARIANT_LABELS[v] ?? v, v));
-  for (const cs of MENU_CHARSETS.concat(CHARSETS.filter((c) => !MENU_CHARSETS.includes(c)))) $('charset').add(new Option(cs, cs));
+  // The JVM charsets a writer may have encoded paths in, as Java's Charset.forName names them (the core's list).
+  for (const cs of CHARSETS) $('charset').add(new Option(cs, cs));
 
-  // ------------------------------------------------------------ autocomplete
-  const suggest = { items: [], active: -1 };
+  const suggest = createSuggest(ctx, () => run());
+  const closeSuggestions = suggest.close;
 
-  function updateSuggestions() {
-    const input = $('path-input');
-    const q = input.value.trim().toLowerCase();
-    const cur = ctx.cur;
-    suggest.items = [];
-    suggest.active = -1;
-    if (q && cur?.series.length) {
-      const lower = lowerPaths(cur);
-      const prefix = [];
-      const inner = [];
-      for (let j = 0; j < cur.series.length && prefix.length < 12; j++) {
-        const p = lower[j];
-        if (p === q) continue;
-        if (p.startsWith(q)) prefix.push(j);
-        else if (inner.length < 12 && p.includes(q)) inner.push(j);
-      }
-      suggest.items = prefix.concat(inner).slice(0, 12);
-    }
-    const list = $('suggest');
-    list.replaceChildren(
-      ...suggest.items.map((j, i) => {
-        const li = el('li', { id: `sug-${i}`, role: 'option', text: entryAt(cur, j).path });
-        li.addEventListener('mousedown', (ev) => {
-          ev.preventDefault();
-          choose(i);
-        });
-        return li;
-      }),
-    );
-    const open = suggest.items.length > 0;
-    list.hidden = !open;
-    input.setAttribute('aria-expanded', String(open));
-    input.removeAttribute('aria-activedescendant');
-  }
-
-  function closeSuggestions() {
-    $('suggest').hidden = true;
-    $('path-input').setAttribute('aria-expanded', 'false');
-    $('path-input').removeAttribute('aria-activedescendant');
-    suggest.active = -1;
-  }
-
-  function choose(i) {
-    $('path-input').value = entryAt(ctx.cur, suggest.items[i]).path;
-    closeSuggestions();
-    run();
-  }
-
-  function move(d) {
-    if ($('suggest').hidden || !suggest.items.length) return false;
-    const n = suggest.items.length + 1; // the options, plus "none" (-1)
-    suggest.active = ((((suggest.active + 1 + d) % n) + n) % n) - 1;
-    const lis = $('suggest').children;
-    for (let i = 0; i < lis.length; i++) lis[i].setAttribute('aria-selected', String(i === suggest.active));
-    if (suggest.active >= 0) {
-      $('path-input').setAttribute('aria-activedescendant', `sug-${suggest.active}`);
-      lis[suggest.active].scrollIntoView({ block: 'nearest' });
-    } else $('path-input').removeAttribute('aria-activedescendant');
-    return true;
-  }
-
-  $('path-input').addEventListener('input', updateSuggestions);
-  $('path-input').addEventListener('blur', () => setTimeout(closeSuggestions, 100));
-  $('path-input').addEventListener('keydown', (ev) => {
-    if (ev.key === 'ArrowDown' && move(1)) ev.preventDefault();
-    else if (ev.key === 'ArrowUp' && move(-1)) ev.preventDefault();
-    else if (ev.key === 'Escape') closeSuggestions();
-    else if (ev.key === 'Enter' && suggest.active >= 0 && !$('suggest').hidden) {
-      ev.preventDefault();
-      choose(suggest.active);
-    }
-  });
-
-  // ------------------------------------------------------------ probing
   let seq = 0;
 
   function reset() {
@@ -150,55 +118,10 @@ export function createProbeView(ctx) {
     ctx.cur.highlights = r.probes.map((p, i) => ({ bit: p.bit, color: seedColor(i), set: p.set, seed: p.seed }));
     ctx.map.setHighlights(ctx.cur.highlights);
     const setters = r.probes.map((p) => (p.set ? ctx.settersOf(p.bit) : null));
-    $('probes').tBodies[0].replaceChildren(
-      ...r.probes.map((p, i) => {
-        const dot = el('span', { class: 'swatch' });
-        dot.style.background = seedColor(i);
-        const show = el('button', { type: 'button', class: 'small', text: 'show', 'aria-label': `Show bit ${fmt(p.bit)} (seed ${p.seed}) on the heat-map` });
-        show.addEventListener('click', () => {
-          ctx.map.zoomToBit(p.bit);
-          $('heatmap').focus({ preventScroll: true });
-          $('map').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
-        });
-        return el(
-          'tr',
-          { 'data-testid': 'probe-row', 'data-seed': String(p.seed), class: p.set ? 'set' : 'clear' },
-          el('td', {}, dot),
-          el('td', { text: String(p.seed) }),
-          el('td', { text: String(p.hash32) }),
-          el('td', { text: fmt(p.bit) }),
-          el('td', { class: p.set ? 'state-set' : 'state-clear', text: p.set ? 'set' : 'clear' }),
-          el('td', { class: 'setters', 'data-testid': 'probe-setters' }, settersCell(p, setters[i])),
-          el('td', {}, show),
-        );
-      }),
-    );
+    $('probes').tBodies[0].replaceChildren(...r.probes.map((p, i) => probeRow(ctx, p, i, setters[i])));
     const others = (r.others ?? []).map((o) => `${o.variant} · ${o.charset}: ${o.verdict}`);
     $('others').textContent = others.length ? `Other candidate hashes the verdict consulted: ${others.join('; ')}.` : '';
-    $('why-maybe').textContent = whyMaybe(r, setters);
-  }
-
-  /** The series that set a probed bit (the provenance, under the writer's hash as audited). */
-  function settersCell(p, setters) {
-    if (!p.set) return '—';
-    if (setters == null) return ctx.cur?.provPending ? '…' : '';
-    if (!setters.length) return 'no indexed series';
-    const names = setters.slice(0, 2).map(ctx.pathOf);
-    return `${names.join(', ')}${setters.length > 2 ? `, … (${fmt(setters.length)} in all)` : ''}`;
-  }
-
-  // A false positive (the core says every bit is set and the index does not list the path):
-  // which other series set each bit — one of them per bit, each with the seeds it covers.
-  function whyMaybe(r, setters) {
-    if (r.verdict !== 'maybe' || r.indexed !== false || !r.probes.every((p, i) => p.set && setters[i]?.length)) return '';
-    const by = new Map();
-    r.probes.forEach((p, i) => {
-      const who = setters[i].find((s) => by.has(s)) ?? setters[i][0];
-      if (!by.has(who)) by.set(who, []);
-      if (!by.get(who).includes(p.seed)) by.get(who).push(p.seed);
-    });
-    const parts = [...by].map(([s, seeds]) => `${ctx.pathOf(s)} (seed${seeds.length > 1 ? 's' : ''} ${seeds.join(', ')})`);
-    return `Why maybe: every bit was set by other series: ${parts.join(', ')}.`;
+    $('why-maybe').textContent = whyMaybe(ctx, r, setters);
   }
 
   $('probe-form').addEventListener('submit', (ev) => {

@@ -543,14 +543,19 @@ export const teachOps = {
 
   // The page's LevelDB view: one table open at a time, read whole (LevelDB writes a few MiB).
 
-  /** Opens a table: `{info, filters, dataBlocks, filterBytes: [Uint8Array | null per filter]}`. */
+  /**
+   * Opens a table: `{info, filters, dataBlocks, filterBytes: [Uint8Array | null per filter],
+   * bitsPerKey: {[k]: {values, more}}}` (for each k of its filters, the bits_per_key that give it).
+   */
   async 'leveldb.open'({ blob }) {
     closeTable();
     const t = await openLevelDbTable(blob);
     table = t;
     const filterBytes = t.filters.map((f) => (f.length ? t.filterBytes(f.index) : null));
+    const ldb = await leveldb();
+    const bitsPerKey = Object.fromEntries(t.filters.filter((f) => f.length).map((f) => [f.k, bitsPerKeyFor(ldb, f.k)]));
     return {
-      value: { name: t.name, size: t.size, info: t.info, filters: t.filters, dataBlocks: t.dataBlocks(), filterBytes },
+      value: { name: t.name, size: t.size, info: t.info, filters: t.filters, dataBlocks: t.dataBlocks(), filterBytes, bitsPerKey },
       transfer: filterBytes.filter(Boolean).map((b) => b.buffer),
     };
   },
@@ -564,6 +569,13 @@ export const teachOps = {
     return true;
   },
 };
+
+/** The bits_per_key values (1 to 200) for which LevelDB's policy gives `k`, as the core computes k; `more`: so do all above. */
+function bitsPerKeyFor(ldb, k) {
+  const values = [];
+  for (let b = 1; b <= 200; b++) if (ldb.k(b) === k) values.push(b);
+  return { values, more: values.at(-1) === 200 };
+}
 
 let table = null;
 let teachTable = null;

@@ -34,6 +34,73 @@ function show(name, v) {
   return fmt(v);
 }
 
+/** The boxes after a solve: answers written before (and not edited) cleared, this one's written and marked. */
+function writeSolved(s) {
+  for (const name of Object.keys(BOXES)) {
+    const box = $(BOXES[name]);
+    box.classList.remove('solved');
+    box.removeAttribute('aria-invalid');
+    if (box.dataset.solved != null && box.dataset.solved === box.value) box.value = '';
+    delete box.dataset.solved;
+  }
+  const wrote = { p: ['p'], k: ['k'], m: ['m'], n: ['n'], bitsPerKey: ['bitsPerKey'], 'm+k': ['m', 'k'], 'k+p': ['k', 'p'] }[s.solved] ?? [];
+  for (const name of wrote) {
+    const box = $(BOXES[name]);
+    box.value = show(name, s[name]);
+    box.dataset.solved = box.value;
+    box.classList.add('solved');
+  }
+}
+
+/** The answer box says what is wrong (`name`: the box it is about, marked invalid). */
+function fail(out, message, name) {
+  out.replaceChildren(el('p', { class: 'calc-error', role: 'alert', text: message }));
+  out.dataset.error = message;
+  delete out.dataset.solved;
+  if (name) $(BOXES[name]).setAttribute('aria-invalid', 'true');
+}
+
+/** The answer box for the core's `Solution` `s`: what was solved, the geometries beside each other, the notes. */
+function render(out, s) {
+  delete out.dataset.error;
+  const what = { p: 'p', k: 'k', m: 'm', n: 'n', bitsPerKey: 'bits per key', 'm+k': 'm and k', 'k+p': 'k and p', none: 'nothing (all four given: checked)' }[s.solved];
+  const head = el(
+    'p',
+    { 'data-testid': 'calc-answer' },
+    el('b', { text: `Solved ${what}: ` }),
+    `${s.n != null ? `n = ${fmt(s.n)}, ` : ''}${s.m != null ? `m = ${fmt(s.m)} bits (${fmt(s.bytes)} bytes), ` : ''}${+s.bitsPerKey.toFixed(3)} bits per key, k = ${s.k} → p = ${pct(s.p)}.`,
+    ` k* = (m/n) ln 2 = ${s.kStar.toFixed(2)}; the best whole k is ${s.kBest} (p = ${pct(s.pBest)})${s.kRange ? `; every k from ${s.kRange[0]} to ${s.kRange[1]} reaches p ≤ ${pct(s.pTarget)}` : ''}. Expected fill ${pct(s.expectedFill)}.`,
+  );
+  const row = (label, r) => el('tr', {}, el('th', { scope: 'row', text: label }), ...r.map((v) => el('td', { text: v })));
+  const rows = [row('formula (ideal)', [s.m != null ? fmt(s.m) : '–', fmt(s.bytes), (+s.bitsPerKey.toFixed(3)).toString(), String(s.k), pct(s.p)])];
+  if (s.java) rows.push(row(`TsFile (Java getEmptyBloomFilter(${s.java.errorRate}, n))`, [fmt(s.java.bitCount), fmt(s.java.bytes), s.java.bitsPerKey.toFixed(3), String(s.java.k), pct(s.java.p)]));
+  if (s.leveldb) rows.push(row(`LevelDB, the fewest bits_per_key (${s.leveldb.bitsPerKey}) reaching p`, [fmt(s.leveldb.bitCount), fmt(s.leveldb.bytes), String(s.leveldb.bitsPerKey), String(s.leveldb.k), pct(s.leveldb.p)]));
+  if (s.leveldbAtB && s.leveldbAtB.bitsPerKey !== s.leveldb?.bitsPerKey) rows.push(row(`LevelDB at bits_per_key = ${s.leveldbAtB.bitsPerKey}`, [fmt(s.leveldbAtB.bitCount), fmt(s.leveldbAtB.bytes), String(s.leveldbAtB.bitsPerKey), String(s.leveldbAtB.k), pct(s.leveldbAtB.p)]));
+  const table = el(
+    'table',
+    { class: 'calc-table small' },
+    el('caption', { class: 'visually-hidden', text: 'The ideal geometry beside TsFile’s and LevelDB’s sizing' }),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: '' }), ...['m bits', 'bytes', 'bits per key', 'k', 'p (formula)'].map((h) => el('th', { scope: 'col', text: h })))),
+    el('tbody', {}, ...rows),
+  );
+  const notes = s.notes.length ? el('ul', { class: 'calc-notes' }, ...s.notes.map((t) => el('li', { text: t }))) : '';
+  out.replaceChildren(head, scroller(table, 'The ideal geometry beside TsFile’s and LevelDB’s sizing'), notes);
+  Object.assign(out.dataset, {
+    solved: s.solved,
+    n: s.n ?? '',
+    m: s.m ?? '',
+    k: String(s.k),
+    p: String(s.p),
+    bitsPerKey: String(s.bitsPerKey),
+    kRange: s.kRange ? s.kRange.join('-') : '',
+    javaM: s.java?.bitCount ?? '',
+    javaK: s.java?.k ?? '',
+    leveldbBpk: s.leveldb?.bitsPerKey ?? '',
+    leveldbM: s.leveldb?.bitCount ?? '',
+    leveldbK: s.leveldb?.k ?? '',
+  });
+}
+
 /** `call(op, args)` reaches the worker. Returns `{solve, fill(values), setFile(values | null)}`. */
 export function createCalc(call) {
   let fileValues = null;
@@ -52,7 +119,7 @@ export function createCalc(call) {
     for (const name of Object.keys(BOXES)) {
       const v = parseBox(typed(name), name);
       if (Number.isNaN(v)) {
-        fail(`${LABELS[name]}: “${$(BOXES[name]).value}” is not a number.`, name);
+        fail(out, `${LABELS[name]}: “${$(BOXES[name]).value}” is not a number.`, name);
         return null;
       }
       args[name] = v;
@@ -61,74 +128,13 @@ export function createCalc(call) {
     try {
       s = await call('teach.calc', args);
     } catch (e) {
-      if (mine === seq) fail(e.message);
+      if (mine === seq) fail(out, e.message);
       return null;
     }
     if (mine !== seq) return null;
-    for (const name of Object.keys(BOXES)) {
-      const box = $(BOXES[name]);
-      box.classList.remove('solved');
-      box.removeAttribute('aria-invalid');
-      if (box.dataset.solved != null && box.dataset.solved === box.value) box.value = '';
-      delete box.dataset.solved;
-    }
-    const wrote = { p: ['p'], k: ['k'], m: ['m'], n: ['n'], bitsPerKey: ['bitsPerKey'], 'm+k': ['m', 'k'], 'k+p': ['k', 'p'] }[s.solved] ?? [];
-    for (const name of wrote) {
-      const box = $(BOXES[name]);
-      const value = name === 'p' ? s.p : name === 'bitsPerKey' ? s.bitsPerKey : s[name];
-      box.value = show(name, value);
-      box.dataset.solved = box.value;
-      box.classList.add('solved');
-    }
-    render(s);
+    writeSolved(s);
+    render(out, s);
     return s;
-  }
-
-  function fail(message, name) {
-    out.replaceChildren(el('p', { class: 'calc-error', role: 'alert', text: message }));
-    out.dataset.error = message;
-    delete out.dataset.solved;
-    if (name) $(BOXES[name]).setAttribute('aria-invalid', 'true');
-  }
-
-  function render(s) {
-    delete out.dataset.error;
-    const what = { p: 'p', k: 'k', m: 'm', n: 'n', bitsPerKey: 'bits per key', 'm+k': 'm and k', 'k+p': 'k and p', none: 'nothing (all four given: checked)' }[s.solved];
-    const head = el(
-      'p',
-      { 'data-testid': 'calc-answer' },
-      el('b', { text: `Solved ${what}: ` }),
-      `${s.n != null ? `n = ${fmt(s.n)}, ` : ''}${s.m != null ? `m = ${fmt(s.m)} bits (${fmt(s.bytes)} bytes), ` : ''}${+s.bitsPerKey.toFixed(3)} bits per key, k = ${s.k} → p = ${pct(s.p)}.`,
-      ` k* = (m/n) ln 2 = ${s.kStar.toFixed(2)}; the best whole k is ${s.kBest} (p = ${pct(s.pBest)})${s.kRange ? `; every k from ${s.kRange[0]} to ${s.kRange[1]} reaches p ≤ ${pct(s.pTarget)}` : ''}. Expected fill ${pct(s.expectedFill)}.`,
-    );
-    const row = (label, r) => el('tr', {}, el('th', { scope: 'row', text: label }), ...r.map((v) => el('td', { text: v })));
-    const rows = [row('formula (ideal)', [s.m != null ? fmt(s.m) : '–', fmt(s.bytes), (+s.bitsPerKey.toFixed(3)).toString(), String(s.k), pct(s.p)])];
-    if (s.java) rows.push(row(`TsFile (Java getEmptyBloomFilter(${s.java.errorRate}, n))`, [fmt(s.java.bitCount), fmt(s.java.bytes), s.java.bitsPerKey.toFixed(3), String(s.java.k), pct(s.java.p)]));
-    if (s.leveldb) rows.push(row(`LevelDB, the fewest bits_per_key (${s.leveldb.bitsPerKey}) reaching p`, [fmt(s.leveldb.bitCount), fmt(s.leveldb.bytes), String(s.leveldb.bitsPerKey), String(s.leveldb.k), pct(s.leveldb.p)]));
-    if (s.leveldbAtB && s.leveldbAtB.bitsPerKey !== s.leveldb?.bitsPerKey) rows.push(row(`LevelDB at bits_per_key = ${s.leveldbAtB.bitsPerKey}`, [fmt(s.leveldbAtB.bitCount), fmt(s.leveldbAtB.bytes), String(s.leveldbAtB.bitsPerKey), String(s.leveldbAtB.k), pct(s.leveldbAtB.p)]));
-    const table = el(
-      'table',
-      { class: 'calc-table small' },
-      el('caption', { class: 'visually-hidden', text: 'The ideal geometry beside TsFile’s and LevelDB’s sizing' }),
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: '' }), ...['m bits', 'bytes', 'bits per key', 'k', 'p (formula)'].map((h) => el('th', { scope: 'col', text: h })))),
-      el('tbody', {}, ...rows),
-    );
-    const notes = s.notes.length ? el('ul', { class: 'calc-notes' }, ...s.notes.map((t) => el('li', { text: t }))) : '';
-    out.replaceChildren(head, scroller(table, 'The ideal geometry beside TsFile’s and LevelDB’s sizing'), notes);
-    Object.assign(out.dataset, {
-      solved: s.solved,
-      n: s.n ?? '',
-      m: s.m ?? '',
-      k: String(s.k),
-      p: String(s.p),
-      bitsPerKey: String(s.bitsPerKey),
-      kRange: s.kRange ? s.kRange.join('-') : '',
-      javaM: s.java?.bitCount ?? '',
-      javaK: s.java?.k ?? '',
-      leveldbBpk: s.leveldb?.bitsPerKey ?? '',
-      leveldbM: s.leveldb?.bitCount ?? '',
-      leveldbK: s.leveldb?.k ?? '',
-    });
   }
 
   /** Writes `values` (`{n, p, m, bitsPerKey, k}`; missing ones empty) into the boxes and solves. */

@@ -61,6 +61,112 @@ function demoView(d, caption) {
   ];
 }
 
+/** A point lookup's outcome and its stages (teach.read's `PointRead`). */
+function readView(r) {
+  return [
+    el('p', { class: 'small', 'data-testid': 'claim-6-outcome', 'data-outcome': r.outcome, 'data-data-bytes': r.dataBytes }, el('b', { text: `${r.key}: ` }), { skipped: 'skipped by the filter', found: 'found', deleted: 'deleted (a tombstone)', 'false-positive': 'a false positive — one wasted data-block read', 'past-last-block': 'past the last block: no read at all' }[r.outcome] ?? r.outcome),
+    el('ol', { class: 'stages small' }, ...r.stages.map((s) => el('li', { 'data-stage': s.stage, text: `${s.text}${s.bytes ? ` [${fmt(s.bytes)} bytes read]` : ''}` }))),
+  ];
+}
+
+/** Claim 6: a point lookup's read path through the bundled table, for the examples' keys or one typed. */
+async function readPath(call, lesson, out, li) {
+  const { summary: t, examples: ex } = await lesson.table();
+  const input = el('input', { type: 'text', id: 'claim6-key', class: 'mono', value: ex.present ?? '', 'aria-label': 'Key to look up in the sample table', spellcheck: 'false' });
+  const result = el('div', { 'aria-live': 'polite' });
+  const go = async (k) => {
+    input.value = k;
+    const r = await call('teach.read', { key: k });
+    result.replaceChildren(...readView(r));
+    li.dataset.outcome = r.outcome;
+  };
+  const pick = (label, k) => (k ? el('button', { type: 'button', class: 'small', 'data-key': k, text: `${label}: ${k}` }) : '');
+  const buttons = el('div', { class: 'row wrap' }, pick('present', ex.present), pick('absent, stopped by the filter', ex.skipped), pick('absent, a false positive', ex.falsePositive));
+  buttons.addEventListener('click', (ev) => {
+    const k = ev.target.closest('button')?.dataset.key;
+    if (k) go(k).catch((e) => result.replaceChildren(el('p', { class: 'calc-error', text: e.message })));
+  });
+  const form = el('form', { class: 'row wrap', autocomplete: 'off' }, el('label', { for: 'claim6-key', text: 'Key' }), input, el('button', { type: 'submit', text: 'Look up' }));
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    go(input.value).catch((e) => result.replaceChildren(el('p', { class: 'calc-error', text: e.message })));
+  });
+  out.replaceChildren(
+    el('p', { class: 'small', text: `The bundled table (LevelDB 1.22, written by plyvel): ${fmt(t.fileSize)} bytes, ${t.dataBlocks} data blocks, ${t.filters} filters of 2^${t.baseLg} = ${fmt(2 ** t.baseLg)} bytes of block offsets each, all in one ${fmt(t.filterBlockBytes)}-byte filter block; index block ${fmt(t.indexBytes)} bytes. Both are read once when the table is opened and stay in LevelDB's table cache.` }),
+    el('p', { class: 'small', text: 'The real order is index → filter → data block: the filter is chosen by the data block’s offset, which only the index knows.' }),
+    buttons,
+    form,
+    result,
+  );
+  await go(input.value);
+  li.dataset.answer = 'shown';
+}
+
+/** Claim 7: a range scan through the bundled table, then bits_per_key = 0 measured. */
+async function rangeScan(call, lesson, out, li) {
+  const { examples: ex } = await lesson.table();
+  const lo = el('input', { type: 'text', id: 'claim7-lo', class: 'mono', value: 'key00100', 'aria-label': 'Range start', spellcheck: 'false' });
+  const hi = el('input', { type: 'text', id: 'claim7-hi', class: 'mono', value: 'key00140', 'aria-label': 'Range end', spellcheck: 'false' });
+  const result = el('div', { 'aria-live': 'polite' });
+  const scan = async () => {
+    const r = await call('teach.range', { lo: lo.value, hi: hi.value });
+    result.replaceChildren(
+      el('p', { class: 'small', 'data-testid': 'claim-7-scan', 'data-blocks': r.blocks.length, 'data-keys': r.keysInRange, 'data-filter-probes': r.filterProbes }, `[${r.lo}, ${r.hi}]: blocks ${r.blocks.map((b) => `${b.index} (${b.keysInRange} keys)`).join(', ') || 'none'}.`),
+      el('ul', { class: 'findings small' }, ...r.findings.map((f) => el('li', { text: f }))),
+    );
+  };
+  const form = el('form', { class: 'row wrap', autocomplete: 'off' }, el('label', { for: 'claim7-lo', text: 'Scan from' }), lo, el('label', { for: 'claim7-hi', text: 'to' }), hi, el('button', { type: 'submit', text: 'Scan' }));
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    scan().catch((e) => result.replaceChildren(el('p', { class: 'calc-error', text: e.message })));
+  });
+  await scan();
+  // bits_per_key = 0, measured at this table's keys per filter (the core's count).
+  const d = await call('teach.claim', { claim: 7, windowKeys: ex.keysPerFilter });
+  out.replaceChildren(form, result, el('h4', { class: 'small', text: 'And bits_per_key = 0?' }), ...demoView(d, 'Claim 7: LevelDB filters at bits_per_key 0, 4 and 10'));
+  li.dataset.answer = d.answer;
+}
+
+/** Claim 10: a key removed from a standard and from a counting filter (`victim`: which, −1 the core's choice). */
+async function deletion(call, out, li, victim) {
+  const d = await call('teach.claim', { claim: 10, victim });
+  const rows = d.victimBits.map((b) => el('tr', {}, ...[fmt(b.bit), fmt(b.owners), String(b.counterBefore), String(b.counterAfter)].map((v) => el('td', { class: 'num', text: v }))));
+  const table = el(
+    'table',
+    { class: 'demo small', 'data-testid': 'claim-10-table' },
+    el('caption', { class: 'visually-hidden', text: `The bits of ${d.victim}` }),
+    el('thead', {}, el('tr', {}, ...['bit', 'keys that set it', 'counter before', 'counter after'].map((h) => el('th', { scope: 'col', text: h })))),
+    el('tbody', {}, ...rows),
+  );
+  out.replaceChildren(
+    el('p', { class: 'muted small', text: `${d.label}: n = ${fmt(d.n)}, m = ${fmt(d.m)}, k = ${d.k}. Removed: ${d.victim}.` }),
+    scroller(table, `The bits of ${d.victim}`),
+    el('p', { class: 'small', 'data-testid': 'claim-10-standard', 'data-false-negatives': d.standardFalseNegatives }, `Standard filter, bits cleared: ${fmt(d.standardFalseNegatives)} false negative${d.standardFalseNegatives === 1 ? '' : 's'}${d.standardExamples.length ? ` (${d.standardExamples.join(', ')}${d.standardFalseNegatives > d.standardExamples.length ? ', …' : ''})` : ''}.`),
+    el('p', { class: 'small', 'data-testid': 'claim-10-counting', 'data-false-negatives': d.countingFalseNegatives }, `Counting filter, counters decremented: ${fmt(d.countingFalseNegatives)} false negatives; the removed key now tests “${d.countingVictim}”.`),
+    el('ul', { class: 'findings small' }, ...d.findings.map((f) => el('li', { text: f }))),
+  );
+  li.dataset.answer = d.standardFalseNegatives > 0 && d.countingFalseNegatives === 0 ? 'holds' : 'depends';
+}
+
+/** Claim 12: the calculator filled for 100 million keys at 10 bits each, beside LevelDB, TsFile and the open file. */
+async function size(call, { calc, file }, out, li) {
+  $('teach-calc-block').scrollIntoView({ block: 'nearest' });
+  const s = await calc.fill({ n: 100_000_000, bitsPerKey: 10 });
+  if (!s) throw new Error($('calc-out').textContent);
+  const items = [
+    el('li', {}, `10 bits per key × ${fmt(s.n)} keys = ${fmt(s.m)} bits = ${fmt(s.bytes)} bytes: ${(s.bytes / 1e6).toFixed(1)} MB (${(s.bytes / 2 ** 20).toFixed(1)} MiB). At the best whole k, ${s.k}, p = ${pct(s.p)}.`),
+  ];
+  if (s.leveldbAtB) items.push(el('li', {}, `LevelDB at bits_per_key = 10 (k = ${s.leveldbAtB.k}): ${fmt(s.leveldbAtB.bitCount)} bits, p = ${pct(s.leveldbAtB.p)} — in real tables spread over one filter per 2 KiB window.`));
+  if (s.java) items.push(el('li', {}, `TsFile’s Java writer for the same p (clamped to ${s.java.errorRate}): ${fmt(s.java.bitCount)} bits = ${(s.java.bytes / 1e6).toFixed(1)} MB, k = ${s.java.k}.`));
+  if (file?.present && file.m) {
+    const f = file;
+    const at = f.itemsN ? await call('teach.formula', { items: f.itemsN, bitCount: f.m, k: f.k }) : null;
+    items.push(el('li', {}, `The open file: ${fmt(f.m)} bits = ${fmt(Math.ceil(f.m / 8))} bytes at most${at ? ` for ${fmt(f.itemsN)} paths — ${at.bitsPerKey.toFixed(2)} bits per path, p = ${pct(at.fpp)}` : ''}.`));
+  }
+  out.replaceChildren(el('ul', { class: 'findings small', 'data-testid': 'claim-12-size', 'data-bytes': s.bytes }, ...items), el('p', { class: 'small muted', text: 'The calculator above holds these numbers: change any of them.' }));
+  li.dataset.answer = Math.abs(s.bytes - 125e6) < 1 ? 'holds' : 'depends';
+}
+
 /**
  * `call(op, args)` reaches the worker; `step`, `calc` and `sandbox` are the other views of the
  * panel. Returns `{setFile(facts), show(n)}`.
@@ -68,7 +174,6 @@ function demoView(d, caption) {
 export function createLesson(call, { step, calc, sandbox }) {
   const list = $('claims');
   const outs = new Map();
-  const state = { file: null, table: null };
 
   const busy = (li, on) => {
     li.dataset.state = on ? 'running' : 'done';
@@ -113,119 +218,14 @@ export function createLesson(call, { step, calc, sandbox }) {
   }
 
   // Claims 6 and 7 read the bundled LevelDB table (samples/sample.ldb).
-  async function table() {
-    state.table ??= await call('teach.table', { url: new URL('samples/sample.ldb', document.baseURI).href });
-    return state.table;
-  }
-
-  function readView(r) {
-    return [
-      el('p', { class: 'small', 'data-testid': 'claim-6-outcome', 'data-outcome': r.outcome, 'data-data-bytes': r.dataBytes }, el('b', { text: `${r.key}: ` }), { skipped: 'skipped by the filter', found: 'found', deleted: 'deleted (a tombstone)', 'false-positive': 'a false positive — one wasted data-block read', 'past-last-block': 'past the last block: no read at all' }[r.outcome] ?? r.outcome),
-      el('ol', { class: 'stages small' }, ...r.stages.map((s) => el('li', { 'data-stage': s.stage, text: `${s.text}${s.bytes ? ` [${fmt(s.bytes)} bytes read]` : ''}` }))),
-    ];
-  }
-
-  async function claim6(key) {
-    await guarded(6, async (out, li) => {
-      const { summary: t, examples: ex } = await table();
-      const input = el('input', { type: 'text', id: 'claim6-key', class: 'mono', value: key ?? ex.present ?? '', 'aria-label': 'Key to look up in the sample table', spellcheck: 'false' });
-      const result = el('div', { 'aria-live': 'polite' });
-      const go = async (k) => {
-        input.value = k;
-        const r = await call('teach.read', { key: k });
-        result.replaceChildren(...readView(r));
-        li.dataset.outcome = r.outcome;
-      };
-      const pick = (label, k) => (k ? el('button', { type: 'button', class: 'small', 'data-key': k, text: `${label}: ${k}` }) : '');
-      const buttons = el('div', { class: 'row wrap' }, pick('present', ex.present), pick('absent, stopped by the filter', ex.skipped), pick('absent, a false positive', ex.falsePositive));
-      buttons.addEventListener('click', (ev) => {
-        const k = ev.target.closest('button')?.dataset.key;
-        if (k) go(k).catch((e) => result.replaceChildren(el('p', { class: 'calc-error', text: e.message })));
-      });
-      const form = el('form', { class: 'row wrap', autocomplete: 'off' }, el('label', { for: 'claim6-key', text: 'Key' }), input, el('button', { type: 'submit', text: 'Look up' }));
-      form.addEventListener('submit', (ev) => {
-        ev.preventDefault();
-        go(input.value).catch((e) => result.replaceChildren(el('p', { class: 'calc-error', text: e.message })));
-      });
-      out.replaceChildren(
-        el('p', { class: 'small', text: `The bundled table (LevelDB 1.22, written by plyvel): ${fmt(t.fileSize)} bytes, ${t.dataBlocks} data blocks, ${t.filters} filters of 2^${t.baseLg} = ${fmt(2 ** t.baseLg)} bytes of block offsets each, all in one ${fmt(t.filterBlockBytes)}-byte filter block; index block ${fmt(t.indexBytes)} bytes. Both are read once when the table is opened and stay in LevelDB's table cache.` }),
-        el('p', { class: 'small', text: 'The real order is index → filter → data block: the filter is chosen by the data block’s offset, which only the index knows.' }),
-        buttons,
-        form,
-        result,
-      );
-      await go(input.value);
-      li.dataset.answer = 'shown';
-    });
-  }
-
-  async function claim7() {
-    await guarded(7, async (out, li) => {
-      const { examples: ex } = await table();
-      const lo = el('input', { type: 'text', id: 'claim7-lo', class: 'mono', value: 'key00100', 'aria-label': 'Range start', spellcheck: 'false' });
-      const hi = el('input', { type: 'text', id: 'claim7-hi', class: 'mono', value: 'key00140', 'aria-label': 'Range end', spellcheck: 'false' });
-      const result = el('div', { 'aria-live': 'polite' });
-      const scan = async () => {
-        const r = await call('teach.range', { lo: lo.value, hi: hi.value });
-        result.replaceChildren(
-          el('p', { class: 'small', 'data-testid': 'claim-7-scan', 'data-blocks': r.blocks.length, 'data-keys': r.keysInRange, 'data-filter-probes': r.filterProbes }, `[${r.lo}, ${r.hi}]: blocks ${r.blocks.map((b) => `${b.index} (${b.keysInRange} keys)`).join(', ') || 'none'}.`),
-          el('ul', { class: 'findings small' }, ...r.findings.map((f) => el('li', { text: f }))),
-        );
-      };
-      const form = el('form', { class: 'row wrap', autocomplete: 'off' }, el('label', { for: 'claim7-lo', text: 'Scan from' }), lo, el('label', { for: 'claim7-hi', text: 'to' }), hi, el('button', { type: 'submit', text: 'Scan' }));
-      form.addEventListener('submit', (ev) => {
-        ev.preventDefault();
-        scan().catch((e) => result.replaceChildren(el('p', { class: 'calc-error', text: e.message })));
-      });
-      await scan();
-      // bits_per_key = 0, measured at this table's keys per filter (the core's count).
-      const d = await call('teach.claim', { claim: 7, windowKeys: ex.keysPerFilter });
-      out.replaceChildren(form, result, el('h4', { class: 'small', text: 'And bits_per_key = 0?' }), ...demoView(d, 'Claim 7: LevelDB filters at bits_per_key 0, 4 and 10'));
-      li.dataset.answer = d.answer;
-    });
-  }
-
-  async function claim10(victim = -1) {
-    await guarded(10, async (out, li) => {
-      const d = await call('teach.claim', { claim: 10, victim });
-      const rows = d.victimBits.map((b) => el('tr', {}, ...[fmt(b.bit), fmt(b.owners), String(b.counterBefore), String(b.counterAfter)].map((v) => el('td', { class: 'num', text: v }))));
-      const table = el(
-        'table',
-        { class: 'demo small', 'data-testid': 'claim-10-table' },
-        el('caption', { class: 'visually-hidden', text: `The bits of ${d.victim}` }),
-        el('thead', {}, el('tr', {}, ...['bit', 'keys that set it', 'counter before', 'counter after'].map((h) => el('th', { scope: 'col', text: h })))),
-        el('tbody', {}, ...rows),
-      );
-      out.replaceChildren(
-        el('p', { class: 'muted small', text: `${d.label}: n = ${fmt(d.n)}, m = ${fmt(d.m)}, k = ${d.k}. Removed: ${d.victim}.` }),
-        scroller(table, `The bits of ${d.victim}`),
-        el('p', { class: 'small', 'data-testid': 'claim-10-standard', 'data-false-negatives': d.standardFalseNegatives }, `Standard filter, bits cleared: ${fmt(d.standardFalseNegatives)} false negative${d.standardFalseNegatives === 1 ? '' : 's'}${d.standardExamples.length ? ` (${d.standardExamples.join(', ')}${d.standardFalseNegatives > d.standardExamples.length ? ', …' : ''})` : ''}.`),
-        el('p', { class: 'small', 'data-testid': 'claim-10-counting', 'data-false-negatives': d.countingFalseNegatives }, `Counting filter, counters decremented: ${fmt(d.countingFalseNegatives)} false negatives; the removed key now tests “${d.countingVictim}”.`),
-        el('ul', { class: 'findings small' }, ...d.findings.map((f) => el('li', { text: f }))),
-      );
-      li.dataset.answer = d.standardFalseNegatives > 0 && d.countingFalseNegatives === 0 ? 'holds' : 'depends';
-    });
-  }
-
-  async function claim12() {
-    await guarded(12, async (out, li) => {
-      $('teach-calc-block').scrollIntoView({ block: 'nearest' });
-      const s = await calc.fill({ n: 100_000_000, bitsPerKey: 10 });
-      if (!s) throw new Error($('calc-out').textContent);
-      const items = [
-        el('li', {}, `10 bits per key × ${fmt(s.n)} keys = ${fmt(s.m)} bits = ${fmt(s.bytes)} bytes: ${(s.bytes / 1e6).toFixed(1)} MB (${(s.bytes / 2 ** 20).toFixed(1)} MiB). At the best whole k, ${s.k}, p = ${pct(s.p)}.`),
-      ];
-      if (s.leveldbAtB) items.push(el('li', {}, `LevelDB at bits_per_key = 10 (k = ${s.leveldbAtB.k}): ${fmt(s.leveldbAtB.bitCount)} bits, p = ${pct(s.leveldbAtB.p)} — in real tables spread over one filter per 2 KiB window.`));
-      if (s.java) items.push(el('li', {}, `TsFile’s Java writer for the same p (clamped to ${s.java.errorRate}): ${fmt(s.java.bitCount)} bits = ${(s.java.bytes / 1e6).toFixed(1)} MB, k = ${s.java.k}.`));
-      if (state.file?.present && state.file.m) {
-        const f = state.file;
-        const at = f.itemsN ? await call('teach.formula', { items: f.itemsN, bitCount: f.m, k: f.k }) : null;
-        items.push(el('li', {}, `The open file: ${fmt(f.m)} bits = ${fmt(Math.ceil(f.m / 8))} bytes at most${at ? ` for ${fmt(f.itemsN)} paths — ${at.bitsPerKey.toFixed(2)} bits per path, p = ${pct(at.fpp)}` : ''}.`));
-      }
-      out.replaceChildren(el('ul', { class: 'findings small', 'data-testid': 'claim-12-size', 'data-bytes': s.bytes }, ...items), el('p', { class: 'small muted', text: 'The calculator above holds these numbers: change any of them.' }));
-      li.dataset.answer = Math.abs(s.bytes - 125e6) < 1 ? 'holds' : 'depends';
-    });
-  }
+  const lesson = {
+    file: null,
+    tableRead: null,
+    async table() {
+      this.tableRead ??= await call('teach.table', { url: new URL('samples/sample.ldb', document.baseURI).href });
+      return this.tableRead;
+    },
+  };
 
   for (const [n, text] of CLAIMS) {
     const out = el('div', { class: 'claim-out', 'aria-live': 'polite' });
@@ -239,10 +239,10 @@ export function createLesson(call, { step, calc, sandbox }) {
     if (n === 1) {
       button('Insert a key, step by step', () => claim1('insert'), 'claim-1-insert');
       button('Look up a key never added', () => claim1('query'), 'claim-1-query');
-    } else if (n === 6) button('Show me the read path', () => claim6(), 'claim-6-show');
-    else if (n === 7) button('Show me a range scan', () => claim7(), 'claim-7-show');
-    else if (n === 10) button('Show me a deletion', () => claim10(), 'claim-10-show');
-    else if (n === 12) button('Show me the size', () => claim12(), 'claim-12-show');
+    } else if (n === 6) button('Show me the read path', () => guarded(6, (out, li) => readPath(call, lesson, out, li)), 'claim-6-show');
+    else if (n === 7) button('Show me a range scan', () => guarded(7, (out, li) => rangeScan(call, lesson, out, li)), 'claim-7-show');
+    else if (n === 10) button('Show me a deletion', () => guarded(10, (out, li) => deletion(call, out, li, -1)), 'claim-10-show');
+    else if (n === 12) button('Show me the size', () => guarded(12, (out, li) => size(call, { calc, file: lesson.file }, out, li)), 'claim-12-show');
     else button('Show me', () => measured(n), `claim-${n}-show`);
     list.append(el('li', { id: `teach-claim-${n}`, 'data-testid': `teach-claim-${n}`, 'data-claim': String(n) }, el('p', { class: 'claim-text', text }), actions, out));
   }
@@ -250,7 +250,7 @@ export function createLesson(call, { step, calc, sandbox }) {
   return {
     /** The open file's facts (null: none); the demonstrations use it from their next run. */
     setFile(f) {
-      state.file = f;
+      lesson.file = f;
     },
     show: (n) => $(`teach-claim-${n}`)?.querySelector('button')?.click(),
   };

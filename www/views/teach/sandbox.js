@@ -1,141 +1,91 @@
 // The sandbox: a small filter (TsFile's fixed m and k, or LevelDB's geometry derived from
 // bits_per_key and the keys) whose bits flip as paths are added. The filter lives in the
-// worker (teach.sandbox*); this view sends the controls and draws the answers on a BitGrid.
-import { BitGrid } from '../../shared/bitgrid.js';
-import { $, el, onSchemeChange, reducedMotion, svg } from '../../shared/dom.js';
-import { fmt, pct, seedColor } from '../../shared/format.js';
+// worker (teach.sandbox*); this view sends the controls and draws the answers (its bits:
+// sandbox-grid.js).
+import { $, el, svg } from '../../shared/dom.js';
+import { fmt, pct } from '../../shared/format.js';
 import { drawCurve } from './curve.js';
+import { createSandboxGrid } from './sandbox-grid.js';
 
-const FLASH_MS = 1600;
 const slider = (id) => Number($(id).value);
-const label = (p, j) => (p.seed != null ? `seed ${p.seed}` : `probe ${j + 1}`);
 
-/** `call(op, args)` reaches the worker. Returns `start()`, which shows the demo filter. */
+/** The facts beside the grid for the worker's view `v`: planned, now, the measured fill. */
+function facts(v, isTs) {
+  const { plan, now } = v;
+  const bpk = slider('sb-bpk');
+  const planned = isTs
+    ? `n = ${fmt(plan.n)}, m = ${fmt(plan.m)}, k = ${plan.k}: formula FPP ${pct(plan.fpp)} · k* = ${plan.kStar.toFixed(2)} · ${plan.bitsPerKey.toFixed(2)} bits per path`
+    : `n = ${fmt(plan.n)} keys × ${bpk} bits_per_key → m = max(64, n·bpk) rounded to bytes = ${fmt(plan.m)}, k = floor(${bpk} × 69/100) = ${plan.k}: formula FPP ${pct(plan.fpp)}`;
+  return [
+    ['Planned', planned],
+    ['Now', `${fmt(v.n)} path${v.n === 1 ? '' : 's'} added into m = ${fmt(v.m)}, k = ${v.k}: formula FPP ${pct(now.fpp)}; expected fill ${pct(now.expectedFill)}`],
+    ['Measured fill', `${fmt(v.setBits)} of ${fmt(v.m)} bits set = ${pct(v.fill)} → fill^k = ${pct(v.fppFromFill)}`],
+  ];
+}
+
+/** Everything but the grid for the worker's view `v` in `mode`: the controls' read-outs, the facts, the curves, the overfill warning. */
+function renderView(v, mode) {
+  const isTs = mode === 'tsfile';
+  $('sb-m').disabled = !isTs;
+  $('sb-k').disabled = !isTs;
+  $('sb-size').disabled = !isTs;
+  $('sb-bpk-row').hidden = isTs;
+  $('sb-n-out').value = fmt(v.plan.n);
+  $('sb-m-out').value = isTs ? fmt(slider('sb-m')) : `${fmt(v.m)} (derived)`;
+  $('sb-k-out').value = isTs ? String(slider('sb-k')) : `${v.plan.k} (derived)`;
+  $('sb-bpk-out').value = String(slider('sb-bpk'));
+  $('sb-facts').replaceChildren(...facts(v, isTs).flatMap(([dt, dd], i) => [el('dt', { text: dt }), el('dd', { text: dd, 'data-testid': ['sb-planned', 'sb-now', 'sb-fill'][i] })]));
+  const ds = $('teach-sandbox').dataset;
+  Object.assign(ds, { m: String(v.m), k: String(v.k), set: String(v.setBits), n: String(v.n) });
+  delete ds.measured;
+  $('sb-measure-out').textContent = '';
+  drawCurve($('sb-curve'), v.curve, { kCap: isTs ? 8 : null });
+  const over = $('sb-overfill');
+  over.hidden = !v.overfill?.warning;
+  over.textContent = v.overfill?.warning ?? '';
+  ds.overfilled = v.overfill?.warning ? 'true' : 'false';
+  $('sb-growth').toggleAttribute('hidden', !v.overfill); // an SVG element has no .hidden
+  if (v.overfill) drawGrowth($('sb-growth'), v.overfill);
+  $('sb-curve-note').textContent = v.n ? `Curve for the ${fmt(v.n)} added path${v.n === 1 ? '' : 's'} in m = ${fmt(v.m)} bits.` : `Curve for the planned n = ${fmt(v.plan.n)} in m = ${fmt(v.plan.m)} bits (nothing added yet).`;
+}
+
+/** The log line after teach.sandboxAdd's answer `r` (`probes`: flashed). */
+function addedLog(r, probes) {
+  if (r.added.length !== 1) return `Added ${fmt(r.added.length)} paths; the last, ${r.last}, set bits ${probes.map((p) => p.bit).join(', ')}.`;
+  const flipped = probes.filter((p) => p.flipped).length;
+  const known = probes.length && probes[0].flipped != null;
+  const each = probes.map((p) => `${p.label} → bit ${p.bit}${p.flipped === true ? ' (flipped 0→1)' : p.flipped === false ? ' (already set)' : ''}`).join(', ');
+  return `Added ${r.last}: ${each}.${known ? ` ${flipped} of ${probes.length} bits flipped.` : r.rebuilt ? ' The filter grew (m = max(64, n × bits_per_key)), so LevelDB rebuilt it and every key’s bits moved.' : ''}`;
+}
+
+/** The verdict and log line after teach.sandboxTest's answer `r`. */
+function showTested(r, probes) {
+  const v = $('sb-verdict');
+  v.className = `verdict ${r.verdict}`;
+  v.textContent = r.verdict === 'absent' ? 'definitely absent' : r.added ? 'maybe present (it was added)' : 'maybe present — a false positive';
+  v.dataset.verdict = r.verdict;
+  $('sb-log').textContent = `Tested ${r.path}: ${probes.map((p) => `${p.label} → bit ${p.bit} ${p.set ? 'set' : 'clear'}`).join(', ')}.${r.verdict === 'absent' ? ' A clear bit proves it was never added.' : r.added ? '' : ' Every probed bit was set by other paths.'}`;
+}
+
+/** `call(op, args)` reaches the worker. Returns `{start(), controls(), highlight(list), add(path), plannedN(), mode()}`; start() shows the demo filter. */
 export function createSandbox(call) {
-  const box = { mode: 'tsfile', view: null, flash: null, cursor: -1, cell: 12 };
-  const canvas = $('sb-grid');
-  const grid = new BitGrid(canvas);
-
+  const box = { mode: 'tsfile', view: null };
+  const grid = createSandboxGrid(call, box);
   const controls = () => ({ mode: box.mode, m: slider('sb-m'), k: slider('sb-k'), bitsPerKey: slider('sb-bpk'), plannedN: slider('sb-n') });
   const op = async (name, args = {}) => {
     const r = await call(name, { ...args, controls: controls() });
     box.view = r.view;
     return r;
   };
-
   function render() {
-    const v = box.view;
-    const isTs = box.mode === 'tsfile';
-    $('sb-m').disabled = !isTs;
-    $('sb-k').disabled = !isTs;
-    $('sb-size').disabled = !isTs;
-    $('sb-bpk-row').hidden = isTs;
-    const bpk = slider('sb-bpk');
-    const { plan, now } = v;
-    $('sb-n-out').value = fmt(plan.n);
-    $('sb-m-out').value = isTs ? fmt(slider('sb-m')) : `${fmt(v.m)} (derived)`;
-    $('sb-k-out').value = isTs ? String(slider('sb-k')) : `${plan.k} (derived)`;
-    $('sb-bpk-out').value = String(bpk);
-    const planned = isTs
-      ? `n = ${fmt(plan.n)}, m = ${fmt(plan.m)}, k = ${plan.k}: formula FPP ${pct(plan.fpp)} · k* = ${plan.kStar.toFixed(2)} · ${plan.bitsPerKey.toFixed(2)} bits per path`
-      : `n = ${fmt(plan.n)} keys × ${bpk} bits_per_key → m = max(64, n·bpk) rounded to bytes = ${fmt(plan.m)}, k = floor(${bpk} × 69/100) = ${plan.k}: formula FPP ${pct(plan.fpp)}`;
-    const facts = [
-      ['Planned', planned],
-      ['Now', `${fmt(v.n)} path${v.n === 1 ? '' : 's'} added into m = ${fmt(v.m)}, k = ${v.k}: formula FPP ${pct(now.fpp)}; expected fill ${pct(now.expectedFill)}`],
-      ['Measured fill', `${fmt(v.setBits)} of ${fmt(v.m)} bits set = ${pct(v.fill)} → fill^k = ${pct(v.fppFromFill)}`],
-    ];
-    $('sb-facts').replaceChildren(...facts.flatMap(([dt, dd], i) => [el('dt', { text: dt }), el('dd', { text: dd, 'data-testid': ['sb-planned', 'sb-now', 'sb-fill'][i] })]));
-    const ds = $('teach-sandbox').dataset;
-    Object.assign(ds, { m: String(v.m), k: String(v.k), set: String(v.setBits), n: String(v.n) });
-    delete ds.measured;
-    $('sb-measure-out').textContent = '';
-    drawCurve($('sb-curve'), v.curve, { kCap: isTs ? 8 : null });
-    const over = $('sb-overfill');
-    over.hidden = !v.overfill?.warning;
-    over.textContent = v.overfill?.warning ?? '';
-    ds.overfilled = v.overfill?.warning ? 'true' : 'false';
-    $('sb-growth').toggleAttribute('hidden', !v.overfill); // an SVG element has no .hidden
-    if (v.overfill) drawGrowth($('sb-growth'), v.overfill);
-    $('sb-curve-note').textContent = v.n ? `Curve for the ${fmt(v.n)} added path${v.n === 1 ? '' : 's'} in m = ${fmt(v.m)} bits.` : `Curve for the planned n = ${fmt(plan.n)} in m = ${fmt(plan.m)} bits (nothing added yet).`;
-    if (box.cursor >= v.m) box.cursor = v.m - 1;
-    drawGrid();
-  }
-
-  // The grid: about twice as wide as tall, 16–128 columns (a power of two), cells of 2–22 px.
-  function layout() {
-    const width = Math.max(200, Math.floor(canvas.parentElement.clientWidth || 480));
-    const m = Math.max(1, box.view.m);
-    let cols = Math.max(16, Math.min(2 ** Math.ceil(Math.log2(Math.sqrt(m * 2))), 128));
-    let cell = Math.floor(width / cols);
-    while (cell < 4 && cols > 16) {
-      cols /= 2;
-      cell = Math.floor(width / cols);
-    }
-    box.cell = Math.max(2, Math.min(cell, 22));
-    grid.setBits(box.view.bits, box.view.m, cols);
-    grid.layoutCells(cols, box.cell);
-    canvas.dataset.cols = String(cols);
-  }
-
-  let raf = 0;
-  function drawGrid() {
-    if (!box.view) return;
-    layout();
-    const fl = box.flash;
-    let again = false;
-    grid.highlights = [];
-    if (fl?.kind === 'step') {
-      grid.highlights = fl.probes.map((p) => ({ bit: p.bit, color: p.color, set: p.set, fill: p.set ? 0.85 : 0, grow: 0 }));
-    } else if (fl) {
-      const age = performance.now() - fl.t0;
-      const still = reducedMotion.matches || age > FLASH_MS;
-      const t = still ? 1 : age / FLASH_MS;
-      again = !still;
-      // a pulse: the seed colour fills the cell, then settles into a ring around it
-      grid.highlights = fl.probes.map((p) => ({
-        bit: p.bit,
-        color: p.color,
-        set: fl.kind === 'test' ? p.set : true,
-        fill: still ? (p.flipped === false || p.set === false ? 0 : 0.85) : 1 - 0.15 * t,
-        grow: still ? 0 : (1 - t) * box.cell * 0.8,
-      }));
-    }
-    grid.cursor = box.cursor >= 0 && document.activeElement === canvas ? box.cursor : null;
+    renderView(box.view, box.mode);
     grid.draw();
-    canvas.setAttribute('aria-label', `Sandbox bit vector: ${fmt(box.view.m)} bits in rows of ${grid.cols}. Arrow keys move a cursor; the line below reads the bit under it.`);
-    cancelAnimationFrame(raf);
-    if (again) raf = requestAnimationFrame(drawGrid);
-  }
-
-  let cellSeq = 0;
-  /** The bit's state at once (from the drawn bits), then which paths set it (from the worker). */
-  function describeCell(bit) {
-    if (!box.view || bit < 0 || bit >= box.view.m) return;
-    const on = (box.view.bits[bit >> 3] >> (bit & 7)) & 1;
-    const head = `bit ${fmt(bit)}: ${on ? 'set' : 'clear'}`;
-    $('sb-cell').textContent = head;
-    const mine = ++cellSeq;
-    call('teach.sandboxOwners', { bit }).then((r) => {
-      if (mine !== cellSeq || !r.total) return;
-      $('sb-cell').textContent = `${head} · set by ${r.paths.join(', ')}${r.total > r.paths.length ? ` (+${r.total - r.paths.length})` : ''}`;
-    });
-  }
-
-  function flash(kind, probes, path) {
-    box.flash = { kind, path, t0: performance.now(), probes: probes.map((p, j) => ({ ...p, color: seedColor(j), label: label(p, j) })) };
-    return box.flash.probes;
   }
 
   async function addPaths(paths, random = 0) {
     const r = await op('teach.sandboxAdd', { paths, random });
     if (!r.added.length) return;
-    const probes = flash('add', r.probes, r.last);
-    const flipped = probes.filter((p) => p.flipped).length;
-    const known = probes.length && probes[0].flipped != null;
-    $('sb-log').textContent =
-      r.added.length === 1
-        ? `Added ${r.last}: ${probes.map((p) => `${p.label} → bit ${p.bit}${p.flipped === true ? ' (flipped 0→1)' : p.flipped === false ? ' (already set)' : ''}`).join(', ')}.${known ? ` ${flipped} of ${probes.length} bits flipped.` : r.rebuilt ? ' The filter grew (m = max(64, n × bits_per_key)), so LevelDB rebuilt it and every key’s bits moved.' : ''}`
-        : `Added ${fmt(r.added.length)} paths; the last, ${r.last}, set bits ${probes.map((p) => p.bit).join(', ')}.`;
+    $('sb-log').textContent = addedLog(r, grid.flash('add', r.probes));
     $('sb-verdict').textContent = '';
     render();
   }
@@ -143,12 +93,7 @@ export function createSandbox(call) {
   async function testPath(path) {
     if (!path.trim()) return;
     const r = await op('teach.sandboxTest', { path });
-    const probes = flash('test', r.probes, r.path);
-    const v = $('sb-verdict');
-    v.className = `verdict ${r.verdict}`;
-    v.textContent = r.verdict === 'absent' ? 'definitely absent' : r.added ? 'maybe present (it was added)' : 'maybe present — a false positive';
-    v.dataset.verdict = r.verdict;
-    $('sb-log').textContent = `Tested ${r.path}: ${probes.map((p) => `${p.label} → bit ${p.bit} ${p.set ? 'set' : 'clear'}`).join(', ')}.${r.verdict === 'absent' ? ' A clear bit proves it was never added.' : r.added ? '' : ' Every probed bit was set by other paths.'}`;
+    showTested(r, grid.flash('test', r.probes));
     render();
   }
 
@@ -164,102 +109,63 @@ export function createSandbox(call) {
 
   const refresh = async () => {
     await op('teach.sandboxView');
-    box.flash = null;
+    grid.flash(null);
     render();
   };
   const failed = (e) => ($('sb-log').textContent = `The sandbox could not run: ${e.message}`);
   const guard = (fn) => (...args) => fn(...args).catch(failed);
 
-  for (const id of ['sb-m', 'sb-k', 'sb-bpk', 'sb-n']) $(id).addEventListener('input', guard(refresh));
-  for (const r of document.querySelectorAll('input[name=sb-mode]')) {
-    r.addEventListener(
-      'change',
-      guard(async () => {
-        box.mode = document.querySelector('input[name=sb-mode]:checked').value;
-        $('teach-sandbox').dataset.mode = box.mode;
-        await refresh();
-        $('sb-log').textContent = box.mode === 'leveldb' ? 'LevelDB geometry: k and m follow bits_per_key and the number of keys; the filter is rebuilt over all keys, as LevelDB builds one per 2 KiB window.' : 'TsFile geometry: m and k are fixed; added paths fill the same bits.';
-      }),
-    );
-  }
-  $('sb-size').addEventListener(
-    'click',
-    guard(async () => {
-      const n = slider('sb-n');
-      const { bitCount: m, hashFunctionCount: k, errorRate } = await call('teach.javaSizing', { capacity: n });
-      $('sb-m').value = String(Math.min(Number($('sb-m').max), m));
-      $('sb-k').value = String(k);
-      await refresh();
-      $('sb-log').textContent = `Java's getEmptyBloomFilter(${errorRate}, ${fmt(n)}): m = ${fmt(m)}${m > Number($('sb-m').max) ? ` (capped at ${$('sb-m').max} here)` : ''}, k = ${k}.`;
-    }),
-  );
-  $('sb-form').addEventListener(
-    'submit',
-    guard(async (ev) => {
-      ev.preventDefault();
-      const v = $('sb-path').value;
-      if ((ev.submitter?.value ?? 'add') === 'test') await testPath(v);
-      else {
-        await addPaths(v.split(/\r?\n|,\s*/));
-        $('sb-path').select();
-      }
-    }),
-  );
-  $('sb-random').addEventListener('click', guard(() => addPaths([], 100)));
-  $('sb-clear').addEventListener(
-    'click',
-    guard(async () => {
-      await op('teach.sandboxReset', { paths: [] });
-      box.flash = null;
-      $('sb-log').textContent = 'Cleared.';
-      $('sb-verdict').textContent = '';
-      delete $('sb-verdict').dataset.verdict;
-      render();
-    }),
-  );
-  $('sb-measure').addEventListener('click', guard(measure));
-  canvas.addEventListener('mousemove', (ev) => {
-    const b = grid.bitAtEvent(ev);
-    if (b != null) describeCell(b);
-  });
-  canvas.addEventListener('focus', () => {
-    if (box.cursor < 0) box.cursor = box.flash?.probes[0]?.bit ?? 0;
-    describeCell(box.cursor);
-    drawGrid();
-  });
-  canvas.addEventListener('blur', drawGrid);
-  canvas.addEventListener('keydown', (ev) => {
-    const d = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -grid.cols, ArrowDown: grid.cols, Home: -Infinity, End: Infinity }[ev.key];
-    if (d === undefined || !box.view) return;
-    ev.preventDefault();
-    box.cursor = Math.max(0, Math.min(box.view.m - 1, (box.cursor < 0 ? 0 : box.cursor) + d));
-    describeCell(box.cursor);
-    drawGrid();
-  });
-  new ResizeObserver(() => drawGrid()).observe(canvas.parentElement);
-  onSchemeChange(() => {
-    grid.theme();
-    drawGrid();
-  });
-
-  /** The first view: the worker starts the sandbox with a small demo filter. */
-  async function start() {
+  async function setMode() {
+    box.mode = document.querySelector('input[name=sb-mode]:checked').value;
     $('teach-sandbox').dataset.mode = box.mode;
-    const r = await op('teach.sandboxView');
-    if (r.demo) $('sb-log').textContent = `A demo filter with ${r.demo.length} paths (${r.demo[0]} … ${r.demo[r.demo.length - 1]}): add your own, test one, hover a bit to see who set it, or Clear to start empty.`;
+    await refresh();
+    $('sb-log').textContent = box.mode === 'leveldb' ? 'LevelDB geometry: k and m follow bits_per_key and the number of keys; the filter is rebuilt over all keys, as LevelDB builds one per 2 KiB window.' : 'TsFile geometry: m and k are fixed; added paths fill the same bits.';
+  }
+
+  async function javaSize() {
+    const n = slider('sb-n');
+    const { bitCount: m, hashFunctionCount: k, errorRate } = await call('teach.javaSizing', { capacity: n });
+    $('sb-m').value = String(Math.min(Number($('sb-m').max), m));
+    $('sb-k').value = String(k);
+    await refresh();
+    $('sb-log').textContent = `Java's getEmptyBloomFilter(${errorRate}, ${fmt(n)}): m = ${fmt(m)}${m > Number($('sb-m').max) ? ` (capped at ${$('sb-m').max} here)` : ''}, k = ${k}.`;
+  }
+
+  async function submit(ev) {
+    ev.preventDefault();
+    const v = $('sb-path').value;
+    if ((ev.submitter?.value ?? 'add') === 'test') return testPath(v);
+    await addPaths(v.split(/\r?\n|,\s*/));
+    $('sb-path').select();
+  }
+
+  async function clear() {
+    await op('teach.sandboxReset', { paths: [] });
+    grid.flash(null);
+    $('sb-log').textContent = 'Cleared.';
+    $('sb-verdict').textContent = '';
+    delete $('sb-verdict').dataset.verdict;
     render();
   }
 
-  /** Rings on the grid for the step-through: `[{bit, color, set}]` (empty: none). */
-  function highlight(list) {
-    box.flash = list.length ? { kind: 'step', t0: 0, probes: list } : box.flash?.kind === 'step' ? null : box.flash;
-    drawGrid();
-  }
+  for (const id of ['sb-m', 'sb-k', 'sb-bpk', 'sb-n']) $(id).addEventListener('input', guard(refresh));
+  for (const r of document.querySelectorAll('input[name=sb-mode]')) r.addEventListener('change', guard(setMode));
+  $('sb-size').addEventListener('click', guard(javaSize));
+  $('sb-form').addEventListener('submit', guard(submit));
+  $('sb-random').addEventListener('click', guard(() => addPaths([], 100)));
+  $('sb-clear').addEventListener('click', guard(clear));
+  $('sb-measure').addEventListener('click', guard(measure));
 
   return {
-    start,
+    /** The first view: the worker starts the sandbox with a small demo filter. */
+    async start() {
+      $('teach-sandbox').dataset.mode = box.mode;
+      const r = await op('teach.sandboxView');
+      if (r.demo) $('sb-log').textContent = `A demo filter with ${r.demo.length} paths (${r.demo[0]} … ${r.demo[r.demo.length - 1]}): add your own, test one, hover a bit to see who set it, or Clear to start empty.`;
+      render();
+    },
     controls,
-    highlight,
+    highlight: grid.highlight,
     /** Adds one path (as the Add button does). */
     add: (path) => addPaths([path]).catch(failed),
     /** The sandbox's planned n (its design n). */

@@ -8,6 +8,49 @@ import { fmt, hex, seedColor } from '../../shared/format.js';
 // Seconds per step at each speed setting (1 slow … 5 fast).
 const SPEEDS = [2, 1.2, 0.7, 0.4, 0.2];
 
+/** The last cursor position: past the stopping step of an absent lookup, else past every step. */
+const maxCursor = (t) => (t.stoppedAt != null ? t.stoppedAt + 1 : t.steps.length);
+
+/** The key line: the path's bytes and how the scheme turns them into k bits. */
+function keyLine(t) {
+  const bytes = t.key;
+  const shown = bytes.length > 48 ? `${bytes.slice(0, 48).map(hex).join(' ')} …` : bytes.map(hex).join(' ');
+  const parts = [`${t.path}: ${fmt(bytes.length)} bytes in ${t.charset} — ${shown}.`];
+  if (t.scheme === 'tsfile') {
+    const full = Math.floor(bytes.length / 16);
+    parts.push(` Murmur128 reads ${full} full 16-byte block${full === 1 ? '' : 's'} and a tail of ${t.tailLen} byte${t.tailLen === 1 ? '' : 's'} (${t.variant} tail); each of the k = ${t.k} seeds gives one hash32, and |hash32| mod m = ${fmt(t.m)} picks a bit.`);
+  } else {
+    parts.push(` BloomHash(key) = ${t.leveldbHash}; δ = h rotated right by 17 = ${t.leveldbDelta}; probe j is h + j·δ (mod 2³²), mod m = ${fmt(t.m)}, for j = 0 … ${t.k - 1}.`);
+  }
+  return parts.join('');
+}
+
+/** The steps revealed up to `cursor` (at the end, the hashes an early stop left uncomputed too). */
+function stepItems(t, cursor, done) {
+  return t.steps.flatMap((s, j) => {
+    if (!(j < cursor || (done && s.action === 'not-computed'))) return [];
+    const sw = el('span', { class: 'swatch', 'aria-hidden': 'true' });
+    sw.style.background = seedColor(j);
+    const attrs = { class: `st-step ${s.action}${j === cursor - 1 ? ' current' : ''}`, 'data-testid': 'st-step', 'data-index': String(s.index), 'data-seed': s.seed ?? '', 'data-hash': s.hash ?? '', 'data-bit': s.bit ?? '', 'data-action': s.action };
+    return [el('li', attrs, sw, ' ', s.text)];
+  });
+}
+
+/** The line under the steps: where the cursor is, or the trace's summary at the end. */
+function summaryText(t, cursor, max, done) {
+  let summary = done ? t.summary : cursor === 0 ? 'Press Next (or Play) to compute the first hash.' : `Step ${cursor} of ${max}.`;
+  if (done && t.op === 'insert' && t.target === 'file') summary += ' (A preview: the file is not changed — a TsFile’s filter is written once, when the file is closed.)';
+  if (done && t.op === 'query' && t.target === 'file' && t.listed) summary += ' The file’s index lists this path.';
+  return summary;
+}
+
+/** The file target enabled for the open file `f` (null: none), and its first 500 series offered for the path box. */
+function offerFile(f) {
+  $('st-target').querySelector('option[value=file]').disabled = !f;
+  if (!f && $('st-target').value === 'file') $('st-target').value = 'sandbox';
+  $('st-series').replaceChildren(...(f ? f.series.slice(0, 500).map((p) => el('option', { value: p })) : []));
+}
+
 /**
  * `call(op, args)` reaches the worker; `sandbox` is the sandbox view (its `controls()`,
  * `highlight(probes)` and `add(path)`). Returns `{run(action, path?, target?), setFile(facts)}`.
@@ -16,26 +59,10 @@ export function createStep(call, sandbox) {
   const st = { trace: null, cursor: 0, timer: 0, seq: 0, file: null };
   const box = $('teach-step');
 
-  /** The last cursor position: past the stopping step of an absent lookup, else past every step. */
-  const maxCursor = (t) => (t.stoppedAt != null ? t.stoppedAt + 1 : t.steps.length);
-
   function stop() {
     clearInterval(st.timer);
     st.timer = 0;
     $('st-play').textContent = 'Play';
-  }
-
-  function keyLine(t) {
-    const bytes = t.key;
-    const shown = bytes.length > 48 ? `${bytes.slice(0, 48).map(hex).join(' ')} …` : bytes.map(hex).join(' ');
-    const parts = [`${t.path}: ${fmt(bytes.length)} bytes in ${t.charset} — ${shown}.`];
-    if (t.scheme === 'tsfile') {
-      const full = Math.floor(bytes.length / 16);
-      parts.push(` Murmur128 reads ${full} full 16-byte block${full === 1 ? '' : 's'} and a tail of ${t.tailLen} byte${t.tailLen === 1 ? '' : 's'} (${t.variant} tail); each of the k = ${t.k} seeds gives one hash32, and |hash32| mod m = ${fmt(t.m)} picks a bit.`);
-    } else {
-      parts.push(` BloomHash(key) = ${t.leveldbHash}; δ = h rotated right by 17 = ${t.leveldbDelta}; probe j is h + j·δ (mod 2³²), mod m = ${fmt(t.m)}, for j = 0 … ${t.k - 1}.`);
-    }
-    return parts.join('');
   }
 
   function render() {
@@ -54,46 +81,11 @@ export function createStep(call, sandbox) {
     if (done && t.verdict) ds.verdict = t.verdict;
     else delete ds.verdict;
     $('st-key').textContent = keyLine(t);
-    const items = [];
-    t.steps.forEach((s, j) => {
-      const shown = j < st.cursor || (done && s.action === 'not-computed');
-      if (!shown) return;
-      const sw = el('span', { class: 'swatch', 'aria-hidden': 'true' });
-      sw.style.background = seedColor(j);
-      items.push(
-        el(
-          'li',
-          {
-            class: `st-step ${s.action}${j === st.cursor - 1 ? ' current' : ''}`,
-            'data-testid': 'st-step',
-            'data-index': String(s.index),
-            'data-seed': s.seed ?? '',
-            'data-hash': s.hash ?? '',
-            'data-bit': s.bit ?? '',
-            'data-action': s.action,
-          },
-          sw,
-          ' ',
-          s.text,
-        ),
-      );
-    });
-    $('st-steps').replaceChildren(...items);
-    let summary = done ? t.summary : st.cursor === 0 ? 'Press Next (or Play) to compute the first hash.' : `Step ${st.cursor} of ${max}.`;
-    if (done && t.op === 'insert' && t.target === 'file') summary += ' (A preview: the file is not changed — a TsFile’s filter is written once, when the file is closed.)';
-    if (done && t.op === 'query' && t.target === 'file' && t.listed) summary += ' The file’s index lists this path.';
-    $('st-summary').textContent = summary;
-    const commit = $('st-commit');
-    commit.hidden = !(done && t.op === 'insert' && t.target === 'sandbox' && !t.added);
+    $('st-steps').replaceChildren(...stepItems(t, st.cursor, done));
+    $('st-summary').textContent = summaryText(t, st.cursor, max, done);
+    $('st-commit').hidden = !(done && t.op === 'insert' && t.target === 'sandbox' && !t.added);
     // The sandbox grid: a ring on every bit reached so far, filled where the bit is (now) 1.
-    if (t.target === 'sandbox') {
-      sandbox.highlight(
-        t.steps
-          .slice(0, st.cursor)
-          .filter((s) => s.bit != null)
-          .map((s) => ({ bit: s.bit, color: seedColor(s.index), set: t.op === 'insert' || s.wasSet })),
-      );
-    }
+    if (t.target === 'sandbox') sandbox.highlight(t.steps.slice(0, st.cursor).flatMap((s) => (s.bit == null ? [] : [{ bit: s.bit, color: seedColor(s.index), set: t.op === 'insert' || s.wasSet }])));
   }
 
   function move(d) {
@@ -169,18 +161,14 @@ export function createStep(call, sandbox) {
   /** The open file (null: none): enables the file target and lists its series for the path box. */
   function setFile(f) {
     st.file = f?.present ? f : null;
-    const opt = $('st-target').querySelector('option[value=file]');
-    opt.disabled = !st.file;
-    if (!st.file && $('st-target').value === 'file') $('st-target').value = 'sandbox';
-    $('st-series').replaceChildren(...(st.file ? st.file.series.slice(0, 500).map((p) => el('option', { value: p })) : []));
-    if (st.trace?.target === 'file') {
-      st.trace = null;
-      $('st-steps').replaceChildren();
-      $('st-key').textContent = '';
-      $('st-summary').textContent = '';
-      delete box.dataset.verdict;
-      render();
-    }
+    offerFile(st.file);
+    if (st.trace?.target !== 'file') return;
+    st.trace = null;
+    $('st-steps').replaceChildren();
+    $('st-key').textContent = '';
+    $('st-summary').textContent = '';
+    delete box.dataset.verdict;
+    render();
   }
   return { run, setFile, next: () => move(1), back: () => move(-1) };
 }

@@ -1,0 +1,56 @@
+// The Worker's open TsFile: the answers its ops give about it (js/worker.js holds one at a time,
+// or a synthetic filter: js/worker-synthetic.js, with the same members).
+import { openTsFile, writerHypothesis } from './web.js';
+import { plainError } from './errors.js';
+import { provenance, transferred } from './worker-provenance.js';
+
+const given = (o) => ({ variant: o.variant || undefined, charset: o.charset || undefined });
+
+/** Opens `blob`, shown as `name` (else the Blob's own). */
+export async function openFile(blob, name) {
+  const file = await openTsFile(blob);
+  name = name ?? blob?.name ?? null;
+  return {
+    info: () => ({
+      synthetic: false, name: file.name ?? name, size: file.size, version: file.version, metadata: file.metadata, bloom: file.bloomInfo(),
+      properties: file.properties, tableSchemas: file.tableSchemas, tableNames: file.tableNames, warnings: file.warnings,
+    }),
+    filter: () => file.bloomFilter,
+    // audit and series as TsFile's: an index that could not be read to its end rejects with its
+    // error; with `partial`, what was read comes back with the error (`indexError`).
+    async audit({ partial }) {
+      const indexError = await file.loadIndex();
+      // With the filter's facts as the index gives them (indexedItems, the formula's n).
+      return { audit: await file.audit({ partial }), indexError: plainError(indexError), bloom: file.bloomInfo() };
+    },
+    async series({ partial }) {
+      const indexError = await file.loadIndex();
+      const { series, timeColumns } = await file.listing({ partial });
+      return { series, timeColumns, indexError: plainError(indexError) };
+    },
+    async probe(path, options) {
+      await file.loadIndex();
+      return file.probe(path, given(options));
+    },
+    /** Before a batch: the verdicts follow the file's rules with its index read. */
+    prepare: () => file.loadIndex(),
+    /** `[{path, verdict}]`: the file's rules decide (probeMany), or each path probed with the override. */
+    verdicts(paths, options) {
+      if (!options.variant && !options.charset) return file.probeMany(paths);
+      return paths.map((path) => ({ path, verdict: file.probe(path, given(options)).verdict }));
+    },
+    /**
+     * Which indexed paths set each bit, under the writer's hash as the audit establishes it
+     * (Java if ambiguous). Paths are the series, then the time columns when they were inserted.
+     */
+    async provenance() {
+      await file.loadIndex();
+      const h = writerHypothesis(await file.audit());
+      // The writer's keys (its path join, its charset) come from the core, pre-encoded.
+      const { bytes, ends, seriesCount } = await file.writerKeys(h);
+      const p = provenance(file.bloomFilter, { bytes, ends }, { variant: h.variant });
+      return transferred(p, { count: ends.length, seriesCount, variant: h.variant, charset: h.charset, timeColumns: h.timeColumns, established: h.established });
+    },
+    close: () => file.close(),
+  };
+}

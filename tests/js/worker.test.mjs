@@ -1,0 +1,46 @@
+// The Worker's answers through its client, in-thread (Node has no module Worker): the synthetic
+// filter the page builds is probed under the soundness rule of a file's probes.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createWorker } from '../../js/worker-client.js';
+import '../../js/node.js'; // initialises the wasm the in-thread handler shares (Node's fetch reads no file: URL)
+
+const WORKER = new URL('../../js/worker.js', import.meta.url);
+
+/** The first of `candidates` whose default probe and whose `forced` probe answer `want` and `forcedWant`. */
+async function find(w, candidates, forced, want, forcedWant) {
+  for (const path of candidates) {
+    const built = await w.probe(path);
+    if (built.verdict !== want) continue;
+    const other = await w.call('probe', { path, ...forced });
+    if (other.probes.some((p) => !p.set) === (forcedWant === 'absent')) return { path, other };
+  }
+  throw new Error('no candidate path found');
+}
+
+test('a synthetic filter probed under another hash than it was built with never answers absent on those bits alone', async () => {
+  const w = createWorker(WORKER);
+  try {
+    const info = await w.synthetic({ capacity: 2000, items: 2000 });
+    assert.equal(info.synthetic, true);
+    // Non-ASCII tails: the tail variants and the charsets hash them differently.
+    const candidates = Array.from({ length: 4000 }, (_, i) => `root.x.d${i}.温度`);
+    for (const forced of [{ variant: 'zero-extended' }, { charset: 'GBK' }]) {
+      // The filter was built with the default hash (Java, UTF-8): its bits all set there, a bit clear under the forced hash.
+      const { path, other } = await find(w, candidates, forced, 'maybe', 'absent');
+      assert.equal(other.verdict, 'maybe', `${JSON.stringify(forced)} ${path}: the build hash says maybe, so the forced one cannot say absent`);
+      assert.equal(other.confirmed, false);
+      assert.ok(other.probes.some((p) => !p.set), 'the shown probes are the forced hash’s');
+      assert.deepEqual(other.others.map((o) => [o.variant, o.charset, o.verdict]), [['java', 'UTF-8', 'maybe']]);
+      assert.match(other.reason, /built/);
+    }
+    // Under the build hash a clear bit is sound: absent, confirmed, and nothing else consulted.
+    const { path } = await find(w, candidates, {}, 'absent', 'absent');
+    const r = await w.probe(path);
+    assert.equal(r.verdict, 'absent');
+    assert.equal(r.confirmed, true);
+    assert.deepEqual(r.others, []);
+  } finally {
+    w.terminate();
+  }
+});

@@ -1,0 +1,153 @@
+// The folder view's table: one row per scanned file in a virtualised list, sortable by any
+// column (a verdict column per path), filtered by name, error kind or what a row says.
+import { $, el } from '../shared/dom.js';
+import { auditLabel, fmt, pct } from '../shared/format.js';
+import { VirtualList } from '../shared/vlist.js';
+
+export const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const byNumber = (a, b) => a - b;
+const VERDICT_ORDER = { absent: 0, maybe: 1, unknown: 2 };
+const VERDICT_BADGE = { absent: 'muted', maybe: 'ok', unknown: 'info' };
+
+/**
+ * The order of two rows' values `a`, `b` for a sort in direction `dir` (1 or -1): missing
+ * values (null: a file that could not be read, a figure a file does not have) last both ways.
+ */
+function sortOrder(compare, a, b, dir) {
+  if (a == null || b == null) return a == null ? (b == null ? 0 : 1) : -1;
+  return dir * compare(a, b);
+}
+
+/** The columns: label, the row's value, how values compare. Verdict columns are added per path. */
+const COLUMNS = [
+  { key: 'file', label: 'File', value: (r) => r.file, compare: byText },
+  { key: 'size', label: 'Size (B)', value: (r) => r.size, compare: byNumber, num: true },
+  { key: 'm', label: 'm (bits)', value: (r) => r.bitCount, compare: byNumber, num: true },
+  { key: 'k', label: 'k', value: (r) => r.k, compare: byNumber, num: true },
+  { key: 'fill', label: 'Fill', value: (r) => r.fill, compare: byNumber, num: true },
+  { key: 'fpp', label: 'FPP', value: (r) => r.fpp, compare: byNumber, num: true },
+  { key: 'audit', label: 'Audit / error', value: (r) => (r.error ? `~${r.error.kind}` : auditText(r)), compare: byText },
+];
+
+/** A row's audit in the page's words (shared/format.js's one table), or null when the scan did not audit it. */
+function auditText(r) {
+  if (r.audit) return `${auditLabel(r.audit.status)}${r.audit.variant ? ` (${r.audit.variant})` : ''}`;
+  return r.hasFilter === false ? auditLabel('no_filter') : null;
+}
+
+/** Fills the list's `row` element with the page row `r`. */
+function renderRow(row, r) {
+  row.classList.add('fleet-cols');
+  row.dataset.file = r.file;
+  row.dataset.size = r.size ?? '';
+  row.dataset.errorKind = r.error?.kind ?? '';
+  row.dataset.verdicts = r.verdicts.join(' ');
+  row.dataset.fill = r.fill ?? '';
+  row.dataset.audit = auditText(r) ?? '';
+  const auditCell = r.error
+    ? el('span', { class: 'cell' }, el('span', { class: 'badge warn', text: r.error.kind, title: `${r.error.message}${r.error.offset != null ? ` (at byte ${r.error.offset})` : ''}` }))
+    : el('span', { class: 'cell', text: auditText(r) ?? '–' });
+  row.replaceChildren(
+    el('span', { class: 'cell path', text: r.file, title: r.file }),
+    el('span', { class: 'cell num', text: fmt(r.size) }),
+    el('span', { class: 'cell num', text: fmt(r.bitCount) }),
+    el('span', { class: 'cell num', text: fmt(r.k) }),
+    el('span', { class: 'cell num', text: pct(r.fill) }),
+    el('span', { class: 'cell num', text: pct(r.fpp) }),
+    auditCell,
+    ...r.verdicts.map((v) => el('span', { class: 'cell' }, el('span', { class: `badge ${VERDICT_BADGE[v] ?? 'warn'}`, text: v ?? 'unread' }))),
+  );
+}
+
+/** A column's header button, its sort state told to screen readers. */
+function headButton(c, sort) {
+  const state = sort.key === c.key ? (sort.dir > 0 ? 'ascending' : 'descending') : 'none';
+  const verdict = c.key.startsWith('v');
+  // A path is cut from its start (paths of one folder share their prefix): the
+  // isolated left-to-right run in a right-to-left box keeps its end in view.
+  const label = verdict ? el('span', { class: 'cut-start' }, el('bdi', { dir: 'ltr', text: c.label })) : c.label;
+  const title = verdict ? `Verdict for ${c.label}; click to sort` : `Sort by ${c.label.toLowerCase()}`;
+  return el(
+    'button',
+    { type: 'button', 'data-key': c.key, 'data-sort': state, title, class: c.num ? 'num' : null },
+    label,
+    el('span', { class: 'visually-hidden', text: state === 'none' ? '' : ` (sorted ${state})` }),
+  );
+}
+
+/** Whether row `r` passes the filter box (`needle`) and the "show" menu. */
+function matches(r, needle, show) {
+  if (show === 'error' && !r.error) return false;
+  if (show === 'skip' && !(r.verdicts.length && r.verdicts.every((v) => v === 'absent'))) return false;
+  if (show === 'hold' && !(r.verdicts.length && r.verdicts.some((v) => v === 'maybe' || v === 'unknown'))) return false;
+  if (!needle) return true;
+  return r.file.toLowerCase().includes(needle) || (r.error != null && r.error.kind.includes(needle));
+}
+
+/**
+ * The table over `t` (`{rows, paths}`, which the view replaces as scans go); `open(row)` on
+ * Enter or a click. Returns `{list, renderHead, applyView, focusFile(file), get shown, get sort}`.
+ */
+export function createFleetTable(t, open) {
+  let view = []; // indices into t.rows, filtered and sorted
+  let sort = { key: null, dir: 1 };
+  const list = new VirtualList($('fleet-rows'), {
+    rowHeight: 28,
+    label: 'Files of the folder; Enter opens the file in the inspector',
+    render: (i, row) => renderRow(row, t.rows[view[i]]),
+    onactivate: (i) => open(t.rows[view[i]]),
+  });
+  const columns = () => [
+    ...COLUMNS,
+    ...t.paths.map((p, j) => ({ key: `v${j}`, label: p, value: (r) => VERDICT_ORDER[r.verdicts[j]] ?? null, compare: byNumber })),
+  ];
+
+  function renderHead() {
+    $('fleet-head').replaceChildren(...columns().map((c) => headButton(c, sort)));
+    const verdictCols = t.paths.length ? `repeat(${t.paths.length}, 7em)` : '0';
+    $('fleet-head').style.setProperty('--fleet-verdicts', verdictCols);
+    $('fleet-rows').style.setProperty('--fleet-verdicts', verdictCols);
+  }
+
+  function applyView() {
+    const needle = $('fleet-filter').value.trim().toLowerCase();
+    const show = $('fleet-show').value;
+    view = [];
+    for (let i = 0; i < t.rows.length; i++) if (matches(t.rows[i], needle, show)) view.push(i);
+    const col = columns().find((c) => c.key === sort.key);
+    if (col) {
+      // Stable: ties keep arrival (walk) order.
+      const keys = t.rows.map(col.value);
+      view.sort((a, b) => sortOrder(col.compare, keys[a], keys[b], sort.dir) || a - b);
+    }
+    list.setCount(view.length);
+    $('fleet-shown').textContent = `${fmt(view.length)} of ${fmt(t.rows.length)} files shown`;
+  }
+
+  $('fleet-filter').addEventListener('input', applyView);
+  $('fleet-show').addEventListener('change', applyView);
+  $('fleet-head').addEventListener('click', (ev) => {
+    const key = ev.target.closest('button')?.dataset.key;
+    if (!key) return;
+    sort = sort.key === key ? { key, dir: -sort.dir } : { key, dir: 1 };
+    renderHead();
+    applyView();
+  });
+
+  return {
+    list,
+    renderHead,
+    applyView,
+    /** The row of `file` active (without scrolling the page), if it is shown. */
+    focusFile(file) {
+      const at = view.findIndex((i) => t.rows[i].file === file);
+      if (at >= 0 && list.active !== at) list.setActive(at, false);
+    },
+    get shown() {
+      return view.length;
+    },
+    get sort() {
+      return { ...sort };
+    },
+  };
+}
