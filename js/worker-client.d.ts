@@ -1,5 +1,5 @@
 // Types for worker-client.js: the main-thread promise wrapper around worker.js.
-import type { AuditResult, BloomInfo, Charset, FileProbeResult, PathInput, PropertyInfo, SeriesInfo, TableSchemaInfo, TsFileMetadataInfo, Variant } from './index.js';
+import type { AuditResult, BloomInfo, Charset, TsFileBloomError, FileProbeResult, PathInput, PropertyInfo, SeriesInfo, TableSchemaInfo, TsFileMetadataInfo, Variant } from './index.js';
 import type { PlainError, Provenance } from './worker.js';
 
 export interface WorkerProgress {
@@ -9,10 +9,10 @@ export interface WorkerProgress {
   total: number;
 }
 
-/** Rejections: an Error with the package's `kind` and `offset`, and the op that failed. */
-export interface WorkerError extends Error {
-  kind: string;
-  offset: number | null;
+export { TsFileBloomError } from './index.js';
+
+/** Rejections: the package's error, rebuilt on this side of the worker boundary, with the op that failed. */
+export interface WorkerError extends TsFileBloomError {
   op: string | null;
 }
 
