@@ -2,8 +2,9 @@
 //   new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
 // Messages in:  {id, op, ...args}        ops: open, info, bits, audit, series, probe, probeMany,
 //                                          provenance, synthetic, close, cancel
-// Messages out: {id, result} | {id, error: {kind, message, offset}} | {id, progress: {done, total}}
-// Errors cross the boundary as plain objects (structured clone drops `kind`/`offset` of Errors).
+// Messages out: {id, result} | {id, error: {kind, message, offset, …}} | {id, progress: {done, total}}
+// Errors cross the boundary as plain objects (structured clone drops `kind`/`offset` of Errors);
+// worker-client.js makes them TsFileBloomErrors again.
 // worker-client.js wraps this in promises. Importing this module outside a worker only
 // exports createHandler() (used as an in-thread fallback) and installs nothing.
 
@@ -11,10 +12,14 @@
 // once: messages that arrive while a module worker is still in a top-level await are lost.
 import init, { openTsFile, BloomFilter, SEEDS, writerHypothesis, isMultiByte, loadCharsets } from './web.js';
 import { scanOps } from './worker-scan.js';
-import { plainError } from './errors.js';
+import { invalidArgument, plainError, TsFileBloomError, wireError } from './errors.js';
 import { DEFAULT_HASH } from './core-tables.js';
 
 export { plainError };
+
+const throwNoFile = () => {
+  throw invalidArgument('this', 'no file is open: open one (or make a synthetic filter) first');
+};
 
 let wasmReady = null;
 /** Instantiates the wasm once (idempotent; safe to call from the main thread too). */
@@ -86,11 +91,9 @@ export function createHandler(extraOps = {}) {
   let name = null;
   const cancelled = new Set();
 
-  const filterOf = () => {
-    if (synthetic) return synthetic.filter;
-    if (!file) throw Object.assign(new Error('no file is open'), { kind: 'invalid_argument', offset: 0 });
-    return file.bloomFilter;
-  };
+  // An op on the open file without one is the caller's mistake, like a closed TsFile's.
+  const opened = () => file ?? throwNoFile();
+  const filterOf = () => synthetic?.filter ?? opened().bloomFilter;
 
   async function closeCurrent() {
     const f = file;
@@ -133,7 +136,7 @@ export function createHandler(extraOps = {}) {
       return info();
     },
     info() {
-      if (!file && !synthetic) throw Object.assign(new Error('no file is open'), { kind: 'invalid_argument', offset: 0 });
+      if (!synthetic) opened();
       return info();
     },
     /** `{bitCount, hashFunctionCount, bits: Uint8Array}` (transferred), or null without a filter. */
@@ -147,7 +150,7 @@ export function createHandler(extraOps = {}) {
     // error; with `partial`, what was read comes back with the error (`indexError`).
     async audit({ partial = false }) {
       if (synthetic) return { audit: null, indexError: null, synthetic: true };
-      const indexError = await file.loadIndex();
+      const indexError = await opened().loadIndex();
       // With the filter's facts as the index gives them (indexedItems, the formula's n).
       return { audit: await file.audit({ partial }), indexError: plainError(indexError), bloom: file.bloomInfo() };
     },
@@ -158,7 +161,7 @@ export function createHandler(extraOps = {}) {
         }));
         return { series, timeColumns: [], indexError: null, synthetic: true };
       }
-      const indexError = await file.loadIndex();
+      const indexError = await opened().loadIndex();
       const { series, timeColumns } = await file.listing({ partial });
       return { series, timeColumns, indexError: plainError(indexError) };
     },
@@ -174,7 +177,7 @@ export function createHandler(extraOps = {}) {
           indexed: null, probes: r.probes, others: [],
         };
       }
-      await file.loadIndex();
+      await opened().loadIndex();
       return file.probe(path, { variant: variant || undefined, charset: charset || undefined });
     },
     /**
@@ -183,13 +186,13 @@ export function createHandler(extraOps = {}) {
      * probed with that override (TsFile.probe), the verdict still following the file's rules.
      */
     async probeMany({ id, paths, variant, charset }, progress) {
-      if (!Array.isArray(paths)) throw Object.assign(new TypeError('paths must be an array'), { kind: 'invalid_argument', offset: 0 });
-      if (file) await file.loadIndex();
+      if (!Array.isArray(paths)) throw invalidArgument('paths', 'paths must be an array');
+      if (!synthetic) await opened().loadIndex();
       const out = new Array(paths.length);
       for (let start = 0; start < paths.length; start += CHUNK) {
         if (cancelled.has(id)) {
           cancelled.delete(id);
-          throw Object.assign(new Error(`cancelled after ${start} of ${paths.length} paths`), { kind: 'cancelled', offset: start });
+          throw new TsFileBloomError('cancelled', `cancelled after ${start} of ${paths.length} paths`);
         }
         const part = paths.slice(start, start + CHUNK);
         let res;
@@ -261,7 +264,7 @@ export function createHandler(extraOps = {}) {
     const { id, op } = msg ?? {};
     const fn = Object.hasOwn(ops, op) ? ops[op] : null;
     if (!fn) {
-      post({ id, error: { kind: 'invalid_argument', message: `unknown op ${JSON.stringify(op)}`, offset: null } });
+      post({ id, error: wireError(invalidArgument('op', `unknown op ${JSON.stringify(op)}`)) });
       return;
     }
     try {
@@ -272,7 +275,7 @@ export function createHandler(extraOps = {}) {
       if (out && typeof out === 'object' && 'transfer' in out && 'value' in out) post({ id, result: out.value }, out.transfer);
       else post({ id, result: out });
     } catch (e) {
-      post({ id, error: plainError(e) });
+      post({ id, error: wireError(e) });
     }
   };
 }
