@@ -159,7 +159,7 @@ export class TsFileBloomError extends Error {
   status?: number | null;
   /** A local file (or 'stdin'): an io or changed error's, a manifest's, a CLI list's. */
   path?: string;
-  /** Kind 'manifest', reason 'corrupt' from a check: the field that failed it. */
+  /** Kind 'manifest', reason 'corrupt' from a check rather than a checksum: the field that failed it ('verdicts', 'targets', …). */
   field?: string;
   /** A CLI list file's line number. */
   line?: number;
@@ -655,24 +655,6 @@ export interface OpenOptions {
   maxIndexBytes?: number;
 }
 
-/**
- * An error of a remote source: `reason` names the cause, `url` the file — a URL with its secrets
- * (a presigned URL's signature, credential and token; a password) shown as REDACTED, as in the message.
- */
-export interface RemoteError extends TsFileBloomError {
-  kind: 'io' | 'changed' | 'cancelled';
-  reason: IoReason;
-  url: string;
-  status: number | null;
-}
-
-/** The file changed between two reads (kind 'changed'): `path` (a local file) or `url`. */
-export interface ChangedError extends TsFileBloomError {
-  kind: 'changed';
-  path?: string;
-  url?: string;
-}
-
 /** What scanTsFiles reads: Node paths/directories, http(s) URLs, s3://bucket/key and s3://bucket/prefix/; in browsers Files, FileList, handles, URLs and S3 ListObjectsV2 URLs (bucket listings: `…?list-type=2&prefix=…`). */
 export type ScanTarget = string | UrlInput | BlobInput | Global<'FileList'> | Global<'FileSystemDirectoryHandle'> | Global<'FileSystemFileHandle'>;
 
@@ -689,18 +671,9 @@ export interface ScanOptions extends Omit<RemoteOptions, 'signal'> {
   /**
    * Node: the path of a manifest file (README, "Repeat scans"). Unchanged local files are answered
    * from it (records with `reads: 0`), new or changed ones read, and it is rewritten (atomically)
-   * with what this scan saw. A bad manifest rejects the scan with a ManifestError.
+   * with what this scan saw. A bad manifest rejects the scan with kind 'manifest'.
    */
   manifest?: string;
-}
-
-/** A scan's manifest file that cannot be used (kind 'manifest'): `reason` says why, `path` which file. */
-export interface ManifestError extends TsFileBloomError {
-  kind: 'manifest';
-  reason: ManifestReason;
-  path: string;
-  /** With 'corrupt' from a check rather than a checksum: the field that failed it ('verdicts', 'targets', 'refs', …). */
-  field?: string;
 }
 
 /** One file of a scan. `bloomFilter` is TsFile#bloomInfo(); `results` as TsFile#probeMany(). */
