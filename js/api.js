@@ -19,3 +19,4 @@ export {
   isMultiByte,
   loadCharsets,
 } from './core.js';
+export { TsFileBloomError } from './errors.js';

@@ -5,7 +5,7 @@
 // src/charset/), which is fetched only when one of them is first used. Node's entry
 // registers a synchronous loader, so Node callers never need to await loadCharsets().
 
-import { invalidArgument as makeInvalidArgument } from './errors.js';
+import { invalidArgument } from './errors.js';
 import initCharsets, { initSync as initCharsetsSync, encode as wasmEncode } from '../dist/web/charsets.js';
 import { charsetIndex, encodeText } from '../dist/web/tsfile_bloom.js';
 import { CHARSETS, SINGLE_BYTE_CHARSETS } from './wire.js';
@@ -21,18 +21,11 @@ const codes = new Map();
 export function charsetCode(name) {
   let code = codes.get(name);
   if (code === undefined) {
-    try {
-      code = charsetIndex(name);
-    } catch (e) {
-      e.argument ??= 'charset';
-      throw e;
-    }
+    code = charsetIndex(name);
     codes.set(name, code);
   }
   return code;
 }
-
-const invalidArgument = (message, argument = 'charset') => makeInvalidArgument(argument, message);
 
 /** Java's canonical name for a charset name or alias (case-insensitive), or null when unknown. */
 export function canonicalCharsetName(name) {
@@ -120,7 +113,7 @@ export const wellFormed = (s) => (s.isWellFormed() ? s : s.replace(/\p{Cs}/gu, '
  * throws an Error with `kind: 'invalid_argument'`.
  */
 export function encodeJvm(text, charset = 'UTF-8') {
-  if (typeof text !== 'string') throw invalidArgument('encodeJvm expects a string', 'text');
+  if (typeof text !== 'string') throw invalidArgument('text', 'encodeJvm expects a string');
   const code = charsetCode(String(charset));
   const cs = CHARSETS[code];
   // A lone surrogate is no code point: Java writes '?' where TextEncoder would write U+FFFD.

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openTsFile, openLevelDbTable, isLevelDbFooter, BloomFilter, VARIANTS, CHARSETS, canonicalCharsetName } from './node.js';
 import { ioError, nodeSource } from './node-source.js';
+import { TsFileBloomError } from './errors.js';
 import { isHttpUrl } from './http-source.js';
 import { redactUrl } from './redact.js';
 import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
@@ -162,7 +163,7 @@ function verbHelp(verb) {
 }
 
 // Errors from the reader carry a `kind`; all but these are about the file's format.
-const NOT_FORMAT_KINDS = new Set(['io', 'invalid_argument', 'changed', 'cancelled', 'too_large', 'manifest']);
+const NOT_FORMAT_KINDS = new Set(['io', 'invalid_argument', 'changed', 'cancelled', 'too_large', 'manifest', 'internal']);
 
 /** A usage error: one line on stderr, exit 2. `verb` names the verb it is about (or null). */
 class UsageError extends Error {
@@ -388,7 +389,7 @@ const printLines = (lines) => print(lines.map(terminalText).join('\n'));
 // ---- Inputs: a path, a URL or stdin. ------------------------------------------------------
 
 function tooLargeStdin(limit) {
-  return Object.assign(new RangeError(`the file on stdin is larger than --max-stdin-bytes (${limit} bytes): raise the limit, or give the file's path or URL`), { kind: 'too_large', offset: null });
+  return new TsFileBloomError('too_large', `the file on stdin is larger than --max-stdin-bytes (${limit} bytes): raise the limit, or give the file's path or URL`);
 }
 
 /** A source over the chunks read from a pipe (never joined: a copy only for a read across chunks). */
@@ -450,7 +451,7 @@ async function stdinSource(verb, limit) {
             if (done === length) return resolve(buf);
             readFd(0, buf, done, length - done, offset + done, (e, n) => {
               if (e) return reject(ioError(e, 'stdin'));
-              if (n === 0) return reject(Object.assign(new Error(`unexpected end of the file on stdin at byte ${offset + done}`), { kind: 'io', offset: offset + done }));
+              if (n === 0) return reject(new TsFileBloomError('io', `unexpected end of the file on stdin at byte ${offset + done}`, { offset: offset + done, path: 'stdin' }));
               step(done + n);
             });
           };
@@ -734,7 +735,7 @@ async function buildCommand(values, positionals) {
     try {
       const added = await eachPath(source.input, (paths) => filter.addMany(paths, { variant: values.variant, charset: values.charset }));
       if (source.count !== null && added !== source.count) {
-        throw Object.assign(new Error(`the file of paths changed while it was read (${source.count} paths, then ${added}): ${file}`), { kind: 'changed', offset: null, path: file });
+        throw new TsFileBloomError('changed', `the file of paths changed while it was read (${source.count} paths, then ${added}): ${file}`, { path: file });
       }
       return await writeFilter(values, filter, { paths: added, capacity, fpp });
     } finally {

@@ -17,11 +17,6 @@ export { SEEDS, VARIANTS } from './wire.js';
 
 const utf8 = new TextEncoder();
 
-/** An 'invalid_argument' Error (errors.js), naming the parameter when `argument` is given. */
-export function argumentError(message, argument = null) {
-  return invalidArgument(argument, message);
-}
-
 /**
  * A `variant` option as the wasm exports take it: its code (js/wire.js), or NONE when it is not
  * given — the core then hashes as the file's audit says, or for a filter as DEFAULT_HASH. An
@@ -31,7 +26,7 @@ export function variantCode(variant) {
   if (variant === undefined || variant === null || variant === '') return NONE;
   const code = VARIANTS.indexOf(variant);
   if (code < 0) {
-    throw argumentError(`unknown hash variant ${JSON.stringify(String(variant))}; expected ${VARIANTS.map((v) => JSON.stringify(v)).join(' or ')}`, 'variant');
+    throw invalidArgument('variant', `unknown hash variant ${JSON.stringify(String(variant))}; expected ${VARIANTS.map((v) => JSON.stringify(v)).join(' or ')}`);
   }
   return code;
 }
@@ -56,7 +51,7 @@ function keyOf(path, charset) {
 }
 
 /** The error for a path that is neither a string nor bytes. */
-export const notAPath = () => argumentError('a path must be a string or a Uint8Array');
+export const notAPath = (argument = 'path') => invalidArgument(argument, 'a path must be a string or a Uint8Array');
 
 /** A charset name's code (js/charsets.js asks the core, once per name). */
 export const charsetIndex = charsetCode;
@@ -126,13 +121,13 @@ function writeText(write, s, at) {
 
 /** TsFile's Murmur128 folded to a signed 32-bit int, for one seed. Strings are hashed as UTF-8. */
 export function hash32(path, seed, variant) {
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw argumentError('seed must be an integer in 0..2^32-1');
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw invalidArgument('seed', `seed must be an integer from 0 to 4,294,967,295 (2^32 - 1), not ${String(seed)}`);
   return rawHash32(keyOf(path).bytes, seed, variantCode(variant));
 }
 
 /** The bytes a JVM with default charset `charset` hashes for `text` (unmappable characters → '?'). */
 export function encodePath(text, charset = 'UTF-8') {
-  if (typeof text !== 'string') throw argumentError('encodePath expects a string');
+  if (typeof text !== 'string') throw invalidArgument('text', 'encodePath expects a string');
   return encodeJvm(text, charset);
 }
 
@@ -180,7 +175,7 @@ function detached(view) {
 }
 
 /** The typed error for bytes whose buffer was transferred: `what` names them, `argument` the parameter. */
-const detachedError = (what, argument) => argumentError(`${what} cannot be read: its ArrayBuffer was transferred (detached), by postMessage or structuredClone; pass a copy`, argument);
+const detachedError = (what, argument) => invalidArgument(argument, `${what} cannot be read: its ArrayBuffer was transferred (detached), by postMessage or structuredClone; pass a copy`);
 
 function isEncoded(paths) {
   return paths !== null && typeof paths === 'object' && !Array.isArray(paths) && 'bytes' in paths && 'ends' in paths;
@@ -192,8 +187,8 @@ function isEncoded(paths) {
  */
 export function stageEncoded(input, module = { stageKeys, wasmMemory: moduleMemory }) {
   const { bytes, ends } = input;
-  if (!(bytes instanceof Uint8Array)) throw argumentError('pre-encoded paths need `bytes` as a Uint8Array');
-  if (!(ends instanceof Uint32Array)) throw argumentError('pre-encoded paths need `ends` as a Uint32Array of end offsets');
+  if (!(bytes instanceof Uint8Array)) throw invalidArgument('paths', 'pre-encoded paths need `bytes` as a Uint8Array');
+  if (!(ends instanceof Uint32Array)) throw invalidArgument('paths', 'pre-encoded paths need `ends` as a Uint32Array of end offsets');
   if (detached(bytes)) throw detachedError('the pre-encoded paths’ `bytes`', 'paths');
   if (detached(ends)) throw detachedError('the pre-encoded paths’ `ends`', 'paths');
   const [keysPtr, endsPtr] = module.stageKeys(bytes.length, ends.length);
@@ -226,12 +221,12 @@ export function stagePaths(paths, charset, module = { stageKeys, wasmMemory: mod
       if (p.length === 0 && detached(p)) throw detachedError(`path ${i} (a Uint8Array)`, 'paths');
       capacity += p.length;
       if (multi) encoded[i] = p;
-    } else throw notAPath();
+    } else throw notAPath('paths');
   }
   const mixed = strings > 0 && strings < paths.length;
   const plainUtf8 = charset === undefined || /^utf-?8$/i.test(charset);
   if (mixed && !plainUtf8 && !multi) {
-    throw argumentError('mixing string and Uint8Array paths needs charset UTF-8 or a multi-byte charset');
+    throw invalidArgument('charset', 'mixing string and Uint8Array paths needs charset UTF-8 or a multi-byte charset');
   }
   const [keysPtr, endsPtr] = module.stageKeys(capacity, paths.length);
   // Views are made after staging: growing wasm memory detaches older ones.
@@ -271,7 +266,7 @@ export function writerHypothesis(audit) {
 
 /** Stages an array of paths or pre-encoded `{bytes, ends}` for one batch call. */
 export function stageBatch(paths, charset, method) {
-  if (!Array.isArray(paths) && !isEncoded(paths)) throw argumentError(`${method} expects an array of paths or {bytes, ends}`);
+  if (!Array.isArray(paths) && !isEncoded(paths)) throw invalidArgument('paths', `${method} expects an array of paths or {bytes, ends}`);
   return stagePaths(paths, charset);
 }
 
@@ -280,7 +275,7 @@ const RAW = Symbol('raw');
 /** The filter's wasm object; a freed filter (free(), or its TsFile closed) is a typed error. */
 function live(filter) {
   const raw = filter[RAW];
-  if (!raw) throw argumentError('this BloomFilter has been freed (by free(), or by closing the TsFile it came from)', 'this');
+  if (!raw) throw invalidArgument('this', 'this BloomFilter has been freed (by free(), or by closing the TsFile it came from)');
   return raw;
 }
 
@@ -297,16 +292,16 @@ export class BloomFilter {
 
   /** Decodes the serialized structure (docs/bloom-filter.md §2). Returns null for the "no filter" encoding `00`. */
   static decode(bytes) {
-    if (!(bytes instanceof Uint8Array)) throw argumentError('decode expects a Uint8Array');
+    if (!(bytes instanceof Uint8Array)) throw invalidArgument('bytes', 'decode expects a Uint8Array');
     const raw = WasmBloomFilter.decode(bytes);
     return raw ? BloomFilter.#wrap(raw) : null;
   }
 
   /** Sized exactly like Java's BloomFilter.getEmptyBloomFilter(errorRate, n). */
   static withCapacity(n, errorRate = ERROR_RATE.default) {
-    if (!Number.isInteger(n) || n < 0 || n > 0x7fffffff) throw argumentError(`n must be an integer in 0..2^31-1 (the number of paths), not ${String(n)}`, 'n');
+    if (!Number.isInteger(n) || n < 0 || n > 0x7fffffff) throw invalidArgument('n', `n (the number of paths) must be an integer from 0 to 2,147,483,647, not ${String(n)}`);
     // Java clamps a rate to [ERROR_RATE.min, ERROR_RATE.max] (docs/bloom-filter.md); one that is no rate at all is refused.
-    if (typeof errorRate !== 'number' || !(errorRate > 0 && errorRate < 1)) throw argumentError(`errorRate must be a number between 0 and 1 (Java then clamps it to ${ERROR_RATE.min}..${ERROR_RATE.max}), not ${String(errorRate)}`, 'errorRate');
+    if (typeof errorRate !== 'number' || !(errorRate > 0 && errorRate < 1)) throw invalidArgument('errorRate', `errorRate must be a number between 0 and 1 (Java then clamps it to between ${ERROR_RATE.min} and ${ERROR_RATE.max}), not ${String(errorRate)}`);
     return BloomFilter.#wrap(WasmBloomFilter.withCapacity(n, errorRate));
   }
 
@@ -420,7 +415,7 @@ export class BloomFilter {
 
   /** Fill and false-positive figures; `items` sets the n used for the formula FPP and optimal k. */
   stats(items) {
-    if (items !== undefined && !(typeof items === 'number' && items >= 0)) throw argumentError('items must be a non-negative number');
+    if (items !== undefined && !(typeof items === 'number' && items >= 0)) throw invalidArgument('items', `items must be a non-negative number, not ${String(items)}`);
     return live(this).stats(items);
   }
 

@@ -30,7 +30,7 @@
 // `headers` are checked before any request (a bad one is named, its value never shown) and go to
 // the URL's origin only: with them, redirects are followed by js/redirect.js.
 
-import { invalidArgument } from './errors.js';
+import { invalidArgument, TsFileBloomError } from './errors.js';
 import { TAIL_WINDOW } from './wire.js';
 import { fetchFollowing } from './redirect.js';
 import { redactUrl, redactUrlsIn } from './redact.js';
@@ -112,13 +112,7 @@ export const causeOf = (e) => redactUrlsIn(e?.cause?.code ?? e?.cause?.message ?
  */
 export function httpError(url, reason, sentence, { status = null, offset = null, kind = 'io' } = {}) {
   const shown = redactUrl(url);
-  const err = new Error(`${sentence}: ${shown}`);
-  err.kind = kind;
-  err.reason = reason;
-  err.offset = offset;
-  err.url = shown;
-  err.status = status;
-  return err;
+  return new TsFileBloomError(kind, `${sentence}: ${shown}`, { reason, offset, url: shown, status });
 }
 
 /** The file is not the one that was opened: kind 'changed'. */
@@ -126,13 +120,7 @@ const changedError = (url, reason, sentence, extra = {}) => httpError(url, reaso
 
 function cancelledError(url) {
   const shown = redactUrl(url);
-  const err = new Error(`cancelled: ${shown}`);
-  err.name = 'AbortError';
-  err.kind = 'cancelled';
-  err.reason = 'cancelled';
-  err.offset = null;
-  err.url = shown;
-  return err;
+  return new TsFileBloomError('cancelled', `cancelled: ${shown}`, { name: 'AbortError', reason: 'cancelled', url: shown });
 }
 
 // `bytes a-b/n` → {start, end, total}; `bytes */n` (unsatisfiable) → {total}; else null.

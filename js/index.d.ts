@@ -116,16 +116,57 @@ export interface BloomStats {
   optimalK: number;
 }
 
+/** Every `kind` of this package's errors (README, "Error kinds"). */
+export type ErrorKind =
+  // A TsFile's or a filter's bytes (the core's; docs/tsfile-format.md §10)
+  | 'too_short' | 'bad_head_magic' | 'unsupported_version' | 'bad_tail_magic' | 'bad_metadata_size' | 'truncated'
+  | 'bad_varint' | 'bad_string' | 'bad_count' | 'bad_meta_offset' | 'bloom_overflow' | 'bloom_stray_bits'
+  | 'bloom_bad_bit_count' | 'bloom_bad_hash_function_count' | 'unsupported_hash' | 'bad_index_node'
+  | 'bad_index_offset' | 'unknown_data_type' | 'bad_region' | 'trailing_bytes'
+  // A LevelDB table's bytes
+  | 'bad_footer_magic' | 'bad_block_handle' | 'bad_checksum' | 'bad_block' | 'unsupported_compression' | 'bad_filter_block'
+  // The caller, the source, the scan
+  | 'invalid_argument' | 'io' | 'changed' | 'too_large' | 'cancelled' | 'manifest' | 'worker' | 'internal';
+
+/** Why a read of a URL or an S3 object failed: `reason` of kinds 'io', 'changed' and 'cancelled' (README, "Remote files", "Object storage"). */
+export type IoReason =
+  | 'denied' | 'no_such_bucket' | 'no_such_key' | 'expired_credentials' | 's3_error'
+  | 'dot_segment_key' | 'bad_listing' | 'listing_loop' | 'listing_empty' | 'redirect_hidden'
+  | 'range_ignored' | 'too_large' | 'http_status' | 'short_body' | 'long_body' | 'bad_content_range' | 'encoded'
+  | 'timeout' | 'deadline' | 'redirect_loop' | 'network' | 'out_of_range' | 'no_fetch'
+  | 'cors' | 'csp' | 'presigned_truncated'
+  | 'precondition_failed' | 'etag' | 'last_modified' | 'size' | 'cancelled';
+
+/** Why a scan's manifest file cannot be used: `reason` of kind 'manifest' (README, "Repeat scans"). */
+export type ManifestReason = 'foreign' | 'not_a_file' | 'truncated' | 'corrupt' | 'future_version' | 'old_version' | 'unreadable' | 'unwritable';
+
 /**
- * Errors thrown by this package carry a stable `kind` and the byte `offset` it concerns; the
- * message is the plain sentence (no kind or offset prefix).
+ * Every error this package throws or rejects with: a stable `kind`, the byte `offset` it concerns
+ * (null when it concerns none: a bad argument, a changed file), the plain sentence as `message`
+ * (no kind or offset prefix), and the fields its kind names.
  */
-export interface TsFileBloomError extends Error {
-  kind: string;
-  /** The byte offset the error concerns; null when it concerns none (a bad argument, a changed file). */
+export class TsFileBloomError extends Error {
+  constructor(kind: ErrorKind, message: string, fields?: Partial<Omit<TsFileBloomError, 'kind' | 'message'>> & { cause?: unknown });
+  kind: ErrorKind;
   offset: number | null;
-  /** For kind 'invalid_argument': the parameter's name ('this' for a closed or freed object). */
-  argument?: string | null;
+  /** Kind 'invalid_argument' (and a CLI list's too_large line): the parameter's name ('this' for a closed or freed object). */
+  argument?: string;
+  /** Kinds 'io', 'changed', 'cancelled' of a remote source, and 'manifest': the stable cause. */
+  reason?: IoReason | ManifestReason;
+  /** A remote file, its secrets shown as REDACTED (as in the message). */
+  url?: string;
+  /** The HTTP status, when there was a response. */
+  status?: number | null;
+  /** A local file (or 'stdin'): an io or changed error's, a manifest's, a CLI list's. */
+  path?: string;
+  /** Kind 'manifest', reason 'corrupt' from a check rather than a checksum: the field that failed it ('verdicts', 'targets', …). */
+  field?: string;
+  /** A CLI list file's line number. */
+  line?: number;
+  /** A local file's io error: the system's code (ENOENT, EACCES, …). */
+  code?: string;
+  /** The Worker client's rejections: the op that failed (null for the worker itself). */
+  op?: string | null;
 }
 
 export const SEEDS: readonly number[];
@@ -614,31 +655,6 @@ export interface OpenOptions {
   maxIndexBytes?: number;
 }
 
-/**
- * An error of a remote source: `reason` names the cause, `url` the file — a URL with its secrets
- * (a presigned URL's signature, credential and token; a password) shown as REDACTED, as in the message.
- */
-export interface RemoteError extends TsFileBloomError {
-  kind: 'io' | 'changed' | 'cancelled';
-  reason:
-    | 'denied' | 'no_such_bucket' | 'no_such_key' | 'expired_credentials' | 's3_error'
-    | 'dot_segment_key' | 'bad_listing' | 'listing_loop' | 'listing_empty' | 'redirect_hidden'
-    | 'range_ignored' | 'too_large' | 'http_status' | 'short_body' | 'long_body' | 'bad_content_range' | 'encoded'
-    | 'timeout' | 'deadline' | 'redirect_loop' | 'network' | 'out_of_range' | 'no_fetch'
-    | 'cors' | 'csp' | 'presigned_truncated'
-    | 'precondition_failed' | 'etag' | 'last_modified' | 'size' | 'cancelled';
-  url: string;
-  /** The HTTP status, when there was a response. */
-  status: number | null;
-}
-
-/** The file changed between two reads (kind 'changed'): `path` (a local file) or `url`. */
-export interface ChangedError extends TsFileBloomError {
-  kind: 'changed';
-  path?: string;
-  url?: string;
-}
-
 /** What scanTsFiles reads: Node paths/directories, http(s) URLs, s3://bucket/key and s3://bucket/prefix/; in browsers Files, FileList, handles, URLs and S3 ListObjectsV2 URLs (bucket listings: `…?list-type=2&prefix=…`). */
 export type ScanTarget = string | UrlInput | BlobInput | Global<'FileList'> | Global<'FileSystemDirectoryHandle'> | Global<'FileSystemFileHandle'>;
 
@@ -655,18 +671,9 @@ export interface ScanOptions extends Omit<RemoteOptions, 'signal'> {
   /**
    * Node: the path of a manifest file (README, "Repeat scans"). Unchanged local files are answered
    * from it (records with `reads: 0`), new or changed ones read, and it is rewritten (atomically)
-   * with what this scan saw. A bad manifest rejects the scan with a ManifestError.
+   * with what this scan saw. A bad manifest rejects the scan with kind 'manifest'.
    */
   manifest?: string;
-}
-
-/** A scan's manifest file that cannot be used (kind 'manifest'): `reason` says why, `path` which file. */
-export interface ManifestError extends TsFileBloomError {
-  kind: 'manifest';
-  reason: 'foreign' | 'not_a_file' | 'truncated' | 'corrupt' | 'future_version' | 'old_version' | 'unreadable' | 'unwritable';
-  path: string;
-  /** With 'corrupt' from a check rather than a checksum: the field that failed it ('verdicts', 'targets', 'refs', …). */
-  field?: string;
 }
 
 /** One file of a scan. `bloomFilter` is TsFile#bloomInfo(); `results` as TsFile#probeMany(). */
@@ -691,7 +698,7 @@ export interface ScanRecord {
   bytesRead: number;
   reads: number;
   /** `reason` and `status`: a remote source's stable cause (`timeout`, `http_status`, …) and HTTP status, when it names them. */
-  error: { kind: string; message: string; offset: number | null; reason?: string; status?: number } | null;
+  error: { kind: ErrorKind; message: string; offset: number | null; reason?: IoReason | ManifestReason; status?: number } | null;
 }
 
 export interface ScanSummary {

@@ -11,7 +11,8 @@ import initLevelDb, {
   stageKeys,
   wasmMemory,
 } from '../dist/web/leveldb.js';
-import { argumentError, stagePaths } from './core.js';
+import { stagePaths } from './core.js';
+import { invalidArgument, TsFileBloomError } from './errors.js';
 import { toSource } from './source.js';
 
 /** LevelDB's table magic, as the last 8 bytes of a table (little-endian 0xdb4775248b80fb57). */
@@ -59,7 +60,7 @@ const utf8 = new TextEncoder();
 const keyBytes = (key) => {
   if (typeof key === 'string') return utf8.encode(key);
   if (key instanceof Uint8Array) return key;
-  throw argumentError('a key must be a string (UTF-8) or a Uint8Array');
+  throw invalidArgument('key', 'a key must be a string (UTF-8) or a Uint8Array');
 };
 
 /** Synchronous helpers, available once loadLevelDb() has resolved. */
@@ -72,8 +73,8 @@ export const levelDbHelpers = Object.freeze({
   filterBits: (n, bitsPerKey) => levelDbFilterBits(n, bitsPerKey),
   /** BloomFilterPolicy(bitsPerKey).CreateFilter(keys): `{bytes, k, bitCount}` (bytes end with k). */
   buildFilter(keys, bitsPerKey = 10) {
-    if (!Array.isArray(keys)) throw argumentError('buildFilter expects an array of keys');
-    if (!Number.isInteger(bitsPerKey) || bitsPerKey < 0) throw argumentError('bitsPerKey must be a non-negative integer');
+    if (!Array.isArray(keys)) throw invalidArgument('keys', 'buildFilter expects an array of keys');
+    if (!Number.isInteger(bitsPerKey) || bitsPerKey < 0) throw invalidArgument('bitsPerKey', `bitsPerKey must be a non-negative integer, not ${String(bitsPerKey)}`);
     const { count } = stagePaths(keys, undefined, { stageKeys, wasmMemory });
     const bytes = buildLevelDbFilter(count, bitsPerKey);
     return { bytes, k: bytes[bytes.length - 1], bitCount: (bytes.length - 1) * 8 };
@@ -87,30 +88,42 @@ const registry = typeof FinalizationRegistry === 'undefined' ? null : new Finali
 
 export class LevelDbTable {
   #raw;
+  #name;
+  #size;
   #filters = null;
   #info = null;
 
   /** Use openLevelDbTable(). */
   constructor(raw, name, size, token) {
-    if (token !== OPEN) throw new TypeError('use openLevelDbTable()');
+    if (token !== OPEN) throw invalidArgument('this', 'a LevelDbTable is made by openLevelDbTable(), not by its constructor');
     this.#raw = raw;
-    this.name = name;
-    this.size = size;
+    this.#name = name;
+    this.#size = size;
     registry?.register(this, raw, this);
   }
 
+  // Every member goes through #table: after close() each throws this one typed error.
   get #table() {
-    if (!this.#raw) throw argumentError('this table is closed');
+    if (!this.#raw) throw invalidArgument('this', 'this table is closed');
     return this.#raw;
   }
 
+  get name() {
+    return this.#table && this.#name;
+  }
+
+  get size() {
+    return this.#table && this.#size;
+  }
+
   get format() {
-    return 'leveldb';
+    return this.#table && 'leveldb';
   }
 
   /** `{fileSize, filterPolicy, policySupported, baseLg, keyFormat, filterBlock, metaindex, index, metaEntries}`. */
   get info() {
-    this.#info ??= this.#table.info();
+    const table = this.#table;
+    this.#info ??= table.info();
     return this.#info;
   }
 
@@ -121,7 +134,8 @@ export class LevelDbTable {
 
   /** `[{index, offset, length, k, bitCount, setBits, dataBlockOffsets}]` in file order, empty filters included. */
   get filters() {
-    this.#filters ??= this.#table.filters();
+    const table = this.#table;
+    this.#filters ??= table.filters();
     return this.#filters;
   }
 
@@ -166,10 +180,7 @@ export async function openLevelDbTable(input, { source: makeSource = toSource } 
   const source = await makeSource(input);
   try {
     if (source.size > MAX_TABLE_BYTES) {
-      const e = new RangeError(`${source.size} bytes is larger than any LevelDB table (limit ${MAX_TABLE_BYTES})`);
-      e.kind = 'too_large';
-      e.offset = 0;
-      throw e;
+      throw new TsFileBloomError('too_large', `${source.size} bytes is larger than any LevelDB table (limit ${MAX_TABLE_BYTES})`, { offset: 0 });
     }
     const bytes = await source.read(0, source.size);
     return new LevelDbTable(WasmLevelDbTable.open(bytes), source.name ?? null, source.size, OPEN);

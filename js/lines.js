@@ -7,6 +7,7 @@
 import { createReadStream } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { ioError } from './node-source.js';
+import { TsFileBloomError } from './errors.js';
 
 /** The longest line read (a series path or a file location is far shorter). */
 export const MAX_LINE_BYTES = 64 * 1024;
@@ -16,10 +17,8 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** A typed error about line `number` (at byte `offset`) of `input`, given as `argument`. */
 export function lineError(kind, sentence, { input, argument, number, offset }) {
   const where = `line ${number} of ${input === '-' ? 'stdin' : input} (${argument})`;
-  const bad = kind === 'invalid_argument';
-  return Object.assign(bad ? new TypeError(`${where} ${sentence}`) : new RangeError(`${where} ${sentence}`), {
-    kind,
-    offset: bad ? null : offset, // (a bad argument has none: README, "Error kinds")
+  return new TsFileBloomError(kind, `${where} ${sentence}`, {
+    offset: kind === 'invalid_argument' ? null : offset, // (a bad argument has none: README, "Error kinds")
     argument,
     path: input === '-' ? 'stdin' : input,
     line: number,

@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { invalidArgument } from './errors.js';
+import { invalidArgument, TsFileBloomError } from './errors.js';
 import { toSource } from './source.js';
 import { httpSource, isHttpUrl } from './http-source.js';
 import { isS3Url, s3Source } from './s3.js';
@@ -22,12 +22,7 @@ const IO_SENTENCES = {
 
 export function ioError(e, path) {
   const sentence = IO_SENTENCES[e?.code];
-  const err = new Error(sentence ? `${sentence}: ${path}` : `cannot read ${path}: ${e?.message ?? e}`);
-  err.kind = 'io';
-  err.offset = null;
-  err.code = e?.code;
-  err.path = path;
-  return err;
+  return new TsFileBloomError('io', sentence ? `${sentence}: ${path}` : `cannot read ${path}: ${e?.message ?? e}`, { code: e?.code, path });
 }
 
 // URLs are read with node:http(s) in Node itself (js/node-http.js), s3:// objects too (signed by
@@ -88,7 +83,7 @@ function refuseNotRegular(stat, path) {
   if (stat.isFile()) return;
   if (stat.isDirectory()) throw ioError({ code: 'EISDIR' }, path);
   const what = TYPES.find(([is]) => stat[is]())?.[1] ?? 'not a file of any known type';
-  throw Object.assign(new Error(`not a regular file (${what}): ${path}`), { kind: 'io', offset: null, code: 'ENOTREG', path });
+  throw new TsFileBloomError('io', `not a regular file (${what}): ${path}`, { code: 'ENOTREG', path });
 }
 
 const FILE_URL = /^file:\/\//i;
@@ -105,7 +100,7 @@ function urlPath(url) {
 
 /** The file is not the one that was opened: kind 'changed', naming the file. */
 function changedError(path, sentence) {
-  return Object.assign(new Error(`the file changed while it was read (${sentence}): ${path}`), { kind: 'changed', offset: null, path });
+  return new TsFileBloomError('changed', `the file changed while it was read (${sentence}): ${path}`, { path });
 }
 
 // A file opened by path holds its descriptor only while it is read: openTsFile releases it
@@ -165,7 +160,7 @@ function handleSource(handle, size) {
       let done = 0;
       while (done < length) {
         const { bytesRead } = await handle.read(buf, done, length - done, offset + done);
-        if (bytesRead === 0) throw Object.assign(new Error(`unexpected end of file at byte ${offset + done}`), { kind: 'io', offset: offset + done });
+        if (bytesRead === 0) throw new TsFileBloomError('io', `unexpected end of file at byte ${offset + done}`, { offset: offset + done });
         done += bytesRead;
       }
       return buf;

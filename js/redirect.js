@@ -8,6 +8,7 @@
 // redirect's Location (a page's fetch answers `redirect: 'manual'` with an opaque response) the
 // redirect is not followed at all: the typed `redirect_hidden`. A request with nothing secret is
 // left to fetch's own redirects.
+import { TsFileBloomError } from './errors.js';
 import { redactUrl } from './redact.js';
 
 /** The request headers that may follow a redirect to another origin: the reader's own. */
@@ -41,13 +42,8 @@ export async function fetchFollowing(fetchImpl, url, init = {}, { sign = null, e
     const res = await fetchImpl(current, { ...init, headers, redirect: 'manual', ...(exactPath && hop === 0 ? { exactPath: true } : {}) });
     if (res.type === 'opaqueredirect') {
       const shown = redactUrl(named);
-      throw Object.assign(new Error(`the server redirected the request, and this runtime (a page's fetch) does not say where to; a request with credentials or the headers option is not sent on blindly: ${shown}`), {
-        kind: 'io',
-        reason: 'redirect_hidden',
-        url: shown,
-        status: null,
-        offset: null,
-      });
+      const sentence = "the server redirected the request, and this runtime (a page's fetch) does not say where to; a request with credentials or the headers option is not sent on blindly";
+      throw new TsFileBloomError('io', `${sentence}: ${shown}`, { reason: 'redirect_hidden', url: shown, status: null });
     }
     const location = REDIRECT.has(res.status) ? res.headers.get('location') : null;
     if (location == null) return res;

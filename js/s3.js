@@ -23,7 +23,7 @@
 // the typed 'changed': a scan never reports, and a manifest never records, bytes under another
 // object's identity.
 
-import { invalidArgument } from './errors.js';
+import { invalidArgument, TsFileBloomError } from './errors.js';
 import { causeOf, httpError, httpSource, isHttpUrl, positive, watchdog } from './http-source.js';
 import { redactUrl, redactUrlsIn } from './redact.js';
 import { explainFetchFailure } from './fetch-failure.js';
@@ -89,12 +89,12 @@ function fromUrlObject(url) {
  */
 export function s3Error(target, reason, sentence, { status = null, code = null } = {}) {
   const shown = redactUrl(target);
-  return Object.assign(new Error(`${sentence}: ${shown}`), { kind: 'io', reason, url: shown, status, code, offset: null });
+  return new TsFileBloomError('io', `${sentence}: ${shown}`, { reason, url: shown, status, code });
 }
 
 const cancelledError = (target) => {
   const shown = redactUrl(target);
-  return Object.assign(new Error(`cancelled: ${shown}`), { name: 'AbortError', kind: 'cancelled', reason: 'cancelled', url: shown, status: null, offset: null });
+  return new TsFileBloomError('cancelled', `cancelled: ${shown}`, { name: 'AbortError', reason: 'cancelled', url: shown, status: null });
 };
 
 // A key in a URL path: each segment percent-encoded as S3's canonical URI has it (RFC 3986's

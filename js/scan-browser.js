@@ -22,7 +22,7 @@ import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { addToSummary, failedRecord, fanOut, finishSummary, newSummary, scanOne, tailRecord } from './scan-core.js';
 import { checkScanOptions, scanResult, targetList } from './scan-call.js';
-import { invalidArgument } from './errors.js';
+import { invalidArgument, TsFileBloomError } from './errors.js';
 import { TAIL_WINDOW } from './wire.js';
 
 const TSFILE_NAME = /\.tsfile$/i;
@@ -31,7 +31,6 @@ const DEFAULT_CONCURRENCY = 64;
 /** Records handed on together (a consumer's work per record is small; per hand-over it is not). */
 const EMIT_BATCH = 256;
 
-const argumentError = (message) => invalidArgument('targets', message);
 
 const isDirectoryHandle = (t) => t && t.kind === 'directory' && typeof t.entries === 'function';
 const isFileHandle = (t) => t && t.kind === 'file' && typeof t.getFile === 'function';
@@ -53,7 +52,7 @@ async function* walkTargets(targets, prefix = '', options = {}) {
         yield { file: prefix + t.name, error: e };
       }
     } else if (isDirectoryHandle(t)) yield* walkDirectory(t, `${prefix}${t.name}/`);
-    else yield { file: String(t), error: argumentError('a scan target must be a File, a FileList, a FileSystemDirectoryHandle, a FileSystemFileHandle or an http(s) URL') };
+    else yield { file: String(t), error: invalidArgument('targets', 'a scan target must be a File, a FileList, a FileSystemDirectoryHandle, a FileSystemFileHandle or an http(s) URL') };
   }
 }
 
@@ -164,13 +163,7 @@ async function runScan(targets, opts, emit) {
   const openOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, maxIndexBytes: opts.maxIndexBytes, fetch: opts.fetch };
   const child = fanOut(signal);
   const summary = newSummary(paths);
-  const cancelled = () => {
-    const err = new Error('the scan was cancelled');
-    err.name = 'AbortError';
-    err.kind = 'cancelled';
-    err.offset = null;
-    return err;
-  };
+  const cancelled = () => new TsFileBloomError('cancelled', 'the scan was cancelled', { name: 'AbortError' });
   const usual = (item, held) =>
     scanOne(item.file, item.input, {
       open: openTsFile,

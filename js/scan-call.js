@@ -96,10 +96,7 @@ export function scanResult(run, { signal } = {}) {
     },
     [Symbol.asyncIterator]() {
       if (mode === 'summary') {
-        const err = new TypeError('iterate a scan before awaiting its summary: awaited alone, the summary runs the scan and drops the records');
-        err.kind = 'invalid_argument';
-        err.offset = 0;
-        throw err;
+        throw invalidArgument('this', 'iterate a scan before awaiting its summary: awaited alone, the summary runs the scan and drops the records');
       }
       mode ??= 'iterate';
       start();

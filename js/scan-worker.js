@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { ioError } from './node-source.js';
+import { TsFileBloomError } from './errors.js';
 import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { addToSummary, failedRecord, formatRecords, newSummary, scanOne, tailRecord } from './scan-core.js';
@@ -64,7 +65,7 @@ function fileSource(path, held = null, shown = path) {
       let done = 0;
       while (done < length) {
         const n = readSync(fd, buf, done, length - done, offset + done);
-        if (n === 0) throw Object.assign(new Error(`unexpected end of file at byte ${offset + done}: ${shown}`), { kind: 'io', offset: offset + done });
+        if (n === 0) throw new TsFileBloomError('io', `unexpected end of file at byte ${offset + done}: ${shown}`, { offset: offset + done, path: shown });
         done += n;
       }
       return buf;

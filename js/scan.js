@@ -24,7 +24,7 @@ import { scanWorkerEntry } from './scan-call.js';
 import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { TAIL_WINDOW } from './wire.js';
-import { invalidArgument } from './errors.js';
+import { invalidArgument, TsFileBloomError } from './errors.js';
 
 /** Local files per message to a worker (one message per file would cost more than the file). */
 const BATCH = 256;
@@ -382,11 +382,7 @@ export async function runScan(targets, opts, sink) {
     wakeUp();
   };
   const onAbort = () => {
-    const err = new Error('the scan was cancelled');
-    err.name = 'AbortError';
-    err.kind = 'cancelled';
-    err.offset = null;
-    fail(err);
+    fail(new TsFileBloomError('cancelled', 'the scan was cancelled', { name: 'AbortError' }));
     for (const w of workers) w.worker.terminate();
   };
   if (signal?.aborted) onAbort();
@@ -421,9 +417,9 @@ export async function runScan(targets, opts, sink) {
       stitches.delete(msg.seq);
       deliver(msg.seq, stitch ? stitch(msg) : msg);
     });
-    worker.on('error', fail);
+    worker.on('error', (e) => fail(new TsFileBloomError('internal', `a scan worker failed: ${e?.message ?? e}`, { cause: e })));
     worker.on('exit', (code) => {
-      if (!failed && (w.busy > 0 || code !== 0) && !w.stopping) fail(new Error(`a scan worker exited (code ${code})`));
+      if (!failed && (w.busy > 0 || code !== 0) && !w.stopping) fail(new TsFileBloomError('internal', `a scan worker exited (code ${code})`));
     });
     workers.push(w);
     return w;

@@ -5,7 +5,7 @@
 
 import { documentUrl, httpSource, isHttpUrl } from './http-source.js';
 import { isS3Url, s3Source } from './s3.js';
-import { invalidArgument } from './errors.js';
+import { invalidArgument, TsFileBloomError } from './errors.js';
 import { explainFetchFailure } from './fetch-failure.js';
 
 // A page's request that fetch refused: a CORS refusal, a CSP block or a network failure, told apart
@@ -83,7 +83,7 @@ export function checkedSource(source) {
       const bytes = await source.read(offset, length);
       if (!(bytes instanceof Uint8Array) || bytes.length !== length) {
         const got = bytes instanceof Uint8Array ? `${bytes.length} bytes` : bytes === null ? 'null' : typeof bytes;
-        throw Object.assign(new Error(`the byte source's read(${offset}, ${length}) returned ${got}, not ${length} bytes`), { kind: 'io', offset });
+        throw new TsFileBloomError('io', `the byte source's read(${offset}, ${length}) returned ${got}, not ${length} bytes`, { offset });
       }
       return bytes;
     },

@@ -4,10 +4,11 @@
 // (in Node) a path or a FileHandle.
 
 import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
-import { argumentError, notAPath, wrapRaw, stageBatch, charsetIndex, recordView, putKey, variantCode } from './core.js';
+import { notAPath, wrapRaw, stageBatch, charsetIndex, recordView, putKey, variantCode } from './core.js';
 import { charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
 import { REASON_LENGTH, reasonText } from './reasons.js';
 import { checkedSource, toSource } from './source.js';
+import { invalidArgument, TsFileBloomError } from './errors.js';
 import { CHARSETS, FILE_PROBE as P, listingFrom, NAMED_HASHES, NONE, othersFrom, seedProbes, TAIL_WINDOW, VERDICTS } from './wire.js';
 
 const ABSENT = VERDICTS.indexOf('absent');
@@ -20,7 +21,7 @@ const DEFAULT_MAX_INDEX_BYTES = 64 * 1024 * 1024;
 
 /** A 'too_large' error: `what` at `offset` is `length` bytes, more than `max`. */
 function tooLarge(what, offset, length, max) {
-  return Object.assign(new RangeError(`${what} is ${length} bytes, more than maxIndexBytes (${max}): raise the option to read it`), { kind: 'too_large', offset });
+  return new TsFileBloomError('too_large', `${what} is ${length} bytes, more than maxIndexBytes (${max}): raise the option to read it`, { offset });
 }
 
 const utf8Decoder = new TextDecoder();
@@ -65,7 +66,7 @@ export class TsFile {
   #version;
 
   constructor(raw, source, token, version, window = null, maxIndexBytes = DEFAULT_MAX_INDEX_BYTES) {
-    if (token !== OPEN) throw new TypeError('use openTsFile()');
+    if (token !== OPEN) throw invalidArgument('this', 'a TsFile is made by openTsFile(), not by its constructor');
     this.#raw = raw;
     this.#version = version;
     this.#source = source;
@@ -93,38 +94,44 @@ export class TsFile {
     this.#reasonCodes.fill(-2); // a reason may quote the audit's summary
   }
 
+  // Every member goes through #file or #open: after close() each throws this one typed error,
+  // whatever it had cached.
   get #file() {
-    if (!this.#raw) throw argumentError('this TsFile is closed', 'this');
+    if (!this.#raw) throw invalidArgument('this', 'this TsFile is closed');
     return this.#raw;
   }
 
+  get #open() {
+    return this.#file && this.#source;
+  }
+
   get #fileInfo() {
-    this.#info ??= this.#file.info();
+    const file = this.#file;
+    this.#info ??= file.info();
     return this.#info;
   }
 
   /** 3 or 4. */
   get version() {
-    // #file throws for a closed file, as every other getter does.
-    return this.#file ? this.#version : undefined;
+    return this.#file && this.#version;
   }
 
   get size() {
-    return this.#source.size;
+    return this.#open.size;
   }
 
   get name() {
-    return this.#source.name ?? null;
+    return this.#open.name ?? null;
   }
 
   /** Reads made so far by opening and loadIndex() (for a URL: HTTP requests). */
   get reads() {
-    return this.#source.ioCount;
+    return this.#open.ioCount;
   }
 
   /** Bytes those reads brought (for a URL: response body bytes). */
   get bytesRead() {
-    return this.#source.ioBytes;
+    return this.#open.ioBytes;
   }
 
   /** `{offset, size, metaOffset}` of TsFileMetadata. */
@@ -134,8 +141,9 @@ export class TsFile {
 
   /** The stored filter as a BloomFilter, or null when the file has none. */
   get bloomFilter() {
+    const file = this.#file;
     if (this.#bloom === undefined) {
-      const raw = this.#file.bloomFilter();
+      const raw = file.bloomFilter();
       this.#bloom = raw ? wrapRaw(raw) : null;
     }
     return this.#bloom;
@@ -166,8 +174,9 @@ export class TsFile {
 
   /** Reads the index region (once) and audits the filter against it. */
   async loadIndex() {
+    const file = this.#file;
     if (this.#indexLoaded) return this.#indexError;
-    const [offset, length] = this.#file.indexRange();
+    const [offset, length] = file.indexRange();
     if (length > this.#maxIndexBytes) {
       // Not read: the filter still answers, under the rules for a file whose index is unread.
       this.#indexLoaded = true;
@@ -205,7 +214,7 @@ export class TsFile {
 
   /** The error that stopped the index walk, if any (series found before it are still listed). */
   get indexError() {
-    return this.#indexError;
+    return this.#file && this.#indexError;
   }
 
   // The members whose answer is the index (listing, series, timeColumns, audit, writerKeys) read
@@ -213,7 +222,7 @@ export class TsFile {
   // typed error loadIndex() returns — never an empty or partial answer that looks whole. With
   // `{partial: true}` the listing is what was read before the error, and the audit null.
   async #index(partial, member) {
-    if (partial !== undefined && typeof partial !== 'boolean') throw argumentError(`${member}'s partial must be true or false, not ${String(partial)}`, 'partial');
+    if (partial !== undefined && typeof partial !== 'boolean') throw invalidArgument('partial', `${member}'s partial must be true or false, not ${String(partial)}`);
     const error = await this.loadIndex();
     if (error && !partial) throw error;
   }
@@ -371,7 +380,7 @@ const charsetCode = (charset) => (charset === undefined || charset === null || c
 /** Opens a TsFile, reading only its head and tail. Errors carry `kind` and `offset`. */
 export async function openTsFile(input, options = {}) {
   const { source: makeSource = toSource, maxIndexBytes = DEFAULT_MAX_INDEX_BYTES } = options;
-  if (!Number.isSafeInteger(maxIndexBytes) || maxIndexBytes < 0) throw argumentError(`maxIndexBytes must be a non-negative integer, not ${String(maxIndexBytes)}`, 'maxIndexBytes');
+  if (!Number.isSafeInteger(maxIndexBytes) || maxIndexBytes < 0) throw invalidArgument('maxIndexBytes', `maxIndexBytes must be a non-negative integer, not ${String(maxIndexBytes)}`);
   const opened = await makeSource(input, options);
   let source;
   try {

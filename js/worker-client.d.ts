@@ -1,5 +1,5 @@
 // Types for worker-client.js: the main-thread promise wrapper around worker.js.
-import type { AuditResult, BloomInfo, Charset, FileProbeResult, PathInput, PropertyInfo, SeriesInfo, TableSchemaInfo, TsFileMetadataInfo, Variant } from './index.js';
+import type { AuditResult, BloomInfo, Charset, TsFileBloomError, FileProbeResult, PathInput, PropertyInfo, SeriesInfo, TableSchemaInfo, TsFileMetadataInfo, Variant } from './index.js';
 import type { PlainError, Provenance } from './worker.js';
 
 export interface WorkerProgress {
@@ -9,12 +9,8 @@ export interface WorkerProgress {
   total: number;
 }
 
-/** Rejections: an Error with the package's `kind` and `offset`, and the op that failed. */
-export interface WorkerError extends Error {
-  kind: string;
-  offset: number | null;
-  op: string | null;
-}
+/** Rejections are the package's error, rebuilt on this side of the worker boundary, with the `op` that failed. */
+export { TsFileBloomError } from './index.js';
 
 export interface FileInfo {
   synthetic: boolean;
@@ -34,7 +30,7 @@ export type Pending<T> = Promise<T> & { id: number };
 
 export interface TsFileWorker {
   onprogress: ((p: WorkerProgress) => void) | null;
-  onerror: ((e: WorkerError) => void) | null;
+  onerror: ((e: TsFileBloomError) => void) | null;
   readonly mode: 'worker' | 'inline';
   /**
    * Any op by name (e.g. the page's 'teach.*' and 'leveldb.*' ops in its own worker, www/worker/page-worker.js, and 'scan'
@@ -48,7 +44,7 @@ export interface TsFileWorker {
   bits(): Pending<{ bitCount: number; hashFunctionCount: number; bits: Uint8Array } | null>;
   /**
    * `bloom`: the filter facts once the index is read (`indexedItems`); absent for a synthetic filter.
-   * As TsFile's: an index that could not be read to its end rejects with its error (a WorkerError);
+   * As TsFile's: an index that could not be read to its end rejects with its error (a TsFileBloomError);
    * `{ partial: true }` resolves instead, with `audit` null and `indexError` the reason.
    */
   audit(options?: { partial?: false }): Pending<{ audit: AuditResult | null; indexError: null; bloom?: BloomInfo }>;

@@ -5,16 +5,10 @@
 //   const { audit } = await w.audit();
 //   const rows = await w.probeMany(paths);    // [{path, verdict}], in chunks with progress
 //   w.terminate();
-// Rejections are Errors with `kind`, `offset` (as thrown by the package) and `op`.
+// Rejections are TsFileBloomErrors, as the package throws them, with the `op` that failed.
+import { fromWire as toError } from './errors.js';
 
-/** The error a worker reply carries, as an Error with `kind` and `offset`. */
-function toError(e, op) {
-  const err = new Error(e?.message ?? 'worker error');
-  err.kind = e?.kind ?? 'internal';
-  err.offset = e?.offset ?? null;
-  err.op = op;
-  return err;
-}
+export { TsFileBloomError } from './errors.js';
 
 /**
  * Starts worker.js as a module Worker. If module workers are unavailable, `fallback: true`
@@ -63,7 +57,7 @@ export function createWorker(url = new URL('./worker.js', import.meta.url), { fa
     },
     terminate() {
       terminateImpl?.();
-      for (const p of pending.values()) p.reject(toError({ kind: 'terminated', message: 'worker terminated' }, p.op));
+      for (const p of pending.values()) p.reject(toError({ kind: 'cancelled', message: 'the worker was terminated' }, p.op));
       pending.clear();
     },
   };
@@ -81,7 +75,8 @@ export function createWorker(url = new URL('./worker.js', import.meta.url), { fa
       send({ id, op, ...args });
     } catch (e) {
       pending.delete(id);
-      entry.reject(toError({ kind: 'internal', message: e.message }, op));
+      // postMessage refused them: a value the structured clone cannot copy (a function, say).
+      entry.reject(toError({ kind: 'invalid_argument', argument: 'args', message: `the arguments of ${op} cannot be sent to the worker: ${e?.message ?? e}` }, op));
     }
     return promise;
   }
@@ -123,7 +118,7 @@ export function createWorker(url = new URL('./worker.js', import.meta.url), { fa
   try {
     worker = new Worker(url, { type: 'module', name: 'tsfile-bloom' });
   } catch (e) {
-    if (!fallback) throw e;
+    if (!fallback) throw toError({ kind: 'worker', message: `the worker could not be started: ${e?.message ?? e}` });
   }
   if (worker) {
     send = (msg) => worker.postMessage(msg);

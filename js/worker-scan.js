@@ -9,6 +9,7 @@
 //   {op: 'cancel', target: id}   aborts that scan through its AbortSignal: the scan rejects with
 //                                kind 'cancelled' and every read in flight is dropped.
 import { scanTsFiles } from './web.js';
+import { invalidArgument } from './errors.js';
 
 /** Records per progress message at most, and the longest a finished record waits to be sent. */
 const CHUNK_RECORDS = 256;
@@ -31,12 +32,11 @@ export function cancelScan(target) {
   return false;
 }
 
-const badArgument = (message) => Object.assign(new TypeError(message), { kind: 'invalid_argument', offset: 0 });
 
 export const scanOps = {
   async scan({ id, targets, paths = [], audit = false, concurrency }, progress) {
-    if (targets == null) throw badArgument('scan: give targets (Files, a FileList, a directory handle or URLs)');
-    if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string')) throw badArgument('scan: paths must be an array of strings');
+    if (targets == null) throw invalidArgument('targets', 'scan: give targets (Files, a FileList, a directory handle or URLs)');
+    if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string')) throw invalidArgument('paths', 'scan: paths must be an array of strings');
     const controller = new AbortController();
     if (early.delete(id)) controller.abort();
     running.set(id, controller);

@@ -1,13 +1,13 @@
 // Types for worker.js: the module Worker script (see worker-client.d.ts for the main-thread API).
-import type { AuditResult, BloomFilter, Charset, EncodedPaths, PathInput, Variant } from './index.js';
+import type { AuditResult, BloomFilter, Charset, EncodedPaths, ErrorKind, IoReason, ManifestReason, PathInput, Variant } from './index.js';
 
-/** A plain error as it crosses the worker boundary. */
+/** A plain error as it crosses the worker boundary (with the other fields the error carries: `argument`, `url`, `path`, …). */
 export interface PlainError {
-  kind: string;
+  kind: ErrorKind;
   message: string;
   offset: number | null;
-  /** A remote source's stable cause (`timeout`, `http_status`, …) and HTTP status, when it names them. */
-  reason?: string;
+  /** A remote source's or a manifest's stable cause (`timeout`, `http_status`, …) and HTTP status, when it names them. */
+  reason?: IoReason | ManifestReason;
   status?: number;
 }
 

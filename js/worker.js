@@ -2,8 +2,9 @@
 //   new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
 // Messages in:  {id, op, ...args}        ops: open, info, bits, audit, series, probe, probeMany,
 //                                          provenance, synthetic, close, cancel
-// Messages out: {id, result} | {id, error: {kind, message, offset}} | {id, progress: {done, total}}
-// Errors cross the boundary as plain objects (structured clone drops `kind`/`offset` of Errors).
+// Messages out: {id, result} | {id, error: {kind, message, offset, …}} | {id, progress: {done, total}}
+// Errors cross the boundary as plain objects (structured clone drops `kind`/`offset` of Errors);
+// worker-client.js makes them TsFileBloomErrors again.
 // worker-client.js wraps this in promises. Importing this module outside a worker only
 // exports createHandler() (used as an in-thread fallback) and installs nothing.
 
@@ -11,7 +12,7 @@
 // once: messages that arrive while a module worker is still in a top-level await are lost.
 import init, { isMultiByte, loadCharsets } from './web.js';
 import { scanOps } from './worker-scan.js';
-import { plainError } from './errors.js';
+import { invalidArgument, plainError, TsFileBloomError, wireError } from './errors.js';
 import { openFile } from './worker-file.js';
 import { buildSynthetic } from './worker-synthetic.js';
 
@@ -50,12 +51,12 @@ function heldOps(held, cancelled) {
      * probed with that override (TsFile.probe), the verdict still following the file's rules.
      */
     async probeMany({ id, paths, variant, charset }, progress) {
-      if (!Array.isArray(paths)) throw Object.assign(new TypeError('paths must be an array'), { kind: 'invalid_argument', offset: 0 });
+      if (!Array.isArray(paths)) throw invalidArgument('paths', 'paths must be an array');
       const h = held();
       await h.prepare();
       const out = new Array(paths.length);
       for (let start = 0; start < paths.length; start += CHUNK) {
-        if (cancelled.delete(id)) throw Object.assign(new Error(`cancelled after ${start} of ${paths.length} paths`), { kind: 'cancelled', offset: start });
+        if (cancelled.delete(id)) throw new TsFileBloomError('cancelled', `cancelled after ${start} of ${paths.length} paths`);
         const res = h.verdicts(paths.slice(start, start + CHUNK), { variant, charset });
         for (let i = 0; i < res.length; i++) out[start + i] = res[i];
         progress({ done: Math.min(paths.length, start + CHUNK), total: paths.length });
@@ -76,7 +77,8 @@ export function createHandler(extraOps = {}) {
   let current = null; // worker-file.js's or worker-synthetic.js's answers
   const cancelled = new Set();
   function held() {
-    if (!current) throw Object.assign(new Error('no file is open'), { kind: 'invalid_argument', offset: 0 });
+    // An op on the open file without one is the caller's mistake, like a closed TsFile's.
+    if (!current) throw invalidArgument('this', 'no file is open: open one (or make a synthetic filter) first');
     return current;
   }
   async function drop() {
@@ -119,7 +121,7 @@ export function createHandler(extraOps = {}) {
     const { id, op } = msg ?? {};
     const fn = Object.hasOwn(ops, op) ? ops[op] : null;
     if (!fn) {
-      post({ id, error: { kind: 'invalid_argument', message: `unknown op ${JSON.stringify(op)}`, offset: null } });
+      post({ id, error: wireError(invalidArgument('op', `unknown op ${JSON.stringify(op)}`)) });
       return;
     }
     try {
@@ -130,7 +132,7 @@ export function createHandler(extraOps = {}) {
       if (out && typeof out === 'object' && 'transfer' in out && 'value' in out) post({ id, result: out.value }, out.transfer);
       else post({ id, result: out });
     } catch (e) {
-      post({ id, error: plainError(e) });
+      post({ id, error: wireError(e) });
     }
   };
 }

@@ -3,7 +3,7 @@
 //! Every read is checked against the bytes present, and errors carry the absolute
 //! offset (`base` + position).
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Argument, Error, ErrorKind, Result};
 
 #[derive(Clone, Debug)]
 pub struct Cursor<'a> {
@@ -322,7 +322,7 @@ impl Staged {
 
     /// The error for ends that are out of order.
     pub fn bad_ends() -> Error {
-        Error::invalid_argument("staged key ends are not increasing within the staged bytes")
+        Error::bad_argument(Argument::Paths, "the pre-encoded paths' end offsets are not increasing within their bytes")
     }
 }
 

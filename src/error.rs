@@ -122,8 +122,37 @@ pub struct Error {
     /// `u64`, not an `Option`, keeps `Result<T, Error>` at its size in the wasm modules, whose
     /// gzip budget that costs ~200 B: scripts/check-size.mjs.)
     offset: u64,
+    /// For a bad argument, the argument at fault (one byte: it fits in the padding, so
+    /// `Result<T, Error>` keeps its size): read through [`Error::argument`].
+    argument: Option<Argument>,
     /// The plain sentence, without the kind or the offset.
     pub message: String,
+}
+
+/// The arguments the core itself finds at fault (the package checks the others at its door).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Argument {
+    BitCount,
+    HashFunctionCount,
+    Capacity,
+    Charset,
+    Variant,
+    Paths,
+}
+
+impl Argument {
+    /// The parameter's name as the package's API spells it: what JS reads as `argument`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Argument::BitCount => "bitCount",
+            Argument::HashFunctionCount => "hashFunctionCount",
+            Argument::Capacity => "capacity",
+            Argument::Charset => "charset",
+            Argument::Variant => "variant",
+            Argument::Paths => "paths",
+        }
+    }
 }
 
 /// How [`Error`] stores "no offset": past the end of any input.
@@ -133,17 +162,27 @@ impl Error {
     /// An error found at byte `offset` of the input (`u64::MAX`, past any input, reads as
     /// none: [`Error::without_offset`]).
     pub fn new(kind: ErrorKind, offset: u64, message: impl Into<String>) -> Error {
-        Error { kind, offset, message: message.into() }
+        Error { kind, offset, argument: None, message: message.into() }
     }
 
     /// An error with no place in the input.
     pub fn without_offset(kind: ErrorKind, message: impl Into<String>) -> Error {
-        Error { kind, offset: NO_OFFSET, message: message.into() }
+        Error { kind, offset: NO_OFFSET, argument: None, message: message.into() }
     }
 
     /// A bad argument from the caller: kind [`ErrorKind::InvalidArgument`], no offset.
     pub fn invalid_argument(message: impl Into<String>) -> Error {
         Error::without_offset(ErrorKind::InvalidArgument, message)
+    }
+
+    /// [`Error::invalid_argument`] naming the argument at fault.
+    pub fn bad_argument(argument: Argument, message: impl Into<String>) -> Error {
+        Error { argument: Some(argument), ..Error::invalid_argument(message) }
+    }
+
+    /// The argument a bad-argument error names, if it names one.
+    pub fn argument(&self) -> Option<Argument> {
+        self.argument
     }
 
     /// The absolute byte offset in the input where the problem was found; `None` when the

@@ -12,7 +12,7 @@
 
 use crate::bytes::{write_uvarint, Cursor};
 use crate::charset::Charset;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Argument, Error, ErrorKind, Result};
 use crate::hash::{bit_index, hash32_seeds, TailVariant, SEEDS};
 // The hash a filter's bits are set by belongs with the hashes; named here too, where it is read.
 pub use crate::hash::FilterHash;
@@ -145,9 +145,9 @@ pub struct Stats {
 }
 
 impl BloomFilter {
-    /// An empty filter with explicit geometry, validated like a decoded one.
+    /// An empty filter with explicit geometry, held to a decoded one's bounds (a bad argument).
     pub fn new(bit_count: u32, hash_function_count: u32) -> Result<BloomFilter> {
-        check_geometry(bit_count, hash_function_count, 0)?;
+        check_geometry(bit_count, hash_function_count)?;
         Ok(BloomFilter {
             bits: Vec::new(),
             bit_count,
@@ -248,14 +248,14 @@ impl BloomFilter {
             return Err(Error::new(
                 ErrorKind::BloomBadBitCount,
                 m_offset,
-                format!("bloom filter bit_count {bit_count} must be in 1..=2147483647"),
+                format!("the filter's bit count is {bit_count}; a filter has 1 to 2,147,483,647 bits"),
             ));
         }
         if k == 0 || k > MAXIMAL_HASH_FUNCTION_SIZE {
             return Err(Error::new(
                 ErrorKind::BloomBadHashFunctionCount,
                 k_offset,
-                format!("bloom filter hash_function_count {k} must be in 1..=8"),
+                format!("the filter's hash function count is {k}; a filter has 1 to 8"),
             ));
         }
         let max_bytes = bit_count.div_ceil(8);
@@ -511,7 +511,10 @@ pub fn optimal_k(n: f64, bit_count: u32) -> f64 {
 /// integers in `0..=i32::MAX`; anything else is a bad argument rather than a silent cast.
 pub fn capacity(n: f64) -> Result<i32> {
     if !(n.fract() == 0.0 && (0.0..=i32::MAX as f64).contains(&n)) {
-        return Err(Error::invalid_argument("capacity must be an integer in 0..=2147483647"));
+        return Err(Error::bad_argument(
+            Argument::Capacity,
+            "the capacity must be a whole number from 0 to 2,147,483,647",
+        ));
     }
     Ok(n as i32)
 }
@@ -519,7 +522,7 @@ pub fn capacity(n: f64) -> Result<i32> {
 /// [`bit_index`] for a caller's bit count, which must be positive (a decoded filter's always is).
 pub fn bit_index_of(hash32: i32, bit_count: u32) -> Result<u32> {
     if bit_count == 0 {
-        return Err(Error::invalid_argument("bit_count must be positive"));
+        return Err(Error::bad_argument(Argument::BitCount, "the bit count must be positive, not 0"));
     }
     Ok(bit_index(hash32, bit_count))
 }
@@ -542,19 +545,17 @@ pub fn java_sizing(n: i32, error_rate: f64) -> (u32, u32) {
     (m, k)
 }
 
-fn check_geometry(bit_count: u32, k: u32, offset: u64) -> Result<()> {
+fn check_geometry(bit_count: u32, k: u32) -> Result<()> {
     if bit_count == 0 || bit_count > i32::MAX as u32 {
-        return Err(Error::new(
-            ErrorKind::BloomBadBitCount,
-            offset,
-            format!("bit_count {bit_count} must be in 1..=2147483647"),
+        return Err(Error::bad_argument(
+            Argument::BitCount,
+            format!("the bit count must be between 1 and 2,147,483,647, not {bit_count}"),
         ));
     }
     if k == 0 || k > MAXIMAL_HASH_FUNCTION_SIZE {
-        return Err(Error::new(
-            ErrorKind::BloomBadHashFunctionCount,
-            offset,
-            format!("hash_function_count {k} must be in 1..=8"),
+        return Err(Error::bad_argument(
+            Argument::HashFunctionCount,
+            format!("the hash function count must be between 1 and 8, not {k}"),
         ));
     }
     Ok(())

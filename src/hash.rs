@@ -11,15 +11,18 @@ pub use tsfile_bloom_hash::*;
 pub fn variant_named(name: &str) -> crate::Result<TailVariant> {
     TailVariant::from_name(name).ok_or_else(|| {
         let cpp = matches!(name.to_ascii_lowercase().as_str(), "cpp" | "c++");
-        crate::Error::invalid_argument(format!(
-            "variant: {name:?} is not 'java' or 'zero-extended'{}",
-            if cpp {
-                " (the C++ writer's tail depends on its build: zero-extended since tsfile 2.5 and on ARM, \
+        crate::Error::bad_argument(
+            crate::Argument::Variant,
+            format!(
+                "the variant {name:?} is not 'java' or 'zero-extended'{}",
+                if cpp {
+                    " (the C++ writer's tail depends on its build: zero-extended since tsfile 2.5 and on ARM, \
                  sign-extended as 'java' in older x86-64 builds)"
-            } else {
-                ""
-            }
-        ))
+                } else {
+                    ""
+                }
+            ),
+        )
     })
 }
 

@@ -85,6 +85,6 @@ pub use tsfile::{audit, encoder, probe, verdict};
 mod wasm;
 
 pub use charset::Charset;
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Argument, Error, ErrorKind, Result};
 pub use filter::{BloomFilter, Probe, SeedProbe, Stats, Verdict};
 pub use hash::{bit_index, hash32, TailVariant, SEEDS};

@@ -5,7 +5,7 @@
 //! Java hashes `String.getBytes()` in the JVM default charset, so besides UTF-8
 //! we offer the common non-UTF-8 JVM defaults ([`Charset`], in `crate::charset`).
 
-use crate::error::{Error, Result};
+use crate::error::{Argument, Error, Result};
 use std::borrow::Cow;
 
 pub use crate::charset::Charset;
@@ -57,10 +57,10 @@ pub fn transcode<'a>(utf8: &'a [u8], charset: Charset) -> Result<Cow<'a, [u8]>> 
         return Ok(Cow::Borrowed(utf8));
     };
     match charset.try_encode(text) {
-        None => Err(Error::invalid_argument(format!(
-            "charset {} is not built into this build (enable the jvm-charsets feature)",
-            charset.as_str()
-        ))),
+        None => Err(Error::bad_argument(
+            Argument::Charset,
+            format!("charset {} is not built into this build (enable the jvm-charsets feature)", charset.as_str()),
+        )),
         Some(Cow::Borrowed(_)) => Ok(Cow::Borrowed(utf8)),
         Some(Cow::Owned(v)) => Ok(Cow::Owned(v)),
     }

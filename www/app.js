@@ -10,7 +10,7 @@
 //   teach.js          the teaching panel (views/teach/)
 // shared/ holds what every view uses: dom.js, format.js, api.js (the only reader of the
 // package's result fields), bitgrid.js, vlist.js.
-import { createWorker } from './pkg/js/worker-client.js';
+import { createWorker, TsFileBloomError } from './pkg/js/worker-client.js';
 import { listingOf } from './shared/api.js';
 import { $ } from './shared/dom.js';
 import { fmt } from './shared/format.js';
@@ -246,7 +246,7 @@ $('file-input').addEventListener('change', (ev) => {
 $('sample').addEventListener('click', async () => {
   try {
     const res = await fetch('samples/sample.tsfile');
-    if (!res.ok) throw Object.assign(new Error(`the sample could not be fetched (HTTP ${res.status})`), { kind: 'io' });
+    if (!res.ok) throw new TsFileBloomError('io', `the sample could not be fetched (HTTP ${res.status})`, { reason: 'http_status', url: res.url, status: res.status });
     await load(await res.blob(), 'sample.tsfile');
   } catch (e) {
     showError(e, 'Load sample:');

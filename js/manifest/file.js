@@ -19,18 +19,14 @@ import { endianness } from 'node:os';
 import { dirname, basename, join, sep } from 'node:path';
 import { ENCODINGS, FIGURES, FILTER_HASHES, VERDICTS } from '../wire.js';
 import { Corrupt, checkCounts, checkEntries, checkTables } from './check.js';
+import { TsFileBloomError } from '../errors.js';
 
 export const MANIFEST_FORMAT = 'tsfile-bloom-manifest';
 export const MANIFEST_VERSION = 3;
 
-/** A typed error about the manifest file: kind 'manifest', `reason`, `path`. */
-export function manifestError(path, reason, message) {
-  const err = new Error(`${message}: ${path}`);
-  err.kind = 'manifest';
-  err.reason = reason;
-  err.path = path;
-  err.offset = null;
-  return err;
+/** A typed error about the manifest file: kind 'manifest', `reason`, `path` (and `field`, `cause`). */
+export function manifestError(path, reason, message, more = {}) {
+  return new TsFileBloomError('manifest', `${message}: ${path}`, { reason, path, ...more });
 }
 
 // node:crypto is loaded with the first manifest read or written: a process that imports the
@@ -115,7 +111,7 @@ export function readManifest(path) {
   } catch (e) {
     // None yet (ENOTDIR: nor can there be; openManifest's checkWritable says so).
     if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return null;
-    throw Object.assign(manifestError(path, 'unreadable', `the manifest cannot be read (${e.code ?? e.message})`), { cause: e });
+    throw manifestError(path, 'unreadable', `the manifest cannot be read (${e.code ?? e.message})`, { cause: e });
   }
   try {
     return readOpen(fd, path);
@@ -128,9 +124,9 @@ export function readManifest(path) {
 
 /** `e`, thrown while the manifest at `path` was read or checked, as a manifest error. */
 function asManifestError(path, e) {
-  if (e instanceof Corrupt) return Object.assign(manifestError(path, 'corrupt', `the manifest does not hold together (edited?): ${e.message}`), { field: e.field });
+  if (e instanceof Corrupt) return manifestError(path, 'corrupt', `the manifest does not hold together (edited?): ${e.message}`, { field: e.field });
   if (e.kind === 'manifest') return e;
-  return Object.assign(manifestError(path, 'unreadable', `the manifest cannot be read (${e.code ?? e.message})`), { cause: e });
+  return manifestError(path, 'unreadable', `the manifest cannot be read (${e.code ?? e.message})`, { cause: e });
 }
 
 /**
@@ -285,7 +281,7 @@ export function writeManifest(path, body, columns, blobs) {
     } catch {
       // nothing to remove
     }
-    throw Object.assign(manifestError(path, 'unwritable', `the manifest cannot be written (${e.code ?? e.message})`), { cause: e });
+    throw manifestError(path, 'unwritable', `the manifest cannot be written (${e.code ?? e.message})`, { cause: e });
   }
 }
 const NO_DIGEST = '0'.repeat(64);
@@ -305,7 +301,7 @@ export function checkWritable(path) {
     closeSync(openSync(tmp, 'w'));
     unlinkSync(tmp);
   } catch (e) {
-    throw Object.assign(manifestError(path, 'unwritable', `the manifest cannot be written in its directory (${e.code ?? e.message})`), { cause: e });
+    throw manifestError(path, 'unwritable', `the manifest cannot be written in its directory (${e.code ?? e.message})`, { cause: e });
   }
 }
 

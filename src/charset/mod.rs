@@ -12,7 +12,7 @@
 #[cfg(feature = "jvm-charsets")]
 mod tables;
 
-use crate::error::{Error, Result};
+use crate::error::{Argument, Error, Result};
 use std::borrow::Cow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -143,11 +143,14 @@ impl Charset {
             }
             names.push_str(c.as_str());
         }
-        Err(Error::invalid_argument(format!(
-            "unknown charset {}; expected one of {}",
-            crate::error::quoted(&name.chars().take(64).collect::<String>()),
-            names
-        )))
+        Err(Error::bad_argument(
+            Argument::Charset,
+            format!(
+                "unknown charset {}; expected one of {}",
+                crate::error::quoted(&name.chars().take(64).collect::<String>()),
+                names
+            ),
+        ))
     }
 
     /// The charsets that need the JDK tables: all but UTF-8, windows-1252 and ISO-8859-1.

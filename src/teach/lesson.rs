@@ -109,7 +109,7 @@ fn absent_probes(family: Family, g: u32, n: u64, count: u64, rng: &mut Rng) -> V
 
 fn check_count(name: &str, v: u64, lo: u64, hi: u64) -> Result<()> {
     if v < lo || v > hi {
-        return Err(Error::invalid_argument(format!("{name}: {v} is outside {lo}..={hi}")));
+        return Err(Error::invalid_argument(format!("{name}: {v} is outside {lo} to {hi}")));
     }
     Ok(())
 }

@@ -54,10 +54,10 @@ impl Model {
             Hashing::LevelDb => crate::leveldb::MAX_K,
         };
         if m == 0 || m > i32::MAX as u32 {
-            return Err(Error::invalid_argument(format!("m: {m} bits is outside 1..=2147483647")));
+            return Err(Error::invalid_argument(format!("m: {m} bits is outside 1 to 2,147,483,647")));
         }
         if k == 0 || k > k_max {
-            return Err(Error::invalid_argument(format!("k: {k} is outside 1..={k_max} for {}", hashing.as_str())));
+            return Err(Error::invalid_argument(format!("k: {k} is outside 1 to {k_max} for {}", hashing.as_str())));
         }
         Ok(Model { hashing, m, k })
     }

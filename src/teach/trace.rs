@@ -101,10 +101,10 @@ fn logical(bits: &[u8], m: u32) -> Vec<u8> {
 
 fn check(m: u32, k: u32, k_max: u32) -> Result<()> {
     if m == 0 || m > i32::MAX as u32 {
-        return Err(Error::invalid_argument(format!("m: {m} bits is outside 1..=2147483647")));
+        return Err(Error::invalid_argument(format!("m: {m} bits is outside 1 to 2,147,483,647")));
     }
     if k == 0 || k > k_max {
-        return Err(Error::invalid_argument(format!("k: {k} is outside 1..={k_max}")));
+        return Err(Error::invalid_argument(format!("k: {k} is outside 1 to {k_max}")));
     }
     Ok(())
 }

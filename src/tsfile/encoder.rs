@@ -4,7 +4,7 @@
 //! tables and asks the separately loaded charsets module through JS instead, so
 //! both routes run the same tables.
 
-use crate::error::{Error, Result};
+use crate::error::{Argument, Error, Result};
 use crate::path::{transcode, Charset};
 use std::borrow::Cow;
 
@@ -59,13 +59,16 @@ impl<M: CharsetModule> PathEncoder for WithModule<M> {
             return transcode(utf8, charset);
         }
         let Some(module) = &self.0 else {
-            return Err(Error::invalid_argument(format!(
-                "charset {} needs the charsets module: call await loadCharsets() first",
-                charset.as_str()
-            )));
+            return Err(Error::bad_argument(
+                Argument::Charset,
+                format!("charset {} needs the charsets module: call await loadCharsets() first", charset.as_str()),
+            ));
         };
         module.encode(utf8, charset).map(Cow::Owned).ok_or_else(|| {
-            Error::invalid_argument(format!("the charsets module could not encode a path in {}", charset.as_str()))
+            Error::bad_argument(
+                Argument::Charset,
+                format!("the charsets module could not encode a path in {}", charset.as_str()),
+            )
         })
     }
 }

@@ -83,7 +83,7 @@ pub fn read_envelope<R: ReadAt + ?Sized>(src: &R) -> Result<Envelope> {
         return Err(Error::new(
             ErrorKind::BadMetadataSize,
             size - TAIL_LEN,
-            format!("TsFileMetadata size {s} must be in 1..={available} for a {size}-byte file"),
+            format!("TsFileMetadata size {s} must be between 1 and {available} for a {size}-byte file"),
         ));
     }
     Ok(Envelope { file_size: size, version, metadata_offset: size - TAIL_LEN - s as u64, metadata_size: s as u32 })

@@ -20,14 +20,25 @@ pub(crate) fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, 
         .map_err(|e| js_error(&Error::invalid_argument(e.to_string())))
 }
 
-/// A JS `Error` whose message is the plain sentence, with `kind` and `offset` properties;
-/// `offset` is null for an error that has none (a bad argument concerns no byte of a file).
+// The package's error class (js/errors.js), imported by the glue from beside it: the package
+// and the page keep js/ and dist/web/ side by side. The wasm-level tests run the glue from
+// elsewhere, so they make the same fields on a plain Error.
+#[cfg_attr(not(test), wasm_bindgen(raw_module = "../../js/errors.js"))]
+#[cfg_attr(
+    test,
+    wasm_bindgen(
+        inline_js = "export function coreError(kind, message, offset, argument) { return Object.assign(new Error(message), { kind, offset, argument }); }"
+    )
+)]
+extern "C" {
+    #[wasm_bindgen(js_name = coreError)]
+    fn core_error(kind: &str, message: &str, offset: Option<f64>, argument: Option<&str>) -> JsValue;
+}
+
+/// A `TsFileBloomError` whose message is the plain sentence, with `kind`, `offset` (null for an
+/// error that has none: a bad argument concerns no byte of a file) and a bad argument's `argument`.
 pub(crate) fn js_error(e: &Error) -> JsValue {
-    let err: JsValue = js_sys::Error::new(&e.message).into();
-    let _ = js_sys::Reflect::set(&err, &JsValue::from_str("kind"), &JsValue::from_str(e.kind.as_str()));
-    let offset = e.offset().map_or(JsValue::NULL, |at| JsValue::from_f64(at as f64));
-    let _ = js_sys::Reflect::set(&err, &JsValue::from_str("offset"), &offset);
-    err
+    core_error(e.kind.as_str(), &e.message, e.offset().map(|at| at as f64), e.argument().map(|a| a.as_str()))
 }
 
 /// A core result as JS takes it: its error as [`js_error`]'s `Error`.

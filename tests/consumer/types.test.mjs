@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, ROOT, installedApp } from './packed.mjs';
+import { BIN, NODE_LTS, ROOT, installedApp } from './packed.mjs';
 
 let app;
 before(() => {
@@ -153,4 +153,35 @@ test('the declarations constrain: type errors are caught', () => {
   const nullAudit = tsc('bad-audit', { ...NODENEXT, lib: ['es2022'], types: ['node'] }, { 'bad-audit.mts': `import { openTsFile } from 'tsfile-bloom';\nconst t = await openTsFile('x');\nconst a = await t.audit({ partial: true });\nconsole.log(a.summary);\nexport {};\n` });
   assert.notEqual(nullAudit.status, 0);
   assert.match(nullAudit.stdout, /TS18047/);
+});
+
+// The error class as a TypeScript user writes it, run as it stands by Node's type stripping.
+const ERRORS_PROGRAM = `
+import { BloomFilter, TsFileBloomError, openTsFile, type ErrorKind } from 'tsfile-bloom';
+const kinds: ErrorKind[] = [];
+const named: (string | undefined)[] = [];
+try {
+  new BloomFilter(0, 5);
+} catch (e) {
+  if (e instanceof TsFileBloomError) {
+    kinds.push(e.kind);
+    named.push(e.argument);
+  }
+}
+await openTsFile(new Uint8Array(64)).catch((e: unknown) => e instanceof TsFileBloomError && kinds.push(e.kind));
+console.log(JSON.stringify({ kinds, named }));
+`;
+
+/** A Node that strips types (>= 22.6): the machine's, or the LTS build; null when neither does. */
+const STRIPPING = [process.execPath, NODE_LTS].find((node) => node && spawnSync(node, ['--experimental-strip-types', '-e', 'const n: number = 1'], { encoding: 'utf8' }).status === 0) ?? null;
+
+test('TsFileBloomError: compiled strict, and run under Node\'s type stripping from a .ts file', { skip: STRIPPING ? false : 'no Node here strips types (>= 22.6; scripts/setup.sh --node-lts)' }, () => {
+  assertCompiles('errors', { ...NODENEXT, lib: ['es2022'], types: ['node'] }, { 'errors.mts': ERRORS_PROGRAM });
+  writeFileSync(join(app.dir, 'errors.ts'), ERRORS_PROGRAM);
+  const r = spawnSync(STRIPPING, ['--experimental-strip-types', '--no-warnings', 'errors.ts'], { cwd: app.dir, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), { kinds: ['invalid_argument', 'bad_head_magic'], named: ['bitCount'] });
+  const wrongKind = tsc('bad-kind', { ...NODENEXT, lib: ['es2022'], types: ['node'] }, { 'bad-kind.mts': `import type { ErrorKind } from 'tsfile-bloom';\nconst k: ErrorKind = 'bad_magic';\nexport { k };\n` });
+  assert.notEqual(wrongKind.status, 0);
+  assert.match(wrongKind.stdout, /TS2322/);
 });

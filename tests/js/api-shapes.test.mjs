@@ -232,6 +232,7 @@ test("each entry exports exactly what its declarations declare", async () => {
     for (const st of src.statements) {
       const exported = st.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
       if (ts.isExportDeclaration(st) && !st.exportClause && st.moduleSpecifier?.text === './index.js') reexportsIndex = true;
+      if (ts.isExportDeclaration(st) && !st.isTypeOnly && st.exportClause && ts.isNamedExports(st.exportClause)) for (const e of st.exportClause.elements) names.add(e.name.text);
       if (!exported) continue;
       if ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) && st.name) {
         const isDefault = st.modifiers.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);

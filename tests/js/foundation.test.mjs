@@ -2,7 +2,7 @@
 // construction, hostile filter bytes, probes and stats.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { hash32, bitIndex, BloomFilter, SEEDS, fppFormula, optimalK, javaSizing, loadLevelDb } from 'tsfile-bloom';
+import { hash32, bitIndex, BloomFilter, SEEDS, fppFormula, optimalK, javaSizing, loadLevelDb, TsFileBloomError } from 'tsfile-bloom';
 import { javaReference, hex, fromHex, rng } from './helpers.mjs';
 
 const SPEC_SEED5 = [
@@ -156,7 +156,7 @@ test('hostile filter bytes throw typed errors with offsets', () => {
     assert.throws(
       () => BloomFilter.decode(Uint8Array.from(bytes)),
       // The message is the plain sentence: kind and offset are properties, not a prefix.
-      (e) => e instanceof Error && e.kind === kind && e.offset === offset && e.message.length > 0 && !e.message.startsWith(kind) && !/at byte \d+:/.test(e.message),
+      (e) => e instanceof TsFileBloomError && e.kind === kind && e.offset === offset && e.message.length > 0 && !e.message.startsWith(kind) && !/at byte \d+:/.test(e.message),
       name,
     );
   }
@@ -168,7 +168,7 @@ test('hostile filter bytes throw typed errors with offsets', () => {
     try {
       BloomFilter.decode(bytes);
     } catch (e) {
-      assert.ok(e instanceof Error && typeof e.kind === 'string' && Number.isInteger(e.offset), String(e));
+      assert.ok(e instanceof TsFileBloomError && typeof e.kind === 'string' && Number.isInteger(e.offset), String(e));
       assert.ok(e.offset <= bytes.length, `offset ${e.offset} beyond input of ${bytes.length}`);
       kinds.add(e.kind);
     }
@@ -181,8 +181,8 @@ test('argument errors are typed too', () => {
   assert.throws(() => hash32('x', 5, 'murmur'), (e) => e.kind === 'invalid_argument');
   assert.throws(() => hash32(42, 5), (e) => e.kind === 'invalid_argument');
   assert.throws(() => BloomFilter.withCapacity(-1), (e) => e.kind === 'invalid_argument');
-  assert.throws(() => new BloomFilter(0, 5), (e) => e.kind === 'bloom_bad_bit_count');
-  assert.throws(() => new BloomFilter(256, 9), (e) => e.kind === 'bloom_bad_hash_function_count');
+  assert.throws(() => new BloomFilter(0, 5), (e) => e.kind === 'invalid_argument' && e.argument === 'bitCount');
+  assert.throws(() => new BloomFilter(256, 9), (e) => e.kind === 'invalid_argument' && e.argument === 'hashFunctionCount');
   const f = new BloomFilter(256, 5);
   assert.throws(() => f.probe('x', { charset: 'klingon' }), (e) => e.kind === 'invalid_argument');
 });

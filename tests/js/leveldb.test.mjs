@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openLevelDbTable, loadLevelDb } from 'tsfile-bloom';
+import { openLevelDbTable, loadLevelDb, TsFileBloomError } from 'tsfile-bloom';
 
 const DIR = new URL('../fixtures/leveldb/', import.meta.url);
 const { tables } = JSON.parse(readFileSync(new URL('manifest.json', DIR), 'utf8'));
@@ -51,7 +51,7 @@ test('from bytes, ArrayBuffer and Blob too; hostile bytes reject with typed Erro
   }
   const bad = bytes.slice();
   bad[bad.length - 1] ^= 0xff;
-  await assert.rejects(openLevelDbTable(bad), (e) => e instanceof Error && e.kind === 'bad_footer_magic' && typeof e.offset === 'number');
+  await assert.rejects(openLevelDbTable(bad), (e) => e instanceof TsFileBloomError && e.kind === 'bad_footer_magic' && typeof e.offset === 'number');
   const crc = bytes.slice();
   const table = await openLevelDbTable(bytes);
   const f = table.filters.find((x) => x.length > 0);

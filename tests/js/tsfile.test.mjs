@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openTsFile, countingSource } from 'tsfile-bloom';
+import { openTsFile, countingSource, TsFileBloomError } from 'tsfile-bloom';
 
 const DIR = new URL('../fixtures/tsfile/', import.meta.url);
 const raw = JSON.parse(readFileSync(new URL('manifest.json', DIR), 'utf8'));
@@ -166,7 +166,7 @@ test('hostile files reject with typed Errors; the process survives', async () =>
     } catch (x) {
       err = x;
     }
-    assert.ok(err instanceof Error, `${e.name}: no error`);
+    assert.ok(err instanceof TsFileBloomError, `${e.name}: no error`);
     assert.equal(err.kind, e.error_kind, `${e.name}: ${err.message}`);
     assert.equal(typeof err.offset, 'number');
   }

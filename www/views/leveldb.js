@@ -3,6 +3,7 @@
 // data block and that block's filter, and marks the k double-hashing probes. The table is
 // opened and probed in the page's worker ('leveldb.*' ops in www/worker/teach-ops.js); the LevelDB
 // wasm module (26 KiB gz) is fetched there only when a table is opened.
+import { TsFileBloomError } from '../pkg/js/errors.js';
 import { isLevelDbFooter } from '../pkg/js/leveldb.js';
 import { BitGrid } from '../shared/bitgrid.js';
 import { $, el } from '../shared/dom.js';
@@ -113,7 +114,7 @@ function keyBytes() {
   const text = $('ldb-key-input').value;
   if (!$('ldb-hex').checked) return text;
   const hex = text.replace(/\s+/g, '');
-  if (!/^([0-9a-fA-F]{2})*$/.test(hex)) throw Object.assign(new Error('hex keys are pairs of hex digits'), { kind: 'invalid_argument', offset: 0 });
+  if (!/^([0-9a-fA-F]{2})*$/.test(hex)) throw new TsFileBloomError('invalid_argument', 'hex keys are pairs of hex digits', { argument: 'key' });
   return Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
 }
 

@@ -3,6 +3,7 @@
 // `…?list-type=2&prefix=…`), go to the folder view, which scans them in its worker as it scans a
 // folder (the package's scanTsFiles: Range requests, listings page by page, typed errors per
 // file). Nothing here fetches: the workers do (their CSP is their scripts', see www/README.md), and this thread's own policy keeps `connect-src 'self'`.
+import { TsFileBloomError } from '../pkg/js/errors.js';
 import { isListingUrl as isListing } from '../pkg/js/s3.js';
 import { $ } from '../shared/dom.js';
 import { fmt } from '../shared/format.js';
@@ -65,7 +66,7 @@ export function createRemoteInput(ctx) {
     const done = urls.length ? open(urls) : null;
     // After the open has started (a load clears the error box when it starts).
     if (rejected.length) {
-      const err = Object.assign(new TypeError(`${rejected.map((r) => `“${r}”`).join(', ')} ${rejected.length > 1 ? 'are' : 'is'} not an http(s) URL${urls.length ? '; the others are opened' : ''}`), { kind: 'invalid_argument', offset: null });
+      const err = new TsFileBloomError('invalid_argument', `${rejected.map((r) => `“${r}”`).join(', ')} ${rejected.length > 1 ? 'are' : 'is'} not an http(s) URL${urls.length ? '; the others are opened' : ''}`, { argument: 'url' });
       ctx.showError(err, 'Open from the web:');
     }
     return done;
@@ -80,7 +81,7 @@ export function createRemoteInput(ctx) {
       count: listings.size ? null : urls.length,
       // A row is its object's URL; a listing's own row (its error) is no file to open.
       async resolve(r) {
-        if (listings.has(r.file)) throw Object.assign(new Error(`this row is the bucket listing itself (${r.error?.message ?? 'it could not be read'}), not a file`), { kind: 'invalid_argument', offset: null });
+        if (listings.has(r.file)) throw new TsFileBloomError('invalid_argument', `this row is the bucket listing itself (${r.error?.message ?? 'it could not be read'}), not a file`, { argument: 'file' });
         return r.file;
       },
     });

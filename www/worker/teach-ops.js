@@ -6,12 +6,12 @@
 // Each op takes the message object and a progress callback, like the ops in worker.js. State
 // kept here: the sandbox filter and a copy of the open file's filter (re-opened from the same
 // Blob, or rebuilt from the synthetic paths), which the panel measures and probes.
-import { BloomFilter, SEEDS, bitIndex, encodePath, hash32, isMultiByte, javaSizing, loadCharsets, loadLevelDb, openLevelDbTable, openTsFile, writerHypothesis } from '../pkg/js/web.js';
+import { BloomFilter, SEEDS, TsFileBloomError, bitIndex, encodePath, hash32, isMultiByte, javaSizing, loadCharsets, loadLevelDb, openLevelDbTable, openTsFile, writerHypothesis } from '../pkg/js/web.js';
 import { ERROR_RATE } from '../pkg/js/core-tables.js';
 
 const utf8 = new TextEncoder();
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-const badArgument = (message) => Object.assign(new TypeError(message), { kind: 'invalid_argument', offset: 0 });
+const badArgument = (argument, message) => new TsFileBloomError('invalid_argument', message, { argument });
 
 // ---------------------------------------------------------------- formulas (the teaching module's)
 
@@ -49,7 +49,7 @@ function teachCore() {
       mod = await import(/* @vite-ignore */ /* webpackIgnore: true */ url);
     } catch (e) {
       teachModule = null;
-      throw Object.assign(new Error(`the teaching module (${TEACH_GLUE}) could not be loaded: it is built for the page by scripts/build.sh, not shipped in the npm package (${e.message})`), { kind: 'unavailable', offset: 0 });
+      throw new TsFileBloomError('io', `the teaching module (${TEACH_GLUE}) could not be loaded: it is built for the page by scripts/build.sh, not shipped in the npm package (${e.message})`, { cause: e });
     }
     await mod.default();
     return mod;
@@ -154,7 +154,8 @@ async function rebuild(c) {
 /** Brings the sandbox to the controls' mode and geometry (rebuilding over the same paths). */
 async function sync(c = {}) {
   const want = { mode: c.mode ?? sandbox.mode, m: c.m ?? 256, k: c.k ?? 5, bitsPerKey: c.bitsPerKey ?? sandbox.bitsPerKey };
-  if (!Number.isInteger(want.m) || !Number.isInteger(want.k) || !Number.isInteger(want.bitsPerKey)) throw badArgument('m, k and bitsPerKey must be integers');
+  const bad = ['m', 'k', 'bitsPerKey'].find((f) => !Number.isInteger(want[f]));
+  if (bad) throw badArgument(bad, `${bad} must be an integer, not ${String(want[bad])}`);
   const stale =
     (!sandbox.tsf && !sandbox.ldb) ||
     want.mode !== sandbox.mode ||
@@ -284,7 +285,7 @@ export const teachOps = {
   /** Probes `count` random paths that are not in the index against the file's filter: `{maybe, count, rate, formula}`. */
   async 'teach.measure'({ count = 100_000 }, progress) {
     const generation = file.generation;
-    if (!file.filter) throw badArgument('no file with a filter is open');
+    if (!file.filter) throw badArgument('this', 'no file with a filter is open');
     const { variant, charset } = file.hypothesis;
     await needCharset(charset);
     const CHUNK = 20_000;
@@ -298,7 +299,7 @@ export const teachOps = {
       done += part.length;
       progress({ done, total: count });
       await tick();
-      if (generation !== file.generation) throw Object.assign(new Error('another file was opened'), { kind: 'cancelled', offset: done });
+      if (generation !== file.generation) throw new TsFileBloomError('cancelled', `another file was opened (after ${done} of ${count} probes)`);
     }
     const rate = maybe / count;
     const interval = (await teachCore()).wilson(maybe, count);
@@ -480,9 +481,9 @@ export const teachOps = {
     const op = action;
     const t = await teachCore();
     path = String(path ?? '').trim();
-    if (!path) throw badArgument('path: type a path to step through');
+    if (!path) throw badArgument('path', 'path: type a path to step through');
     if (target === 'file') {
-      if (!file.filter) throw badArgument('target: no file with a filter is open');
+      if (!file.filter) throw badArgument('target', 'target: no file with a filter is open');
       const { variant, charset } = file.hypothesis;
       await needCharset(charset);
       const bytes = charset === 'UTF-8' ? utf8.encode(path) : encodePath(path, charset);
@@ -523,7 +524,7 @@ export const teachOps = {
   async 'teach.table'({ url }) {
     const t = await teachCore();
     const res = await fetch(url);
-    if (!res.ok) throw Object.assign(new Error(`the sample table could not be fetched (HTTP ${res.status})`), { kind: 'io', offset: 0 });
+    if (!res.ok) throw new TsFileBloomError('io', `the sample table could not be fetched (HTTP ${res.status})`, { reason: 'http_status', url, status: res.status });
     const bytes = new Uint8Array(await res.arrayBuffer());
     const next = t.TeachTable.open(bytes);
     teachTable?.free();
@@ -532,12 +533,12 @@ export const teachOps = {
   },
   /** A point lookup's read path through the loaded table: `PointRead`. */
   'teach.read'({ key }) {
-    if (!teachTable) throw badArgument('no sample table is loaded');
+    if (!teachTable) throw badArgument('this', 'no sample table is loaded');
     return teachTable.read(utf8.encode(String(key ?? '')));
   },
   /** A range scan `[lo, hi]` through the loaded table: `RangeScan`. */
   'teach.range'({ lo, hi }) {
-    if (!teachTable) throw badArgument('no sample table is loaded');
+    if (!teachTable) throw badArgument('this', 'no sample table is loaded');
     return teachTable.range(utf8.encode(String(lo ?? '')), utf8.encode(String(hi ?? '')));
   },
 
@@ -561,7 +562,7 @@ export const teachOps = {
   },
   /** A user key (UTF-8 string or bytes) routed through the table: LevelDbTable.probe's answer. */
   'leveldb.probe'({ key }) {
-    if (!table) throw badArgument('no LevelDB table is open');
+    if (!table) throw badArgument('this', 'no LevelDB table is open');
     return table.probe(key);
   },
   'leveldb.close'() {
