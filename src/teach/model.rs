@@ -9,7 +9,7 @@ use super::interval::{wilson, Rate};
 use crate::error::{Error, Result};
 use crate::filter::{false_positive_probability, fpp_from_fill};
 use crate::hash::{bit_index, hash32_seeds, TailVariant, SEEDS};
-use crate::leveldb::bloom_hash;
+use crate::leveldb::{bloom_hash, probe_hashes};
 
 /// How a key's k bit positions are chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,14 +70,7 @@ impl Model {
                 let hs = hash32_seeds(key, &SEEDS[..self.k as usize], v);
                 out.extend(hs[..self.k as usize].iter().map(|&h| bit_index(h, self.m)));
             }
-            Hashing::LevelDb => {
-                let mut h = bloom_hash(key);
-                let delta = h.rotate_right(17);
-                for _ in 0..self.k {
-                    out.push(h % self.m);
-                    h = h.wrapping_add(delta);
-                }
-            }
+            Hashing::LevelDb => out.extend(probe_hashes(bloom_hash(key), self.k).map(|h| h % self.m)),
         }
     }
 

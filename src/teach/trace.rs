@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::hash::{hash32, TailVariant, SEEDS};
-use crate::leveldb::bloom_hash;
+use crate::leveldb::{bloom_hash, delta, probe_hashes};
 
 /// Insert or look up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,11 +229,9 @@ pub fn leveldb(op: Op, key: &[u8], bits: &[u8], m: u32, k: u32) -> Result<Trace>
     check(m, k, crate::leveldb::MAX_K)?;
     let mut now = logical(bits, m);
     let h0 = bloom_hash(key);
-    let delta = h0.rotate_right(17);
-    let mut h = h0;
     let mut steps = Vec::with_capacity(k as usize);
     let mut stopped = false;
-    for j in 0..k {
+    for (j, h) in (0..k).zip(probe_hashes(h0, k)) {
         if stopped {
             steps.push(Step {
                 index: j,
@@ -263,7 +261,6 @@ pub fn leveldb(op: Op, key: &[u8], bits: &[u8], m: u32, k: u32) -> Result<Trace>
             action,
             text: format!("{head}, which {tail}."),
         });
-        h = h.wrapping_add(delta);
     }
     let (verdict, stopped_at, flipped, summary) = finish(op, &steps, k);
     Ok(Trace {
@@ -275,7 +272,7 @@ pub fn leveldb(op: Op, key: &[u8], bits: &[u8], m: u32, k: u32) -> Result<Trace>
         tail_len: (key.len() % 4) as u32,
         key: key.to_vec(),
         leveldb_hash: Some(h0),
-        leveldb_delta: Some(delta),
+        leveldb_delta: Some(delta(h0)),
         steps,
         verdict,
         stopped_at,
