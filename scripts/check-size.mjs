@@ -18,7 +18,7 @@
 // -ocimfs=0 had won back 2.5 KB). Paid back since, gzipped (gzip -9 figures):
 //   52,983  the closure shims js-sys's descriptions leave in the function table dropped
 //           before wasm-opt (scripts/drop-closure-shims.mjs)                       -444
-//   52,219  module state in plain statics, not thread_local! (src/wasm/common.rs)   -764
+//   52,219  module state in plain statics, not thread_local! (crates/wasm-common/src/lib.rs) -764
 //   51,918  names joined by hand, not [&str]::join (charset, audit)                 -299
 //   +354    the multi-seed hash (crates/hash: lanes, probe_many), then -717 for
 //           Blocks::new out of line; the boundary's speed work about even

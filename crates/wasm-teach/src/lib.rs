@@ -101,7 +101,7 @@ pub fn claim(
         victim: victim.and_then(|v| usize::try_from(v).ok()),
         window_keys: window_keys.map(|w| w.round() as u64),
     };
-    // The object `Shown` serializes to (its two flattened halves, tests/teach_plan.rs), merged
+    // The object `Shown` serializes to (its two flattened halves, crates/teach/tests/teach_plan.rs), merged
     // here: serde's flatten through serde-wasm-bindgen costs 589 B gzipped more.
     let shown = plan::run(&request).map_err(err)?;
     let out = to_js(&shown.measured)?;
