@@ -10,7 +10,7 @@ import { gzipSync, constants } from 'node:zlib';
 import os from 'node:os';
 
 /** The TsFile module's gzip budget: scripts/check-size.mjs BUDGETS (which checks on import, so not imported). */
-const BUDGET = 50176;
+const BUDGET = 49152;
 const BUDGET_KIB = BUDGET / 1024;
 
 const sh = (cmd) => {

@@ -23,20 +23,17 @@ else
   echo "[build] std is not rebuilt for size (no rust-src: run scripts/setup.sh); the modules will be larger" >&2
 fi
 
-# Three wasm modules from the one crate, each under its size budget: the TsFile module,
-# (feature wasm-leveldb) the LevelDB module, loaded only when a table is opened, and
-# (feature wasm-charsets) the JDK tables of the multi-byte JVM charsets, loaded only
-# when one of them is used (js/charsets.js).
-build_module() { # build_module OUT_NAME [cargo feature flags...]
-  local name=$1
-  shift
+# One wasm module per crate of the workspace, each under its size budget: the TsFile module,
+# the LevelDB module, loaded only when a table is opened, and the JDK tables of the
+# multi-byte JVM charsets, loaded only when one of them is used (js/charsets.js).
+build_module() { # build_module OUT_NAME CRATE_DIR
+  local name=$1 crate=$2
   # wasm-pack drives cargo and the wasm-bindgen-cli on PATH (--mode no-install: nothing is
-  # downloaded; setup.sh installs the version Cargo.lock pins), with the crate's `wasm`
-  # profile. Its own wasm-opt is off (Cargo.toml, package.metadata.wasm-pack): binaryen from
-  # npm runs below, with our flags. No package.json or .gitignore: the package is ours.
-  # Feature `wasm`: the bindings (Cargo.toml; off for crates that depend on this one).
-  wasm-pack --quiet build --mode no-install --target web --profile wasm --no-pack --no-gitignore \
-    --out-dir dist/web --out-name "$name" . -- --no-default-features --features wasm "${size_std[@]}" "$@"
+  # downloaded; setup.sh installs the version Cargo.lock pins), with the workspace's `wasm`
+  # profile. Its own wasm-opt is off (--no-opt): binaryen from npm runs below, with our flags.
+  # No package.json or .gitignore: the package is ours. --out-dir is relative to the crate.
+  wasm-pack --quiet build --mode no-install --target web --profile wasm --no-opt --no-pack --no-gitignore \
+    --out-dir "$PWD/dist/web" --out-name "$name" "$crate" -- "${size_std[@]}"
   # Binaryen from npm: Debian's wasm-opt 108 produces modules that fail at init (docs/toolchain.md).
   # -Oz --converge: repeat until the size stops shrinking. --low-memory-unused: fold added
   # constants into load/store offsets (sound here: Rust puts the 1 MiB stack first and data
@@ -53,12 +50,12 @@ build_module() { # build_module OUT_NAME [cargo feature flags...]
     --strip-debug --strip-producers --strip-target-features "${features[@]}" \
     "dist/web/${name}_bg.wasm" -o "dist/web/${name}_bg.wasm"
 }
-build_module tsfile_bloom
-build_module leveldb --features wasm-leveldb
-build_module charsets --features wasm-charsets
-# The teaching panel's module (feature wasm-teach): page-only, loaded by the teaching worker
+build_module tsfile_bloom crates/wasm-tsfile
+build_module leveldb crates/wasm-leveldb
+build_module charsets crates/wasm-charsets
+# The teaching panel's module: page-only, loaded by the teaching worker
 # (www/worker/teach-ops.js); not in the npm package's files.
-build_module teach --features wasm-teach
+build_module teach crates/wasm-teach
 
 # CommonJS build for require(): js/node.js bundled by esbuild; import.meta.url is
 # rewritten to js/node.js's own location so the relative wasm URL still resolves. aws4 (Node's

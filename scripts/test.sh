@@ -15,29 +15,28 @@ else
   echo "[test] rustfmt is not installed: Rust formatting not checked" >&2
 fi
 # Lints with warnings as errors; clippy's incompatible_msrv lint checks the code against
-# Cargo.toml's rust-version. Also the wasm32 builds: the package's three modules (feature
-# `wasm`), and the plain library a crate that depends on this one gets there.
+# Cargo.toml's rust-version. Also the wasm32 build of the workspace: every module's crate
+# (crates/wasm-*, native builds of them are empty), and the core as a crate that depends on it
+# gets it there.
 if cargo clippy --version >/dev/null 2>&1; then
   cargo clippy --workspace --all-targets -- -D warnings
   if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
-    for features in wasm wasm-leveldb wasm-charsets; do
-      cargo clippy --target wasm32-unknown-unknown --lib --no-default-features --features "$features" -- -D warnings
-    done
-    cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
+    cargo clippy --workspace --target wasm32-unknown-unknown -- -D warnings
   fi
 else
   echo "[test] clippy is not installed: lints not checked" >&2
 fi
 # The API docs: a broken or private intra-doc link fails.
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
+# The native crates (Cargo.toml's default-members: the core, the hash crate, teach).
 cargo test --all-targets
 # --all-targets leaves the doc tests out (lib.rs, the modules' examples, both crates' READMEs).
 cargo test --doc --workspace
-# Both crates as crates.io would get them: packaged, then built from the .crate files (the
-# main crate against the packaged hash crate); tests/package.rs checks the file lists.
-cargo package --workspace --allow-dirty --quiet
-# Wasm-level tests of the exports, in Node (src/wasm/tests.rs; feature `wasm`: the bindings).
-wasm-pack test --node --mode no-install --lib --features wasm
+# Both published crates as crates.io would get them: packaged, then built from the .crate files
+# (the main crate against the packaged hash crate); tests/package.rs checks the file lists.
+cargo package -p tsfile-bloom -p tsfile-bloom-hash --allow-dirty --quiet
+# Wasm-level tests of the TsFile module's exports, in Node (crates/wasm-tsfile/src/tests.rs).
+wasm-pack test --node --mode no-install crates/wasm-tsfile
 node --test tests/js/*.test.mjs
 # The same suites on Node's current LTS (setup.sh --node-lts), when this machine has a build of it.
 if [ -x .tools/node-lts/bin/node ]; then

@@ -8,11 +8,10 @@
 //! 4. [`bytes`] and [`source`]: the one byte cursor every parser reads through, and random access;
 //! 5. [`tsfile`]: envelope → TsFileMetadata → index walk → audit, and [`tsfile::TsFileReader`],
 //!    which answers everything the JS API shows;
-//! 6. [`leveldb`]: LevelDB's filter policy and just enough of its tables to probe them;
-//! 7. [`teach`]: the teaching panel's calculator, step-throughs and measured demonstrations
-//!    (the page-only `teach` wasm module);
-//! 8. `wasm` (wasm32 with the `wasm` feature, for the npm package and the page): converters
-//!    from these types to JS, nothing more.
+//! 6. [`leveldb`]: LevelDB's filter policy and just enough of its tables to probe them.
+//!
+//! The npm package's wasm modules and the page's teaching panel are crates of their own in the
+//! repository's workspace (crates/), which depend on this one: it has no wasm code.
 //!
 //! Opening a file the C++ writer wrote (10 series; the expected values are its manifest's):
 //!
@@ -69,20 +68,11 @@ pub mod hash;
 pub mod leveldb;
 pub mod path;
 pub mod source;
-// Compiled natively (tests, docs) and into the page's teaching module only: the package's wasm
-// modules stay byte-identical without it (scripts/check-size.mjs).
-#[cfg(any(not(target_arch = "wasm32"), feature = "wasm-teach"))]
-pub mod teach;
 pub mod tsfile;
 
 // The audit, the probe rule, its verdicts and the charset bridge belong to the TsFile reader;
 // kept at the root too.
 pub use tsfile::{audit, encoder, probe, verdict};
-
-// The npm package's bindings: only with the `wasm` feature (Cargo.toml), which scripts/build.sh
-// turns on, so a crate that uses this one on wasm32 gets no exports or allocator of ours.
-#[cfg(all(target_arch = "wasm32", feature = "wasm"))]
-mod wasm;
 
 pub use charset::Charset;
 pub use error::{Argument, Error, ErrorKind, Result};

@@ -48,8 +48,8 @@ pub use internal_key::{
     compare_internal, lookup_key, parse_internal_key, KeyFormat, ParsedInternalKey, MAX_SEQUENCE, VALUE_TYPE_FOR_SEEK,
 };
 pub use policy::{
-    filter_bits, k_for_bits_per_key, key_may_match, probe_filter, BloomFilterPolicy, FilterProbe, ProbeBit,
-    ProbeReason, LEGACY_POLICY_NAME, MAX_K, POLICY_NAME,
+    delta, filter_bits, k_for_bits_per_key, key_may_match, probe_filter, probe_hashes, BloomFilterPolicy, FilterProbe,
+    ProbeBit, ProbeReason, LEGACY_POLICY_NAME, MAX_K, POLICY_NAME,
 };
 pub use table::{
     BlockEntry, DataBlock, LevelDbProbe, LevelDbTable, MetaEntry, FILTER_META_PREFIX, FOOTER_LEN, TABLE_MAGIC,

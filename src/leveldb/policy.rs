@@ -24,6 +24,23 @@ pub fn filter_bits(n: u64, bits_per_key: u32) -> u64 {
     n.saturating_mul(bits_per_key as u64).max(64).div_ceil(8) * 8
 }
 
+/// The step of LevelDB's double hashing: the key's `BloomHash` rotated right by 17 bits (§2).
+pub fn delta(h: u32) -> u32 {
+    h.rotate_right(17)
+}
+
+/// The hashes of a key's k probes, in probe order: `h + j·δ` (mod 2³²) for j in 0..k, from its
+/// `BloomHash` `h` ([`delta`]); a probe's bit is its hash mod the filter's bit count. Every
+/// LevelDB filter route (create, probe, and whatever shows them) takes its positions from here.
+pub fn probe_hashes(h: u32, k: u32) -> impl Iterator<Item = u32> {
+    let delta = delta(h);
+    (0..k).scan(h, move |h, _| {
+        let now = *h;
+        *h = h.wrapping_add(delta);
+        Some(now)
+    })
+}
+
 /// `NewBloomFilterPolicy(bits_per_key)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BloomFilterPolicy {
@@ -58,13 +75,9 @@ impl BloomFilterPolicy {
         dst.push(self.k as u8);
         let array = &mut dst[start..start + bytes as usize];
         for key in keys {
-            // Double hashing from one 32-bit hash: delta is h rotated right by 17.
-            let mut h = bloom_hash(key.as_ref());
-            let delta = h.rotate_right(17);
-            for _ in 0..self.k {
+            for h in probe_hashes(bloom_hash(key.as_ref()), self.k) {
                 let bitpos = (h as u64 % bits) as usize;
                 array[bitpos / 8] |= 1 << (bitpos % 8);
-                h = h.wrapping_add(delta);
             }
         }
     }
@@ -169,11 +182,9 @@ pub(crate) fn probe_filter_with(h: u32, filter: &[u8]) -> FilterProbe {
         return FilterProbe { verdict: Verdict::Maybe, reason: ProbeReason::ReservedK, probes: Vec::new() };
     }
     let bits = array.len() as u64 * 8;
-    let mut h = h;
-    let delta = h.rotate_right(17);
     let mut probes = Vec::with_capacity(k as usize);
     let mut verdict = Verdict::Maybe;
-    for _ in 0..k {
+    for h in probe_hashes(h, k) {
         let bit = h as u64 % bits;
         // bit < 8 * array.len(), so the byte is always there.
         let set = array[(bit / 8) as usize] & (1 << (bit % 8)) != 0;
@@ -181,7 +192,6 @@ pub(crate) fn probe_filter_with(h: u32, filter: &[u8]) -> FilterProbe {
             verdict = Verdict::Absent;
         }
         probes.push(ProbeBit { bit, set });
-        h = h.wrapping_add(delta);
     }
     FilterProbe { verdict, reason: ProbeReason::Bits, probes }
 }
@@ -219,5 +229,20 @@ mod tests {
         assert_eq!(probe_filter(b"x", &[0; 9]).probes.len(), 0);
         // Tiny filters get 64 bits.
         assert_eq!(p.create_filter(&[b"a"]).len(), 9);
+    }
+
+    #[test]
+    fn probe_hashes_step_by_the_rotated_hash() {
+        // BloomHash("hello") and its k = 6 probes as util/bloom.cc computes them by hand.
+        let h = bloom_hash(b"hello");
+        let d = h.rotate_right(17);
+        let want: Vec<u32> = (0..6u32).map(|j| h.wrapping_add(d.wrapping_mul(j))).collect();
+        assert_eq!(probe_hashes(h, 6).collect::<Vec<_>>(), want);
+        assert_eq!(probe_hashes(h, 0).count(), 0);
+        // The positions a probe reports are these hashes mod the filter's bits.
+        let f = BloomFilterPolicy::new(10).create_filter(&[b"hello"]);
+        let bits = (f.len() as u64 - 1) * 8;
+        let got: Vec<u64> = probe_filter(b"hello", &f).probes.iter().map(|p| p.bit).collect();
+        assert_eq!(got, want.iter().map(|&h| h as u64 % bits).collect::<Vec<_>>());
     }
 }

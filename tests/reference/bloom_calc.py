@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Expected answers for the teaching panel's calculator (src/teach/calc.rs), written from the
+"""Expected answers for the teaching panel's calculator (crates/teach/src/calc.rs), written from the
 published rules rather than from our code, evaluated with mpmath at 50 digits:
 
 - the formula p = (1 - e^(-kn/m))^k, its inverses b = m/n = -k / ln(1 - p^(1/k)) and the

@@ -36,7 +36,7 @@ async function needCharset(charset) {
 // ---------------------------------------------------------------- the teaching module
 
 // The calculator, the step-through, intervals and the lesson's demonstrations come from the
-// page's own wasm module (src/teach, feature wasm-teach), fetched on first use. It is built
+// page's own wasm module (crates/wasm-teach), fetched on first use. It is built
 // for the page (scripts/build.sh) and not shipped in the npm package, so its URL is a runtime
 // value (bundlers leave it alone) and its absence is a typed error, not a broken import.
 const TEACH_GLUE = '../pkg/dist/web/teach.js';

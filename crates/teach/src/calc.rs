@@ -15,9 +15,9 @@
 use serde::Serialize;
 
 use super::interval::pct;
-use crate::error::{Error, Result};
-use crate::filter::{false_positive_probability, java_sizing, MAX_ERROR_RATE, MIN_ERROR_RATE};
-use crate::leveldb::{filter_bits, k_for_bits_per_key};
+use tsfile_bloom::error::{Error, Result};
+use tsfile_bloom::filter::{false_positive_probability, java_sizing, MAX_ERROR_RATE, MIN_ERROR_RATE};
+use tsfile_bloom::leveldb::{filter_bits, k_for_bits_per_key};
 
 /// The largest k the calculator considers (LevelDB probes at most 30; TsFile uses at most 8).
 pub const K_MAX: u32 = 64;
@@ -200,7 +200,7 @@ pub fn point(n: f64, m: u32, k: u32, curve: bool) -> Point {
         m,
         k,
         fpp: if some { false_positive_probability(n, m, k) } else { 0.0 },
-        k_star: if n > 0.0 { crate::filter::optimal_k(n, m) } else { f64::INFINITY },
+        k_star: if n > 0.0 { tsfile_bloom::filter::optimal_k(n, m) } else { f64::INFINITY },
         expected_fill: if some { 1.0 - (-kn_m).exp() } else { 0.0 },
         bits_per_key: if n > 0.0 { m as f64 / n } else { f64::INFINITY },
         samples: (some && curve).then(|| (1..=32).map(|j| false_positive_probability(n, m, j)).collect()),

@@ -1,12 +1,15 @@
-//! The LevelDB module's `#[wasm_bindgen]` surface (built with the `wasm-leveldb`
-//! feature): reading `.ldb`/`.sst` tables and LevelDB's Bloom filter policy. Converters
-//! only: the shapes are `crate::leveldb::view`'s, carried by [`to_js`].
+//! The npm package's LevelDB module (`dist/web/leveldb`, scripts/build.sh): reading
+//! `.ldb`/`.sst` tables and LevelDB's Bloom filter policy as `#[wasm_bindgen]` exports.
+//! Converters only: the shapes are `tsfile_bloom::leveldb::view`'s, carried by `to_js`.
+#![cfg(target_arch = "wasm32")]
 
-use super::common::{js, to_js};
-use super::stage::staged;
-use crate::leveldb::view::{FilterProbeInfo, TableProbeInfo};
-use crate::leveldb::{self, BloomFilterPolicy, LevelDbTable};
+use tsfile_bloom::leveldb::view::{FilterProbeInfo, TableProbeInfo};
+use tsfile_bloom::leveldb::{self, BloomFilterPolicy, LevelDbTable};
 use wasm_bindgen::prelude::*;
+use wasm_common::stage::staged;
+use wasm_common::{js, to_js};
+
+wasm_common::staging_exports!();
 
 #[wasm_bindgen]
 pub struct WasmLevelDbTable {
@@ -55,20 +58,21 @@ pub fn leveldb_hash(key: &[u8]) -> u32 {
 /// k for a bits-per-key, as LevelDB's BloomFilterPolicy computes it.
 #[wasm_bindgen(js_name = levelDbK)]
 pub fn leveldb_k(bits_per_key: u32) -> u32 {
-    crate::leveldb::k_for_bits_per_key(bits_per_key)
+    leveldb::k_for_bits_per_key(bits_per_key)
 }
 
 /// The bit count CreateFilter gives `n` keys at `bitsPerKey`.
 #[wasm_bindgen(js_name = levelDbFilterBits)]
 pub fn leveldb_filter_bits(n: f64, bits_per_key: u32) -> f64 {
-    crate::leveldb::filter_bits(n.max(0.0) as u64, bits_per_key) as f64
+    leveldb::filter_bits(n.max(0.0) as u64, bits_per_key) as f64
 }
 
 /// `BloomFilterPolicy(bitsPerKey).CreateFilter` over the `count` staged keys: bits then the k byte.
 #[wasm_bindgen(js_name = buildLevelDbFilter)]
 pub fn build_leveldb_filter(count: usize, bits_per_key: u32) -> Result<Vec<u8>, JsValue> {
     staged(|s| {
-        Ok(BloomFilterPolicy::new(bits_per_key).create_filter(&s.each(count)?.collect::<crate::Result<Vec<_>>>()?))
+        Ok(BloomFilterPolicy::new(bits_per_key)
+            .create_filter(&s.each(count)?.collect::<tsfile_bloom::Result<Vec<_>>>()?))
     })
 }
 

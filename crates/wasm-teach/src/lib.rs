@@ -1,20 +1,21 @@
-//! The teaching module's `#[wasm_bindgen]` surface (feature `wasm-teach`): the calculator,
-//! the step-through, intervals and the lesson's demonstrations (`crate::teach`; which one runs
-//! with which parameters is `teach::plan`'s). Page-only:
-//! loaded by the teaching panel's worker ops (www/worker/teach-ops.js), not shipped in the npm package.
+//! The teaching panel's module (`dist/web/teach`, scripts/build.sh): the teach crate's
+//! calculator, step-through, intervals and lesson demonstrations (which one runs with which
+//! parameters is `teach::plan`'s) as `#[wasm_bindgen]` exports. Page-only: loaded by the
+//! teaching panel's worker ops (www/worker/teach-ops.js), not shipped in the npm package.
 //! Converters only; keys arrive back to back in one byte array with their end offsets (so
 //! any charset's bytes pass unchanged).
+#![cfg(target_arch = "wasm32")]
 
-use super::common::{js_error, to_js};
-use crate::error::Error;
-use crate::hash::TailVariant;
-use crate::leveldb::LevelDbTable;
-use crate::teach::lesson;
-use crate::teach::model::Bits;
-use crate::teach::plan::{self, OpenFile, Request, Sandbox, SandboxMode};
-use crate::teach::trace::{self, Op};
-use crate::teach::{read_path, CalcInput};
+use teach::lesson;
+use teach::model::Bits;
+use teach::plan::{self, OpenFile, Request, Sandbox, SandboxMode};
+use teach::trace::{self, Op};
+use teach::{read_path, CalcInput};
+use tsfile_bloom::error::Error;
+use tsfile_bloom::hash::TailVariant;
+use tsfile_bloom::leveldb::LevelDbTable;
 use wasm_bindgen::prelude::*;
+use wasm_common::{js_error, to_js};
 
 type JsResult = Result<JsValue, JsValue>;
 
@@ -23,7 +24,7 @@ fn err(e: Error) -> JsValue {
 }
 
 fn variant(name: &str) -> Result<TailVariant, JsValue> {
-    crate::hash::variant_named(name).map_err(err)
+    tsfile_bloom::hash::variant_named(name).map_err(err)
 }
 
 fn op(name: &str) -> Result<Op, JsValue> {
@@ -33,19 +34,19 @@ fn op(name: &str) -> Result<Op, JsValue> {
 /// Solves the calculator for its one empty box (`undefined` for empty): `Solution`.
 #[wasm_bindgen]
 pub fn calc(n: Option<f64>, p: Option<f64>, m: Option<f64>, k: Option<f64>, bits_per_key: Option<f64>) -> JsResult {
-    to_js(&crate::teach::solve(CalcInput { n, p, m, k, bits_per_key }).map_err(err)?)
+    to_js(&teach::solve(CalcInput { n, p, m, k, bits_per_key }).map_err(err)?)
 }
 
 /// The formula for n keys in m bits with k hashes (`curve`: at every k in 1..=32 too): `Point`.
 #[wasm_bindgen]
 pub fn formula(n: f64, m: u32, k: u32, curve: bool) -> JsResult {
-    to_js(&crate::teach::calc::point(n, m, k, curve))
+    to_js(&teach::calc::point(n, m, k, curve))
 }
 
 /// `hits` of `trials` with its 95 % Wilson interval: `{hits, trials, rate, low, high}`.
 #[wasm_bindgen]
 pub fn wilson(hits: f64, trials: f64) -> JsResult {
-    to_js(&crate::teach::wilson(hits.max(0.0) as u64, trials.max(0.0) as u64))
+    to_js(&teach::wilson(hits.max(0.0) as u64, trials.max(0.0) as u64))
 }
 
 /// Steps `key` through a TsFile filter (`bits` LSB-first, m, k, tail variant): `Trace`.
@@ -86,7 +87,7 @@ pub fn claim(
     window_keys: Option<f64>,
 ) -> JsResult {
     let sandbox = Sandbox {
-        keys: crate::bytes::key_list(keys, ends).map_err(err)?,
+        keys: tsfile_bloom::bytes::key_list(keys, ends).map_err(err)?,
         mode: SandboxMode::named(mode).map_err(err)?,
         m,
         k,
@@ -100,7 +101,7 @@ pub fn claim(
         victim: victim.and_then(|v| usize::try_from(v).ok()),
         window_keys: window_keys.map(|w| w.round() as u64),
     };
-    // The object `Shown` serializes to (its two flattened halves, tests/teach_plan.rs), merged
+    // The object `Shown` serializes to (its two flattened halves, crates/teach/tests/teach_plan.rs), merged
     // here: serde's flatten through serde-wasm-bindgen costs 589 B gzipped more.
     let shown = plan::run(&request).map_err(err)?;
     let out = to_js(&shown.measured)?;
@@ -166,18 +167,18 @@ impl TeachTable {
 /// byte of its `len mod 16` tail is >= 0x80).
 #[wasm_bindgen(js_name = variantsCanDiffer)]
 pub fn variants_can_differ(key: &[u8]) -> bool {
-    crate::hash::variants_can_differ(key)
+    tsfile_bloom::hash::variants_can_differ(key)
 }
 
 /// The fill of a filter's bits (LSB-first, ⌈m/8⌉ bytes) of `m` bits and `k` probes per key:
 /// `{setBits, fill, fppFromFill}`.
 #[wasm_bindgen]
 pub fn fill(bits: &[u8], m: u32, k: u32) -> JsResult {
-    to_js(&crate::teach::model::Fill::of(&Bits::from_bytes(bits, m), k))
+    to_js(&teach::model::Fill::of(&Bits::from_bytes(bits, m), k))
 }
 
 /// `model::leveldb_bits`.
 #[wasm_bindgen(js_name = levelDbBits)]
 pub fn leveldb_bits(keys: &[u8], ends: &[u32], m: u32, k: u32) -> Result<Vec<u8>, JsValue> {
-    crate::teach::model::leveldb_bits(&crate::bytes::key_list(keys, ends).map_err(err)?, m, k).map_err(err)
+    teach::model::leveldb_bits(&tsfile_bloom::bytes::key_list(keys, ends).map_err(err)?, m, k).map_err(err)
 }

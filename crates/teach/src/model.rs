@@ -6,10 +6,10 @@
 use serde::Serialize;
 
 use super::interval::{wilson, Rate};
-use crate::error::{Error, Result};
-use crate::filter::{false_positive_probability, fpp_from_fill};
-use crate::hash::{bit_index, hash32_seeds, TailVariant, SEEDS};
-use crate::leveldb::bloom_hash;
+use tsfile_bloom::error::{Error, Result};
+use tsfile_bloom::filter::{false_positive_probability, fpp_from_fill};
+use tsfile_bloom::hash::{bit_index, hash32_seeds, TailVariant, SEEDS};
+use tsfile_bloom::leveldb::{bloom_hash, probe_hashes};
 
 /// How a key's k bit positions are chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +51,7 @@ impl Model {
     pub fn new(hashing: Hashing, m: u32, k: u32) -> Result<Model> {
         let k_max = match hashing {
             Hashing::TsFile(_) => SEEDS.len() as u32,
-            Hashing::LevelDb => crate::leveldb::MAX_K,
+            Hashing::LevelDb => tsfile_bloom::leveldb::MAX_K,
         };
         if m == 0 || m > i32::MAX as u32 {
             return Err(Error::invalid_argument(format!("m: {m} bits is outside 1 to 2,147,483,647")));
@@ -70,14 +70,7 @@ impl Model {
                 let hs = hash32_seeds(key, &SEEDS[..self.k as usize], v);
                 out.extend(hs[..self.k as usize].iter().map(|&h| bit_index(h, self.m)));
             }
-            Hashing::LevelDb => {
-                let mut h = bloom_hash(key);
-                let delta = h.rotate_right(17);
-                for _ in 0..self.k {
-                    out.push(h % self.m);
-                    h = h.wrapping_add(delta);
-                }
-            }
+            Hashing::LevelDb => out.extend(probe_hashes(bloom_hash(key), self.k).map(|h| h % self.m)),
         }
     }
 
@@ -272,7 +265,7 @@ pub struct Measurement {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::filter::BloomFilter;
+    use tsfile_bloom::filter::BloomFilter;
 
     #[test]
     fn fill_counts_the_set_bits_below_m_and_raises_the_fill_to_k() {
@@ -287,7 +280,7 @@ mod tests {
 
     #[test]
     fn positions_match_the_package_filters() {
-        // TsFile: the same bits as crate::filter's BloomFilter; spec vectors for root.sg1.d1.s1.
+        // TsFile: the same bits as tsfile_bloom::filter's BloomFilter; spec vectors for root.sg1.d1.s1.
         let model = Model::new(Hashing::TsFile(TailVariant::Java), 256, 5).unwrap();
         let mut pos = Vec::new();
         model.positions(b"root.sg1.d1.s1", &mut pos);
@@ -302,7 +295,7 @@ mod tests {
         assert_eq!(f.bits.to_bytes(), g.logical_bits());
         // LevelDB: the same bits as its policy's CreateFilter when m is the policy's.
         let keys: Vec<Vec<u8>> = (0..50u32).map(|i| format!("key{i:05}").into_bytes()).collect();
-        let ldb = crate::leveldb::BloomFilterPolicy::new(10).create_filter(&keys);
+        let ldb = tsfile_bloom::leveldb::BloomFilterPolicy::new(10).create_filter(&keys);
         let model = Model::new(Hashing::LevelDb, (ldb.len() as u32 - 1) * 8, 6).unwrap();
         let mut f = Filter::new(model);
         f.add_all(&keys);

@@ -1,7 +1,7 @@
 //! The teaching panel's core: every formula, step and measurement the page's lesson shows
-//! (www/teach.js), computed here so that the page only draws. Compiled into the page-only
-//! `teach` wasm module (feature `wasm-teach`, src/wasm/teach.rs); the TsFile and LevelDB
-//! modules of the npm package do not carry it.
+//! (www/teach.js), computed here so that the page only draws, from the core's (`tsfile_bloom`)
+//! hashing, sizing and LevelDB policy. Its bindings are crates/wasm-teach, the page-only `teach`
+//! wasm module; the npm package's modules do not carry it.
 //!
 //! - `interval`: the 95 % Wilson score interval every measured rate carries, and how a
 //!   probability is printed;

@@ -1,17 +1,18 @@
 //! The TsFile module's `#[wasm_bindgen]` surface for a file (the hash's and the filter's are in
 //! filter.rs): converters of the core's [`TsFileReader`]. Answers cross as its `Serialize`
 //! types through [`to_js`] (js/index.d.ts declares each shape), or — the hot paths — in
-//! [`crate::tsfile::wire`]'s layouts, which js/wire.js decodes. The JS side fetches the byte
+//! [`tsfile_bloom::tsfile::wire`]'s layouts, which js/wire.js decodes. The JS side fetches the byte
 //! ranges (Blob.slice, positional reads) and hands them over.
 
-use super::common::{js, js_error, to_js};
-use super::encoder::{JsCharsets, JsEncoder};
-use super::filter::WasmBloomFilter;
-use super::stage::{staged, write_record};
-use crate::encoder::WithModule;
-use crate::tsfile::wire::{self, batch, listing};
-use crate::tsfile::{Envelope, TsFileReader};
+use crate::encoder::{JsCharsets, JsEncoder};
+use crate::filter::WasmBloomFilter;
+use crate::stage::write_record;
+use tsfile_bloom::encoder::WithModule;
+use tsfile_bloom::tsfile::wire::{self, batch, listing};
+use tsfile_bloom::tsfile::{Envelope, TsFileReader};
 use wasm_bindgen::prelude::*;
+use wasm_common::stage::staged;
+use wasm_common::{js, js_error, to_js};
 
 /// Step 1: from the file size, its first bytes and its last 10, where TsFileMetadata is:
 /// `[version, metadataOffset, metadataSize]`.

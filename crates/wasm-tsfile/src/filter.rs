@@ -1,16 +1,17 @@
 //! The TsFile module's `#[wasm_bindgen]` surface for the hash and the filter (a file's is in
-//! tsfile.rs): converters of the core's [`BloomFilter`], `crate::hash` and `crate::filter`'s
-//! formulas. Keys and codes go to [`crate::tsfile::wire`]'s calls, which answer in its layouts
+//! tsfile.rs): converters of the core's [`BloomFilter`], `tsfile_bloom::hash` and `tsfile_bloom::filter`'s
+//! formulas. Keys and codes go to [`tsfile_bloom::tsfile::wire`]'s calls, which answer in its layouts
 //! (js/wire.js decodes them); result objects cross through [`to_js`].
 
-use super::common::{js, to_js};
-use super::encoder::JsEncoder;
-use super::stage::{staged, write_record};
-use crate::encoder::PathEncoder;
-use crate::filter::{self, BloomFilter};
-use crate::path::Charset;
-use crate::tsfile::wire::{self, batch, batch::KeyCoding};
+use crate::encoder::JsEncoder;
+use crate::stage::write_record;
+use tsfile_bloom::encoder::PathEncoder;
+use tsfile_bloom::filter::{self, BloomFilter};
+use tsfile_bloom::path::Charset;
+use tsfile_bloom::tsfile::wire::{self, batch, batch::KeyCoding};
 use wasm_bindgen::prelude::*;
+use wasm_common::stage::staged;
+use wasm_common::{js, to_js};
 
 /// The code of a charset name or alias.
 #[wasm_bindgen(js_name = charsetIndex)]
@@ -20,7 +21,7 @@ pub fn charset_index(name: &str) -> Result<i32, JsValue> {
 
 #[wasm_bindgen(js_name = hash32)]
 pub fn hash32_js(key: &[u8], seed: u32, variant: i32) -> Result<i32, JsValue> {
-    Ok(crate::hash::hash32(key, seed, js(wire::filter_variant(variant))?))
+    Ok(tsfile_bloom::hash::hash32(key, seed, js(wire::filter_variant(variant))?))
 }
 
 #[wasm_bindgen(js_name = bitIndex)]
@@ -55,7 +56,7 @@ pub fn encode_text(utf8: &[u8], charset: i32) -> Result<Vec<u8>, JsValue> {
 
 #[wasm_bindgen]
 pub struct WasmBloomFilter {
-    pub(super) inner: BloomFilter,
+    pub(crate) inner: BloomFilter,
 }
 
 /// Keys arrive as [`KeyCoding`]'s codes; batches are the `count` keys staged with `stageKeys`,

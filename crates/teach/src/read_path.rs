@@ -6,9 +6,9 @@
 
 use serde::Serialize;
 
-use crate::error::Result;
-use crate::leveldb::{BlockEntry, LevelDbTable, ProbeReason, BLOCK_TRAILER_LEN};
-use crate::source::ReadAt;
+use tsfile_bloom::error::Result;
+use tsfile_bloom::leveldb::{BlockEntry, LevelDbTable, ProbeReason, BLOCK_TRAILER_LEN};
+use tsfile_bloom::source::ReadAt;
 
 /// One stage of a read.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -399,12 +399,12 @@ pub fn range_scan<R: ReadAt + ?Sized>(table: &LevelDbTable, src: &R, lo: &[u8], 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::FileSource;
+    use tsfile_bloom::source::FileSource;
 
     #[test]
     fn read_path_on_a_real_table() {
         // LevelDB 1.22 via plyvel (tests/fixtures/leveldb/manifest.json): keys key00000…, bits 4.
-        let file = FileSource::open("tests/fixtures/leveldb/ascii_bits4_snappy-000008.ldb").unwrap();
+        let file = FileSource::open("../../tests/fixtures/leveldb/ascii_bits4_snappy-000008.ldb").unwrap();
         let t = LevelDbTable::open(&file).unwrap();
         let ex = examples(&t, &file, 5000).unwrap();
         // The manifest: 564 live keys (plyvel's own iteration).
@@ -428,10 +428,11 @@ mod tests {
 
     #[test]
     fn range_scan_reads_blocks_and_no_filter() {
-        let file = FileSource::open("tests/fixtures/leveldb/ascii_bits4_snappy-000008.ldb").unwrap();
+        let file = FileSource::open("../../tests/fixtures/leveldb/ascii_bits4_snappy-000008.ldb").unwrap();
         let t = LevelDbTable::open(&file).unwrap();
         let manifest: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string("tests/fixtures/leveldb/manifest.json").unwrap()).unwrap();
+            serde_json::from_str(&std::fs::read_to_string("../../tests/fixtures/leveldb/manifest.json").unwrap())
+                .unwrap();
         let table = manifest["tables"]
             .as_array()
             .unwrap()

@@ -1,4 +1,4 @@
-//! The lesson plan (src/teach/plan.rs): for each claim, `plan::run` gives what the lesson's
+//! The lesson plan (crates/teach/src/plan.rs): for each claim, `plan::run` gives what the lesson's
 //! function gives when called directly with the parameters the page used before the plan moved
 //! into the core (www/worker/teach-ops.js's `teach.claim`): on generated keys, on the sandbox's
 //! paths and on an open file read from a real fixture (tests/fixtures/tsfile, written by the C++
@@ -9,12 +9,12 @@
 
 use serde_json::Value;
 use std::path::PathBuf;
+use teach::counting;
+use teach::lesson::{self, Given};
+use teach::plan::{self, Measured, OpenFile, Request, Sandbox, SandboxMode, Shown, Source};
+use teach::{Bits, Hashing, Model};
 use tsfile_bloom::audit;
 use tsfile_bloom::source::FileSource;
-use tsfile_bloom::teach::counting;
-use tsfile_bloom::teach::lesson::{self, Given};
-use tsfile_bloom::teach::plan::{self, Measured, OpenFile, Request, Sandbox, SandboxMode, Shown, Source};
-use tsfile_bloom::teach::{Bits, Hashing, Model};
 use tsfile_bloom::{tsfile, ErrorKind, TailVariant};
 
 const SEED: u32 = 7;
@@ -51,7 +51,7 @@ fn staged(paths: &[Vec<u8>]) -> (Vec<u8>, Vec<u32>) {
 /// A fixture as the page opens it: the listed paths under the audit's writer hypothesis (time
 /// columns when it inserts them), the filter's bits, m and k, the writer's tail variant.
 fn open_file(name: &str) -> OpenFile {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tsfile").join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/tsfile").join(name);
     let src = FileSource::open(path).unwrap();
     let meta = tsfile::read_metadata(&src).unwrap();
     let walk = tsfile::walk_index(&src, &meta);

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::interval::{wilson, Rate};
 use super::model::{Bits, Model};
-use crate::error::{Error, Result};
+use tsfile_bloom::error::{Error, Result};
 
 /// 4-bit counters: 15 is the ceiling (a counter that reached it stays there, never
 /// decremented, so it can only cause false positives, never false negatives).
@@ -261,9 +261,9 @@ pub fn deletion<K: AsRef<[u8]>>(keys: &[K], model: Model, victim: Option<usize>,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hash::TailVariant;
-    use crate::teach::model::Hashing;
-    use crate::BloomFilter;
+    use crate::model::Hashing;
+    use tsfile_bloom::hash::TailVariant;
+    use tsfile_bloom::BloomFilter;
 
     #[test]
     fn clearing_creates_false_negatives_and_counting_does_not() {

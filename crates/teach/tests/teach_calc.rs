@@ -1,4 +1,4 @@
-//! The teaching calculator (src/teach/calc.rs) against tests/reference/calc_cases.json: answers
+//! The teaching calculator (crates/teach/src/calc.rs) against tests/reference/calc_cases.json: answers
 //! computed by tests/reference/bloom_calc.py from the published rules (the formula and its
 //! inverses at 50 digits, TsFile's Java getEmptyBloomFilter via java_bloom.py, LevelDB's
 //! util/bloom.cc), not from our code.
@@ -6,7 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use serde_json::Value;
-use tsfile_bloom::teach::{solve, CalcInput};
+use teach::{solve, CalcInput};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * b.abs().max(1e-300)
@@ -14,7 +14,7 @@ fn close(a: f64, b: f64) -> bool {
 
 #[test]
 fn calculator_matches_the_reference_table() {
-    let text = std::fs::read_to_string("tests/reference/calc_cases.json").unwrap();
+    let text = std::fs::read_to_string("../../tests/reference/calc_cases.json").unwrap();
     let table: Value = serde_json::from_str(&text).unwrap();
     let cases = table["cases"].as_array().unwrap();
     assert!(cases.len() >= 20);

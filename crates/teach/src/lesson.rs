@@ -14,10 +14,10 @@ use super::calc::{fpp_at, java_row};
 use super::interval::{pct, wilson, Rate};
 use super::keys::{Family, Rng};
 use super::model::{Bits, Fill, Filter, Hashing, Measurement, Model};
-use crate::error::{Error, Result};
-use crate::filter::java_sizing;
-use crate::hash::TailVariant;
-use crate::leveldb::{filter_bits, k_for_bits_per_key};
+use tsfile_bloom::error::{Error, Result};
+use tsfile_bloom::filter::java_sizing;
+use tsfile_bloom::hash::TailVariant;
+use tsfile_bloom::leveldb::{filter_bits, k_for_bits_per_key};
 
 /// A table cell.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -85,12 +85,12 @@ pub struct Given<'a> {
 }
 
 impl<'a> Given<'a> {
-    /// The keys the page staged ([`crate::bytes::keys`]'s layout), named `label`; none staged: none.
+    /// The keys the page staged ([`tsfile_bloom::bytes::keys`]'s layout), named `label`; none staged: none.
     pub fn staged(keys: &'a [u8], ends: &[u32], label: &str) -> Result<Option<Given<'a>>> {
         if ends.is_empty() {
             return Ok(None);
         }
-        Ok(Some(Given { keys: crate::bytes::key_list(keys, ends)?, label: label.to_string() }))
+        Ok(Some(Given { keys: tsfile_bloom::bytes::key_list(keys, ends)?, label: label.to_string() }))
     }
 }
 
@@ -272,7 +272,7 @@ pub fn claim3(n: u64, probes: u64, seed: u64, file: Option<(f64, u32, u32)>) -> 
         ),
     ];
     if let Some((fn_, fm, fk)) = file {
-        let p = crate::filter::false_positive_probability(fn_, fm, fk);
+        let p = tsfile_bloom::filter::false_positive_probability(fn_, fm, fk);
         rows.push(vec![
             Cell::text("the open file (formula only)"),
             Cell::count(fn_ as u64),

@@ -5,15 +5,15 @@
 //! shares, whether the open file, the sandbox or generated keys are used, and the label and
 //! source the page shows. The page keeps no lesson parameter of its own: its worker op
 //! (www/worker/teach-ops.js, `teach.claim`) passes what it holds through the teaching module's
-//! `claim` export (src/wasm/teach.rs), which only converts.
+//! `claim` export (crates/wasm-teach), which only converts.
 
 use serde::Serialize;
 
 use super::counting::{self, Deletion};
 use super::lesson::{self, Demo, Given};
 use super::model::{Bits, Hashing, Model};
-use crate::error::{Error, Result};
-use crate::hash::TailVariant;
+use tsfile_bloom::error::{Error, Result};
+use tsfile_bloom::hash::TailVariant;
 
 /// Absent keys probed per measured filter, where a demonstration takes a count.
 const PROBES: u64 = 20_000;
@@ -30,7 +30,7 @@ pub fn demo_paths() -> Vec<String> {
 }
 
 /// The open file a demonstration may run on: its listed paths back to back in the writer's
-/// charset with their `ends` ([`crate::bytes::keys`]'s layout), and its filter — `bits`
+/// charset with their `ends` ([`tsfile_bloom::bytes::keys`]'s layout), and its filter — `bits`
 /// LSB-first, `m` bits, `k` hashes, the writer's tail variant.
 pub struct OpenFile {
     pub keys: Vec<u8>,
@@ -218,7 +218,7 @@ fn deletion(req: &Request) -> Result<Shown> {
     let demo_keys = demo_paths();
     let (g, model, source) = match req.file {
         Some(f) => {
-            let g = Given { keys: crate::bytes::key_list(&f.keys, &f.ends)?, label: f.label() };
+            let g = Given { keys: tsfile_bloom::bytes::key_list(&f.keys, &f.ends)?, label: f.label() };
             (g, Model::new(Hashing::TsFile(f.variant), f.m, f.k)?, Source::File)
         }
         None => {

@@ -6,9 +6,9 @@
 
 use serde::Serialize;
 
-use crate::error::{Error, Result};
-use crate::hash::{hash32, TailVariant, SEEDS};
-use crate::leveldb::bloom_hash;
+use tsfile_bloom::error::{Error, Result};
+use tsfile_bloom::hash::{hash32, TailVariant, SEEDS};
+use tsfile_bloom::leveldb::{bloom_hash, delta, probe_hashes};
 
 /// Insert or look up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,7 +184,7 @@ pub fn tsfile(op: Op, key: &[u8], bits: &[u8], m: u32, k: u32, variant: TailVari
             continue;
         }
         let h = hash32(key, seed, variant);
-        let bit = crate::hash::bit_index(h, m);
+        let bit = tsfile_bloom::hash::bit_index(h, m);
         let was = get(&now, bit);
         let abs = if h == i32::MIN {
             "0 (hash32 is −2³¹, which Java maps to 0)".to_string()
@@ -226,14 +226,12 @@ pub fn tsfile(op: Op, key: &[u8], bits: &[u8], m: u32, k: u32, variant: TailVari
 /// Steps through `key` in a LevelDB filter: `bits` is the bit array (without the k byte), m its
 /// length in bits.
 pub fn leveldb(op: Op, key: &[u8], bits: &[u8], m: u32, k: u32) -> Result<Trace> {
-    check(m, k, crate::leveldb::MAX_K)?;
+    check(m, k, tsfile_bloom::leveldb::MAX_K)?;
     let mut now = logical(bits, m);
     let h0 = bloom_hash(key);
-    let delta = h0.rotate_right(17);
-    let mut h = h0;
     let mut steps = Vec::with_capacity(k as usize);
     let mut stopped = false;
-    for j in 0..k {
+    for (j, h) in (0..k).zip(probe_hashes(h0, k)) {
         if stopped {
             steps.push(Step {
                 index: j,
@@ -263,7 +261,6 @@ pub fn leveldb(op: Op, key: &[u8], bits: &[u8], m: u32, k: u32) -> Result<Trace>
             action,
             text: format!("{head}, which {tail}."),
         });
-        h = h.wrapping_add(delta);
     }
     let (verdict, stopped_at, flipped, summary) = finish(op, &steps, k);
     Ok(Trace {
@@ -275,7 +272,7 @@ pub fn leveldb(op: Op, key: &[u8], bits: &[u8], m: u32, k: u32) -> Result<Trace>
         tail_len: (key.len() % 4) as u32,
         key: key.to_vec(),
         leveldb_hash: Some(h0),
-        leveldb_delta: Some(delta),
+        leveldb_delta: Some(delta(h0)),
         steps,
         verdict,
         stopped_at,
@@ -288,7 +285,7 @@ pub fn leveldb(op: Op, key: &[u8], bits: &[u8], m: u32, k: u32) -> Result<Trace>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::filter::BloomFilter;
+    use tsfile_bloom::filter::BloomFilter;
 
     #[test]
     fn tsfile_insert_then_query_follow_the_spec_vectors() {
@@ -317,18 +314,19 @@ mod tests {
     #[test]
     fn leveldb_steps_match_the_policy() {
         let keys = [b"key000".to_vec(), b"key001".to_vec()];
-        let f = crate::leveldb::BloomFilterPolicy::new(10).create_filter(&keys);
+        let f = tsfile_bloom::leveldb::BloomFilterPolicy::new(10).create_filter(&keys);
         let (arr, k) = (&f[..f.len() - 1], f[f.len() - 1] as u32);
         let m = arr.len() as u32 * 8;
         let t = leveldb(Op::Query, b"key000", arr, m, k).unwrap();
-        let p = crate::leveldb::probe_filter(b"key000", &f);
+        let p = tsfile_bloom::leveldb::probe_filter(b"key000", &f);
         assert_eq!(t.verdict, Some("maybe"));
         assert_eq!(
             t.steps.iter().map(|s| s.bit.unwrap() as u64).collect::<Vec<_>>(),
             p.probes.iter().map(|b| b.bit).collect::<Vec<_>>()
         );
         let ins = leveldb(Op::Insert, b"key002", arr, m, k).unwrap();
-        let f3 = crate::leveldb::BloomFilterPolicy::new(10).create_filter(&[&keys[0][..], &keys[1][..], b"key002"]);
+        let f3 =
+            tsfile_bloom::leveldb::BloomFilterPolicy::new(10).create_filter(&[&keys[0][..], &keys[1][..], b"key002"]);
         // Three keys at 10 bits/key still get the 64-bit floor: the same m, so the bits agree.
         assert_eq!(ins.bits_after, f3[..f3.len() - 1]);
     }

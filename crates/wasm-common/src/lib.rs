@@ -1,10 +1,12 @@
 //! What every wasm module of the package shares: the allocator, the one serializer that
-//! carries result objects to JS, JS errors with `kind`/`offset`, and module state.
+//! carries result objects to JS, JS errors with `kind`/`offset`, module state, and the staging
+//! area the TsFile and LevelDB modules take keys through (`stage`). Each module is its own
+//! crate (crates/wasm-tsfile, wasm-leveldb, wasm-charsets, teach) depending on this one.
+#![cfg(target_arch = "wasm32")]
 
-// The charsets module uses only js from here; the teaching module to_js and js_error.
-#![cfg_attr(any(feature = "wasm-charsets", feature = "wasm-teach"), allow(dead_code))]
+pub mod stage;
 
-use crate::error::Error;
+use tsfile_bloom::Error;
 use wasm_bindgen::prelude::*;
 
 // A smaller allocator than std's dlmalloc (single-threaded wasm only).
@@ -14,7 +16,7 @@ static ALLOC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocat
 
 /// A core result type as a plain JS object: camelCase keys from its `Serialize` derive,
 /// `None` as `null` (the json-compatible serializer), maps as plain objects.
-pub(crate) fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+pub fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| js_error(&Error::invalid_argument(e.to_string())))
@@ -22,10 +24,11 @@ pub(crate) fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, 
 
 // The package's error class (js/errors.js), imported by the glue from beside it: the package
 // and the page keep js/ and dist/web/ side by side. The wasm-level tests run the glue from
-// elsewhere, so they make the same fields on a plain Error.
-#[cfg_attr(not(test), wasm_bindgen(raw_module = "../../js/errors.js"))]
+// elsewhere (feature `test-glue`, their dev-dependency's), so they make the same fields on a
+// plain Error.
+#[cfg_attr(not(feature = "test-glue"), wasm_bindgen(raw_module = "../../js/errors.js"))]
 #[cfg_attr(
-    test,
+    feature = "test-glue",
     wasm_bindgen(
         inline_js = "export function coreError(kind, message, offset, argument) { return Object.assign(new Error(message), { kind, offset, argument }); }"
     )
@@ -37,12 +40,12 @@ extern "C" {
 
 /// A `TsFileBloomError` whose message is the plain sentence, with `kind`, `offset` (null for an
 /// error that has none: a bad argument concerns no byte of a file) and a bad argument's `argument`.
-pub(crate) fn js_error(e: &Error) -> JsValue {
+pub fn js_error(e: &Error) -> JsValue {
     core_error(e.kind.as_str(), &e.message, e.offset().map(|at| at as f64), e.argument().map(|a| a.as_str()))
 }
 
 /// A core result as JS takes it: its error as [`js_error`]'s `Error`.
-pub(crate) fn js<T>(r: crate::Result<T>) -> Result<T, JsValue> {
+pub fn js<T>(r: tsfile_bloom::Result<T>) -> Result<T, JsValue> {
     r.map_err(into_js)
 }
 
@@ -55,14 +58,14 @@ fn into_js(e: Error) -> JsValue {
 /// Module state in a plain `static`: these modules run on one thread (no atomics), and a
 /// `thread_local!` costs a liveness check and its panic path in every access (~750 B
 /// gzipped on the TsFile module; scripts/check-size.mjs). `with` as `LocalKey::with`.
-pub(crate) struct Global<T>(pub T);
+pub struct Global<T>(pub T);
 
 // Sound: without the atomics feature there is no second thread to share it with.
 #[cfg(not(target_feature = "atomics"))]
 unsafe impl<T> Sync for Global<T> {}
 
 impl<T> Global<T> {
-    pub(crate) fn with<R>(&'static self, f: impl FnOnce(&T) -> R) -> R {
+    pub fn with<R>(&'static self, f: impl FnOnce(&T) -> R) -> R {
         f(&self.0)
     }
 }

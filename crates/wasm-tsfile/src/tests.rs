@@ -2,12 +2,12 @@
 //! from the C++ writer (tests/fixtures/tsfile/tree_10series.tsfile; expected values from
 //! its manifest, written by the fixture generator and checked with the writer's own reader).
 
-use super::stage::probe_record;
-use super::tsfile::{tsfile_envelope, WasmTsFile};
+use crate::stage::probe_record;
+use crate::tsfile::{tsfile_envelope, WasmTsFile};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
-const FILE: &[u8] = include_bytes!("../../tests/fixtures/tsfile/tree_10series.tsfile");
+const FILE: &[u8] = include_bytes!("../../../tests/fixtures/tsfile/tree_10series.tsfile");
 
 fn get(v: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
@@ -69,12 +69,12 @@ fn listing_columns_and_probe_record_are_the_cores_layouts_copied() {
         (r[0] as usize, r[1] as usize)
     };
     file.attach_index(&FILE[o..o + n]);
-    let mut reader = crate::tsfile::TsFileReader::from_metadata(
-        crate::tsfile::read_metadata(FILE).expect("metadata"),
-        crate::encoder::BuiltIn,
+    let mut reader = tsfile_bloom::tsfile::TsFileReader::from_metadata(
+        tsfile_bloom::tsfile::read_metadata(FILE).expect("metadata"),
+        tsfile_bloom::encoder::BuiltIn,
     );
     assert!(reader.attach_index(&FILE[o..o + n]).is_none());
-    let want = crate::tsfile::wire::listing::columns(&reader);
+    let want = tsfile_bloom::tsfile::wire::listing::columns(&reader);
     let cols = file.listing_columns();
     assert_eq!(js_sys::Uint8Array::from(cols.get(0)).to_vec(), want.text);
     assert_eq!(js_sys::Uint32Array::from(cols.get(1)).to_vec(), want.bounds);
@@ -82,7 +82,7 @@ fn listing_columns_and_probe_record_are_the_cores_layouts_copied() {
     assert_eq!(want.numbers.len(), 5 * 10, "the manifest's 10 series");
 
     let key = b"root.sg1.d1.s_bool";
-    let at = super::stage::key_area(key.len()) as usize;
+    let at = crate::stage::key_area(key.len()) as usize;
     let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
     js_sys::Uint8Array::new(&memory.buffer()).subarray(at as u32, (at + key.len()) as u32).copy_from(key);
     let at = file.probe(key.len(), -1, -1).ok().expect("probe");
@@ -90,7 +90,7 @@ fn listing_columns_and_probe_record_are_the_cores_layouts_copied() {
     let mut want = Vec::new();
     let p = reader.probe_filter_reasoned(key, None, None).expect("probe");
     let (listed, audited) = (reader.listed(key), reader.audit().is_some());
-    crate::tsfile::wire::record::file_probe(&mut want, listed, audited, p.as_ref(), reader.unprobed_reason());
+    tsfile_bloom::tsfile::wire::record::file_probe(&mut want, listed, audited, p.as_ref(), reader.unprobed_reason());
     let record = js_sys::Int32Array::new(&memory.buffer()).subarray(at / 4, at / 4 + want.len() as u32).to_vec();
     assert_eq!(record, want);
     assert_eq!((record[0], record[4]), (1, 1), "maybe, and indexed");

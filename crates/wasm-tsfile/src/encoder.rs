@@ -1,13 +1,13 @@
 //! The TsFile module's path encoder: the core's `encoder::WithModule` over the charsets
 //! module, which JS loads only when a multi-byte JVM charset is needed (js/charsets.js).
 
-use crate::encoder::{CharsetModule, WithModule};
-use crate::path::Charset;
+use tsfile_bloom::encoder::{CharsetModule, WithModule};
+use tsfile_bloom::path::Charset;
 use wasm_bindgen::prelude::*;
 
 /// The charsets module's `(utf8Bytes, charsetName) → Uint8Array`, which JS hands over once it is
 /// loaded (`encoder::WithModule` decides what reaches it).
-pub(super) struct JsCharsets(pub(super) js_sys::Function);
+pub(crate) struct JsCharsets(pub(crate) js_sys::Function);
 
 impl CharsetModule for JsCharsets {
     fn encode(&self, utf8: &[u8], cs: Charset) -> Option<Vec<u8>> {
@@ -16,4 +16,4 @@ impl CharsetModule for JsCharsets {
     }
 }
 
-pub(super) type JsEncoder = WithModule<JsCharsets>;
+pub(crate) type JsEncoder = WithModule<JsCharsets>;
