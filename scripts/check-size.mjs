@@ -62,10 +62,10 @@
 //   50,012  the core's errors made as the package's TsFileBloomError (one import of the glue's
 //           in place of Error::new and two Reflect.set: -114), a bad argument's name (one
 //           byte in the error's padding; as a &'static str it was +715) (issue 40)          +50
-//   43,996  each module built from a crate of its own (crates/wasm-*, issue 40): the core had
+//   44,089  each module built from a crate of its own (crates/wasm-*, issue 40): the core had
 //           been every module's crate, an rlib and a cdylib at once, and cargo gives such a crate
 //           no LTO, so the wasm profile's `lto = true` never applied; a module's crate is a
-//           cdylib only now (tests/workspace.rs checks it)                                 -5,966
+//           cdylib only now (tests/workspace.rs checks it)                                 -5,923
 //           The budget back to 48 KiB
 // Tried for the phrase and not kept: its words emitted one by one through a closure
 // (Reason::words) +372 to +482; the same from data templates walked in the module +486.
