@@ -19,7 +19,7 @@ export class TsFileBloomError extends Error {
 }
 TsFileBloomError.prototype.name = 'TsFileBloomError';
 
-/** The core's errors, made by the wasm modules (src/wasm/common.rs imports this). */
+/** The core's errors, made by the wasm modules (crates/wasm-common/src/lib.rs imports this). */
 export function coreError(kind, message, offset, argument) {
   return new TsFileBloomError(kind, message, argument === undefined ? { offset } : { offset, argument });
 }
