@@ -13,13 +13,13 @@
 // the verdicts. Anything else — an audit, a URL, an error, TsFileMetadata outside the window —
 // goes the usual way (openTsFile, scan-core.js's scanOne), reusing what was read, for the full
 // typed story. BENCHMARKS.md ("Folder scan in Chromium") measures it against a bare read loop.
-import { openTsFile } from './tsfile.js';
 import { toSource } from './source.js';
 import { documentUrl, isHttpUrl, redactUrl } from './http-source.js';
 import { isListingUrl, listingTsFiles } from './s3.js';
-import { stagePaths } from './core.js';
-import { scanTail } from '../dist/web/tsfile_bloom.js';
-import { addToSummary, failedRecord, fanOut, finishSummary, newSummary, scanOne, tailRecord } from './scan-core.js';
+import { HEAD, heldSource, scanFile } from './scan-file.js';
+import { failedRecord } from './scan-record.js';
+import { addToSummary, finishSummary, newSummary } from './scan-summary.js';
+import { cancelledError, fanOut } from './scan-cancel.js';
 import { checkScanOptions, scanResult, targetList } from './scan-call.js';
 import { invalidArgument } from './errors.js';
 import { TAIL_WINDOW } from './wire.js';
@@ -102,56 +102,25 @@ export function scanTsFiles(targets, options = {}) {
 const blobBytes = async (blob, start, end) => new Uint8Array(await blob.slice(start, end).arrayBuffer());
 
 /**
- * The fast route for a Blob: `{record}` when scanTail answered, else `{held}` (what was read,
- * for the usual way to reuse) or null when nothing could be read this way.
+ * A Blob's byte source. For the fast route (`ahead`) its head and tail window are read ahead:
+ * one slice for a Blob no larger than the window, else two at once; served from memory then.
  */
-async function scanBlob(file, blob, paths, count) {
+async function openBlob(blob, options, ahead) {
+  if (!ahead) return toSource(blob);
   const size = blob.size;
-  let head;
-  let window;
-  let reads;
+  let blocks;
   try {
-    if (size <= TAIL_WINDOW) {
-      window = await blobBytes(blob, 0, size);
-      head = window.subarray(0, Math.min(size, 12));
-      reads = 1;
-    } else {
-      [head, window] = await Promise.all([blobBytes(blob, 0, 12), blobBytes(blob, size - TAIL_WINDOW, size)]);
-      reads = 2;
+    if (size <= TAIL_WINDOW) blocks = [{ start: 0, bytes: await blobBytes(blob, 0, size) }];
+    else {
+      const [head, window] = await Promise.all([blobBytes(blob, 0, HEAD), blobBytes(blob, size - TAIL_WINDOW, size)]);
+      blocks = [{ start: 0, bytes: head }, { start: size - TAIL_WINDOW, bytes: window }];
     }
   } catch {
-    return null; // the usual way reads again and reports the error with its kind
+    return Object.assign(toSource(blob), { ahead: false }); // the full route reads again and tells
   }
-  const bytesRead = size <= TAIL_WINDOW ? size : head.length + window.length;
-  const held = { blocks: [{ start: 0, bytes: size <= TAIL_WINDOW ? window : head }, { start: size - window.length, bytes: window }], reads, bytesRead };
-  let f;
-  try {
-    // Staged right before the call (synchronously: no other lane can stage in between).
-    stagePaths(paths);
-    f = scanTail(size, head, window, count);
-  } catch {
-    return { held };
-  }
-  if (f.length === 0) return { held }; // TsFileMetadata outside the window
-  return { record: tailRecord(file, size, f, paths, reads, bytesRead) };
-}
-
-/** A Blob's source that serves what the fast route read from memory, counted once. */
-function heldSource(blob, held) {
   const inner = toSource(blob);
-  return {
-    ...inner,
-    ioCount: held.reads,
-    ioBytes: held.bytesRead,
-    async read(offset, length) {
-      for (const b of held.blocks) {
-        if (offset >= b.start && offset + length <= b.start + b.bytes.length) return b.bytes.subarray(offset - b.start, offset - b.start + length);
-      }
-      this.ioCount++;
-      this.ioBytes += length;
-      return inner.read(offset, length);
-    },
-  };
+  const held = { size, blocks, reads: blocks.length, bytesRead: blocks.reduce((n, b) => n + b.bytes.length, 0) };
+  return heldSource(held, (offset, length) => inner.read(offset, length), () => inner.close?.());
 }
 
 async function runScan(targets, opts, emit) {
@@ -163,28 +132,11 @@ async function runScan(targets, opts, emit) {
   const openOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, maxIndexBytes: opts.maxIndexBytes, fetch: opts.fetch };
   const child = fanOut(signal);
   const summary = newSummary(paths);
-  const cancelled = () => {
-    const err = new Error('the scan was cancelled');
-    err.name = 'AbortError';
-    err.kind = 'cancelled';
-    err.offset = null;
-    return err;
-  };
-  const usual = (item, held) =>
-    scanOne(item.file, item.input, {
-      open: openTsFile,
-      makeSource: held ? (input) => heldSource(input, held) : toSource,
-      paths,
-      audit,
-      openOptions: item.listed ? { ...openOptions, ...item.listed } : openOptions,
-      child,
-    });
+  const cancelled = cancelledError;
   const scan = async (item) => {
     if (item.error) return failedRecord(item.file, item.error);
-    if (audit || !(typeof Blob !== 'undefined' && item.input instanceof Blob)) return usual(item, null);
-    const fast = await scanBlob(item.file, item.input, paths, paths.length);
-    if (fast?.record) return fast.record;
-    return usual(item, fast?.held ?? null);
+    const open = isBlob(item.input) ? openBlob : toSource;
+    return scanFile(item.file, item.input, { open, paths, audit, openOptions: item.listed ? { ...openOptions, ...item.listed } : openOptions, child });
   };
   // A sliding window of `lanes` files in flight; records go out in walk order, in batches.
   let found = 0;

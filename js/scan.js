@@ -15,14 +15,14 @@ import { fileURLToPath } from 'node:url';
 import { isHttpUrl, redactUrl } from './http-source.js';
 import { isS3Url, s3TsFiles } from './s3.js';
 import { s3ConfigFromEnvironment } from './s3-config.js';
-import { openTsFile } from './tsfile.js';
 import { ioError, nodeSource } from './node-source.js';
 import { NODE_S3 } from './node-s3.js';
-import { addToSummary, errorOf, fanOut, finishSummary, formatRecords, mergeSummary, newSummary, scanOne, tailRecord } from './scan-core.js';
+import { scanFile } from './scan-file.js';
+import { errorOf } from './scan-record.js';
+import { addToSummary, finishSummary, mergeSummary, newSummary } from './scan-summary.js';
+import { formatRecords } from './scan-output.js';
+import { cancelledError, fanOut } from './scan-cancel.js';
 import { scanWorkerEntry } from './scan-call.js';
-import { stagePaths } from './core.js';
-import { scanTail } from '../dist/web/tsfile_bloom.js';
-import { TAIL_WINDOW } from './wire.js';
 import { invalidArgument } from './errors.js';
 
 /** Local files per message to a worker (one message per file would cost more than the file). */
@@ -281,50 +281,15 @@ function limiter(n) {
 }
 
 /**
- * One http(s) or s3:// file. Without `audit`, the fast route (as the workers' for a path): the
- * source's open holds the head and the tail window (one round trip), and one wasm call
- * (scanTail) gives the record. Anything else — an audit, a failed open, TsFileMetadata outside
- * the window — goes the usual way (scanOne) over the same source, for the full typed story.
+ * One http(s) or s3:// object (js/scan-file.js): the source's open holds the head and the tail
+ * window (one round trip) for the fast route; the full route reads through the same source.
  */
-async function scanRemote(item, paths, audit, options, child, makeSource) {
-  const own = child();
-  let source = null;
-  let openError = null;
-  try {
-    try {
-      // An S3 listing's size lets the open choose its ranges up front (js/http-source.js); the
-      // object read must be the version listed (its ETag, else its Last-Modified, and its size).
-      const v = item.version;
-      const listed = v ? { listedSize: v.size, listedEtag: v.etag, listedLastModified: v.lastModified } : null;
-      source = await makeSource(item.url, { ...options, ...listed, signal: own.signal });
-    } catch (e) {
-      openError = e;
-    }
-    if (source && !audit && !(options.maxIndexBytes < TAIL_WINDOW)) {
-      const size = source.size;
-      let f = [];
-      try {
-        // Both are held from the open (read answers them from memory, no request).
-        const head = await source.read(0, Math.min(size, 12));
-        const window = await source.read(size - Math.min(size, TAIL_WINDOW), Math.min(size, TAIL_WINDOW));
-        // Staged right before the call (synchronously: nothing else can stage in between).
-        f = scanTail(size, head, window, stagePaths(paths).count);
-      } catch {
-        // the usual way tells
-      }
-      if (f.length) {
-        await source.close();
-        return tailRecord(item.file, size, f, paths, source.ioCount, source.ioBytes);
-      }
-    }
-    const opened = async () => {
-      if (openError) throw openError;
-      return source;
-    };
-    return await scanOne(item.file, item.url, { open: openTsFile, makeSource: opened, paths, audit, openOptions: options });
-  } finally {
-    own.done();
-  }
+function scanRemote(item, paths, audit, options, child, makeSource) {
+  // An S3 listing's size lets the open choose its ranges up front (js/http-source.js); the
+  // object read must be the version listed (its ETag, else its Last-Modified, and its size).
+  const v = item.version;
+  const listed = v ? { listedSize: v.size, listedEtag: v.etag, listedLastModified: v.lastModified } : null;
+  return scanFile(item.file, item.url, { open: makeSource, paths, audit, openOptions: { ...options, ...listed }, child });
 }
 
 /**
@@ -381,11 +346,7 @@ export async function runScan(targets, opts, sink) {
     wakeUp();
   };
   const onAbort = () => {
-    const err = new Error('the scan was cancelled');
-    err.name = 'AbortError';
-    err.kind = 'cancelled';
-    err.offset = null;
-    fail(err);
+    fail(cancelledError());
     for (const w of workers) w.worker.terminate();
   };
   if (signal?.aborted) onAbort();
