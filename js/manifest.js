@@ -697,10 +697,10 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
 
   /**
    * An object (http(s), s3://) of batch `kept`'s scan: answered from its entry when its listing
-   * says it is the one recorded, else read by `read(makeSource)` with its reads kept.
+   * says it is the one recorded, else read by `read(keep)` with its reads kept (`keep(source)`).
    * Returns `[record, kept]`.
    */
-  async function object(item, makeSource, read) {
+  async function object(item, read) {
     const at = item.at;
     if (at !== undefined) {
       const v = versions.get(at);
@@ -719,7 +719,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
       }
     }
     const reads = [];
-    const record = await read(async (input, options) => keepingReads(await makeSource(input, options), reads));
+    const record = await read((source) => keepingReads(source, reads));
     const id = objectIdentity(item.version);
     return [record, recordable(id, Date.now(), objectRacyMs) && record.ok ? keptFacts(record, keepFromReads(id, record.size, reads)) : null];
   }

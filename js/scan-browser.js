@@ -6,29 +6,22 @@
 // walked; a listing that fails is one record with its error, after the objects listed before.
 //
 // A browser pays most of a small file's cost in its own Blob reads (each slice is a round trip
-// to the process that holds the file), so a File is read as the Node scanner's worker reads a
-// path (js/scan-worker.js): without `audit`, one slice for a file no larger than the tail
+// to the process that holds the file), so for the fast route (js/scan-file.js) a File is read
+// ahead as the Node scanner's worker reads a path: one slice for a file no larger than the tail
 // window (its head lies in that window), else the head and the window, `concurrency` files in
-// flight (default 64), then one wasm call (scanTail) for the version, the filter's figures and
-// the verdicts. Anything else — an audit, a URL, an error, TsFileMetadata outside the window —
-// goes the usual way (openTsFile, scan-core.js's scanOne), reusing what was read, for the full
-// typed story. BENCHMARKS.md ("Folder scan in Chromium") measures it against a bare read loop.
+// flight (default 64). BENCHMARKS.md ("Folder scan in Chromium") measures it against a bare
+// read loop.
 import { toSource } from './source.js';
 import { documentUrl, isHttpUrl, redactUrl } from './http-source.js';
 import { isListingUrl, listingTsFiles } from './s3.js';
 import { HEAD, heldSource, scanFile } from './scan-file.js';
 import { failedRecord } from './scan-record.js';
-import { addToSummary, finishSummary, newSummary } from './scan-summary.js';
-import { cancelledError, fanOut } from './scan-cancel.js';
+import { LANES, runScan as pipeline } from './scan-run.js';
 import { checkScanOptions, scanResult, targetList } from './scan-call.js';
 import { invalidArgument } from './errors.js';
 import { TAIL_WINDOW } from './wire.js';
 
 const TSFILE_NAME = /\.tsfile$/i;
-/** Files read at once: a browser's Blob reads are round trips, which overlap well. */
-const DEFAULT_CONCURRENCY = 64;
-/** Records handed on together (a consumer's work per record is small; per hand-over it is not). */
-const EMIT_BATCH = 256;
 
 const argumentError = (message) => invalidArgument('targets', message);
 
@@ -123,50 +116,21 @@ async function openBlob(blob, options, ahead) {
   return heldSource(held, (offset, length) => inner.read(offset, length), () => inner.close?.());
 }
 
-async function runScan(targets, opts, emit) {
-  const t0 = performance.now();
+/** The browser's scanner: its walk, and every file read on this thread, in the one pipeline (js/scan-run.js). */
+function runScan(targets, opts, emit) {
   const paths = opts.paths ?? [];
-  const lanes = Math.max(1, Math.floor(opts.concurrency ?? DEFAULT_CONCURRENCY));
-  const { signal, onProgress } = opts;
   const audit = opts.audit === true;
   const openOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, maxIndexBytes: opts.maxIndexBytes, fetch: opts.fetch };
-  const child = fanOut(signal);
-  const summary = newSummary(paths);
-  const cancelled = cancelledError;
-  const scan = async (item) => {
-    if (item.error) return failedRecord(item.file, item.error);
-    const open = isBlob(item.input) ? openBlob : toSource;
-    return scanFile(item.file, item.input, { open, paths, audit, openOptions: item.listed ? { ...openOptions, ...item.listed } : openOptions, child });
+  const scanner = {
+    async *walk(signal) {
+      for await (const item of walkTargets(targets, '', { fetch: opts.fetch, signal, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs })) yield [item];
+    },
+    readHere(item, child) {
+      if (item.error) return failedRecord(item.file, item.error);
+      const open = isBlob(item.input) ? openBlob : toSource;
+      return scanFile(item.file, item.input, { open, paths, audit, openOptions: item.listed ? { ...openOptions, ...item.listed } : openOptions, child });
+    },
   };
-  // A sliding window of `lanes` files in flight; records go out in walk order, in batches.
-  let found = 0;
-  const inFlight = [];
-  let batch = [];
-  const flush = async () => {
-    if (!batch.length) return;
-    const records = batch;
-    batch = [];
-    for (const r of records) addToSummary(summary, r);
-    await emit(records);
-    onProgress?.({ done: summary.files, found, total: null, bytesRead: summary.bytesRead, elapsedMs: performance.now() - t0 });
-  };
-  const settle = async () => {
-    batch.push(await inFlight.shift());
-    if (batch.length >= EMIT_BATCH) await flush();
-  };
-  for await (const item of walkTargets(targets, '', { fetch: opts.fetch, signal, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs })) {
-    if (signal?.aborted) throw cancelled();
-    found++;
-    const p = scan(item);
-    p.catch(() => {}); // awaited in order below; a rejection meanwhile is not unhandled
-    inFlight.push(p);
-    if (inFlight.length >= lanes) await settle();
-  }
-  while (inFlight.length) {
-    if (signal?.aborted) throw cancelled();
-    await settle();
-  }
-  await flush();
-  if (signal?.aborted) throw cancelled();
-  return finishSummary(summary, performance.now() - t0);
+  const lanes = Math.max(1, Math.floor(opts.concurrency ?? LANES));
+  return pipeline(scanner, { paths, format: 'records', lanes, jobs: 1, signal: opts.signal, onProgress: opts.onProgress }, emit);
 }

@@ -100,3 +100,16 @@ test('maxIndexBytes below the tail window: a File gets the typed too_large, as i
   assert.deepEqual(node.map((r) => r.error?.kind), small.map(() => 'too_large'));
   assert.deepEqual(browser.map(comparable), node.map(comparable));
 });
+
+test('progress: once the walk is done, the browser scanner says how many files there are, as the Node scanner does', async () => {
+  // One pipeline for both (issue 40): before, the browser's own loop always said total null.
+  const small = VALID_FIXTURES.filter((f) => f.size <= 4096).slice(0, 6);
+  const files = small.map((f) => new File([readFileSync(f.path)], f.name));
+  const seen = { node: [], browser: [] };
+  for await (const _ of scanInNode(small.map((f) => f.path), { paths: PATHS, onProgress: (p) => seen.node.push(p) }));
+  for await (const _ of scanInBrowser(files, { paths: PATHS, onProgress: (p) => seen.browser.push(p) }));
+  for (const who of ['node', 'browser']) {
+    const last = seen[who].at(-1);
+    assert.deepEqual([last.done, last.found, last.total], [6, 6, 6], who);
+  }
+});
