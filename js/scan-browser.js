@@ -14,7 +14,7 @@
 import { toSource } from './source.js';
 import { documentUrl, isHttpUrl, redactUrl } from './http-source.js';
 import { isListingUrl, listingTsFiles } from './s3.js';
-import { HEAD, heldSource, scanFile } from './scan-file.js';
+import { HEAD, HeldSource, scanFile } from './scan-file.js';
 import { failedRecord } from './scan-record.js';
 import { LANES, runScan as pipeline } from './scan-run.js';
 import { checkScanOptions, scanResult, targetList } from './scan-call.js';
@@ -111,9 +111,22 @@ async function openBlob(blob, options, ahead) {
   } catch {
     return Object.assign(toSource(blob), { ahead: false }); // the full route reads again and tells
   }
-  const inner = toSource(blob);
-  const held = { size, blocks, reads: blocks.length, bytesRead: blocks.reduce((n, b) => n + b.bytes.length, 0) };
-  return heldSource(held, (offset, length) => inner.read(offset, length), () => inner.close?.());
+  return new BlobSource(blob, blocks);
+}
+
+class BlobSource extends HeldSource {
+  constructor(blob, blocks) {
+    super(blob.size, blocks, blocks.length, blocks.reduce((n, b) => n + b.bytes.length, 0));
+    this.inner = toSource(blob);
+  }
+
+  miss(offset, length) {
+    return this.inner.read(offset, length);
+  }
+
+  close() {
+    return this.inner.close?.();
+  }
 }
 
 /** The browser's scanner: its walk, and every file read on this thread, in the one pipeline (js/scan-run.js). */

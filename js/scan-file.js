@@ -31,49 +31,71 @@ export const fastRoute = (audit, maxIndexBytes) => !audit && !(maxIndexBytes < T
  * holding TsFileMetadata) → the record (`reads` reads of `bytesRead` bytes), or null when
  * TsFileMetadata lies before the window. Throws the core's error for bytes it cannot read.
  */
-export function tailScan(file, size, head, window, paths, reads, bytesRead) {
-  // Staged right before the call (synchronously: nothing else can stage in between).
-  const f = scanTail(size, head, window, stagePaths(paths).count);
+export function tailScan(file, size, head, window, paths, reads, bytesRead, staged = undefined) {
+  // Staged right before the call (synchronously: nothing else can stage in between), unless
+  // the caller holds them staged (`staged`: their count).
+  const f = scanTail(size, head, window, staged ?? stagePaths(paths).count);
   return f.length ? tailRecord(file, size, f, paths, reads, bytesRead) : null;
 }
 
 /**
  * Scans one file. `open(input, options, ahead)` opens its byte source (`ahead`: the fast route
  * will read the head and the tail window: a scanner reads them ahead, or marks the source
- * `ahead: false` when it could not). Never throws but for a cancelled scan: errors are part of
- * the record. `child` gives the file its own AbortSignal (js/scan-cancel.js fanOut).
+ * `ahead: false` when it could not). Errors are part of the record; only a cancelled scan
+ * rejects. Returns the record — or a promise of it when anything on the way is asynchronous:
+ * a local file read ahead costs no promise (a fleet of small files makes 10,000 of them).
+ * `child` gives the file its own AbortSignal (js/scan-cancel.js fanOut). `staged`: the count of
+ * `paths` a thread that stages nothing else holds staged (a scan worker stages them once a batch).
  */
-export async function scanFile(file, input, { open, paths = [], audit = false, openOptions = {}, child = null }) {
+export function scanFile(file, input, { open, paths = [], audit = false, openOptions = {}, child = null, staged }) {
   const own = child?.();
   const options = own ? { ...openOptions, signal: own.signal } : openOptions;
-  try {
-    if (!fastRoute(audit, options.maxIndexBytes)) return await fullRecord(file, input, open, paths, audit, options);
-    const opening = Promise.resolve().then(() => open(input, options, true));
-    const source = await opening.catch(() => null);
-    const record = source && source.ahead !== false ? await fastRecord(file, source, paths) : null;
-    if (record) {
-      await source.close?.();
-      return record;
+  const route = { file, input, paths, audit, options, staged };
+  let record;
+  if (!fastRoute(audit, options.maxIndexBytes)) record = fullRecord(route, open);
+  else {
+    let opening;
+    try {
+      opening = open(input, options, true);
+    } catch (e) {
+      opening = Promise.reject(e);
     }
-    return await fullRecord(file, input, () => opening, paths, audit, options);
-  } finally {
-    own?.done();
+    record = opening instanceof Promise ? opening.then((source) => fastRecord(route, source), () => null) : fastRecord(route, opening);
+    // The full route when the fast one cannot answer, over the same source.
+    if (record === null) record = fullRecord(route, sameSource(opening));
+    else if (record instanceof Promise) record = record.then((r) => r ?? fullRecord(route, sameSource(opening)));
   }
+  if (!own) return record;
+  if (record instanceof Promise) return record.finally(own.done);
+  own.done();
+  return record;
 }
 
-async function fastRecord(file, source, paths) {
+const sameSource = (opening) => () => opening;
+
+/** The fast route over `source` (closed when it answers): the record, null, or a promise of either. */
+function fastRecord(route, source) {
+  if (source.ahead === false) return null;
+  const size = source.size;
   try {
-    const size = source.size;
-    const head = await source.read(0, Math.min(size, HEAD));
-    const window = await source.read(size - Math.min(size, TAIL_WINDOW), Math.min(size, TAIL_WINDOW));
-    return tailScan(file, size, head, window, paths, source.ioCount, source.ioBytes);
+    const head = source.read(0, Math.min(size, HEAD));
+    const window = source.read(size - Math.min(size, TAIL_WINDOW), Math.min(size, TAIL_WINDOW));
+    if (!(head instanceof Promise || window instanceof Promise)) return tailAnswer(route, source, head, window);
+    return Promise.all([head, window]).then(([h, w]) => tailAnswer(route, source, h, w)).catch(() => null);
   } catch {
     return null; // the full route tells
   }
 }
 
+function tailAnswer({ file, paths, staged }, source, head, window) {
+  const record = tailScan(file, source.size, head, window, paths, source.ioCount, source.ioBytes, staged);
+  if (record === null) return null;
+  const closing = source.close?.();
+  return closing instanceof Promise ? closing.then(() => record) : record;
+}
+
 /** The full route: openTsFile over `open`'s source (the audit, then bloomInfo() and the verdicts). */
-async function fullRecord(file, input, open, paths, audit, options) {
+async function fullRecord({ file, input, paths, audit, options }, open) {
   const counter = { reads: 0, bytes: 0, source: null };
   const record = emptyRecord(file);
   let t = null;
@@ -122,23 +144,26 @@ function countReads(source, counter) {
 }
 
 /**
- * A source over bytes read ahead (`held`: `{size, blocks: [{start, bytes}], reads, bytesRead}`):
- * what they hold is served from memory, counted once; the rest is read by `miss(offset, length)`.
+ * A byte source over bytes read ahead (`blocks`: `[{start, bytes}]`, `reads` reads of
+ * `bytesRead` bytes): what they hold is served from memory, counted once; the rest is read by
+ * `miss(offset, length)`, which a scanner's source defines.
  */
-export function heldSource(held, miss, close) {
-  return {
-    size: held.size,
-    name: null,
-    ioCount: held.reads,
-    ioBytes: held.bytesRead,
-    read(offset, length) {
-      for (const b of held.blocks) {
-        if (offset >= b.start && offset + length <= b.start + b.bytes.length) return b.bytes.subarray(offset - b.start, offset - b.start + length);
-      }
-      this.ioCount++;
-      this.ioBytes += length;
-      return miss(offset, length);
-    },
-    close,
-  };
+export class HeldSource {
+  constructor(size, blocks, reads, bytesRead) {
+    this.size = size;
+    this.name = null;
+    this.blocks = blocks;
+    this.ioCount = reads;
+    this.ioBytes = bytesRead;
+  }
+
+  read(offset, length) {
+    for (const b of this.blocks) {
+      if (offset === b.start && length === b.bytes.length) return b.bytes;
+      if (offset >= b.start && offset + length <= b.start + b.bytes.length) return b.bytes.subarray(offset - b.start, offset - b.start + length);
+    }
+    this.ioCount++;
+    this.ioBytes += length;
+    return this.miss(offset, length);
+  }
 }

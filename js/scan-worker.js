@@ -6,7 +6,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { ioError } from './node-source.js';
-import { heldSource, HEAD, scanFile } from './scan-file.js';
+import { stagePaths } from './core.js';
+import { HeldSource, HEAD, scanFile } from './scan-file.js';
 import { failedRecord, named } from './scan-record.js';
 import { addToSummary, newSummary } from './scan-summary.js';
 import { formatRecords } from './scan-output.js';
@@ -51,26 +52,41 @@ function readFully(fd, length, offset, shown) {
 }
 
 /**
- * The byte source of a local file for the full route: opened now (its errors are typed), or —
- * `held`, what was read ahead — by the first read that is not served from memory.
+ * A local file's byte source: `blocks` read ahead (readAhead), served from memory; the file is
+ * opened (and checked to be a regular file) by the first read they do not serve.
  */
-function fileSource(path, shown, held = null) {
-  let file = held ? null : openFile(path, shown);
-  const size = held ? held.size : file.size;
-  // A file no larger than the tail window is read whole by its first read (the head): the
-  // window is then that same buffer, so a small file costs one read.
-  const first = held ?? { size, blocks: [], reads: 0, bytesRead: 0 };
-  const source = heldSource(first, (offset, length) => {
-    file ??= openFile(path, shown);
-    if (offset === 0 && size <= TAIL_WINDOW && length < size) {
-      const whole = readFully(file.fd, size, 0, shown);
-      first.blocks.push({ start: 0, bytes: whole });
-      source.ioBytes += size - length;
+class FileSource extends HeldSource {
+  constructor(path, shown, size, blocks = [], reads = 0, bytesRead = 0) {
+    super(size, blocks, reads, bytesRead);
+    this.path = path;
+    this.shown = shown;
+    this.file = null;
+    this.st = null; // with a manifest, the file's identity before it was read ahead
+    this.readsAhead = 0; // the reads that did
+  }
+
+  /** Opened now, its errors typed (the full route without bytes read ahead). */
+  static open(path, shown) {
+    const file = openFile(path, shown);
+    return Object.assign(new FileSource(path, shown, file.size), { file });
+  }
+
+  miss(offset, length) {
+    this.file ??= openFile(this.path, this.shown);
+    // A file no larger than the tail window is read whole by its first read (the head): the
+    // window is then that same buffer, so a small file costs one read.
+    if (offset === 0 && this.size <= TAIL_WINDOW && length < this.size) {
+      const whole = readFully(this.file.fd, this.size, 0, this.shown);
+      this.blocks.push({ start: 0, bytes: whole });
+      this.ioBytes += this.size - length;
       return whole.subarray(0, length);
     }
-    return readFully(file.fd, length, offset, shown);
-  }, () => file && closeSync(file.fd));
-  return source;
+    return readFully(this.file.fd, length, offset, this.shown);
+  }
+
+  close() {
+    if (this.file) closeSync(this.file.fd);
+  }
 }
 
 // The first read asks for one byte more than the window from the start: a file that small
@@ -79,11 +95,10 @@ function fileSource(path, shown, held = null) {
 const FIRST_READ = TAIL_WINDOW + 1;
 
 /**
- * The head and the tail window read ahead for the fast route (`{size, blocks, reads, bytesRead,
- * head, window, st}`; `st`: with a manifest, the file's identity before its bytes are read), or
- * null when they could not be read this way (the full route then opens the file, and tells).
+ * The file's source with its head and tail window read ahead for the fast route, or null when
+ * they could not be read this way (the full route then opens the file, and tells).
  */
-function readAhead(path) {
+function readAhead(path, shown) {
   let fd;
   try {
     fd = openSync(fsPath(path), OPEN_FLAGS);
@@ -94,16 +109,18 @@ function readAhead(path) {
     const st = keep ? fstatSync(fd) : null;
     const first = new Uint8Array(FIRST_READ);
     const got = readSync(fd, first, 0, FIRST_READ, 0);
-    if (got < FIRST_READ) {
-      const whole = first.subarray(0, got);
-      return { size: got, blocks: [{ start: 0, bytes: whole }], reads: 1, bytesRead: got, head: whole.subarray(0, HEAD), window: whole, st };
+    let source;
+    if (got < FIRST_READ) source = new FileSource(path, shown, got, [{ start: 0, bytes: first.subarray(0, got) }], 1, got);
+    else {
+      const size = fstatSync(fd).size;
+      if (size < FIRST_READ) return null; // the file changed under us: the full route tells
+      const window = new Uint8Array(TAIL_WINDOW);
+      if (readSync(fd, window, 0, TAIL_WINDOW, size - TAIL_WINDOW) !== TAIL_WINDOW) return null;
+      source = new FileSource(path, shown, size, [{ start: 0, bytes: first }, { start: size - TAIL_WINDOW, bytes: window }], 2, FIRST_READ + TAIL_WINDOW);
     }
-    const size = fstatSync(fd).size;
-    if (size < FIRST_READ) return null; // the file changed under us: the full route tells
-    const window = new Uint8Array(TAIL_WINDOW);
-    if (readSync(fd, window, 0, TAIL_WINDOW, size - TAIL_WINDOW) !== TAIL_WINDOW) return null;
-    const blocks = [{ start: 0, bytes: first }, { start: size - TAIL_WINDOW, bytes: window }];
-    return { size, blocks, reads: 2, bytesRead: FIRST_READ + TAIL_WINDOW, head: first.subarray(0, HEAD), window, st };
+    source.st = st;
+    source.readsAhead = source.ioCount;
+    return source;
   } catch {
     return null;
   } finally {
@@ -111,23 +128,40 @@ function readAhead(path) {
   }
 }
 
-/** One local file → its record, and (`kept[i]`, with a manifest) what the manifest keeps of it. */
-async function scanLocal(item, kept, i) {
-  let ahead = null;
-  let before = null; // with a manifest, the file's identity before it is read
-  const open = (path, options, readFirst) => {
-    if (readFirst) ahead = readAhead(path);
-    if (keep && !ahead && before === null) before = statOrNull(path);
-    if (!readFirst || ahead) return fileSource(path, item.file, ahead);
-    return Object.assign(fileSource(path, item.file), { ahead: false });
-  };
-  const record = named(await scanFile(item.file, item.path, { open, paths, audit, openOptions }), item);
-  if (!keep || !record.ok) return record;
-  // Made from the bytes read ahead alone (the fast route): kept from them; else read for it.
-  const st = ahead?.st;
-  if (st && record.reads === ahead.reads) kept[i] = keptFacts(record, st.size === record.size ? keepFromWindow(st, ahead.head, ahead.window, Date.now(), racyMs) : null);
-  else kept[i] = keptFacts(record, keepByReading(fsPath(item.path), st ?? before, Date.now(), racyMs));
+// The file being scanned (one at a time in this thread): its source as read ahead, and with a
+// manifest its identity before it was read.
+const current = { item: null, ahead: null, before: null };
+
+/** scanFile's `open` for a local file (`readFirst`: read its head and tail window ahead). */
+function openLocal(path, options, readFirst) {
+  if (readFirst) current.ahead = readAhead(path, current.item.file);
+  if (keep && !current.ahead && current.before === null) current.before = statOrNull(path);
+  if (current.ahead) return current.ahead;
+  return readFirst ? Object.assign(FileSource.open(path, current.item.file), { ahead: false }) : FileSource.open(path, current.item.file);
+}
+
+/** One local file → its record (or a promise of it), and (`kept[i]`, with a manifest) what the manifest keeps of it. */
+function scanLocal(item, kept, i, staged) {
+  current.item = item;
+  current.ahead = null;
+  current.before = null;
+  const record = scanFile(item.file, item.path, { open: openLocal, paths, audit, openOptions, staged });
+  return record instanceof Promise ? record.then((r) => scanned(r, kept, i)) : scanned(record, kept, i);
+}
+
+function scanned(record, kept, i) {
+  const { item, ahead, before } = current;
+  named(record, item);
+  if (keep && record.ok) kept[i] = keptFacts(record, keptOf(item, record, ahead, before));
   return record;
+}
+
+// Made from the bytes read ahead alone (the fast route): kept from them; else read for it.
+function keptOf(item, record, ahead, before) {
+  const st = ahead?.st;
+  if (!st || record.reads !== ahead.readsAhead) return keepByReading(fsPath(item.path), st ?? before, Date.now(), racyMs);
+  const window = ahead.blocks.at(-1).bytes;
+  return st.size === record.size ? keepFromWindow(st, ahead.blocks[0].bytes.subarray(0, HEAD), window, Date.now(), racyMs) : null;
 }
 
 function statOrNull(path) {
@@ -142,9 +176,13 @@ async function scanBatch({ seq, items, packed, records: asRecords }) {
   items ??= unpackBatch(packed);
   const records = new Array(items.length);
   const kept = keep ? new Array(items.length).fill(null) : null;
+  // The paths, staged once a batch: this thread stages nothing else (the full route's
+  // probeMany stages the same paths again; an audit takes no fast route).
+  const staged = audit ? undefined : stagePaths(paths).count;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    records[i] = item.error ? named(failedRecord(item.file, item.error), item) : await scanLocal(item, kept, i);
+    const record = item.error ? named(failedRecord(item.file, item.error), item) : scanLocal(item, kept, i, staged);
+    records[i] = record instanceof Promise ? await record : record;
   }
   const keptPacked = kept && packKept(kept);
   const transfer = keptPacked ? [keptPacked.bytes.buffer] : [];
