@@ -69,7 +69,7 @@ function givenLocations(targets) {
  */
 export async function scanCommand({ values, targets: given, source = {} }, { write, stderr = process.stderr, signal, terminal = false }) {
   // Loaded here, not with the CLI: the other commands start faster without the scanner.
-  const [{ runScan }, { csvHeader, summaryJson, summaryText }] = await Promise.all([import('./scan.js'), import('./scan-core.js')]);
+  const [{ runScan }, { csvHeader, summaryJson, summaryText }] = await Promise.all([import('./scan.js'), import('./scan-output.js')]);
   const targets = [];
   for (const t of given) targets.push(...(t.startsWith('@') ? await readTargetLines(t.slice(1), t) : [t]));
   const paths = [...(values.path ?? []), ...(values['paths-file'] ? await readTextLines(values['paths-file'], '--paths-file') : [])];

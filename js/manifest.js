@@ -19,11 +19,11 @@
 // file's format), check.js (what it must be before it answers anything), templates.js (output made from templates) and stat-threads.js (STAT_THREAD).
 import { Buffer } from 'node:buffer';
 import { statSync } from 'node:fs';
-import { stagePaths } from './core.js';
-import { scanTail } from '../dist/web/tsfile_bloom.js';
-import { bloomFromFigures, figureVerdict } from './wire.js';
+import { bloomFromFigures } from './wire.js';
 import { invalidArgument } from './errors.js';
-import { addToSummary, formatRecords, mergeSummary, newSummary } from './scan-core.js';
+import { tailScan } from './scan-file.js';
+import { addToSummary, mergeSummary, newSummary } from './scan-summary.js';
+import { formatRecords } from './scan-output.js';
 import { ALL, BITS_OFFSET, ENTRY_BYTES, F64, I32, I8, OFFSET, codes, fromCode, fromJson, orNull, readManifest, writeManifest, checkWritable } from './manifest/file.js';
 import { OBJECT_RACY_MS, RACY_MS, dirIdentity, objectIdentity, recordable, sameDir, sameVersion } from './manifest/identity.js';
 import { keepFromReads, keepingReads, keptFacts, unpackKept } from './manifest/keep.js';
@@ -278,17 +278,15 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
     const from = c.blob[at];
     const head = blobs.subarray(from, from + c.head[at]);
     const tail = blobs.subarray(from + c.head[at], from + c.head[at] + c.tail[at]);
-    let f;
+    let answer;
     try {
-      // Staged right before the call (synchronously: nothing else can stage in between).
-      f = scanTail(size, head, tail, stagePaths(paths).count);
+      answer = tailScan(file, size, head, tail, paths, 0, 0);
     } catch {
       return null;
     }
-    if (f.length === 0) return null;
-    const results = paths.map((path, i) => ({ path, verdict: figureVerdict(f, i) }));
-    const record = recordOf({ ...factsOf(at), results }, file, size, at);
-    return { record, verd: intern(verdictTable, codes(results)) };
+    if (!answer) return null;
+    const record = recordOf({ ...factsOf(at), results: answer.results }, file, size, at);
+    return { record, verd: intern(verdictTable, codes(answer.results)) };
   }
 
   // ---- Stats made by threads of their own (STAT_THREAD). ----
@@ -699,10 +697,10 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
 
   /**
    * An object (http(s), s3://) of batch `kept`'s scan: answered from its entry when its listing
-   * says it is the one recorded, else read by `read(makeSource)` with its reads kept.
+   * says it is the one recorded, else read by `read(keep)` with its reads kept (`keep(source)`).
    * Returns `[record, kept]`.
    */
-  async function object(item, makeSource, read) {
+  async function object(item, read) {
     const at = item.at;
     if (at !== undefined) {
       const v = versions.get(at);
@@ -721,7 +719,7 @@ export function openManifest(file, { paths = [], audit = false, maxIndexBytes, r
       }
     }
     const reads = [];
-    const record = await read(async (input, options) => keepingReads(await makeSource(input, options), reads));
+    const record = await read((source) => keepingReads(source, reads));
     const id = objectIdentity(item.version);
     return [record, recordable(id, Date.now(), objectRacyMs) && record.ok ? keptFacts(record, keepFromReads(id, record.size, reads)) : null];
   }

@@ -4,15 +4,12 @@
 // 0.1.0 left it out is left out again (`opt`).
 
 import { listingColumns } from './tsfile.js';
+import { bloomReport, opt } from './bloom-json.js';
 import { DATA_TYPES, isTimeColumn, LISTING_NULL, LISTING_STRIDE, listingBounds, recordMaybe, recordName, recordOffset, recordSegments, recordType } from './wire.js';
 
 export const FORMAT_VERSION = 1;
 
-/** Sets `key` only when `value` is not null (0.1.0 omitted these keys when absent). */
-function opt(out, key, value) {
-  if (value != null) out[key] = value;
-  return out;
-}
+export { bloomReport };
 
 /**
  * An error as the reports give it: the CLI's sentence for format errors (`kind at byte N: …`);
@@ -24,26 +21,6 @@ export function errorReport(e) {
   const offset = kind === 'invalid_argument' ? null : e.offset ?? null;
   const located = kind !== 'io' && typeof offset === 'number';
   return { kind, message: located ? `${kind} at byte ${offset}: ${e.message}` : e.message, offset };
-}
-
-export function bloomReport(b) {
-  const out = { present: b.present, encoding: b.encoding, offset: b.offset };
-  opt(out, 'bits_offset', b.bitsOffset);
-  opt(out, 'byte_length', b.byteLength);
-  opt(out, 'bit_count', b.bitCount);
-  opt(out, 'hash_function_count', b.hashFunctionCount);
-  opt(out, 'hash', b.hash);
-  opt(out, 'set_bits', b.setBits);
-  opt(out, 'fill_ratio', b.fillRatio);
-  opt(out, 'estimated_items', b.estimatedItems);
-  opt(out, 'indexed_items', b.indexedItems);
-  opt(out, 'fpp_formula', b.fppFormula);
-  opt(out, 'fpp_from_fill', b.fppFromFill);
-  opt(out, 'optimal_k', b.optimalK);
-  // Once the index is read (the core's rule, src/design.rs): more keys than m and k are sized for,
-  // and the C++ writer's sizing when m and k are its sizing for fewer measurement names.
-  opt(out, 'filled_past_design', b.filledPastDesign);
-  return opt(out, 'cpp_sized_for', b.cppSizedFor);
 }
 
 export function auditReport(a) {

@@ -6,30 +6,23 @@
 // walked; a listing that fails is one record with its error, after the objects listed before.
 //
 // A browser pays most of a small file's cost in its own Blob reads (each slice is a round trip
-// to the process that holds the file), so a File is read as the Node scanner's worker reads a
-// path (js/scan-worker.js): without `audit`, one slice for a file no larger than the tail
+// to the process that holds the file), so for the fast route (js/scan-file.js) a File is read
+// ahead as the Node scanner's worker reads a path: one slice for a file no larger than the tail
 // window (its head lies in that window), else the head and the window, `concurrency` files in
-// flight (default 64), then one wasm call (scanTail) for the version, the filter's figures and
-// the verdicts. Anything else — an audit, a URL, an error, TsFileMetadata outside the window —
-// goes the usual way (openTsFile, scan-core.js's scanOne), reusing what was read, for the full
-// typed story. BENCHMARKS.md ("Folder scan in Chromium") measures it against a bare read loop.
-import { openTsFile } from './tsfile.js';
+// flight (default 64). BENCHMARKS.md ("Folder scan in Chromium") measures it against a bare
+// read loop.
 import { toSource } from './source.js';
 import { documentUrl, isHttpUrl } from './http-source.js';
 import { redactUrl } from './redact.js';
 import { isListingUrl, listingTsFiles } from './s3.js';
-import { stagePaths } from './core.js';
-import { scanTail } from '../dist/web/tsfile_bloom.js';
-import { addToSummary, failedRecord, fanOut, finishSummary, newSummary, scanOne, tailRecord } from './scan-core.js';
+import { HEAD, HeldSource, scanFile } from './scan-file.js';
+import { failedRecord } from './scan-record.js';
+import { LANES, runScan as pipeline } from './scan-run.js';
 import { checkScanOptions, scanResult, targetList } from './scan-call.js';
 import { invalidArgument, TsFileBloomError } from './errors.js';
 import { TAIL_WINDOW } from './wire.js';
 
 const TSFILE_NAME = /\.tsfile$/i;
-/** Files read at once: a browser's Blob reads are round trips, which overlap well. */
-const DEFAULT_CONCURRENCY = 64;
-/** Records handed on together (a consumer's work per record is small; per hand-over it is not). */
-const EMIT_BATCH = 256;
 
 
 const isDirectoryHandle = (t) => t && t.kind === 'directory' && typeof t.entries === 'function';
@@ -102,113 +95,55 @@ export function scanTsFiles(targets, options = {}) {
 const blobBytes = async (blob, start, end) => new Uint8Array(await blob.slice(start, end).arrayBuffer());
 
 /**
- * The fast route for a Blob: `{record}` when scanTail answered, else `{held}` (what was read,
- * for the usual way to reuse) or null when nothing could be read this way.
+ * A Blob's byte source. For the fast route (`ahead`) its head and tail window are read ahead:
+ * one slice for a Blob no larger than the window, else two at once; served from memory then.
  */
-async function scanBlob(file, blob, paths, count) {
+async function openBlob(blob, options, ahead) {
+  if (!ahead) return toSource(blob);
   const size = blob.size;
-  let head;
-  let window;
-  let reads;
+  let blocks;
   try {
-    if (size <= TAIL_WINDOW) {
-      window = await blobBytes(blob, 0, size);
-      head = window.subarray(0, Math.min(size, 12));
-      reads = 1;
-    } else {
-      [head, window] = await Promise.all([blobBytes(blob, 0, 12), blobBytes(blob, size - TAIL_WINDOW, size)]);
-      reads = 2;
+    if (size <= TAIL_WINDOW) blocks = [{ start: 0, bytes: await blobBytes(blob, 0, size) }];
+    else {
+      const [head, window] = await Promise.all([blobBytes(blob, 0, HEAD), blobBytes(blob, size - TAIL_WINDOW, size)]);
+      blocks = [{ start: 0, bytes: head }, { start: size - TAIL_WINDOW, bytes: window }];
     }
   } catch {
-    return null; // the usual way reads again and reports the error with its kind
+    return Object.assign(toSource(blob), { ahead: false }); // the full route reads again and tells
   }
-  const bytesRead = size <= TAIL_WINDOW ? size : head.length + window.length;
-  const held = { blocks: [{ start: 0, bytes: size <= TAIL_WINDOW ? window : head }, { start: size - window.length, bytes: window }], reads, bytesRead };
-  let f;
-  try {
-    // Staged right before the call (synchronously: no other lane can stage in between).
-    stagePaths(paths);
-    f = scanTail(size, head, window, count);
-  } catch {
-    return { held };
-  }
-  if (f.length === 0) return { held }; // TsFileMetadata outside the window
-  return { record: tailRecord(file, size, f, paths, reads, bytesRead) };
+  return new BlobSource(blob, blocks);
 }
 
-/** A Blob's source that serves what the fast route read from memory, counted once. */
-function heldSource(blob, held) {
-  const inner = toSource(blob);
-  return {
-    ...inner,
-    ioCount: held.reads,
-    ioBytes: held.bytesRead,
-    async read(offset, length) {
-      for (const b of held.blocks) {
-        if (offset >= b.start && offset + length <= b.start + b.bytes.length) return b.bytes.subarray(offset - b.start, offset - b.start + length);
-      }
-      this.ioCount++;
-      this.ioBytes += length;
-      return inner.read(offset, length);
-    },
-  };
+class BlobSource extends HeldSource {
+  constructor(blob, blocks) {
+    super(blob.size, blocks, blocks.length, blocks.reduce((n, b) => n + b.bytes.length, 0));
+    this.inner = toSource(blob);
+  }
+
+  miss(offset, length) {
+    return this.inner.read(offset, length);
+  }
+
+  close() {
+    return this.inner.close?.();
+  }
 }
 
-async function runScan(targets, opts, emit) {
-  const t0 = performance.now();
+/** The browser's scanner: its walk, and every file read on this thread, in the one pipeline (js/scan-run.js). */
+function runScan(targets, opts, emit) {
   const paths = opts.paths ?? [];
-  const lanes = Math.max(1, Math.floor(opts.concurrency ?? DEFAULT_CONCURRENCY));
-  const { signal, onProgress } = opts;
   const audit = opts.audit === true;
   const openOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, maxIndexBytes: opts.maxIndexBytes, fetch: opts.fetch };
-  const child = fanOut(signal);
-  const summary = newSummary(paths);
-  const cancelled = () => new TsFileBloomError('cancelled', 'the scan was cancelled', { name: 'AbortError' });
-  const usual = (item, held) =>
-    scanOne(item.file, item.input, {
-      open: openTsFile,
-      makeSource: held ? (input) => heldSource(input, held) : toSource,
-      paths,
-      audit,
-      openOptions: item.listed ? { ...openOptions, ...item.listed } : openOptions,
-      child,
-    });
-  const scan = async (item) => {
-    if (item.error) return failedRecord(item.file, item.error);
-    if (audit || !(typeof Blob !== 'undefined' && item.input instanceof Blob)) return usual(item, null);
-    const fast = await scanBlob(item.file, item.input, paths, paths.length);
-    if (fast?.record) return fast.record;
-    return usual(item, fast?.held ?? null);
+  const scanner = {
+    async *walk(signal) {
+      for await (const item of walkTargets(targets, '', { fetch: opts.fetch, signal, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs })) yield [item];
+    },
+    readHere(item, child) {
+      if (item.error) return failedRecord(item.file, item.error);
+      const open = isBlob(item.input) ? openBlob : toSource;
+      return scanFile(item.file, item.input, { open, paths, audit, openOptions: item.listed ? { ...openOptions, ...item.listed } : openOptions, child });
+    },
   };
-  // A sliding window of `lanes` files in flight; records go out in walk order, in batches.
-  let found = 0;
-  const inFlight = [];
-  let batch = [];
-  const flush = async () => {
-    if (!batch.length) return;
-    const records = batch;
-    batch = [];
-    for (const r of records) addToSummary(summary, r);
-    await emit(records);
-    onProgress?.({ done: summary.files, found, total: null, bytesRead: summary.bytesRead, elapsedMs: performance.now() - t0 });
-  };
-  const settle = async () => {
-    batch.push(await inFlight.shift());
-    if (batch.length >= EMIT_BATCH) await flush();
-  };
-  for await (const item of walkTargets(targets, '', { fetch: opts.fetch, signal, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs })) {
-    if (signal?.aborted) throw cancelled();
-    found++;
-    const p = scan(item);
-    p.catch(() => {}); // awaited in order below; a rejection meanwhile is not unhandled
-    inFlight.push(p);
-    if (inFlight.length >= lanes) await settle();
-  }
-  while (inFlight.length) {
-    if (signal?.aborted) throw cancelled();
-    await settle();
-  }
-  await flush();
-  if (signal?.aborted) throw cancelled();
-  return finishSummary(summary, performance.now() - t0);
+  const lanes = Math.max(1, Math.floor(opts.concurrency ?? LANES));
+  return pipeline(scanner, { paths, format: 'records', lanes, jobs: 1, signal: opts.signal, onProgress: opts.onProgress }, emit);
 }

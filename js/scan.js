@@ -6,7 +6,6 @@
 // (js/scan-worker.js), which read with synchronous system calls and answer a batch at a
 // time; URLs are read here (fetch is asynchronous anyway). Records come out in the order
 // the targets were walked.
-import { Worker } from 'node:worker_threads';
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { availableParallelism } from 'node:os';
@@ -16,33 +15,17 @@ import { isHttpUrl } from './http-source.js';
 import { redactUrl } from './redact.js';
 import { isS3Url, s3TsFiles } from './s3.js';
 import { s3ConfigFromEnvironment } from './s3-config.js';
-import { openTsFile } from './tsfile.js';
 import { ioError, nodeSource } from './node-source.js';
 import { NODE_S3 } from './node-s3.js';
-import { addToSummary, errorOf, fanOut, finishSummary, formatRecords, mergeSummary, newSummary, scanOne, tailRecord } from './scan-core.js';
+import { scanFile } from './scan-file.js';
+import { errorOf } from './scan-record.js';
+import { HERE_BATCH, LANES, runScan as pipeline } from './scan-run.js';
+import { workerPool } from './scan-pool.js';
 import { scanWorkerEntry } from './scan-call.js';
-import { stagePaths } from './core.js';
-import { scanTail } from '../dist/web/tsfile_bloom.js';
-import { TAIL_WINDOW } from './wire.js';
-import { invalidArgument, TsFileBloomError } from './errors.js';
+import { invalidArgument } from './errors.js';
 
-/** Local files per message to a worker (one message per file would cost more than the file). */
-const BATCH = 256;
-/** With a manifest, most files are a stat each: fewer, larger messages. */
-const MANIFEST_BATCH = 2048;
-/** URLs per batch, and how many are read at once. */
-const URL_BATCH = 128;
-/**
- * Files read at once over HTTP or S3 (unless `concurrency` says otherwise): a remote scan is
- * bound by round trips, so files/s ≈ this ÷ the round-trip time (BENCHMARKS.md, "Remote scan").
- */
-export const REMOTE_CONCURRENCY = 64;
-/**
- * Worker k (k ≥ 1) starts only once the walk has found k × this many files: a thread's start and
- * warm-up (its module graph, compiling the wasm, the JIT) cost more than it saves on a smaller
- * fleet (measured: 10,000 small files scan faster on one worker than on two, BENCHMARKS.md).
- */
-const FILES_PER_EXTRA_WORKER = 16384;
+/** Files read at once over HTTP or S3 (unless `concurrency` says otherwise): js/scan-run.js. */
+export { LANES as REMOTE_CONCURRENCY };
 /** In directory walks only these are TsFiles (IoTDB keeps .resource and .mods files beside them). */
 const TSFILE_NAME = /\.tsfile$/i;
 
@@ -86,7 +69,7 @@ export async function* walkTargetBatches(targets, options = {}) {
           else batch.push({ url: o.location, file: o.target, version: { size: o.size, etag: o.etag, lastModified: o.lastModified } });
           // A read batch's worth at a time: the scan reads a page's first objects while the
           // listing goes on (a page is up to 1,000 objects, and the next is already asked for).
-          if (batch.length >= URL_BATCH) {
+          if (batch.length >= HERE_BATCH) {
             yield batch;
             batch = [];
           }
@@ -267,285 +250,50 @@ function* walkDirectory(dir, ancestors, visited, shown = dir) {
   }
 }
 
-/** A counting semaphore: `acquire()` resolves when one of `n` slots is free; `release()` frees it. */
-function limiter(n) {
-  let free = n;
-  const queue = [];
-  return {
-    acquire: () => (free > 0 ? (free--, Promise.resolve()) : new Promise((resolve) => queue.push(resolve))),
-    release() {
-      const next = queue.shift();
-      if (next) next();
-      else free++;
-    },
-  };
-}
-
 /**
- * One http(s) or s3:// file. Without `audit`, the fast route (as the workers' for a path): the
- * source's open holds the head and the tail window (one round trip), and one wasm call
- * (scanTail) gives the record. Anything else — an audit, a failed open, TsFileMetadata outside
- * the window — goes the usual way (scanOne) over the same source, for the full typed story.
+ * One http(s) or s3:// object (js/scan-file.js): the source's open holds the head and the tail
+ * window (one round trip) for the fast route; the full route reads through the same source.
  */
-async function scanRemote(item, paths, audit, options, child, makeSource) {
-  const own = child();
-  let source = null;
-  let openError = null;
-  try {
-    try {
-      // An S3 listing's size lets the open choose its ranges up front (js/http-source.js); the
-      // object read must be the version listed (its ETag, else its Last-Modified, and its size).
-      const v = item.version;
-      const listed = v ? { listedSize: v.size, listedEtag: v.etag, listedLastModified: v.lastModified } : null;
-      source = await makeSource(item.url, { ...options, ...listed, signal: own.signal });
-    } catch (e) {
-      openError = e;
-    }
-    if (source && !audit && !(options.maxIndexBytes < TAIL_WINDOW)) {
-      const size = source.size;
-      let f = [];
-      try {
-        // Both are held from the open (read answers them from memory, no request).
-        const head = await source.read(0, Math.min(size, 12));
-        const window = await source.read(size - Math.min(size, TAIL_WINDOW), Math.min(size, TAIL_WINDOW));
-        // Staged right before the call (synchronously: nothing else can stage in between).
-        f = scanTail(size, head, window, stagePaths(paths).count);
-      } catch {
-        // the usual way tells
-      }
-      if (f.length) {
-        await source.close();
-        return tailRecord(item.file, size, f, paths, source.ioCount, source.ioBytes);
-      }
-    }
-    const opened = async () => {
-      if (openError) throw openError;
-      return source;
-    };
-    return await scanOne(item.file, item.url, { open: openTsFile, makeSource: opened, paths, audit, openOptions: options });
-  } finally {
-    own.done();
-  }
+function scanRemote(item, paths, audit, options, child, makeSource) {
+  // An S3 listing's size lets the open choose its ranges up front (js/http-source.js); the
+  // object read must be the version listed (its ETag, else its Last-Modified, and its size).
+  const v = item.version;
+  const listed = v ? { listedSize: v.size, listedEtag: v.etag, listedLastModified: v.lastModified } : null;
+  return scanFile(item.file, item.url, { open: makeSource, paths, audit, openOptions: { ...options, ...listed }, child });
 }
 
 /**
- * The scanner behind scanTsFiles and the CLI. `format`: 'records' (sink gets arrays of
- * records) or 'ndjson' | 'csv' | 'text' (sink gets text: a string, or UTF-8 bytes from the workers).
- * Returns the finished summary.
+ * Node's scanner, behind scanTsFiles and the CLI: its walk, its worker threads for local files
+ * and its manifest, in the one pipeline (js/scan-run.js). `format`: 'records' (sink gets arrays
+ * of records) or 'ndjson' | 'csv' | 'text' (sink gets text: a string, or UTF-8 bytes from the
+ * workers). Returns the finished summary.
  */
 export async function runScan(targets, opts, sink) {
-  const t0 = performance.now();
   const paths = opts.paths ?? [];
   const format = opts.format ?? 'records';
   const audit = opts.audit === true;
   const jobs = Math.max(1, Math.floor(opts.concurrency ?? availableParallelism()));
-  const perExtraWorker = opts.filesPerExtraWorker ?? FILES_PER_EXTRA_WORKER; // tests lower it
-  const { signal, onProgress } = opts;
   const httpOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, maxIndexBytes: opts.maxIndexBytes, fetch: opts.fetch, s3: opts.s3 };
   // The environment's S3 settings (AWS_* variables, the shared files), read once for the scan's
   // listings and objects rather than once per object.
   let s3Environment = null;
   const s3Defaults = () => (s3Environment ??= s3ConfigFromEnvironment());
   const openRemote = (url, options) => nodeSource(url, options, s3Defaults);
-  const child = fanOut(signal);
-  // One bound on remote opens in flight, across all the URL batches being read.
-  const remote = limiter(Math.max(1, Math.floor(opts.concurrency ?? REMOTE_CONCURRENCY)));
-  const summary = newSummary(paths);
-  // With a manifest (js/manifest.js): a local file whose entry stands is answered here (a stat);
-  // the rest go to the workers, which read them and hand back what the manifest keeps. A rescan
-  // of an unchanged tree starts no scan worker (they start when a batch is to be read). Its code
-  // (js/manifest.js and js/manifest/) is loaded by the first scan that has one.
+  // With a manifest (js/manifest.js): a local file whose entry stands is answered on this thread
+  // (a stat); the rest go to the workers, which read them and hand back what the manifest keeps.
+  // A rescan of an unchanged tree starts no scan worker (they start when a batch is to be read).
+  // Its code (js/manifest.js and js/manifest/) is loaded by the first scan that has one.
   const manifest = opts.manifest != null ? (await import('./manifest.js')).openManifest(opts.manifest, { targets, paths, audit, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs, format, statThreadFiles: opts.manifestStatThreadFiles, statChunk: opts.manifestStatChunk, statThreads: opts.manifestStatThreads, statHere: opts.manifestStatHere, statThreadsStarted: opts.manifestStatThreadsStarted }) : null;
-  const workers = [];
-  const maxAhead = jobs * 2 + 2;
-  const pending = new Map();
-  let seq = 0;
-  let nextEmit = 0;
-  let found = 0;
-  let toRead = 0; // files handed to the workers
-  let done = 0;
-  let walked = false;
-  let failed = null;
-  let emitting = Promise.resolve();
-  let waiter = null;
-  const wakeUp = () => {
-    const w = waiter;
-    waiter = null;
-    w?.();
+  const workerData = { paths, audit, format, keep: manifest !== null, racyMs: opts.manifestRacyMs, maxIndexBytes: opts.maxIndexBytes, entry: scanWorkerEntry() ?? new URL('./node.js', import.meta.url).href };
+  // A listing's pages have the limits of a file's reads, and stop with the scan.
+  const walkOptions = { s3: opts.s3, fetch: opts.fetch, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, s3Defaults, ...manifest?.walkHooks };
+  const scanner = {
+    walk: (signal) => walkTargetBatches(targets, { ...walkOptions, signal }),
+    // An http(s) or s3:// object (`keep`: the manifest keeps what is read of it).
+    readHere: (item, child, keep) => scanRemote(item, paths, audit, httpOptions, child, keep ? async (url, options) => keep(await openRemote(url, options)) : openRemote),
+    pool: workerPool({ workerData, jobs, perExtraWorker: opts.filesPerExtraWorker }), // (tests lower it)
+    manifest,
   };
-  const waitForSlot = () => new Promise((resolve) => (waiter = resolve));
-  // The walk's listings stop with the scan (cancelled, or failed): a page may be in flight.
-  const walking = new AbortController();
-  const fail = (e) => {
-    failed ??= e;
-    walking.abort();
-    wakeUp();
-  };
-  const onAbort = () => {
-    fail(new TsFileBloomError('cancelled', 'the scan was cancelled', { name: 'AbortError' }));
-    for (const w of workers) w.worker.terminate();
-  };
-  if (signal?.aborted) onAbort();
-  signal?.addEventListener('abort', onAbort, { once: true });
-
-  // Batches finish in any order; records are emitted in walk order.
-  const deliver = (n, result) => {
-    pending.set(n, result);
-    emitting = emitting
-      .then(async () => {
-        while (pending.has(nextEmit) && !failed) {
-          const r = pending.get(nextEmit);
-          pending.delete(nextEmit);
-          nextEmit++;
-          mergeSummary(summary, r.summary);
-          done += r.summary.files;
-          manifest?.took(nextEmit - 1, r.kept);
-          for (const part of r.parts ?? [r]) await sink(part.output, part.noErrors === true);
-          onProgress?.({ done, found, total: walked ? found : null, bytesRead: summary.bytesRead, elapsedMs: performance.now() - t0 });
-        }
-        wakeUp();
-      })
-      .catch(fail);
-  };
-
-  const spawn = () => {
-    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: { paths, audit, format, keep: manifest !== null, racyMs: opts.manifestRacyMs, maxIndexBytes: opts.maxIndexBytes, entry: scanWorkerEntry() ?? new URL('./node.js', import.meta.url).href } });
-    const w = { worker, busy: 0 };
-    worker.on('message', (msg) => {
-      w.busy--;
-      const stitch = stitches.get(msg.seq);
-      stitches.delete(msg.seq);
-      deliver(msg.seq, stitch ? stitch(msg) : msg);
-    });
-    worker.on('error', (e) => fail(new TsFileBloomError('internal', `a scan worker failed: ${e?.message ?? e}`, { cause: e })));
-    worker.on('exit', (code) => {
-      if (!failed && (w.busy > 0 || code !== 0) && !w.stopping) fail(new TsFileBloomError('internal', `a scan worker exited (code ${code})`));
-    });
-    workers.push(w);
-    return w;
-  };
-  const idleWorker = () => {
-    const w = workers.reduce((a, b) => (b.busy < (a?.busy ?? Infinity) ? b : a), null);
-    if (w && w.busy === 0) return w;
-    // (With a manifest, the files to read count: a rescan with few changed needs one worker.)
-    if (workers.length < jobs && (workers.length === 0 || (manifest ? toRead : found) >= workers.length * perExtraWorker)) return spawn();
-    return w && w.busy < 2 ? w : null;
-  };
-
-  const scanUrls = async (n, items) => {
-    try {
-      const records = new Array(items.length);
-      const kept = manifest ? (manifest.sent(n, items), new Array(items.length).fill(null)) : undefined;
-      await Promise.all(
-        items.map(async (item, i) => {
-          await remote.acquire();
-          try {
-            if (failed) return;
-            const read = (makeSource) => scanRemote(item, paths, audit, httpOptions, child, makeSource);
-            if (manifest) [records[i], kept[i]] = await manifest.object(item, openRemote, read);
-            else records[i] = await read(openRemote);
-          } finally {
-            remote.release();
-          }
-        }),
-      );
-      if (failed) return;
-      const part = newSummary(paths);
-      for (const r of records) addToSummary(part, r);
-      deliver(n, { output: format === 'records' ? records : formatRecords(records, format, paths), summary: part, kept });
-    } catch (e) {
-      fail(e);
-    }
-  };
-
-  let batch = [];
-  let batchIsUrls = false;
-  // A read batch whose records come back as records (`stitch`: put in place by stitched()).
-  const stitches = new Map();
-  const send = async (items, isUrls, stitch = null) => {
-    let w = null;
-    while (!failed && (seq - nextEmit >= maxAhead || (!isUrls && !(w = idleWorker())))) await waitForSlot();
-    if (failed) return;
-    const n = seq++;
-    if (isUrls) scanUrls(n, items);
-    else {
-      toRead += items.length;
-      w.busy++;
-      const message = manifest ? manifest.sent(n, items) : { seq: n, items };
-      if (stitch) {
-        stitches.set(n, stitch);
-        message.records = true;
-      }
-      w.worker.postMessage(message);
-    }
-  };
-  // The runs of a manifest batch in walk order, its runs to read read as one batch: their
-  // records, put back between the answered runs, each run its own chunk of output. (A batch
-  // each, a tree with one file in a hundred changed made a round trip to a worker per
-  // changed file, and the rescan waited on them.)
-  const stitched = (segs) => (msg) => {
-    const records = msg.output;
-    const part = newSummary(paths);
-    const parts = [];
-    let k = 0;
-    for (const seg of segs) {
-      if (!seg.items) {
-        mergeSummary(part, seg.summary);
-        parts.push(seg);
-        continue;
-      }
-      const run = records.slice(k, (k += seg.items.length));
-      for (const r of run) addToSummary(part, r);
-      parts.push({ output: format === 'records' ? run : formatRecords(run, format, paths) });
-    }
-    return { seq: msg.seq, parts, summary: part, kept: msg.kept };
-  };
-  const flush = async () => {
-    if (!batch.length) return;
-    const items = batch;
-    batch = [];
-    if (!manifest || batchIsUrls) return send(items, batchIsUrls);
-    // Answered here, in walk order with the runs that are read.
-    const segs = await manifest.answerLocal(items);
-    const reads = segs.filter((seg) => seg.items);
-    if (reads.length && segs.length > 1) return send(reads.flatMap((seg) => seg.items), false, stitched(segs));
-    // One run: all to read (the worker writes their text), or all answered.
-    const [seg] = segs;
-    if (!seg) return;
-    if (seg.items) return send(seg.items, false);
-    while (!failed && seq - nextEmit >= maxAhead) await waitForSlot();
-    if (failed) return;
-    deliver(seq++, seg);
-  };
-
-  try {
-    // A listing's pages have the limits of a file's reads, and stop with the scan.
-    const walkOptions = { s3: opts.s3, fetch: opts.fetch, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, signal: walking.signal, s3Defaults, ...manifest?.walkHooks };
-    walk: for await (const items of walkTargetBatches(targets, walkOptions)) {
-      for (const item of items) {
-        if (failed) break walk;
-        found++;
-        const isUrl = item.url !== undefined;
-        if (batch.length && isUrl !== batchIsUrls) await flush();
-        if (manifest && (item.path !== undefined || item.version)) manifest.attach(item);
-        batchIsUrls = isUrl;
-        batch.push(item);
-        if (batch.length >= (isUrl ? URL_BATCH : manifest ? MANIFEST_BATCH : BATCH)) await flush();
-      }
-    }
-    walked = true;
-    await flush();
-    while (!failed && nextEmit < seq) await waitForSlot();
-    await emitting;
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-    manifest?.close();
-    for (const w of workers) w.stopping = true;
-    await Promise.all(workers.map((w) => w.worker.terminate()));
-  }
-  if (failed) throw failed;
-  manifest?.finish(summary.files);
-  const finished = finishSummary(summary, performance.now() - t0);
-  if (manifest) finished.manifest = manifest.stats;
-  return finished;
+  const lanes = Math.max(1, Math.floor(opts.concurrency ?? LANES));
+  return pipeline(scanner, { paths, format, lanes, jobs, signal: opts.signal, onProgress: opts.onProgress }, sink);
 }

@@ -20,7 +20,8 @@ import { buildFleet, VALID_FIXTURES } from '../tests/js/fleet.mjs';
 import '../js/node.js'; // initialises the wasm
 import { stagePaths } from '../js/core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
-import { formatRecords, tailRecord } from '../js/scan-core.js';
+import { tailRecord } from '../js/scan-record.js';
+import { formatRecords } from '../js/scan-output.js';
 import { TAIL_WINDOW } from '../js/wire.js';
 import { startNginx, NGINX } from '../tests/js/servers.mjs';
 import { REMOTE_CONCURRENCY } from '../js/scan.js';

@@ -2,7 +2,7 @@
 // a text format, from its group's template (js/manifest.js: templateFor, putLine), as bytes into
 // one growing buffer (TextChunk), not through the formatter file by file.
 import { Buffer } from 'node:buffer';
-import { formatRecords } from '../scan-core.js';
+import { formatRecords } from '../scan-output.js';
 import { locationText } from '../escape.js';
 
 // A group's line in a text format is made once from a record whose per-file facts are these

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scanTsFiles as scanInNode } from '../../js/node.js';
 import { scanTsFiles as scanInBrowser } from '../../js/scan-browser.js';
-import { buildFleet } from './fleet.mjs';
+import { buildFleet, VALID_FIXTURES } from './fleet.mjs';
 
 // FileSystemDirectoryHandle / FileSystemFileHandle over a directory on disk.
 function directoryHandle(path, name) {
@@ -85,5 +85,31 @@ test('as Files, every real-writer fixture (large ones too) and every hostile one
     }
   } finally {
     rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('maxIndexBytes below the tail window: a File gets the typed too_large, as in Node, not an answer from the window', async () => {
+  // The fast route takes any TsFileMetadata in the tail window: with a limit below the window it
+  // must stand aside (issue 40: before, the browser's copy of the route did not, and answered).
+  const small = VALID_FIXTURES.filter((f) => f.size <= 4096 && !f.name.startsWith('synthetic')).slice(0, 5);
+  const node = [];
+  for await (const r of scanInNode(small.map((f) => f.path), { paths: PATHS, maxIndexBytes: 16 })) node.push(r);
+  const browser = [];
+  const files = small.map((f) => new File([readFileSync(f.path)], f.name));
+  for await (const r of scanInBrowser(files, { paths: PATHS, maxIndexBytes: 16 })) browser.push(r);
+  assert.deepEqual(node.map((r) => r.error?.kind), small.map(() => 'too_large'));
+  assert.deepEqual(browser.map(comparable), node.map(comparable));
+});
+
+test('progress: once the walk is done, the browser scanner says how many files there are, as the Node scanner does', async () => {
+  // One pipeline for both (issue 40): before, the browser's own loop always said total null.
+  const small = VALID_FIXTURES.filter((f) => f.size <= 4096).slice(0, 6);
+  const files = small.map((f) => new File([readFileSync(f.path)], f.name));
+  const seen = { node: [], browser: [] };
+  for await (const _ of scanInNode(small.map((f) => f.path), { paths: PATHS, onProgress: (p) => seen.node.push(p) }));
+  for await (const _ of scanInBrowser(files, { paths: PATHS, onProgress: (p) => seen.browser.push(p) }));
+  for (const who of ['node', 'browser']) {
+    const last = seen[who].at(-1);
+    assert.deepEqual([last.done, last.found, last.total], [6, 6, 6], who);
   }
 });

@@ -1,0 +1,126 @@
+// A scan's output formats: each record as an NDJSON object (in the vocabulary of `inspect
+// --json` and `probe --json`), a CSV row or a line of text, and the summary as JSON or words.
+import { bloomReport } from './bloom-json.js';
+import { pct } from './format.js';
+import { locationText, terminalText } from './escape.js';
+import { fleetTruthJson, fleetTruthText, pathTruthJson, pathTruthText } from './scan-fp.js';
+
+/** A record → one NDJSON object, in the vocabulary of `inspect --json` and `probe --json`. */
+export function recordJson(r) {
+  const out = { file: r.file };
+  // A name that is not UTF-8: `file` shows it, `file_hex` is its bytes (as properties' value_hex).
+  if (r.fileHex != null) out.file_hex = r.fileHex;
+  return Object.assign(out, {
+    ok: r.ok,
+    size: r.size,
+    version: r.version,
+    bloom_filter: r.bloomFilter && bloomReport(r.bloomFilter),
+    results: r.results,
+    audit: r.audit,
+    bytes_read: r.bytesRead,
+    reads: r.reads,
+    error: r.error,
+  });
+}
+
+/**
+ * One line of the human-readable listing. What the scan does not control is escaped for a
+ * terminal (js/escape.js): the location as `ls -b` shows a name, series paths and error sentences.
+ */
+export function recordText(r) {
+  const file = locationText(r.file, r.fileHex);
+  if (r.error && r.size == null && r.version == null) return `${file}  ERROR ${r.error.kind}: ${terminalText(r.error.message)}`;
+  const b = r.bloomFilter;
+  const parts = [file, r.size == null ? '-' : `${r.size} B`];
+  if (r.version != null) parts.push(`v${r.version}`);
+  if (b) parts.push(b.present ? `m=${b.bitCount} k=${b.hashFunctionCount} fill ${pct(b.fillRatio)} fpp ${pct(b.fppFromFill)}` : 'no filter');
+  if (r.audit) parts.push(`audit ${r.audit.status}${r.audit.variant ? ` (${r.audit.variant})` : ''}`);
+  if (b?.filledPastDesign) parts.push('filled past design');
+  for (const v of r.results ?? []) parts.push(`${terminalText(v.path)}: ${v.verdict}${v.indexed === false && v.verdict === 'maybe' ? ' (false positive: the index does not list it)' : ''}`);
+  if (r.error) parts.push(`ERROR ${r.error.kind}${r.error.offset != null ? ` at byte ${r.error.offset}` : ''}: ${terminalText(r.error.message)}`);
+  return parts.join('  ');
+}
+
+const csvCell = (v) => {
+  if (v == null) return '';
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/** The CSV header: fixed columns, then one verdict column per path. */
+export function csvHeader(paths) {
+  const cols = ['file', 'ok', 'size', 'version', 'bloom_present', 'bit_count', 'hash_function_count', 'set_bits', 'fill_ratio', 'fpp_from_fill', 'audit_status', 'audit_variant', 'bytes_read', 'reads', 'error_kind', 'error_offset', 'error_message'];
+  // Added after the verdicts (existing columns keep their places): the design rule and, per
+  // path, whether the index lists it (empty without --audit); then the bytes of a name that is
+  // not UTF-8, in hex (empty for any other).
+  return [...cols, ...paths.map((p) => `verdict ${p}`), 'filled_past_design', ...paths.map((p) => `indexed ${p}`), 'file_hex'].map(csvCell).join(',');
+}
+
+export function recordCsv(r, paths) {
+  const b = r.bloomFilter;
+  const verdicts = new Map((r.results ?? []).map((v) => [v.path, v.verdict]));
+  const indexed = new Map((r.results ?? []).map((v) => [v.path, v.indexed]));
+  return [
+    r.file, r.ok, r.size, r.version, b ? b.present : null, b?.bitCount, b?.hashFunctionCount, b?.setBits, b?.fillRatio, b?.fppFromFill,
+    r.audit?.status, r.audit?.variant, r.bytesRead, r.reads, r.error?.kind, r.error?.offset, r.error?.message,
+    ...paths.map((p) => verdicts.get(p)),
+    b?.filledPastDesign,
+    ...paths.map((p) => indexed.get(p)),
+    r.fileHex,
+  ].map(csvCell).join(',');
+}
+
+/** Records → one chunk of output text in `format` ('ndjson' | 'csv' | 'text'). */
+export function formatRecords(records, format, paths) {
+  let out = '';
+  for (const r of records) {
+    out += format === 'ndjson' ? JSON.stringify(recordJson(r)) : format === 'csv' ? recordCsv(r, paths) : recordText(r);
+    out += '\n';
+  }
+  return out;
+}
+
+/** The final summary → the `{"summary": …}` NDJSON line's object (snake_case, as `--json`). */
+export function summaryJson(s) {
+  return {
+    files: s.files,
+    ok: s.ok,
+    errors: s.errors,
+    errors_by_kind: s.errorsByKind,
+    bytes_read: s.bytesRead,
+    bytes_on_disk: s.bytesOnDisk,
+    reads: s.reads,
+    reads_per_file: s.readsPerFile,
+    versions: s.versions,
+    filters: {
+      with_filter: s.filters.withFilter,
+      without_filter: s.filters.withoutFilter,
+      fill_deciles: s.filters.fillDeciles,
+      fpp_bands: s.filters.fppBands,
+      ...fleetTruthJson(s.filters),
+    },
+    audits: s.audits,
+    audited: s.audited,
+    paths: s.paths.map((p) => ({ path: p.path, skippable: p.skippable, may_hold: p.mayHold, maybe: p.maybe, unknown: p.unknown, unreadable: p.unreadable, skip_ratio: p.skipRatio, ...pathTruthJson(p) })),
+    elapsed_ms: s.elapsedMs,
+    files_per_second: s.filesPerSecond,
+    // With --manifest only (js/manifest.js): files answered from it, read, and dropped (gone).
+    ...(s.manifest ? { manifest: { file: s.manifest.file, answered: s.manifest.answered, read: s.manifest.read, dropped: s.manifest.dropped } } : {}),
+  };
+}
+
+/** The summary in words (the text listing's end; stderr with --csv). */
+export function summaryText(s) {
+  const out = [`${s.files} files: ${s.ok} ok, ${s.errors} with errors${s.errors ? ` (${Object.entries(s.errorsByKind).map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`];
+  out.push(`read ${s.bytesRead} bytes of ${s.bytesOnDisk} on disk in ${s.reads} reads (${s.readsPerFile.toFixed(2)} per file), ${(s.elapsedMs / 1000).toFixed(2)} s, ${Math.round(s.filesPerSecond ?? 0)} files/s`);
+  out.push(`filters: ${s.filters.withFilter} present, ${s.filters.withoutFilter} files without one; by FPP (from fill): ${s.filters.fppBands.map((b) => `${b.below == null ? '≥10%' : `<${pct(b.below)}`} ${b.files}`).join(', ')}`);
+  if (s.manifest) out.push(`manifest ${s.manifest.file}: ${s.manifest.answered} files answered from it, ${s.manifest.read} read, ${s.manifest.dropped} gone`);
+  if (Object.keys(s.audits).length) out.push(`audits: ${Object.entries(s.audits).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  for (const p of s.paths) {
+    out.push(`${p.skippable} of ${s.files} files can be skipped for ${p.path} (${(p.skipRatio * 100).toFixed(1)}%); ${p.mayHold} may hold it (${p.maybe} maybe, ${p.unknown} unknown), ${p.unreadable} unreadable`);
+    out.push(...pathTruthText(s, p));
+  }
+  out.push(...fleetTruthText(s));
+  // One element a line: a path or a file name that holds a control character stays on its line.
+  return out.map(terminalText).join('\n');
+}

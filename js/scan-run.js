@@ -1,0 +1,253 @@
+// The one scan pipeline, runScan, behind Node's scanner (js/scan.js: its walk, its worker
+// threads, its manifest) and the browsers' (js/scan-browser.js): the walk's items gathered into
+// batches; each batch read — local files by a pool of worker threads when the scanner has one
+// (js/scan-pool.js), anything else on this thread, each file by scanFile (js/scan-file.js),
+// `lanes` at once — and the records handed to the sink in walk order, the summary counted as
+// they go. At most `2 × jobs + 2` batches are in flight: a sink that falls behind holds the walk.
+import { addToSummary, finishSummary, mergeSummary, newSummary } from './scan-summary.js';
+import { formatRecords } from './scan-output.js';
+import { cancelledError, fanOut } from './scan-cancel.js';
+
+/** Local files per message to a worker (one message per file would cost more than the file). */
+const BATCH = 256;
+/** With a manifest, most files are a stat each: fewer, larger messages. */
+const MANIFEST_BATCH = 2048;
+/** Files per batch read on this thread (URLs, a browser's Files). */
+export const HERE_BATCH = 128;
+/**
+ * Files read on this thread at once unless `concurrency` says otherwise: a remote scan is bound
+ * by round trips, so files/s ≈ this ÷ the round-trip time (BENCHMARKS.md, "Remote scan"); a
+ * browser's Blob reads are round trips too, which overlap well.
+ */
+export const LANES = 64;
+
+/**
+ * Scans what `walk(signal)` yields (an async iterable of item batches: `{file, error}` for
+ * what cannot be read, else an item to read) and returns the finished summary. The scanner:
+ * `readHere(item, child)` reads an item on this thread into its record (`child`: the file's
+ * AbortSignal, js/scan-cancel.js); `pool` (optional) starts the worker threads that read the
+ * items `pool.takes(item)` says are theirs; `manifest` (optional, Node) answers files it holds.
+ * `opts`: `paths`, `format` ('records' | 'ndjson' | 'csv' | 'text': what the sink gets),
+ * `lanes` (files read here at once), `jobs` (worker threads at most), `signal`, `onProgress`.
+ */
+export async function runScan(scanner, opts, sink) {
+  const run = new Run(scanner, opts, sink);
+  try {
+    await run.walk();
+  } catch (e) {
+    run.fail(e); // (the first failure is the scan's: a walk stopped by it throws too)
+  } finally {
+    await run.stop();
+  }
+  if (run.failed) throw run.failed;
+  run.manifest?.finish(run.summary.files);
+  const finished = finishSummary(run.summary, performance.now() - run.t0);
+  if (run.manifest) finished.manifest = run.manifest.stats;
+  return finished;
+}
+
+class Run {
+  constructor({ walk, readHere, pool = null, manifest = null }, opts, sink) {
+    this.t0 = performance.now();
+    Object.assign(this, { walker: walk, readHere, manifest, sink, onProgress: opts.onProgress, signal: opts.signal });
+    this.paths = opts.paths ?? [];
+    this.format = opts.format ?? 'records';
+    this.summary = newSummary(this.paths);
+    this.child = fanOut(opts.signal);
+    this.here = limiter(opts.lanes ?? LANES);
+    this.maxAhead = opts.jobs * 2 + 2;
+    Object.assign(this, { seq: 0, nextEmit: 0, found: 0, toRead: 0, done: 0, walked: false, failed: null });
+    this.pending = new Map();
+    this.emitting = Promise.resolve();
+    this.waiter = null;
+    this.batch = [];
+    this.batchIsHere = false;
+    // A read batch whose records come back as records (`stitch`: put in place by stitched()).
+    this.stitches = new Map();
+    // The walk's listings stop with the scan (cancelled, or failed): a page may be in flight.
+    this.walking = new AbortController();
+    this.onAbort = () => {
+      this.fail(cancelledError());
+      this.pool?.terminate();
+    };
+    this.pool = pool?.({
+      // (With a manifest, the files to read count: a rescan with few changed needs one worker.)
+      files: () => (manifest ? this.toRead : this.found),
+      answer: (msg) => {
+        const stitch = this.stitches.get(msg.seq);
+        this.stitches.delete(msg.seq);
+        this.deliver(msg.seq, stitch ? stitch(msg) : msg);
+      },
+      fail: (e) => this.fail(e),
+      failed: () => this.failed !== null,
+    });
+    if (opts.signal?.aborted) this.onAbort();
+    opts.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  fail(e) {
+    this.failed ??= e;
+    this.walking.abort();
+    this.wakeUp();
+  }
+
+  wakeUp() {
+    const w = this.waiter;
+    this.waiter = null;
+    w?.();
+  }
+
+  waitForSlot() {
+    return new Promise((resolve) => (this.waiter = resolve));
+  }
+
+  /** Walks the targets, handing their items on in batches; settles when every batch is delivered. */
+  async walk() {
+    const takes = (item) => this.pool?.takes(item) === true;
+    walk: for await (const items of this.walker(this.walking.signal)) {
+      for (const item of items) {
+        if (this.failed) break walk;
+        this.found++;
+        const here = !takes(item);
+        if (this.batch.length && here !== this.batchIsHere) await this.flush();
+        if (this.manifest && (item.path !== undefined || item.version)) this.manifest.attach(item);
+        this.batchIsHere = here;
+        this.batch.push(item);
+        if (this.batch.length >= (here ? HERE_BATCH : this.manifest ? MANIFEST_BATCH : BATCH)) await this.flush();
+      }
+    }
+    this.walked = true;
+    await this.flush();
+    while (!this.failed && this.nextEmit < this.seq) await this.waitForSlot();
+    await this.emitting;
+  }
+
+  stop() {
+    this.signal?.removeEventListener('abort', this.onAbort);
+    this.manifest?.close();
+    return this.pool?.stop();
+  }
+
+  /** Batch `n`'s result (`{output, summary, kept}` or `{parts, summary, kept}`): handed on in walk order. */
+  deliver(n, result) {
+    this.pending.set(n, result);
+    this.emitting = this.emitting
+      .then(async () => {
+        while (this.pending.has(this.nextEmit) && !this.failed) {
+          const r = this.pending.get(this.nextEmit);
+          this.pending.delete(this.nextEmit);
+          this.nextEmit++;
+          mergeSummary(this.summary, r.summary);
+          this.done += r.summary.files;
+          this.manifest?.took(this.nextEmit - 1, r.kept);
+          for (const part of r.parts ?? [r]) await this.sink(part.output, part.noErrors === true);
+          this.onProgress?.({ done: this.done, found: this.found, total: this.walked ? this.found : null, bytesRead: this.summary.bytesRead, elapsedMs: performance.now() - this.t0 });
+        }
+        this.wakeUp();
+      })
+      .catch((e) => this.fail(e));
+  }
+
+  /** Sends `items` to be read once a slot is free: here, or to an idle worker. */
+  async send(items, here, stitch = null) {
+    let w = null;
+    while (!this.failed && (this.seq - this.nextEmit >= this.maxAhead || (!here && !(w = this.pool.idle())))) await this.waitForSlot();
+    if (this.failed) return;
+    const n = this.seq++;
+    if (here) return void this.readBatch(n, items);
+    this.toRead += items.length;
+    const message = this.manifest ? this.manifest.sent(n, items) : { seq: n, items };
+    if (stitch) {
+      this.stitches.set(n, stitch);
+      message.records = true;
+    }
+    this.pool.post(w, message);
+  }
+
+  /** Reads batch `n` on this thread, `lanes` files at once across batches. */
+  async readBatch(n, items) {
+    try {
+      const records = new Array(items.length);
+      const kept = this.manifest ? (this.manifest.sent(n, items), new Array(items.length).fill(null)) : undefined;
+      await Promise.all(items.map(async (item, i) => {
+        await this.here.acquire();
+        try {
+          if (this.failed) return;
+          const read = (keep) => this.readHere(item, this.child, keep);
+          if (this.manifest) [records[i], kept[i]] = await this.manifest.object(item, read);
+          else records[i] = await read();
+        } finally {
+          this.here.release();
+        }
+      }));
+      if (this.failed) return;
+      this.deliver(n, { output: this.output(records), summary: this.summed(records), kept });
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  output(records) {
+    return this.format === 'records' ? records : formatRecords(records, this.format, this.paths);
+  }
+
+  summed(records, part = newSummary(this.paths)) {
+    for (const r of records) addToSummary(part, r);
+    return part;
+  }
+
+  async flush() {
+    if (!this.batch.length) return;
+    const items = this.batch;
+    this.batch = [];
+    if (!this.manifest || this.batchIsHere) return this.send(items, this.batchIsHere);
+    // Answered here, in walk order with the runs that are read.
+    const segs = await this.manifest.answerLocal(items);
+    const reads = segs.filter((seg) => seg.items);
+    if (reads.length && segs.length > 1) return this.send(reads.flatMap((seg) => seg.items), false, this.stitched(segs));
+    // One run: all to read (the worker writes their text), or all answered.
+    const [seg] = segs;
+    if (!seg) return;
+    if (seg.items) return this.send(seg.items, false);
+    while (!this.failed && this.seq - this.nextEmit >= this.maxAhead) await this.waitForSlot();
+    if (!this.failed) this.deliver(this.seq++, seg);
+  }
+
+  // The runs of a manifest batch in walk order, its runs to read read as one batch: their
+  // records, put back between the answered runs, each run its own chunk of output. (A batch
+  // each, a tree with one file in a hundred changed made a round trip to a worker per
+  // changed file, and the rescan waited on them.)
+  stitched(segs) {
+    return (msg) => {
+      const records = msg.output;
+      const part = newSummary(this.paths);
+      const parts = [];
+      let k = 0;
+      for (const seg of segs) {
+        if (!seg.items) {
+          mergeSummary(part, seg.summary);
+          parts.push(seg);
+          continue;
+        }
+        const run = records.slice(k, (k += seg.items.length));
+        this.summed(run, part);
+        parts.push({ output: this.output(run) });
+      }
+      return { seq: msg.seq, parts, summary: part, kept: msg.kept };
+    };
+  }
+}
+
+/** A counting semaphore: `acquire()` resolves when one of `n` slots is free; `release()` frees it. */
+function limiter(n) {
+  let free = n;
+  const queue = [];
+  return {
+    acquire: () => (free > 0 ? (free--, Promise.resolve()) : new Promise((resolve) => queue.push(resolve))),
+    release() {
+      const next = queue.shift();
+      if (next) next();
+      else free++;
+    },
+  };
+}
