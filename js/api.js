@@ -1,6 +1,6 @@
 // The public API every entry re-exports from core.js, by name: exactly what index.d.ts
 // declares (tests/js/api-shapes.test.mjs compares the two). core.js's other exports are the
-// package's own plumbing (staging areas, record views) for tsfile.js, leveldb.js and the scanners.
+// package's own plumbing (staging areas, record views, bitIndex for the page's teaching panel).
 export {
   SEEDS,
   VARIANTS,
@@ -10,13 +10,9 @@ export {
   fppFormula,
   optimalK,
   javaSizing,
-  bitIndex,
   writerHypothesis,
   CHARSETS,
   canonicalCharsetName,
-  charsetsLoaded,
-  encodeJvm,
-  isMultiByte,
   loadCharsets,
 } from './core.js';
 export { TsFileBloomError } from './errors.js';

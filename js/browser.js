@@ -7,6 +7,5 @@ await init();
 
 export * from './api.js';
 export { openTsFile, TsFile } from './tsfile.js';
-export { countingSource } from './source.js';
 export { scanTsFiles } from './scan-browser.js';
-export { openLevelDbTable, LevelDbTable, loadLevelDb, levelDbHelpers, isLevelDbFooter, LEVELDB_MAGIC } from './leveldb.js';
+export { openLevelDbTable, LevelDbTable, loadLevelDb, isLevelDbFooter } from './leveldb.js';

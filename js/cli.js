@@ -516,7 +516,7 @@ function inFlagWords(e) {
 async function inspectReport(path, file) {
   // A partial report: what the index gave before its error (the report's error says why).
   const indexError = inFlagWords(await file.loadIndex());
-  const listing = await file.listing({ partial: true });
+  const listing = { series: await file.series({ partial: true }), timeColumns: await file.timeColumns({ partial: true }) };
   const audit = await file.audit({ partial: true });
   return makeInspectReport({ path, file, indexError, listing, audit });
 }

@@ -111,6 +111,7 @@ export const REASON_TEXTS = Object.freeze([
   " are",
   " / ",
   "; the index has not been read",
+  "; the index has not been read: its audit may establish the writer's hash and show the path absent",
   "; yet the index lists this series: the filter disagrees with the index",
   "; the index lists this series",
   "; the index does not list this series: a false positive",

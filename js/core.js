@@ -12,7 +12,7 @@ import { DEFAULT_HASH, DEFAULT_WRITER, ERROR_RATE } from './core-tables.js';
 
 const [BIT_COUNT, HASH_FUNCTION_COUNT, BYTE_LENGTH, SET_BITS, HASH] = ['bitCount', 'hashFunctionCount', 'byteLength', 'setBits', 'hash'].map((f) => GEOMETRY.indexOf(f));
 
-export { CHARSETS, canonicalCharsetName, charsetsLoaded, encodeJvm, isMultiByte, loadCharsets } from './charsets.js';
+export { CHARSETS, canonicalCharsetName, loadCharsets } from './charsets.js';
 export { SEEDS, VARIANTS } from './wire.js';
 
 const utf8 = new TextEncoder();

@@ -176,12 +176,10 @@ export const CHARSETS: readonly JvmCharset[];
 
 /** Java's canonical name for a charset name or alias (case-insensitive), or null when unknown. */
 export function canonicalCharsetName(name: string): JvmCharset | null;
-/** True for the charsets encoded by the `charsets` wasm module: all but UTF-8, windows-1252 and ISO-8859-1. */
-export function isMultiByte(name: string): boolean;
 /**
- * Loads the `charsets` wasm module (JDK 17's tables for the multi-byte charsets) once; later calls
- * return the same promise. Browsers must await it before using a multi-byte charset; Node loads
- * the module synchronously on first use.
+ * Loads the `charsets` wasm module (JDK 17's tables for the multi-byte charsets: all but UTF-8,
+ * windows-1252 and ISO-8859-1) once; later calls return the same promise. Browsers must await it
+ * before using a multi-byte charset; Node loads the module synchronously on first use.
  */
 export function loadCharsets(options?: { module_or_path?: WasmInput | Promise<WasmInput> }): Promise<void>;
 
@@ -190,19 +188,16 @@ export function loadCharsets(options?: { module_or_path?: WasmInput | Promise<Wa
  * its bytes, or a compiled module.
  */
 export type WasmInput = string | UrlInput | Global<'Request'> | Global<'Response'> | ArrayBuffer | ArrayBufferView | WasmModule;
-/** Whether multi-byte charsets can be encoded now. */
-export function charsetsLoaded(): boolean;
-/**
- * `text.getBytes(charset)` as on JDK 17: one '?' per unmappable code point (and per lone surrogate).
- * Throws a TsFileBloomError with kind 'invalid_argument' for an unknown name, or for a multi-byte
- * charset before loadCharsets() has resolved (browsers).
- */
-export function encodeJvm(text: string, charset?: Charset): Uint8Array;
 
 /** TsFile's Murmur128Hash folded to a signed 32-bit integer. Strings are hashed as UTF-8. */
 export function hash32(path: PathInput, seed: number, variant?: Variant): number;
 
-/** The bytes a JVM whose default charset is `charset` hashes for `text` (unmappable characters → '?'). */
+/**
+ * The bytes a JVM whose default charset is `charset` hashes for `text`: `text.getBytes(charset)` as
+ * on JDK 17, one '?' per unmappable code point (and per lone surrogate). Throws a TsFileBloomError
+ * with kind 'invalid_argument' for an unknown name, or for a multi-byte charset before
+ * loadCharsets() has resolved (browsers).
+ */
 export function encodePath(text: string, charset?: Charset): Uint8Array;
 
 /** `(1 - e^(-kn/m))^k` for `items` keys in `bitCount` bits with k hash functions. */
@@ -211,8 +206,6 @@ export function fppFormula(items: number, bitCount: number, hashFunctionCount: n
 export function optimalK(items: number, bitCount: number): number;
 /** Java's `getEmptyBloomFilter(errorRate, capacity)` sizing (errorRate clamped to [0.01, 0.1]). */
 export function javaSizing(capacity: number, errorRate?: number): { bitCount: number; hashFunctionCount: number };
-/** `(hash == -2^31 ? 0 : |hash|) mod bitCount`. */
-export function bitIndex(hash32: number, bitCount: number): number;
 
 export class BloomFilter {
   /** Frees the filter at the end of a `using` block. */
@@ -314,12 +307,6 @@ export interface SeriesInfo {
   offset: number;
   /** Under the established variant, or under either variant when undetermined; null without a filter. */
   maybePresent: boolean | null;
-}
-
-export interface Listing {
-  series: SeriesInfo[];
-  /** The time columns of aligned devices (measurement ''). */
-  timeColumns: SeriesInfo[];
 }
 
 export interface Hypothesis {
@@ -441,13 +428,13 @@ export class TsFile {
   /** Reads the index region once; returns the error that stopped the walk (partial series kept), or null. */
   loadIndex(): Promise<TsFileBloomError | null>;
   /**
-   * listing, series, timeColumns, audit and writerKeys answer from the index (read on first use):
+   * series, timeColumns, audit and writerKeys answer from the index (read on first use):
    * when it could not be read to its end they reject with its error — the TsFileBloomError
    * loadIndex() returns. With `{ partial: true }` they resolve with what was read before it (an
    * audit: null); `indexError` says why.
    */
-  listing(options?: IndexOptions): Promise<Listing>;
   series(options?: IndexOptions): Promise<SeriesInfo[]>;
+  /** The time columns of aligned devices (measurement ''). */
   timeColumns(options?: IndexOptions): Promise<SeriesInfo[]>;
   audit(options?: { partial?: false }): Promise<AuditResult>;
   audit(options: IndexOptions): Promise<AuditResult | null>;
@@ -457,6 +444,10 @@ export class TsFile {
    * `charset`. Rejects with the index's error when it could not be read to its end.
    */
   writerKeys(hypothesis?: { timeColumns?: boolean; trailingNullsKept?: boolean; charset?: Charset }): Promise<WriterKeys>;
+  /**
+   * Synchronous, from the filter: before loadIndex() its verdict follows the rules for an unread
+   * index, and a verdict reading the index may change says so at the end of its `reason`.
+   */
   probe(path: string | Uint8Array, options?: ProbeOptions): FileProbeResult;
   probeMany(paths: (string | Uint8Array)[], options?: ProbeOptions): { path: string | Uint8Array; verdict: 'absent' | 'maybe' | 'unknown' }[];
   /**
@@ -469,9 +460,6 @@ export class TsFile {
 
 /** Opens a TsFile reading only its head and tail. Rejects with a TsFileBloomError. */
 export function openTsFile(source: TsFileInput, options?: RemoteOptions): Promise<TsFile>;
-
-/** Wraps a source and counts the bytes read through it. */
-export function countingSource(source: TsFileInput): ByteSource & { bytesRead: number; reads: [number, number][] };
 
 export interface LevelDbFilterInfo {
   index: number;
@@ -568,7 +556,6 @@ export class LevelDbTable {
   /** Routes a user key to its data block and filter and probes it. */
   probe(key: string | Uint8Array): LevelDbProbeResult;
   close(): void;
-  free(): void;
 }
 
 /** Opens a LevelDB table (.ldb/.sst); loads the LevelDB wasm module on first use. */
@@ -592,8 +579,7 @@ export interface LevelDbHelpers {
  * says where it comes from (by default the .wasm beside the package's glue, or the entry's own).
  */
 export function loadLevelDb(options?: { module_or_path?: WasmInput | Promise<WasmInput> }): Promise<LevelDbHelpers>;
-export const levelDbHelpers: LevelDbHelpers;
-export const LEVELDB_MAGIC: Uint8Array;
+/** True when the 8 bytes end a LevelDB table (its magic). */
 export function isLevelDbFooter(last8: Uint8Array): boolean;
 
 export interface WriterHypothesis {

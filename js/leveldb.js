@@ -16,7 +16,7 @@ import { invalidArgument, TsFileBloomError } from './errors.js';
 import { toSource } from './source.js';
 
 /** LevelDB's table magic, as the last 8 bytes of a table (little-endian 0xdb4775248b80fb57). */
-export const LEVELDB_MAGIC = Uint8Array.of(0x57, 0xfb, 0x80, 0x8b, 0x24, 0x75, 0x47, 0xdb);
+const LEVELDB_MAGIC = Uint8Array.of(0x57, 0xfb, 0x80, 0x8b, 0x24, 0x75, 0x47, 0xdb);
 
 /** Tables are read whole; LevelDB writes them at a few MiB. */
 const MAX_TABLE_BYTES = 256 * 1024 * 1024;
@@ -64,7 +64,7 @@ const keyBytes = (key) => {
 };
 
 /** Synchronous helpers, available once loadLevelDb() has resolved. */
-export const levelDbHelpers = Object.freeze({
+const levelDbHelpers = Object.freeze({
   /** LevelDB's BloomHash (Hash with seed 0xbc9f1d34). */
   hash: (key) => levelDbHash(keyBytes(key)),
   /** k = floor(bitsPerKey × 0.69), clamped to 1..30 (BloomFilterPolicy). */
@@ -162,10 +162,6 @@ export class LevelDbTable {
     registry?.unregister(this);
     this.#raw.free();
     this.#raw = null;
-  }
-
-  free() {
-    this.close();
   }
 
   /** `using table = await openLevelDbTable(…)` closes it at the end of the block. */

@@ -8,8 +8,7 @@ import { checkScanOptions, scanResult, targetList } from './scan-call.js';
 
 export * from './api.js';
 export { TsFile } from './tsfile.js';
-export { countingSource } from './source.js';
-export { LevelDbTable, loadLevelDb, levelDbHelpers, isLevelDbFooter, LEVELDB_MAGIC } from './leveldb.js';
+export { LevelDbTable, loadLevelDb, isLevelDbFooter } from './leveldb.js';
 
 /** Opens a TsFile from a path, FileHandle, URL, Uint8Array, ArrayBuffer or Blob, reading only its tail. */
 export function openTsFile(source, options = {}) {

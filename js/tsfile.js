@@ -217,7 +217,7 @@ export class TsFile {
     return this.#file && this.#indexError;
   }
 
-  // The members whose answer is the index (listing, series, timeColumns, audit, writerKeys) read
+  // The members whose answer is the index (series, timeColumns, audit, writerKeys) read
   // it on first use and reject with its error when it could not be read to its end — the same
   // typed error loadIndex() returns — never an empty or partial answer that looks whole. With
   // `{partial: true}` the listing is what was read before the error, and the audit null.
@@ -227,20 +227,21 @@ export class TsFile {
     if (error && !partial) throw error;
   }
 
-  /** Every indexed series: `{series: [...], timeColumns: [...]}` (reads the index on first use). */
-  async listing(options) {
-    await this.#index(options?.partial, 'listing');
+  /** The index's listing `{series, timeColumns}`, built once (reads the index on first use). */
+  async #listed(options, member) {
+    await this.#index(options?.partial, member);
     this.#listing ??= listingFrom(this.#file.listingColumns());
     return this.#listing;
   }
 
   /** Every indexed series `{path, table, device, measurement, dataType, offset, maybePresent}`. */
   async series(options) {
-    return (await this.listing(options)).series;
+    return (await this.#listed(options, 'series')).series;
   }
 
+  /** The time columns the index lists (table model), as series records. */
   async timeColumns(options) {
-    return (await this.listing(options)).timeColumns;
+    return (await this.#listed(options, 'timeColumns')).timeColumns;
   }
 
   /** Which writer variant made the filter (reads the index on first use); with `partial`, null if the walk failed. */

@@ -15,6 +15,5 @@ export interface InitOptions {
 
 /** Fetches/compiles the TsFile module and records where the two lazily loaded ones are. Call once before using the API. */
 export default function init(options?: InitOptions | InitInput): Promise<unknown>;
-export function init(options?: InitOptions | InitInput): Promise<unknown>;
 /** Synchronous initialisation from bytes or compiled modules (the lazily loaded ones compile when first needed). */
 export function initSync(options: { module: ArrayBuffer | ArrayBufferView | WasmModule; charsets?: ArrayBuffer | ArrayBufferView | WasmModule; leveldb?: ArrayBuffer | ArrayBufferView | WasmModule } | ArrayBuffer | ArrayBufferView | WasmModule): unknown;

@@ -25,7 +25,6 @@ export default async function init(options) {
   if (plain) locateLazy(options);
   return initTsFile(plain ? { module_or_path: options.module_or_path } : options === undefined ? undefined : { module_or_path: options });
 }
-export { init };
 
 /** Synchronous initialisation: `module` (bytes or a WebAssembly.Module); `charsets`, `leveldb` likewise (optional). */
 export function initSync(options) {
@@ -39,6 +38,5 @@ export function initSync(options) {
 
 export * from './api.js';
 export { openTsFile, TsFile } from './tsfile.js';
-export { countingSource } from './source.js';
 export { scanTsFiles } from './scan-browser.js';
-export { openLevelDbTable, LevelDbTable, loadLevelDb, levelDbHelpers, isLevelDbFooter, LEVELDB_MAGIC } from './leveldb.js';
+export { openLevelDbTable, LevelDbTable, loadLevelDb, isLevelDbFooter } from './leveldb.js';

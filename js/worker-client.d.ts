@@ -1,6 +1,5 @@
 // Types for worker-client.js: the main-thread promise wrapper around worker.js.
-import type { AuditResult, BloomInfo, Charset, TsFileBloomError, FileProbeResult, PathInput, PropertyInfo, SeriesInfo, TableSchemaInfo, TsFileMetadataInfo, Variant } from './index.js';
-import type { PlainError, Provenance } from './worker.js';
+import type { AuditResult, BloomInfo, Charset, TsFileBloomError, FileProbeResult, IndexOptions, PathInput, PropertyInfo, SeriesInfo, TableSchemaInfo, TsFileMetadataInfo, Variant, WarningInfo } from './index.js';
 
 export interface WorkerProgress {
   op: string;
@@ -18,16 +17,37 @@ export interface FileInfo {
   size: number | null;
   version: number | null;
   metadata: TsFileMetadataInfo | null;
+  /** TsFile#bloomInfo() (with `indexedItems` once the index is read). */
   bloom: BloomInfo;
   properties: PropertyInfo[];
   tableSchemas: TableSchemaInfo[];
   tableNames: (string | null)[];
-  warnings: string[];
+  warnings: WarningInfo[];
+}
+
+/** Which paths set each bit: entries sorted by bit. */
+export interface Provenance {
+  /** Bit indices, ascending (one entry per (bit, path) pair). */
+  bits: Uint32Array;
+  /** Path index for each entry of `bits`: the series, then the time columns when `timeColumns`. */
+  items: Uint32Array;
+  k: number;
+  seeds: number[];
+  count: number;
+  seriesCount: number;
+  variant: Variant;
+  charset: string;
+  timeColumns: boolean;
+  established?: boolean;
 }
 
 /** A promise that also carries the request id (for cancel()). */
 export type Pending<T> = Promise<T> & { id: number };
 
+/**
+ * The members TsFile has answer as TsFile's do, with the same shapes (a synthetic filter has no
+ * index: loadIndex() null, audit() null, its paths as series()). probe() reads the index first.
+ */
 export interface TsFileWorker {
   onprogress: ((p: WorkerProgress) => void) | null;
   onerror: ((e: TsFileBloomError) => void) | null;
@@ -42,18 +62,13 @@ export interface TsFileWorker {
   open(blob: Blob, name?: string): Pending<FileInfo>;
   info(): Pending<FileInfo>;
   bits(): Pending<{ bitCount: number; hashFunctionCount: number; bits: Uint8Array } | null>;
-  /**
-   * `bloom`: the filter facts once the index is read (`indexedItems`); absent for a synthetic filter.
-   * As TsFile's: an index that could not be read to its end rejects with its error (a TsFileBloomError);
-   * `{ partial: true }` resolves instead, with `audit` null and `indexError` the reason.
-   */
-  audit(options?: { partial?: false }): Pending<{ audit: AuditResult | null; indexError: null; bloom?: BloomInfo }>;
-  audit(options: { partial: boolean }): Pending<{ audit: AuditResult | null; indexError: PlainError | null; bloom?: BloomInfo }>;
-  /** As `audit`: rejects with the index's error, or with `{ partial: true }` gives the series read before it. */
-  series(options?: { partial?: boolean }): Pending<{ series: SeriesInfo[]; timeColumns: SeriesInfo[]; indexError: PlainError | null }>;
+  loadIndex(): Promise<TsFileBloomError | null>;
+  audit(options?: IndexOptions): Pending<AuditResult | null>;
+  series(options?: IndexOptions): Pending<SeriesInfo[]>;
+  timeColumns(options?: IndexOptions): Pending<SeriesInfo[]>;
   probe(path: string, options?: { variant?: Variant; charset?: Charset }): Pending<FileProbeResult>;
   probeMany(paths: PathInput[], options?: { variant?: Variant; charset?: Charset; onprogress?: (p: WorkerProgress) => void }): Pending<{ path: PathInput; verdict: 'absent' | 'maybe' | 'unknown' }[]>;
-  provenance(): Pending<(Provenance & { count: number; seriesCount: number; variant: Variant; charset: string; timeColumns: boolean; established?: boolean }) | null>;
+  provenance(): Pending<Provenance | null>;
   synthetic(options?: { capacity?: number; items?: number; errorRate?: number }, onprogress?: (p: WorkerProgress) => void): Pending<FileInfo>;
   close(): Pending<boolean>;
   cancel(promiseOrId: Pending<unknown> | number): void;

@@ -2,7 +2,7 @@
 //   const w = createWorker();                 // or createWorker(new URL('…/worker.js', location))
 //   w.onprogress = ({ op, id, done, total }) => …;
 //   const info = await w.open(file);          // File/Blob: only its tail (and index) are read
-//   const { audit } = await w.audit();
+//   const audit = await w.audit();           // as TsFile#audit()
 //   const rows = await w.probeMany(paths);    // [{path, verdict}], in chunks with progress
 //   w.terminate();
 // Rejections are TsFileBloomErrors, as the package throws them, with the `op` that failed.
@@ -35,14 +35,13 @@ export function createWorker(url = new URL('./worker.js', import.meta.url), { fa
     info: () => call('info'),
     /** `{bitCount, hashFunctionCount, bits: Uint8Array}` or null when the file has no filter. */
     bits: () => call('bits'),
-    /**
-     * `{audit, indexError, bloom}` — the index is read on first use; `bloom` is bloomInfo() after it.
-     * An index that could not be read to its end rejects with its error (as TsFile#audit); with
-     * `{partial: true}` it resolves, `audit` null and `indexError` the reason.
-     */
-    audit: ({ partial = false } = {}) => call('audit', { partial: partial === true }),
-    /** `{series, timeColumns, indexError}`; as `audit`, `{partial: true}` for the series read before an index error. */
-    series: ({ partial = false } = {}) => call('series', { partial: partial === true }),
+    /** As TsFile#loadIndex(): the error that stopped the index walk (a TsFileBloomError), or null. */
+    loadIndex: () => call('loadIndex').then((e) => e && toError(e, 'loadIndex')),
+    // As TsFile's (the index read on first use): an index that could not be read to its end
+    // rejects with its error; `{partial: true}` resolves with what was read before it.
+    audit: (options) => call('audit', { partial: options?.partial }),
+    series: (options) => call('series', { partial: options?.partial }),
+    timeColumns: (options) => call('timeColumns', { partial: options?.partial }),
     probe: (path, { variant, charset } = {}) => call('probe', { path, variant, charset }),
     /** `[{path, verdict}]`; `options.onprogress` overrides `client.onprogress` for this call. */
     probeMany: (paths, { variant, charset, onprogress } = {}) => call('probeMany', { paths, variant, charset }, onprogress),

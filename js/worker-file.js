@@ -1,7 +1,6 @@
 // The Worker's open TsFile: the answers its ops give about it (js/worker.js holds one at a time,
 // or a synthetic filter: js/worker-synthetic.js, with the same members).
 import { openTsFile, writerHypothesis } from './web.js';
-import { plainError } from './errors.js';
 import { provenance, transferred } from './worker-provenance.js';
 
 const given = (o) => ({ variant: o.variant || undefined, charset: o.charset || undefined });
@@ -16,18 +15,12 @@ export async function openFile(blob, name) {
       properties: file.properties, tableSchemas: file.tableSchemas, tableNames: file.tableNames, warnings: file.warnings,
     }),
     filter: () => file.bloomFilter,
-    // audit and series as TsFile's: an index that could not be read to its end rejects with its
-    // error; with `partial`, what was read comes back with the error (`indexError`).
-    async audit({ partial }) {
-      const indexError = await file.loadIndex();
-      // With the filter's facts as the index gives them (indexedItems, the formula's n).
-      return { audit: await file.audit({ partial }), indexError: plainError(indexError), bloom: file.bloomInfo() };
-    },
-    async series({ partial }) {
-      const indexError = await file.loadIndex();
-      const { series, timeColumns } = await file.listing({ partial });
-      return { series, timeColumns, indexError: plainError(indexError) };
-    },
+    // As TsFile's: an index that could not be read to its end rejects with its error, or with
+    // `partial` gives what was read before it.
+    loadIndex: () => file.loadIndex(),
+    audit: (options) => file.audit(options),
+    series: (options) => file.series(options),
+    timeColumns: (options) => file.timeColumns(options),
     async probe(path, options) {
       await file.loadIndex();
       return file.probe(path, given(options));

@@ -54,11 +54,11 @@ function synthetic(filter, items, name) {
       };
     },
     filter: () => filter,
-    audit: () => ({ audit: null, indexError: null, synthetic: true }),
-    series: () => ({
-      series: pathsUpTo(items).map((path) => ({ path, table: null, device: [], measurement: null, dataType: 'synthetic', offset: null, maybePresent: true })),
-      timeColumns: [], indexError: null, synthetic: true,
-    }),
+    // No index: nothing to read, no audit; the paths added are its series.
+    loadIndex: () => null,
+    audit: () => null,
+    series: () => pathsUpTo(items).map((path) => ({ path, table: null, device: [], measurement: null, dataType: 'synthetic', offset: null, maybePresent: true })),
+    timeColumns: () => [],
     probe,
     prepare() {},
     // The build hash decides, whatever hash is forced.

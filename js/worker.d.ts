@@ -1,5 +1,5 @@
 // Types for worker.js: the module Worker script (see worker-client.d.ts for the main-thread API).
-import type { AuditResult, BloomFilter, Charset, EncodedPaths, ErrorKind, IoReason, ManifestReason, PathInput, Variant } from './index.js';
+import type { Charset, ErrorKind, IoReason, ManifestReason, PathInput, Variant } from './index.js';
 
 /** A plain error as it crosses the worker boundary (with the other fields the error carries: `argument`, `url`, `path`, …). */
 export interface PlainError {
@@ -13,7 +13,8 @@ export interface PlainError {
 
 export type WorkerRequest =
   | { id: number; op: 'open'; blob: Blob; name?: string }
-  | { id: number; op: 'info' | 'bits' | 'audit' | 'series' | 'provenance' | 'close' }
+  | { id: number; op: 'info' | 'bits' | 'loadIndex' | 'provenance' | 'close' }
+  | { id: number; op: 'audit' | 'series' | 'timeColumns'; partial?: boolean }
   | { id: number; op: 'probe'; path: string; variant?: Variant; charset?: Charset }
   | { id: number; op: 'probeMany'; paths: PathInput[]; variant?: Variant; charset?: Charset }
   | { id: number; op: 'synthetic'; capacity?: number; items?: number; errorRate?: number }
@@ -25,33 +26,11 @@ export type WorkerReply =
   | { id: number; progress: { done: number; total: number } }
   | { id: 0; ready: true };
 
-/** Paths per chunk of a long batch. */
-export const CHUNK: number;
-
-export function plainError(e: unknown): PlainError | null;
-
-export type { WriterHypothesis } from './index.js';
-
-export interface Provenance {
-  /** Bit indices, ascending (one entry per (bit, path) pair). */
-  bits: Uint32Array;
-  /** Path index for each entry of `bits`. */
-  items: Uint32Array;
-  k: number;
-  seeds: number[];
-}
-
-/** Which of `paths` set each bit of `filter`. */
-export function provenance(filter: BloomFilter, paths: PathInput[] | EncodedPaths, options?: { variant?: Variant; charset?: Charset }): Provenance;
-
-/** The transport-independent message handler (an in-thread fallback uses it). */
 /** An op added by a worker script of one's own: takes the message and a progress callback. */
 export type WorkerOp = (msg: { id: number; op: string; [key: string]: unknown }, progress: (p: { done: number; total: number }) => void) => unknown;
 
+/** The transport-independent message handler (the Worker client's in-thread fallback uses it). */
 export function createHandler(extraOps?: Record<string, WorkerOp>): (msg: WorkerRequest, post: (reply: WorkerReply, transfer?: Transferable[]) => void) => Promise<void>;
 
 /** Installs the handler (with `extraOps`) as this module Worker's message listener; nothing outside a Worker. */
 export function installWorker(extraOps?: Record<string, WorkerOp>): void;
-
-/** Resolves once the wasm module is ready in this worker. */
-export function ready(): Promise<unknown>;

@@ -1,7 +1,8 @@
 // A module Worker that opens a TsFile and answers questions about it off the main thread:
 //   new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
-// Messages in:  {id, op, ...args}        ops: open, info, bits, audit, series, probe, probeMany,
-//                                          provenance, synthetic, close, cancel
+// Messages in:  {id, op, ...args}        ops: open, info, bits, loadIndex, audit, series,
+//                                          timeColumns, probe, probeMany, provenance, synthetic,
+//                                          close, cancel
 // Messages out: {id, result} | {id, error: {kind, message, offset, …}} | {id, progress: {done, total}}
 // Errors cross the boundary as plain objects (structured clone drops `kind`/`offset` of Errors);
 // worker-client.js makes them TsFileBloomErrors again.
@@ -10,24 +11,22 @@
 
 // web.js (explicit init, no top-level await) so the message listener below is installed at
 // once: messages that arrive while a module worker is still in a top-level await are lost.
-import init, { isMultiByte, loadCharsets } from './web.js';
+import init, { loadCharsets } from './web.js';
+import { isMultiByte } from './charsets.js';
 import { scanOps } from './worker-scan.js';
-import { invalidArgument, plainError, TsFileBloomError, wireError } from './errors.js';
+import { invalidArgument, TsFileBloomError, wireError } from './errors.js';
 import { openFile } from './worker-file.js';
 import { buildSynthetic } from './worker-synthetic.js';
 
-export { plainError };
-export { provenance } from './worker-provenance.js';
-
 let wasmReady = null;
 /** Instantiates the wasm once (idempotent; safe to call from the main thread too). */
-export function ready() {
+function ready() {
   wasmReady ??= init({ module_or_path: new URL('../dist/web/tsfile_bloom_bg.wasm', import.meta.url) });
   return wasmReady;
 }
 
 /** Paths per chunk of a long batch: a progress message and a chance to cancel between chunks. */
-export const CHUNK = 20000;
+const CHUNK = 20000;
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -42,8 +41,11 @@ function heldOps(held, cancelled) {
       const bits = f.bits();
       return { value: { bitCount: f.bitCount, hashFunctionCount: f.hashFunctionCount, bits }, transfer: [bits.buffer] };
     },
-    audit: ({ partial = false }) => held().audit({ partial }),
-    series: ({ partial = false }) => held().series({ partial }),
+    // As TsFile's members: the index's error as a value (loadIndex), or the rejection.
+    loadIndex: async () => wireError(await held().loadIndex()),
+    audit: ({ partial }) => held().audit({ partial }),
+    series: ({ partial }) => held().series({ partial }),
+    timeColumns: ({ partial }) => held().timeColumns({ partial }),
     probe: ({ path, variant, charset }) => held().probe(path, { variant, charset }),
     /**
      * `[{path, verdict}]` for many paths, `CHUNK` at a time with progress. With no variant and

@@ -67,6 +67,8 @@
 //           no LTO, so the wasm profile's `lto = true` never applied; a module's crate is a
 //           cdylib only now (tests/workspace.rs checks it)                                 -5,923
 //           The budget back to 48 KiB
+//   44,151  a verdict that reading the index may change says so before it is read (a phrase
+//           choice, Reason::AllSet's `unsettled`; issue 40)                                  +62
 // Tried for the phrase and not kept: its words emitted one by one through a closure
 // (Reason::words) +372 to +482; the same from data templates walked in the module +486.
 // Tried and not kept (gzipped): format! replaced by a hand-written text+integer writer

@@ -194,13 +194,14 @@ async function load(blob, name, { synthetic = null, fromFolder = false } = {}) {
   let bloom = null;
   try {
     // What was read before an index error too (shown below as partial results).
-    ({ audit, indexError, bloom } = await worker.audit({ partial: true }));
-    const listing = listingOf(await worker.series({ partial: true }));
+    indexError = await worker.loadIndex();
+    audit = await worker.audit({ partial: true });
+    const listing = listingOf(await worker.series({ partial: true }), await worker.timeColumns({ partial: true }));
+    ({ bloom } = await worker.info()); // the filter's facts as the index gives them (indexedItems)
     if (stale()) return;
     cur.series = listing.series;
     cur.timeColumns = listing.timeColumns;
     cur.audit = audit;
-    indexError = indexError ?? listing.indexError;
   } catch (e) {
     indexError = e;
   }

@@ -125,7 +125,7 @@ pub fn probe_by_rule(
                 }
                 _ => None,
             };
-            Reason::AllSet { used, confirmed, writer }
+            Reason::AllSet { used, confirmed, writer, unsettled: rule.before_index && !path.is_ascii() }
         }
         Decision::Untrusted => Reason::AuditReproducedNothing,
         Decision::OtherAllSet(i) => {

@@ -77,8 +77,10 @@ pub enum Reason {
     /// Every probed bit is set under the hash used. `writer`: the hash used is forced off the
     /// ones the file's index reproduces, and every one of those finds a clear bit — the first of
     /// them and its clear seeds (bit j: seed j), so the words can say the writer never added the
-    /// path and a reader hashing as `used` reads the index for nothing.
-    AllSet { used: (TailVariant, Charset), confirmed: bool, writer: Option<((TailVariant, Charset), u8)> },
+    /// path and a reader hashing as `used` reads the index for nothing. `unsettled`: the index
+    /// is not read and the path is not ASCII, so the writer's hash, once established, may find a
+    /// clear bit.
+    AllSet { used: (TailVariant, Charset), confirmed: bool, writer: Option<((TailVariant, Charset), u8)>, unsettled: bool },
     /// A bit is clear, but the audit reproduced nothing (its summary says why).
     AuditReproducedNothing,
     /// A bit is clear under the hash used, but every bit is set under another candidate.
@@ -148,7 +150,13 @@ impl Reason {
         let used_charset = (!(by_name && used.1 == Charset::Utf8)).then_some(used.1);
         let one = clear.count_ones() == 1;
         let seeds = if one { (Text::BitOfSeed, clear, Text::Is) } else { (Text::BitsOfSeeds, clear, Text::Are) };
+        // Held back only by not knowing the writer's hash: reading the index may settle it.
+        let may_settle = matches!(
+            self,
+            Reason::CharsetNotEstablished | Reason::AllSetUnderOther { .. } | Reason::AllSet { unsettled: true, .. }
+        );
         let listed = match (listed, self.verdict()) {
+            (Listed::NotRead, _) if may_settle => Text::IndexNotReadMaySettle,
             (Listed::NotRead, _) => Text::IndexNotRead,
             (Listed::Yes, FileVerdict::Absent) => Text::IndexListsYet,
             (Listed::Yes, _) => Text::IndexLists,

@@ -53,6 +53,7 @@ texts! {
     Are => " are",
     Slash => " / ",
     IndexNotRead => "; the index has not been read",
+    IndexNotReadMaySettle => "; the index has not been read: its audit may establish the writer's hash and show the path absent",
     IndexListsYet => "; yet the index lists this series: the filter disagrees with the index",
     IndexLists => "; the index lists this series",
     IndexListsNotFalsePositive => "; the index does not list this series: a false positive",

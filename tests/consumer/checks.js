@@ -22,7 +22,7 @@ export async function everything(t, { fullListing = false } = {}) {
   };
   const indexError = await t.loadIndex();
   // What was read before an index error too (the members reject with it otherwise).
-  const listing = await t.listing({ partial: true });
+  const listing = { series: await t.series({ partial: true }), timeColumns: await t.timeColumns({ partial: true }) };
   const paths = [...listing.series.map((s) => s.path), 'root.nowhere.d1.s1', 'root.sg1.d1.s1'].slice(0, 200);
   return {
     ...opened,
@@ -83,5 +83,5 @@ export async function runChecks(api, { files, bytesOf, leveldb = null, scanPaths
 async function encodeGbk(api, text) {
   // In browsers the charsets module is fetched on first use; Node, Deno and Workers load it synchronously.
   await api.loadCharsets();
-  return api.encodeJvm(text, 'GBK');
+  return api.encodePath(text, 'GBK');
 }

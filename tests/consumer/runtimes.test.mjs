@@ -86,7 +86,7 @@ describe('runtimes', { skip: NGINX ? false : 'nginx is not installed (bash scrip
     writeFileSync(
       join(app.dir, 'deno-local.mjs'),
       `
-import { openTsFile, scanTsFiles, openLevelDbTable, encodeJvm } from 'tsfile-bloom';
+import { openTsFile, scanTsFiles, openLevelDbTable, encodePath } from 'tsfile-bloom';
 const [mode, arg] = Deno.args;
 const out = {};
 if (mode === 'bytes') {
@@ -94,7 +94,7 @@ if (mode === 'bytes') {
   const bytes = Uint8Array.from(arg.match(/../g), (h) => parseInt(h, 16));
   const t = await openLevelDbTable(bytes);
   out.leveldb = t.filterPolicy;
-  out.gbk = Array.from(encodeJvm('设备', 'GBK'));
+  out.gbk = Array.from(encodePath('设备', 'GBK'));
 } else {
   const t = await openTsFile('served/files/tsfile/tree_10k_series.tsfile');
   out.series = (await t.series()).length;

@@ -80,6 +80,21 @@ await t.close(); await fromPage.close();
 export {};
 `;
 
+// The Worker client on a page: TsFile's members answer with TsFile's types.
+const CLIENT_PROGRAM = `
+import { createWorker } from 'tsfile-bloom/worker-client';
+import type { AuditResult, FileProbeResult, SeriesInfo, TsFileBloomError } from 'tsfile-bloom';
+const w = createWorker();
+await w.open(new Blob([]), 'x.tsfile');
+const indexError: TsFileBloomError | null = await w.loadIndex();
+const audit: AuditResult | null = await w.audit({ partial: true });
+const series: SeriesInfo[] = await w.series();
+const timeColumns: SeriesInfo[] = await w.timeColumns({ partial: true });
+const probe: FileProbeResult = await w.probe('root.a.b');
+w.terminate();
+export { indexError, audit, series, timeColumns, probe };
+`;
+
 // A module Worker.
 const WORKER_PROGRAM = `
 import { openTsFile } from 'tsfile-bloom';
@@ -121,8 +136,8 @@ test('a project with no ambient types at all: lib es2022, types []', () => {
   assertCompiles('bare', { ...NODENEXT, lib: ['es2022'], types: [] }, { 'bare-program.mts': BARE_PROGRAM, 'bare-cjs.cts': CJS_PROGRAM });
 });
 
-test('a browser project: lib dom, bundler resolution; and DOM with @types/node', () => {
-  assertCompiles('dom', { ...BUNDLER, lib: ['es2022', 'dom', 'dom.iterable'], types: [] }, { 'dom-program.ts': DOM_PROGRAM });
+test('a browser project: lib dom, bundler resolution (the Worker client too); and DOM with @types/node', () => {
+  assertCompiles('dom', { ...BUNDLER, lib: ['es2022', 'dom', 'dom.iterable'], types: [] }, { 'dom-program.ts': DOM_PROGRAM, 'client-program.ts': CLIENT_PROGRAM });
   assertCompiles('dom-node', { ...NODENEXT, lib: ['es2022', 'dom', 'dom.iterable'], types: ['node'] }, { 'node-program.mts': NODE_PROGRAM, 'cjs-program.cts': CJS_PROGRAM });
 });
 

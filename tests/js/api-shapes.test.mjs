@@ -105,7 +105,7 @@ const TSFILES = new URL('../fixtures/tsfile/', import.meta.url);
 const JAVA = new URL('../fixtures/java/', import.meta.url);
 const tsfile = (name) => fileURLToPath(new URL(`${name}.tsfile`, TSFILES));
 
-test('TsFile: metadata, filter info, listing, audit, probes, properties, schemas, warnings match index.d.ts', async () => {
+test('TsFile: metadata, filter info, series, audit, probes, properties, schemas, warnings match index.d.ts', async () => {
   const names = [
     'tree_unicode', 'table_null_tags', 'table_multi_tables', 'tree_1series', 'synthetic_v3_tail_unicode',
     'synthetic_v3_empty_filter', 'synthetic_legacy_cpp_empty_filter_v4', 'synthetic_java_null_filter_v4',
@@ -124,13 +124,14 @@ test('TsFile: metadata, filter info, listing, audit, probes, properties, schemas
       expectShape(file.tableSchemas, memberType('TsFile', 'tableSchemas'), `${name} tableSchemas`);
       expectShape(file.tableNames, memberType('TsFile', 'tableNames'), `${name} tableNames`);
       expectShape(file.warnings, memberType('TsFile', 'warnings'), `${name} warnings`);
-      const listing = await file.listing();
-      expectShape(listing, memberType('TsFile', 'listing'), `${name} listing`);
+      const series = await file.series();
+      expectShape(series, memberType('TsFile', 'series'), `${name} series`);
+      expectShape(await file.timeColumns(), memberType('TsFile', 'timeColumns'), `${name} timeColumns`);
       const audit = await file.audit();
       if (audit) expectShape(audit, memberType('TsFile', 'audit'), `${name} audit`);
       expectShape(writerHypothesis(audit), returnType('writerHypothesis'), `${name} writerHypothesis`);
       expectShape(await file.writerKeys(writerHypothesis(audit)), memberType('TsFile', 'writerKeys'), `${name} writerKeys`);
-      const paths = [...listing.series.slice(0, 3).map((s) => s.path), 'root.never.written', 'root.数据.温度'];
+      const paths = [...series.slice(0, 3).map((s) => s.path), 'root.never.written', 'root.数据.温度'];
       for (const p of paths) {
         expectShape(file.probe(p), memberType('TsFile', 'probe'), `${name} probe ${p}`);
         expectShape(file.probe(p, { variant: 'zero-extended', charset: 'windows-1252' }), memberType('TsFile', 'probe'), `${name} probe override`);
@@ -159,7 +160,7 @@ test('TsFile from the Java writer (GBK): audit with charsets, probes with other 
   }
 });
 
-test('an index walk that fails: indexError and listing keep their declared shapes', async () => {
+test('an index walk that fails: indexError and the series keep their declared shapes', async () => {
   const file = await openTsFile(tsfile('hostile_chunk_list_len_past_region'));
   try {
     const err = await file.loadIndex();
@@ -167,7 +168,7 @@ test('an index walk that fails: indexError and listing keep their declared shape
     assert.equal(typeof err.kind, 'string');
     assert.equal(typeof err.offset, 'number');
     assert.ok(!err.message.startsWith(err.kind), err.message);
-    expectShape(await file.listing({ partial: true }), memberType('TsFile', 'listing'), 'partial listing');
+    expectShape(await file.series({ partial: true }), memberType('TsFile', 'series'), 'partial series');
     assert.equal(await file.audit({ partial: true }), null);
     await assert.rejects(file.audit(), (e) => e === err);
     expectShape(file.bloomInfo(), memberType('TsFile', 'bloomInfo'), 'bloomInfo after a failed walk');
@@ -215,7 +216,7 @@ test('LevelDB: table info, filters, data blocks, probes and helpers match index.
 
 test('every result interface was checked against at least one runtime object', () => {
   const expected = [
-    'TsFileMetadataInfo', 'BloomInfo', 'PropertyInfo[]', 'TableSchemaInfo[]', 'WarningInfo[]', 'Listing', 'AuditResult',
+    'TsFileMetadataInfo', 'BloomInfo', 'PropertyInfo[]', 'TableSchemaInfo[]', 'WarningInfo[]', 'SeriesInfo[]', 'AuditResult',
     'FileProbeResult', 'BloomStats', 'ProbeResult', 'BatchProbeResult[]', 'WriterHypothesis', 'WriterKeys',
     'LevelDbTableInfo', 'LevelDbFilterInfo[]', 'LevelDbDataBlock[]', 'LevelDbProbeResult', 'LevelDbFilterProbe',
   ];
@@ -258,4 +259,33 @@ test("each entry exports exactly what its declarations declare", async () => {
     assert.deepEqual(runtime.filter((k) => !declared.has(k)).sort(), [], `${entry} exports what its types do not declare`);
     assert.deepEqual([...declared].filter((k) => !runtime.includes(k)).sort(), [], `${entry} declares what it does not export`);
   }
+});
+
+// One way to do each thing (0.3.0): the public names, and none of the removed duplicates or
+// internals (CHANGELOG: encodeJvm, levelDbHelpers, LEVELDB_MAGIC, countingSource, charsetsLoaded,
+// isMultiByte, bitIndex, web's named init, worker.js's CHUNK, plainError, provenance and ready,
+// TsFile#listing, LevelDbTable#free).
+test('the public surface: each entry, TsFile, LevelDbTable and the Worker client, by name', async () => {
+  const API = [
+    'BloomFilter', 'CHARSETS', 'LevelDbTable', 'SEEDS', 'TsFile', 'TsFileBloomError', 'VARIANTS', 'canonicalCharsetName', 'encodePath',
+    'fppFormula', 'hash32', 'isLevelDbFooter', 'javaSizing', 'loadCharsets', 'loadLevelDb', 'openLevelDbTable', 'openTsFile', 'optimalK',
+    'scanTsFiles', 'writerHypothesis',
+  ];
+  const names = async (entry) => Object.keys(await import(entry)).sort();
+  assert.deepEqual(await names('../../js/node.js'), API);
+  assert.deepEqual(await names('../../js/web.js'), [...API, 'default', 'initSync'].sort());
+  assert.deepEqual(await names('../../js/worker.js'), ['createHandler', 'installWorker']);
+  assert.deepEqual(await names('../../js/worker-client.js'), ['TsFileBloomError', 'createWorker']);
+  const members = (cls) => Object.getOwnPropertyNames(cls.prototype).filter((m) => m !== 'constructor').sort();
+  const { TsFile, LevelDbTable } = await import('../../js/node.js');
+  assert.deepEqual(members(TsFile), [
+    'audit', 'bloomFilter', 'bloomInfo', 'bytesRead', 'close', 'indexError', 'loadIndex', 'metadata', 'mightContainMany', 'name', 'probe',
+    'probeMany', 'properties', 'reads', 'series', 'size', 'tableNames', 'tableSchemas', 'timeColumns', 'version', 'warnings', 'writerKeys',
+  ]);
+  assert.deepEqual(members(LevelDbTable), ['close', 'dataBlocks', 'filterBytes', 'filterPolicy', 'filters', 'format', 'info', 'name', 'probe', 'size']);
+  const { createWorker } = await import('../../js/worker-client.js');
+  const w = createWorker(new URL('../../js/worker.js', import.meta.url));
+  // What TsFile has, the client has under the same name (answered alike: worker.test.mjs).
+  for (const m of ['loadIndex', 'audit', 'series', 'timeColumns', 'probe', 'probeMany', 'close']) assert.equal(typeof w[m], 'function', m);
+  w.terminate();
 });

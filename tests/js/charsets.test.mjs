@@ -7,9 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import {
-  encodePath, encodeJvm, BloomFilter, CHARSETS, canonicalCharsetName, isMultiByte, charsetsLoaded, loadCharsets,
-} from 'tsfile-bloom';
+import { encodePath, BloomFilter, CHARSETS, canonicalCharsetName, loadCharsets } from 'tsfile-bloom';
+import { charsetsLoaded, isMultiByte } from '../../js/charsets.js'; // the package's own
 import { hex } from './helpers.mjs';
 
 const JAVA = JSON.parse(readFileSync(new URL('../fixtures/java_charsets.json', import.meta.url), 'utf8'));
@@ -23,9 +22,9 @@ test('CHARSETS lists the twelve charsets the JVM fixture covers', () => {
 });
 
 test('every sample encodes exactly like the JVM', () => {
-  const wrong = JAVA.cases.filter((c) => hex(encodeJvm(c.text, c.charset)) !== c.bytes || hex(encodePath(c.text, c.charset)) !== c.bytes);
+  const wrong = JAVA.cases.filter((c) => hex(encodePath(c.text, c.charset)) !== c.bytes);
   assert.deepEqual(
-    wrong.map((c) => `${c.charset} ${c.text}: java ${c.bytes}, ours ${hex(encodeJvm(c.text, c.charset))}`),
+    wrong.map((c) => `${c.charset} ${c.text}: java ${c.bytes}, ours ${hex(encodePath(c.text, c.charset))}`),
     [],
   );
 });
@@ -38,7 +37,7 @@ test('whole BMP, block by block, matches the JVM for each charset', () => {
       if (cp < 0xd800 || cp > 0xdfff) text += String.fromCharCode(cp);
     }
     for (const cs of CHARSETS) {
-      if (sha256(encodeJvm(text, cs)) !== JAVA.bmpBlocks[cs][block]) mismatches.push(`${cs} U+${(block * 4096).toString(16)}..`);
+      if (sha256(encodePath(text, cs)) !== JAVA.bmpBlocks[cs][block]) mismatches.push(`${cs} U+${(block * 4096).toString(16)}..`);
     }
   }
   assert.deepEqual(mismatches, []);
@@ -52,7 +51,7 @@ test('supplementary planes match the JVM for each charset', () => {
     let text = '';
     for (let i = 0; i < cps.length; i += 4096) text += String.fromCodePoint(...cps.slice(i, i + 4096));
     for (const cs of CHARSETS) {
-      if (sha256(encodeJvm(text, cs)) !== JAVA.planes[cs][plane - 1]) mismatches.push(`${cs} plane ${plane}`);
+      if (sha256(encodePath(text, cs)) !== JAVA.planes[cs][plane - 1]) mismatches.push(`${cs} plane ${plane}`);
     }
   }
   assert.deepEqual(mismatches, []);
@@ -62,7 +61,7 @@ test('lone surrogates become one ? each, as in Java', () => {
   assert.ok(JAVA.loneSurrogates.length >= CHARSETS.length);
   for (const c of JAVA.loneSurrogates) {
     const text = String.fromCharCode(...c.utf16.match(/.{4}/g).map((u) => parseInt(u, 16)));
-    assert.equal(hex(encodeJvm(text, c.charset)), c.bytes, `${c.charset} ${c.utf16}`);
+    assert.equal(hex(encodePath(text, c.charset)), c.bytes, `${c.charset} ${c.utf16}`);
   }
 });
 
@@ -79,7 +78,7 @@ test('every JVM alias is accepted, case-insensitively; unknown names are typed e
   assert.equal(canonicalCharsetName('EBCDIC'), null);
   assert.equal(isMultiByte('EBCDIC'), false);
   for (const bad of ['EBCDIC', 'x'.repeat(100), 42]) {
-    assert.throws(() => encodeJvm('x', bad), (e) => e.kind === 'invalid_argument' && /expected one of UTF-8, GBK/.test(e.message));
+    assert.throws(() => encodePath('x', bad), (e) => e.kind === 'invalid_argument' && /expected one of UTF-8, GBK/.test(e.message));
   }
   assert.throws(() => encodePath('x', 'EBCDIC'), (e) => e.kind === 'invalid_argument');
   assert.equal(hex(encodePath('温', 'cp936')), 'cec2');
@@ -92,7 +91,7 @@ test('probe with a charset hashes the charset bytes, and add/probe agree', () =>
     for (const s of SAMPLES) f.add(s, { charset: cs });
     for (const s of SAMPLES) {
       const byText = f.probe(s, { charset: cs });
-      const byBytes = f.probe(encodeJvm(s, cs));
+      const byBytes = f.probe(encodePath(s, cs));
       assert.equal(byText.verdict, 'maybe', `${cs}: ${s}`);
       assert.deepEqual(byText.probes, byBytes.probes);
       assert.equal(byText.charset, cs);
@@ -112,12 +111,13 @@ test('Node loads the charsets module on first use; loadCharsets is idempotent', 
   // In a fresh process: nothing is loaded until a multi-byte charset is used.
   const script = `
     const m = await import('tsfile-bloom');
-    const before = m.charsetsLoaded();
-    m.encodeJvm('é', 'windows-1252');
-    const afterSingleByte = m.charsetsLoaded();
+    const { charsetsLoaded } = await import('./js/charsets.js');
+    const before = charsetsLoaded();
+    m.encodePath('é', 'windows-1252');
+    const afterSingleByte = charsetsLoaded();
     // Added as GBK text, found by the GBK bytes of 温 (CE C2).
     const gbk = m.BloomFilter.withCapacity(1).add('温', { charset: 'GBK' }).probe(Uint8Array.of(0xce, 0xc2)).verdict;
-    console.log(JSON.stringify({ before, afterSingleByte, after: m.charsetsLoaded(), gbk }));`;
+    console.log(JSON.stringify({ before, afterSingleByte, after: charsetsLoaded(), gbk }));`;
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: new URL('../..', import.meta.url), encoding: 'utf8' });
   assert.deepEqual(JSON.parse(out), { before: false, afterSingleByte: false, after: true, gbk: 'maybe' });
   const p = loadCharsets();
@@ -137,15 +137,16 @@ test('browsers must await loadCharsets() before a multi-byte charset; it fetches
       return new Response(readFileSync(new URL(url)), { headers: { 'content-type': 'application/wasm' } });
     };
     const m = await import('./js/web.js');
+    const { charsetsLoaded } = await import('./js/charsets.js');
     m.initSync({ module: readFileSync('dist/web/tsfile_bloom_bg.wasm') });
-    const single = Buffer.from(m.encodeJvm('é€', 'windows-1252')).toString('hex');
+    const single = Buffer.from(m.encodePath('é€', 'windows-1252')).toString('hex');
     // ASCII is the same in every JVM charset here: no module needed for it.
-    const ascii = Buffer.from(m.encodeJvm('root.d1', 'GBK')).toString('hex');
+    const ascii = Buffer.from(m.encodePath('root.d1', 'GBK')).toString('hex');
     let error = null;
     try { m.BloomFilter.withCapacity(1).probe('温', { charset: 'GBK' }); } catch (e) { error = { kind: e.kind, message: e.message }; }
     await Promise.all([m.loadCharsets(), m.loadCharsets()]);
-    const gbk = Buffer.from(m.encodeJvm('温', 'GBK')).toString('hex');
-    console.log(JSON.stringify({ single, ascii, error, fetched, gbk, loaded: m.charsetsLoaded() }));`;
+    const gbk = Buffer.from(m.encodePath('温', 'GBK')).toString('hex');
+    console.log(JSON.stringify({ single, ascii, error, fetched, gbk, loaded: charsetsLoaded() }));`;
   const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: new URL('../..', import.meta.url), encoding: 'utf8' }));
   assert.equal(out.single, 'e980');
   assert.equal(out.ascii, Buffer.from('root.d1').toString('hex'));

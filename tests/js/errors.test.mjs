@@ -16,10 +16,11 @@ import ts from 'typescript';
 import * as api from 'tsfile-bloom';
 import { createWorker } from '../../js/worker-client.js';
 import { createHandler } from '../../js/worker.js';
+import { bitIndex } from '../../js/core.js'; // the page's teaching panel's
 import { listenLocal } from './servers.mjs';
 import { startFakeS3 } from './fake-s3.mjs';
 
-const { TsFileBloomError, BloomFilter, TsFile, LevelDbTable, hash32, openTsFile, openLevelDbTable, scanTsFiles, encodeJvm, javaSizing, bitIndex } = api;
+const { TsFileBloomError, BloomFilter, TsFile, LevelDbTable, hash32, openTsFile, openLevelDbTable, scanTsFiles, encodePath, javaSizing } = api;
 const fixture = (dir, name) => fileURLToPath(new URL(`../fixtures/${dir}/${name}`, import.meta.url));
 const GOOD = fixture('tsfile', 'tree_10series.tsfile');
 const TABLE = fixture('leveldb', 'ascii_bits4_snappy-000008.ldb');
@@ -75,8 +76,8 @@ test('argument errors name their parameter, the core\'s as well as the checks at
   }
   assert.throws(() => hash32('x'), badArgument('seed'));
   assert.throws(() => hash32('x', 5, 'murmur'), badArgument('variant'));
-  assert.throws(() => encodeJvm('x', 'klingon'), badArgument('charset'));
-  assert.throws(() => encodeJvm(42), badArgument('text'));
+  assert.throws(() => encodePath('x', 'klingon'), badArgument('charset'));
+  assert.throws(() => encodePath(42), badArgument('text'));
   assert.throws(() => javaSizing(-1), badArgument('capacity'));
   assert.throws(() => bitIndex(5, 0), badArgument('bitCount'));
   const f = new BloomFilter(256, 5);
@@ -91,7 +92,7 @@ test('argument errors name their parameter, the core\'s as well as the checks at
 test("no message of an argument error reads like Rust or names a snake_case field", () => {
   const calls = [
     () => new BloomFilter(0, 0), () => new BloomFilter(8, 0), () => javaSizing(1.5), () => bitIndex(1, 0),
-    () => BloomFilter.withCapacity(-1), () => BloomFilter.withCapacity(1, 2), () => hash32('x', -1), () => encodeJvm('x', 'no'),
+    () => BloomFilter.withCapacity(-1), () => BloomFilter.withCapacity(1, 2), () => hash32('x', -1), () => encodePath('x', 'no'),
   ];
   for (const call of calls) {
     assert.throws(call, (e) => {

@@ -2,7 +2,8 @@
 // construction, hostile filter bytes, probes and stats.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { hash32, bitIndex, BloomFilter, SEEDS, fppFormula, optimalK, javaSizing, loadLevelDb, TsFileBloomError } from 'tsfile-bloom';
+import { hash32, BloomFilter, SEEDS, fppFormula, optimalK, javaSizing, loadLevelDb, TsFileBloomError } from 'tsfile-bloom';
+import { bitIndex } from '../../js/core.js'; // the page's teaching panel's
 import { javaReference, hex, fromHex, rng } from './helpers.mjs';
 
 const SPEC_SEED5 = [

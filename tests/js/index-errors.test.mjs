@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { BloomFilter, openTsFile, scanTsFiles, writerHypothesis } from '../../js/node.js';
+import { BloomFilter, openTsFile, scanTsFiles, TsFileBloomError, writerHypothesis } from '../../js/node.js';
 import { createWorker } from '../../js/worker-client.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/tsfile/', import.meta.url));
@@ -20,16 +20,16 @@ const sameError = (expected) => (e) => {
   return true;
 };
 
-test('TsFile: listing, series, timeColumns, audit and writerKeys reject with the index’s typed error; {partial: true} gives what was read', async () => {
+test('TsFile: series, timeColumns, audit and writerKeys reject with the index’s typed error; {partial: true} gives what was read', async () => {
   const t = await openTsFile(DAMAGED);
   try {
     const error = await t.loadIndex();
     assert.equal(error.kind, 'bad_index_offset');
     assert.equal(typeof error.offset, 'number');
-    for (const member of ['listing', 'series', 'timeColumns', 'audit']) await assert.rejects(t[member](), sameError(error), member);
+    for (const member of ['series', 'timeColumns', 'audit']) await assert.rejects(t[member](), sameError(error), member);
     await assert.rejects(t.writerKeys(writerHypothesis(null)), sameError(error), 'writerKeys');
     assert.deepEqual(await t.series({ partial: true }), []);
-    assert.deepEqual(await t.listing({ partial: true }), { series: [], timeColumns: [] });
+    assert.deepEqual(await t.timeColumns({ partial: true }), []);
     assert.equal(await t.audit({ partial: true }), null);
     assert.equal(t.indexError, error);
     // The filter answers without the index, as its rules for an unread index say.
@@ -55,17 +55,18 @@ test('an index region above maxIndexBytes is not read: series() rejects with too
   await ok.close();
 });
 
-test('the Worker client: audit, series and provenance reject with the typed index error (and the op); {partial: true} resolves with it', async () => {
+test('the Worker client: audit, series, timeColumns and provenance reject with the typed index error (and the op); {partial: true} resolves as TsFile', async () => {
   const w = createWorker(new URL('../../js/worker.js', import.meta.url)); // in-thread in Node (no module Worker)
   try {
     await w.open(new Blob([await import('node:fs').then((fs) => fs.readFileSync(DAMAGED))]));
-    for (const op of ['audit', 'series', 'provenance']) await assert.rejects(w[op](), (e) => e.kind === 'bad_index_offset' && typeof e.offset === 'number' && e.op === op, op);
-    const audit = await w.audit({ partial: true });
-    assert.equal(audit.audit, null);
-    assert.equal(audit.indexError.kind, 'bad_index_offset');
-    const series = await w.series({ partial: true });
-    assert.deepEqual(series.series, []);
-    assert.equal(series.indexError.kind, 'bad_index_offset');
+    for (const op of ['audit', 'series', 'timeColumns', 'provenance']) await assert.rejects(w[op](), (e) => e.kind === 'bad_index_offset' && typeof e.offset === 'number' && e.op === op, op);
+    assert.equal(await w.audit({ partial: true }), null);
+    assert.deepEqual(await w.series({ partial: true }), []);
+    assert.deepEqual(await w.timeColumns({ partial: true }), []);
+    const indexError = await w.loadIndex();
+    assert.ok(indexError instanceof TsFileBloomError);
+    assert.equal(indexError.kind, 'bad_index_offset');
+    await assert.rejects(w.series({ partial: 'yes' }), (e) => e.kind === 'invalid_argument' && e.argument === 'partial');
     assert.equal((await w.probe('root.sg1.d1.s1')).indexed, null);
   } finally {
     w.terminate();

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openTsFile, countingSource, TsFileBloomError } from 'tsfile-bloom';
+import { openTsFile, TsFileBloomError } from 'tsfile-bloom';
+import { countingSource } from '../../js/source.js'; // the package's own
 
 const DIR = new URL('../fixtures/tsfile/', import.meta.url);
 const raw = JSON.parse(readFileSync(new URL('manifest.json', DIR), 'utf8'));
@@ -56,7 +57,7 @@ test('10,000-series file from every source kind: bit count, all series, probeMan
 test('every real and synthetic file lists its exact series and keeps them maybe-present', async () => {
   for (const e of MANIFEST.filter((x) => x.kind !== 'hostile')) {
     const t = await openTsFile(filePath(e));
-    const { series, timeColumns } = await t.listing();
+    const [series, timeColumns] = [await t.series(), await t.timeColumns()];
     const key = (device, m, dt) => `${device.map((s) => s ?? 'null').join('.')}.${m}|${dt}`;
     const got = series.map((s) => `${s.path}|${s.dataType}`).sort();
     const want = e.series.map((s) => key(s.device, s.measurement, s.data_type)).sort();
@@ -113,6 +114,42 @@ test('TsFile.probe gives each path its own reason, whatever was probed before it
     await t.close();
   }
   assert.ok(confirmedSeen, 'some probe rests on a variant the index confirms');
+});
+
+test('probe() before the index is read says when reading it may change the verdict (no hidden state)', async () => {
+  // The words a verdict that reading the index may change ends in, before it is read.
+  const SETTLE = /; the index has not been read: its audit may establish the writer's hash and show the path absent$/;
+  const nonAscii = Array.from({ length: 300 }, (_, i) => `root.数据.d${i}.温度é`);
+  const ascii = Array.from({ length: 60 }, (_, i) => `root.sg.d${i}.s${i}`);
+  let changed = 0;
+  for (const e of MANIFEST.filter((x) => x.kind !== 'hostile')) {
+    const t = await openTsFile(filePath(e));
+    try {
+      const before = [...nonAscii, ...ascii].map((p) => t.probe(p));
+      await t.loadIndex();
+      before.forEach((b, i) => {
+        const path = i < nonAscii.length ? nonAscii[i] : ascii[i - nonAscii.length];
+        const after = t.probe(path);
+        if (after.verdict !== b.verdict) {
+          changed++;
+          assert.match(b.reason, SETTLE, `${e.name} ${path}: ${b.verdict} before the index, ${after.verdict} after, and the reason did not say it may change`);
+        }
+        // Every candidate hash agrees on an ASCII path: reading the index cannot change its verdict.
+        if (i >= nonAscii.length) assert.doesNotMatch(b.reason, SETTLE, `${e.name} ${path}`);
+      });
+    } finally {
+      await t.close();
+    }
+  }
+  assert.ok(changed > 0, 'some verdict changes once the index is read');
+  // The case the issue names: 'unknown' right after opening, 'absent' once the index is read.
+  const t = await openTsFile(filePath(byName('tree_unicode')));
+  const first = t.probe(nonAscii[0]);
+  assert.equal(first.verdict, 'unknown');
+  assert.match(first.reason, SETTLE);
+  await t.loadIndex();
+  assert.equal(t.probe(nonAscii[0]).verdict, 'absent');
+  await t.close();
 });
 
 test('the audit names the writer variant', async () => {

@@ -61,7 +61,8 @@ test('listingFrom and listingBounds walk the columns alike on every fixture, and
       const columns = await listingColumns(t);
       const listing = listingFrom(columns);
       assert.deepEqual(fromBounds(columns), listing, path);
-      const api = await t.listing({ partial: true }); // (what a damaged index gave, as the columns)
+      // (what a damaged index gave, as the columns)
+      const api = { series: await t.series({ partial: true }), timeColumns: await t.timeColumns({ partial: true }) };
       assert.deepEqual(listing, api, path);
       // The records of one device share one frozen array.
       for (const s of listing.series) assert.ok(Object.isFrozen(s.device), path);

@@ -44,3 +44,32 @@ test('a synthetic filter probed under another hash than it was built with never 
     w.terminate();
   }
 });
+
+test('the Worker client answers the calls TsFile has with what TsFile answers, in the same shapes', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { openTsFile } = await import('../../js/node.js');
+  const fixture = (name) => new URL(`../fixtures/tsfile/${name}.tsfile`, import.meta.url);
+  const w = createWorker(WORKER);
+  try {
+    for (const name of ['tree_unicode', 'table_multi_tables', 'synthetic_v3_empty_filter', 'hostile_index_child_offset_past_end']) {
+      const bytes = readFileSync(fixture(name));
+      const t = await openTsFile(bytes);
+      await w.open(new Blob([bytes]), name);
+      try {
+        const error = await t.loadIndex();
+        const remote = await w.loadIndex();
+        assert.deepEqual(remote && { kind: remote.kind, offset: remote.offset, message: remote.message }, error && { kind: error.kind, offset: error.offset, message: error.message }, name);
+        for (const member of ['audit', 'series', 'timeColumns']) {
+          assert.deepEqual(await w[member]({ partial: true }), await t[member]({ partial: true }), `${name} ${member}`);
+        }
+        const paths = [...(await t.series({ partial: true })).slice(0, 3).map((s) => s.path), 'root.数据.d1.温度é', 'root.sg.d9.s9'];
+        for (const p of paths) assert.deepEqual(await w.probe(p), t.probe(p), `${name} probe ${p}`);
+        assert.deepEqual(await w.probeMany(paths), t.probeMany(paths), `${name} probeMany`);
+      } finally {
+        await t.close();
+      }
+    }
+  } finally {
+    w.terminate();
+  }
+});

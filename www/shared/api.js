@@ -20,9 +20,9 @@ export function bloomOf(info) {
   };
 }
 
-/** The listing (worker op `series`): `{series, timeColumns, indexError}`; entries stay as given, read with entryOf. */
-export function listingOf(listing) {
-  return { series: listing.series ?? [], timeColumns: listing.timeColumns ?? [], indexError: listing.indexError ?? null };
+/** The listing (worker ops `series`, `timeColumns`): `{series, timeColumns}`; entries stay as given, read with entryOf. */
+export function listingOf(series, timeColumns) {
+  return { series: series ?? [], timeColumns: timeColumns ?? [] };
 }
 
 /** A listing entry: `{path, dataType, maybePresent}` (maybePresent false: the index lists it, the filter misses it). */

@@ -6,7 +6,9 @@
 // Each op takes the message object and a progress callback, like the ops in worker.js. State
 // kept here: the sandbox filter and a copy of the open file's filter (re-opened from the same
 // Blob, or rebuilt from the synthetic paths), which the panel measures and probes.
-import { BloomFilter, SEEDS, TsFileBloomError, bitIndex, encodePath, hash32, isMultiByte, javaSizing, loadCharsets, loadLevelDb, openLevelDbTable, openTsFile, writerHypothesis } from '../pkg/js/web.js';
+import { BloomFilter, SEEDS, TsFileBloomError, encodePath, hash32, javaSizing, loadCharsets, loadLevelDb, openLevelDbTable, openTsFile, writerHypothesis } from '../pkg/js/web.js';
+import { bitIndex } from '../pkg/js/core.js';
+import { isMultiByte } from '../pkg/js/charsets.js';
 import { ERROR_RATE } from '../pkg/js/core-tables.js';
 
 const utf8 = new TextEncoder();
