@@ -556,17 +556,9 @@ function printInspect(r, all) {
 
 async function tsfileCommand(verb, name, file, paths, values) {
   if (verb === 'inspect') {
-    if (values.json) {
-      // The report as inspectReport's JSON.stringify would print it, written from the
-      // listing's columns without an object per series (js/report.js).
-      const indexError = inFlagWords(await file.loadIndex());
-      const audit = await file.audit({ partial: true });
-      await writeInspectJson({ path: name, file, indexError, audit }, (s) => write(s));
-      await write('\n');
-      return indexError ? 1 : 0;
-    }
     const r = await inspectReport(name, file);
-    await printInspect(r, values.all);
+    if (values.json) await writeInspectJson(r, write).then(() => write('\n'));
+    else await printInspect(r, values.all);
     return r.ok ? 0 : 1;
   }
   if (verb === 'probe') {

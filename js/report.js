@@ -3,9 +3,7 @@
 // those of tsfile-bloom 0.1.0, which scripts depend on: a key the API gives as null where
 // 0.1.0 left it out is left out again (`opt`).
 
-import { listingColumns } from './tsfile.js';
 import { bloomReport, opt } from './bloom-json.js';
-import { DATA_TYPES, isTimeColumn, LISTING_NULL, LISTING_STRIDE, listingBounds, recordMaybe, recordName, recordOffset, recordSegments, recordType } from './wire.js';
 
 export const FORMAT_VERSION = 1;
 
@@ -88,158 +86,34 @@ export function inspectReport({ path, file, indexError, listing, audit }) {
 }
 
 /**
- * `inspect --json` of an opened TsFile, written in chunks of UTF-8 through `write(bytes)`:
- * exactly the bytes of `JSON.stringify(inspectReport(...), null, 2)`, but the series and time
- * columns go from the listing's columns (walked by js/wire.js) straight to bytes, with
- * no object or string per series (a 100,000-series report is ~30 MB; BENCHMARKS.md
- * "Boundary"). The rest of the report is JSON.stringify's.
+ * `inspect --json`: exactly `JSON.stringify(report, null, 2)`, written through `write(text)` with
+ * its series a few thousand at a time, each batch JSON.stringify's too. A million series make
+ * ~300 MB of JSON: one string of it would stand at V8's limit (~512 Mi units) and double the
+ * process's memory.
  */
-export async function writeInspectJson({ path, file, indexError, audit }, write) {
-  const head = JSON.stringify(inspectReport({ path, file, indexError, audit, listing: { series: [], timeColumns: [] } }), null, 2);
+export async function writeInspectJson(report, write) {
+  const text = JSON.stringify({ ...report, series: [], time_columns: [] }, null, 2);
   // Top-level keys are the only ones indented by two spaces after a line break.
-  const series = head.indexOf('\n  "series": []') + '\n  "series": '.length;
-  const timeColumns = head.indexOf('\n  "time_columns": []') + '\n  "time_columns": '.length;
-  const [bytes, bounds, numbers] = await listingColumns(file);
-  // Everything but the offset is one of a few byte strings made once: per device, per
-  // measurement name, per (name, data type); a record is five copies (Uint8Array#set, even for
-  // short pieces: a JS loop copies a byte in ~4 ns) and the offset's digits.
-  const ends = [utf8.encode('\n    }'), utf8.encode(',\n      "maybe_present": false\n    }'), utf8.encode(',\n      "maybe_present": true\n    }')];
-  const first = utf8.encode('[\n    {\n      "path": ');
-  const next = utf8.encode(',\n    {\n      "path": ');
-  const out = new JsonBytes(write); // the series, written as they come
-  const times = new JsonBytes(null); // the time columns (few), kept for after them
-  out.text(head.slice(0, series));
-  // seriesReport's keys after `path`: `table` (left out when null) and `device`, the same
-  // for every record of a device. A path is its device's prefix joined to its measurement
-  // (js/wire.js), and so is its JSON: the names were decoded from UTF-8, so no lone
-  // surrogate can pair up across the join.
-  let prefix = null; // the device's prefix as a JSON string without its closing quote
-  let nextPrefix = null; // a record's start (not the first), then the prefix
-  let device = null; // from the path's closing quote to the measurement's opening one
-  const names = []; // per measurement name: its JSON without the opening quote
-  const encoded = []; // the same, encoded
-  const typed = []; // per (name, data type): the name's JSON without its opening quote, to the offset
-  const json = (b) => (bounds[b] === LISTING_NULL ? 'null' : JSON.stringify(utf8Text.decode(bytes.subarray(bounds[b], bounds[b + 1]))));
-  const at = listingBounds(numbers);
-  for (let i = 0, n = 0; n < numbers.length; i += 3, n += LISTING_STRIDE) {
-    const d = at[i];
-    if (d >= 0) {
-      const p = json(d).slice(0, -1);
-      prefix = utf8.encode(p);
-      nextPrefix = utf8.encode(`,\n    {\n      "path": ${p}`);
-      const segments = recordSegments(numbers, n);
-      let lines = bounds[d + 2] === LISTING_NULL ? ',\n' : `,\n      "table": ${json(d + 2)},\n`;
-      if (!segments) lines += '      "device": [],\n';
-      else {
-        lines += '      "device": [\n';
-        for (let j = 0; j < segments; j++) lines += `        ${json(d + 4 + 2 * j)}${j + 1 < segments ? ',' : ''}\n`;
-        lines += '      ],\n';
-      }
-      device = utf8.encode(`${lines}      "measurement": "`);
-    }
-    if (at[i + 1] >= 0) {
-      const m = json(at[i + 1]).slice(1);
-      names.push(m);
-      encoded.push(utf8.encode(m));
-    }
-    const flags = numbers[n];
-    const id = recordName(numbers, n);
-    const type = recordType(numbers, n);
-    const w = isTimeColumn(flags) ? times : out;
-    if (at[i + 2] >= 0) {
-      w.raw(w.count++ ? next : first);
-      w.raw(utf8.encode(json(at[i + 2])));
-    } else {
-      if (w.count++) w.raw(nextPrefix);
-      else {
-        w.raw(first);
-        w.raw(prefix);
-      }
-      w.raw(encoded[id]);
-    }
-    w.raw(device);
-    w.raw((typed[id * DATA_TYPES.length + type] ??= utf8.encode(`${names[id]},\n      "data_type": "${DATA_TYPES[type]}",\n      "offset": `)));
-    w.integer(recordOffset(numbers, n));
-    const maybe = recordMaybe(flags);
-    w.raw(ends[maybe === true ? 2 : maybe === false ? 1 : 0]);
-  }
-  out.ascii(out.count ? '\n  ]' : '[]');
-  out.text(head.slice(series + 2, timeColumns));
-  times.flush();
-  for (const chunk of times.chunks) out.raw(chunk);
-  out.ascii(times.count ? '\n  ]' : '[]');
-  out.text(head.slice(timeColumns + 2));
-  out.flush();
+  const series = text.indexOf('\n  "series": []') + '\n  "series": '.length;
+  const timeColumns = text.indexOf('\n  "time_columns": []') + '\n  "time_columns": '.length;
+  await write(text.slice(0, series));
+  await writeItems(report.series, write);
+  await write(text.slice(series + 2, timeColumns));
+  await writeItems(report.time_columns, write);
+  await write(text.slice(timeColumns + 2));
 }
 
-const utf8 = new TextEncoder();
-// Names as the API decodes them (the bytes are valid UTF-8 already; a BOM stays).
-const utf8Text = new TextDecoder('utf-8', { ignoreBOM: true });
+const BATCH = 4096;
 
-/** JSON text as UTF-8 in chunks of 1 MiB, handed to `write` (or kept in `chunks`). */
-class JsonBytes {
-  constructor(write) {
-    this.write = write;
-    this.chunks = [];
-    this.buf = new Uint8Array(1 << 20);
-    this.pos = 0;
-    this.count = 0; // records written
+/** A top-level array's JSON, as JSON.stringify(…, null, 2) indents it at depth 1. */
+async function writeItems(items, write) {
+  if (!items.length) return write('[]');
+  for (let i = 0; i < items.length; i += BATCH) {
+    // The batch's own JSON one level deeper: strings hold no line break (JSON escapes it).
+    const batch = JSON.stringify(items.slice(i, i + BATCH), null, 2);
+    await write(`${i ? ',' : '['}\n  ${batch.slice(2, -2).replaceAll('\n', '\n  ')}`);
   }
-
-  room(n) {
-    if (this.pos + n > this.buf.length) {
-      this.flush();
-      if (n > this.buf.length) this.buf = new Uint8Array(n);
-    }
-  }
-
-  flush() {
-    if (!this.pos) return;
-    const chunk = this.buf.subarray(0, this.pos);
-    if (this.write) this.write(chunk);
-    else this.chunks.push(chunk);
-    // A new buffer: the one written may still be in use.
-    this.buf = new Uint8Array(this.buf.length);
-    this.pos = 0;
-  }
-
-  /** An ASCII string. */
-  ascii(s) {
-    this.room(s.length);
-    const buf = this.buf;
-    let p = this.pos;
-    for (let i = 0; i < s.length; i++) buf[p++] = s.charCodeAt(i);
-    this.pos = p;
-  }
-
-  /** Any string, UTF-8 encoded. */
-  text(s) {
-    this.room(3 * s.length);
-    this.pos += utf8.encodeInto(s, this.buf.subarray(this.pos)).written;
-  }
-
-  raw(bytes) {
-    this.room(bytes.length);
-    // Uint8Array#set even for the short pieces of a record: a JS loop copies a byte in ~4 ns.
-    this.buf.set(bytes, this.pos);
-    this.pos += bytes.length;
-  }
-
-  /** A non-negative integer (a file offset) in decimal, as JSON.stringify writes it. */
-  integer(x) {
-    if (x >= 1e21) return this.ascii(String(x)); // (exponent notation; no file is that big)
-    this.room(21);
-    const buf = this.buf;
-    let digits = 1;
-    for (let t = x; t >= 10; t = Math.floor(t / 10)) digits++;
-    let p = this.pos + digits;
-    this.pos = p;
-    do {
-      const q = Math.floor(x / 10);
-      buf[--p] = 48 + (x - 10 * q);
-      x = q;
-    } while (x > 0);
-  }
+  return write('\n  ]');
 }
 
 /** `tsfile-bloom verify --json`. */

@@ -32,9 +32,6 @@ const lossyDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 // the bytes a JVM with that default charset hashes out.
 const charsetBridge = (bytes, charset) => encodeJvm(utf8Decoder.decode(bytes), charset);
 
-/** WasmTsFile.listingColumns of a TsFile (for listingColumns). */
-let columnsOf;
-
 const registry = typeof FinalizationRegistry === 'undefined' ? null : new FinalizationRegistry((raw) => raw.free());
 
 export class TsFile {
@@ -54,10 +51,6 @@ export class TsFile {
 
   /** Use openTsFile(). */
   #window;
-
-  static {
-    columnsOf = (t) => t.#file.listingColumns();
-  }
 
   /** The largest index region loadIndex reads. */
   #maxIndexBytes;
@@ -361,15 +354,6 @@ for (const [name, at] of Object.entries(RECORD_AT)) {
 function sameReason(codes, m, at) {
   for (let i = 0; i < REASON_LENGTH; i++) if (codes[i] !== m[at + i]) return false;
   return true;
-}
-
-/**
- * WasmTsFile.listingColumns of a TsFile (decoded by js/wire.js), its index read: for reports
- * written straight from the columns, without SeriesInfo objects (js/report.js).
- */
-export async function listingColumns(file) {
-  await file.loadIndex();
-  return columnsOf(file);
 }
 
 const OPEN = Symbol('open');

@@ -1,10 +1,10 @@
 // The wire between the TsFile wasm module and the package: the numeric layouts its hot paths
 // cross in instead of objects (BENCHMARKS.md, "Boundary") — the listing's columns, the probe
 // records, the fast scan's figures — are the core's (src/tsfile/wire/, built and tested there
-// natively); this module is their one decoder, shared by tsfile.js, core.js, report.js and the
-// scanners. The codes and constants they hold are the core's too: js/core-tables.js, generated
-// from it (tests/generated.rs), which the package reads at import, before any wasm is
-// initialised (SEEDS and VARIANTS are public constants). Nothing here imports the wasm module.
+// natively); this module is their one decoder, shared by tsfile.js, core.js and the scanners.
+// The codes and constants they hold are the core's too: js/core-tables.js, generated from it
+// (tests/generated.rs), which the package reads at import, before any wasm is initialised
+// (SEEDS and VARIANTS are public constants). Nothing here imports the wasm module.
 
 import {
   VERDICTS, NAMED_HASHES, FILTER_HASHES, CHARSETS, DATA_TYPES, ENCODINGS, FIGURES, LISTING_STRIDE, LISTING_NULL, LISTING_FLAGS, PROBE_RECORD,
@@ -94,50 +94,6 @@ export const figureVerdict = (f, i) => VERDICTS[f[FIGURES.length + i]];
 const lossyDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
- * Where each record's bounds are in the listing's `bounds` column, from its `numbers`: three per
- * record — where the record starts a device (its path prefix, table, then its segments; else
- * -1), where a new measurement name is (else -1), where the whole path is (else -1: the path is
- * the device's prefix joined to its measurement). One pass over the numbers, so that each reader
- * of the columns keeps its own loop with its state in locals (a callback per record, shared by
- * two readers, measured 2× slower).
- */
-export function listingBounds(numbers) {
-  const at = new Int32Array((3 * numbers.length) / LISTING_STRIDE);
-  for (let i = 0, n = 0, b = 0; n < numbers.length; i += 3, n += LISTING_STRIDE) {
-    const flags = numbers[n] & 0xff;
-    let device = -1;
-    let name = -1;
-    let whole = -1;
-    if (!(flags & SAME_DEVICE)) {
-      device = b;
-      b += 4 + 2 * numbers[n + 1];
-    }
-    if (flags & NEW_NAME) {
-      name = b;
-      b += 2;
-    }
-    if (flags & WHOLE_PATH) {
-      whole = b;
-      b += 2;
-    }
-    at[i] = device;
-    at[i + 1] = name;
-    at[i + 2] = whole;
-  }
-  return at;
-}
-
-/** A record's device segment count, from its first number `n`. */
-export const recordSegments = (numbers, n) => numbers[n + 1];
-/** A record's data type byte, measurement number and offset, from its first number `n`. */
-export const recordType = (numbers, n) => numbers[n] >>> 8;
-export const recordName = (numbers, n) => numbers[n + 2];
-export const recordOffset = (numbers, n) => numbers[n + 4] * 2 ** 32 + numbers[n + 3];
-/** A record's `maybePresent` from its flags, as the index's verdict says. */
-export const recordMaybe = (flags) => (flags & MAYBE ? true : flags & ABSENT ? false : null);
-export const isTimeColumn = (flags) => (flags & TIME) !== 0;
-
-/**
  * SeriesInfo objects from the listing's columns (`WasmTsFile.listingColumns`): each device's
  * names and each measurement name cross once, as UTF-8 with byte bounds, and a path is its
  * device's prefix joined to its measurement. The records of one device share one frozen
@@ -155,15 +111,12 @@ export function listingFrom([bytes, byteBounds, numbers]) {
   let prefix = null;
   let table = null;
   let device = null;
-  // The bounds are walked here as listingBounds walks them (a test checks the two agree): the
-  // positions inline, not from listingBounds, because this is the hot path (a pass and a typed
-  // array more measured ~0.5 ms of ~5 on 100,000 series).
   for (let n = 0, b = 0; n < numbers.length; n += LISTING_STRIDE) {
     const flags = numbers[n] & 0xff;
     if (!(flags & SAME_DEVICE)) {
       prefix = str(b);
       table = str(b + 2);
-      const segments = recordSegments(numbers, n);
+      const segments = numbers[n + 1];
       device = new Array(segments);
       for (let j = 0; j < segments; j++) device[j] = str(b + 4 + 2 * j);
       Object.freeze(device);
@@ -173,7 +126,7 @@ export function listingFrom([bytes, byteBounds, numbers]) {
       measurements.push(str(b));
       b += 2;
     }
-    const measurement = measurements[recordName(numbers, n)];
+    const measurement = measurements[numbers[n + 2]];
     let path;
     if (flags & WHOLE_PATH) {
       path = str(b);
@@ -184,11 +137,11 @@ export function listingFrom([bytes, byteBounds, numbers]) {
       table,
       device,
       measurement,
-      dataType: DATA_TYPES[recordType(numbers, n)],
-      offset: recordOffset(numbers, n),
-      maybePresent: recordMaybe(flags),
+      dataType: DATA_TYPES[numbers[n] >>> 8],
+      offset: numbers[n + 4] * 2 ** 32 + numbers[n + 3],
+      maybePresent: flags & MAYBE ? true : flags & ABSENT ? false : null,
     };
-    (isTimeColumn(flags) ? timeColumns : series).push(item);
+    (flags & TIME ? timeColumns : series).push(item);
   }
   return { series, timeColumns };
 }
