@@ -80,7 +80,12 @@ pub enum Reason {
     /// path and a reader hashing as `used` reads the index for nothing. `unsettled`: the index
     /// is not read and the path is not ASCII, so the writer's hash, once established, may find a
     /// clear bit.
-    AllSet { used: (TailVariant, Charset), confirmed: bool, writer: Option<((TailVariant, Charset), u8)>, unsettled: bool },
+    AllSet {
+        used: (TailVariant, Charset),
+        confirmed: bool,
+        writer: Option<((TailVariant, Charset), u8)>,
+        unsettled: bool,
+    },
     /// A bit is clear, but the audit reproduced nothing (its summary says why).
     AuditReproducedNothing,
     /// A bit is clear under the hash used, but every bit is set under another candidate.
