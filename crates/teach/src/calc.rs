@@ -216,114 +216,149 @@ pub fn solve(input: CalcInput) -> Result<Solution> {
     let b = arg("bits per key", input.bits_per_key, |x| x > 0.0, "positive")?;
     let k = arg("k", input.k, |x| x >= 1.0 && x <= K_MAX as f64 && x.fract() == 0.0, "a whole number from 1 to 64")?
         .map(|x| x as u32);
-
-    // The ratio b = m/n, from whichever two of n, m, b are given (all three must agree).
-    let (mut n, mut m) = (n, m);
-    let ratio = match (n, m, b) {
-        (Some(n), Some(m), Some(b)) => {
-            if ((m / n) - b).abs() > 1e-9 * b.max(1.0) {
-                return Err(Error::invalid_argument(format!(
-                    "bits per key: {b} is not m/n = {} (leave one of n, m, bits per key empty)",
-                    m / n
-                )));
-            }
-            Some(b)
-        }
-        (Some(n), Some(m), None) => Some(m / n),
-        (Some(nv), None, Some(b)) => {
-            m = Some(nv * b);
-            Some(b)
-        }
-        (None, Some(mv), Some(b)) => {
-            n = Some(mv / b);
-            Some(b)
-        }
-        (_, _, b) => b,
-    };
-
+    let mut given = Given { n, m, ratio: None, p, k };
+    given.ratio = given.ratio_from(b)?;
     let mut notes = Vec::new();
-    let (solved, r, k, exact) = match (ratio, p, k) {
-        (Some(r), _, Some(k)) => {
-            let solved = if p.is_some() { "none" } else { "p" };
-            (solved, r, k, fpp_at(r, k))
-        }
-        (Some(r), Some(p), None) => {
-            let (kb, pb) = best_k(r);
-            if pb > p {
-                notes.push(format!(
-                    "p = {} cannot be reached with {r} bits per key: the best whole k, {kb}, gives {}",
-                    pct(p),
-                    pct(pb)
-                ));
-            }
-            ("k", r, kb, r * std::f64::consts::LN_2)
-        }
-        (None, Some(p), Some(k)) => {
-            let need = bits_per_key_for(p, k);
-            match (n, m) {
-                (Some(nv), None) => {
-                    let mv = (nv * need).ceil();
-                    m = Some(mv);
-                    ("m", mv / nv, k, nv * need)
+    let unknown = given.solve_unknown(&mut notes)?;
+    Ok(given.solution(unknown, notes))
+}
+
+/// The boxes as solving fills them in: `ratio` is b = m/n once two of n, m, b are known.
+struct Given {
+    n: Option<f64>,
+    m: Option<f64>,
+    ratio: Option<f64>,
+    p: Option<f64>,
+    k: Option<u32>,
+}
+
+/// What was solved for (the Solution's `solved`), the ratio and k, and the exact (unrounded) answer.
+struct Unknown {
+    solved: &'static str,
+    r: f64,
+    k: u32,
+    exact: f64,
+}
+
+impl Given {
+    /// The ratio b = m/n, from whichever two of n, m, b are given (all three must agree); fills in
+    /// n or m from the other two.
+    fn ratio_from(&mut self, b: Option<f64>) -> Result<Option<f64>> {
+        Ok(match (self.n, self.m, b) {
+            (Some(n), Some(m), Some(b)) => {
+                if ((m / n) - b).abs() > 1e-9 * b.max(1.0) {
+                    return Err(Error::invalid_argument(format!(
+                        "bits per key: {b} is not m/n = {} (leave one of n, m, bits per key empty)",
+                        m / n
+                    )));
                 }
-                (None, Some(mv)) => {
-                    let nv = (mv / need).floor();
-                    if nv < 1.0 {
-                        return Err(Error::invalid_argument(format!(
-                            "m: {mv} bits hold no key at p = {p} with k = {k} ({need} bits per key are needed)"
-                        )));
-                    }
-                    n = Some(nv);
-                    ("n", mv / nv, k, mv / need)
+                Some(b)
+            }
+            (Some(n), Some(m), None) => Some(m / n),
+            (Some(nv), None, Some(b)) => {
+                self.m = Some(nv * b);
+                Some(b)
+            }
+            (None, Some(mv), Some(b)) => {
+                self.n = Some(mv / b);
+                Some(b)
+            }
+            (_, _, b) => b,
+        })
+    }
+
+    fn solve_unknown(&mut self, notes: &mut Vec<String>) -> Result<Unknown> {
+        let ln2 = std::f64::consts::LN_2;
+        let unknown = |solved, r, k, exact| Ok(Unknown { solved, r, k, exact });
+        match (self.ratio, self.p, self.k) {
+            (Some(r), p, Some(k)) => unknown(if p.is_some() { "none" } else { "p" }, r, k, fpp_at(r, k)),
+            (Some(r), Some(p), None) => {
+                let (kb, pb) = best_k(r);
+                if pb > p {
+                    notes.push(format!(
+                        "p = {} cannot be reached with {r} bits per key: the best whole k, {kb}, gives {}",
+                        pct(p),
+                        pct(pb)
+                    ));
                 }
-                _ => ("bitsPerKey", need, k, need),
+                unknown("k", r, kb, r * ln2)
             }
-        }
-        (Some(r), None, None) => {
-            // b alone: the best whole k and its p.
-            let (kb, _) = best_k(r);
-            notes.push("only the size given: k is the best whole k for it, and p the formula's at that k".into());
-            ("k+p", r, kb, r * std::f64::consts::LN_2)
-        }
-        (None, Some(p), None) if n.is_some() && m.is_none() => {
-            // n and p: the classic sizing at the optimum k.
-            let nv = n.unwrap_or(0.0);
-            let ln2 = std::f64::consts::LN_2;
-            let mv = (-nv * p.ln() / (ln2 * ln2)).ceil();
-            let kv = ((mv / nv) * ln2).round().max(1.0) as u32;
-            m = Some(mv);
-            notes.push(
-                "n and p only: m and k sized together at the optimum, m = −n ln p / (ln 2)², k = (m/n) ln 2 rounded"
-                    .into(),
-            );
-            ("m+k", mv / nv, kv, -nv * p.ln() / (ln2 * ln2))
-        }
-        _ => {
-            let mut empty = Vec::new();
-            if ratio.is_none() {
-                empty.push(match (n, m) {
-                    (None, None) => "n and m (or bits per key)",
-                    (None, _) => "n (or bits per key)",
-                    _ => "m (or bits per key)",
-                });
+            (None, Some(p), Some(k)) => self.size_for(p, k),
+            (Some(r), None, None) => {
+                // b alone: the best whole k and its p.
+                notes.push("only the size given: k is the best whole k for it, and p the formula's at that k".into());
+                unknown("k+p", r, best_k(r).0, r * ln2)
             }
-            if p.is_none() {
-                empty.push("p");
+            (None, Some(p), None) if self.n.is_some() && self.m.is_none() => {
+                // n and p: the classic sizing at the optimum k.
+                let nv = self.n.unwrap_or(0.0);
+                let mv = (-nv * p.ln() / (ln2 * ln2)).ceil();
+                let kv = ((mv / nv) * ln2).round().max(1.0) as u32;
+                self.m = Some(mv);
+                notes.push(
+                    "n and p only: m and k sized together at the optimum, m = −n ln p / (ln 2)², k = (m/n) ln 2 rounded"
+                        .into(),
+                );
+                unknown("m+k", mv / nv, kv, -nv * p.ln() / (ln2 * ln2))
             }
-            if k.is_none() {
-                empty.push("k");
-            }
-            return Err(Error::invalid_argument(format!(
-                "enter three of n, p, m, k (bits per key can stand for m): {} {} empty",
-                empty.join(" and "),
-                if empty.len() == 1 && !empty[0].contains(" and ") { "is" } else { "are" }
-            )));
+            _ => Err(self.too_few()),
         }
-    };
-    let p_formula = fpp_at(r, k);
-    let (k_best, p_best) = best_k(r);
-    if solved == "none" {
-        if let Some(pt) = p {
+    }
+
+    /// p and k given: m for n keys, n for m bits, or bits per key when neither is given.
+    fn size_for(&mut self, p: f64, k: u32) -> Result<Unknown> {
+        let need = bits_per_key_for(p, k);
+        let (solved, r, exact) = match (self.n, self.m) {
+            (Some(nv), None) => {
+                let mv = (nv * need).ceil();
+                self.m = Some(mv);
+                ("m", mv / nv, nv * need)
+            }
+            (None, Some(mv)) => {
+                let nv = (mv / need).floor();
+                if nv < 1.0 {
+                    return Err(Error::invalid_argument(format!(
+                        "m: {mv} bits hold no key at p = {p} with k = {k} ({need} bits per key are needed)"
+                    )));
+                }
+                self.n = Some(nv);
+                ("n", mv / nv, mv / need)
+            }
+            _ => ("bitsPerKey", need, need),
+        };
+        Ok(Unknown { solved, r, k, exact })
+    }
+
+    /// The error for fewer than three boxes, naming the empty ones.
+    fn too_few(&self) -> Error {
+        let mut empty = Vec::new();
+        if self.ratio.is_none() {
+            empty.push(match (self.n, self.m) {
+                (None, None) => "n and m (or bits per key)",
+                (None, _) => "n (or bits per key)",
+                _ => "m (or bits per key)",
+            });
+        }
+        if self.p.is_none() {
+            empty.push("p");
+        }
+        if self.k.is_none() {
+            empty.push("k");
+        }
+        Error::invalid_argument(format!(
+            "enter three of n, p, m, k (bits per key can stand for m): {} {} empty",
+            empty.join(" and "),
+            if empty.len() == 1 && !empty[0].contains(" and ") { "is" } else { "are" }
+        ))
+    }
+
+    /// The solution around the solved box: the formula's p, the best k, and the real writers' sizing.
+    fn solution(&self, u: Unknown, mut notes: Vec<String>) -> Solution {
+        let Unknown { solved, r, k, exact } = u;
+        let (n, m, p) = (self.n, self.m, self.p);
+        let p_formula = fpp_at(r, k);
+        let (k_best, p_best) = best_k(r);
+        if let (true, Some(pt)) = (solved == "none", p) {
             if (p_formula - pt).abs() > 1e-12_f64.max(1e-9 * pt) {
                 notes.push(format!(
                     "all four given: the formula gives p = {} for these n, m, k, not {}",
@@ -332,45 +367,41 @@ pub fn solve(input: CalcInput) -> Result<Solution> {
                 ));
             }
         }
-    }
-    let n_final = n;
-    let p_for_sizing = p.unwrap_or(p_formula);
-    let java = n_final.and_then(|nv| java_row(nv, p_for_sizing));
-    if let Some(j) = java {
-        if j.clamped {
+        let p_for_sizing = p.unwrap_or(p_formula);
+        let java = n.and_then(|nv| java_row(nv, p_for_sizing));
+        if let Some(j) = java.as_ref().filter(|j| j.clamped) {
             notes.push(format!(
                 "TsFile's Java writer clamps the error rate to [0.01, 0.1]: it sizes for {} instead of {}",
                 pct(j.error_rate),
                 pct(p_for_sizing)
             ));
         }
+        let whole_b = (r.fract() == 0.0 && r <= u32::MAX as f64).then_some(r as u32);
+        let leveldb_at_b = match (n, whole_b) {
+            (Some(nv), Some(bv)) if nv >= 1.0 => Some(leveldb_row(nv.floor(), bv)),
+            _ => None,
+        };
+        Solution {
+            solved,
+            n,
+            m,
+            bits_per_key: r,
+            k,
+            p: p_formula,
+            p_target: p,
+            exact,
+            k_star: r * std::f64::consts::LN_2,
+            k_best,
+            p_best,
+            k_range: p.and_then(|pt| k_range(r, pt)),
+            expected_fill: 1.0 - (-(k as f64) / r).exp(),
+            bytes: m.map(|mv| (mv / 8.0).ceil()),
+            java,
+            leveldb: n.and_then(|nv| leveldb_for(nv, p_for_sizing)),
+            leveldb_at_b,
+            notes,
+        }
     }
-    let leveldb = n_final.and_then(|nv| leveldb_for(nv, p_for_sizing));
-    let whole_b = (r.fract() == 0.0 && r <= u32::MAX as f64).then_some(r as u32);
-    let leveldb_at_b = match (n_final, whole_b) {
-        (Some(nv), Some(bv)) if nv >= 1.0 => Some(leveldb_row(nv.floor(), bv)),
-        _ => None,
-    };
-    Ok(Solution {
-        solved,
-        n: n_final,
-        m,
-        bits_per_key: r,
-        k,
-        p: p_formula,
-        p_target: p,
-        exact,
-        k_star: r * std::f64::consts::LN_2,
-        k_best,
-        p_best,
-        k_range: p.and_then(|pt| k_range(r, pt)),
-        expected_fill: 1.0 - (-(k as f64) / r).exp(),
-        bytes: m.map(|mv| (mv / 8.0).ceil()),
-        java,
-        leveldb,
-        leveldb_at_b,
-        notes,
-    })
 }
 
 #[cfg(test)]
