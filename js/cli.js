@@ -579,8 +579,8 @@ async function tsfileCommand(verb, name, file, paths, values) {
   // verify
   const r = await inspectReport(name, file);
   const absent = r.series.filter((s) => s.maybe_present === false).map((s) => s.path);
-  // A filter whose hash is not evaluated (unsupported_hash) cannot be shown consistent: not ok.
-  const failed = !r.ok || (r.audit && ['not_reproduced', 'unsupported_hash'].includes(r.audit.status)) || absent.length > 0;
+  // The core decides whether the filter agrees with the index (AuditStatus::consistent).
+  const failed = !r.ok || (await file.audit({ partial: true }))?.consistent === false;
   if (values.json) {
     await print(JSON.stringify(verifyReport({ ok: !failed, error: r.error, audit: r.audit, indexedAbsent: absent }), null, 2));
   } else {
