@@ -160,7 +160,10 @@ export function createSandbox(call) {
     /** The first view: the worker starts the sandbox with a small demo filter. */
     async start() {
       $('teach-sandbox').dataset.mode = box.mode;
-      const r = await op('teach.sandboxView');
+      // The sliders start at the teaching module's defaults (teach::plan::SANDBOX_DEFAULTS).
+      const r = await call('teach.sandboxView', { controls: { mode: box.mode, plannedN: slider('sb-n') } });
+      box.view = r.view;
+      for (const [id, v] of [['sb-m', r.view.m], ['sb-k', r.view.k], ['sb-bpk', r.view.bitsPerKey]]) $(id).value = String(v);
       if (r.demo) $('sb-log').textContent = `A demo filter with ${r.demo.length} paths (${r.demo[0]} … ${r.demo[r.demo.length - 1]}): add your own, test one, hover a bit to see who set it, or Clear to start empty.`;
       render();
     },
