@@ -4,6 +4,7 @@
 // sandbox-grid.js).
 import { $, el, svg } from '../../shared/dom.js';
 import { fmt, pct } from '../../shared/format.js';
+import { VERDICT_LABELS } from '../../shared/words.js';
 import { drawCurve } from './curve.js';
 import { createSandboxGrid } from './sandbox-grid.js';
 
@@ -62,7 +63,7 @@ function addedLog(r, probes) {
 function showTested(r, probes) {
   const v = $('sb-verdict');
   v.className = `verdict ${r.verdict}`;
-  v.textContent = r.verdict === 'absent' ? 'definitely absent' : r.added ? 'maybe present (it was added)' : 'maybe present — a false positive';
+  v.textContent = `${VERDICT_LABELS[r.verdict]}${r.verdict === 'absent' ? '' : r.added ? ' (it was added)' : ' — a false positive'}`;
   v.dataset.verdict = r.verdict;
   $('sb-log').textContent = `Tested ${r.path}: ${probes.map((p) => `${p.label} → bit ${p.bit} ${p.set ? 'set' : 'clear'}`).join(', ')}.${r.verdict === 'absent' ? ' A clear bit proves it was never added.' : r.added ? '' : ' Every probed bit was set by other paths.'}`;
 }
