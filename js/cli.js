@@ -15,7 +15,7 @@ import { TsFileBloomError } from './errors.js';
 import { isHttpUrl } from './http-source.js';
 import { redactUrl } from './redact.js';
 import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
-import { pct } from './format.js';
+import { hashedWords, listedWord, pct, verdictWord } from './format.js';
 import { terminalText } from './escape.js';
 import { inputStream, lineBatches, textLine } from './lines.js';
 import { DEFAULT_HASH, ERROR_RATE } from './core-tables.js';
@@ -538,16 +538,14 @@ function printInspect(r, all) {
     out.push(`bloom      none (${b.encoding})${b.bit_count != null ? `; the empty filter stores bit_count ${b.bit_count}, k=${b.hash_function_count}` : ''}`);
   }
   if (r.audit) out.push(`audit      ${r.audit.summary}`);
-  if (r.audit?.variant === 'cheap') out.push('hashed     the experimental cheap hash (not evaluated: every probe is unknown)');
-  else if (r.audit?.variant) out.push(`hashed     ${r.audit.variant} tail, path bytes in ${r.audit.charsets.join(' / ') || 'UTF-8'}`);
+  if (r.audit?.variant) out.push(`hashed     ${hashedWords(r.audit)}`);
   if (r.tables.some((x) => x != null)) out.push(`tables     ${r.tables.join(', ')}`);
   for (const p of r.properties) out.push(`property   ${p.key} = ${p.value ?? (p.value_hex ? `0x${p.value_hex}` : 'null')}`);
   for (const w of r.warnings) out.push(`warning    ${w.message}`);
   out.push(`series     ${r.series.length} (+${r.time_columns.length} time columns)`);
   const shown = all ? r.series : r.series.slice(0, 20);
   for (const s of shown) {
-    const status = s.maybe_present == null ? (b.present ? 'unknown' : '') : s.maybe_present ? 'maybe' : 'ABSENT';
-    out.push(`  ${s.path}  ${s.data_type}  ${status}`);
+    out.push(`  ${s.path}  ${s.data_type}  ${listedWord(s.maybe_present, b.present)}`);
   }
   if (shown.length < r.series.length) out.push(`  … ${r.series.length - shown.length} more (--all)`);
   if (r.error) out.push(`error      ${r.error.message}`); // the report's sentence: `kind at byte N: …`
@@ -569,7 +567,7 @@ async function tsfileCommand(verb, name, file, paths, values) {
     for (const r of results) {
       // What the index says of the path: only what was read (an unreadable index says nothing).
       const listed = r.indexed ? '  (indexed)' : indexError ? '  (index unreadable)' : r.indexed === false ? '  (not in the index)' : '';
-      lines.push(`${r.verdict.toUpperCase().padEnd(7)} ${r.path}${listed}`, `        ${r.reason}`);
+      lines.push(`${verdictWord(r.verdict).padEnd(7)} ${r.path}${listed}`, `        ${r.reason}`);
       for (const p of r.probes) lines.push(`        seed ${String(p.seed).padStart(2)}  hash32 ${String(p.hash32).padStart(11)}  bit ${String(p.bit).padStart(8)}  ${p.set ? 'set' : 'clear'}`);
     }
     if (indexError) lines.push(`index      unreadable: ${errorReport(indexError).message}`);
@@ -585,7 +583,7 @@ async function tsfileCommand(verb, name, file, paths, values) {
     await print(JSON.stringify(verifyReport({ ok: !failed, error: r.error, audit: r.audit, indexedAbsent: absent }), null, 2));
   } else {
     const lines = [r.audit ? r.audit.summary : 'the index could not be read'];
-    if (absent.length) lines.push(`${absent.length} indexed series test ABSENT:`, ...absent.slice(0, 20).map((p) => `  ${p}`));
+    if (absent.length) lines.push(`${absent.length} indexed series test ${verdictWord('absent')}:`, ...absent.slice(0, 20).map((p) => `  ${p}`));
     if (r.error) lines.push(`error ${r.error.message}`);
     lines.push(failed ? 'verify: FAILED' : 'verify: ok');
     await printLines(lines);
@@ -612,7 +610,7 @@ async function leveldbCommand(verb, name, t, keys, values) {
   else {
     const lines = [];
     for (const { key, probe: r } of results) {
-      lines.push(`${r.verdict.toUpperCase().padEnd(7)} ${key}  (${r.reason}; data block ${r.blockIndex ?? '-'}, filter ${r.filterIndex ?? '-'})`);
+      lines.push(`${verdictWord(r.verdict).padEnd(7)} ${key}  (${r.reason}; data block ${r.blockIndex ?? '-'}, filter ${r.filterIndex ?? '-'})`);
       lines.push(`        ${r.probes.map((p) => `${p.bit}:${p.set ? 'set' : 'clear'}`).join('  ')}`);
     }
     await printLines(lines);
