@@ -6,11 +6,12 @@
 // a reader that goes away (`| head`) ends every verb quietly with 0.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createWriteStream, fstatSync, read as readFd, readFileSync, statSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openTsFile, openLevelDbTable, isLevelDbFooter, BloomFilter, VARIANTS, CHARSETS, canonicalCharsetName } from './node.js';
-import { ioError, nodeSource } from './node-source.js';
+import { handleSource, ioError, nodeSource } from './node-source.js';
 import { TsFileBloomError } from './errors.js';
 import { isHttpUrl } from './http-source.js';
 import { redactUrl } from './redact.js';
@@ -388,6 +389,8 @@ const printLines = (lines) => print(lines.map(terminalText).join('\n'));
 
 // ---- Inputs: a path, a URL or stdin. ------------------------------------------------------
 
+const readStdin = promisify(readFd);
+
 function tooLargeStdin(limit) {
   return new TsFileBloomError('too_large', `the file on stdin is larger than --max-stdin-bytes (${limit} bytes): raise the limit, or give the file's path or URL`);
 }
@@ -440,25 +443,8 @@ async function stdinSource(verb, limit) {
     throw ioError(e, 'stdin');
   }
   if (st.isFile()) {
-    const size = st.size;
-    return {
-      size,
-      name: null,
-      read: (offset, length) =>
-        new Promise((resolve, reject) => {
-          const buf = new Uint8Array(length);
-          const step = (done) => {
-            if (done === length) return resolve(buf);
-            readFd(0, buf, done, length - done, offset + done, (e, n) => {
-              if (e) return reject(ioError(e, 'stdin'));
-              if (n === 0) return reject(new TsFileBloomError('io', `unexpected end of the file on stdin at byte ${offset + done}`, { offset: offset + done, path: 'stdin' }));
-              step(done + n);
-            });
-          };
-          step(0);
-        }),
-      close: async () => {},
-    };
+    const readAt = (...args) => readStdin(0, ...args).catch((e) => Promise.reject(ioError(e, 'stdin')));
+    return { ...handleSource({ read: readAt }, st.size, 'stdin'), name: null, close: async () => {} };
   }
   if (process.stdin.isTTY) throw new UsageError(verb, '- reads the file from stdin, but stdin is a terminal: pipe or redirect the file');
   const chunks = [];
