@@ -6,16 +6,17 @@
 // a reader that goes away (`| head`) ends every verb quietly with 0.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createWriteStream, fstatSync, read as readFd, readFileSync, statSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openTsFile, openLevelDbTable, isLevelDbFooter, BloomFilter, VARIANTS, CHARSETS, canonicalCharsetName } from './node.js';
-import { ioError, nodeSource } from './node-source.js';
+import { handleSource, ioError, nodeSource } from './node-source.js';
 import { TsFileBloomError } from './errors.js';
 import { isHttpUrl } from './http-source.js';
 import { redactUrl } from './redact.js';
 import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
-import { pct } from './format.js';
+import { hashedWords, listedWord, pct, verdictWord } from './format.js';
 import { terminalText } from './escape.js';
 import { inputStream, lineBatches, textLine } from './lines.js';
 import { DEFAULT_HASH, ERROR_RATE } from './core-tables.js';
@@ -388,6 +389,8 @@ const printLines = (lines) => print(lines.map(terminalText).join('\n'));
 
 // ---- Inputs: a path, a URL or stdin. ------------------------------------------------------
 
+const readStdin = promisify(readFd);
+
 function tooLargeStdin(limit) {
   return new TsFileBloomError('too_large', `the file on stdin is larger than --max-stdin-bytes (${limit} bytes): raise the limit, or give the file's path or URL`);
 }
@@ -440,25 +443,8 @@ async function stdinSource(verb, limit) {
     throw ioError(e, 'stdin');
   }
   if (st.isFile()) {
-    const size = st.size;
-    return {
-      size,
-      name: null,
-      read: (offset, length) =>
-        new Promise((resolve, reject) => {
-          const buf = new Uint8Array(length);
-          const step = (done) => {
-            if (done === length) return resolve(buf);
-            readFd(0, buf, done, length - done, offset + done, (e, n) => {
-              if (e) return reject(ioError(e, 'stdin'));
-              if (n === 0) return reject(new TsFileBloomError('io', `unexpected end of the file on stdin at byte ${offset + done}`, { offset: offset + done, path: 'stdin' }));
-              step(done + n);
-            });
-          };
-          step(0);
-        }),
-      close: async () => {},
-    };
+    const readAt = (...args) => readStdin(0, ...args).catch((e) => Promise.reject(ioError(e, 'stdin')));
+    return { ...handleSource({ read: readAt }, st.size, 'stdin'), name: null, close: async () => {} };
   }
   if (process.stdin.isTTY) throw new UsageError(verb, '- reads the file from stdin, but stdin is a terminal: pipe or redirect the file');
   const chunks = [];
@@ -538,16 +524,14 @@ function printInspect(r, all) {
     out.push(`bloom      none (${b.encoding})${b.bit_count != null ? `; the empty filter stores bit_count ${b.bit_count}, k=${b.hash_function_count}` : ''}`);
   }
   if (r.audit) out.push(`audit      ${r.audit.summary}`);
-  if (r.audit?.variant === 'cheap') out.push('hashed     the experimental cheap hash (not evaluated: every probe is unknown)');
-  else if (r.audit?.variant) out.push(`hashed     ${r.audit.variant} tail, path bytes in ${r.audit.charsets.join(' / ') || 'UTF-8'}`);
+  if (r.audit?.variant) out.push(`hashed     ${hashedWords(r.audit)}`);
   if (r.tables.some((x) => x != null)) out.push(`tables     ${r.tables.join(', ')}`);
   for (const p of r.properties) out.push(`property   ${p.key} = ${p.value ?? (p.value_hex ? `0x${p.value_hex}` : 'null')}`);
   for (const w of r.warnings) out.push(`warning    ${w.message}`);
   out.push(`series     ${r.series.length} (+${r.time_columns.length} time columns)`);
   const shown = all ? r.series : r.series.slice(0, 20);
   for (const s of shown) {
-    const status = s.maybe_present == null ? (b.present ? 'unknown' : '') : s.maybe_present ? 'maybe' : 'ABSENT';
-    out.push(`  ${s.path}  ${s.data_type}  ${status}`);
+    out.push(`  ${s.path}  ${s.data_type}  ${listedWord(s.maybe_present, b.present)}`);
   }
   if (shown.length < r.series.length) out.push(`  … ${r.series.length - shown.length} more (--all)`);
   if (r.error) out.push(`error      ${r.error.message}`); // the report's sentence: `kind at byte N: …`
@@ -569,7 +553,7 @@ async function tsfileCommand(verb, name, file, paths, values) {
     for (const r of results) {
       // What the index says of the path: only what was read (an unreadable index says nothing).
       const listed = r.indexed ? '  (indexed)' : indexError ? '  (index unreadable)' : r.indexed === false ? '  (not in the index)' : '';
-      lines.push(`${r.verdict.toUpperCase().padEnd(7)} ${r.path}${listed}`, `        ${r.reason}`);
+      lines.push(`${verdictWord(r.verdict).padEnd(7)} ${r.path}${listed}`, `        ${r.reason}`);
       for (const p of r.probes) lines.push(`        seed ${String(p.seed).padStart(2)}  hash32 ${String(p.hash32).padStart(11)}  bit ${String(p.bit).padStart(8)}  ${p.set ? 'set' : 'clear'}`);
     }
     if (indexError) lines.push(`index      unreadable: ${errorReport(indexError).message}`);
@@ -579,13 +563,13 @@ async function tsfileCommand(verb, name, file, paths, values) {
   // verify
   const r = await inspectReport(name, file);
   const absent = r.series.filter((s) => s.maybe_present === false).map((s) => s.path);
-  // A filter whose hash is not evaluated (unsupported_hash) cannot be shown consistent: not ok.
-  const failed = !r.ok || (r.audit && ['not_reproduced', 'unsupported_hash'].includes(r.audit.status)) || absent.length > 0;
+  // The core decides whether the filter agrees with the index (AuditStatus::consistent).
+  const failed = !r.ok || (await file.audit({ partial: true }))?.consistent === false;
   if (values.json) {
     await print(JSON.stringify(verifyReport({ ok: !failed, error: r.error, audit: r.audit, indexedAbsent: absent }), null, 2));
   } else {
     const lines = [r.audit ? r.audit.summary : 'the index could not be read'];
-    if (absent.length) lines.push(`${absent.length} indexed series test ABSENT:`, ...absent.slice(0, 20).map((p) => `  ${p}`));
+    if (absent.length) lines.push(`${absent.length} indexed series test ${verdictWord('absent')}:`, ...absent.slice(0, 20).map((p) => `  ${p}`));
     if (r.error) lines.push(`error ${r.error.message}`);
     lines.push(failed ? 'verify: FAILED' : 'verify: ok');
     await printLines(lines);
@@ -612,7 +596,7 @@ async function leveldbCommand(verb, name, t, keys, values) {
   else {
     const lines = [];
     for (const { key, probe: r } of results) {
-      lines.push(`${r.verdict.toUpperCase().padEnd(7)} ${key}  (${r.reason}; data block ${r.blockIndex ?? '-'}, filter ${r.filterIndex ?? '-'})`);
+      lines.push(`${verdictWord(r.verdict).padEnd(7)} ${key}  (${r.reason}; data block ${r.blockIndex ?? '-'}, filter ${r.filterIndex ?? '-'})`);
       lines.push(`        ${r.probes.map((p) => `${p.bit}:${p.set ? 'set' : 'clear'}`).join('  ')}`);
     }
     await printLines(lines);

@@ -1,7 +1,17 @@
-// The number formats of the package's text outputs, each written once: the CLI's `inspect`
-// text (js/cli.js), the scan's listing and summary (js/scan-output.js) and its false-positive
-// summaries (js/scan-fp.js). No imports, so that each of them imports it without a circle. The
-// page words its figures its own way (www/shared/format.js, with other precision).
+// The words and number formats of the package's text outputs, each written once: the CLI's
+// `inspect`, `probe` and `verify` text (js/cli.js), the scan's listing and summary
+// (js/scan-output.js) and its false-positive summaries (js/scan-fp.js). No imports, so that each
+// of them imports it without a circle. The page says its own (www/shared/words.js, format.js).
 
 /** A ratio as a percentage for the text outputs; '-' for none. */
 export const pct = (x) => (x == null ? '-' : `${(x * 100).toFixed(x < 0.001 ? 4 : 2)}%`);
+
+/** A verdict as the text shows it: upper case, so that ABSENT stands out in a column. */
+export const verdictWord = (verdict) => verdict.toUpperCase();
+
+/** A listed series' `maybe_present` (true, false, null) where the file has a filter or not. */
+export const listedWord = (maybePresent, hasFilter) => (maybePresent == null ? (hasFilter ? 'unknown' : '') : maybePresent ? 'maybe' : verdictWord('absent'));
+
+/** The hash an audit names (`variant`, `charsets`), in words. */
+export const hashedWords = ({ variant, charsets }) =>
+  variant === 'cheap' ? 'the experimental cheap hash (not evaluated: every probe is unknown)' : `${variant} tail, path bytes in ${charsets.join(' / ') || 'UTF-8'}`;

@@ -325,6 +325,8 @@ export interface Hypothesis {
 export interface AuditResult {
   /** 'unsupported_hash': the filter's hash is the cheap one, whose bits this reader cannot rebuild. */
   status: 'established' | 'ambiguous' | 'not_reproduced' | 'no_filter' | 'unsupported_hash';
+  /** The filter agrees with the index (no filter, or bits rebuilt exactly): what `verify` checks. */
+  consistent: boolean;
   /** One sentence for people. */
   summary: string;
   variant: NamedHash | null;

@@ -170,13 +170,13 @@ export class LevelDbTable {
   }
 }
 
-/** Opens a LevelDB table (.ldb/.sst). Rejects with an Error carrying `kind` and `offset`. */
+/** Opens a LevelDB table (.ldb/.sst). Rejects with a TsFileBloomError. */
 export async function openLevelDbTable(input, { source: makeSource = toSource } = {}) {
   await loadLevelDb();
   const source = await makeSource(input);
   try {
     if (source.size > MAX_TABLE_BYTES) {
-      throw new TsFileBloomError('too_large', `${source.size} bytes is larger than any LevelDB table (limit ${MAX_TABLE_BYTES})`, { offset: 0 });
+      throw new TsFileBloomError('too_large', `${source.size} bytes is larger than any LevelDB table (limit ${MAX_TABLE_BYTES})`);
     }
     const bytes = await source.read(0, source.size);
     return new LevelDbTable(WasmLevelDbTable.open(bytes), source.name ?? null, source.size, OPEN);

@@ -152,7 +152,8 @@ function pathSource(input, name, handle, opened) {
   };
 }
 
-function handleSource(handle, size) {
+/** Positional reads through `handle.read(buffer, offset, length, position)` (a FileHandle's, or fs.read's promised); `path` names it in an error. */
+export function handleSource(handle, size, path) {
   return {
     size,
     async read(offset, length) {
@@ -160,7 +161,7 @@ function handleSource(handle, size) {
       let done = 0;
       while (done < length) {
         const { bytesRead } = await handle.read(buf, done, length - done, offset + done);
-        if (bytesRead === 0) throw new TsFileBloomError('io', `unexpected end of file at byte ${offset + done}`, { offset: offset + done });
+        if (bytesRead === 0) throw new TsFileBloomError('io', `unexpected end of file at byte ${offset + done}${path ? `: ${path}` : ''}`, { offset: offset + done, ...(path && { path }) });
         done += bytesRead;
       }
       return buf;

@@ -151,6 +151,36 @@ const names = (list, count, shown) => {
   return `${head.join(', ')}${count > head.length ? `, … ${count - head.length} more` : ''}`;
 };
 
+const TEXT = { n: String, pct };
+
+// The words on measured false positives and the filters' design, written once: the CLI's text
+// summary and the page's folder view (www/views/fleet-fp.js, with its own number formats) say these.
+
+/** The filters' design after an audited scan (`f`: the summary's `filters`), in `fmt`'s numbers. */
+export function designWords(f, { n } = TEXT) {
+  const unknown = f.withFilter - f.filledPastDesign - f.withinDesign;
+  return `filled past design (more keys than any error rate sizes its m and k for): ${n(f.filledPastDesign)} of ${n(f.withFilter)} filters, ${n(f.withinDesign)} within${unknown > 0 ? `, ${n(unknown)} not known` : ''}`;
+}
+
+/**
+ * One path's measured false positives over the audited files (`q`: its truth in the summary):
+ * `{line, severalHashes, falsePositives}`, the last two null when there is nothing to say.
+ */
+export function pathTruthWords(q, { n, pct: rate } = TEXT) {
+  const answered = q.falsePositives + q.filterAbsent;
+  const line =
+    `the index lists it in ${n(q.indexListed)} file${q.indexListed === 1 ? '' : 's'} and proves it absent in ${n(q.indexAbsent)}` +
+    (answered
+      ? `; there the filter said maybe in ${n(q.falsePositives)} (measured false-positive rate ${rate(q.measuredFpRate)} of ${n(answered)}), absent in ${n(q.filterAbsent)}; the fills predict ${rate(q.predictedFpRate)} (${q.expectedFalsePositives.toFixed(2)} false positives expected)`
+      : '; no filter there answered') +
+    (q.noAnswer ? `; ${n(q.noAnswer)} gave no answer (unknown)` : '');
+  return {
+    line,
+    severalHashes: q.severalHashes ? `${n(q.severalHashes)} of them were probed under several candidate hashes: fill^k understates their chance of a maybe` : null,
+    falsePositives: q.falsePositives ? `false positives${q.falsePositivesPastDesign ? ` (${n(q.falsePositivesPastDesign)} in filters filled past design)` : ''}` : null,
+  };
+}
+
 /**
  * The text summary's lines on the filters' design (`s`: the final summary). Without audit the
  * keys were not counted, so nothing is said but that.
@@ -158,7 +188,7 @@ const names = (list, count, shown) => {
 export function fleetTruthText(s) {
   const f = s.filters;
   if (!s.audited) return ['filled past design: not known without --audit (the index counts the keys a filter holds)'];
-  const out = [`filled past design (more keys than any error rate sizes its m and k for): ${f.filledPastDesign} of ${s.filters.withFilter} filters, ${f.withinDesign} within${f.withFilter - f.filledPastDesign - f.withinDesign > 0 ? `, ${f.withFilter - f.filledPastDesign - f.withinDesign} not known` : ''}`];
+  const out = [designWords(f)];
   if (f.filledPastDesign) out.push(`  ${names(f.filledPastDesignFiles, f.filledPastDesign, 10)}`);
   return out;
 }
@@ -166,16 +196,9 @@ export function fleetTruthText(s) {
 /** The text summary's lines for one path `p` (the final summary's path entry). */
 export function pathTruthText(s, p) {
   if (!s.audited) return [`  ${p.path}: no measured false-positive rate without --audit (the index, which proves a path absent, is not read)`];
-  const out = [];
-  const answered = p.falsePositives + p.filterAbsent;
-  out.push(
-    `  ${p.path}: the index lists it in ${p.indexListed} file${p.indexListed === 1 ? '' : 's'} and proves it absent in ${p.indexAbsent}` +
-      (answered
-        ? `; there the filter said maybe in ${p.falsePositives} (measured false-positive rate ${pct(p.measuredFpRate)} of ${answered}), absent in ${p.filterAbsent}; the fills predict ${pct(p.predictedFpRate)} (${p.expectedFalsePositives.toFixed(2)} false positives expected)`
-        : '; no filter there answered') +
-      (p.noAnswer ? `; ${p.noAnswer} gave no answer (unknown)` : ''),
-  );
-  if (p.severalHashes) out.push(`    ${p.severalHashes} of them were probed under several candidate hashes: fill^k understates their chance of a maybe`);
-  if (p.falsePositives) out.push(`    false positives${p.falsePositivesPastDesign ? ` (${p.falsePositivesPastDesign} in filters filled past design)` : ''}: ${names(p.falsePositiveFiles, p.falsePositives, 10)}`);
+  const w = pathTruthWords(p);
+  const out = [`  ${p.path}: ${w.line}`];
+  if (w.severalHashes) out.push(`    ${w.severalHashes}`);
+  if (w.falsePositives) out.push(`    ${w.falsePositives}: ${names(p.falsePositiveFiles, p.falsePositives, 10)}`);
   return out;
 }

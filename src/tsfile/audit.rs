@@ -141,6 +141,12 @@ impl AuditStatus {
             AuditStatus::UnsupportedHash => "unsupported_hash",
         }
     }
+
+    /// Whether the filter agrees with the index: there is none, or a writer hypothesis rebuilds
+    /// its bits exactly (so every indexed series tests maybe). What `verify` checks.
+    pub fn consistent(self) -> bool {
+        matches!(self, AuditStatus::NoFilter | AuditStatus::Established | AuditStatus::Ambiguous)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -178,6 +178,8 @@ impl HypothesisInfo {
 #[serde(rename_all = "camelCase")]
 pub struct AuditInfo {
     pub status: AuditStatus,
+    /// [`AuditStatus::consistent`]: the filter agrees with the index (`verify` passes).
+    pub consistent: bool,
     pub summary: String,
     /// The established tail variant, or `cheap` for a filter of the cheap hash.
     pub variant: Option<NamedHash>,
@@ -204,6 +206,7 @@ impl AuditInfo {
         };
         AuditInfo {
             status: a.status,
+            consistent: a.status.consistent(),
             summary: a.summary.clone(),
             variant: if cheap { Some(NamedHash::Cheap) } else { a.variant.map(NamedHash::from) },
             charset: a.charset,

@@ -152,3 +152,33 @@ test('inspect --json is report format 1: the documented keys, snake_case, absent
   assert.deepEqual(Object.keys(none.bloom_filter), ['present', 'encoding', 'offset', 'bits_offset', 'byte_length']);
   assert.ok(none.series.every((s) => !('maybe_present' in s)));
 });
+
+test("verify passes exactly when the core's audit finds the filter consistent: a stray bit set or a set bit cleared fails it", () => {
+  const good = readFileSync(join(FIXTURES, 'tree_10series.tsfile'));
+  const { bloom_filter: b } = JSON.parse(text(run(['inspect', join(FIXTURES, 'tree_10series.tsfile'), '--json']).stdout));
+  const stored = good.subarray(b.bits_offset, b.bits_offset + b.byte_length);
+  // One bit of each kind in the stored bit vector (LSB-first within a byte).
+  const bitOf = (want) => {
+    for (let i = 0; i < b.bit_count; i++) if (((stored[i >> 3] >> (i & 7)) & 1) === want) return i;
+    throw new Error(`no ${want} bit`);
+  };
+  const flipped = (bit) => {
+    const bytes = Buffer.from(good);
+    bytes[b.bits_offset + (bit >> 3)] ^= 1 << (bit & 7);
+    const file = join(tmp, `flipped-${bit}.tsfile`);
+    writeFileSync(file, bytes);
+    return file;
+  };
+  const verify = (file) => {
+    const r = run(['verify', file, '--json']);
+    return { status: r.status, report: JSON.parse(text(r.stdout)) };
+  };
+  const ok = verify(join(FIXTURES, 'tree_10series.tsfile'));
+  assert.deepEqual([ok.status, ok.report.ok, ok.report.audit.status], [0, true, 'ambiguous']); // ASCII paths: both tails rebuild the bits
+  for (const file of [flipped(bitOf(0)), flipped(bitOf(1))]) {
+    const r = verify(file);
+    assert.deepEqual([r.status, r.report.ok, r.report.audit.status], [1, false, 'not_reproduced'], file);
+    const t = run(['verify', file]);
+    assert.match(text(t.stdout), /verify: FAILED\n$/);
+  }
+});

@@ -219,3 +219,10 @@ test('index.d.ts: ErrorKind lists every kind of the core (src/error.rs) and the 
   for (const k of core) assert.ok(declared.has(k), `ErrorKind lacks the core's ${k}`);
   assert.deepEqual([...declared].filter((k) => !documented.has(k)), [], 'kinds README does not document');
 });
+
+test('a LevelDB table larger than any table is too_large with offset null (the size, no byte), before any read', async () => {
+  let reads = 0;
+  const huge = { size: 2 ** 30, read: async () => (reads++, new Uint8Array(0)) };
+  await assert.rejects(openLevelDbTable(huge), typed('too_large', { offset: null }));
+  assert.equal(reads, 0);
+});

@@ -28,19 +28,3 @@ export const sentence = (s) => (s ? `${s[0].toUpperCase()}${s.slice(1)}${/[.!?]$
 // seed i → colour i; LevelDB's probes beyond 8 cycle through them.
 export const SEED_COLORS = Object.freeze(['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#bfef45']);
 export const seedColor = (j) => SEED_COLORS[j % SEED_COLORS.length];
-
-/** The hashes a result names as its variant, as the page names them (`cheap`: not evaluated). */
-export const VARIANT_LABELS = Object.freeze({ java: 'java (sign-extended tail)', 'zero-extended': 'zero-extended (C++ 2.5)', cheap: 'the experimental cheap hash (not evaluated)' });
-
-/** An audit's status in words, the one table every view uses (`unreadable`: the index could not be read). */
-export const AUDIT_LABELS = Object.freeze({
-  established: 'established',
-  ambiguous: 'reproduced (variant ambiguous)',
-  not_reproduced: 'not reproduced',
-  no_filter: 'no filter',
-  unsupported_hash: 'hash not evaluated',
-  unreadable: 'index unreadable',
-});
-export const auditLabel = (status) => AUDIT_LABELS[status] ?? String(status);
-/** The badge class of each audit status. */
-export const AUDIT_BADGES = Object.freeze({ established: 'ok', ambiguous: 'info', no_filter: 'muted', not_reproduced: 'warn', unsupported_hash: 'warn', unreadable: 'warn' });

@@ -3,6 +3,7 @@
 import { entryOf } from '../shared/api.js';
 import { $, download, el } from '../shared/dom.js';
 import { fmt } from '../shared/format.js';
+import { EITHER_TAIL, VERDICT_LABELS } from '../shared/words.js';
 import { VirtualList } from '../shared/vlist.js';
 import { probeOptions } from './probe.js';
 
@@ -60,7 +61,7 @@ function batchOf(res, cur, options) {
   const a = cur.audit;
   const hash = {
     // Ambiguous: every indexed path's tail is ASCII, where both tail variants agree.
-    variant: options.variant ?? a?.variant ?? (a?.status === 'ambiguous' ? 'java or zero-extended' : null),
+    variant: options.variant ?? a?.variant ?? (a?.status === 'ambiguous' ? EITHER_TAIL : null),
     charset: options.charset ?? a?.charset ?? null,
     chosen: options.variant || options.charset ? 'menus' : 'audit',
   };
@@ -69,7 +70,7 @@ function batchOf(res, cur, options) {
 
 function summaryText({ rows, counts }) {
   const fp = rows.filter((r) => r.falsePositive).length;
-  return `${fmt(rows.length)} paths: ${fmt(counts.absent)} definitely absent, ${fmt(counts.maybe)} maybe present${fp ? ` (${fmt(fp)} of them not in the index: false positives, marked)` : ''}${counts.unknown ? `, ${fmt(counts.unknown)} unknown` : ''}.`;
+  return `${fmt(rows.length)} paths: ${fmt(counts.absent)} ${VERDICT_LABELS.absent}, ${fmt(counts.maybe)} ${VERDICT_LABELS.maybe}${fp ? ` (${fmt(fp)} of them not in the index: false positives, marked)` : ''}${counts.unknown ? `, ${fmt(counts.unknown)} unknown` : ''}.`;
 }
 
 /** The run controls: a batch running (progress and Cancel shown) or not. */

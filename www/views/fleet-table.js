@@ -1,13 +1,12 @@
 // The folder view's table: one row per scanned file in a virtualised list, sortable by any
 // column (a verdict column per path), filtered by name, error kind or what a row says.
 import { $, el } from '../shared/dom.js';
-import { auditLabel, fmt, pct } from '../shared/format.js';
+import { fmt, pct } from '../shared/format.js';
+import { auditLabel, VERDICT_BADGES, VERDICT_ORDER } from '../shared/words.js';
 import { VirtualList } from '../shared/vlist.js';
 
 export const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 const byNumber = (a, b) => a - b;
-const VERDICT_ORDER = { absent: 0, maybe: 1, unknown: 2 };
-const VERDICT_BADGE = { absent: 'muted', maybe: 'ok', unknown: 'info' };
 
 /**
  * The order of two rows' values `a`, `b` for a sort in direction `dir` (1 or -1): missing
@@ -55,7 +54,7 @@ function renderRow(row, r) {
     el('span', { class: 'cell num', text: pct(r.fill) }),
     el('span', { class: 'cell num', text: pct(r.fpp) }),
     auditCell,
-    ...r.verdicts.map((v) => el('span', { class: 'cell' }, el('span', { class: `badge ${VERDICT_BADGE[v] ?? 'warn'}`, text: v ?? 'unread' }))),
+    ...r.verdicts.map((v) => el('span', { class: 'cell' }, el('span', { class: `badge ${VERDICT_BADGES[v] ?? 'warn'}`, text: v ?? 'unread' }))),
   );
 }
 

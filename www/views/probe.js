@@ -2,11 +2,11 @@
 // verdict with its soundness reasoning, and one row per seed (its bit ringed on the heat-map).
 import { CHARSETS, VARIANTS } from '../pkg/js/core.js';
 import { $, el } from '../shared/dom.js';
-import { fmt, seedColor, sentence, VARIANT_LABELS } from '../shared/format.js';
+import { fmt, seedColor, sentence } from '../shared/format.js';
+import { VARIANT_LABELS, VERDICT_LABELS } from '../shared/words.js';
 import { createSuggest } from './suggest.js';
 
 /** The verdict as a label (the reason beside it says why). */
-const VERDICT_LABELS = { absent: 'definitely absent', maybe: 'maybe present', unknown: 'unknown — the filter cannot answer soundly' };
 
 /** The menus' choice: `{variant, charset}` (undefined: the file's own, as the audit says). */
 export function probeOptions() {

@@ -3,7 +3,8 @@
 import { SEEDS } from '../pkg/js/core.js';
 import { bloomOf, columnOf, hypothesisOf, propertyOf } from '../shared/api.js';
 import { $, el } from '../shared/dom.js';
-import { AUDIT_BADGES, auditLabel, fmt, fmt1, pct, sentence, VARIANT_LABELS } from '../shared/format.js';
+import { fmt, fmt1, pct, sentence } from '../shared/format.js';
+import { AUDIT_BADGES, auditLabel, EITHER_TAIL, VARIANT_LABELS } from '../shared/words.js';
 
 /** `ctx`: `{worker, cur}` (cur: the open file's state, app.js). */
 export function createSummary(ctx) {
@@ -100,7 +101,7 @@ export function createSummary(ctx) {
 function hashUsed(audit, st) {
   const charset = audit?.charset ?? 'UTF-8';
   if (st === 'established') return `${VARIANT_LABELS[audit.variant] ?? audit.variant} · ${charset}`;
-  if (st === 'ambiguous') return `java or zero-extended (they agree on every indexed path) · ${charset}`;
+  if (st === 'ambiguous') return `${EITHER_TAIL} (they agree on every indexed path) · ${charset}`;
   if (st === 'no_filter') return 'none (no filter)';
   if (st === 'not_reproduced') return 'not established: no tail variant and charset tried rebuilds the bits';
   if (st === 'unsupported_hash') return `${VARIANT_LABELS.cheap}: its bits cannot be rebuilt, and every probe is unknown`;

@@ -131,7 +131,7 @@ function dropFile() {
 
 // ---------------------------------------------------------------- the sandbox
 
-const sandbox = { mode: 'tsfile', m: 0, k: 0, bitsPerKey: 10, paths: [], set: new Set(), tsf: null, ldb: null, owners: null };
+const sandbox = { mode: 'tsfile', m: 0, k: 0, bitsPerKey: null, paths: [], set: new Set(), tsf: null, ldb: null, owners: null };
 
 /** The geometry the controls ask for: TsFile's fixed (m, k), or LevelDB's derived from bits_per_key and the keys. */
 async function geometry(c, n) {
@@ -153,9 +153,10 @@ async function rebuild(c) {
   Object.assign(sandbox, { mode: c.mode === 'leveldb' ? 'leveldb' : 'tsfile', m, k, bitsPerKey: c.bitsPerKey, owners: null });
 }
 
-/** Brings the sandbox to the controls' mode and geometry (rebuilding over the same paths). */
+/** Brings the sandbox to the controls' mode and geometry (rebuilding over the same paths); what they leave out is the teaching module's default. */
 async function sync(c = {}) {
-  const want = { mode: c.mode ?? sandbox.mode, m: c.m ?? 256, k: c.k ?? 5, bitsPerKey: c.bitsPerKey ?? sandbox.bitsPerKey };
+  const d = (await teachCore()).sandboxDefaults();
+  const want = { mode: c.mode ?? sandbox.mode, m: c.m ?? d.m, k: c.k ?? d.k, bitsPerKey: c.bitsPerKey ?? sandbox.bitsPerKey ?? d.bitsPerKey };
   const bad = ['m', 'k', 'bitsPerKey'].find((f) => !Number.isInteger(want[f]));
   if (bad) throw badArgument(bad, `${bad} must be an integer, not ${String(want[bad])}`);
   const stale =
@@ -244,8 +245,8 @@ export const teachOps = {
     return keys.map((key) => ldb.hash(key));
   },
   /** BloomFilterPolicy(bitsPerKey).CreateFilter(keys): `{bytes, k, bitCount}`. */
-  async 'teach.levelDbFilter'({ keys, bitsPerKey = 10 }) {
-    return (await leveldb()).buildFilter(keys, bitsPerKey);
+  async 'teach.levelDbFilter'({ keys, bitsPerKey }) {
+    return (await leveldb()).buildFilter(keys, bitsPerKey ?? (await teachCore()).sandboxDefaults().bitsPerKey);
   },
 
   /**

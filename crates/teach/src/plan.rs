@@ -18,6 +18,18 @@ use tsfile_bloom::hash::TailVariant;
 /// Absent keys probed per measured filter, where a demonstration takes a count.
 const PROBES: u64 = 20_000;
 
+/// The sandbox's geometry until the page sets one, and a demonstration's on a sandbox not built
+/// yet: 256 bits and 5 hashes in TsFile mode, 10 bits per key (LevelDB's usual policy) in LevelDB's.
+#[derive(Clone, Copy, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SandboxDefaults {
+    pub m: u32,
+    pub k: u32,
+    pub bits_per_key: u32,
+}
+
+pub const SANDBOX_DEFAULTS: SandboxDefaults = SandboxDefaults { m: 256, k: 5, bits_per_key: 10 };
+
 /// The sensors of the demo filter's devices ([`demo_paths`]).
 const DEMO_SENSORS: [&str; 4] = ["temperature", "humidity", "pressure", "status"];
 
@@ -173,9 +185,9 @@ pub fn run(req: &Request) -> Result<Shown> {
             None => {
                 let demo_keys = demo_paths();
                 let g = sandbox_keys(req.sandbox, &demo_keys);
-                // A sandbox not built yet has no m: the default 256 bits.
+                // A sandbox not built yet has no m: the default's.
                 let m = req.sandbox.map_or(0, |s| s.m);
-                let m = if m == 0 { 256 } else { m };
+                let m = if m == 0 { SANDBOX_DEFAULTS.m } else { m };
                 Ok(demo(lesson::claim2(m, g.keys.len() as u64, Some(&g), PROBES, seed)?, Source::Sandbox))
             }
         },
@@ -213,7 +225,7 @@ pub fn run(req: &Request) -> Result<Shown> {
 }
 
 /// Claim 10 on the open file's paths under the writer's hash, else on the sandbox's paths
-/// under Java's: its m and k in TsFile mode, 256 bits and 5 hashes otherwise.
+/// under Java's: its m and k in TsFile mode, [`SANDBOX_DEFAULTS`]' otherwise.
 fn deletion(req: &Request) -> Result<Shown> {
     let demo_keys = demo_paths();
     let (g, model, source) = match req.file {
@@ -225,7 +237,7 @@ fn deletion(req: &Request) -> Result<Shown> {
             let g = sandbox_keys(req.sandbox, &demo_keys);
             let (m, k) = match req.sandbox {
                 Some(s) if s.mode == SandboxMode::TsFile => (s.m, s.k),
-                _ => (256, 5),
+                _ => (SANDBOX_DEFAULTS.m, SANDBOX_DEFAULTS.k),
             };
             (g, Model::new(Hashing::TsFile(TailVariant::Java), m, k)?, Source::Sandbox)
         }

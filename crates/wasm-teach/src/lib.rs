@@ -109,6 +109,12 @@ pub fn claim(
     Ok(out)
 }
 
+/// The sandbox's geometry until the page sets one: `{m, k, bitsPerKey}`.
+#[wasm_bindgen(js_name = sandboxDefaults)]
+pub fn sandbox_defaults() -> JsResult {
+    to_js(&plan::SANDBOX_DEFAULTS)
+}
+
 /// The demo filter's paths, the sandbox's first keys: `string[]`.
 #[wasm_bindgen(js_name = demoPaths)]
 pub fn demo_paths() -> JsResult {

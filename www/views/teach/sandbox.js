@@ -4,6 +4,7 @@
 // sandbox-grid.js).
 import { $, el, svg } from '../../shared/dom.js';
 import { fmt, pct } from '../../shared/format.js';
+import { VERDICT_LABELS } from '../../shared/words.js';
 import { drawCurve } from './curve.js';
 import { createSandboxGrid } from './sandbox-grid.js';
 
@@ -62,7 +63,7 @@ function addedLog(r, probes) {
 function showTested(r, probes) {
   const v = $('sb-verdict');
   v.className = `verdict ${r.verdict}`;
-  v.textContent = r.verdict === 'absent' ? 'definitely absent' : r.added ? 'maybe present (it was added)' : 'maybe present — a false positive';
+  v.textContent = `${VERDICT_LABELS[r.verdict]}${r.verdict === 'absent' ? '' : r.added ? ' (it was added)' : ' — a false positive'}`;
   v.dataset.verdict = r.verdict;
   $('sb-log').textContent = `Tested ${r.path}: ${probes.map((p) => `${p.label} → bit ${p.bit} ${p.set ? 'set' : 'clear'}`).join(', ')}.${r.verdict === 'absent' ? ' A clear bit proves it was never added.' : r.added ? '' : ' Every probed bit was set by other paths.'}`;
 }
@@ -160,7 +161,10 @@ export function createSandbox(call) {
     /** The first view: the worker starts the sandbox with a small demo filter. */
     async start() {
       $('teach-sandbox').dataset.mode = box.mode;
-      const r = await op('teach.sandboxView');
+      // The sliders start at the teaching module's defaults (teach::plan::SANDBOX_DEFAULTS).
+      const r = await call('teach.sandboxView', { controls: { mode: box.mode, plannedN: slider('sb-n') } });
+      box.view = r.view;
+      for (const [id, v] of [['sb-m', r.view.m], ['sb-k', r.view.k], ['sb-bpk', r.view.bitsPerKey]]) $(id).value = String(v);
       if (r.demo) $('sb-log').textContent = `A demo filter with ${r.demo.length} paths (${r.demo[0]} … ${r.demo[r.demo.length - 1]}): add your own, test one, hover a bit to see who set it, or Clear to start empty.`;
       render();
     },
