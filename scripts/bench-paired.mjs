@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // The figures users feel, paired against a base commit (issue 40, item 8): this tree's package
-// and REF's, each measured by this same script in its own process, alternately (A B, B A, …), so
-// that the load of this shared machine reaches both alike. Per side: the median of its rounds;
+// and REF's, each measured by this same script in its own process, alternately (A B, B A, …),
+// one group of figures at a time (a few seconds apart), so that the bursts of load on this
+// shared machine reach both alike. Per side: the median of its rounds;
 // per figure: the ratio this / base of each pair, and their median. Speed is reported against
 // the issue's limits, never asserted: the script fails only on errors (a build, a crash, or the
 // two packages answering differently, which would make the ratios compare different work).
 //
-//   node scripts/bench-paired.mjs --vs=REF [--rounds=5] [--files=10000] [--md=FILE]
+//   node scripts/bench-paired.mjs --vs=REF [--rounds=7] [--files=10000] [--md=FILE]
 //
 // REF is checked out in a git worktree under target/bench/ and built there (its own
 // scripts/build.sh, with this tree's node_modules); a worktree already built at that commit is
@@ -28,10 +29,10 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const now = () => Number(process.hrtime.bigint());
 
 // ---------------------------------------------------------------------------------------
-// One side, one round (a child process): the package at --measure=DIR, JSON on stdout.
+// One side, one group of figures (a child process): the package at --measure=DIR, JSON on stdout.
 
 /** open + loadIndex(), then the listing (series() + timeColumns()) of the same file: medians in ms. */
-async function listing(api, runs = 5) {
+async function listing(api, _, runs = 7) {
   const load = [];
   const list = [];
   let counts;
@@ -98,12 +99,11 @@ async function fleetScan(api, fleet) {
   return { scanMs: median(ms), scan: facts };
 }
 
-async function measure(pkg, fleet) {
+const GROUPS = { listing, probes, scan: fleetScan };
+
+async function measure(pkg, group, fleet) {
   const api = await import(pathToFileURL(join(pkg, 'js/node.js')).href);
-  const list = await listing(api);
-  const p = await probes(api);
-  const s = await fleetScan(api, fleet);
-  return { ...list, ...p, ...s };
+  return GROUPS[group](api, fleet);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -132,10 +132,11 @@ function prepareBase(ref) {
 // ---------------------------------------------------------------------------------------
 // The pairs.
 
-/** One side's round in its own process: the package at `pkg`, this script. */
-function side(pkg, fleet) {
-  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), `--measure=${pkg}`, `--fleet=${fleet}`], { encoding: 'utf8', maxBuffer: 1 << 24 });
-  if (r.status !== 0) throw new Error(`measuring ${pkg} exited ${r.status}: ${r.stderr}`);
+/** One group of figures of one side, in its own process: the package at `pkg`, this script. */
+function side(pkg, group, fleet) {
+  const args = [fileURLToPath(import.meta.url), `--measure=${pkg}`, `--group=${group}`, `--fleet=${fleet}`];
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (r.status !== 0) throw new Error(`measuring ${group} of ${pkg} exited ${r.status}: ${r.stderr}`);
   return JSON.parse(r.stdout);
 }
 
@@ -152,9 +153,11 @@ function checkSameWork(base, head) {
 function runPairs(baseDir, fleet, rounds, files) {
   const pairs = [];
   for (let round = 0; round <= rounds; round++) {
-    const order = round % 2 ? ['head', 'base'] : ['base', 'head'];
-    const pair = {};
-    for (const who of order) pair[who] = side(who === 'head' ? ROOT : baseDir, fleet);
+    const pair = { base: {}, head: {} };
+    Object.keys(GROUPS).forEach((group, g) => {
+      const order = (round + g) % 2 ? ['head', 'base'] : ['base', 'head'];
+      for (const who of order) Object.assign(pair[who], side(who === 'head' ? ROOT : baseDir, group, fleet));
+    });
     checkSameWork(pair.base, pair.head);
     if (pair.head.scan.ok !== files) throw new Error(`the scan read ${pair.head.scan.ok} of ${files} files`);
     console.error(`[bench-paired] round ${round}${round ? '' : ' (warm-up)'}: ${summaryLine(pair)}`);
@@ -198,7 +201,7 @@ function section({ commit, pairs, files, load }) {
   return [
     `## Against ${label} (paired)`,
     '',
-    `This tree's package and ${label}'s (checked out and built under target/bench/), each measured by \`scripts/bench-paired.mjs\` in its own Node process, alternately (the order reversed every pair), ${pairs.length} pair${pairs.length === 1 ? '' : 's'} after a warm-up pair; the medians of each side and the median of the ratio this / ${label} per pair (its range in brackets). The file is bench-data/series_100k.tsfile (C++ writer); \`probeMany()\` and \`probe()\` run after \`loadIndex()\` on ${BATCH.toLocaleString('en')} paths, half indexed; the fleet is ${files.toLocaleString('en')} small TsFiles of the C++ writer in IoTDB's layout, scanned for \`${SCAN_PATH}\` with the default concurrency (${availableParallelism()} CPUs), whole \`scanTsFiles\` calls (workers started each time). Both packages answered alike in every pair (the listing's counts, the verdicts, the scan's summary). Load average ${load[0].join(' ')} before, ${load[1].join(' ')} after: on this shared 2-core machine a figure moves by up to 2× between runs, which the pairing, not the medians, evens out. Limits from issue 40, item 8; reported, never asserted.`,
+    `This tree's package and ${label}'s (checked out and built under target/bench/), each measured by \`scripts/bench-paired.mjs\` in its own Node process, alternately, one group of figures at a time (the listing, the probes, the scan; the order reversed from group to group and pair to pair), ${pairs.length} pair${pairs.length === 1 ? '' : 's'} after a warm-up pair; the medians of each side and the median of the ratio this / ${label} per pair (its range in brackets). The file is bench-data/series_100k.tsfile (C++ writer); \`probeMany()\` and \`probe()\` run after \`loadIndex()\` on ${BATCH.toLocaleString('en')} paths, half indexed; the fleet is ${files.toLocaleString('en')} small TsFiles of the C++ writer in IoTDB's layout, scanned for \`${SCAN_PATH}\` with the default concurrency (${availableParallelism()} CPUs), whole \`scanTsFiles\` calls (workers started each time). Both packages answered alike in every pair (the listing's counts, the verdicts, the scan's summary). Load average ${load[0].join(' ')} before, ${load[1].join(' ')} after: on this shared 2-core machine a figure moves by up to 2× between runs, which the pairing, not the medians, evens out. Limits from issue 40, item 8; reported, never asserted.`,
     '',
     `| figure | ${label} | this tree | this / ${label} per pair | limit | |`,
     '|---|---:|---:|---:|---|---|',
@@ -211,11 +214,11 @@ function section({ commit, pairs, files, load }) {
 
 async function main() {
   if (opt('measure')) {
-    process.stdout.write(JSON.stringify(await measure(opt('measure'), opt('fleet'))));
+    process.stdout.write(JSON.stringify(await measure(opt('measure'), opt('group'), opt('fleet'))));
     return;
   }
   const ref = opt('vs');
-  if (!ref) throw new Error('usage: node scripts/bench-paired.mjs --vs=REF [--rounds=5] [--files=10000] [--md=FILE]');
+  if (!ref) throw new Error('usage: node scripts/bench-paired.mjs --vs=REF [--rounds=7] [--files=10000] [--md=FILE]');
   if (!existsSync(FIXTURE)) throw new Error(`${FIXTURE} is missing: run .venv/bin/python scripts/gen-bench-fixtures.py`);
   const { commit, dir } = prepareBase(ref);
   const files = Number(opt('files', 10000));
@@ -223,7 +226,7 @@ async function main() {
   try {
     const fleet = await makeFleet(join(tmp, 'fleet'), files);
     const load = [loadavg().map((x) => x.toFixed(2))];
-    const pairs = runPairs(dir, fleet, Number(opt('rounds', 5)), files);
+    const pairs = runPairs(dir, fleet, Number(opt('rounds', 7)), files);
     load.push(loadavg().map((x) => x.toFixed(2)));
     const md = section({ commit, pairs, files, load });
     console.log(md);
