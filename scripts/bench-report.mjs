@@ -193,6 +193,8 @@ figures measured minutes apart on the same machine state. This file is written b
 \`\`\`sh
 npm run bench                        # = bash scripts/bench.sh: set-up, build, fixtures, cargo bench, Chromium, Node; writes BENCHMARKS.md
 bash scripts/bench.sh --quick        # realistic workloads only (minutes less); --no-write prints instead of writing
+bash scripts/bench.sh --vs 2922652   # also this tree paired against that commit's package (built under target/bench/)
+node scripts/bench-paired.mjs --vs=2922652                   # the paired comparison alone
 .venv/bin/python scripts/gen-bench-fixtures.py [--force]   # the fixtures (bench-data/, cached; ~40 s for the 1 GB file)
 cargo bench --bench bloom -- 'real|build|open|index'        # native only (criterion)
 node scripts/bench.mjs --only=workloads                        # wasm/JS only (after bash scripts/build.sh)
@@ -261,12 +263,12 @@ The page was ready with its synthetic filter (\`?synthetic=${browser.capacity}\`
   return `## Probe throughput against Apache TsFile's Java filter\n\n${table(['goal', 'figure', 'peer', 'ratio', 'want', ''], goals)}\n\n## Realistic-workload targets\n\n${table(['target', 'figure', 'peer', 'ratio', 'goal', ''], rows)}\n${boundarySection(facts.boundary)}`;
 }
 
-// The fleet scan against PyPI tsfile's reader, and over nginx: written by scripts/bench-scan.mjs
-// (--md) in scripts/bench.sh.
+// The sections scripts/bench.sh had written (--md) in this run: the paired comparison against a
+// base commit (scripts/bench-paired.mjs, with --vs), the fleet scan against PyPI tsfile's reader
+// and over nginx (scripts/bench-scan.mjs), the remote scan bound by latency
+// (scripts/bench-remote.mjs), and repeat scans from a manifest (scripts/bench-manifest.mjs).
 function scanBench() {
-  // and the remote scan bound by latency (scripts/bench-remote.mjs --md), and repeat scans from
-  // a manifest (scripts/bench-manifest.mjs --md).
-  return ['target/bench/scan.md', 'target/bench/remote.md', 'target/bench/manifest.md'].filter((f) => existsSync(f)).map((f) => `\n${readFileSync(f, 'utf8').trim()}\n`).join('');
+  return ['target/bench/paired.md', 'target/bench/scan.md', 'target/bench/remote.md', 'target/bench/manifest.md'].filter((f) => existsSync(f)).map((f) => `\n${readFileSync(f, 'utf8').trim()}\n`).join('');
 }
 
 // LevelDB's measured false-positive rate against (1 - e^(-kn/m))^k written by
