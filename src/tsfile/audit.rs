@@ -128,20 +128,13 @@ pub enum AuditStatus {
     UnsupportedHash,
 }
 
-serialize_as_str!(AuditStatus);
-
-impl AuditStatus {
-    /// `no_filter`, `established`, `ambiguous` or `not_reproduced`, as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AuditStatus::NoFilter => "no_filter",
-            AuditStatus::Established => "established",
-            AuditStatus::Ambiguous => "ambiguous",
-            AuditStatus::NotReproduced => "not_reproduced",
-            AuditStatus::UnsupportedHash => "unsupported_hash",
-        }
-    }
-}
+serialize_as_str!(AuditStatus {
+    NoFilter => "no_filter",
+    Established => "established",
+    Ambiguous => "ambiguous",
+    NotReproduced => "not_reproduced",
+    UnsupportedHash => "unsupported_hash",
+});
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Audit {

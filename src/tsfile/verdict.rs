@@ -17,21 +17,11 @@ pub enum FileVerdict {
     Unknown,
 }
 
-impl FileVerdict {
-    /// Every verdict, in the order of its code (src/tsfile/wire/).
-    pub const ALL: [FileVerdict; 3] = [FileVerdict::Absent, FileVerdict::Maybe, FileVerdict::Unknown];
-
-    /// `absent`, `maybe` or `unknown`, as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FileVerdict::Absent => "absent",
-            FileVerdict::Maybe => "maybe",
-            FileVerdict::Unknown => "unknown",
-        }
-    }
-}
-
-serialize_as_str!(FileVerdict);
+serialize_as_str!(FileVerdict {
+    Absent => "absent",
+    Maybe => "maybe",
+    Unknown => "unknown",
+});
 
 /// What the file's index says about a probed path (the index is the other half of a probe's
 /// facts: a verdict's sentence says whether it was read, lists the path, or could not be read).
