@@ -38,6 +38,8 @@ async function probe(path, { charset = '', variant = '' } = {}) {
     verdict: document.querySelector('[data-testid=verdict]').textContent,
     box: document.getElementById('verdict-box').innerText,
     reason: document.getElementById('verdict-reason').textContent,
+    // As the page renders it: the core's clause as a sentence (a capital, a full stop).
+    shown: { first: getComputedStyle(document.getElementById('verdict-reason'), '::first-letter').textTransform, end: getComputedStyle(document.getElementById('verdict-reason'), '::after').content },
     clear: [...document.querySelectorAll('[data-testid=probe-row].clear')].map((r) => Number(r.dataset.seed)),
     set: [...document.querySelectorAll('[data-testid=probe-row].set')].map((r) => Number(r.dataset.seed)),
   }));
@@ -59,6 +61,7 @@ test('an index that cannot be read: no probe says the index lists or does not li
     const r = await probe(path);
     assert.doesNotMatch(r.box, /does not list|lists this series|has not been read/, `${path}: ${r.box}`);
     assert.match(r.reason, /the index could not be read to its end/, `${path}: ${r.reason}`);
+    assert.deepEqual(r.shown, { first: 'uppercase', end: '"."' }, path);
     if (r.verdict === 'definitely absent') {
       // Absent before any audit only when both tail variants agree on the path's bytes (ASCII).
       assert.match(path, /^[\x00-\x7f]*$/, path);

@@ -109,8 +109,9 @@ export function createProbeView(ctx) {
     const v = $('verdict');
     v.className = `verdict ${r.verdict}`;
     v.textContent = VERDICT_LABELS[r.verdict] ?? r.verdict;
-    // Every word about the verdict is the core's sentence, shown as it is: what the filter said
-    // under which hash, and what the index says of the path.
+    // Every word about the verdict is the core's sentence, its words as they are (the style
+    // sheet capitalises it and ends it): what the filter said under which hash, and what the
+    // index says of the path.
     $('verdict-reason').textContent = r.reason ?? '';
     $('verdict-sound').textContent = r.variant
       ? `Probed with ${VARIANT_LABELS[r.variant] ?? r.variant}${r.charset ? ` · ${r.charset}` : ''}${r.forced ? ' (chosen in the menus above)' : ''}.`
