@@ -1,7 +1,7 @@
 // Generated from the Rust core by tests/generated.rs (`npm run generate`); do not edit.
 // The core's code tables, layout constants and defaults (src/tsfile/wire/, src/filter.rs,
-// src/tsfile/audit.rs) and the words of a probe's reason (src/tsfile/words.rs),
-// for js/wire.js, js/reasons.js and js/core.js. `cargo test` fails when this file differs.
+// src/tsfile/envelope.rs, src/tsfile/audit.rs), for js/wire.js and js/core.js.
+// `cargo test` fails when this file differs.
 
 /** A verdict's code is its index (`wire::verdict_code`). */
 export const VERDICTS = Object.freeze(["absent", "maybe", "unknown"]);
@@ -35,6 +35,12 @@ export const NONE = -1;
 
 /** Bytes from a file's end read first when opening it, and all the fast scan reads (a file no larger is read whole). */
 export const TAIL_WINDOW = 4096;
+
+/** The head a file is opened with: magic and version, and enough to recognise a v2 head (`envelope::HEAD_READ`). */
+export const HEAD_LENGTH = 12;
+
+/** The tail that locates TsFileMetadata: its i32 size and the magic (`envelope::TAIL_LEN`). */
+export const TAIL_LENGTH = 10;
 
 /** Numbers per record of the listing's columns (src/tsfile/wire/listing.rs). */
 export const LISTING_STRIDE = 5;
@@ -78,72 +84,6 @@ export const SEED_PROBE = Object.freeze(["seed", "hash32", "bit", "set"]);
 
 /** What precedes each other candidate's seed probes. */
 export const OTHER_PROBE = Object.freeze(["variant", "charset", "verdict"]);
-
-/** The fixed pieces of a reason's words; a piece's code is its index (`words::Text`). */
-export const REASON_TEXTS = Object.freeze([
-  "the file has no Bloom filter; look the path up in the index",
-  "the filter was written with TsFile's experimental cheap hash (Java's Objects.hash of the path object and the seed), which this reader does not evaluate, so its bits cannot show the path absent; look the path up in the index",
-  "every probed bit is set under the ",
-  " hash",
-  " (confirmed by the file's index)",
-  "; the path may be present",
-  " hash, so the path may be present; but under ",
-  ", the hash the file's index reproduces, ",
-  " clear: the writer never added this path, and a reader hashing as ",
-  " would read the index for nothing",
-  "a probed bit is clear, but ",
-  "the audit reproduced nothing",
-  " clear under the ",
-  " hash, but every bit is set under ",
-  ", the hash the file's index reproduces: a reader hashing as ",
-  " would wrongly conclude “definitely absent” and skip this file",
-  ", which may be the writer's",
-  "a probed bit is clear under both UTF-8 tail variants, but this path is not ASCII and no audit established the file's charset: a Java writer hashes its JVM's default charset",
-  "a probed bit is clear under the ",
-  " hash, which the file's index confirms",
-  "a probed bit is clear; this path's tail is ASCII, so every tail variant hashes it the same way",
-  "a probed bit is clear under every candidate hash (",
-  " consulted)",
-  "the bit of seed ",
-  " is",
-  "the bits of seeds ",
-  ", ",
-  " are",
-  " / ",
-  "; the index has not been read",
-  "; the index has not been read: its audit may establish the writer's hash and show the path absent",
-  "; yet the index lists this series: the filter disagrees with the index",
-  "; the index lists this series",
-  "; the index does not list this series: a false positive",
-  "; the index does not list this series",
-  "; the index could not be read to its end, so no audit checked the writer's hash, and the series listed before the error do not include this one",
-]);
-
-/** A reason's sentence forms (`words::TEMPLATES`), a form's code its index: a step below REASON_SLOTS.used is a text's code, one from it a slot. */
-export const REASON_TEMPLATES = Object.freeze([
-  Object.freeze([0]),
-  Object.freeze([1]),
-  Object.freeze([2, 128, 3, 5]),
-  Object.freeze([2, 128, 3, 4, 5]),
-  Object.freeze([2, 128, 6, 129, 7, 130, 8, 128, 9]),
-  Object.freeze([10, 132]),
-  Object.freeze([10, 11]),
-  Object.freeze([130, 12, 128, 13, 129, 16, 5]),
-  Object.freeze([130, 12, 128, 13, 129, 14, 128, 15, 5]),
-  Object.freeze([17]),
-  Object.freeze([18, 128, 19]),
-  Object.freeze([20]),
-  Object.freeze([21, 131, 22]),
-]);
-
-/** The slots of a reason's template by name, which the values of a probe record's reason fill (`words::SLOT_USED` …). */
-export const REASON_SLOTS = Object.freeze({ used: 128, other: 129, seeds: 130, count: 131, summary: 132 });
-
-/** The texts a slot joins its values with: a hash's variant and charset, the clear seeds. */
-export const REASON_JOINS = Object.freeze({ hash: 28, seeds: 26 });
-
-/** The reason at a file probe record's end (`record::REASON_FIELDS`). */
-export const REASON_RECORD = Object.freeze(["template", "listed", "usedVariant", "usedCharset", "otherVariant", "otherCharset", "seedsFirst", "seedsClear", "seedsLast", "count"]);
 
 /** The hash a filter's keys and a file's probes use when none is given or established (`audit::DEFAULT_HASH`). */
 export const DEFAULT_HASH = Object.freeze({ variant: "java", charset: "UTF-8" });

@@ -61,15 +61,15 @@ export const charsetIndex = charsetCode;
 let memoryObject = null;
 const moduleMemory = () => (memoryObject ??= wasmMemory());
 
-// A probe's result crosses as numbers in the wasm module's probe record (src/tsfile/wire/
-// record.rs), read in place (js/wire.js). The view is remade when wasm memory has grown.
+// A single probe's numbers cross in the wasm module's probe record (src/tsfile/wire/record.rs),
+// read in place by js/wire.js; the view is remade when wasm memory has grown.
 let record32 = null;
 
-/** The module's memory as an Int32Array (probe records are read from it). */
-export function recordView() {
+/** `decode(memory as an Int32Array, index of the last probe's record)`. */
+export function lastRecord(decode) {
   // A view of memory that has grown since is detached: its length reads 0.
   if (record32 === null || record32.length === 0) record32 = new Int32Array(moduleMemory().buffer);
-  return record32;
+  return decode(record32, probeRecord() >>> 2);
 }
 
 // Node's own Buffer#utf8Write (not a bundler's Buffer polyfill: only under Node).
@@ -319,7 +319,7 @@ export class BloomFilter {
     const index = text ? charsetIndex(charset ?? 'UTF-8') : NONE;
     const len = putKey(text ? path : key.bytes);
     live(this).probe(len, text, v, index);
-    const { verdict, probes } = filterProbeFrom(recordView(), probeRecord() >>> 2);
+    const { verdict, probes } = lastRecord(filterProbeFrom);
     return { verdict, variant: filterVariant(v), charset: text ? CHARSETS[index] : key.charset, probes };
   }
 

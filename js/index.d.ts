@@ -2,6 +2,11 @@
 // `Global<K>`: the global's instance type where the program's libs declare it (lib "dom",
 // "webworker" or @types/node), else `never` — so these declarations compile under any `lib`,
 // with or without DOM and @types/node, and accept exactly what the runtime checks accept.
+// The records the core returns and the closed sets they name are generated from its Rust types
+// (js/types.generated.d.ts); what is declared here is the JS API around them.
+import type { AuditResult, Hypothesis, AuditStatus, BloomInfo, BloomStats, ErrorKind, FileProbeResult, FileVerdict, FilterHash, JvmCharset, LevelDbDataBlock, LevelDbFilterInfo, LevelDbFilterProbe, LevelDbProbeResult, LevelDbTableInfo, NamedHash, ProbeResult, PropertyInfo, SeriesInfo, TableSchemaInfo, TsFileMetadataInfo, Variant, WarningInfo } from './types.generated.js';
+export * from './types.generated.js';
+
 /** The instance type of the global constructor `K` where this program's libs declare it, else never. */
 type Global<K extends string> = typeof globalThis extends { [P in K]: { prototype: infer T } } ? T : never;
 /** The global function `K` where this program's libs declare it, else never. */
@@ -27,20 +32,6 @@ declare global {
   }
 }
 
-/** Murmur128 tail variant: Java sign-extends tail bytes; the C++ writer in tsfile 2.5.0 zero-extends them. */
-export type Variant = 'java' | 'zero-extended';
-/**
- * The hash a result names as its `variant`: a tail variant, or 'cheap' for a filter written with
- * TsFile's experimental cheap hash (Java's `Objects.hash(path, seed)`), which is not evaluated.
- */
-export type NamedHash = Variant | 'cheap';
-/** The hash that set a filter's bits: TsFile's Murmur128, or the experimental cheap hash. */
-export type FilterHash = 'murmur128' | 'cheap';
-
-/** Java's canonical names of the JVM charsets a writer may have hashed paths in. */
-export type JvmCharset =
-  | 'UTF-8' | 'GBK' | 'GB18030' | 'Big5' | 'x-windows-950' | 'Shift_JIS' | 'windows-31j' | 'EUC-JP' | 'EUC-KR'
-  | 'x-windows-949' | 'windows-1252' | 'ISO-8859-1';
 /** A JVM charset by its Java name or alias, case-insensitive (e.g. 'utf8', 'cp936', 'MS932', 'latin1'). */
 export type Charset = JvmCharset | (string & {});
 
@@ -63,24 +54,6 @@ export interface ProbeOptions {
   charset?: Charset;
 }
 
-export interface SeedProbe {
-  seed: number;
-  /** Signed 32-bit hash. */
-  hash32: number;
-  /** Bit index in 0..bitCount-1. */
-  bit: number;
-  set: boolean;
-}
-
-export interface ProbeResult {
-  /** 'absent': some probed bit is 0 (definitely not added under this variant and charset); 'maybe': all set. */
-  verdict: 'absent' | 'maybe';
-  variant: Variant;
-  /** The charset the path bytes were made with, or 'bytes' for Uint8Array input. */
-  charset: string;
-  probes: SeedProbe[];
-}
-
 export interface BatchProbeResult extends ProbeResult {
   path: PathInput;
 }
@@ -95,47 +68,13 @@ export interface CompactProbeResults {
   /** 1 where every probed bit is set ('maybe'), 0 for 'absent'. */
   maybe: Uint8Array;
   variant: Variant;
-  charset: string;
+  charset: ProbeResult['charset'];
 }
-
-export interface BloomStats {
-  bitCount: number;
-  hashFunctionCount: number;
-  setBits: number;
-  /** setBits / bitCount. */
-  fillRatio: number;
-  /** -(m/k) ln(1 - fill): items estimated from the fill (Infinity when full). */
-  estimatedItems: number;
-  /** The n used for fppFormula and optimalK (the argument, or estimatedItems). */
-  items: number;
-  /** (1 - e^(-k n / m))^k. */
-  fppFormula: number;
-  /** fill^k. */
-  fppFromFill: number;
-  /** (m / n) ln 2. */
-  optimalK: number;
-}
-
-/** Every `kind` of this package's errors (README, "Error kinds"). */
-export type ErrorKind =
-  // A TsFile's or a filter's bytes (the core's; docs/tsfile-format.md §10)
-  | 'too_short' | 'bad_head_magic' | 'unsupported_version' | 'bad_tail_magic' | 'bad_metadata_size' | 'truncated'
-  | 'bad_varint' | 'bad_string' | 'bad_count' | 'bad_meta_offset' | 'bloom_overflow' | 'bloom_stray_bits'
-  | 'bloom_bad_bit_count' | 'bloom_bad_hash_function_count' | 'unsupported_hash' | 'bad_index_node'
-  | 'bad_index_offset' | 'unknown_data_type' | 'bad_region' | 'trailing_bytes'
-  // A LevelDB table's bytes
-  | 'bad_footer_magic' | 'bad_block_handle' | 'bad_checksum' | 'bad_block' | 'unsupported_compression' | 'bad_filter_block'
-  // The caller, the source, the scan
-  | 'invalid_argument' | 'io' | 'changed' | 'too_large' | 'cancelled' | 'manifest' | 'worker' | 'internal';
 
 /** Why a read of a URL or an S3 object failed: `reason` of kinds 'io', 'changed' and 'cancelled' (README, "Remote files", "Object storage"). */
-export type IoReason =
-  | 'denied' | 'no_such_bucket' | 'no_such_key' | 'expired_credentials' | 's3_error'
-  | 'dot_segment_key' | 'bad_listing' | 'listing_loop' | 'listing_empty' | 'redirect_hidden'
-  | 'range_ignored' | 'too_large' | 'http_status' | 'short_body' | 'long_body' | 'bad_content_range' | 'encoded'
-  | 'timeout' | 'deadline' | 'redirect_loop' | 'network' | 'out_of_range' | 'no_fetch'
-  | 'cors' | 'csp' | 'presigned_truncated'
-  | 'precondition_failed' | 'etag' | 'last_modified' | 'size' | 'cancelled';
+export type IoReason = 'denied' | 'no_such_bucket' | 'no_such_key' | 'expired_credentials' | 's3_error' | 'dot_segment_key' | 'bad_listing' | 'listing_loop'
+  | 'listing_empty' | 'redirect_hidden' | 'range_ignored' | 'too_large' | 'http_status' | 'short_body' | 'long_body' | 'bad_content_range' | 'encoded' | 'timeout'
+  | 'deadline' | 'redirect_loop' | 'network' | 'out_of_range' | 'no_fetch' | 'cors' | 'csp' | 'presigned_truncated' | 'precondition_failed' | 'etag' | 'last_modified' | 'size' | 'cancelled';
 
 /** Why a scan's manifest file cannot be used: `reason` of kind 'manifest' (README, "Repeat scans"). */
 export type ManifestReason = 'foreign' | 'not_a_file' | 'truncated' | 'corrupt' | 'future_version' | 'old_version' | 'unreadable' | 'unwritable';
@@ -254,148 +193,6 @@ export interface ByteSource {
 /** A Node path string or URL, a Node `FileHandle`, bytes, a Blob/File, or a ByteSource. */
 export type TsFileInput = string | UrlInput | Uint8Array | ArrayBuffer | BlobInput | ByteSource | { fd: number; read: Function; stat: Function };
 
-export interface TsFileMetadataInfo {
-  /** Offset of TsFileMetadata in the file. */
-  offset: number;
-  /** Its size in bytes. */
-  size: number;
-  /** Offset of the index region (the 0x02 separator). */
-  metaOffset: number;
-}
-
-export interface BloomInfo {
-  present: boolean;
-  /** 'standard' | 'empty' | 'v3' | 'legacy_cpp_empty' | 'java_null' | 'missing'. */
-  encoding: string;
-  offset: number;
-  bitsOffset: number | null;
-  byteLength: number | null;
-  /** Also reported for an empty v3 (or legacy C++) filter, which stores its geometry (setBits 0). */
-  bitCount: number | null;
-  hashFunctionCount: number | null;
-  /** The hash that set the bits (null without a filter); a 'cheap' filter's probes are all 'unknown'. */
-  hash: FilterHash | null;
-  setBits: number | null;
-  fillRatio: number | null;
-  estimatedItems: number | null;
-  /** The paths the writer inserted by the index (null before the index is read). */
-  indexedItems: number | null;
-  fppFormula: number | null;
-  fppFromFill: number | null;
-  optimalK: number | null;
-  /** More indexedItems than the writers' sizing plans bitCount and k for at any error rate: sized for fewer keys than it holds (null before the index is read). */
-  filledPastDesign: boolean | null;
-  /**
-   * The C++ writer's sizing recognised in bitCount and k: the number of measurement names it
-   * sized for (its count of name changes over the index), fewer than the indexedItems the filter
-   * holds. Null when the geometry does not tell that rule (the 256-bit floor of small files), or
-   * before the index is read.
-   */
-  cppSizedFor: number | null;
-}
-
-export interface SeriesInfo {
-  path: string;
-  table: string | null;
-  /**
-   * DeviceID segments; null segments stay null. The records of one device share this array,
-   * frozen (copy it to change it).
-   */
-  device: readonly (string | null)[];
-  measurement: string;
-  dataType: string;
-  offset: number;
-  /** Under the established variant, or under either variant when undetermined; null without a filter. */
-  maybePresent: boolean | null;
-}
-
-export interface Hypothesis {
-  variant: Variant;
-  /** Time columns of aligned devices inserted as `device.`. */
-  timeColumns: boolean;
-  /** Trailing null tags kept in the path (C++ 2.5.0) or dropped (Java), as in `writerKeys`. */
-  trailingNullsKept: boolean;
-  charset: string;
-  writer: string;
-  reproduces: boolean;
-  differingBits: number;
-  indexedAbsent: number;
-}
-
-export interface AuditResult {
-  /** 'unsupported_hash': the filter's hash is the cheap one, whose bits this reader cannot rebuild. */
-  status: 'established' | 'ambiguous' | 'not_reproduced' | 'no_filter' | 'unsupported_hash';
-  /** The filter agrees with the index (no filter, or bits rebuilt exactly): what `verify` checks. */
-  consistent: boolean;
-  /** One sentence for people. */
-  summary: string;
-  variant: NamedHash | null;
-  /** The charset the file was hashed in (the first of `charsets`). */
-  charset: string | null;
-  /** Every charset that reproduces the bits (several when they encode every indexed path alike). */
-  charsets: string[];
-  /** Charsets that could not be tried (multi-byte tables not loaded); empty once loaded. */
-  charsetsUnavailable: string[];
-  writer: string | null;
-  /** The index in `hypotheses` of the one the core takes as the writer's (null: none reproduces). */
-  writerHypothesis: number | null;
-  seriesCount: number;
-  timeColumnCount: number;
-  nonAsciiTailPaths: number;
-  hypotheses: Hypothesis[];
-}
-
-/** A probe under another candidate hash of the file. */
-export interface OtherProbe {
-  variant: Variant;
-  charset: string;
-  verdict: 'absent' | 'maybe';
-  probes: SeedProbe[];
-}
-
-export interface FileProbeResult {
-  path: string;
-  /** 'absent' only when sound for this file; 'unknown' when the bits say absent but cannot be trusted. */
-  verdict: 'absent' | 'maybe' | 'unknown';
-  variant: NamedHash | null;
-  charset: string | null;
-  /** The file's index confirmed the variant used. */
-  confirmed: boolean;
-  reason: string;
-  /** Whether the index lists this exact series (null before the index is read). */
-  indexed: boolean | null;
-  probes: SeedProbe[];
-  others: OtherProbe[];
-}
-
-export interface PropertyInfo {
-  key: string | null;
-  value: string | null;
-  /** Hex of the value when it is not UTF-8. */
-  valueHex: string | null;
-}
-
-export interface ColumnInfo {
-  name: string | null;
-  dataType: string;
-  /** 'TAG' | 'FIELD' | 'ATTRIBUTE' | 'TIME'. */
-  category: string;
-  encoding: number;
-  compression: number;
-}
-
-export interface TableSchemaInfo {
-  table: string | null;
-  columns: ColumnInfo[];
-}
-
-/** A non-fatal problem found while reading. */
-export interface WarningInfo {
-  kind: string;
-  message: string;
-  offset: number;
-}
-
 /** The keys a writer inserted, pre-encoded (see TsFile.writerKeys). */
 export interface WriterKeys extends EncodedPaths {
   /** Keys before this index are series; the rest are time columns. */
@@ -451,7 +248,7 @@ export class TsFile {
    * index, and a verdict reading the index may change says so at the end of its `reason`.
    */
   probe(path: string | Uint8Array, options?: ProbeOptions): FileProbeResult;
-  probeMany(paths: (string | Uint8Array)[], options?: ProbeOptions): { path: string | Uint8Array; verdict: 'absent' | 'maybe' | 'unknown' }[];
+  probeMany(paths: (string | Uint8Array)[], options?: ProbeOptions): { path: string | Uint8Array; verdict: FileVerdict }[];
   /**
    * Verdicts only, with probe()'s soundness rules: 0 exactly where `probe(path, options).verdict`
    * is 'absent', 1 where it is 'maybe' or 'unknown'. Paths are UTF-8 as stored in the index.
@@ -462,83 +259,6 @@ export class TsFile {
 
 /** Opens a TsFile reading only its head and tail. Rejects with a TsFileBloomError. */
 export function openTsFile(source: TsFileInput, options?: RemoteOptions): Promise<TsFile>;
-
-export interface LevelDbFilterInfo {
-  index: number;
-  /** Absolute file offset of the filter's first byte. */
-  offset: number;
-  /** Bytes including the trailing k byte (0 for an empty filter). */
-  length: number;
-  /** The stored k (null for an empty filter); above 30 means "reserved: may match". */
-  k: number | null;
-  bitCount: number;
-  setBits: number;
-  /** Start offsets of the data blocks this filter covers (its 2 KiB window). */
-  dataBlockOffsets: number[];
-}
-
-export interface BlockHandleInfo {
-  offset: number;
-  size: number;
-}
-
-export interface LevelDbProbeBit {
-  bit: number;
-  set: boolean;
-}
-
-export interface LevelDbProbeResult {
-  /** 'absent': LevelDB would not read the data block; 'maybe': it would. */
-  verdict: 'absent' | 'maybe';
-  /** 'bits' | 'empty_filter' | 'reserved_k' | 'past_last_block' | 'no_filter' | 'filter_missing'. */
-  reason: string;
-  /** The verdict and its reason in words, from the core. */
-  sentence: string;
-  blockIndex: number | null;
-  dataBlock: BlockHandleInfo | null;
-  filterIndex: number | null;
-  /** LevelDB's BloomHash of the key. */
-  hash: number;
-  /** The k double-hashing positions. */
-  probes: LevelDbProbeBit[];
-}
-
-export interface LevelDbMetaEntry {
-  key: string;
-  offset: number;
-  size: number;
-}
-
-export interface LevelDbTableInfo {
-  fileSize: number;
-  filterPolicy: string | null;
-  policySupported: boolean;
-  baseLg: number | null;
-  /** 'internal' or 'user'. */
-  keyFormat: string;
-  filterBlock: BlockHandleInfo | null;
-  metaindex: BlockHandleInfo;
-  index: BlockHandleInfo;
-  indexCompression: string;
-  metaEntries: LevelDbMetaEntry[];
-}
-
-export interface LevelDbDataBlock {
-  index: number;
-  offset: number;
-  size: number;
-  separatorHex: string;
-  filterIndex: number | null;
-}
-
-export interface LevelDbFilterProbe {
-  verdict: 'absent' | 'maybe';
-  reason: string;
-  /** The verdict and its reason in words, from the core. */
-  sentence: string;
-  hash: number;
-  probes: LevelDbProbeBit[];
-}
 
 export class LevelDbTable {
   /** Closes the table at the end of a `using` block. */
@@ -584,14 +304,7 @@ export function loadLevelDb(options?: { module_or_path?: WasmInput | Promise<Was
 /** True when the 8 bytes end a LevelDB table (its magic). */
 export function isLevelDbFooter(last8: Uint8Array): boolean;
 
-export interface WriterHypothesis {
-  variant: Variant;
-  charset: string;
-  timeColumns: boolean;
-  trailingNullsKept: boolean;
-  established: boolean;
-  reproduced: boolean;
-}
+export type WriterHypothesis = Pick<Hypothesis, 'variant' | 'charset' | 'timeColumns' | 'trailingNullsKept'> & { established: boolean; reproduced: boolean };
 
 /** From an audit: the hash the writer used (Java when the audit cannot tell) and how sure that is. */
 export function writerHypothesis(audit: AuditResult | null): WriterHypothesis;
@@ -624,9 +337,7 @@ export interface RemoteOptions extends OpenOptions {
 
 /** Settings for s3:// targets; without credentials requests go unsigned (public buckets). */
 export interface S3Options {
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  sessionToken?: string;
+  accessKeyId?: string; secretAccessKey?: string; sessionToken?: string;
   /** Default us-east-1. */
   region?: string;
   /** An S3-compatible store's endpoint, e.g. 'http://127.0.0.1:9000' (addressing is then path-style). */
@@ -676,28 +387,21 @@ export interface ScanRecord {
   fileHex: string | null;
   /** Opened (and, with `audit`, its index walked) without error. */
   ok: boolean;
-  size: number | null;
-  version: number | null;
-  bloomFilter: ReturnType<TsFile['bloomInfo']> | null;
+  size: number | null; version: number | null;
+  bloomFilter: BloomInfo | null;
   /** With `audit`, also `indexed` (the index lists the path; null: it cannot tell) and `severalHashes` (the verdict consulted hashes that put the path on different bits). */
-  results: { path: string; verdict: 'absent' | 'maybe' | 'unknown'; indexed?: boolean | null; severalHashes?: boolean }[] | null;
-  audit: { status: string; variant: NamedHash | null; charset: string | null; writer: string | null; summary: string } | null;
+  results: { path: string; verdict: FileVerdict; indexed?: boolean | null; severalHashes?: boolean }[] | null;
+  audit: { status: AuditStatus; variant: NamedHash | null; charset: JvmCharset | null; writer: string | null; summary: string } | null;
   /** Bytes read (HTTP: body bytes received) and reads (HTTP: requests). */
-  bytesRead: number;
-  reads: number;
+  bytesRead: number; reads: number;
   /** `reason` and `status`: a remote source's stable cause (`timeout`, `http_status`, …) and HTTP status, when it names them. */
   error: { kind: ErrorKind; message: string; offset: number | null; reason?: IoReason | ManifestReason; status?: number } | null;
 }
 
 export interface ScanSummary {
-  files: number;
-  ok: number;
-  errors: number;
-  errorsByKind: Record<string, number>;
-  bytesRead: number;
-  bytesOnDisk: number;
-  reads: number;
-  readsPerFile: number;
+  files: number; ok: number; errors: number;
+  errorsByKind: Partial<Record<ErrorKind, number>>;
+  bytesRead: number; bytesOnDisk: number; reads: number; readsPerFile: number;
   versions: Record<string, number>;
   /** Files whose index was read and audited (`audit`); 0 without it, when nothing below that needs the index is known. */
   audited: number;
@@ -714,8 +418,7 @@ export interface ScanSummary {
     measuredFpRate: number | null; predictedFpRate: number | null; expectedFalsePositives: number | null;
     severalHashes: number; falsePositivesPastDesign: number; falsePositiveFiles: string[];
   }[];
-  elapsedMs: number;
-  filesPerSecond: number | null;
+  elapsedMs: number; filesPerSecond: number | null;
   /** With the `manifest` option: files answered from it, read, and dropped (gone since). */
   manifest?: { file: string; answered: number; read: number; dropped: number };
 }

@@ -15,12 +15,12 @@ import { toSource } from './source.js';
 import { documentUrl, isHttpUrl } from './http-source.js';
 import { redactUrl } from './redact.js';
 import { isListingUrl, listingTsFiles } from './s3.js';
-import { HEAD, HeldSource, scanFile } from './scan-file.js';
+import { HeldSource, scanFile } from './scan-file.js';
 import { failedRecord } from './scan-record.js';
 import { LANES, runScan as pipeline } from './scan-run.js';
 import { checkScanOptions, scanResult, targetList } from './scan-call.js';
 import { invalidArgument, TsFileBloomError } from './errors.js';
-import { TAIL_WINDOW } from './wire.js';
+import { HEAD_LENGTH, TAIL_WINDOW } from './wire.js';
 
 const TSFILE_NAME = /\.tsfile$/i;
 
@@ -105,7 +105,7 @@ async function openBlob(blob, options, ahead) {
   try {
     if (size <= TAIL_WINDOW) blocks = [{ start: 0, bytes: await blobBytes(blob, 0, size) }];
     else {
-      const [head, window] = await Promise.all([blobBytes(blob, 0, HEAD), blobBytes(blob, size - TAIL_WINDOW, size)]);
+      const [head, window] = await Promise.all([blobBytes(blob, 0, HEAD_LENGTH), blobBytes(blob, size - TAIL_WINDOW, size)]);
       blocks = [{ start: 0, bytes: head }, { start: size - TAIL_WINDOW, bytes: window }];
     }
   } catch {

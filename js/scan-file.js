@@ -13,12 +13,9 @@
 import { openTsFile } from './tsfile.js';
 import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
-import { TAIL_WINDOW } from './wire.js';
+import { HEAD_LENGTH, TAIL_WINDOW } from './wire.js';
 import { auditedResults } from './scan-fp.js';
 import { auditOf, emptyRecord, errorOf, tailRecord } from './scan-record.js';
-
-/** The head openTsFile reads: 7 bytes for magic + version, 12 to recognise a v2 head ("TsFile000002"). */
-export const HEAD = 12;
 
 /**
  * Whether the fast route may answer: not for an audit, nor when maxIndexBytes is below the tail
@@ -78,7 +75,7 @@ function fastRecord(route, source) {
   if (source.ahead === false) return null;
   const size = source.size;
   try {
-    const head = source.read(0, Math.min(size, HEAD));
+    const head = source.read(0, Math.min(size, HEAD_LENGTH));
     const window = source.read(size - Math.min(size, TAIL_WINDOW), Math.min(size, TAIL_WINDOW));
     if (!(head instanceof Promise || window instanceof Promise)) return tailAnswer(route, source, head, window);
     return Promise.all([head, window]).then(([h, w]) => tailAnswer(route, source, h, w)).catch(() => null);

@@ -8,11 +8,11 @@ import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'n
 import { ioError } from './node-source.js';
 import { TsFileBloomError } from './errors.js';
 import { stagePaths } from './core.js';
-import { HeldSource, HEAD, scanFile } from './scan-file.js';
+import { HeldSource, scanFile } from './scan-file.js';
 import { failedRecord, named } from './scan-record.js';
 import { addToSummary, newSummary } from './scan-summary.js';
 import { formatRecords } from './scan-output.js';
-import { TAIL_WINDOW } from './wire.js';
+import { HEAD_LENGTH, TAIL_WINDOW } from './wire.js';
 
 // `keep`: a scan with a manifest (js/manifest/keep.js, loaded only then): of a file read, what
 // the manifest keeps goes back beside its record (files it answers never come here: the main
@@ -162,7 +162,7 @@ function keptOf(item, record, ahead, before) {
   const st = ahead?.st;
   if (!st || record.reads !== ahead.readsAhead) return keepByReading(fsPath(item.path), st ?? before, Date.now(), racyMs);
   const window = ahead.blocks.at(-1).bytes;
-  return st.size === record.size ? keepFromWindow(st, ahead.blocks[0].bytes.subarray(0, HEAD), window, Date.now(), racyMs) : null;
+  return st.size === record.size ? keepFromWindow(st, ahead.blocks[0].bytes.subarray(0, HEAD_LENGTH), window, Date.now(), racyMs) : null;
 }
 
 function statOrNull(path) {

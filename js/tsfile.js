@@ -4,12 +4,11 @@
 // (in Node) a path or a FileHandle.
 
 import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
-import { notAPath, wrapRaw, stageBatch, charsetIndex, recordView, putKey, variantCode } from './core.js';
+import { notAPath, wrapRaw, stageBatch, charsetIndex, lastRecord, putKey, variantCode } from './core.js';
 import { charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
-import { REASON_LENGTH, reasonText } from './reasons.js';
 import { checkedSource, toSource } from './source.js';
 import { invalidArgument, TsFileBloomError } from './errors.js';
-import { CHARSETS, FILE_PROBE as P, listingFrom, NAMED_HASHES, NONE, othersFrom, seedProbes, TAIL_WINDOW, VERDICTS } from './wire.js';
+import { fileProbeFrom, HEAD_LENGTH, listingFrom, NONE, TAIL_LENGTH, TAIL_WINDOW, VERDICTS } from './wire.js';
 
 const ABSENT = VERDICTS.indexOf('absent');
 /**
@@ -45,9 +44,6 @@ export class TsFile {
   #info = null;
   /** The listing, built once from the wasm module's columns. */
   #listing = null;
-  /** The last probe's reason: its numbers, and their sentence (js/reasons.js). */
-  #reasonCodes = new Int32Array(REASON_LENGTH).fill(-2);
-  #reason = '';
 
   /** Use openTsFile(). */
   #window;
@@ -84,7 +80,6 @@ export class TsFile {
   #forget() {
     this.#info = null;
     this.#listing = null;
-    this.#reasonCodes.fill(-2); // a reason may quote the audit's summary
   }
 
   // Every member goes through #file or #open: after close() each throws this one typed error,
@@ -261,39 +256,16 @@ export class TsFile {
    * `unknown`, with the reason. Call after `audit()`/`loadIndex()` to use the index's verdict.
    */
   probe(path, { variant, charset } = {}) {
-    const text = typeof path === 'string';
-    if (!text && !(path instanceof Uint8Array)) throw notAPath();
+    if (typeof path !== 'string' && !(path instanceof Uint8Array)) throw notAPath();
     this.#encoderFor(charset);
     const v = variantCode(variant);
     const cs = charsetCode(charset);
     const len = putKey(path);
-    const at = this.#file.probe(len, v, cs) >>> 2;
-    // The view after the call: memory that grew during it detaches older views.
-    const m = recordView();
-    // The record (src/tsfile/wire/record.rs), decoded here in place at the positions js/wire.js
-    // FILE_PROBE names — as literals, checked against it when this module loads (RECORD_AT).
-    const k = m[at + 5];
-    const count = m[at + 6];
-    const end = at + 7 + 4 * k + count * (3 + 4 * k);
-    const out = {
-      // As hashed: an ASCII string as it is, lone surrogates as '?'.
-      path: text ? (len === path.length ? path : wellFormed(path)) : lossyDecoder.decode(path),
-      verdict: VERDICTS[m[at + 0]],
-      variant: m[at + 1] === NONE ? null : NAMED_HASHES[m[at + 1]],
-      charset: m[at + 2] === NONE ? null : CHARSETS[m[at + 2]],
-      confirmed: m[at + 3] === 1,
-      reason: '',
-      indexed: m[at + 4] === NONE ? null : m[at + 4] === 1,
-      probes: seedProbes(m, at + 7, k),
-      others: count ? othersFrom(m, at + 7 + 4 * k, count, k) : [],
-    };
-    // The reason ends the record. The probes of one file share a handful of reasons, so its
-    // sentence is made again only when its numbers change.
-    if (!sameReason(this.#reasonCodes, m, end)) {
-      this.#reasonCodes.set(m.subarray(end, end + REASON_LENGTH));
-      this.#reason = reasonText(m, end, () => this.#fileInfo.audit?.summary);
-    }
-    out.reason = this.#reason;
+    const reason = this.#file.probe(len, v, cs);
+    const out = lastRecord(fileProbeFrom);
+    // As hashed: an ASCII string as it is, lone surrogates as '?'; bytes as UTF-8 (lossy).
+    out.path = typeof path !== 'string' ? lossyDecoder.decode(path) : len === path.length ? path : wellFormed(path);
+    out.reason = reason;
     return out;
   }
 
@@ -343,19 +315,6 @@ export class TsFile {
   }
 }
 
-// TsFile#probe reads its record at literal positions (property loads measured ~3 % of a probe):
-// these, which must be js/wire.js FILE_PROBE's (itself checked against the core by tests/wire.rs).
-const RECORD_AT = { verdict: 0, variant: 1, charset: 2, confirmed: 3, indexed: 4, k: 5, others: 6, header: 7, seed: 4, other: 3 };
-for (const [name, at] of Object.entries(RECORD_AT)) {
-  if (P[name] !== at) throw new Error(`js/tsfile.js reads the probe record's ${name} at ${at}, js/wire.js says ${P[name]}`);
-}
-
-/** Whether `codes` are the reason's numbers from `at` in `m`. */
-function sameReason(codes, m, at) {
-  for (let i = 0; i < REASON_LENGTH; i++) if (codes[i] !== m[at + i]) return false;
-  return true;
-}
-
 const OPEN = Symbol('open');
 
 // The wasm side takes a charset as its code (js/wire.js), NONE for automatic (the audit's); a
@@ -376,12 +335,11 @@ export async function openTsFile(input, options = {}) {
   }
   try {
     const size = source.size;
-    // 12 bytes: 7 for magic + version, 12 to recognise a v2 head ("TsFile000002").
-    const head = await source.read(0, Math.min(size, 12));
+    const head = await source.read(0, Math.min(size, HEAD_LENGTH));
     const windowLen = Math.min(size, TAIL_WINDOW);
     const windowStart = size - windowLen;
     const window = await source.read(windowStart, windowLen);
-    const tail = window.subarray(Math.max(0, windowLen - 10));
+    const tail = window.subarray(Math.max(0, windowLen - TAIL_LENGTH));
     const [version, metadataOffset, metadataSize] = tsfileEnvelope(size, head, tail);
     if (metadataSize > maxIndexBytes) throw tooLarge('TsFileMetadata', metadataOffset, metadataSize, maxIndexBytes);
     const metadata =

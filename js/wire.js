@@ -1,19 +1,19 @@
-// The wire between the TsFile wasm module and the package: the numeric layouts its hot paths
-// cross in instead of objects (BENCHMARKS.md, "Boundary") — the listing's columns, the probe
-// records, the fast scan's figures — are the core's (src/tsfile/wire/, built and tested there
-// natively); this module is their one decoder, shared by tsfile.js, core.js and the scanners.
+// The wire between the TsFile wasm module and the package where volume or speed needs packed
+// arrays instead of objects (BENCHMARKS.md, "Boundary"): the listing's columns, the probe
+// records, the fast scan's figures are the core's layouts (src/tsfile/wire/, built and tested
+// there natively); this module is their one decoder. Every other result crosses as an object.
 // The codes and constants they hold are the core's too: js/core-tables.js, generated from it
 // (tests/generated.rs), which the package reads at import, before any wasm is initialised
 // (SEEDS and VARIANTS are public constants). Nothing here imports the wasm module.
 
 import {
-  VERDICTS, NAMED_HASHES, FILTER_HASHES, CHARSETS, DATA_TYPES, ENCODINGS, FIGURES, LISTING_STRIDE, LISTING_NULL, LISTING_FLAGS, PROBE_RECORD,
-  FILTER_RECORD, SEED_PROBE, OTHER_PROBE,
+  VERDICTS, NAMED_HASHES, FILTER_HASHES, CHARSETS, DATA_TYPES, ENCODINGS, FIGURES, LISTING_STRIDE, LISTING_NULL, LISTING_FLAGS, NONE,
+  PROBE_RECORD, SEED_PROBE, OTHER_PROBE, FILTER_RECORD,
 } from './core-tables.js';
 
 export {
-  VERDICTS, VARIANTS, NAMED_HASHES, FILTER_HASHES, CHARSETS, SINGLE_BYTE_CHARSETS, ENCODINGS, DATA_TYPES, SEEDS, NONE, TAIL_WINDOW, LISTING_STRIDE,
-  LISTING_NULL, LISTING_FLAGS, FIGURES, GEOMETRY, PROBE_RECORD, FILTER_RECORD, SEED_PROBE, OTHER_PROBE,
+  VERDICTS, VARIANTS, FILTER_HASHES, CHARSETS, SINGLE_BYTE_CHARSETS, ENCODINGS, DATA_TYPES, SEEDS, NONE, TAIL_WINDOW, HEAD_LENGTH, TAIL_LENGTH,
+  FIGURES, GEOMETRY,
 } from './core-tables.js';
 
 const { time: TIME, absent: ABSENT, maybe: MAYBE, same_device: SAME_DEVICE, new_name: NEW_NAME, whole_path: WHOLE_PATH } = LISTING_FLAGS;
@@ -21,13 +21,12 @@ const { time: TIME, absent: ABSENT, maybe: MAYBE, same_device: SAME_DEVICE, new_
 // ---- Probe records (read in place from wasm memory). ----------------------------------------
 
 const SEED = SEED_PROBE.length;
-const HEADER = PROBE_RECORD.length;
-const FILTER_HEADER = FILTER_RECORD.length;
-const [V, VARIANT, CHARSET, CONFIRMED, INDEXED, K, OTHERS] = PROBE_RECORD.map((f) => PROBE_RECORD.indexOf(f));
 const OTHER = OTHER_PROBE.length;
+const [VERDICT, VARIANT, CHARSET, CONFIRMED, INDEXED, K, OTHERS] = PROBE_RECORD.map((_, i) => i);
+const name = (names, code) => (code === NONE ? null : names[code]);
 
-/** `k` seed probes from the record at `at`: `[{seed, hash32, bit, set}]`. */
-export function seedProbes(m, at, k) {
+/** `k` seed probes from `at` of `m`: `[{seed, hash32, bit, set}]`. */
+function seedProbes(m, at, k) {
   const probes = new Array(k);
   for (let j = 0; j < k; j++, at += SEED) probes[j] = { seed: m[at], hash32: m[at + 1], bit: m[at + 2], set: m[at + 3] === 1 };
   return probes;
@@ -35,23 +34,27 @@ export function seedProbes(m, at, k) {
 
 /** A filter probe's record at `at` of `m` (an Int32Array of wasm memory): `{verdict, probes}`. */
 export function filterProbeFrom(m, at) {
-  return { verdict: VERDICTS[m[at]], probes: seedProbes(m, at + FILTER_HEADER, m[at + 1]) };
+  return { verdict: VERDICTS[m[at]], probes: seedProbes(m, at + FILTER_RECORD.length, m[at + 1]) };
 }
 
-/**
- * The file probe record's positions, by PROBE_RECORD's names: TsFile#probe decodes that record
- * in its own body (js/tsfile.js; the hot path: a decoder function called from it was not
- * inlined and measured 5–10 % of a probe).
- */
-export const FILE_PROBE = Object.freeze({ verdict: V, variant: VARIANT, charset: CHARSET, confirmed: CONFIRMED, indexed: INDEXED, k: K, others: OTHERS, header: HEADER, seed: SEED, other: OTHER });
-
-/** `count` other candidates' probes from `p` (each its variant, charset, verdict and `k` seed probes). */
-export function othersFrom(m, p, count, k) {
-  const others = new Array(count);
-  for (let i = 0; i < count; i++, p += OTHER + SEED * k) {
+/** A file probe's record at `at` of `m`: TsFile#probe's object, its path and reason left for the caller. */
+export function fileProbeFrom(m, at) {
+  const k = m[at + K];
+  const others = new Array(m[at + OTHERS]);
+  for (let i = 0, p = at + PROBE_RECORD.length + SEED * k; i < others.length; i++, p += OTHER + SEED * k) {
     others[i] = { variant: NAMED_HASHES[m[p]], charset: CHARSETS[m[p + 1]], verdict: VERDICTS[m[p + 2]], probes: seedProbes(m, p + OTHER, k) };
   }
-  return others;
+  return {
+    path: '',
+    verdict: VERDICTS[m[at + VERDICT]],
+    variant: name(NAMED_HASHES, m[at + VARIANT]),
+    charset: name(CHARSETS, m[at + CHARSET]),
+    confirmed: m[at + CONFIRMED] === 1,
+    reason: '',
+    indexed: m[at + INDEXED] === NONE ? null : m[at + INDEXED] === 1,
+    probes: seedProbes(m, at + PROBE_RECORD.length, k),
+    others,
+  };
 }
 
 // ---- The fast scan's figures. ------------------------------------------------------------------

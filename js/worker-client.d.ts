@@ -1,5 +1,8 @@
 // Types for worker-client.js: the main-thread promise wrapper around worker.js.
-import type { AuditResult, BloomInfo, Charset, TsFileBloomError, FileProbeResult, IndexOptions, PathInput, PropertyInfo, SeriesInfo, TableSchemaInfo, TsFileMetadataInfo, Variant, WarningInfo } from './index.js';
+import type { AuditResult, BlobInput, BloomInfo, FileProbeResult, FileVerdict, IndexOptions, JvmCharset, PathInput, ProbeOptions, SeriesInfo, TsFile, TsFileBloomError, UrlInput, Variant } from './index.js';
+
+/** Rejections are the package's error, rebuilt on this side of the worker boundary, with the `op` that failed. */
+export { TsFileBloomError } from './index.js';
 
 export interface WorkerProgress {
   op: string;
@@ -8,22 +11,14 @@ export interface WorkerProgress {
   total: number;
 }
 
-/** Rejections are the package's error, rebuilt on this side of the worker boundary, with the `op` that failed. */
-export { TsFileBloomError } from './index.js';
-
-export interface FileInfo {
+/** An open file as TsFile shows it (a synthetic filter has no size, version or metadata); `bloom` is TsFile#bloomInfo(). */
+export type FileInfo = Pick<TsFile, 'name' | 'properties' | 'tableSchemas' | 'tableNames' | 'warnings'> & {
   synthetic: boolean;
-  name: string | null;
   size: number | null;
   version: number | null;
-  metadata: TsFileMetadataInfo | null;
-  /** TsFile#bloomInfo() (with `indexedItems` once the index is read). */
+  metadata: TsFile['metadata'] | null;
   bloom: BloomInfo;
-  properties: PropertyInfo[];
-  tableSchemas: TableSchemaInfo[];
-  tableNames: (string | null)[];
-  warnings: WarningInfo[];
-}
+};
 
 /** Which paths set each bit: entries sorted by bit. */
 export interface Provenance {
@@ -36,7 +31,7 @@ export interface Provenance {
   count: number;
   seriesCount: number;
   variant: Variant;
-  charset: string;
+  charset: JvmCharset;
   timeColumns: boolean;
   established?: boolean;
 }
@@ -59,15 +54,15 @@ export interface TsFileWorker {
    * `cancel(promise)` aborts it).
    */
   call(op: string, args?: Record<string, unknown>, onprogress?: (p: WorkerProgress) => void): Pending<any>;
-  open(blob: Blob, name?: string): Pending<FileInfo>;
+  open(blob: BlobInput, name?: string): Pending<FileInfo>;
   info(): Pending<FileInfo>;
   bits(): Pending<{ bitCount: number; hashFunctionCount: number; bits: Uint8Array } | null>;
   loadIndex(): Promise<TsFileBloomError | null>;
   audit(options?: IndexOptions): Pending<AuditResult | null>;
   series(options?: IndexOptions): Pending<SeriesInfo[]>;
   timeColumns(options?: IndexOptions): Pending<SeriesInfo[]>;
-  probe(path: string, options?: { variant?: Variant; charset?: Charset }): Pending<FileProbeResult>;
-  probeMany(paths: PathInput[], options?: { variant?: Variant; charset?: Charset; onprogress?: (p: WorkerProgress) => void }): Pending<{ path: PathInput; verdict: 'absent' | 'maybe' | 'unknown' }[]>;
+  probe(path: string, options?: ProbeOptions): Pending<FileProbeResult>;
+  probeMany(paths: PathInput[], options?: ProbeOptions & { onprogress?: (p: WorkerProgress) => void }): Pending<{ path: PathInput; verdict: FileVerdict }[]>;
   provenance(): Pending<Provenance | null>;
   synthetic(options?: { capacity?: number; items?: number; errorRate?: number }, onprogress?: (p: WorkerProgress) => void): Pending<FileInfo>;
   close(): Pending<boolean>;
@@ -76,4 +71,4 @@ export interface TsFileWorker {
 }
 
 /** Starts worker.js as a module Worker (or, with `fallback`, runs it in-thread where Workers are unavailable). */
-export function createWorker(url?: URL | string, options?: { fallback?: boolean }): TsFileWorker;
+export function createWorker(url?: string | UrlInput, options?: { fallback?: boolean }): TsFileWorker;

@@ -15,13 +15,20 @@ export { TsFileBloomError } from './errors.js';
  * (the default) runs the same handler on the main thread instead, with the same API.
  */
 export function createWorker(url = new URL('./worker.js', import.meta.url), { fallback = true } = {}) {
-  let nextId = 1;
-  const pending = new Map(); // id → {resolve, reject, op}
-  let send;
-  let terminateImpl;
-  let failure = null;
+  const requests = createRequests();
+  const client = clientOf(requests);
+  requests.client = client;
+  const transport = startWorker(url, requests) ?? (fallback ? startInline(url, requests) : null);
+  if (!transport) throw toError({ kind: 'worker', message: `the worker could not be started: ${requests.startError}` });
+  client.mode = transport.mode;
+  requests.transport = transport;
+  return client;
+}
 
-  const client = {
+/** The members: TsFile's, as ops of the worker (worker.js names them). */
+function clientOf(requests) {
+  const call = (op, args, onprogress) => requests.call(op, args, onprogress);
+  return {
     /** Called with `{op, id, done, total}` while a long op (probeMany, synthetic) runs. */
     onprogress: null,
     /** Called with an Error when the worker itself fails (script error, crash). */
@@ -30,7 +37,7 @@ export function createWorker(url = new URL('./worker.js', import.meta.url), { fa
     mode: 'worker',
 
     /** Any op by name, e.g. the teaching panel's `call('teach.pitfall', {path})` (the page's www/worker/teach-ops.js). */
-    call: (op, args = {}, onprogress) => call(op, args, onprogress),
+    call,
     open: (blob, name) => call('open', { blob, name }),
     info: () => call('info'),
     /** `{bitCount, hashFunctionCount, bits: Uint8Array}` or null when the file has no filter. */
@@ -50,86 +57,94 @@ export function createWorker(url = new URL('./worker.js', import.meta.url), { fa
     synthetic: (options = {}, onprogress) => call('synthetic', options, onprogress),
     close: () => call('close'),
     /** Stops a running probeMany (its promise rejects with kind 'cancelled'). */
-    cancel: (promiseOrId) => {
-      const target = typeof promiseOrId === 'number' ? promiseOrId : promiseOrId?.id;
-      if (target) send({ id: nextId++, op: 'cancel', target });
+    cancel: (promiseOrId) => requests.cancel(typeof promiseOrId === 'number' ? promiseOrId : promiseOrId?.id),
+    terminate: () => requests.terminate(),
+  };
+}
+
+/** The requests in flight: ids, their promises, and the replies that settle them. */
+function createRequests() {
+  let nextId = 1;
+  const pending = new Map(); // id → {resolve, reject, op, onprogress}
+  let failure = null;
+  const r = {
+    client: null,
+    transport: null,
+    startError: null,
+    call(op, args = {}, onprogress) {
+      if (failure) return Promise.reject(failure);
+      const id = nextId++;
+      let entry;
+      const promise = new Promise((resolve, reject) => {
+        entry = { resolve, reject, op, onprogress };
+        pending.set(id, entry);
+      });
+      promise.id = id;
+      try {
+        r.transport.send({ id, op, ...args });
+      } catch (e) {
+        pending.delete(id);
+        // postMessage refused them: a value the structured clone cannot copy (a function, say).
+        entry.reject(toError({ kind: 'invalid_argument', argument: 'args', message: `the arguments of ${op} cannot be sent to the worker: ${e?.message ?? e}` }, op));
+      }
+      return promise;
+    },
+    receive(msg) {
+      const p = msg && !msg.ready ? pending.get(msg.id) : null;
+      if (!p) return;
+      if (msg.progress) {
+        (p.onprogress ?? r.client.onprogress)?.({ op: p.op, id: msg.id, ...msg.progress });
+        return;
+      }
+      pending.delete(msg.id);
+      if (msg.error) p.reject(toError(msg.error, p.op));
+      else p.resolve(msg.result);
+    },
+    cancel(target) {
+      if (target) r.transport.send({ id: nextId++, op: 'cancel', target });
+    },
+    /** Every pending request rejects with `err`, and so does every later one. */
+    failAll(err) {
+      failure = err;
+      for (const p of pending.values()) p.reject(err);
+      pending.clear();
+      r.client.onerror?.(err);
     },
     terminate() {
-      terminateImpl?.();
+      r.transport.terminate();
       for (const p of pending.values()) p.reject(toError({ kind: 'cancelled', message: 'the worker was terminated' }, p.op));
       pending.clear();
     },
   };
+  return r;
+}
 
-  function call(op, args = {}, onprogress) {
-    if (failure) return Promise.reject(failure);
-    const id = nextId++;
-    let entry;
-    const promise = new Promise((resolve, reject) => {
-      entry = { resolve, reject, op, onprogress };
-      pending.set(id, entry);
-    });
-    promise.id = id;
-    try {
-      send({ id, op, ...args });
-    } catch (e) {
-      pending.delete(id);
-      // postMessage refused them: a value the structured clone cannot copy (a function, say).
-      entry.reject(toError({ kind: 'invalid_argument', argument: 'args', message: `the arguments of ${op} cannot be sent to the worker: ${e?.message ?? e}` }, op));
-    }
-    return promise;
-  }
-
-  function receive(msg) {
-    if (!msg || msg.ready) return;
-    const p = pending.get(msg.id);
-    if (!p) return;
-    if (msg.progress) {
-      const cb = p.onprogress ?? client.onprogress;
-      cb?.({ op: p.op, id: msg.id, ...msg.progress });
-      return;
-    }
-    pending.delete(msg.id);
-    if (msg.error) p.reject(toError(msg.error, p.op));
-    else p.resolve(msg.result);
-  }
-
-  function failAll(err) {
-    failure = err;
-    for (const p of pending.values()) p.reject(err);
-    pending.clear();
-    client.onerror?.(err);
-  }
-
-  function inline() {
-    client.mode = 'inline';
-    const ready = import(url.href ?? String(url)).then((mod) => mod.createHandler());
-    let queue = Promise.resolve();
-    send = (msg) => {
-      const run = () => ready.then((handle) => handle(msg, (reply) => receive(structuredClone(reply))));
-      if (msg.op === 'cancel') run();
-      else queue = queue.then(run, run);
-    };
-    terminateImpl = () => {};
-  }
-
-  let worker = null;
+/** worker.js as a module Worker, or null (with `requests.startError`) where none can start. */
+function startWorker(url, requests) {
+  let worker;
   try {
     worker = new Worker(url, { type: 'module', name: 'tsfile-bloom' });
   } catch (e) {
-    if (!fallback) throw toError({ kind: 'worker', message: `the worker could not be started: ${e?.message ?? e}` });
+    requests.startError = e?.message ?? e;
+    return null;
   }
-  if (worker) {
-    send = (msg) => worker.postMessage(msg);
-    terminateImpl = () => worker.terminate();
-    worker.addEventListener('message', (ev) => receive(ev.data));
-    worker.addEventListener('error', (ev) => {
-      ev.preventDefault?.();
-      failAll(toError({ kind: 'worker', message: ev.message || 'the worker failed to start' }, null));
-    });
-    worker.addEventListener('messageerror', () => failAll(toError({ kind: 'worker', message: 'a message could not be decoded' }, null)));
-  } else {
-    inline();
-  }
-  return client;
+  worker.addEventListener('message', (ev) => requests.receive(ev.data));
+  worker.addEventListener('error', (ev) => {
+    ev.preventDefault?.();
+    requests.failAll(toError({ kind: 'worker', message: ev.message || 'the worker failed to start' }, null));
+  });
+  worker.addEventListener('messageerror', () => requests.failAll(toError({ kind: 'worker', message: 'a message could not be decoded' }, null)));
+  return { mode: 'worker', send: (msg) => worker.postMessage(msg), terminate: () => worker.terminate() };
+}
+
+/** The same handler on this thread, one request at a time (a cancel at once), replies cloned as postMessage would. */
+function startInline(url, requests) {
+  const ready = import(url.href ?? String(url)).then((mod) => mod.createHandler());
+  let queue = Promise.resolve();
+  const send = (msg) => {
+    const run = () => ready.then((handle) => handle(msg, (reply) => requests.receive(structuredClone(reply))));
+    if (msg.op === 'cancel') run();
+    else queue = queue.then(run, run);
+  };
+  return { mode: 'inline', send, terminate: () => {} };
 }

@@ -1,5 +1,5 @@
 // Types for worker.js: the module Worker script (see worker-client.d.ts for the main-thread API).
-import type { Charset, ErrorKind, IoReason, ManifestReason, PathInput, Variant } from './index.js';
+import type { BlobInput, Charset, ErrorKind, IoReason, ManifestReason, PathInput, Variant } from './index.js';
 
 /** A plain error as it crosses the worker boundary (with the other fields the error carries: `argument`, `url`, `path`, …). */
 export interface PlainError {
@@ -12,11 +12,10 @@ export interface PlainError {
 }
 
 export type WorkerRequest =
-  | { id: number; op: 'open'; blob: Blob; name?: string }
+  | { id: number; op: 'open'; blob: BlobInput; name?: string }
   | { id: number; op: 'info' | 'bits' | 'loadIndex' | 'provenance' | 'close' }
   | { id: number; op: 'audit' | 'series' | 'timeColumns'; partial?: boolean }
-  | { id: number; op: 'probe'; path: string; variant?: Variant; charset?: Charset }
-  | { id: number; op: 'probeMany'; paths: PathInput[]; variant?: Variant; charset?: Charset }
+  | { id: number; op: 'probe' | 'probeMany'; path?: string; paths?: PathInput[]; variant?: Variant; charset?: Charset }
   | { id: number; op: 'synthetic'; capacity?: number; items?: number; errorRate?: number }
   | { id: number; op: 'cancel'; target: number };
 
@@ -29,8 +28,11 @@ export type WorkerReply =
 /** An op added by a worker script of one's own: takes the message and a progress callback. */
 export type WorkerOp = (msg: { id: number; op: string; [key: string]: unknown }, progress: (p: { done: number; total: number }) => void) => unknown;
 
-/** The transport-independent message handler (the Worker client's in-thread fallback uses it). */
-export function createHandler(extraOps?: Record<string, WorkerOp>): (msg: WorkerRequest, post: (reply: WorkerReply, transfer?: Transferable[]) => void) => Promise<void>;
+/**
+ * The transport-independent message handler (the Worker client's in-thread fallback uses it);
+ * `transfer` lists the buffers a reply hands over (what postMessage takes as its transfer list).
+ */
+export function createHandler(extraOps?: Record<string, WorkerOp>): (msg: WorkerRequest, post: (reply: WorkerReply, transfer?: ArrayBuffer[]) => void) => Promise<void>;
 
 /** Installs the handler (with `extraOps`) as this module Worker's message listener; nothing outside a Worker. */
 export function installWorker(extraOps?: Record<string, WorkerOp>): void;

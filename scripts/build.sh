@@ -64,7 +64,9 @@ node_modules/.bin/esbuild js/node.js --bundle --platform=node --format=cjs --tar
   --log-level=warning --outfile=dist/cjs/index.cjs --external:aws4 \
   --define:import.meta.url=__tsfile_bloom_url \
   --banner:js="const __tsfile_bloom_url = require('node:url').pathToFileURL(require('node:path').join(__dirname, '../../js/node.js')).href;"
-cp js/index.d.ts dist/cjs/index.d.cts
+# Its declarations: index.d.ts beside the generated records it imports, both as CommonJS (.d.cts).
+sed 's#\./types\.generated\.js#./types.generated.cjs#' js/index.d.ts > dist/cjs/index.d.cts
+cp js/types.generated.d.ts dist/cjs/types.generated.d.cts
 
 # The static site: www/ as it is in the source tree, its links followed (-L). www/ links to
 # what the page serves beside its own files, so that it is served and read as it stands: the

@@ -33,13 +33,13 @@
 //           numbers, records written with extend_from_slice, and only the device shared
 //           (Arc<[u8]> tables cost ~200 B of Arc code)                              +765
 //   48,491  probe sentences out of the module: the reason crosses as four codes and
-//           js/reasons.js words it (the core's Reason::text_listed natively; tests/reasons.rs
+//           reasons.js (gone since) worded it (the core's Reason::text_listed natively; tests/reasons.rs
 //           checks the two agree), with what the index says of the path and the
 //           hash a forced one is measured against added                        -624
 //   49,088  (the session's start)
 //   49,297  every choice of a reason's words made in the core (Reason::phrase: the sentence
 //           form, the charset named or not, "seed … is" / "seeds … are"; ten numbers at the
-//           record's end, which js/reasons.js fills the form with)                      +209
+//           record's end, which reasons.js filled the form with)                      +209
 //   49,132  paid back: encodeText takes a charset's code, not its name; BloomFilter#add reads
 //           its key from the key area, as probe does (no slice argument)                 -162
 //   49,150  the reader keeps its file's verdict rule for single probes (TsFileReader's rule:
@@ -69,6 +69,10 @@
 //           The budget back to 48 KiB
 //   44,151  a verdict that reading the index may change says so before it is read (a phrase
 //           choice, Reason::AllSet's `unsettled`; issue 40)                                  +62
+//   45,328  a probe's sentence made in the core (Reason::sentence) and returned as a string
+//           beside the probe record: the template engine, its tables and reasons.js gone
+//           (issue 40). Tried and not kept: the probe as a serde-wasm-bindgen object (46,019 B,
+//           8.3 µs a TsFile#probe against 1.1), as serde_json text (48,858 B, 13 µs)      +1,177
 // Tried for the phrase and not kept: its words emitted one by one through a closure
 // (Reason::words) +372 to +482; the same from data templates walked in the module +486.
 // Tried and not kept (gzipped): format! replaced by a hand-written text+integer writer

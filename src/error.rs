@@ -69,43 +69,36 @@ pub enum ErrorKind {
     BadFilterBlock,
 }
 
-serialize_as_str!(ErrorKind);
-
-impl ErrorKind {
-    /// The stable name (`too_short`, `io`, …), as serialized and on JS `Error.kind`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorKind::TooShort => "too_short",
-            ErrorKind::BadHeadMagic => "bad_head_magic",
-            ErrorKind::UnsupportedVersion => "unsupported_version",
-            ErrorKind::BadTailMagic => "bad_tail_magic",
-            ErrorKind::BadMetadataSize => "bad_metadata_size",
-            ErrorKind::BadString => "bad_string",
-            ErrorKind::BadMetaOffset => "bad_meta_offset",
-            ErrorKind::BadIndexNode => "bad_index_node",
-            ErrorKind::BadIndexOffset => "bad_index_offset",
-            ErrorKind::UnknownDataType => "unknown_data_type",
-            ErrorKind::BadRegion => "bad_region",
-            ErrorKind::Io => "io",
-            ErrorKind::Truncated => "truncated",
-            ErrorKind::BadVarint => "bad_varint",
-            ErrorKind::BadCount => "bad_count",
-            ErrorKind::BloomOverflow => "bloom_overflow",
-            ErrorKind::BloomStrayBits => "bloom_stray_bits",
-            ErrorKind::BloomBadBitCount => "bloom_bad_bit_count",
-            ErrorKind::BloomBadHashFunctionCount => "bloom_bad_hash_function_count",
-            ErrorKind::TrailingBytes => "trailing_bytes",
-            ErrorKind::InvalidArgument => "invalid_argument",
-            ErrorKind::UnsupportedHash => "unsupported_hash",
-            ErrorKind::BadFooterMagic => "bad_footer_magic",
-            ErrorKind::BadBlockHandle => "bad_block_handle",
-            ErrorKind::BadChecksum => "bad_checksum",
-            ErrorKind::BadBlock => "bad_block",
-            ErrorKind::UnsupportedCompression => "unsupported_compression",
-            ErrorKind::BadFilterBlock => "bad_filter_block",
-        }
-    }
-}
+serialize_as_str!(ErrorKind {
+    TooShort => "too_short",
+    BadHeadMagic => "bad_head_magic",
+    UnsupportedVersion => "unsupported_version",
+    BadTailMagic => "bad_tail_magic",
+    BadMetadataSize => "bad_metadata_size",
+    BadString => "bad_string",
+    BadMetaOffset => "bad_meta_offset",
+    BadIndexNode => "bad_index_node",
+    BadIndexOffset => "bad_index_offset",
+    UnknownDataType => "unknown_data_type",
+    BadRegion => "bad_region",
+    Io => "io",
+    Truncated => "truncated",
+    BadVarint => "bad_varint",
+    BadCount => "bad_count",
+    BloomOverflow => "bloom_overflow",
+    BloomStrayBits => "bloom_stray_bits",
+    BloomBadBitCount => "bloom_bad_bit_count",
+    BloomBadHashFunctionCount => "bloom_bad_hash_function_count",
+    TrailingBytes => "trailing_bytes",
+    InvalidArgument => "invalid_argument",
+    UnsupportedHash => "unsupported_hash",
+    BadFooterMagic => "bad_footer_magic",
+    BadBlockHandle => "bad_block_handle",
+    BadChecksum => "bad_checksum",
+    BadBlock => "bad_block",
+    UnsupportedCompression => "unsupported_compression",
+    BadFilterBlock => "bad_filter_block",
+});
 
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

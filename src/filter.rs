@@ -60,6 +60,7 @@ pub struct FilterLayout {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SeedProbe {
     pub seed: u32,
     pub hash32: i32,
@@ -80,17 +81,10 @@ pub enum Verdict {
     Maybe,
 }
 
-impl Verdict {
-    /// `absent` or `maybe`, as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Absent => "absent",
-            Verdict::Maybe => "maybe",
-        }
-    }
-}
-
-serialize_as_str!(Verdict);
+serialize_as_str!(Verdict {
+    Absent => "absent",
+    Maybe => "maybe",
+});
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Probe {
@@ -101,13 +95,16 @@ pub struct Probe {
 /// A probe as the API shows it: the verdict, the hash used and each seed's bit.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "ProbeResult"))]
 pub struct ProbeInfo {
     pub verdict: Verdict,
     #[serde(serialize_with = "crate::hash::serialize_variant")]
+    #[cfg_attr(test, ts(as = "crate::ts::Variant"))]
     pub variant: TailVariant,
     /// The charset the key bytes were made in, or None for bytes hashed as given (serialized
     /// as the charset's name, or `"bytes"`).
     #[serde(serialize_with = "serialize_key_charset")]
+    #[cfg_attr(test, ts(type = "JvmCharset | \"bytes\""))]
     pub charset: Option<Charset>,
     pub probes: Vec<SeedProbe>,
 }
@@ -126,6 +123,7 @@ impl Probe {
 
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "BloomStats"))]
 pub struct Stats {
     pub bit_count: u32,
     pub hash_function_count: u32,

@@ -62,20 +62,10 @@ pub enum FilterHash {
     Cheap,
 }
 
-serialize_as_str!(FilterHash);
-
-impl FilterHash {
-    /// Every hash, in the order of its code (src/tsfile/wire/).
-    pub const ALL: [FilterHash; 2] = [FilterHash::Murmur128, FilterHash::Cheap];
-
-    /// `murmur128` or `cheap`, as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FilterHash::Murmur128 => "murmur128",
-            FilterHash::Cheap => "cheap",
-        }
-    }
-}
+serialize_as_str!(FilterHash {
+    Murmur128 => "murmur128",
+    Cheap => "cheap",
+});
 
 /// The hash a result names as its `variant`: a tail variant of TsFile's Murmur128, or the cheap
 /// hash of a filter written with it (docs/writers.md §7), which this reader does not evaluate.

@@ -46,17 +46,47 @@
 #[doc = include_str!("../docs/crate.md")]
 struct CrateReadme;
 
-/// `impl serde::Serialize` for enums with an `as_str()`: each serializes as that name, the one
-/// the JS API, the CLI's JSON reports and the docs use, so a result type holds the enum and every
-/// serializer still sees the string (`as_str` stays the only place it is spelled).
+/// A closed set of names: `ALL` in order, `as_str`, the one place each name is spelled (the JS API, the CLI's
+/// JSON reports and the docs use it), `impl serde::Serialize` as that name, and in tests the
+/// TypeScript union of the same names (`as` another name there: src/ts.rs writes them to
+/// js/types.generated.d.ts). An enum that is not a plain list gives only its type and
+/// serializes as its own `as_str`.
 macro_rules! serialize_as_str {
-    ($($t:ty),+ $(,)?) => {$(
+    ($t:ident $(as $ts:ident)? { $($v:ident => $name:literal),+ $(,)? }) => {
+        impl $t {
+            /// Every value, in the order listed (a code in src/tsfile/wire/ is its index).
+            pub const ALL: [$t; [$($name),+].len()] = [$($t::$v),+];
+
+            /// The stable name, as serialized.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($t::$v => $name),+
+                }
+            }
+        }
+        serialize_as_str!($t);
+        #[cfg(test)]
+        impl ts_rs::TS for $t {
+            type WithoutGenerics = Self;
+            type OptionInnerType = Self;
+            fn name(_: &ts_rs::Config) -> String {
+                [stringify!($t) $(, stringify!($ts))?].last().unwrap().to_string()
+            }
+            fn inline(_: &ts_rs::Config) -> String {
+                crate::ts::union([$($name),+])
+            }
+            fn decl(cfg: &ts_rs::Config) -> String {
+                format!("type {} = {};", Self::name(cfg), Self::inline(cfg))
+            }
+        }
+    };
+    ($t:ty) => {
         impl serde::Serialize for $t {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
                 serializer.serialize_str(self.as_str())
             }
         }
-    )+};
+    };
 }
 
 pub mod bytes;
@@ -68,6 +98,8 @@ pub mod hash;
 pub mod leveldb;
 pub mod path;
 pub mod source;
+#[cfg(test)]
+mod ts;
 pub mod tsfile;
 
 // The audit, the probe rule, its verdicts and the charset bridge belong to the TsFile reader;

@@ -1,7 +1,6 @@
-//! js/core-tables.js: the core's code tables, layout constants, defaults and the words of a
-//! probe's reason, as the JS package reads them. The package needs them at import, before any
-//! wasm is initialised (`SEEDS` and `VARIANTS` are public constants), and the sentences stay out
-//! of the size-budgeted wasm module, so the file is generated from the core here rather than
+//! js/core-tables.js: the core's code tables, layout constants and defaults, as the JS package
+//! reads them. The package needs them at import, before any wasm is initialised (`SEEDS` and
+//! `VARIANTS` are public constants), so the file is generated from the core here rather than
 //! asked of the module. The test fails when the file is not what the core says;
 //! `npm run generate` (this test with TSFILE_BLOOM_GENERATE=1) writes it.
 
@@ -12,8 +11,7 @@ use std::path::PathBuf;
 use tsfile_bloom::audit::{DEFAULT_HASH, DEFAULT_HYPOTHESIS};
 use tsfile_bloom::filter::{FilterHash, DEFAULT_ERROR_RATE, MAX_ERROR_RATE, MIN_ERROR_RATE};
 use tsfile_bloom::tsfile::wire::{self, listing, record, scan};
-use tsfile_bloom::tsfile::words::{Text, SLOTS, SLOT_USED, TEMPLATES, TEXTS};
-use tsfile_bloom::tsfile::{BloomEncoding, DataType};
+use tsfile_bloom::tsfile::{BloomEncoding, DataType, HEAD_READ, TAIL_LEN};
 use tsfile_bloom::verdict::FileVerdict;
 use tsfile_bloom::{Charset, TailVariant, SEEDS};
 
@@ -38,8 +36,8 @@ fn render() -> String {
     let mut out = String::from(
         "// Generated from the Rust core by tests/generated.rs (`npm run generate`); do not edit.\n\
          // The core's code tables, layout constants and defaults (src/tsfile/wire/, src/filter.rs,\n\
-         // src/tsfile/audit.rs) and the words of a probe's reason (src/tsfile/words.rs),\n\
-         // for js/wire.js, js/reasons.js and js/core.js. `cargo test` fails when this file differs.\n",
+         // src/tsfile/envelope.rs, src/tsfile/audit.rs), for js/wire.js and js/core.js.\n\
+         // `cargo test` fails when this file differs.\n",
     );
     let mut item = |doc: &str, name: &str, value: String| {
         write!(out, "\n/** {doc} */\nexport const {name} = {value};\n").unwrap();
@@ -103,6 +101,16 @@ fn render() -> String {
         wire::TAIL_WINDOW.to_string(),
     );
     item(
+        "The head a file is opened with: magic and version, and enough to recognise a v2 head (`envelope::HEAD_READ`).",
+        "HEAD_LENGTH",
+        HEAD_READ.to_string(),
+    );
+    item(
+        "The tail that locates TsFileMetadata: its i32 size and the magic (`envelope::TAIL_LEN`).",
+        "TAIL_LENGTH",
+        TAIL_LEN.to_string(),
+    );
+    item(
         "Numbers per record of the listing's columns (src/tsfile/wire/listing.rs).",
         "LISTING_STRIDE",
         listing::STRIDE.to_string(),
@@ -128,37 +136,6 @@ fn render() -> String {
     item("The fields a filter probe's record starts with.", "FILTER_RECORD", names(record::FILTER_FIELDS));
     item("One seed's probe in a record.", "SEED_PROBE", names(record::SEED_FIELDS));
     item("What precedes each other candidate's seed probes.", "OTHER_PROBE", names(record::OTHER_FIELDS));
-    item(
-        "The fixed pieces of a reason's words; a piece's code is its index (`words::Text`).",
-        "REASON_TEXTS",
-        names(TEXTS.iter().copied()),
-    );
-    let templates: Vec<String> = TEMPLATES
-        .iter()
-        .map(|t| format!("  Object.freeze([{}]),\n", t.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")))
-        .collect();
-    item(
-        "A reason's sentence forms (`words::TEMPLATES`), a form's code its index: a step below REASON_SLOTS.used is a text's code, one from it a slot.",
-        "REASON_TEMPLATES",
-        format!("Object.freeze([\n{}])", templates.concat()),
-    );
-    let slots: Vec<String> =
-        SLOTS.iter().enumerate().map(|(i, name)| format!("{name}: {}", usize::from(SLOT_USED) + i)).collect();
-    item(
-        "The slots of a reason's template by name, which the values of a probe record's reason fill (`words::SLOT_USED` …).",
-        "REASON_SLOTS",
-        format!("Object.freeze({{ {} }})", slots.join(", ")),
-    );
-    item(
-        "The texts a slot joins its values with: a hash's variant and charset, the clear seeds.",
-        "REASON_JOINS",
-        format!("Object.freeze({{ hash: {}, seeds: {} }})", Text::Slash as u8, Text::Comma as u8),
-    );
-    item(
-        "The reason at a file probe record's end (`record::REASON_FIELDS`).",
-        "REASON_RECORD",
-        names(record::REASON_FIELDS),
-    );
     item(
         "The hash a filter's keys and a file's probes use when none is given or established (`audit::DEFAULT_HASH`).",
         "DEFAULT_HASH",
@@ -217,5 +194,8 @@ fn the_tables_hold_the_specs_values() {
         r#"DATA_TYPES = Object.freeze(["BOOLEAN", "INT32", "INT64", "FLOAT", "DOUBLE", "TEXT", "VECTOR", null, "TIMESTAMP", "DATE", "BLOB", "STRING"]);"#
     ));
     assert!(t.contains("LISTING_FLAGS = Object.freeze({ time: 1, absent: 2, maybe: 4, same_device: 8, new_name: 16, whole_path: 32 });"));
+    // The format's: "TsFile" + version (and "000002" after it in a v2 head), i32 size + "TsFile".
+    assert!(t.contains("export const HEAD_LENGTH = 12;"), "{t}");
+    assert!(t.contains("export const TAIL_LENGTH = 10;"), "{t}");
     assert!(t.contains("ERROR_RATE = Object.freeze({ default: 0.05, min: 0.01, max: 0.1 });"), "{t}");
 }

@@ -1,4 +1,4 @@
-//! The wire between the core and the JS bindings (src/tsfile/wire/): each layout decoded here,
+//! The wire between the core and the JS bindings (src/tsfile/wire/): each packed layout decoded here,
 //! independently of the encoder, on every fixture, and compared with the values the core's API
 //! gives for the same file (`TsFileReader::listing`, `probe`, `bloom_info`). (js/wire.js, the
 //! package's decoder, reads the code tables from js/core-tables.js: tests/generated.rs.)
@@ -12,9 +12,8 @@ use std::path::{Path, PathBuf};
 use tsfile_bloom::encoder::BuiltIn;
 use tsfile_bloom::tsfile::view::SeriesInfo;
 use tsfile_bloom::tsfile::wire::{self, listing, record, scan};
-use tsfile_bloom::tsfile::words::{TEMPLATES, TEXTS};
 use tsfile_bloom::tsfile::{read_metadata, DataType, TsFileReader};
-use tsfile_bloom::verdict::FileVerdict;
+use tsfile_bloom::verdict::{FileVerdict, Reason};
 use tsfile_bloom::{BloomFilter, Charset, TailVariant};
 
 fn root() -> PathBuf {
@@ -135,35 +134,6 @@ fn seeds(m: &[i32], at: usize, k: usize) -> Vec<(u32, i32, u32, bool)> {
     (0..k).map(|j| &m[at + 4 * j..at + 4 * j + 4]).map(|s| (s[0] as u32, s[1], s[2] as u32, s[3] == 1)).collect()
 }
 
-/// A reason's sentence from its numbers (`record::REASON_FIELDS`), filled here independently
-/// of the core's `Phrase::text`: the template's texts, and its slots (128 on) from the numbers.
-fn reason_text(n: &[i32], summary: Option<&str>) -> String {
-    let hash = |v: i32, cs: i32| {
-        let v = TailVariant::ALL[v as usize].as_str();
-        if cs == wire::NONE {
-            v.to_string()
-        } else {
-            format!("{v} / {}", Charset::ALL[cs as usize].as_str())
-        }
-    };
-    let mut s = String::new();
-    for &step in TEMPLATES[n[0] as usize] {
-        match step {
-            128 => s += &hash(n[2], n[3]),
-            129 => s += &hash(n[4], n[5]),
-            130 => {
-                let seeds: Vec<String> =
-                    (0..8).filter(|j| n[7] >> j & 1 == 1).map(|j| tsfile_bloom::SEEDS[j].to_string()).collect();
-                s += &format!("{}{}{}", TEXTS[n[6] as usize], seeds.join(", "), TEXTS[n[8] as usize]);
-            }
-            131 => s += &n[9].to_string(),
-            132 => s += summary.unwrap(),
-            t => s += TEXTS[t as usize],
-        }
-    }
-    s + TEXTS[n[1] as usize]
-}
-
 #[test]
 fn a_file_probe_record_holds_what_the_readers_probe_says() {
     let verdicts = FileVerdict::ALL;
@@ -175,7 +145,8 @@ fn a_file_probe_record_holds_what_the_readers_probe_says() {
                     let listed = r.listed(&path);
                     let p = r.probe_filter_reasoned(&path, variant, charset).unwrap();
                     let mut m = Vec::new();
-                    record::file_probe(&mut m, listed, r.audit().is_some(), p.as_ref(), r.unprobed_reason());
+                    let cheap = r.unprobed_reason() == Reason::CheapHash;
+                    record::file_probe(&mut m, listed, p.as_ref().map(|p| &p.0), cheap);
                     assert!(m.len() <= record::CAPACITY);
                     let want = r.probe(&path, variant, charset).unwrap();
                     let ctx = format!("{name} {:?} {variant:?} {charset:?}", String::from_utf8_lossy(&path));
@@ -197,12 +168,10 @@ fn a_file_probe_record_holds_what_the_readers_probe_says() {
                         assert_eq!(seeds(&m, at + 3, k), probes, "{ctx}");
                         at += 3 + 4 * k;
                     }
-                    // The reason ends the record, and says the probe's reason as the core words it.
+                    // The record ends there; the reason's sentence crosses beside it.
                     let reason = p.as_ref().map_or(r.unprobed_reason(), |(_, r)| *r);
-                    assert_eq!(m.len() - at, record::REASON_FIELDS.len(), "{ctx}");
-                    let summary = r.audit().map(|a| a.summary.as_str());
-                    assert_eq!(reason_text(&m[at..], summary), want.reason, "{ctx}");
-                    assert_eq!(r.reason_text(reason, listed), want.reason, "{ctx}");
+                    assert_eq!(m.len(), at, "{ctx}");
+                    assert_eq!(reason.sentence(r.audit(), listed), want.reason, "{ctx}");
                     seen.insert((m[0], reason_kind(&reason)));
                 }
             }
@@ -345,12 +314,14 @@ fn staged_batches_answer_as_the_reader_and_the_filter_do_key_by_key() {
             // The first keys only, when fewer are asked for.
             assert_eq!(batch::file_verdicts(&r, &staged, 2, variant, charset).unwrap(), want[..2], "{name}");
             let mut one = Vec::new();
-            batch::file_probe(&mut one, &r, &paths[0], variant, charset).unwrap();
+            let reason = batch::file_probe(&mut one, &r, &paths[0], variant, charset).unwrap();
             let mut want = Vec::new();
-            let p = r.probe_filter_reasoned(&paths[0], rule_args(variant, charset).0, rule_args(variant, charset).1);
-            let (listed, audited, unprobed) = (r.listed(&paths[0]), r.audit().is_some(), r.unprobed_reason());
-            record::file_probe(&mut want, listed, audited, p.unwrap().as_ref(), unprobed);
+            let (v, cs) = rule_args(variant, charset);
+            let p = r.probe_filter_reasoned(&paths[0], v, cs).unwrap();
+            let cheap = r.unprobed_reason() == Reason::CheapHash;
+            record::file_probe(&mut want, r.listed(&paths[0]), p.as_ref().map(|p| &p.0), cheap);
             assert_eq!(one, want, "{name}");
+            assert_eq!(reason, r.probe(&paths[0], v, cs).unwrap().reason, "{name}");
         }
         // The fast scan over staged paths is TailScan's, path by path.
         let window = &bytes[bytes.len().saturating_sub(wire::TAIL_WINDOW)..];
@@ -437,21 +408,18 @@ fn staged_batches_refuse_bad_codes_counts_and_ends_with_a_typed_error() {
 #[test]
 fn the_record_area_keeps_its_address_across_records() {
     let mut area = record::Area::new();
-    let first = area
-        .write(|out| {
-            out.extend_from_slice(&[1, 2, 3]);
-            Ok(())
-        })
-        .unwrap();
-    assert_eq!(first, area.as_ptr() as u32);
+    area.write(|out| {
+        out.extend_from_slice(&[1, 2, 3]);
+        Ok(())
+    })
+    .unwrap();
+    let first = area.as_ptr();
     // The longest record fits the reserved capacity: the address JS holds stays valid.
-    let again = area
-        .write(|out| {
-            out.resize(record::CAPACITY, 7);
-            Ok(())
-        })
-        .unwrap();
-    assert_eq!(again, first);
-    let e = area.write(|_| Err(tsfile_bloom::Error::invalid_argument("no"))).unwrap_err();
+    let answer = area.write(|out| {
+        out.resize(record::CAPACITY, 7);
+        Ok("the sentence")
+    });
+    assert_eq!((answer.unwrap(), area.as_ptr()), ("the sentence", first));
+    let e = area.write(|_| Err::<(), _>(tsfile_bloom::Error::invalid_argument("no"))).unwrap_err();
     assert_eq!(e.kind, tsfile_bloom::ErrorKind::InvalidArgument);
 }

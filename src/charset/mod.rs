@@ -91,42 +91,22 @@ const ALIASES: &[(&str, Charset)] = &[
     ("csisolatin1", Charset::Iso8859_1),
 ];
 
-serialize_as_str!(Charset);
+serialize_as_str!(Charset as JvmCharset {
+    Utf8 => "UTF-8",
+    Gbk => "GBK",
+    Gb18030 => "GB18030",
+    Big5 => "Big5",
+    Windows950 => "x-windows-950",
+    ShiftJis => "Shift_JIS",
+    Windows31j => "windows-31j",
+    EucJp => "EUC-JP",
+    EucKr => "EUC-KR",
+    Windows949 => "x-windows-949",
+    Windows1252 => "windows-1252",
+    Iso8859_1 => "ISO-8859-1",
+});
 
 impl Charset {
-    pub const ALL: [Charset; 12] = [
-        Charset::Utf8,
-        Charset::Gbk,
-        Charset::Gb18030,
-        Charset::Big5,
-        Charset::Windows950,
-        Charset::ShiftJis,
-        Charset::Windows31j,
-        Charset::EucJp,
-        Charset::EucKr,
-        Charset::Windows949,
-        Charset::Windows1252,
-        Charset::Iso8859_1,
-    ];
-
-    /// Java's canonical charset name (`Charset.name()`), as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Charset::Utf8 => "UTF-8",
-            Charset::Gbk => "GBK",
-            Charset::Gb18030 => "GB18030",
-            Charset::Big5 => "Big5",
-            Charset::Windows950 => "x-windows-950",
-            Charset::ShiftJis => "Shift_JIS",
-            Charset::Windows31j => "windows-31j",
-            Charset::EucJp => "EUC-JP",
-            Charset::EucKr => "EUC-KR",
-            Charset::Windows949 => "x-windows-949",
-            Charset::Windows1252 => "windows-1252",
-            Charset::Iso8859_1 => "ISO-8859-1",
-        }
-    }
-
     /// Accepts Java's names and aliases case-insensitively (`-` and `_` are ignored).
     pub fn from_name(name: &str) -> Result<Charset> {
         // No real name is this long; don't copy an arbitrarily long argument.

@@ -59,17 +59,10 @@ pub enum Compression {
     Snappy,
 }
 
-serialize_as_str!(Compression);
-
-impl Compression {
-    /// `none` or `snappy`, as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Compression::None => "none",
-            Compression::Snappy => "snappy",
-        }
-    }
-}
+serialize_as_str!(Compression as LevelDbCompression {
+    None => "none",
+    Snappy => "snappy",
+});
 
 /// `crc32c::Unmask`.
 pub fn unmask_crc(masked: u32) -> u32 {

@@ -14,6 +14,7 @@ pub const FILTER_BASE_LG: u8 = 11;
 /// One filter of the filter block (serialized as the JS API's LevelDB filter objects).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LevelDbFilterInfo"))]
 pub struct FilterInfo {
     pub index: usize,
     /// Absolute file offset of the filter's first byte.

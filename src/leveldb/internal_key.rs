@@ -19,17 +19,12 @@ pub enum KeyFormat {
     User,
 }
 
-serialize_as_str!(KeyFormat);
+serialize_as_str!(KeyFormat as LevelDbKeyFormat {
+    Internal => "internal",
+    User => "user",
+});
 
 impl KeyFormat {
-    /// `internal` or `user`, as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            KeyFormat::Internal => "internal",
-            KeyFormat::User => "user",
-        }
-    }
-
     /// Internal when every key is >= 8 bytes with a type byte of 0 or 1 (LevelDB writes no
     /// other types), else user keys.
     pub(crate) fn detect<'a>(mut keys: impl Iterator<Item = &'a [u8]>) -> KeyFormat {

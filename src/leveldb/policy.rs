@@ -115,21 +115,14 @@ pub enum ProbeReason {
     FilterMissing,
 }
 
-serialize_as_str!(ProbeReason);
-
-impl ProbeReason {
-    /// The reason's name (`bits`, `empty_filter`, …), as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProbeReason::Bits => "bits",
-            ProbeReason::EmptyFilter => "empty_filter",
-            ProbeReason::ReservedK => "reserved_k",
-            ProbeReason::PastLastBlock => "past_last_block",
-            ProbeReason::NoFilter => "no_filter",
-            ProbeReason::FilterMissing => "filter_missing",
-        }
-    }
-}
+serialize_as_str!(ProbeReason as LevelDbProbeReason {
+    Bits => "bits",
+    EmptyFilter => "empty_filter",
+    ReservedK => "reserved_k",
+    PastLastBlock => "past_last_block",
+    NoFilter => "no_filter",
+    FilterMissing => "filter_missing",
+});
 
 impl ProbeReason {
     /// The verdict for this reason in words: what LevelDB does and why (the page shows it).

@@ -8,6 +8,7 @@ use crate::filter::Verdict;
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "BlockHandleInfo"))]
 pub struct HandleInfo {
     pub offset: u64,
     pub size: u64,
@@ -20,6 +21,7 @@ impl From<BlockHandle> for HandleInfo {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LevelDbMetaEntry"))]
 pub struct MetaEntryInfo {
     pub key: String,
     pub offset: u64,
@@ -28,6 +30,7 @@ pub struct MetaEntryInfo {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LevelDbTableInfo"))]
 pub struct TableInfo {
     pub file_size: u64,
     pub filter_policy: Option<String>,
@@ -43,6 +46,7 @@ pub struct TableInfo {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LevelDbDataBlock"))]
 pub struct DataBlockInfo {
     pub index: usize,
     pub offset: u64,
@@ -52,6 +56,7 @@ pub struct DataBlockInfo {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LevelDbProbeBit"))]
 pub struct ProbeBitInfo {
     pub bit: u64,
     pub set: bool,
@@ -63,6 +68,7 @@ fn bits(p: &[ProbeBit]) -> Vec<ProbeBitInfo> {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LevelDbProbeResult"))]
 pub struct TableProbeInfo {
     pub verdict: Verdict,
     pub reason: ProbeReason,
@@ -91,6 +97,7 @@ impl From<&LevelDbProbe> for TableProbeInfo {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LevelDbFilterProbe"))]
 pub struct FilterProbeInfo {
     pub verdict: Verdict,
     pub reason: ProbeReason,

@@ -128,20 +128,15 @@ pub enum AuditStatus {
     UnsupportedHash,
 }
 
-serialize_as_str!(AuditStatus);
+serialize_as_str!(AuditStatus {
+    NoFilter => "no_filter",
+    Established => "established",
+    Ambiguous => "ambiguous",
+    NotReproduced => "not_reproduced",
+    UnsupportedHash => "unsupported_hash",
+});
 
 impl AuditStatus {
-    /// `no_filter`, `established`, `ambiguous` or `not_reproduced`, as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AuditStatus::NoFilter => "no_filter",
-            AuditStatus::Established => "established",
-            AuditStatus::Ambiguous => "ambiguous",
-            AuditStatus::NotReproduced => "not_reproduced",
-            AuditStatus::UnsupportedHash => "unsupported_hash",
-        }
-    }
-
     /// Whether the filter agrees with the index: there is none, or a writer hypothesis rebuilds
     /// its bits exactly (so every indexed series tests maybe). What `verify` checks.
     pub fn consistent(self) -> bool {
@@ -256,49 +251,17 @@ pub fn audit_paths(filter: Option<&BloomFilter>, series: &[Series], paths: &Path
     if filter.hash() == FilterHash::Cheap {
         return Audit { status: AuditStatus::UnsupportedHash, summary: CHEAP_HASH_SUMMARY.into(), ..base };
     }
-    let stored = filter.logical_bits();
-
-    // Only vary the dimensions that can change a path.
-    let time_options: &[bool] = if time_column_count > 0 { &[true, false] } else { &[true] };
-    let null_options: &[bool] = if any_trailing_null { &[true, false] } else { &[true] };
-    let try_charsets = |charsets: &[Charset]| -> Vec<HypothesisResult> {
-        // Each path is built once per (charset, trailing-null choice) and hashed once per
-        // variant (once in all when its tail is ASCII); every hypothesis then only ORs bits.
-        let mut table: Vec<(Hypothesis, HypothesisResult)> = Vec::new();
-        for &charset in charsets {
-            for &trailing_nulls_kept in null_options {
-                let probe = Hypothesis { variant: TailVariant::Java, time_columns: true, trailing_nulls_kept, charset };
-                let mut keys: Vec<Cow<[u8]>> = Vec::with_capacity(series.len());
-                for (i, s) in series.iter().enumerate() {
-                    keys.push(probe.key(s, paths.get(i), encoder));
-                }
-                let java = positions(filter, &keys, TailVariant::Java, None);
-                let zero = positions(filter, &keys, TailVariant::ZeroExtended, Some(&java));
-                for variant in TailVariant::ALL {
-                    let pos = if variant == TailVariant::Java { &java } else { &zero };
-                    for &time_columns in time_options {
-                        let h = Hypothesis { variant, time_columns, trailing_nulls_kept, charset };
-                        table.push((h, rebuild(filter, &stored, series, pos, h)));
-                    }
-                }
-            }
-        }
-        // Report in a stable order: charset, variant, time columns, trailing nulls.
-        let mut out = Vec::with_capacity(table.len());
-        for &charset in charsets {
-            for variant in TailVariant::ALL {
-                for &time_columns in time_options {
-                    for &trailing_nulls_kept in null_options {
-                        let h = Hypothesis { variant, time_columns, trailing_nulls_kept, charset };
-                        if let Some(i) = table.iter().position(|(t, _)| *t == h) {
-                            out.push(table.swap_remove(i).1);
-                        }
-                    }
-                }
-            }
-        }
-        out
+    let files = Files {
+        filter,
+        stored: filter.logical_bits(),
+        series,
+        paths,
+        encoder,
+        // Only vary the dimensions that can change a path.
+        time_options: if time_column_count > 0 { &[true, false] } else { &[true] },
+        null_options: if any_trailing_null { &[true, false] } else { &[true] },
     };
+    let try_charsets = |charsets: &[Charset]| files.try_charsets(charsets);
     let mut results = try_charsets(&[Charset::Utf8]);
     let mut charsets_unavailable = Vec::new();
     if !results.iter().any(|r| r.reproduces) && any_non_ascii {
@@ -323,69 +286,132 @@ pub fn audit_paths(filter: Option<&BloomFilter>, series: &[Series], paths: &Path
         (Some(_), Some(_)) => AuditStatus::Established,
         (Some(_), None) => AuditStatus::Ambiguous,
     };
-    audit.summary = match (audit.status, first) {
-        (AuditStatus::Established, Some(h)) => {
-            let preferred = audit.charset;
-            let mut writers = String::new();
-            for w in dedup(
-                audit.matching().filter(|h| Some(h.charset) == preferred).map(|h| h.writer(time_column_count > 0)),
-            ) {
-                if !writers.is_empty() {
-                    writers.push_str(" or ");
-                }
-                writers.push_str(&w);
-            }
-            // Joined by hand, as in Charset::from_name (`join` weighs on the wasm build).
-            let mut alike = String::new();
-            for c in audit.charsets.iter().skip(1) {
-                if !alike.is_empty() {
-                    alike.push_str(", ");
-                }
-                alike.push_str(c.as_str());
-            }
-            format!(
-                "bits reproduced exactly: {} ({}){}{}",
-                writers,
-                h.describe(time_column_count > 0, any_trailing_null),
-                if alike.is_empty() {
-                    String::new()
-                } else {
-                    format!("; {alike} encodes every indexed path alike, so probes consult it too")
-                },
-                if audit.matching().filter(|h| Some(h.charset) == preferred).count() > 1 {
-                    "; the other differences do not change any path of this file"
-                } else {
-                    ""
-                }
-            )
-        }
-        (AuditStatus::Ambiguous, Some(h)) => format!(
-            "ambiguous: the bits are reproduced exactly, but every indexed path's tail is ASCII, so the Java and \
-             zero-extended hashes agree and the writer's variant cannot be told ({}); paths with a non-ASCII tail are \
-             checked under both",
-            if h.time_columns && time_column_count > 0 { "time columns inserted" } else { "no time columns involved" }
-        ),
-        _ => {
-            let best = audit.results.iter().min_by_key(|r| r.differing_bits);
-            format!(
-                "no hypothesis reproduces the filter — 'definitely absent' is not trustworthy for this file{}{}",
-                if audit.charsets_unavailable.is_empty() {
-                    ""
-                } else {
-                    " (the multi-byte JVM charsets were not available to try)"
-                },
-                best.map(|b| {
-                    format!(
-                        " (closest: {}, {} bits differ)",
-                        b.hypothesis.describe(time_column_count > 0, any_trailing_null),
-                        b.differing_bits
-                    )
-                })
-                .unwrap_or_default()
-            )
-        }
-    };
+    audit.summary = audit.summarize(first, time_column_count > 0, any_trailing_null);
     audit
+}
+
+impl Audit {
+    /// The audit's one sentence for people, once its status is known; `first`: the first
+    /// hypothesis that reproduces the bits, `has_time`: the file has time columns.
+    fn summarize(&self, first: Option<Hypothesis>, has_time: bool, any_trailing_null: bool) -> String {
+        match (self.status, first) {
+            (AuditStatus::Established, Some(h)) => {
+                let preferred = self.charset;
+                let mut writers = String::new();
+                for w in dedup(
+                    self.matching().filter(|h| Some(h.charset) == preferred).map(|h| h.writer(has_time)),
+                ) {
+                    if !writers.is_empty() {
+                        writers.push_str(" or ");
+                    }
+                    writers.push_str(&w);
+                }
+                // Joined by hand, as in Charset::from_name (`join` weighs on the wasm build).
+                let mut alike = String::new();
+                for c in self.charsets.iter().skip(1) {
+                    if !alike.is_empty() {
+                        alike.push_str(", ");
+                    }
+                    alike.push_str(c.as_str());
+                }
+                format!(
+                    "bits reproduced exactly: {} ({}){}{}",
+                    writers,
+                    h.describe(has_time, any_trailing_null),
+                    if alike.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; {alike} encodes every indexed path alike, so probes consult it too")
+                    },
+                    if self.matching().filter(|h| Some(h.charset) == preferred).count() > 1 {
+                        "; the other differences do not change any path of this file"
+                    } else {
+                        ""
+                    }
+                )
+            }
+            (AuditStatus::Ambiguous, Some(h)) => format!(
+                "ambiguous: the bits are reproduced exactly, but every indexed path's tail is ASCII, so the Java and \
+                 zero-extended hashes agree and the writer's variant cannot be told ({}); paths with a non-ASCII tail are \
+                 checked under both",
+                if h.time_columns && has_time { "time columns inserted" } else { "no time columns involved" }
+            ),
+            _ => {
+                let best = self.results.iter().min_by_key(|r| r.differing_bits);
+                format!(
+                    "no hypothesis reproduces the filter — 'definitely absent' is not trustworthy for this file{}{}",
+                    if self.charsets_unavailable.is_empty() {
+                        ""
+                    } else {
+                        " (the multi-byte JVM charsets were not available to try)"
+                    },
+                    best.map(|b| {
+                        format!(
+                            " (closest: {}, {} bits differ)",
+                            b.hypothesis.describe(has_time, any_trailing_null),
+                            b.differing_bits
+                        )
+                    })
+                    .unwrap_or_default()
+                )
+            }
+        }
+    }
+}
+
+/// One file as the audit tries hypotheses on it: its filter and stored bits, its records and
+/// their paths, and the dimensions that can change one of them.
+struct Files<'a> {
+    filter: &'a BloomFilter,
+    stored: Vec<u8>,
+    series: &'a [Series],
+    paths: &'a Paths,
+    encoder: &'a dyn PathEncoder,
+    time_options: &'static [bool],
+    null_options: &'static [bool],
+}
+
+impl Files<'_> {
+    /// Every hypothesis in `charsets`, in a stable order: charset, variant, time columns,
+    /// trailing nulls.
+    fn try_charsets(&self, charsets: &[Charset]) -> Vec<HypothesisResult> {
+        let (filter, series) = (self.filter, self.series);
+        // Each path is built once per (charset, trailing-null choice) and hashed once per
+        // variant (once in all when its tail is ASCII); every hypothesis then only ORs bits.
+        let mut table: Vec<(Hypothesis, HypothesisResult)> = Vec::new();
+        for &charset in charsets {
+            for &trailing_nulls_kept in self.null_options {
+                let probe = Hypothesis { variant: TailVariant::Java, time_columns: true, trailing_nulls_kept, charset };
+                let mut keys: Vec<Cow<[u8]>> = Vec::with_capacity(series.len());
+                for (i, s) in series.iter().enumerate() {
+                    keys.push(probe.key(s, self.paths.get(i), self.encoder));
+                }
+                let java = positions(filter, &keys, TailVariant::Java, None);
+                let zero = positions(filter, &keys, TailVariant::ZeroExtended, Some(&java));
+                for variant in TailVariant::ALL {
+                    let pos = if variant == TailVariant::Java { &java } else { &zero };
+                    for &time_columns in self.time_options {
+                        let h = Hypothesis { variant, time_columns, trailing_nulls_kept, charset };
+                        table.push((h, rebuild(filter, &self.stored, series, pos, h)));
+                    }
+                }
+            }
+        }
+        let mut out = Vec::with_capacity(table.len());
+        for &charset in charsets {
+            for variant in TailVariant::ALL {
+                for &time_columns in self.time_options {
+                    for &trailing_nulls_kept in self.null_options {
+                        let h = Hypothesis { variant, time_columns, trailing_nulls_kept, charset };
+                        if let Some(i) = table.iter().position(|(t, _)| *t == h) {
+                            out.push(table.swap_remove(i).1);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
 }
 
 fn dedup<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {

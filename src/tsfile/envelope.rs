@@ -10,6 +10,8 @@ pub const HEAD_LEN: u64 = 7;
 /// i32 size + `"TsFile"`.
 pub const TAIL_LEN: u64 = 10;
 pub const MIN_FILE_LEN: u64 = HEAD_LEN + TAIL_LEN;
+/// The head the bindings read: [`HEAD_LEN`], and enough to recognise a v2 head (`TsFile000002`).
+pub const HEAD_READ: usize = 12;
 
 /// What the head and tail say, before TsFileMetadata is parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,7 +25,7 @@ pub struct Envelope {
 
 impl Envelope {
     /// [`read_envelope`] of a file of `file_size` bytes from its first bytes (`head`: at least
-    /// [`HEAD_LEN`], 12 to recognise a v2 head) and its last ones (`tail`: at least [`TAIL_LEN`]),
+    /// [`HEAD_READ`] to recognise a v2 head) and its last ones (`tail`: at least [`TAIL_LEN`]),
     /// as the bindings read them.
     pub fn from_parts(file_size: u64, head: &[u8], tail: &[u8]) -> Result<Envelope> {
         let mut r = crate::source::Ranges::new(file_size);
@@ -58,7 +60,7 @@ pub fn read_envelope<R: ReadAt + ?Sized>(src: &R) -> Result<Envelope> {
     }
     let version = head[6];
     if version != 3 && version != 4 {
-        let what = if version == b'0' && size >= 12 && src.read_at(6, 6)? == b"000002" {
+        let what = if version == b'0' && size >= HEAD_READ as u64 && src.read_at(6, 6)? == b"000002" {
             "version \"000002\" (TsFile v2, IoTDB 0.10/0.11)".to_string()
         } else {
             format!("version byte {version}")

@@ -24,31 +24,14 @@ pub enum BloomEncoding {
     JavaNull,
 }
 
-serialize_as_str!(BloomEncoding);
-
-impl BloomEncoding {
-    /// Every encoding, in the order of its code (src/tsfile/wire/).
-    pub const ALL: [BloomEncoding; 6] = [
-        BloomEncoding::Missing,
-        BloomEncoding::Standard,
-        BloomEncoding::Empty,
-        BloomEncoding::V3,
-        BloomEncoding::LegacyCppEmpty,
-        BloomEncoding::JavaNull,
-    ];
-
-    /// The encoding's name (`standard`, `v3`, `legacy_cpp_empty`, …), as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BloomEncoding::Missing => "missing",
-            BloomEncoding::Standard => "standard",
-            BloomEncoding::Empty => "empty",
-            BloomEncoding::V3 => "v3",
-            BloomEncoding::LegacyCppEmpty => "legacy_cpp_empty",
-            BloomEncoding::JavaNull => "java_null",
-        }
-    }
-}
+serialize_as_str!(BloomEncoding {
+    Missing => "missing",
+    Standard => "standard",
+    Empty => "empty",
+    V3 => "v3",
+    LegacyCppEmpty => "legacy_cpp_empty",
+    JavaNull => "java_null",
+});
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BloomField {

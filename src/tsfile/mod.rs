@@ -32,9 +32,8 @@ pub mod series;
 pub mod verdict;
 pub mod view;
 pub mod wire;
-pub mod words;
 
-pub use envelope::{read_envelope, Envelope, HEAD_LEN, MAGIC, MIN_FILE_LEN, TAIL_LEN};
+pub use envelope::{read_envelope, Envelope, HEAD_LEN, HEAD_READ, MAGIC, MIN_FILE_LEN, TAIL_LEN};
 pub use filter_encoding::{BloomEncoding, BloomField};
 pub use index::{walk_index, walk_index_region, EntryKey, IndexEntry, IndexNode, IndexWalk, NodeType, MAX_INDEX_DEPTH};
 pub use metadata::{parse_metadata, read_metadata, TsFileMetadata};

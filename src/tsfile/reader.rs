@@ -297,7 +297,7 @@ impl<E: PathEncoder> TsFileReader<E> {
             None => (None, self.unprobed_reason()),
         };
         let hash = self.filter().map(|f| f.hash());
-        Ok(FileProbeInfo::of(path, probe, hash, self.reason_text(reason, listed), listed))
+        Ok(FileProbeInfo::of(path, probe, hash, reason.sentence(self.audit.as_ref(), listed), listed))
     }
 
     /// Why a probe of this file is made without its filter ([`probe_filter`](Self::probe_filter)
@@ -324,7 +324,7 @@ impl<E: PathEncoder> TsFileReader<E> {
     }
 
     /// [`probe_filter`](Self::probe_filter) with the reason unformatted (see
-    /// [`probe::probe_file_reasoned`]; [`reason_text`](Self::reason_text) formats it).
+    /// [`probe::probe_file_reasoned`]; [`Reason::sentence`] words it).
     pub fn probe_filter_reasoned(
         &self,
         path: &[u8],
@@ -343,12 +343,6 @@ impl<E: PathEncoder> TsFileReader<E> {
             }
         };
         probe::probe_by_rule(filter, rule, path, &self.encoder).map(Some)
-    }
-
-    /// The sentence of a probe's reason in this file (it may quote the audit), with what the
-    /// index says about the path ([`listed`](Self::listed)).
-    pub fn reason_text(&self, reason: Reason, listed: Listed) -> String {
-        reason.text_listed(self.audit.as_ref(), listed)
     }
 
     /// The keys the writer inserted under a hypothesis, back to back (`ends[i]`: end of key i):

@@ -24,14 +24,11 @@ pub struct TableSchema {
 
 /// The category's name as the writers' enums spell it.
 pub fn category_name(category: i32) -> &'static str {
-    match category {
-        0 => "TAG",
-        1 => "FIELD",
-        2 => "ATTRIBUTE",
-        3 => "TIME",
-        _ => "UNKNOWN",
-    }
+    usize::try_from(category).ok().and_then(|i| CATEGORIES.get(i)).copied().unwrap_or("UNKNOWN")
 }
+
+/// The column categories by their code (`ColumnCategory`'s ordinal).
+pub const CATEGORIES: [&str; 4] = ["TAG", "FIELD", "ATTRIBUTE", "TIME"];
 
 /// A column's data type by name, or `UNKNOWN(n)` for a byte no writer uses.
 pub fn data_type_name(byte: u8) -> String {

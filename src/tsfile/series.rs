@@ -19,7 +19,19 @@ pub enum DataType {
     String,
 }
 
-serialize_as_str!(DataType);
+serialize_as_str!(DataType {
+    Boolean => "BOOLEAN",
+    Int32 => "INT32",
+    Int64 => "INT64",
+    Float => "FLOAT",
+    Double => "DOUBLE",
+    Text => "TEXT",
+    Vector => "VECTOR",
+    Timestamp => "TIMESTAMP",
+    Date => "DATE",
+    Blob => "BLOB",
+    String => "STRING",
+});
 
 impl DataType {
     pub fn from_byte(b: u8) -> Option<DataType> {
@@ -53,23 +65,6 @@ impl DataType {
             DataType::Date => 9,
             DataType::Blob => 10,
             DataType::String => 11,
-        }
-    }
-
-    /// The writers' name (`BOOLEAN`, `INT32`, …), as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DataType::Boolean => "BOOLEAN",
-            DataType::Int32 => "INT32",
-            DataType::Int64 => "INT64",
-            DataType::Float => "FLOAT",
-            DataType::Double => "DOUBLE",
-            DataType::Text => "TEXT",
-            DataType::Vector => "VECTOR",
-            DataType::Timestamp => "TIMESTAMP",
-            DataType::Date => "DATE",
-            DataType::Blob => "BLOB",
-            DataType::String => "STRING",
         }
     }
 

@@ -1,11 +1,9 @@
-//! What a probe of a file answers and why: the [`FileVerdict`], the [`Reason`] behind it and how
-//! its words say it ([`Reason::phrase`]; the texts and sentence forms are [`super::words`]), and
-//! what the file's index says about the path ([`Listed`]). The rule that decides is in
+//! What a probe of a file answers and why: the [`FileVerdict`], the [`Reason`] behind it and its
+//! words ([`Reason::sentence`]), and what the file's index says about the path ([`Listed`]). The rule that decides is in
 //! [`super::probe`].
 
 use super::audit::Audit;
-use super::words::{Phrase, Template, Text, TEXTS};
-use crate::hash::TailVariant;
+use crate::hash::{TailVariant, SEEDS};
 use crate::path::Charset;
 
 /// The answer for one path in one file.
@@ -19,21 +17,11 @@ pub enum FileVerdict {
     Unknown,
 }
 
-impl FileVerdict {
-    /// Every verdict, in the order of its code (src/tsfile/wire/).
-    pub const ALL: [FileVerdict; 3] = [FileVerdict::Absent, FileVerdict::Maybe, FileVerdict::Unknown];
-
-    /// `absent`, `maybe` or `unknown`, as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FileVerdict::Absent => "absent",
-            FileVerdict::Maybe => "maybe",
-            FileVerdict::Unknown => "unknown",
-        }
-    }
-}
-
-serialize_as_str!(FileVerdict);
+serialize_as_str!(FileVerdict {
+    Absent => "absent",
+    Maybe => "maybe",
+    Unknown => "unknown",
+});
 
 /// What the file's index says about a probed path (the index is the other half of a probe's
 /// facts: a verdict's sentence says whether it was read, lists the path, or could not be read).
@@ -61,12 +49,10 @@ impl Listed {
 }
 
 /// What a probe of a file without a Bloom filter says ([`Reason::NoFilter`]).
-pub const NO_FILTER_REASON: &str = TEXTS[Text::NoFilter as usize];
+pub const NO_FILTER_REASON: &str = "the file has no Bloom filter; look the path up in the index";
 
-/// Why a file probe says what it says ([`super::probe::FileProbe::reason`] is its text). How
-/// its words say it is [`Reason::phrase`], which crosses to JS as numbers at the end of a probe
-/// record (src/tsfile/wire/record.rs `file_probe`): the sentences stay out of the size-budgeted
-/// module, and js/reasons.js only fills the form the phrase names.
+/// Why a file probe says what it says ([`super::probe::FileProbe::reason`] is its sentence,
+/// [`Reason::sentence`]), which crosses to JS as a plain string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reason {
     /// The file has no Bloom filter (its probes are "unknown").
@@ -103,73 +89,95 @@ pub enum Reason {
     ClearUnderEvery { consulted: usize },
 }
 
+/// A hash as the words name it: its variant and charset (`java / GBK`).
+fn hash((v, cs): (TailVariant, Charset)) -> String {
+    format!("{} / {}", v.as_str(), cs.as_str())
+}
+
+/// A hash in "the … hash": UTF-8 goes unnamed (`the java hash`).
+fn the_hash(used: (TailVariant, Charset)) -> String {
+    if used.1 == Charset::Utf8 {
+        used.0.as_str().to_string()
+    } else {
+        hash(used)
+    }
+}
+
+/// The clear seeds of a mask (bit j: seed j): "the bit of seed 5 is", "the bits of seeds 5, 7 are".
+fn clear_seeds(clear: u8) -> String {
+    let seeds: Vec<String> = (0..SEEDS.len()).filter(|j| clear >> j & 1 == 1).map(|j| SEEDS[j].to_string()).collect();
+    if seeds.len() == 1 {
+        format!("the bit of seed {} is", seeds[0])
+    } else {
+        format!("the bits of seeds {} are", seeds.join(", "))
+    }
+}
+
 impl Reason {
-    /// The sentence, for the file whose audit is `audit`, with what the index says about the
-    /// path.
-    pub fn text_listed(&self, audit: Option<&Audit>, listed: Listed) -> String {
-        self.phrase(listed, audit.is_some()).text(audit.map_or("", |a| &a.summary))
+    /// The sentence, for the file whose audit is `audit` (it may quote its summary), ending in
+    /// what the index says about the path.
+    pub fn sentence(&self, audit: Option<&Audit>, listed: Listed) -> String {
+        let mut s = self.text(audit);
+        s.push_str(self.index_words(listed));
+        s
     }
 
-    /// The sentence alone, without what the index says.
+    /// The sentence without what the index says.
     pub fn text(&self, audit: Option<&Audit>) -> String {
-        self.phrase(Listed::NotRead, audit.is_some()).sentence(audit.map_or("", |a| &a.summary))
+        match *self {
+            Reason::NoFilter => NO_FILTER_REASON.to_string(),
+            Reason::CheapHash => "the filter was written with TsFile's experimental cheap hash (Java's Objects.hash of the path object and the seed), which this reader does not evaluate, so its bits cannot show the path absent; look the path up in the index".to_string(),
+            Reason::AllSet { used, writer: Some((other, clear)), .. } => format!(
+                "every probed bit is set under the {} hash, so the path may be present; but under {}, the hash the file's index reproduces, {} clear: the writer never added this path, and a reader hashing as {} would read the index for nothing",
+                hash(used), hash(other), clear_seeds(clear), hash(used)
+            ),
+            Reason::AllSet { used, confirmed, .. } => format!(
+                "every probed bit is set under the {} hash{}; the path may be present",
+                the_hash(used),
+                if confirmed { " (confirmed by the file's index)" } else { "" }
+            ),
+            Reason::AuditReproducedNothing => {
+                format!("a probed bit is clear, but {}", audit.map_or("the audit reproduced nothing", |a| &a.summary))
+            }
+            Reason::AllSetUnderOther { used, other, wrong, clear } => {
+                let (used, seeds) = (hash(used), clear_seeds(clear));
+                let whose = if wrong {
+                    format!(", the hash the file's index reproduces: a reader hashing as {used} would wrongly conclude “definitely absent” and skip this file")
+                } else {
+                    ", which may be the writer's".to_string()
+                };
+                format!("{seeds} clear under the {used} hash, but every bit is set under {}{whose}; the path may be present", hash(other))
+            }
+            Reason::CharsetNotEstablished => "a probed bit is clear under both UTF-8 tail variants, but this path is not ASCII and no audit established the file's charset: a Java writer hashes its JVM's default charset".to_string(),
+            Reason::ClearConfirmed { used } => {
+                format!("a probed bit is clear under the {} hash, which the file's index confirms", the_hash(used))
+            }
+            Reason::ClearAsciiTail => "a probed bit is clear; this path's tail is ASCII, so every tail variant hashes it the same way".to_string(),
+            Reason::ClearUnderEvery { consulted } => {
+                format!("a probed bit is clear under every candidate hash ({consulted} consulted)")
+            }
+        }
     }
 
-    /// How the words say it, with what the index says (`listed`); `has_audit`: whether the file
-    /// has an audit, whose summary is quoted where it reproduced nothing.
-    pub fn phrase(&self, listed: Listed, has_audit: bool) -> Phrase {
-        use Template as T;
-        let none = crate::audit::DEFAULT_HASH; // a value the template does not name
-        let template = match *self {
-            Reason::NoFilter => T::NoFilter,
-            Reason::CheapHash => T::CheapHash,
-            Reason::AllSet { writer: Some(_), .. } => T::AllSetNotTheWriters,
-            Reason::AllSet { confirmed: true, .. } => T::AllSetConfirmed,
-            Reason::AllSet { .. } => T::AllSet,
-            Reason::AuditReproducedNothing if has_audit => T::ReproducedNothing,
-            Reason::AuditReproducedNothing => T::NoAudit,
-            Reason::AllSetUnderOther { wrong: true, .. } => T::SetUnderTheWriters,
-            Reason::AllSetUnderOther { .. } => T::SetUnderOther,
-            Reason::CharsetNotEstablished => T::CharsetNotEstablished,
-            Reason::ClearConfirmed { .. } => T::ClearConfirmed,
-            Reason::ClearAsciiTail => T::ClearAsciiTail,
-            Reason::ClearUnderEvery { .. } => T::ClearUnderEvery,
-        };
-        let used = match *self {
-            Reason::AllSet { used, .. } | Reason::AllSetUnderOther { used, .. } | Reason::ClearConfirmed { used } => {
-                used
-            }
-            _ => none,
-        };
-        let (other, clear) = match *self {
-            Reason::AllSet { writer: Some(w), .. } => w,
-            Reason::AllSetUnderOther { other, clear, .. } => (other, clear),
-            _ => (none, 0),
-        };
-        let count = match *self {
-            Reason::ClearUnderEvery { consulted } => consulted as u32,
-            _ => 0,
-        };
-        // Where the words say "the java hash", UTF-8 goes unnamed.
-        let by_name = matches!(template, T::AllSet | T::AllSetConfirmed | T::ClearConfirmed);
-        let used_charset = (!(by_name && used.1 == Charset::Utf8)).then_some(used.1);
-        let one = clear.count_ones() == 1;
-        let seeds = if one { (Text::BitOfSeed, clear, Text::Is) } else { (Text::BitsOfSeeds, clear, Text::Are) };
+    /// What the sentence ends in: what the index says about the path, and before it is read
+    /// whether reading it may change the verdict.
+    fn index_words(&self, listed: Listed) -> &'static str {
         // Held back only by not knowing the writer's hash: reading the index may settle it.
         let may_settle = matches!(
             self,
             Reason::CharsetNotEstablished | Reason::AllSetUnderOther { .. } | Reason::AllSet { unsettled: true, .. }
         );
-        let listed = match (listed, self.verdict()) {
-            (Listed::NotRead, _) if may_settle => Text::IndexNotReadMaySettle,
-            (Listed::NotRead, _) => Text::IndexNotRead,
-            (Listed::Yes, FileVerdict::Absent) => Text::IndexListsYet,
-            (Listed::Yes, _) => Text::IndexLists,
-            (Listed::No, FileVerdict::Maybe) => Text::IndexListsNotFalsePositive,
-            (Listed::No, _) => Text::IndexListsNot,
-            (Listed::Unreadable, _) => Text::IndexUnreadable,
-        };
-        Phrase { template, used: (used.0, used_charset), other, seeds, count, listed }
+        match (listed, self.verdict()) {
+            (Listed::NotRead, _) if may_settle => {
+                "; the index has not been read: its audit may establish the writer's hash and show the path absent"
+            }
+            (Listed::NotRead, _) => "; the index has not been read",
+            (Listed::Yes, FileVerdict::Absent) => "; yet the index lists this series: the filter disagrees with the index",
+            (Listed::Yes, _) => "; the index lists this series",
+            (Listed::No, FileVerdict::Maybe) => "; the index does not list this series: a false positive",
+            (Listed::No, _) => "; the index does not list this series",
+            (Listed::Unreadable, _) => "; the index could not be read to its end, so no audit checked the writer's hash, and the series listed before the error do not include this one",
+        }
     }
 
     /// The verdict this reason gives.

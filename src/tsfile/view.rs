@@ -18,6 +18,7 @@ use serde::Serialize;
 /// Where TsFileMetadata sits.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "TsFileMetadataInfo"))]
 pub struct MetadataInfo {
     /// Offset of TsFileMetadata in the file.
     pub offset: u64,
@@ -39,6 +40,7 @@ impl MetadataInfo {
 /// Where and how the filter is stored, with fill statistics.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct BloomInfo {
     pub present: bool,
     pub encoding: BloomEncoding,
@@ -106,6 +108,7 @@ impl BloomInfo {
 /// One listed series (or aligned time column).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SeriesInfo {
     pub path: String,
     pub table: Option<String>,
@@ -144,8 +147,10 @@ pub struct Listing {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "Hypothesis"))]
 pub struct HypothesisInfo {
     #[serde(serialize_with = "crate::hash::serialize_variant")]
+    #[cfg_attr(test, ts(as = "crate::ts::Variant"))]
     pub variant: TailVariant,
     pub time_columns: bool,
     /// Trailing null tags kept in the path (C++ 2.5.0) or dropped (Java).
@@ -176,6 +181,7 @@ impl HypothesisInfo {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "AuditResult"))]
 pub struct AuditInfo {
     pub status: AuditStatus,
     /// [`AuditStatus::consistent`]: the filter agrees with the index (`verify` passes).
@@ -225,8 +231,10 @@ impl AuditInfo {
 /// A probe under one more candidate hash.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct OtherProbe {
     #[serde(serialize_with = "crate::hash::serialize_variant")]
+    #[cfg_attr(test, ts(as = "crate::ts::Variant"))]
     pub variant: TailVariant,
     pub charset: Charset,
     pub verdict: Verdict,
@@ -242,6 +250,7 @@ impl From<(TailVariant, Charset, Probe)> for OtherProbe {
 /// One path probed with the file's soundness rules.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "FileProbeResult"))]
 pub struct FileProbeInfo {
     pub path: String,
     pub verdict: FileVerdict,
@@ -298,6 +307,7 @@ impl FileProbeInfo {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct PropertyInfo {
     pub key: Option<String>,
     pub value: Option<String>,
@@ -321,9 +331,12 @@ impl PropertyInfo {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ColumnInfo {
     pub name: Option<String>,
+    #[cfg_attr(test, ts(as = "crate::ts::ColumnDataType"))]
     pub data_type: String,
+    #[cfg_attr(test, ts(as = "crate::ts::ColumnCategory"))]
     pub category: &'static str,
     pub encoding: u8,
     pub compression: u8,
@@ -331,6 +344,7 @@ pub struct ColumnInfo {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct TableSchemaInfo {
     pub table: Option<String>,
     pub columns: Vec<ColumnInfo>,
@@ -358,6 +372,7 @@ impl TableSchemaInfo {
 /// A non-fatal problem, or the error that stopped the index walk.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "WarningInfo"))]
 pub struct ErrorInfo {
     pub kind: ErrorKind,
     pub message: String,

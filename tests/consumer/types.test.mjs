@@ -1,5 +1,6 @@
-// The packed tarball's type declarations, type-checked by `tsc --noEmit` (strict,
-// skipLibCheck: false) in the setups users have: a Node-only project (lib es2022 and
+// The packed tarball's type declarations (hand-written ones around js/types.generated.d.ts),
+// type-checked by `tsc --noEmit` (strict, skipLibCheck: false) in the setups users have: a strict
+// consumer (noUncheckedIndexedAccess, exactOptionalPropertyTypes), a Node-only project (lib es2022 and
 // @types/node, no DOM), a project with no ambient types at all, a browser project (DOM, bundler
 // resolution), DOM with @types/node, a Worker project (lib webworker) — ESM and CommonJS — and
 // the README's examples marked `<!-- typecheck: FILE -->`, compiled as they stand. A program with
@@ -106,6 +107,42 @@ self.onmessage = async (e: MessageEvent<Blob>) => {
 export {};
 `;
 
+// A strict consumer: every closed set the core names narrows exhaustively (its union is generated
+// from the Rust types: js/types.generated.d.ts), indexed access may miss, optional properties are
+// exact; the Worker script's handler and the Worker client as well, without DOM's types.
+const STRICT_PROGRAM = `
+import { openTsFile, BloomFilter, TsFileBloomError, scanTsFiles, type AuditStatus, type BloomEncoding, type ColumnCategory, type DataType, type ErrorKind, type FileVerdict, type JvmCharset } from 'tsfile-bloom';
+import { createHandler } from 'tsfile-bloom/worker';
+import { createWorker } from 'tsfile-bloom/worker-client';
+const unreachable = (x: never): never => { throw new Error(String(x)); };
+function holdsBits(e: BloomEncoding): boolean {
+  switch (e) {
+    case 'standard': case 'v3': return true;
+    case 'missing': case 'empty': case 'legacy_cpp_empty': case 'java_null': return false;
+    default: return unreachable(e);
+  }
+}
+const t = await openTsFile(new Uint8Array(16));
+const bits: boolean = holdsBits(t.bloomInfo().encoding);
+const first = (await t.series())[0];
+const type: DataType | undefined = first?.dataType;
+const categories: ColumnCategory[] = t.tableSchemas.flatMap((s) => s.columns.map((c) => c.category));
+const audit = await t.audit({ partial: true });
+const status: AuditStatus | undefined = audit?.status;
+const charset: JvmCharset | null | undefined = audit?.charset;
+const verdict: FileVerdict = t.probe('root.a.b', { variant: 'zero-extended', charset: 'cp936' }).verdict;
+const kinds: ErrorKind[] = [];
+try { new BloomFilter(0, 5); } catch (e) { if (e instanceof TsFileBloomError) kinds.push(e.kind); }
+const handle = createHandler();
+await handle({ id: 1, op: 'bits' }, (reply, transfer) => void [reply, transfer?.length]);
+const w = createWorker();
+const same: FileVerdict = (await w.probe('root.a.b')).verdict;
+for await (const r of scanTsFiles(['/data'], { paths: ['root.a.b'] })) { const s: AuditStatus | undefined = r.audit?.status; void s; }
+await t.close();
+export { bits, type, categories, status, charset, verdict, kinds, same };
+`;
+
+const STRICT = { noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true };
 const NODENEXT = { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false };
 const BUNDLER = { module: 'esnext', moduleResolution: 'bundler', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false };
 
@@ -154,8 +191,19 @@ test('a module Worker: lib webworker', () => {
 test("the README's examples compile as they stand, strict, in a Node-only project and with DOM", () => {
   const examples = readmeExamples();
   assert.ok(Object.keys(examples).length >= 2, Object.keys(examples).join(' '));
-  assertCompiles('readme-node', { ...NODENEXT, lib: ['es2022'], types: ['node'] }, examples);
-  assertCompiles('readme-dom', { ...NODENEXT, lib: ['es2022', 'dom'], types: ['node'] }, examples);
+  assertCompiles('readme-node', { ...NODENEXT, ...STRICT, lib: ['es2022'], types: ['node'] }, examples);
+  assertCompiles('readme-dom', { ...NODENEXT, ...STRICT, lib: ['es2022', 'dom'], types: ['node'] }, examples);
+});
+
+test('a strict consumer (noUncheckedIndexedAccess, exactOptionalPropertyTypes) narrows the generated unions; lib es2022 + @types/node, and with DOM', () => {
+  assertCompiles('strict-node', { ...NODENEXT, ...STRICT, lib: ['es2022'], types: ['node'] }, { 'strict-program.mts': STRICT_PROGRAM });
+  assertCompiles('strict-dom', { ...NODENEXT, ...STRICT, lib: ['es2022', 'dom'], types: ['node'] }, { 'strict-program.mts': STRICT_PROGRAM });
+  // A closed set is closed: a case it lacks does not compile.
+  const missing = STRICT_PROGRAM.replace(" case 'java_null':", '');
+  assert.notEqual(missing, STRICT_PROGRAM);
+  const r = tsc('strict-missing', { ...NODENEXT, ...STRICT, lib: ['es2022'], types: ['node'] }, { 'strict-missing.mts': missing });
+  assert.notEqual(r.status, 0);
+  assert.match(r.stdout, /"java_null"' is not assignable to parameter of type 'never'/);
 });
 
 test('the declarations constrain: type errors are caught', () => {

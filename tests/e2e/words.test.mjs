@@ -38,6 +38,8 @@ async function probe(path, { charset = '', variant = '' } = {}) {
     verdict: document.querySelector('[data-testid=verdict]').textContent,
     box: document.getElementById('verdict-box').innerText,
     reason: document.getElementById('verdict-reason').textContent,
+    // As the page renders it: the core's clause as a sentence (a capital, a full stop).
+    shown: { first: getComputedStyle(document.getElementById('verdict-reason'), '::first-letter').textTransform, end: getComputedStyle(document.getElementById('verdict-reason'), '::after').content },
     clear: [...document.querySelectorAll('[data-testid=probe-row].clear')].map((r) => Number(r.dataset.seed)),
     set: [...document.querySelectorAll('[data-testid=probe-row].set')].map((r) => Number(r.dataset.seed)),
   }));
@@ -59,10 +61,11 @@ test('an index that cannot be read: no probe says the index lists or does not li
     const r = await probe(path);
     assert.doesNotMatch(r.box, /does not list|lists this series|has not been read/, `${path}: ${r.box}`);
     assert.match(r.reason, /the index could not be read to its end/, `${path}: ${r.reason}`);
+    assert.deepEqual(r.shown, { first: 'uppercase', end: '"."' }, path);
     if (r.verdict === 'definitely absent') {
       // Absent before any audit only when both tail variants agree on the path's bytes (ASCII).
       assert.match(path, /^[\x00-\x7f]*$/, path);
-      assert.match(r.reason, /^A probed bit is clear/, r.reason);
+      assert.match(r.reason, /^a probed bit is clear/, r.reason);
     }
     if (/[^\x00-\x7f]/.test(path) && r.clear.length) assert.equal(r.verdict, 'unknown — the filter cannot answer soundly', path);
   }
@@ -99,13 +102,13 @@ test('a GBK-JVM Java file probed with the charset forced to UTF-8: the clear see
   assert.ok(r.reason.toLowerCase().startsWith(`${seedWords} clear under the java / utf-8 hash`), r.reason);
   assert.match(r.reason, /every bit is set under java \/ GBK, the hash the file's index reproduces/, r.reason);
   assert.match(r.reason, /a reader hashing as java \/ UTF-8 would wrongly conclude “definitely absent” and skip this file/, r.reason);
-  assert.match(r.reason, /the index lists this series\.$/, r.reason);
+  assert.match(r.reason, /the index lists this series$/, r.reason);
   // Nothing on the panel says all the bits are set.
   assert.doesNotMatch(r.box, /all probed bits are set/i, r.box);
   // Unforced: the writer's hash, every bit set, and no word of a wrong conclusion.
   const w = await probe(pick.path);
   assert.deepEqual(w.clear, []);
-  assert.match(w.reason, /^Every probed bit is set under the java \/ GBK hash \(confirmed by the file's index\)/, w.reason);
+  assert.match(w.reason, /^every probed bit is set under the java \/ GBK hash \(confirmed by the file's index\)/, w.reason);
   assert.doesNotMatch(w.box, /wrongly/);
 });
 
@@ -124,7 +127,7 @@ test('a false positive, in place: each probed bit beside the series that set it,
   assert.ok(fpPath && !listed.has(fpPath), `a false positive among 400 unlisted paths: ${fpPath}`);
   const r = await probe(fpPath);
   assert.equal(r.verdict, 'maybe present');
-  assert.match(r.reason, /the index does not list this series: a false positive\.$/, r.reason);
+  assert.match(r.reason, /the index does not list this series: a false positive$/, r.reason);
   const why = await page.textContent('[data-testid=why-maybe]');
   assert.match(why, /^Why maybe: every bit was set by other series: /, why);
   const named = [...why.matchAll(/([^\s,:]+) \(seeds? ([\d, ]+)\)/g)].map((m) => ({ path: m[1], seeds: m[2].split(', ').map(Number) }));

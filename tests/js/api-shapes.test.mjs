@@ -1,8 +1,9 @@
 // Every object the JS API returns has exactly the keys js/index.d.ts declares for it — none
 // missing, none undeclared — and no value is `undefined` (absent values are null, where the
-// type says `| null`). The declared keys come from parsing index.d.ts with the TypeScript
-// compiler (each member's declared type, followed into nested interfaces, arrays and
-// literals), never from runtime output. Objects come from real fixtures: C++-written
+// type says `| null`). The declared keys come from parsing index.d.ts and the records it imports
+// from js/types.generated.d.ts (generated from the Rust types) with the TypeScript compiler (each
+// member's declared type, followed into nested interfaces, object types, `Pick`s, intersections,
+// arrays and literals), never from runtime output. Objects come from real fixtures: C++-written
 // TsFiles of several shapes, Java-written ones and LevelDB tables.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,29 +14,35 @@ import {
   openTsFile, BloomFilter, openLevelDbTable, loadLevelDb, javaSizing, writerHypothesis,
 } from 'tsfile-bloom';
 
-const DTS = fileURLToPath(new URL('../../js/index.d.ts', import.meta.url));
-const source = ts.createSourceFile('index.d.ts', readFileSync(DTS, 'utf8'), ts.ScriptTarget.Latest, true);
-
-const interfaces = new Map();
+const interfaces = new Map(); // name → interface, or an object type's alias
 const classes = new Map();
 const functions = new Map();
-for (const st of source.statements) {
-  if (ts.isInterfaceDeclaration(st)) interfaces.set(st.name.text, st);
-  else if (ts.isClassDeclaration(st) && st.name) classes.set(st.name.text, st);
-  else if (ts.isFunctionDeclaration(st) && st.name) functions.set(st.name.text, st);
+for (const file of ['index.d.ts', 'types.generated.d.ts']) {
+  const text = readFileSync(fileURLToPath(new URL(`../../js/${file}`, import.meta.url)), 'utf8');
+  for (const st of ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true).statements) {
+    if (ts.isInterfaceDeclaration(st) || (ts.isTypeAliasDeclaration(st) && (ts.isTypeLiteralNode(st.type) || ts.isIntersectionTypeNode(st.type)))) interfaces.set(st.name.text, st);
+    else if (ts.isClassDeclaration(st) && st.name) classes.set(st.name.text, st);
+    else if (ts.isFunctionDeclaration(st) && st.name) functions.set(st.name.text, st);
+  }
 }
 
 const nameOf = (m) => m.name && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) ? m.name.text : null;
 
-/** The declared properties of an interface, inherited ones included: name → type node. */
+/** The declared properties of an interface or object type, inherited ones included: name → type node. */
 function members(name) {
   const decl = interfaces.get(name);
-  assert.ok(decl, `index.d.ts declares interface ${name}`);
+  assert.ok(decl, `the declarations declare ${name}`);
   const out = new Map();
   for (const h of decl.heritageClauses ?? []) {
-    for (const t of h.types) for (const [k, v] of members(t.expression.getText(source))) out.set(k, v);
+    for (const t of h.types) for (const [k, v] of members(t.expression.getText())) out.set(k, v);
   }
-  for (const m of decl.members) {
+  for (const [k, v] of decl.members ? literalMembers(decl.members, name) : typeMembers(decl.type)) out.set(k, v);
+  return out;
+}
+
+function literalMembers(list, name) {
+  const out = new Map();
+  for (const m of list) {
     if (ts.isPropertySignature(m)) {
       assert.ok(!m.questionToken, `${name}.${nameOf(m)} is declared optional: result types declare null instead`);
       out.set(nameOf(m), m.type);
@@ -44,8 +51,26 @@ function members(name) {
   return out;
 }
 
+/** The properties of an object type: a literal, a named one, `Pick<T, 'a' | …>`, or `A & B`. */
+function typeMembers(type) {
+  if (ts.isTypeLiteralNode(type)) return literalMembers(type.members, type.getText());
+  if (ts.isIntersectionTypeNode(type)) return new Map(type.types.flatMap((t) => [...typeMembers(t)]));
+  if (isPick(type)) {
+    const keys = new Set(literals(type.typeArguments[1]));
+    return new Map([...typeMembers(type.typeArguments[0])].filter(([k]) => keys.has(k)));
+  }
+  return members(typeName(type));
+}
+
+const isPick = (t) => ts.isTypeReferenceNode(t) && t.typeName.getText() === 'Pick';
+const literals = (t) => (ts.isUnionTypeNode(t) ? t.types : [t]).map((l) => l.literal.text);
+/** An object type the checker can follow. */
+const isObjectType = (t) => ts.isTypeLiteralNode(t) || ts.isIntersectionTypeNode(t) || isPick(t) || (ts.isTypeReferenceNode(t) && interfaces.has(typeName(t)));
+/** `T[]` or `Array<T>`: the element type, else null. */
+const elementType = (t) => ts.isArrayTypeNode(t) ? t.elementType : ts.isTypeReferenceNode(t) && t.typeName.getText() === 'Array' ? t.typeArguments[0] : null;
+
 const unwrapPromise = (t) =>
-  ts.isTypeReferenceNode(t) && t.typeName.getText(source) === 'Promise' ? t.typeArguments[0] : t;
+  ts.isTypeReferenceNode(t) && t.typeName.getText() === 'Promise' ? t.typeArguments[0] : t;
 
 /** The declared type of a class property, or the return type of a method (`overload`: which one). */
 function memberType(cls, member, overload = 0) {
@@ -58,7 +83,7 @@ function memberType(cls, member, overload = 0) {
 
 const returnType = (fn) => unwrapPromise(functions.get(fn).type);
 
-const typeName = (t) => t.getText(source);
+const typeName = (t) => t.getText();
 
 /** Checks `value` against a declared type node. */
 function check(value, type, at) {
@@ -70,20 +95,17 @@ function check(value, type, at) {
       assert.ok(type.types.some(isNull), `${at} is null but ${typeName(type)} does not allow null`);
       return;
     }
-    const shaped = type.types.filter((t) => !isNull(t) && (ts.isArrayTypeNode(t) || ts.isTypeLiteralNode(t) || (ts.isTypeReferenceNode(t) && interfaces.has(typeName(t)))));
+    const shaped = type.types.filter((t) => !isNull(t) && (elementType(t) || isObjectType(t)));
     if (shaped.length === 1 && typeof value === 'object') check(value, shaped[0], at);
     return;
   }
-  if (ts.isArrayTypeNode(type)) {
+  const element = elementType(type);
+  if (element) {
     assert.ok(Array.isArray(value), `${at} is an array`);
-    value.forEach((v, i) => check(v, type.elementType, `${at}[${i}]`));
+    value.forEach((v, i) => check(v, element, `${at}[${i}]`));
     return;
   }
-  if (ts.isTypeLiteralNode(type)) {
-    const declared = new Map(type.members.map((m) => [nameOf(m), m.type]));
-    return checkKeys(value, declared, at);
-  }
-  if (ts.isTypeReferenceNode(type) && interfaces.has(typeName(type))) return checkKeys(value, members(typeName(type)), at);
+  if (isObjectType(type)) return checkKeys(value, typeMembers(type), at);
   if (ts.isLiteralTypeNode(type) && type.literal.kind === ts.SyntaxKind.NullKeyword) assert.equal(value, null, at);
 }
 

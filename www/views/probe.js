@@ -2,7 +2,7 @@
 // verdict with its soundness reasoning, and one row per seed (its bit ringed on the heat-map).
 import { CHARSETS, VARIANTS } from '../pkg/js/core.js';
 import { $, el } from '../shared/dom.js';
-import { fmt, seedColor, sentence } from '../shared/format.js';
+import { fmt, seedColor } from '../shared/format.js';
 import { VARIANT_LABELS, VERDICT_LABELS } from '../shared/words.js';
 import { createSuggest } from './suggest.js';
 
@@ -109,9 +109,10 @@ export function createProbeView(ctx) {
     const v = $('verdict');
     v.className = `verdict ${r.verdict}`;
     v.textContent = VERDICT_LABELS[r.verdict] ?? r.verdict;
-    // Every word about the verdict is the core's reason (js/reasons.js fills the form the core chose): what the
-    // filter said under which hash, and what the index says of the path.
-    $('verdict-reason').textContent = sentence(r.reason ?? '');
+    // Every word about the verdict is the core's sentence, its words as they are (the style
+    // sheet capitalises it and ends it): what the filter said under which hash, and what the
+    // index says of the path.
+    $('verdict-reason').textContent = r.reason ?? '';
     $('verdict-sound').textContent = r.variant
       ? `Probed with ${VARIANT_LABELS[r.variant] ?? r.variant}${r.charset ? ` · ${r.charset}` : ''}${r.forced ? ' (chosen in the menus above)' : ''}.`
       : '';

@@ -81,7 +81,7 @@ impl WasmBloomFilter {
     /// Into the probe record (`wire::record::filter_probe`).
     pub fn probe(&self, len: usize, text: bool, variant: i32, charset: i32) -> Result<(), JsValue> {
         let c = js(KeyCoding::of(text, variant, charset))?;
-        write_record(len, |r, key| batch::filter_probe(r, &self.inner, key, c)).map(drop)
+        write_record(len, |r, key| batch::filter_probe(r, &self.inner, key, c))
     }
 
     /// Per key `1 + 2k` numbers (`wire::batch::filter_probes`).

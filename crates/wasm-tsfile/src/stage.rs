@@ -24,10 +24,11 @@ pub fn probe_record() -> u32 {
     RECORD.with(|r| r.borrow().as_ptr() as u32)
 }
 
-/// The probe `f` of the key in the key area's first `len` bytes, into the record area: its address.
-pub(crate) fn write_record(
+/// The probe `f` of the key in the key area's first `len` bytes, into the record area
+/// ([`probe_record`]): what `f` answers besides.
+pub(crate) fn write_record<R>(
     len: usize,
-    f: impl FnOnce(&mut Vec<i32>, &[u8]) -> tsfile_bloom::Result<()>,
-) -> Result<u32, JsValue> {
+    f: impl FnOnce(&mut Vec<i32>, &[u8]) -> tsfile_bloom::Result<R>,
+) -> Result<R, JsValue> {
     RECORD.with(|r| staged(|s| r.borrow_mut().write(|out| f(out, s.key(len)?))))
 }

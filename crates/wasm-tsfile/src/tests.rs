@@ -62,7 +62,8 @@ fn errors_carry_kind_offset_and_a_plain_message() {
 #[wasm_bindgen_test]
 fn listing_columns_and_probe_record_are_the_cores_layouts_copied() {
     // The layouts are built and tested natively (src/tsfile/wire/, tests/wire.rs); here, that the
-    // exports hand them over unchanged: the same columns, the same record where JS reads it.
+    // exports hand them over unchanged: the same columns, the same record where JS reads it, and
+    // the core's sentence.
     let mut file = open();
     let (o, n) = {
         let r = file.index_range();
@@ -85,13 +86,13 @@ fn listing_columns_and_probe_record_are_the_cores_layouts_copied() {
     let at = crate::stage::key_area(key.len()) as usize;
     let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
     js_sys::Uint8Array::new(&memory.buffer()).subarray(at as u32, (at + key.len()) as u32).copy_from(key);
-    let at = file.probe(key.len(), -1, -1).ok().expect("probe");
-    assert_eq!(at, probe_record());
+    let reason = file.probe(key.len(), -1, -1).ok().expect("probe");
+    let at = probe_record();
     let mut want = Vec::new();
     let p = reader.probe_filter_reasoned(key, None, None).expect("probe");
-    let (listed, audited) = (reader.listed(key), reader.audit().is_some());
-    tsfile_bloom::tsfile::wire::record::file_probe(&mut want, listed, audited, p.as_ref(), reader.unprobed_reason());
+    tsfile_bloom::tsfile::wire::record::file_probe(&mut want, reader.listed(key), p.as_ref().map(|p| &p.0), false);
     let record = js_sys::Int32Array::new(&memory.buffer()).subarray(at / 4, at / 4 + want.len() as u32).to_vec();
     assert_eq!(record, want);
     assert_eq!((record[0], record[4]), (1, 1), "maybe, and indexed");
+    assert_eq!(reason, reader.probe(key, None, None).expect("probe").reason, "the core's sentence, whole");
 }

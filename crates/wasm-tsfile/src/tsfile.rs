@@ -1,7 +1,7 @@
 //! The TsFile module's `#[wasm_bindgen]` surface for a file (the hash's and the filter's are in
 //! filter.rs): converters of the core's [`TsFileReader`]. Answers cross as its `Serialize`
-//! types through [`to_js`] (js/index.d.ts declares each shape), or — the hot paths — in
-//! [`tsfile_bloom::tsfile::wire`]'s layouts, which js/wire.js decodes. The JS side fetches the byte
+//! types through [`to_js`], or — where volume needs it — in
+//! [`tsfile_bloom::tsfile::wire`]'s packed layouts, which js/wire.js decodes. The JS side fetches the byte
 //! ranges (Blob.slice, positional reads) and hands them over.
 
 use crate::encoder::{JsCharsets, JsEncoder};
@@ -99,8 +99,8 @@ impl WasmTsFile {
     }
 
     /// One path with the file's soundness rules into the probe record (`wire::record::file_probe`):
-    /// the record's address.
-    pub fn probe(&self, len: usize, variant: i32, charset: i32) -> Result<u32, JsValue> {
+    /// its reason's sentence.
+    pub fn probe(&self, len: usize, variant: i32, charset: i32) -> Result<String, JsValue> {
         write_record(len, |r, path| batch::file_probe(r, &self.reader, path, variant, charset))
     }
 

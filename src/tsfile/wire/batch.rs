@@ -13,7 +13,7 @@ use crate::filter::BloomFilter;
 use crate::hash::TailVariant;
 use crate::path::{key_bytes, keys_bytes, Charset, KeysBytes};
 use crate::tsfile::TsFileReader;
-use crate::verdict::FileVerdict;
+use crate::verdict::{FileVerdict, Reason};
 use std::borrow::Cow;
 
 /// How a filter call takes its keys: as bytes, or (`text`) as UTF-8 re-encoded in `charset`;
@@ -76,17 +76,18 @@ pub fn filter_probe(out: &mut Vec<i32>, f: &BloomFilter, key: &[u8], c: KeyCodin
 }
 
 /// A file probe of `path` (UTF-8, as stored in the index) with the file's soundness rules into
-/// `out` ([`record::file_probe`]).
+/// `out` ([`record::file_probe`]): its reason's sentence.
 pub fn file_probe<E: PathEncoder>(
     out: &mut Vec<i32>,
     r: &TsFileReader<E>,
     path: &[u8],
     variant: i32,
     charset: i32,
-) -> Result<()> {
+) -> Result<String> {
     let probe = r.probe_filter_reasoned(path, variant_of(variant)?, charset_of(charset)?)?;
-    record::file_probe(out, r.listed(path), r.audit().is_some(), probe.as_ref(), r.unprobed_reason());
-    Ok(())
+    let (listed, reason) = (r.listed(path), probe.as_ref().map_or(r.unprobed_reason(), |p| p.1));
+    record::file_probe(out, listed, probe.as_ref().map(|p| &p.0), reason == Reason::CheapHash);
+    Ok(reason.sentence(r.audit(), listed))
 }
 
 /// The file's verdict codes for the first `count` staged paths, one byte each, under the rule

@@ -1,6 +1,7 @@
-//! The wire between the core and its JS bindings: the numeric layouts the hot paths cross in
+//! The wire between the core and its JS bindings where volume or speed needs packed arrays
 //! instead of objects (BENCHMARKS.md, "Boundary"), built and tested here as plain Rust, so that
 //! crates/wasm-tsfile only copies them into typed arrays and js/wire.js is their one decoder.
+//! Everything else crosses as the core's `Serialize` values.
 //!
 //! - [`listing`]: the listing as columns (each device's names and each measurement name once);
 //! - [`record`]: a single probe's result as a record of numbers, read in place in wasm memory;
