@@ -10,7 +10,7 @@ import { cancelledError, fanOut } from './scan-cancel.js';
 
 /** Local files per message to a worker (one message per file would cost more than the file). */
 const BATCH = 256;
-/** With a manifest, most files are a stat each: fewer, larger messages. */
+/** With a manifest, most files are a stat each (answered from it): fewer, larger messages. */
 const MANIFEST_BATCH = 2048;
 /** Files per batch read on this thread (URLs, a browser's Files). */
 export const HERE_BATCH = 128;
@@ -56,14 +56,12 @@ class Run {
     this.child = fanOut(opts.signal);
     this.here = limiter(opts.lanes ?? LANES);
     this.maxAhead = opts.jobs * 2 + 2;
-    Object.assign(this, { seq: 0, nextEmit: 0, found: 0, toRead: 0, done: 0, walked: false, failed: null });
+    Object.assign(this, { seq: 0, nextEmit: 0, found: 0, done: 0, walked: false, failed: null });
     this.pending = new Map();
     this.emitting = Promise.resolve();
     this.waiter = null;
     this.batch = [];
     this.batchIsHere = false;
-    // A read batch whose records come back as records (`stitch`: put in place by stitched()).
-    this.stitches = new Map();
     // The walk's listings stop with the scan (cancelled, or failed): a page may be in flight.
     this.walking = new AbortController();
     this.onAbort = () => {
@@ -71,13 +69,8 @@ class Run {
       this.pool?.terminate();
     };
     this.pool = pool?.({
-      // (With a manifest, the files to read count: a rescan with few changed needs one worker.)
-      files: () => (manifest ? this.toRead : this.found),
-      answer: (msg) => {
-        const stitch = this.stitches.get(msg.seq);
-        this.stitches.delete(msg.seq);
-        this.deliver(msg.seq, stitch ? stitch(msg) : msg);
-      },
+      files: () => this.found,
+      answer: (msg) => this.deliver(msg.seq, msg),
       fail: (e) => this.fail(e),
       failed: () => this.failed !== null,
     });
@@ -124,11 +117,10 @@ class Run {
 
   stop() {
     this.signal?.removeEventListener('abort', this.onAbort);
-    this.manifest?.close();
     return this.pool?.stop();
   }
 
-  /** Batch `n`'s result (`{output, summary, kept}` or `{parts, summary, kept}`): handed on in walk order. */
+  /** Batch `n`'s result (`{output, summary, kept}`): handed on in walk order. */
   deliver(n, result) {
     this.pending.set(n, result);
     this.emitting = this.emitting
@@ -140,7 +132,7 @@ class Run {
           mergeSummary(this.summary, r.summary);
           this.done += r.summary.files;
           this.manifest?.took(this.nextEmit - 1, r.kept);
-          for (const part of r.parts ?? [r]) await this.sink(part.output, part.noErrors === true);
+          await this.sink(r.output);
           this.onProgress?.({ done: this.done, found: this.found, total: this.walked ? this.found : null, bytesRead: this.summary.bytesRead, elapsedMs: performance.now() - this.t0 });
         }
         this.wakeUp();
@@ -149,19 +141,13 @@ class Run {
   }
 
   /** Sends `items` to be read once a slot is free: here, or to an idle worker. */
-  async send(items, here, stitch = null) {
+  async send(items, here) {
     let w = null;
     while (!this.failed && (this.seq - this.nextEmit >= this.maxAhead || (!here && !(w = this.pool.idle())))) await this.waitForSlot();
     if (this.failed) return;
     const n = this.seq++;
     if (here) return void this.readBatch(n, items);
-    this.toRead += items.length;
-    const message = this.manifest ? this.manifest.sent(n, items) : { seq: n, items };
-    if (stitch) {
-      this.stitches.set(n, stitch);
-      message.records = true;
-    }
-    this.pool.post(w, message);
+    this.pool.post(w, this.manifest ? this.manifest.sent(n, items) : { seq: n, items });
   }
 
   /** Reads batch `n` on this thread, `lanes` files at once across batches. */
@@ -200,41 +186,7 @@ class Run {
     if (!this.batch.length) return;
     const items = this.batch;
     this.batch = [];
-    if (!this.manifest || this.batchIsHere) return this.send(items, this.batchIsHere);
-    // Answered here, in walk order with the runs that are read.
-    const segs = await this.manifest.answerLocal(items);
-    const reads = segs.filter((seg) => seg.items);
-    if (reads.length && segs.length > 1) return this.send(reads.flatMap((seg) => seg.items), false, this.stitched(segs));
-    // One run: all to read (the worker writes their text), or all answered.
-    const [seg] = segs;
-    if (!seg) return;
-    if (seg.items) return this.send(seg.items, false);
-    while (!this.failed && this.seq - this.nextEmit >= this.maxAhead) await this.waitForSlot();
-    if (!this.failed) this.deliver(this.seq++, seg);
-  }
-
-  // The runs of a manifest batch in walk order, its runs to read read as one batch: their
-  // records, put back between the answered runs, each run its own chunk of output. (A batch
-  // each, a tree with one file in a hundred changed made a round trip to a worker per
-  // changed file, and the rescan waited on them.)
-  stitched(segs) {
-    return (msg) => {
-      const records = msg.output;
-      const part = newSummary(this.paths);
-      const parts = [];
-      let k = 0;
-      for (const seg of segs) {
-        if (!seg.items) {
-          mergeSummary(part, seg.summary);
-          parts.push(seg);
-          continue;
-        }
-        const run = records.slice(k, (k += seg.items.length));
-        this.summed(run, part);
-        parts.push({ output: this.output(run) });
-      }
-      return { seq: msg.seq, parts, summary: part, kept: msg.kept };
-    };
+    return this.send(items, this.batchIsHere);
   }
 }
 

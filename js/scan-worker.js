@@ -14,11 +14,13 @@ import { addToSummary, newSummary } from './scan-summary.js';
 import { formatRecords } from './scan-output.js';
 import { TAIL_WINDOW } from './wire.js';
 
-// `keep`: a scan with a manifest (js/manifest/keep.js, loaded only then): of a file read, what
-// the manifest keeps goes back beside its record (files it answers never come here: the main
-// thread answers them).
+// `keep`: a scan with a manifest (js/manifest/, loaded only then): a file that comes with its
+// entry and is unchanged is answered from it (`answer`, over the manifest's tables); of a file
+// read, what the manifest keeps goes back beside its record.
 const { paths, audit, format, entry, maxIndexBytes, keep, racyMs } = workerData;
 const { keepByReading, keepFromWindow, keptFacts, packKept, unpackBatch } = keep ? await import('./manifest/keep.js') : {};
+const { unchanged } = keep ? await import('./manifest/identity.js') : {};
+const answer = keep ? (await import('./manifest/answer.js')).answerer(workerData.manifest, paths, audit) : null;
 const openOptions = maxIndexBytes === undefined ? {} : { maxIndexBytes };
 // A path that is not UTF-8 comes as its bytes (a Uint8Array, once posted): fs takes a Buffer.
 const fsPath = (p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength));
@@ -173,7 +175,12 @@ function statOrNull(path) {
   }
 }
 
-async function scanBatch({ seq, items, packed, records: asRecords }) {
+/** A local file with its entry, unchanged: `{record, results}` answered from the entry, or null. */
+function answered({ path, file, entry }) {
+  return entry && unchanged(fsPath(path), entry[1]) ? answer(entry, file, entry[1][0]) : null;
+}
+
+async function scanBatch({ seq, items, packed }) {
   items ??= unpackBatch(packed);
   const records = new Array(items.length);
   const kept = keep ? new Array(items.length).fill(null) : null;
@@ -182,13 +189,17 @@ async function scanBatch({ seq, items, packed, records: asRecords }) {
   const staged = audit ? undefined : stagePaths(paths).count;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
+    const a = keep ? answered(item) : null;
+    if (a) {
+      records[i] = a.record;
+      kept[i] = { answered: true, results: a.results };
+      continue;
+    }
     const record = item.error ? named(failedRecord(item.file, item.error), item) : scanLocal(item, kept, i, staged);
     records[i] = record instanceof Promise ? await record : record;
   }
   const keptPacked = kept && packKept(kept);
   const transfer = keptPacked ? [keptPacked.bytes.buffer] : [];
-  // `asRecords`: the main thread puts them between a manifest's answered runs (and sums them there).
-  if (asRecords) return parentPort.postMessage({ seq, output: records, summary: null, kept: keptPacked }, transfer);
   const part = newSummary(paths);
   for (const r of records) addToSummary(part, r);
   if (format === 'records') parentPort.postMessage({ seq, output: records, summary: part, kept: keptPacked }, transfer);
