@@ -2,24 +2,25 @@
 // scan learnt of each file — its identity, what its record said, and the bytes a verdict is made
 // from — kept in one file, so that the next scan reads only the files that are new or changed.
 //
-// The scan walks as it always does; each file the manifest holds goes to the scan workers with
-// its entry, and a worker that finds it unchanged (a stat) answers from the entry instead of
-// reading it (js/manifest/answer.js); an object of a listing is answered here. What a worker read
-// comes back with what the manifest keeps of it (js/manifest/keep.js), and finish() writes the
-// entries answered and read. The file: js/manifest/file.js; its checks: js/manifest/check.js.
+// The scan walks as it always does and asks answer(item) of each item it finds, on the main
+// thread: a local file the manifest holds is statted, an object of a listing is taken at its
+// listing's word, and one found unchanged is answered from its entry (js/manifest/answer.js),
+// never read; the rest is read as by any scan, and what the manifest keeps of it comes back
+// beside its record (js/manifest/keep.js). finish() writes the entries answered and read. The
+// file: js/manifest/file.js; its checks, made once when it is opened: js/manifest/check.js.
 import { Buffer } from 'node:buffer';
 import { invalidArgument } from './errors.js';
 import { checkWritable, readManifest, writeManifest } from './manifest/file.js';
-import { OBJECT_RACY_MS, objectIdentity, recordable, sameIdentity } from './manifest/identity.js';
+import { OBJECT_RACY_MS, objectIdentity, recordable, sameIdentity, unchanged } from './manifest/identity.js';
 import { answerer } from './manifest/answer.js';
 import { keepFromReads, keepingReads, keptFacts, unpackKept } from './manifest/keep.js';
 
 /**
  * The manifest of one scan: `file` (its path; read and checked now: a bad one throws here), the
- * scan's `paths`, `audit` and `maxIndexBytes`. `attach(item)` gives a walked item its entry,
- * `sent(n, items)` and `took(n, kept)` follow each batch to its answer, `object(item, read)`
- * answers or reads an object, `finish(files)` writes what this scan saw; `shared` is what the
- * scan workers answer from; `stats` counts answered, read and dropped files.
+ * scan's `paths`, `audit` and `maxIndexBytes`. `answer(item)` answers a walked item it holds
+ * unchanged, `took(kept)` takes what a batch read keeps, `object(item, read)` reads an object
+ * keeping its bytes, `finish(files)` writes what this scan saw; `stats` counts answered, read
+ * and dropped files.
  */
 export function openManifest(file, { paths = [], audit = false, maxIndexBytes, racyMs } = {}) {
   if (typeof file !== 'string' || file === '') throw invalidArgument('manifest', 'manifest must be the path of a manifest file');
@@ -35,59 +36,46 @@ class Manifest {
   constructor(file, old, options) {
     const body = old?.body ?? { pathSets: [], facts: [], results: [], entries: [] };
     Object.assign(this, options, { file, old: body, bytes: old?.bytes ?? Buffer.alloc(0), written: old !== null });
-    this.entryOf = new Map(body.entries.map((e, i) => [e[0], i]));
+    this.entryOf = old?.index ?? new Map(); // file → its entry
     this.seen = new Uint8Array(body.entries.length);
     this.carried = []; // [entry index, its new results or null]
-    this.added = []; // [file, keptFacts]
-    this.inFlight = new Map();
+    this.added = []; // keptFacts of the files read
     this.stats = { file, answered: 0, read: 0, dropped: 0 };
-    // The kept bytes go to the workers only when a path of this scan is not in some path set.
-    const bytesNeeded = !this.audit && body.pathSets.some((set) => this.paths.some((p) => !set.includes(p)));
-    this.shared = { pathSets: body.pathSets, facts: body.facts, results: body.results, bytes: bytesNeeded ? this.bytes : null };
-    this.answer = answerer(this.shared, this.paths, this.audit);
+    this.answerOf = answerer(body, this.bytes, this.paths, this.audit);
   }
 
-  /** Gives `item` ({path, file}, or {url, file, version} from a listing) its entry, when it has one. */
-  attach(item) {
+  /**
+   * A walked item ({path, file}, or {url, file, version} from a listing) → its record answered
+   * from its entry when the file is the version recorded (a local file: its stat says so; an
+   * object: its listing), else null: read it.
+   */
+  answer(item) {
     const at = this.entryOf.get(item.file);
-    if (at === undefined || this.seen[at]) return;
+    if (at === undefined || this.seen[at]) return null;
     this.seen[at] = 1;
     // A name that is not UTF-8 is read each time: its record carries its bytes (fileHex), which no entry keeps.
-    if (item.hex !== undefined) return;
-    item.at = at;
-    item.entry = this.old.entries[at];
+    if (item.hex !== undefined) return null;
+    const entry = this.old.entries[at];
+    const same = item.version ? sameIdentity(entry[1], objectIdentity(item.version)) : item.path !== undefined && unchanged(item.path, entry[1]);
+    const a = same ? this.answerOf(entry, item.file) : null;
+    if (!a) return null;
+    this.carried.push([at, a.results]);
+    this.stats.answered++;
+    return a.record;
   }
 
-  /** Batch `n` for a scan worker: its message (plain items packed: names in one string, and their entries). */
-  sent(n, items) {
-    this.inFlight.set(n, items);
-    // (A path string holds no NUL: the file system refuses one, and the walk reports it as an error.)
-    if (!items.every((x) => typeof x.path === 'string' && x.path === x.file && !x.error)) return { seq: n, items: items.map(({ at, ...x }) => x) };
-    return { seq: n, packed: { files: items.map((x) => x.file).join('\0'), entries: items.map((x) => x.entry ?? null) } };
+  /** What a batch read keeps (keptFacts per record, or null; packed by a scan worker). */
+  took(kept) {
+    if (!kept) return;
+    for (const k of Array.isArray(kept) ? kept : unpackKept(kept)) if (k) this.added.push(k);
   }
 
-  /** Batch `n`'s kept facts (per item: null, `{answered, results}`, or keptFacts; packed by a scan worker). */
-  took(n, kept) {
-    const items = this.inFlight.get(n);
-    this.inFlight.delete(n);
-    if (!items || !kept) return;
-    if (!Array.isArray(kept)) kept = unpackKept(kept);
-    kept.forEach((k, i) => {
-      if (!k) return;
-      if (!k.answered) return void this.added.push([items[i].file, k]);
-      this.carried.push([items[i].at, k.results]);
-      this.stats.answered++;
-    });
-  }
-
-  /** An object of a listing: answered from its entry when the listing says it is the one recorded, else read by `read(keep)`. Returns `[record, kept]`. */
+  /** An object of a listing read by `read(keep)`, keeping what it reads. Returns `[record, kept]`. */
   async object(item, read) {
     const id = objectIdentity(item.version);
-    const a = item.entry && sameIdentity(item.entry[1], id) ? this.answer(item.entry, item.file, item.version.size) : null;
-    if (a) return [a.record, { answered: true, results: a.results }];
     const reads = [];
     const record = await read((source) => keepingReads(source, reads));
-    return [record, recordable(id, Date.now(), this.objectRacyMs) && record.ok ? keptFacts(record, keepFromReads(id, record.size, reads)) : null];
+    return [record, recordable(id, Date.now(), this.objectRacyMs) ? keptFacts(record, keepFromReads(id, record.size, reads)) : null];
   }
 
   /** At the end of a scan of `files` files: writes the manifest when anything changed (files read, gone, paths added). */
@@ -120,7 +108,7 @@ class Manifest {
       const answers = fresh ? [current, tables.results.add(fresh)] : [move('pathSets', set), move('results', results)];
       put(file, id, move('facts', fact), ...answers, bytes.subarray(from, from + head), bytes.subarray(from + head, from + head + tail));
     }
-    for (const [file, k] of this.added) put(file, k.id, tables.facts.add(k.fact), current, tables.results.add(k.results), k.head, k.tail);
+    for (const k of this.added) put(k.file, k.id, tables.facts.add(k.fact), current, tables.results.add(k.results), k.head, k.tail);
     const body = { maxIndexBytes: this.maxIndexBytes, pathSets: tables.pathSets.list, facts: tables.facts.list, results: tables.results.list, entries };
     return [body, Buffer.concat(kept)];
   }

@@ -3,17 +3,24 @@
 // batches; each batch read — local files by a pool of worker threads when the scanner has one
 // (js/scan-pool.js), anything else on this thread, each file by scanFile (js/scan-file.js),
 // `lanes` at once — and the records handed to the sink in walk order, the summary counted as
-// they go. At most `2 × jobs + 2` batches are in flight: a sink that falls behind holds the walk.
+// they go. With a manifest, a file it answers (unchanged since) is answered as the walk finds it,
+// on this thread, and is read by no one. At most `2 × jobs + 2` batches are in flight: a sink
+// that falls behind holds the walk.
 import { addToSummary, finishSummary, mergeSummary, newSummary } from './scan-summary.js';
 import { formatRecords } from './scan-output.js';
 import { cancelledError, fanOut } from './scan-cancel.js';
 
 /** Local files per message to a worker (one message per file would cost more than the file). */
 const BATCH = 256;
-/** With a manifest, most files are a stat each (answered from it): fewer, larger messages. */
-const MANIFEST_BATCH = 2048;
 /** Files per batch read on this thread (URLs, a browser's Files). */
 export const HERE_BATCH = 128;
+/** Records per batch answered from a manifest (their output made at once). */
+const ANSWERED_BATCH = 1024;
+// Where a batch's items go: a worker of the pool, this thread's reads, or nowhere (answered).
+const POOL = 0;
+const HERE = 1;
+const ANSWERED = 2;
+const BATCH_SIZE = [BATCH, HERE_BATCH, ANSWERED_BATCH];
 /**
  * Files read on this thread at once unless `concurrency` says otherwise: a remote scan is bound
  * by round trips, so files/s ≈ this ÷ the round-trip time (BENCHMARKS.md, "Remote scan"); a
@@ -61,7 +68,7 @@ class Run {
     this.emitting = Promise.resolve();
     this.waiter = null;
     this.batch = [];
-    this.batchIsHere = false;
+    this.batchKind = POOL;
     // The walk's listings stop with the scan (cancelled, or failed): a page may be in flight.
     this.walking = new AbortController();
     this.onAbort = () => {
@@ -101,12 +108,12 @@ class Run {
       for (const item of items) {
         if (this.failed) break walk;
         this.found++;
-        const here = !takes(item);
-        if (this.batch.length && here !== this.batchIsHere) await this.flush();
-        if (this.manifest && (item.path !== undefined || item.version)) this.manifest.attach(item);
-        this.batchIsHere = here;
-        this.batch.push(item);
-        if (this.batch.length >= (here ? HERE_BATCH : this.manifest ? MANIFEST_BATCH : BATCH)) await this.flush();
+        const record = this.manifest?.answer(item) ?? null;
+        const kind = record ? ANSWERED : takes(item) ? POOL : HERE;
+        if (this.batch.length && kind !== this.batchKind) await this.flush();
+        this.batchKind = kind;
+        this.batch.push(record ?? item);
+        if (this.batch.length >= BATCH_SIZE[kind]) await this.flush();
       }
     }
     this.walked = true;
@@ -131,7 +138,7 @@ class Run {
           this.nextEmit++;
           mergeSummary(this.summary, r.summary);
           this.done += r.summary.files;
-          this.manifest?.took(this.nextEmit - 1, r.kept);
+          this.manifest?.took(r.kept);
           await this.sink(r.output);
           this.onProgress?.({ done: this.done, found: this.found, total: this.walked ? this.found : null, bytesRead: this.summary.bytesRead, elapsedMs: performance.now() - this.t0 });
         }
@@ -140,21 +147,22 @@ class Run {
       .catch((e) => this.fail(e));
   }
 
-  /** Sends `items` to be read once a slot is free: here, or to an idle worker. */
-  async send(items, here) {
+  /** Sends batch `items` of `kind` on once a slot is free: to an idle worker, to be read here, or (answered) to the sink. */
+  async send(items, kind) {
     let w = null;
-    while (!this.failed && (this.seq - this.nextEmit >= this.maxAhead || (!here && !(w = this.pool.idle())))) await this.waitForSlot();
+    while (!this.failed && (this.seq - this.nextEmit >= this.maxAhead || (kind === POOL && !(w = this.pool.idle())))) await this.waitForSlot();
     if (this.failed) return;
     const n = this.seq++;
-    if (here) return void this.readBatch(n, items);
-    this.pool.post(w, this.manifest ? this.manifest.sent(n, items) : { seq: n, items });
+    if (kind === POOL) this.pool.post(w, { seq: n, items });
+    else if (kind === HERE) this.readBatch(n, items);
+    else this.deliver(n, { output: this.output(items), summary: this.summed(items) });
   }
 
   /** Reads batch `n` on this thread, `lanes` files at once across batches. */
   async readBatch(n, items) {
     try {
       const records = new Array(items.length);
-      const kept = this.manifest ? (this.manifest.sent(n, items), new Array(items.length).fill(null)) : undefined;
+      const kept = this.manifest ? new Array(items.length).fill(null) : undefined;
       await Promise.all(items.map(async (item, i) => {
         await this.here.acquire();
         try {
@@ -186,7 +194,7 @@ class Run {
     if (!this.batch.length) return;
     const items = this.batch;
     this.batch = [];
-    return this.send(items, this.batchIsHere);
+    return this.send(items, this.batchKind);
   }
 }
 

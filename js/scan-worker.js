@@ -14,13 +14,10 @@ import { addToSummary, newSummary } from './scan-summary.js';
 import { formatRecords } from './scan-output.js';
 import { TAIL_WINDOW } from './wire.js';
 
-// `keep`: a scan with a manifest (js/manifest/, loaded only then): a file that comes with its
-// entry and is unchanged is answered from it (`answer`, over the manifest's tables); of a file
-// read, what the manifest keeps goes back beside its record.
+// `keep`: a scan with a manifest (js/manifest/keep.js, loaded only then): of each file read,
+// what the manifest keeps goes back beside its record. (A file the manifest answers never comes here.)
 const { paths, audit, format, entry, maxIndexBytes, keep, racyMs } = workerData;
-const { keepByReading, keepFromWindow, keptFacts, packKept, unpackBatch } = keep ? await import('./manifest/keep.js') : {};
-const { unchanged } = keep ? await import('./manifest/identity.js') : {};
-const answer = keep ? (await import('./manifest/answer.js')).answerer(workerData.manifest, paths, audit) : null;
+const { keepByReading, keepFromWindow, keptFacts, packKept } = keep ? await import('./manifest/keep.js') : {};
 const openOptions = maxIndexBytes === undefined ? {} : { maxIndexBytes };
 // A path that is not UTF-8 comes as its bytes (a Uint8Array, once posted): fs takes a Buffer.
 const fsPath = (p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength));
@@ -175,13 +172,7 @@ function statOrNull(path) {
   }
 }
 
-/** A local file with its entry, unchanged: `{record, results}` answered from the entry, or null. */
-function answered({ path, file, entry }) {
-  return entry && unchanged(fsPath(path), entry[1]) ? answer(entry, file, entry[1][0]) : null;
-}
-
-async function scanBatch({ seq, items, packed }) {
-  items ??= unpackBatch(packed);
+async function scanBatch({ seq, items }) {
   const records = new Array(items.length);
   const kept = keep ? new Array(items.length).fill(null) : null;
   // The paths, staged once a batch: this thread stages nothing else (the full route's
@@ -189,12 +180,6 @@ async function scanBatch({ seq, items, packed }) {
   const staged = audit ? undefined : stagePaths(paths).count;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    const a = keep ? answered(item) : null;
-    if (a) {
-      records[i] = a.record;
-      kept[i] = { answered: true, results: a.results };
-      continue;
-    }
     const record = item.error ? named(failedRecord(item.file, item.error), item) : scanLocal(item, kept, i, staged);
     records[i] = record instanceof Promise ? await record : record;
   }

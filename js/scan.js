@@ -254,11 +254,11 @@ export async function runScan(targets, opts, sink) {
   let s3Environment = null;
   const s3Defaults = () => (s3Environment ??= s3ConfigFromEnvironment());
   const openRemote = (url, options) => nodeSource(url, options, s3Defaults);
-  // With a manifest (js/manifest.js): each file it holds goes to the workers with its entry, and
-  // one found unchanged (a stat) is answered from it; an object of a listing is answered here.
-  // Its code (js/manifest.js and js/manifest/) is loaded by the first scan that has one.
+  // With a manifest (js/manifest.js): a file it holds unchanged (a stat; an object: its listing)
+  // is answered from it as the walk finds it, and only the rest is read. Its code (js/manifest.js
+  // and js/manifest/) is loaded by the first scan that has one.
   const manifest = opts.manifest != null ? (await import('./manifest.js')).openManifest(opts.manifest, { paths, audit, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs }) : null;
-  const workerData = { paths, audit, format, keep: manifest !== null, manifest: manifest?.shared, racyMs: opts.manifestRacyMs, maxIndexBytes: opts.maxIndexBytes, entry: scanWorkerEntry() ?? new URL('./node.js', import.meta.url).href };
+  const workerData = { paths, audit, format, keep: manifest !== null, racyMs: opts.manifestRacyMs, maxIndexBytes: opts.maxIndexBytes, entry: scanWorkerEntry() ?? new URL('./node.js', import.meta.url).href };
   // A listing's pages have the limits of a file's reads, and stop with the scan.
   const walkOptions = { s3: opts.s3, fetch: opts.fetch, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, s3Defaults };
   const scanner = {

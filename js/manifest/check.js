@@ -57,7 +57,7 @@ const FACT = { version: Number.isInteger, bloomFilter: (x) => shaped(x, BLOOM), 
 const PLAIN_RESULT = { verdict: (x) => VERDICTS.includes(x) };
 const AUDITED_RESULT = { ...PLAIN_RESULT, indexed: orNull(isBool), severalHashes: isBool };
 
-/** The body of a manifest whose kept bytes are `kept` bytes long. */
+/** The body of a manifest whose kept bytes are `kept` bytes long; returns its entries' index by file. */
 export function checkBody(body, kept) {
   if (!isPlain(body)) bad('body', 'is not a JSON object');
   if (!orNull(isCount)(body.maxIndexBytes)) bad('maxIndexBytes', 'is neither null nor a byte count');
@@ -65,20 +65,23 @@ export function checkBody(body, kept) {
   body.pathSets.forEach((s, i) => (Array.isArray(s) && s.every(isString)) || bad('pathSets', `entry ${i} is not a list of paths`));
   body.facts.forEach((f, i) => shaped(f, FACT) || bad('facts', `entry ${i} is not a record's version, bloomInfo() and audit`));
   body.results.forEach((r, i) => (Array.isArray(r) && r.every((x) => shaped(x, PLAIN_RESULT) || shaped(x, AUDITED_RESULT))) || bad('results', `entry ${i} is not a list of verdicts`));
-  const files = new Set();
+  const index = new Map();
   const checked = new Set();
+  const sets = body.pathSets.length;
+  const lists = body.results.length;
   let total = 0;
   body.entries.forEach((e, i) => {
     checkEntry(body, e, i, kept);
-    if (files.has(e[0])) bad('file', `of entry ${i} (${e[0]}) is another entry's too`);
-    files.add(e[0]);
+    if (index.has(e[0])) bad('file', `of entry ${i} (${e[0]}) is another entry's too`);
+    index.set(e[0], i);
     total += e[6] + e[7];
     // Each combination of facts, path set and results is checked once.
-    const key = `${e[2]},${e[3]},${e[4]}`;
+    const key = (e[2] * sets + e[3]) * lists + e[4];
     if (!checked.has(key)) checkResults(body, e, i);
     checked.add(key);
   });
   if (total !== kept) bad('bytes', `of the entries add up to ${total}, not the ${kept} kept`);
+  return index;
 }
 
 const isLocalId = (id) => id.length === 5 && isCount(id[0]) && id.slice(1).every(Number.isFinite);

@@ -36,7 +36,7 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 const HEX64 = /^[0-9a-f]{64}$/;
 const typeOf = (st) => (st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isSocket() ? 'a socket' : 'not a regular file');
 
-/** Reads and checks the manifest at `path`: null when there is none yet, else `{body, bytes}`. */
+/** Reads and checks the manifest at `path`: null when there is none yet, else `{body, bytes, index}` (index: each file's entry). */
 export function readManifest(path) {
   let fd;
   try {
@@ -76,10 +76,10 @@ function readOpen(fd, path) {
     throw new Corrupt('body', 'is not JSON');
   }
   // Every field checked, and the kept bytes' length against the entries', before they are read.
-  checkBody(body, header.bytes);
+  const index = checkBody(body, header.bytes);
   const bytes = readAt(fd, header.bytes, start + header.json);
   if (sha256(bytes) !== header.bytesSha256) throw manifestError(path, 'corrupt', 'the manifest bytes do not match their checksum (SHA-256)');
-  return { body, bytes };
+  return { body, bytes, index };
 }
 
 function readAt(fd, length, position) {

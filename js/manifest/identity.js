@@ -24,13 +24,13 @@ export const objectIdentity = (v) => (v && ((typeof v.etag === 'string' && v.eta
 export const sameIdentity = (a, b) => a !== null && b !== null && a.length === b.length && a.every((x, i) => x === b[i]);
 export const recordable = (id, now, racyMs) => id !== null && (id[1] !== null || now - Date.parse(id[2]) >= racyMs);
 
-/** Whether the local file at `path` is (still) the version `id`. */
-export function unchanged(path, id) {
+/** Whether the local file at `path` is (still) the version `id` (its stat's fields compared one by one: once a file). */
+export function unchanged(path, [size, mtimeMs, ctimeMs, ino, dev]) {
   let st;
   try {
     st = statSync(path, { throwIfNoEntry: false });
   } catch {
-    return false;
+    return false; // read, and the scan reports what is wrong
   }
-  return st !== undefined && st.isFile() && sameIdentity(identityOf(st), id);
+  return st !== undefined && st.isFile() && st.size === size && st.mtimeMs === mtimeMs && st.ctimeMs === ctimeMs && st.ino === ino && st.dev === dev;
 }

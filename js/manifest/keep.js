@@ -2,9 +2,9 @@
 // version, bloomInfo(), audit, and the verdicts without their paths) and the bytes a verdict is
 // made from (its head, and the file from TsFileMetadata to its end). A local file is kept in the
 // scan's worker threads, where its bytes are (keepFromWindow, keepByReading), and a batch's kept
-// facts cross to the main thread packed (packKept, unpackKept; unpackBatch: a batch sent the
-// other way); an object read over HTTP is kept on the main thread, from the reads the scan made
-// of it (keepingReads, keepFromReads). What may be kept at all: js/manifest/identity.js.
+// facts cross to the main thread packed (packKept, unpackKept); an object read over HTTP is kept
+// on the main thread, from the reads the scan made of it (keepingReads, keepFromReads). What may
+// be kept at all: js/manifest/identity.js.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { tsfileEnvelope } from '../../dist/web/tsfile_bloom.js';
 import { HEAD } from '../scan-file.js';
@@ -111,9 +111,10 @@ export function keepFromReads(id, size, reads) {
 
 /** A record read now and what was kept of it (keepFromWindow, keepByReading, keepFromReads) → what the manifest records. */
 export function keptFacts(record, keep) {
-  if (!keep || !record.ok || !record.bloomFilter || !record.results) return null;
+  // A name that is not UTF-8 is read each time (its record carries its bytes, no entry does).
+  if (!keep || !record.ok || !record.bloomFilter || !record.results || record.fileHex != null) return null;
   const { version, bloomFilter, audit } = record;
-  return { id: keep.id, fact: { version, bloomFilter, audit }, results: record.results.map(({ path, ...x }) => x), head: keep.head, tail: keep.tail };
+  return { file: record.file, id: keep.id, fact: { version, bloomFilter, audit }, results: record.results.map(({ path, ...x }) => x), head: keep.head, tail: keep.tail };
 }
 
 /**
@@ -148,7 +149,3 @@ export const unpackKept = ({ facts, bytes }) => {
   return facts;
 };
 
-/** A packed batch (openManifest's `sent`) → its items, each with its entry (or null). */
-export function unpackBatch({ files, entries }) {
-  return files.split('\0').map((f, i) => ({ path: f, file: f, entry: entries[i] }));
-}

@@ -9,6 +9,7 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +19,7 @@ import { MANIFEST_FORMAT, MANIFEST_VERSION } from '../../js/manifest/file.js';
 import { RACY_MS } from '../../js/manifest/identity.js';
 import { runScan } from '../../js/scan.js';
 
+const require = createRequire(import.meta.url);
 const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
 const PATHS = ['root.sg1.d1.s1', 'root.sg.d1.s1', 'root.工厂.车间.风机.一号.功率', 'root.sg.d1.温度', 'table1.beijing.A1.temperature', 'root.nowhere.d9.s9'];
 
@@ -337,6 +339,34 @@ describe('a changed file is read again', () => {
     assertSameScan(again, await scan(dir, { paths: PATHS }), 'with a new file');
     assert.ok(again.records.some((r) => r.file === added && r.reads > 0));
   });
+});
+
+test('an unchanged file is answered where the walk finds it: a rescan of an unchanged tree starts no scan worker', async () => {
+  const dir = join(work, 'no-worker');
+  const entries = buildFleet(dir, { count: 30, hostile: false });
+  const manifest = join(work, 'no-worker.manifest');
+  // Each Worker this process makes, counted (the real class, wrapped; ESM importers see it too).
+  const threads = require('node:worker_threads');
+  const Real = threads.Worker;
+  let started = 0;
+  threads.Worker = class extends Real {
+    constructor(...args) {
+      super(...args);
+      started++;
+    }
+  };
+  syncBuiltinESMExports();
+  try {
+    await scan(dir, { paths: PATHS, manifest });
+    assert.ok(started > 0, 'a scan that reads files starts a worker (the count sees them)');
+    started = 0;
+    const again = await scan(dir, { paths: PATHS, manifest });
+    assert.equal(again.summary.manifest.answered, entries.length);
+    assert.equal(started, 0, 'no worker started');
+  } finally {
+    threads.Worker = Real;
+    syncBuiltinESMExports();
+  }
 });
 
 test('files that vanished are dropped from the manifest', async () => {
