@@ -84,7 +84,7 @@ export function checkBody(body, kept) {
   return index;
 }
 
-const isLocalId = (id) => id.length === 5 && isCount(id[0]) && id.slice(1).every(Number.isFinite);
+const isLocalId = (id) => id.length === 5 && isCount(id[0]) && Number.isFinite(id[1]) && Number.isFinite(id[2]) && Number.isFinite(id[3]) && Number.isFinite(id[4]);
 const isObjectId = (id) => id.length === 3 && isCount(id[0]) && orNull(isString)(id[1]) && orNull(isString)(id[2]) && (id[1] !== null || id[2] !== null);
 
 /** Entry `i`, `e`, of `body`: each of its fields of its kind, within its table or its file. */
