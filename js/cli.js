@@ -794,17 +794,13 @@ async function main(argv) {
     if (positionals.includes('-')) throw new UsageError(verb, '- is not a scan target (scan reads files by path or URL): give @- for a list of targets on stdin, or inspect - / probe - for one file');
     if (positionals.filter((t) => t === '@-').length + (values['paths-file'] === '-' ? 1 : 0) > 1) throw new UsageError(verb, 'only one of @- and --paths-file - can read stdin');
     const { maxStdinBytes, ...source } = sourceOptions(verb, values);
-    // The records' errors in the flags' words too: text made here (URLs), or UTF-8 from the
-    // workers (local files: whole batches of records, so no sentence is split between chunks).
-    // `noErrors`: a chunk of records without an error (answered from a manifest) has none to reword.
-    const scanWrite = (chunk, noErrors = false) => {
-      if (noErrors) return write(chunk);
-      if (typeof chunk !== 'string') {
-        const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-        if (!FLAG_WORDS.some(([from]) => bytes.includes(from))) return write(chunk);
-        chunk = bytes.toString('utf8');
-      }
-      return write(inFlagWords({ message: chunk }).message);
+    // The records' errors in the flags' words too: text made here (URLs, records answered from a
+    // manifest), or UTF-8 from the workers (local files: whole batches of records, so no sentence
+    // is split between chunks). Most chunks hold none of those words: looked for first.
+    const scanWrite = (chunk) => {
+      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      if (!FLAG_WORDS.some(([from]) => text.includes(from))) return write(chunk);
+      return write(inFlagWords({ message: text.toString('utf8') }).message);
     };
     return scanCommand({ values, targets: positionals, source }, { write: scanWrite, stderr: process.stderr, signal: gone.signal, terminal: process.stdout.isTTY === true });
   }

@@ -90,12 +90,12 @@ export function addTruth(f, ps, r) {
   });
 }
 
-export function mergeTruth(f, ps, fPart, psPart, times = 1) {
-  for (const k of ['audited', 'pastDesign', 'withinDesign']) f[k] += times * fPart[k];
+export function mergeTruth(f, ps, fPart, psPart) {
+  for (const k of ['audited', 'pastDesign', 'withinDesign']) f[k] += fPart[k];
   mergeLists(f.pastDesignFiles, fPart.pastDesignFiles);
   ps.forEach((p, i) => {
     const q = psPart[i];
-    for (const k of ['indexListed', 'indexAbsent', 'falsePositives', 'filterAbsent', 'noAnswer', 'severalHashes', 'fppHi', 'fppLo', 'falsePositivesPastDesign']) p[k] += times * q[k];
+    for (const k of ['indexListed', 'indexAbsent', 'falsePositives', 'filterAbsent', 'noAnswer', 'severalHashes', 'fppHi', 'fppLo', 'falsePositivesPastDesign']) p[k] += q[k];
     mergeLists(p.falsePositiveFiles, q.falsePositiveFiles);
   });
 }

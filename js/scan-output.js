@@ -72,12 +72,9 @@ export function recordCsv(r, paths) {
 
 /** Records → one chunk of output text in `format` ('ndjson' | 'csv' | 'text'). */
 export function formatRecords(records, format, paths) {
-  let out = '';
-  for (const r of records) {
-    out += format === 'ndjson' ? JSON.stringify(recordJson(r)) : format === 'csv' ? recordCsv(r, paths) : recordText(r);
-    out += '\n';
-  }
-  return out;
+  const line = format === 'ndjson' ? (r) => JSON.stringify(recordJson(r)) : format === 'csv' ? (r) => recordCsv(r, paths) : recordText;
+  // Joined, the text is one flat string (made by `+=`, a rope each reader flattens first).
+  return `${records.map(line).join('\n')}\n`;
 }
 
 /** The final summary → the `{"summary": …}` NDJSON line's object (snake_case, as `--json`). */

@@ -3,17 +3,24 @@
 // batches; each batch read — local files by a pool of worker threads when the scanner has one
 // (js/scan-pool.js), anything else on this thread, each file by scanFile (js/scan-file.js),
 // `lanes` at once — and the records handed to the sink in walk order, the summary counted as
-// they go. At most `2 × jobs + 2` batches are in flight: a sink that falls behind holds the walk.
+// they go. With a manifest, a file it answers (unchanged since) is answered as the walk finds it,
+// on this thread, and is read by no one. At most `2 × jobs + 2` batches are in flight: a sink
+// that falls behind holds the walk.
 import { addToSummary, finishSummary, mergeSummary, newSummary } from './scan-summary.js';
 import { formatRecords } from './scan-output.js';
 import { cancelledError, fanOut } from './scan-cancel.js';
 
 /** Local files per message to a worker (one message per file would cost more than the file). */
 const BATCH = 256;
-/** With a manifest, most files are a stat each: fewer, larger messages. */
-const MANIFEST_BATCH = 2048;
 /** Files per batch read on this thread (URLs, a browser's Files). */
 export const HERE_BATCH = 128;
+/** Records per batch answered from a manifest (their output made at once). */
+const ANSWERED_BATCH = 1024;
+// Where a batch's items go: a worker of the pool, this thread's reads, or nowhere (answered).
+const POOL = 0;
+const HERE = 1;
+const ANSWERED = 2;
+const BATCH_SIZE = [BATCH, HERE_BATCH, ANSWERED_BATCH];
 /**
  * Files read on this thread at once unless `concurrency` says otherwise: a remote scan is bound
  * by round trips, so files/s ≈ this ÷ the round-trip time (BENCHMARKS.md, "Remote scan"); a
@@ -56,14 +63,12 @@ class Run {
     this.child = fanOut(opts.signal);
     this.here = limiter(opts.lanes ?? LANES);
     this.maxAhead = opts.jobs * 2 + 2;
-    Object.assign(this, { seq: 0, nextEmit: 0, found: 0, toRead: 0, done: 0, walked: false, failed: null });
+    Object.assign(this, { seq: 0, nextEmit: 0, found: 0, done: 0, walked: false, failed: null });
     this.pending = new Map();
     this.emitting = Promise.resolve();
     this.waiter = null;
     this.batch = [];
-    this.batchIsHere = false;
-    // A read batch whose records come back as records (`stitch`: put in place by stitched()).
-    this.stitches = new Map();
+    this.batchKind = POOL;
     // The walk's listings stop with the scan (cancelled, or failed): a page may be in flight.
     this.walking = new AbortController();
     this.onAbort = () => {
@@ -71,13 +76,8 @@ class Run {
       this.pool?.terminate();
     };
     this.pool = pool?.({
-      // (With a manifest, the files to read count: a rescan with few changed needs one worker.)
-      files: () => (manifest ? this.toRead : this.found),
-      answer: (msg) => {
-        const stitch = this.stitches.get(msg.seq);
-        this.stitches.delete(msg.seq);
-        this.deliver(msg.seq, stitch ? stitch(msg) : msg);
-      },
+      files: () => this.found,
+      answer: (msg) => this.deliver(msg.seq, msg),
       fail: (e) => this.fail(e),
       failed: () => this.failed !== null,
     });
@@ -108,12 +108,12 @@ class Run {
       for (const item of items) {
         if (this.failed) break walk;
         this.found++;
-        const here = !takes(item);
-        if (this.batch.length && here !== this.batchIsHere) await this.flush();
-        if (this.manifest && (item.path !== undefined || item.version)) this.manifest.attach(item);
-        this.batchIsHere = here;
-        this.batch.push(item);
-        if (this.batch.length >= (here ? HERE_BATCH : this.manifest ? MANIFEST_BATCH : BATCH)) await this.flush();
+        const record = this.manifest?.answer(item) ?? null;
+        const kind = record ? ANSWERED : takes(item) ? POOL : HERE;
+        if (this.batch.length && kind !== this.batchKind) await this.flush();
+        this.batchKind = kind;
+        this.batch.push(record ?? item);
+        if (this.batch.length >= BATCH_SIZE[kind]) await this.flush();
       }
     }
     this.walked = true;
@@ -124,11 +124,10 @@ class Run {
 
   stop() {
     this.signal?.removeEventListener('abort', this.onAbort);
-    this.manifest?.close();
     return this.pool?.stop();
   }
 
-  /** Batch `n`'s result (`{output, summary, kept}` or `{parts, summary, kept}`): handed on in walk order. */
+  /** Batch `n`'s result (`{output, summary, kept}`): handed on in walk order. */
   deliver(n, result) {
     this.pending.set(n, result);
     this.emitting = this.emitting
@@ -139,8 +138,8 @@ class Run {
           this.nextEmit++;
           mergeSummary(this.summary, r.summary);
           this.done += r.summary.files;
-          this.manifest?.took(this.nextEmit - 1, r.kept);
-          for (const part of r.parts ?? [r]) await this.sink(part.output, part.noErrors === true);
+          this.manifest?.took(r.kept);
+          await this.sink(r.output);
           this.onProgress?.({ done: this.done, found: this.found, total: this.walked ? this.found : null, bytesRead: this.summary.bytesRead, elapsedMs: performance.now() - this.t0 });
         }
         this.wakeUp();
@@ -148,27 +147,22 @@ class Run {
       .catch((e) => this.fail(e));
   }
 
-  /** Sends `items` to be read once a slot is free: here, or to an idle worker. */
-  async send(items, here, stitch = null) {
+  /** Sends batch `items` of `kind` on once a slot is free: to an idle worker, to be read here, or (answered) to the sink. */
+  async send(items, kind) {
     let w = null;
-    while (!this.failed && (this.seq - this.nextEmit >= this.maxAhead || (!here && !(w = this.pool.idle())))) await this.waitForSlot();
+    while (!this.failed && (this.seq - this.nextEmit >= this.maxAhead || (kind === POOL && !(w = this.pool.idle())))) await this.waitForSlot();
     if (this.failed) return;
     const n = this.seq++;
-    if (here) return void this.readBatch(n, items);
-    this.toRead += items.length;
-    const message = this.manifest ? this.manifest.sent(n, items) : { seq: n, items };
-    if (stitch) {
-      this.stitches.set(n, stitch);
-      message.records = true;
-    }
-    this.pool.post(w, message);
+    if (kind === POOL) this.pool.post(w, { seq: n, items });
+    else if (kind === HERE) this.readBatch(n, items);
+    else this.deliver(n, { output: this.output(items), summary: this.summed(items) });
   }
 
   /** Reads batch `n` on this thread, `lanes` files at once across batches. */
   async readBatch(n, items) {
     try {
       const records = new Array(items.length);
-      const kept = this.manifest ? (this.manifest.sent(n, items), new Array(items.length).fill(null)) : undefined;
+      const kept = this.manifest ? new Array(items.length).fill(null) : undefined;
       await Promise.all(items.map(async (item, i) => {
         await this.here.acquire();
         try {
@@ -200,41 +194,7 @@ class Run {
     if (!this.batch.length) return;
     const items = this.batch;
     this.batch = [];
-    if (!this.manifest || this.batchIsHere) return this.send(items, this.batchIsHere);
-    // Answered here, in walk order with the runs that are read.
-    const segs = await this.manifest.answerLocal(items);
-    const reads = segs.filter((seg) => seg.items);
-    if (reads.length && segs.length > 1) return this.send(reads.flatMap((seg) => seg.items), false, this.stitched(segs));
-    // One run: all to read (the worker writes their text), or all answered.
-    const [seg] = segs;
-    if (!seg) return;
-    if (seg.items) return this.send(seg.items, false);
-    while (!this.failed && this.seq - this.nextEmit >= this.maxAhead) await this.waitForSlot();
-    if (!this.failed) this.deliver(this.seq++, seg);
-  }
-
-  // The runs of a manifest batch in walk order, its runs to read read as one batch: their
-  // records, put back between the answered runs, each run its own chunk of output. (A batch
-  // each, a tree with one file in a hundred changed made a round trip to a worker per
-  // changed file, and the rescan waited on them.)
-  stitched(segs) {
-    return (msg) => {
-      const records = msg.output;
-      const part = newSummary(this.paths);
-      const parts = [];
-      let k = 0;
-      for (const seg of segs) {
-        if (!seg.items) {
-          mergeSummary(part, seg.summary);
-          parts.push(seg);
-          continue;
-        }
-        const run = records.slice(k, (k += seg.items.length));
-        this.summed(run, part);
-        parts.push({ output: this.output(run) });
-      }
-      return { seq: msg.seq, parts, summary: part, kept: msg.kept };
-    };
+    return this.send(items, this.batchKind);
   }
 }
 

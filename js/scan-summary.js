@@ -69,21 +69,18 @@ export function addToSummary(s, r) {
   });
 }
 
-/**
- * Adds summary `part` to `into`, `times` times over (a group of alike files added at once:
- * js/manifest.js; its file lists, which name files, are added once).
- */
-export function mergeSummary(into, part, times = 1) {
-  for (const k of ['files', 'ok', 'errors', 'bytesRead', 'reads', 'bytesOnDisk', 'withFilter', 'withoutFilter']) into[k] += times * part[k];
-  for (const [k, n] of Object.entries(part.errorsByKind)) into.errorsByKind[k] = (into.errorsByKind[k] ?? 0) + times * n;
-  for (const [k, n] of Object.entries(part.versions)) into.versions[k] = (into.versions[k] ?? 0) + times * n;
-  for (const [k, n] of Object.entries(part.audits)) into.audits[k] = (into.audits[k] ?? 0) + times * n;
-  part.fillDeciles.forEach((n, i) => (into.fillDeciles[i] += times * n));
-  part.fppBands.forEach((n, i) => (into.fppBands[i] += times * n));
+/** Adds summary `part` (a worker's or a batch's) to `into`. */
+export function mergeSummary(into, part) {
+  for (const k of ['files', 'ok', 'errors', 'bytesRead', 'reads', 'bytesOnDisk', 'withFilter', 'withoutFilter']) into[k] += part[k];
+  for (const [k, n] of Object.entries(part.errorsByKind)) into.errorsByKind[k] = (into.errorsByKind[k] ?? 0) + n;
+  for (const [k, n] of Object.entries(part.versions)) into.versions[k] = (into.versions[k] ?? 0) + n;
+  for (const [k, n] of Object.entries(part.audits)) into.audits[k] = (into.audits[k] ?? 0) + n;
+  part.fillDeciles.forEach((n, i) => (into.fillDeciles[i] += n));
+  part.fppBands.forEach((n, i) => (into.fppBands[i] += n));
   part.paths.forEach((p, i) => {
-    for (const k of ['absent', 'maybe', 'unknown', 'noVerdict']) into.paths[i][k] += times * p[k];
+    for (const k of ['absent', 'maybe', 'unknown', 'noVerdict']) into.paths[i][k] += p[k];
   });
-  mergeTruth(into.truth, into.paths.map((p) => p.truth), part.truth, part.paths.map((p) => p.truth), times);
+  mergeTruth(into.truth, into.paths.map((p) => p.truth), part.truth, part.paths.map((p) => p.truth));
   return into;
 }
 

@@ -14,11 +14,10 @@ import { addToSummary, newSummary } from './scan-summary.js';
 import { formatRecords } from './scan-output.js';
 import { HEAD_LENGTH, TAIL_WINDOW } from './wire.js';
 
-// `keep`: a scan with a manifest (js/manifest/keep.js, loaded only then): of a file read, what
-// the manifest keeps goes back beside its record (files it answers never come here: the main
-// thread answers them).
+// `keep`: a scan with a manifest (js/manifest/keep.js, loaded only then): of each file read,
+// what the manifest keeps goes back beside its record. (A file the manifest answers never comes here.)
 const { paths, audit, format, entry, maxIndexBytes, keep, racyMs } = workerData;
-const { keepByReading, keepFromWindow, keptFacts, packKept, unpackBatch } = keep ? await import('./manifest/keep.js') : {};
+const { keepByReading, keepFromWindow, keptFacts, packKept } = keep ? await import('./manifest/keep.js') : {};
 const openOptions = maxIndexBytes === undefined ? {} : { maxIndexBytes };
 // A path that is not UTF-8 comes as its bytes (a Uint8Array, once posted): fs takes a Buffer.
 const fsPath = (p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength));
@@ -173,8 +172,7 @@ function statOrNull(path) {
   }
 }
 
-async function scanBatch({ seq, items, packed, records: asRecords }) {
-  items ??= unpackBatch(packed);
+async function scanBatch({ seq, items }) {
   const records = new Array(items.length);
   const kept = keep ? new Array(items.length).fill(null) : null;
   // The paths, staged once a batch: this thread stages nothing else (the full route's
@@ -187,8 +185,6 @@ async function scanBatch({ seq, items, packed, records: asRecords }) {
   }
   const keptPacked = kept && packKept(kept);
   const transfer = keptPacked ? [keptPacked.bytes.buffer] : [];
-  // `asRecords`: the main thread puts them between a manifest's answered runs (and sums them there).
-  if (asRecords) return parentPort.postMessage({ seq, output: records, summary: null, kept: keptPacked }, transfer);
   const part = newSummary(paths);
   for (const r of records) addToSummary(part, r);
   if (format === 'records') parentPort.postMessage({ seq, output: records, summary: part, kept: keptPacked }, transfer);

@@ -43,21 +43,9 @@ const keyOf = (st) => `${st.dev}:${st.ino}`;
  * `*.tsfile` objects; `options` holds the S3 configuration (`s3`, else the environment's).
  */
 export async function* walkTargetBatches(targets, options = {}) {
-  // `replay(target, visited)`: a manifest's items for a directory tree it saw unchanged, in
-  // batches (or null: walk it); `onDirectory(dir)` before each directory is read; `walked(item)`
-  // each item walked.
-  const { replay, onDirectory, walked } = options;
-  const visited = Object.assign(new Set(), { onDirectory });
+  const visited = new Set();
   let batch = [];
   for (const target of targets) {
-    if (replay && walkedBefore(target, visited)) continue;
-    const replayed = replay?.(target, visited);
-    if (replayed) {
-      if (batch.length) yield batch;
-      batch = [];
-      yield* replayed;
-      continue;
-    }
     if (isS3Url(target) && /^s3:\/\/[^/]+\/?(.*\/)?$/i.test(String(target))) {
       // A bucket or a prefix ending in '/': every TsFile below it.
       if (batch.length) yield batch;
@@ -80,7 +68,6 @@ export async function* walkTargetBatches(targets, options = {}) {
       continue;
     }
     for (const item of walkTargets([target], visited)) {
-      walked?.(item);
       batch.push(item);
       if (batch.length >= 1024) {
         yield batch;
@@ -176,23 +163,11 @@ function givenBefore(p, st, visited) {
   return TSFILE_NAME.test(name) && visited.has(dir);
 }
 
-/** Whether local `target` is a directory walked already (a manifest would replay it again). */
-function walkedBefore(target, visited) {
-  if (!visited.size || isHttpUrl(target) || isS3Url(target) || (target instanceof URL && target.protocol !== 'file:')) return false;
-  try {
-    const st = statSync(target instanceof URL ? fileURLToPath(target) : target);
-    return st.isDirectory() && visited.has(keyOf(st));
-  } catch {
-    return false;
-  }
-}
-
 // `dir` is a path (a string, or bytes); `shown` is how records name it.
 function* walkDirectory(dir, ancestors, visited, shown = dir) {
   let entries;
   let ascii = false;
   try {
-    visited.onDirectory?.(dir);
     // The names as strings when every one is ASCII (most trees; half the cost of names as
     // bytes): none was decoded lossily, and a string sorts as its bytes do. Else as bytes.
     if (typeof dir === 'string') {
@@ -279,14 +254,13 @@ export async function runScan(targets, opts, sink) {
   let s3Environment = null;
   const s3Defaults = () => (s3Environment ??= s3ConfigFromEnvironment());
   const openRemote = (url, options) => nodeSource(url, options, s3Defaults);
-  // With a manifest (js/manifest.js): a local file whose entry stands is answered on this thread
-  // (a stat); the rest go to the workers, which read them and hand back what the manifest keeps.
-  // A rescan of an unchanged tree starts no scan worker (they start when a batch is to be read).
-  // Its code (js/manifest.js and js/manifest/) is loaded by the first scan that has one.
-  const manifest = opts.manifest != null ? (await import('./manifest.js')).openManifest(opts.manifest, { targets, paths, audit, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs, format, statThreadFiles: opts.manifestStatThreadFiles, statChunk: opts.manifestStatChunk, statThreads: opts.manifestStatThreads, statHere: opts.manifestStatHere, statThreadsStarted: opts.manifestStatThreadsStarted }) : null;
+  // With a manifest (js/manifest.js): a file it holds unchanged (a stat; an object: its listing)
+  // is answered from it as the walk finds it, and only the rest is read. Its code (js/manifest.js
+  // and js/manifest/) is loaded by the first scan that has one.
+  const manifest = opts.manifest != null ? (await import('./manifest.js')).openManifest(opts.manifest, { paths, audit, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs }) : null;
   const workerData = { paths, audit, format, keep: manifest !== null, racyMs: opts.manifestRacyMs, maxIndexBytes: opts.maxIndexBytes, entry: scanWorkerEntry() ?? new URL('./node.js', import.meta.url).href };
   // A listing's pages have the limits of a file's reads, and stop with the scan.
-  const walkOptions = { s3: opts.s3, fetch: opts.fetch, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, s3Defaults, ...manifest?.walkHooks };
+  const walkOptions = { s3: opts.s3, fetch: opts.fetch, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, s3Defaults };
   const scanner = {
     walk: (signal) => walkTargetBatches(targets, { ...walkOptions, signal }),
     // An http(s) or s3:// object (`keep`: the manifest keeps what is read of it).

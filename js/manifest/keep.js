@@ -1,14 +1,17 @@
-// What the manifest keeps of a file read now (capture): its identity, the record's facts
-// (keptFacts: its figures, verdicts and audit) and the bytes a verdict is made from (its head,
-// and the file from TsFileMetadata to its end). A local file is kept in the scan's worker
-// threads, where its bytes are (keepFromWindow, keepByReading), and a batch's kept facts cross
-// to the main thread packed (packKept, unpackKept; unpackBatch: a batch sent the other way);
-// an object read over HTTP is kept on the main thread, from the reads the scan made of it
-// (keepingReads, keepFromReads). What may be kept at all: js/manifest/identity.js.
+// What the manifest keeps of a file read now: its identity, what its record said (keptFacts:
+// version, bloomInfo(), audit, and the verdicts without their paths) and the bytes a verdict is
+// made from (its head, and the file from TsFileMetadata to its end). A local file is kept in the
+// scan's worker threads, where its bytes are (keepFromWindow, keepByReading), and a batch's kept
+// facts cross to the main thread packed (packKept, unpackKept); an object read over HTTP is kept
+// on the main thread, from the reads the scan made of it (keepingReads, keepFromReads). What may
+// be kept at all: js/manifest/identity.js.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { tsfileEnvelope } from '../../dist/web/tsfile_bloom.js';
+import { HEAD } from '../scan-file.js';
 import { RACY_MS, identityOf, sameIdentity } from './identity.js';
-import { codes, figuresOf } from './file.js';
+
+/** The envelope's last bytes: TsFileMetadata's length (4) and the closing magic (6). */
+const ENVELOPE_END = 10;
 
 /**
  * What the manifest keeps of a file read with the fast route: `st` (its fstat before the read),
@@ -20,10 +23,10 @@ export function keepFromWindow(st, head, window, now = Date.now(), racyMs = RACY
   racyMs ??= RACY_MS;
   if (now - Math.max(st.mtimeMs, st.ctimeMs) < racyMs) return null;
   try {
-    const [, metadataOffset] = tsfileEnvelope(st.size, head, window.subarray(Math.max(0, window.length - 10)));
+    const [, metadataOffset] = tsfileEnvelope(st.size, head, window.subarray(Math.max(0, window.length - ENVELOPE_END)));
     const start = st.size - window.length;
     if (metadataOffset < start) return null;
-    return { id: identityOf(st), head: head.subarray(0, 12), tail: window.subarray(metadataOffset - start) };
+    return { id: identityOf(st), head: head.subarray(0, HEAD), tail: window.subarray(metadataOffset - start) };
   } catch {
     return null;
   }
@@ -50,9 +53,9 @@ export function keepByReading(path, before, now = Date.now(), racyMs = RACY_MS) 
       }
       return buf;
     };
-    const head = read(0, Math.min(st.size, 12));
-    const tail10 = read(Math.max(0, st.size - 10), Math.min(st.size, 10));
-    const [, metadataOffset] = tsfileEnvelope(st.size, head, tail10);
+    const head = read(0, Math.min(st.size, HEAD));
+    const end = read(Math.max(0, st.size - ENVELOPE_END), Math.min(st.size, ENVELOPE_END));
+    const [, metadataOffset] = tsfileEnvelope(st.size, head, end);
     const tail = read(metadataOffset, st.size - metadataOffset);
     if (!sameIdentity(identityOf(fstatSync(fd)), identityOf(st))) return null;
     return keepFromWindow(st, head, tail, now, racyMs);
@@ -79,7 +82,7 @@ export function keepingReads(source, reads) {
 
 /** What the manifest keeps of an object read through keepingReads: `id` its listing's identity. */
 export function keepFromReads(id, size, reads) {
-  if (!id || id[1] !== size) return null;
+  if (!id || id[0] !== size) return null;
   // Bytes [offset, offset + length) from the reads (one, or several that cover them together).
   const at = (offset, length) => {
     for (const [o, b] of reads) if (offset >= o && offset + length <= o + b.length) return b.subarray(offset - o, offset - o + length);
@@ -95,8 +98,8 @@ export function keepFromReads(id, size, reads) {
     return covered.every((x) => x === 1) ? out : null;
   };
   try {
-    const head = at(0, Math.min(size, 12));
-    const last = at(Math.max(0, size - 10), Math.min(size, 10));
+    const head = at(0, Math.min(size, HEAD));
+    const last = at(Math.max(0, size - ENVELOPE_END), Math.min(size, ENVELOPE_END));
     if (!head || !last) return null;
     const [, metadataOffset] = tsfileEnvelope(size, head, last);
     const tail = at(metadataOffset, size - metadataOffset);
@@ -106,10 +109,12 @@ export function keepFromReads(id, size, reads) {
   }
 }
 
-/** A record read now and what was kept of it (keepFromWindow, keepByReading) → what the manifest records. */
+/** A record read now and what was kept of it (keepFromWindow, keepByReading, keepFromReads) → what the manifest records. */
 export function keptFacts(record, keep) {
-  if (!keep || !record.ok || !record.bloomFilter || !record.results) return null;
-  return { id: keep.id, figures: figuresOf(record.version, record.bloomFilter), indexed: record.bloomFilter.indexedItems ?? null, cpp: record.bloomFilter.cppSizedFor ?? null, past: record.bloomFilter.filledPastDesign ?? null, verdicts: codes(record.results), audit: record.audit, head: keep.head, tail: keep.tail };
+  // A name that is not UTF-8 is read each time (its record carries its bytes, no entry does).
+  if (!keep || !record.ok || !record.bloomFilter || !record.results || record.fileHex != null) return null;
+  const { version, bloomFilter, audit } = record;
+  return { file: record.file, id: keep.id, fact: { version, bloomFilter, audit }, results: record.results.map(({ path, ...x }) => x), head: keep.head, tail: keep.tail };
 }
 
 /**
@@ -120,11 +125,11 @@ export function keptFacts(record, keep) {
  */
 export function packKept(kept) {
   let size = 0;
-  for (const k of kept) if (k) size += k.head.length + k.tail.length;
+  for (const k of kept) if (k?.head) size += k.head.length + k.tail.length;
   const bytes = new Uint8Array(size);
   let at = 0;
   const facts = kept.map((k) => {
-    if (!k) return null;
+    if (!k?.head) return k;
     const head = [at, k.head.length];
     bytes.set(k.head, at);
     at += k.head.length;
@@ -137,14 +142,10 @@ export function packKept(kept) {
 }
 export const unpackKept = ({ facts, bytes }) => {
   for (const k of facts) {
-    if (!k) continue;
+    if (!k?.head) continue;
     k.head = bytes.subarray(k.head[0], k.head[0] + k.head[1]);
     k.tail = bytes.subarray(k.tail[0], k.tail[0] + k.tail[1]);
   }
   return facts;
 };
 
-/** A packed batch (openManifest's `sent`) → its items. */
-export function unpackBatch({ files }) {
-  return files.split('\0').map((f) => ({ path: f, file: f }));
-}

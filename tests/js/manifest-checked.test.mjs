@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { scanTsFiles } from '../../js/node.js';
 import { FIXTURES } from './fleet.mjs';
 import { rng } from './helpers.mjs';
-import { F64, I32, I8, MANIFEST_FORMAT, MANIFEST_VERSION } from '../../js/manifest/file.js';
+import { MANIFEST_FORMAT, MANIFEST_VERSION } from '../../js/manifest/file.js';
 import { RACY_MS } from '../../js/manifest/identity.js';
 
 const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
@@ -53,32 +53,18 @@ function parts(bytes) {
   const header = JSON.parse(bytes.subarray(0, nl).toString('utf8'));
   const at = nl + 1;
   const body = JSON.parse(bytes.subarray(at, at + header.json).toString('utf8'));
-  const columns = Buffer.from(bytes.subarray(at + header.json, at + header.json + header.columns));
-  const blobs = Buffer.from(bytes.subarray(at + header.json + header.columns));
-  return { header, body, columns, blobs };
+  const kept = Buffer.from(bytes.subarray(at + header.json));
+  return { header, body, kept, json: null };
 }
-const sha256 = (...bytes) => bytes.reduce((h, b) => h.update(b), createHash('sha256')).digest('hex');
-function signed({ header, body, columns, blobs }) {
-  const json = Buffer.from(JSON.stringify(body));
-  const h = { ...header, json: json.length, columns: columns.length, blobs: blobs.length, sha256: sha256(json, columns), blobsSha256: sha256(blobs) };
-  return Buffer.concat([Buffer.from(`${JSON.stringify(h)}\n`), json, columns, blobs]);
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+/** `m` signed again: its body (or `m.json`, its text as edited) and its kept bytes with new checksums. */
+function signed({ header, body, kept, json }) {
+  json ??= Buffer.from(JSON.stringify(body));
+  const h = { ...header, json: json.length, bytes: kept.length, sha256: sha256(json), bytesSha256: sha256(kept) };
+  return Buffer.concat([Buffer.from(`${JSON.stringify(h)}\n`), json, kept]);
 }
-/** Column `k` of the entries (or 'refs'), to read and write in place. */
-function column(m, k) {
-  const n = m.body.count;
-  const layout = [...F64.map((x) => [x, 8, n]), ...I32.map((x) => [x, 4, n]), ['refs', 4, m.body.refs], ...I8.map((x) => [x, 1, n])];
-  let at = 0;
-  for (const [name, width, count] of layout) {
-    if (name === k) {
-      const view = new DataView(m.columns.buffer, m.columns.byteOffset + at, width * count);
-      const get = width === 8 ? (i) => view.getFloat64(8 * i, true) : width === 4 ? (i) => view.getInt32(4 * i, true) : (i) => view.getInt8(i);
-      const set = width === 8 ? (i, v) => view.setFloat64(8 * i, v, true) : width === 4 ? (i, v) => view.setInt32(4 * i, v, true) : (i, v) => view.setInt8(i, v);
-      return { get, set, length: count };
-    }
-    at += width * count;
-  }
-  throw new Error(`no column ${k}`);
-}
+// An entry's slots (js/manifest/check.js).
+const SLOT = { file: 0, id: 1, fact: 2, set: 3, results: 4, at: 5, head: 6, tail: 7 };
 
 /** A manifest of `targets` written by a real scan (`options`: paths, audit), edited by `edit(m)` and signed again. */
 async function edited(name, targets, options, edit) {
@@ -109,117 +95,114 @@ describe('a manifest signed again is checked before any answer from it', () => {
 
   test('every verdict made absent (the CLI: exit 2, not "every file skippable")', async () => {
     const manifest = await edited('absent.m', java, { paths: PATHS }, (m) => {
-      m.body.verdicts = m.body.verdicts.map((v) => '0'.repeat(v.length));
+      m.body.results = m.body.results.map((list) => list.map((r) => ({ ...r, verdict: 'absent' })));
     });
     const r = cli([java, ...PATHS.flatMap((p) => ['--path', p]), '--list', 'maybe', '--manifest', manifest]);
     assert.equal(r.status, 2, r.stdout + r.stderr);
     assert.equal(r.stdout, '', 'nothing answered');
-    assert.match(r.stderr, /manifest: .*verdicts/);
+    assert.match(r.stderr, /manifest: .*results/);
     // (A file without a filter answers nothing: its "absent" is the tell.)
-    await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, 'verdicts'));
+    await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, 'results'));
   });
 
   test('with --audit: a path its index lists flipped to absent in that file alone', async () => {
     let flipped = 0;
     const manifest = await edited('listed.m', java, { paths: PATHS, audit: true }, (m) => {
-      // Codes (js/manifest/file.js): 48 + 6 verdict + 2 indexed + severalHashes; indexed 1: listed.
-      m.body.verdicts = m.body.verdicts.map((v) =>
-        [...v].map((ch) => {
-          const n = ch.charCodeAt(0) - 48;
-          if (Math.floor(n / 2) % 3 !== 1 || Math.floor(n / 6) === 0) return ch;
+      m.body.results = m.body.results.map((list) =>
+        list.map((r) => {
+          if (r.indexed !== true || r.verdict === 'absent') return r;
           flipped++;
-          return String.fromCharCode(48 + (n % 6));
-        }).join(''),
+          return { ...r, verdict: 'absent' };
+        }),
       );
     });
     assert.ok(flipped > 0, 'some file lists the path');
-    await assert.rejects(scan(java, { paths: PATHS, audit: true, manifest }), isCorrupt(manifest, 'verdicts'));
-    await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, 'verdicts'));
+    await assert.rejects(scan(java, { paths: PATHS, audit: true, manifest }), isCorrupt(manifest, 'results'));
+    await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, 'results'));
   });
 
-  test('verdict strings shorter than their path set', async () => {
+  test('results shorter than their path set', async () => {
     const manifest = await edited('short.m', java, { paths: PATHS }, (m) => {
-      m.body.verdicts = m.body.verdicts.map((v) => v.slice(1));
+      m.body.results = m.body.results.map((list) => list.slice(1));
     });
-    await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, 'verdicts'));
+    await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, 'results'));
   });
 
-  test("a code that is no verdict's", async () => {
+  test('a verdict that is none', async () => {
     const manifest = await edited('code.m', java, { paths: PATHS }, (m) => {
-      m.body.verdicts[0] = `z${m.body.verdicts[0].slice(1)}`;
+      m.body.results[0][0].verdict = 'z';
     });
-    await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, 'verdicts'));
+    await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, 'results'));
   });
 
-  test("a tree's files cut short (targets.to: 7 of 26)", async () => {
-    const manifest = await edited('to.m', java, { paths: PATHS }, (m) => {
-      m.body.targets[0].to = 7;
+  test('without an audit, a result that says what the index lists', async () => {
+    const manifest = await edited('indexed.m', java, { paths: PATHS }, (m) => {
+      m.body.results = m.body.results.map((list) => list.map((r) => ({ ...r, indexed: false, severalHashes: false })));
     });
-    await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, 'targets'));
+    await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, 'results'));
   });
 
-  test("a tree's files cut short, refs and counts made to agree (targets.from/to, refs)", async () => {
-    // Two trees (gbk, utf8): the second's first files given to the first.
-    const trees = [join(java, 'gbk'), join(java, 'utf8')];
-    const manifest = await edited('moved.m', trees, { paths: PATHS }, (m) => {
-      m.body.targets[0].to += 5;
-      m.body.targets[1].from += 5;
-    });
-    await assert.rejects(scan(trees, { paths: PATHS, manifest }), isCorrupt(manifest, 'refs'));
-  });
-
-  test('a tree file that is no entry (refs out of range)', async () => {
-    const manifest = await edited('ref.m', java, { paths: PATHS }, (m) => {
-      column(m, 'refs').set(3, 1000);
-    });
-    await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, 'refs'));
-  });
-
-  test('an entry listed twice in its tree', async () => {
+  test('a file named by two entries', async () => {
     const manifest = await edited('twice.m', java, { paths: PATHS }, (m) => {
-      const refs = column(m, 'refs');
-      refs.set(4, refs.get(3));
+      m.body.entries[4][SLOT.file] = m.body.entries[3][SLOT.file];
     });
-    await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, 'refs'));
+    await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, 'file'));
   });
 
-  test('a negative count (was "Invalid typed array length")', async () => {
-    const manifest = await edited('count.m', java, { paths: PATHS }, (m) => {
-      m.body.count = -5;
+  test('an entry of another shape', async () => {
+    const manifest = await edited('shape.m', java, { paths: PATHS }, (m) => {
+      m.body.entries[2] = m.body.entries[2].slice(0, 7);
     });
-    await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, 'count'));
+    await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, 'entries'));
   });
 
-  for (const [k, value] of [['fig', 99], ['verd', -2], ['set', 7], ['dir', 1e6], ['audit', 3], ['past', 4], ['kind', 1]]) {
-    test(`an entry's ${k} out of its table (before: "Cannot read properties of undefined", or answered)`, async () => {
-      const manifest = await edited(`${k}.m`, java, { paths: PATHS }, (m) => {
-        column(m, k).set(2, value);
+  for (const [k, value] of [['fact', 99], ['set', 7], ['results', -2], ['fact', 0.5]]) {
+    test(`an entry's ${k} out of its table (${value}; before: "Cannot read properties of undefined", or answered)`, async () => {
+      const manifest = await edited(`${k}-${value}.m`, java, { paths: PATHS }, (m) => {
+        m.body.entries[2][SLOT[k]] = value;
       });
       await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, k));
     });
   }
 
-  for (const [k, value] of [['offset', 1e12], ['size', -1], ['tail', 1 << 30], ['blob', 0.5], ['mtime', NaN]]) {
-    test(`an entry's ${k} out of bounds`, async () => {
-      const manifest = await edited(`${k}.m`, java, { paths: PATHS }, (m) => {
-        column(m, k).set(5, value);
-      });
-      await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, k === 'tail' ? 'blob' : k));
+  const bounds = [
+    ['a filter past its file (bloomFilter.offset 1e12)', 'fact', (m) => (m.body.facts[m.body.entries[5][SLOT.fact]].bloomFilter.offset = 1e12)],
+    ['a negative size', 'id', (m) => (m.body.entries[5][SLOT.id][0] = -1)],
+    ['an mtime that is no number', 'id', (m) => (m.body.entries[5][SLOT.id][1] = null)],
+    ['a local file with an object identity of neither ETag nor Last-Modified', 'id', (m) => (m.body.entries[5][SLOT.id] = [m.body.entries[5][SLOT.id][0], null, null])],
+    ['a tail of 1 GiB', 'bytes', (m) => (m.body.entries[5][SLOT.tail] = 1 << 30)],
+    ['kept bytes at 0.5', 'bytes', (m) => (m.body.entries[5][SLOT.at] = 0.5)],
+    ['a head of 13 bytes (the head is 12)', 'bytes', (m) => (m.body.entries[5][SLOT.head] = 13)],
+    ['kept bytes that overlap (the lengths add up wrong)', 'bytes', (m) => (m.body.entries[5][SLOT.tail] -= 1)],
+  ];
+  for (const [what, field, edit] of bounds) {
+    test(`${what}: out of bounds`, async () => {
+      const manifest = await edited(`${field}-bounds.m`, java, { paths: PATHS }, edit);
+      await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, field));
     });
   }
 
-  test('tables of the wrong shape: a figure set, an audit, an object', async () => {
+  test('tables of the wrong shape: a bloomInfo(), an audit, a path set, the lists themselves', async () => {
     const cases = [
-      ['figures', (m) => (m.body.figures[0] = m.body.figures[0].slice(3))],
-      ['audits', (m) => (m.body.audits = [5])],
-      ['objects', (m) => (m.body.objects = [[0, 'etag']])],
-      ['targets', (m) => (m.body.targets[0].dirs = [])],
+      ['facts', (m) => delete m.body.facts[0].bloomFilter.setBits],
+      ['facts', (m) => (m.body.facts[0].bloomFilter.fillRatio = 1.5)],
+      ['facts', (m) => (m.body.facts[0].audit = 5)],
+      ['facts', (m) => (m.body.facts[0].version = '4')],
       ['pathSets', (m) => (m.body.pathSets[0] = [1, 2])],
-      ['dirs', (m) => (m.body.dirs = null)],
+      ['results', (m) => (m.body.results = null)],
+      ['entries', (m) => (m.body.entries = {})],
+      ['maxIndexBytes', (m) => (m.body.maxIndexBytes = -1)],
     ];
     for (const [field, edit] of cases) {
       const manifest = await edited(`shape-${field}.m`, java, { paths: PATHS }, edit);
       await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, field));
+    }
+  });
+
+  test('with --audit, an audit of the wrong shape or status', async () => {
+    for (const edit of [(a) => (a.status = 'proven'), (a) => (a.variant = '\u001b[31m'), (a) => delete a.summary]) {
+      const manifest = await edited('audit.m', java, { paths: PATHS, audit: true }, (m) => edit(m.body.facts.find((f) => f.audit).audit));
+      await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, 'facts'));
     }
   });
 
@@ -276,12 +259,12 @@ describe('the manifest file', () => {
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(r.stdout);
   }
-  const header = (h) => Buffer.from(`${JSON.stringify({ format: MANIFEST_FORMAT, version: MANIFEST_VERSION, sha256: '0'.repeat(64), blobsSha256: '0'.repeat(64), ...h })}\n`);
+  const header = (h) => Buffer.from(`${JSON.stringify({ format: MANIFEST_FORMAT, version: MANIFEST_VERSION, sha256: '0'.repeat(64), bytesSha256: '0'.repeat(64), ...h })}\n`);
 
   test('a sparse manifest claiming 1.5 GiB of tables is refused before they are read', () => {
     const manifest = join(work, 'sparse.m');
     const json = 1.5 * 2 ** 30;
-    const h = header({ json, columns: 0, blobs: 0 });
+    const h = header({ json, bytes: 0 });
     writeFileSync(manifest, h);
     truncateSync(manifest, h.length + json);
     const { error, maxRssKb } = peak(manifest);
@@ -289,18 +272,18 @@ describe('the manifest file', () => {
     assert.ok(maxRssKb < 512 * 1024, `peak RSS ${maxRssKb} KB: the tables were not read`);
   });
 
-  test('a sparse manifest claiming 3 GiB of columns for its 26 entries (was a raw RangeError)', async () => {
-    const manifest = join(work, 'columns.m');
+  test('a sparse manifest claiming 3 GiB of kept bytes for its 26 entries (was a raw RangeError)', async () => {
+    const manifest = join(work, 'sparse-kept.m');
     await scan(java, { paths: PATHS, manifest });
     const m = parts(readFileSync(manifest));
     const json = Buffer.from(JSON.stringify(m.body));
-    const columns = 3 * 2 ** 30;
-    const h = header({ json: json.length, columns, blobs: 0 });
+    const bytes = 3 * 2 ** 30;
+    const h = header({ json: json.length, bytes, sha256: createHash('sha256').update(json).digest('hex') });
     writeFileSync(manifest, Buffer.concat([h, json]));
-    truncateSync(manifest, h.length + json.length + columns);
+    truncateSync(manifest, h.length + json.length + bytes);
     const { error, maxRssKb } = peak(manifest);
-    assert.deepEqual([error.kind, error.reason, error.field], ['manifest', 'corrupt', 'columns'], error.message);
-    assert.ok(maxRssKb < 512 * 1024, `peak RSS ${maxRssKb} KB: the columns were not read`);
+    assert.deepEqual([error.kind, error.reason, error.field], ['manifest', 'corrupt', 'bytes'], error.message);
+    assert.ok(maxRssKb < 512 * 1024, `peak RSS ${maxRssKb} KB: the kept bytes were not read`);
   });
 });
 
@@ -365,7 +348,7 @@ describe('no lost work', () => {
 });
 
 describe('random edits, signed again: each scan answers or ends in a typed manifest error', () => {
-  // Seeded: the same edits on every run. Bytes of the columns flipped, and values of the tables
+  // Seeded: the same edits on every run. Bits of the body's text flipped, and values of the body
   // changed, one edit per manifest; whatever passes the checks is a well-formed edit (answered).
   const edits = [];
   const random = rng(39);
@@ -373,8 +356,9 @@ describe('random edits, signed again: each scan answers or ends in a typed manif
   const VALUES = [-1, 0, 1, 2, 7, 1e6, 2 ** 31, -(2 ** 31), 0.5, null, '', 'x', [], {}, true];
   for (let k = 0; k < 150; k++) {
     edits.push((m) => {
-      const at = Math.floor(random() * m.columns.length);
-      m.columns[at] ^= 1 << Math.floor(random() * 8);
+      // A bit of the body's text flipped (it may no longer be JSON, or be JSON of other values).
+      m.json = Buffer.from(JSON.stringify(m.body));
+      m.json[Math.floor(random() * m.json.length)] ^= 1 << Math.floor(random() * 8);
     });
   }
   for (let k = 0; k < 150; k++) {

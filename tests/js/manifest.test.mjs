@@ -9,6 +9,7 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +19,7 @@ import { MANIFEST_FORMAT, MANIFEST_VERSION } from '../../js/manifest/file.js';
 import { RACY_MS } from '../../js/manifest/identity.js';
 import { runScan } from '../../js/scan.js';
 
+const require = createRequire(import.meta.url);
 const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
 const PATHS = ['root.sg1.d1.s1', 'root.sg.d1.s1', 'root.工厂.车间.风机.一号.功率', 'root.sg.d1.温度', 'table1.beijing.A1.temperature', 'root.nowhere.d9.s9'];
 
@@ -67,11 +69,8 @@ describe('a rescan equals a fresh scan', () => {
     });
   }
 
-  test('with the stats shared with a thread of their own (as for a tree of 8,192 files or more)', async () => {
-    // Chunks of 8 files: this thread stats every other chunk, the stat threads (two) the rest.
-    const shared = { manifestStatThreadFiles: 1, manifestStatChunk: 8, manifestStatThreads: 2, manifestStatHere: (k) => k % 2 === 0 };
+  test('files changed near the start, the middle and the end of a tree', async () => {
     const dir = join(work, 'shared');
-    // (No hostile files: a tree with an unreadable entry is listed every time, never replayed.)
     const entries = buildFleet(dir, { count: 200, hostile: false });
     const manifest = join(work, 'shared.manifest');
     await scan(dir, { paths: PATHS, manifest });
@@ -84,39 +83,13 @@ describe('a rescan equals a fresh scan', () => {
     writeFileSync(changed[2], bytes);
     utimesSync(changed[2], st.mtimeMs / 1000, st.mtimeMs / 1000);
     const fresh = await scan(dir, { paths: PATHS });
-    const again = await scan(dir, { paths: PATHS, manifest, ...shared });
-    assertSameScan(again, fresh, 'the rescan with shared stats');
+    const again = await scan(dir, { paths: PATHS, manifest });
+    assertSameScan(again, fresh, 'the rescan after the changes');
     for (const f of changed) assert.ok(again.records.find((r) => r.file === f).reads > 0, `${f} was read again`);
     assert.equal(again.summary.manifest.answered, fresh.summary.ok - changed.length);
-    const third = await scan(dir, { paths: PATHS, manifest, ...shared });
+    const third = await scan(dir, { paths: PATHS, manifest });
     assertSameScan(third, fresh, 'the next rescan');
     assert.equal(third.summary.manifest.answered, fresh.summary.ok);
-  });
-
-  test('a stat thread that fails: the chunks it had not handed back are statted by the main thread', async () => {
-    const dir = join(work, 'shared-fail');
-    const entries = buildFleet(dir, { count: 200, hostile: false });
-    const manifest = join(work, 'shared-fail.manifest');
-    await scan(dir, { paths: PATHS, manifest });
-    const changed = entries[150].file;
-    utimesSync(changed, new Date(statSync(changed).mtimeMs - 10_000), new Date(statSync(changed).mtimeMs - 10_000));
-    const fresh = await scan(dir, { paths: PATHS });
-    // Every chunk is the one thread's, which is ended as it starts: none is handed back, and the
-    // main thread, waiting for them, stats them all once it learns the thread is gone.
-    let ended = null;
-    const failing = {
-      manifestStatThreadFiles: 1,
-      manifestStatChunk: 4,
-      manifestStatThreads: 1,
-      manifestStatHere: () => false,
-      manifestStatThreadsStarted: (workers) => (ended = workers[0].terminate()),
-    };
-    const again = await scan(dir, { paths: PATHS, manifest, ...failing });
-    assert.ok(ended, 'the stat thread was started, then ended');
-    await ended;
-    assertSameScan(again, fresh, 'the rescan after its stat thread failed');
-    assert.ok(again.records.find((r) => r.file === changed).reads > 0, 'the changed file was read again');
-    assert.equal(again.summary.manifest.answered, fresh.summary.ok - 1);
   });
 
   test('on tests/fixtures as they are (C++, Java, synthetic, hostile)', async () => {
@@ -366,6 +339,34 @@ describe('a changed file is read again', () => {
     assertSameScan(again, await scan(dir, { paths: PATHS }), 'with a new file');
     assert.ok(again.records.some((r) => r.file === added && r.reads > 0));
   });
+});
+
+test('an unchanged file is answered where the walk finds it: a rescan of an unchanged tree starts no scan worker', async () => {
+  const dir = join(work, 'no-worker');
+  const entries = buildFleet(dir, { count: 30, hostile: false });
+  const manifest = join(work, 'no-worker.manifest');
+  // Each Worker this process makes, counted (the real class, wrapped; ESM importers see it too).
+  const threads = require('node:worker_threads');
+  const Real = threads.Worker;
+  let started = 0;
+  threads.Worker = class extends Real {
+    constructor(...args) {
+      super(...args);
+      started++;
+    }
+  };
+  syncBuiltinESMExports();
+  try {
+    await scan(dir, { paths: PATHS, manifest });
+    assert.ok(started > 0, 'a scan that reads files starts a worker (the count sees them)');
+    started = 0;
+    const again = await scan(dir, { paths: PATHS, manifest });
+    assert.equal(again.summary.manifest.answered, entries.length);
+    assert.equal(started, 0, 'no worker started');
+  } finally {
+    threads.Worker = Real;
+    syncBuiltinESMExports();
+  }
 });
 
 test('files that vanished are dropped from the manifest', async () => {
