@@ -17,7 +17,7 @@
 // absent — is why a manifest is trusted only as far as the directory it sits in (README,
 // "Repeat scans"). A violation is kind 'manifest', reason 'corrupt', with `field`.
 
-import { HEAD } from '../scan-file.js';
+import { HEAD_LENGTH as HEAD } from '../wire.js';
 
 /** A corrupt manifest's error: made by the caller (manifestError), thrown here. */
 export class Corrupt extends Error {

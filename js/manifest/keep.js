@@ -7,11 +7,8 @@
 // be kept at all: js/manifest/identity.js.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { tsfileEnvelope } from '../../dist/web/tsfile_bloom.js';
-import { HEAD } from '../scan-file.js';
+import { HEAD_LENGTH as HEAD, TAIL_LENGTH as ENVELOPE_END } from '../wire.js';
 import { RACY_MS, identityOf, sameIdentity } from './identity.js';
-
-/** The envelope's last bytes: TsFileMetadata's length (4) and the closing magic (6). */
-const ENVELOPE_END = 10;
 
 /**
  * What the manifest keeps of a file read with the fast route: `st` (its fstat before the read),
