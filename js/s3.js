@@ -24,7 +24,7 @@
 // object's identity.
 
 import { invalidArgument, TsFileBloomError } from './errors.js';
-import { causeOf, httpError, httpSource, isHttpUrl, positive, watchdog } from './http-source.js';
+import { cancelledError, causeOf, httpError, httpSource, isHttpUrl, positive, retryAfterMs, watchdog } from './http-source.js';
 import { redactUrl, redactUrlsIn } from './redact.js';
 import { explainFetchFailure } from './fetch-failure.js';
 import { fetchFollowing } from './redirect.js';
@@ -91,11 +91,6 @@ export function s3Error(target, reason, sentence, { status = null, code = null }
   const shown = redactUrl(target);
   return new TsFileBloomError('io', `${sentence}: ${shown}`, { reason, url: shown, status, code });
 }
-
-const cancelledError = (target) => {
-  const shown = redactUrl(target);
-  return new TsFileBloomError('cancelled', `cancelled: ${shown}`, { name: 'AbortError', reason: 'cancelled', url: shown, status: null });
-};
 
 // A key in a URL path: each segment percent-encoded as S3's canonical URI has it (RFC 3986's
 // unreserved characters kept, '/' between segments), so the path is the key exactly.
@@ -333,14 +328,6 @@ async function* listPages(pageUrl, send, target, limits = {}) {
     if (end) throw s3Error(target, empty >= MAX_EMPTY_PAGES ? 'listing_empty' : 'listing_loop', `${end} (after ${keys.size} objects)`);
     if (!next) return;
   }
-}
-
-/** A Retry-After value (seconds, or an HTTP date) in milliseconds from now; null when absent or unreadable. */
-function retryAfterMs(value) {
-  if (value == null || value.trim() === '') return null;
-  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
 }
 
 // ---- Bucket listing URLs (browsers). -----------------------------------------------------------
