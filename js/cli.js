@@ -6,7 +6,7 @@
 // a reader that goes away (`| head`) ends every verb quietly with 0.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createWriteStream, fstatSync, read as readFd, readFileSync, statSync } from 'node:fs';
-import { promisify } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -206,38 +206,24 @@ function nearest(word, candidates) {
 
 const didYouMean = (s) => (s ? `; did you mean ${s}?` : '');
 
-/** Parses one verb's arguments (after the verb): `{values, positionals}`; throws UsageError. */
+/**
+ * Parses one verb's arguments (after the verb): `{values, positionals}`; throws UsageError.
+ * node:util's parseArgs splits them (`--name=V`, `-HV`, `--`); the checks and their sentences are
+ * the CLI's, so it runs lenient: an 'optional' flag is a boolean to it (its value only after '=').
+ */
 function parseVerbArgs(verb, argv) {
   const spec = { ...VERBS[verb].flags, ...HELP_FLAG };
-  const shorts = Object.fromEntries(Object.entries(spec).filter(([, o]) => o.short).map(([n, o]) => [o.short, n]));
+  const options = Object.fromEntries(Object.entries(spec).map(([n, o]) => [n, { type: o.type === 'string' ? 'string' : 'boolean', ...(o.short && { short: o.short }) }]));
+  const { tokens } = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
   const values = {};
   const positionals = [];
   const usage = (message) => new UsageError(verb, message);
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--') {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (a === '-' || !a.startsWith('-')) {
-      positionals.push(a);
-      continue;
-    }
-    let name;
-    let value;
-    let shown;
-    if (a.startsWith('--')) {
-      const eq = a.indexOf('=');
-      name = eq < 0 ? a.slice(2) : a.slice(2, eq);
-      value = eq < 0 ? undefined : a.slice(eq + 1);
-      shown = `--${name}`;
-    } else {
-      name = shorts[a[1]];
-      shown = a.slice(0, 2);
-      if (a.length > 2) value = a.slice(2);
-      if (!name) throw usage(`unknown flag ${shown}`);
-    }
+  for (const { kind, name, rawName, value, inlineValue } of tokens) {
+    if (kind === 'positional') positionals.push(value);
+    if (kind !== 'option') continue;
+    const shown = rawName.startsWith('--') ? rawName : rawName.slice(0, 2);
     const opt = spec[name];
+    if (!opt && !rawName.startsWith('--')) throw usage(`unknown flag ${shown}`);
     if (!opt) {
       const others = Object.keys(VERBS).filter((v) => v !== verb && name in VERBS[v].flags);
       const list = others.length > 1 ? `${others.slice(0, -1).join(', ')} and ${others.at(-1)} take` : `${others[0]} takes`;
@@ -245,19 +231,11 @@ function parseVerbArgs(verb, argv) {
       const guess = nearest(name, Object.keys(spec));
       throw usage(`unknown flag ${shown}${didYouMean(guess && `--${guess}`)}`);
     }
-    if (opt.type === 'boolean') {
-      if (value !== undefined) throw usage(`${shown} takes no value`);
-      values[name] = true;
-    } else if (opt.type === 'optional') {
-      values[name] = value ?? true;
-    } else {
-      if (value === undefined) {
-        value = argv[++i];
-        if (value === undefined || (value.startsWith('--') && value.length > 2)) throw usage(`${shown} needs a value`);
-      }
-      if (opt.multiple) (values[name] ??= []).push(value);
-      else values[name] = value;
-    }
+    if (opt.type === 'boolean' && value !== undefined) throw usage(`${shown} takes no value`);
+    if (opt.type === 'string' && (value === undefined || (!inlineValue && value.startsWith('--') && value.length > 2))) throw usage(`${shown} needs a value`);
+    if (opt.type !== 'string') values[name] = value ?? true;
+    else if (opt.multiple) (values[name] ??= []).push(value);
+    else values[name] = value;
   }
   return { values, positionals };
 }
