@@ -13,6 +13,7 @@
 // Only Node uses it (Deno and Bun keep their fetch); a `fetch` option replaces it.
 import { createRequire } from 'node:module';
 import { urlToHttpOptions } from 'node:url';
+import { fetchFollowing } from './redirect.js';
 
 /** Whether this is Node itself (Deno and Bun, which also run the Node entry, keep their fetch). */
 export const NODE_HTTP = typeof globalThis.Deno === 'undefined' && typeof globalThis.process?.versions?.bun !== 'string';
@@ -35,9 +36,6 @@ function loaded() {
   };
   return transport;
 }
-/** fetch's limit (the Fetch standard's 20). */
-const MAX_REDIRECTS = 20;
-const REDIRECT = new Set([301, 302, 303, 307, 308]);
 
 function abortError(signal) {
   const reason = signal?.reason;
@@ -48,42 +46,24 @@ function abortError(signal) {
 const failed = (cause) => new TypeError('fetch failed', { cause });
 
 /** The path and query of a URL as written (no dot segment removed): `/a/./b?x`. */
-const writtenPath = (url) => /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^#]*)/i.exec(url)?.[1] || '/';
-/** Headers a redirect to another origin may carry: the reader's own (js/redirect.js says why). */
-const CARRIED = new Set(['range', 'accept-encoding', 'if-match', 'if-unmodified-since']);
+export const writtenPath = (url) => /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^#]*)/i.exec(url)?.[1] || '/';
 
 /**
- * `fetch(url, {headers, signal})` for GET requests, following redirects (see the file comment).
- * `exactPath` (not fetch's): the request path is `url`'s as written, printable ASCII, with its
- * '.' and '..' segments (an S3 key's: WHATWG URL parsing would remove them).
+ * `fetch(url, {headers, signal, redirect})` for GET requests (see the file comment). Redirects
+ * are followed by js/redirect.js (a redirect to another origin carries only the reader's own
+ * headers), each hop one request here. `exactPath` (not fetch's): the request path is `url`'s as
+ * written, printable ASCII, with its '.' and '..' segments (an S3 key's: WHATWG URL parsing would
+ * remove them).
  */
 export async function nodeHttpFetch(url, init = {}) {
-  const signal = init.signal ?? null;
-  let target = new URL(url);
-  let path = init.exactPath ? writtenPath(String(url)) : null;
+  if (init.redirect !== 'manual') return fetchFollowing(nodeHttpFetch, url, init);
+  const target = new URL(url);
+  const path = init.exactPath ? writtenPath(String(url)) : null;
   if (path !== null && !/^\/[\x21-\x7e]*$/.test(path)) throw failed(new Error('the request path is not percent-encoded'));
-  let headers = {};
+  const headers = {};
   for (const [name, value] of new Headers(init.headers ?? undefined)) headers[name] = value;
   if (headers.range !== undefined && headers['accept-encoding'] === undefined) headers['accept-encoding'] = 'identity';
-  for (let redirects = 0; ; redirects++) {
-    const res = await once(target, path, headers, signal);
-    const location = REDIRECT.has(res.statusCode) ? res.headers.location : undefined;
-    if (location === undefined || init.redirect === 'manual') return response(res, signal);
-    res.resume(); // the redirect's own body: drained, so its connection is reused
-    if (redirects >= MAX_REDIRECTS) throw failed(new Error('redirect count exceeded'));
-    let next;
-    try {
-      next = new URL(location, target);
-    } catch (e) {
-      throw failed(e);
-    }
-    if (!(next.protocol in loaded().requests)) throw failed(new Error(`URL scheme ${next.protocol} is not supported`));
-    // Only the reader's own headers follow a redirect to another origin: fetch would drop
-    // Authorization and Cookie alone, and send on a token or a signature's X-Amz-* headers.
-    if (next.origin !== target.origin) headers = Object.fromEntries(Object.entries(headers).filter(([name]) => CARRIED.has(name)));
-    target = next;
-    path = null;
-  }
+  return response(await once(target, path, headers, init.signal ?? null), init.signal ?? null);
 }
 
 // One request, retried once (GET is idempotent) when a kept-alive connection turns out to have
