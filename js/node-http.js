@@ -128,72 +128,30 @@ function response(res, signal) {
   };
 }
 
-// A reader over the response's chunks: one read() pending at most, as the http source reads.
+// A reader over the response's chunks (the stream's own async iterator, started by the first
+// read): one read() pending at most, as the http source reads.
 function bodyOf(res, stream, signal) {
-  const queue = [];
-  let waiting = null;
-  let ended = false;
-  let failure = null;
-  let started = false;
-  const settle = () => {
-    if (!waiting) return;
-    const w = waiting;
-    if (queue.length) {
-      waiting = null;
-      w.resolve({ done: false, value: queue.shift() });
-    } else if (failure) {
-      waiting = null;
-      w.reject(failure);
-    } else if (ended) {
-      waiting = null;
-      w.resolve({ done: true, value: undefined });
+  let chunks = null;
+  const read = async () => {
+    chunks ??= stream[Symbol.asyncIterator]();
+    let step;
+    try {
+      step = await chunks.next();
+    } catch (e) {
+      // As fetch fails: an AbortError once aborted; a connection closed early as undici says it.
+      if (signal?.aborted) throw abortError(signal);
+      throw e?.code === 'ERR_STREAM_PREMATURE_CLOSE' ? failed(new Error('other side closed')) : e;
     }
-  };
-  const start = () => {
-    started = true;
-    stream.on('data', (chunk) => {
-      queue.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-      if (!waiting) stream.pause();
-      settle();
-    });
-    stream.once('end', () => {
-      ended = true;
-      settle();
-    });
-    const broke = (e) => {
-      if (ended) return;
-      failure ??= signal?.aborted ? abortError(signal) : e ?? failed(new Error('other side closed'));
-      settle();
-    };
-    stream.once('error', broke);
-    // A connection that closes before the body is complete (`complete` is false).
-    res.once('close', () => (res.complete ? undefined : broke(failed(new Error('other side closed')))));
+    const { done, value } = step;
+    return done ? { done, value: undefined } : { done, value: new Uint8Array(value.buffer, value.byteOffset, value.byteLength) };
   };
   const cancel = () => {
-    ended = true;
-    queue.length = 0;
     res.detach();
     // A body already in whole is drained (its connection is reused); one still coming is cut off.
     if (res.complete) res.resume();
     else res.destroy();
     if (stream !== res) stream.destroy();
-    settle();
     return Promise.resolve();
   };
-  return {
-    getReader() {
-      return {
-        read() {
-          if (!started) start();
-          return new Promise((resolve, reject) => {
-            waiting = { resolve, reject };
-            settle();
-            if (waiting) stream.resume();
-          });
-        },
-        cancel,
-      };
-    },
-    cancel,
-  };
+  return { getReader: () => ({ read, cancel }), cancel };
 }
