@@ -381,22 +381,13 @@ function chunkSource(chunks) {
     starts.push(size);
     size += c.length;
   }
-  const find = (offset) => {
-    let lo = 0;
-    let hi = chunks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  };
   return {
     size,
     name: null,
     async read(offset, length) {
       if (length === 0) return new Uint8Array(0);
-      let i = find(offset);
+      // A file is read a few times (its head, tail and index): a scan of the chunks is enough.
+      let i = starts.findLastIndex((start) => start <= offset);
       const from = offset - starts[i];
       if (from + length <= chunks[i].length) return chunks[i].subarray(from, from + length);
       const out = new Uint8Array(length);
