@@ -369,10 +369,6 @@ const printLines = (lines) => print(lines.map(terminalText).join('\n'));
 
 const readStdin = promisify(readFd);
 
-function tooLargeStdin(limit) {
-  return new TsFileBloomError('too_large', `the file on stdin is larger than --max-stdin-bytes (${limit} bytes): raise the limit, or give the file's path or URL`);
-}
-
 /** A source over the chunks read from a pipe (never joined: a copy only for a read across chunks). */
 function chunkSource(chunks) {
   const starts = [];
@@ -422,7 +418,7 @@ async function stdinSource(verb, limit) {
     total += chunk.length;
     if (total > limit) {
       process.stdin.destroy();
-      throw tooLargeStdin(limit);
+      throw new TsFileBloomError('too_large', `the file on stdin is larger than --max-stdin-bytes (${limit} bytes): raise the limit, or give the file's path or URL`);
     }
     chunks.push(chunk);
   }
@@ -586,16 +582,16 @@ async function fileCommand(verb, values, positionals) {
   const input = await openInput(verb, name, opts);
   // Reports name a URL as redactUrl shows it: a presigned URL's signature and token stay out.
   const shown = isHttpUrl(name) ? redactUrl(name) : name;
+  const keys = values.hex ? paths.map((p) => Uint8Array.from(Buffer.from(p, 'hex'))) : paths;
   if (input.table) {
     try {
-      const keys = values.hex ? paths.map((p) => Uint8Array.from(Buffer.from(p, 'hex'))) : paths;
       return await leveldbCommand(verb, shown, input.table, keys, values);
     } finally {
       input.table.close();
     }
   }
   try {
-    return await tsfileCommand(verb, shown, input.tsfile, values.hex ? paths.map((p) => Uint8Array.from(Buffer.from(p, 'hex'))) : paths, values);
+    return await tsfileCommand(verb, shown, input.tsfile, keys, values);
   } finally {
     await input.tsfile.close();
   }

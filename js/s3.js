@@ -43,9 +43,6 @@ class S3Location {
   }
 }
 
-/** The location of the object `key` in `bucket`, as a listing names it. */
-export const s3Location = (bucket, key) => new S3Location(bucket, key);
-
 /** Whether `input` is an s3:// location: a string, a URL object, or a listing's S3Location. */
 export function isS3Url(input) {
   if (input instanceof S3Location) return true;
@@ -70,14 +67,14 @@ export function parseS3Url(input) {
   const text = String(input);
   const m = /^s3:\/\/([^/]*)(?:\/([\s\S]*))?$/i.exec(text);
   if (!m || !BUCKET.test(m[1])) throw notALocation(`not an s3://bucket/key location (a bucket is letters, digits, '.', '-' and '_'): ${JSON.stringify(text)}`);
-  return s3Location(m[1], m[2] ?? '');
+  return new S3Location(m[1], m[2] ?? '');
 }
 
 function fromUrlObject(url) {
   if (url.protocol !== 's3:' || !BUCKET.test(url.host)) throw notALocation(`not an s3://bucket/key location: ${url.href}`);
   if (url.search || url.hash) throw notALocation(`an s3:// URL object with a query or fragment (${url.href}) names no one key: give the location as a string, whose key is taken literally`);
   try {
-    return s3Location(url.host, decodeURIComponent(url.pathname.slice(1)));
+    return new S3Location(url.host, decodeURIComponent(url.pathname.slice(1)));
   } catch {
     throw notALocation(`the path of the s3:// URL object ${url.href} is not valid percent-encoding: give the location as a string, whose key is taken literally`);
   }
@@ -533,10 +530,10 @@ export async function* s3TsFiles(input, options = {}, defaults = null, runtime =
   const limits = { timeoutMs: options.timeoutMs, deadlineMs: options.deadlineMs, signal: options.signal };
   for await (const o of client.list(bucket, prefix, limits)) {
     if (o.problem && (!o.key || /\.tsfile$/i.test(o.key))) {
-      const location = o.key ? s3Location(bucket, o.key) : null;
+      const location = o.key ? new S3Location(bucket, o.key) : null;
       yield { target: String(location ?? `s3://${bucket}/${prefix}`), error: s3Error(location ?? `s3://${bucket}/${prefix}`, 'bad_listing', o.problem) };
     } else if (/\.tsfile$/i.test(o.key)) {
-      const location = s3Location(bucket, o.key);
+      const location = new S3Location(bucket, o.key);
       yield { ...o, location, target: String(location) };
     }
   }
