@@ -39,13 +39,13 @@ const HEAD = 12; // as tsfile.js reads: magic + version, and enough to recognise
 const TAIL = TAIL_WINDOW; // tsfile.js's tail window
 /** A 200 (Range ignored) this small is the file itself and costs no more than the window. */
 const SMALL_BODY = TAIL;
-const DEFAULT_TIMEOUT_MS = 20_000;
-const DEFAULT_DEADLINE_MS = 60_000;
+/** The stall limit and the deadline when the options give none (an s3:// listing page's too). */
+export const DEFAULT_TIMEOUT_MS = 20_000;
+export const DEFAULT_DEADLINE_MS = 60_000;
 const DEFAULT_MAX_FULL = 64 * 1024 * 1024;
-/** The longest Retry-After honoured before the one retry of a 429 or 503. */
-const MAX_RETRY_AFTER_MS = 5_000;
-/** The wait before that retry when the server names none. */
-const DEFAULT_RETRY_MS = 500;
+
+/** The wait before the one retry of a 429 or 503 (an s3:// listing page's too): its Retry-After, at most 5 s; 500 ms when it names none. */
+export const retryWait = (retryAfter) => Math.min(retryAfter ?? 500, 5_000);
 
 // What the last opens on an origin found, which decides how the next open there asks (the file
 // comment says how): EXPLICIT once the origin has answered a suffix range wrongly (for good),
@@ -391,7 +391,7 @@ async function request(ctx, want, knownSize, op) {
     return await attempt(ctx, want, knownSize, op);
   } catch (e) {
     if (!(e?.reason === 'http_status' && (e.status === 429 || e.status === 503))) throw e;
-    const wait = Math.min(e.retryAfterMs ?? DEFAULT_RETRY_MS, MAX_RETRY_AFTER_MS);
+    const wait = retryWait(e.retryAfterMs);
     if (Date.now() + wait >= op.deadlineAt) throw e;
     await pause(ctx, wait);
     try {

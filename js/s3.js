@@ -24,7 +24,7 @@
 // object's identity.
 
 import { invalidArgument, TsFileBloomError } from './errors.js';
-import { cancelledError, causeOf, httpError, httpSource, isHttpUrl, positive, retryAfterMs, watchdog } from './http-source.js';
+import { cancelledError, causeOf, DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS, httpError, httpSource, isHttpUrl, positive, retryAfterMs, retryWait, watchdog } from './http-source.js';
 import { redactUrl, redactUrlsIn } from './redact.js';
 import { explainFetchFailure } from './fetch-failure.js';
 import { fetchFollowing } from './redirect.js';
@@ -193,10 +193,6 @@ async function boundedText(res, target, read = (p) => p) {
 
 // ---- Listing requests: each page bounded. ------------------------------------------------------
 
-const DEFAULT_TIMEOUT_MS = 20_000;
-const DEFAULT_DEADLINE_MS = 60_000;
-/** The longest Retry-After honoured before a page's one retry after 429 or 503. */
-const MAX_RETRY_AFTER_MS = 5_000;
 /** Truncated pages without an object, in a row, after which a listing is taken to be going nowhere. */
 const MAX_EMPTY_PAGES = 16;
 
@@ -287,7 +283,7 @@ async function* listPages(pageUrl, send, target, limits = {}) {
     let answer = await pageRequest(send, url, target, limits);
     if (answer.status === 429 || answer.status === 503) {
       // Throttled: one retry, after Retry-After (capped), as an object's request is retried.
-      const wait = Math.min(retryAfterMs(answer.retryAfter) ?? 500, MAX_RETRY_AFTER_MS);
+      const wait = retryWait(retryAfterMs(answer.retryAfter));
       await pause(wait, limits.signal, target);
       answer = await pageRequest(send, url, target, limits);
     }
