@@ -18,7 +18,7 @@ import { redactUrl } from './redact.js';
 import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
 import { hashedWords, listedWord, pct, verdictWord } from './format.js';
 import { terminalText } from './escape.js';
-import { inputStream, lineBatches, textLine } from './lines.js';
+import { eachBatch, textLine } from './lines.js';
 import { DEFAULT_HASH, ERROR_RATE } from './core-tables.js';
 import {
   inspectReport as makeInspectReport, writeInspectJson, verifyReport, probeReport, levelDbReport, levelDbProbeReport, buildReport, failureReport, errorReport,
@@ -606,15 +606,11 @@ async function fileCommand(verb, values, positionals) {
 async function eachPath(input, each, onChunk) {
   const where = { input, argument: 'PATHS', onChunk };
   let count = 0;
-  try {
-    for await (const batch of lineBatches(inputStream(input), where)) {
-      const paths = batch.map((l) => textLine(l, where));
-      count += paths.length;
-      each?.(paths);
-    }
-  } catch (e) {
-    throw e.kind ? e : ioError(e, input === '-' ? 'stdin' : input);
-  }
+  await eachBatch(input, where, (batch) => {
+    const paths = batch.map((l) => textLine(l, where));
+    count += paths.length;
+    each?.(paths);
+  });
   return count;
 }
 
