@@ -101,7 +101,6 @@ export function loadCharsetsSync() {
 }
 
 const utf8 = new TextEncoder();
-const LONE_SURROGATE = /\p{Cs}/u;
 
 /** A lone surrogate is no code point: Java's getBytes writes '?' for it, where TextEncoder
  * writes U+FFFD. Well-formed strings (all but pathological ones) pass through untouched. */
@@ -117,7 +116,7 @@ export function encodeJvm(text, charset = 'UTF-8') {
   const code = charsetCode(String(charset));
   const cs = CHARSETS[code];
   // A lone surrogate is no code point: Java writes '?' where TextEncoder would write U+FFFD.
-  const s = LONE_SURROGATE.test(text) ? text.replace(/\p{Cs}/gu, '?') : text;
+  const s = wellFormed(text);
   if (cs === 'UTF-8') return utf8.encode(s);
   // The TsFile module encodes the single-byte charsets, and ASCII text in any (each is an ASCII
   // superset); other text in a multi-byte charset needs the charsets module, and without it the

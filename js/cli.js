@@ -6,7 +6,7 @@
 // a reader that goes away (`| head`) ends every verb quietly with 0.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createWriteStream, fstatSync, read as readFd, readFileSync, statSync } from 'node:fs';
-import { promisify } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ import { redactUrl } from './redact.js';
 import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
 import { hashedWords, listedWord, pct, verdictWord } from './format.js';
 import { terminalText } from './escape.js';
-import { inputStream, lineBatches, textLine } from './lines.js';
+import { eachBatch, textLine } from './lines.js';
 import { DEFAULT_HASH, ERROR_RATE } from './core-tables.js';
 import {
   inspectReport as makeInspectReport, writeInspectJson, verifyReport, probeReport, levelDbReport, levelDbProbeReport, buildReport, failureReport, errorReport,
@@ -206,38 +206,24 @@ function nearest(word, candidates) {
 
 const didYouMean = (s) => (s ? `; did you mean ${s}?` : '');
 
-/** Parses one verb's arguments (after the verb): `{values, positionals}`; throws UsageError. */
+/**
+ * Parses one verb's arguments (after the verb): `{values, positionals}`; throws UsageError.
+ * node:util's parseArgs splits them (`--name=V`, `-HV`, `--`); the checks and their sentences are
+ * the CLI's, so it runs lenient: an 'optional' flag is a boolean to it (its value only after '=').
+ */
 function parseVerbArgs(verb, argv) {
   const spec = { ...VERBS[verb].flags, ...HELP_FLAG };
-  const shorts = Object.fromEntries(Object.entries(spec).filter(([, o]) => o.short).map(([n, o]) => [o.short, n]));
+  const options = Object.fromEntries(Object.entries(spec).map(([n, o]) => [n, { type: o.type === 'string' ? 'string' : 'boolean', ...(o.short && { short: o.short }) }]));
+  const { tokens } = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
   const values = {};
   const positionals = [];
   const usage = (message) => new UsageError(verb, message);
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--') {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (a === '-' || !a.startsWith('-')) {
-      positionals.push(a);
-      continue;
-    }
-    let name;
-    let value;
-    let shown;
-    if (a.startsWith('--')) {
-      const eq = a.indexOf('=');
-      name = eq < 0 ? a.slice(2) : a.slice(2, eq);
-      value = eq < 0 ? undefined : a.slice(eq + 1);
-      shown = `--${name}`;
-    } else {
-      name = shorts[a[1]];
-      shown = a.slice(0, 2);
-      if (a.length > 2) value = a.slice(2);
-      if (!name) throw usage(`unknown flag ${shown}`);
-    }
+  for (const { kind, name, rawName, value, inlineValue } of tokens) {
+    if (kind === 'positional') positionals.push(value);
+    if (kind !== 'option') continue;
+    const shown = rawName.startsWith('--') ? rawName : rawName.slice(0, 2);
     const opt = spec[name];
+    if (!opt && !rawName.startsWith('--')) throw usage(`unknown flag ${shown}`);
     if (!opt) {
       const others = Object.keys(VERBS).filter((v) => v !== verb && name in VERBS[v].flags);
       const list = others.length > 1 ? `${others.slice(0, -1).join(', ')} and ${others.at(-1)} take` : `${others[0]} takes`;
@@ -245,19 +231,11 @@ function parseVerbArgs(verb, argv) {
       const guess = nearest(name, Object.keys(spec));
       throw usage(`unknown flag ${shown}${didYouMean(guess && `--${guess}`)}`);
     }
-    if (opt.type === 'boolean') {
-      if (value !== undefined) throw usage(`${shown} takes no value`);
-      values[name] = true;
-    } else if (opt.type === 'optional') {
-      values[name] = value ?? true;
-    } else {
-      if (value === undefined) {
-        value = argv[++i];
-        if (value === undefined || (value.startsWith('--') && value.length > 2)) throw usage(`${shown} needs a value`);
-      }
-      if (opt.multiple) (values[name] ??= []).push(value);
-      else values[name] = value;
-    }
+    if (opt.type === 'boolean' && value !== undefined) throw usage(`${shown} takes no value`);
+    if (opt.type === 'string' && (value === undefined || (!inlineValue && value.startsWith('--') && value.length > 2))) throw usage(`${shown} needs a value`);
+    if (opt.type !== 'string') values[name] = value ?? true;
+    else if (opt.multiple) (values[name] ??= []).push(value);
+    else values[name] = value;
   }
   return { values, positionals };
 }
@@ -391,10 +369,6 @@ const printLines = (lines) => print(lines.map(terminalText).join('\n'));
 
 const readStdin = promisify(readFd);
 
-function tooLargeStdin(limit) {
-  return new TsFileBloomError('too_large', `the file on stdin is larger than --max-stdin-bytes (${limit} bytes): raise the limit, or give the file's path or URL`);
-}
-
 /** A source over the chunks read from a pipe (never joined: a copy only for a read across chunks). */
 function chunkSource(chunks) {
   const starts = [];
@@ -403,22 +377,13 @@ function chunkSource(chunks) {
     starts.push(size);
     size += c.length;
   }
-  const find = (offset) => {
-    let lo = 0;
-    let hi = chunks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  };
   return {
     size,
     name: null,
     async read(offset, length) {
       if (length === 0) return new Uint8Array(0);
-      let i = find(offset);
+      // A file is read a few times (its head, tail and index): a scan of the chunks is enough.
+      let i = starts.findLastIndex((start) => start <= offset);
       const from = offset - starts[i];
       if (from + length <= chunks[i].length) return chunks[i].subarray(from, from + length);
       const out = new Uint8Array(length);
@@ -453,7 +418,7 @@ async function stdinSource(verb, limit) {
     total += chunk.length;
     if (total > limit) {
       process.stdin.destroy();
-      throw tooLargeStdin(limit);
+      throw new TsFileBloomError('too_large', `the file on stdin is larger than --max-stdin-bytes (${limit} bytes): raise the limit, or give the file's path or URL`);
     }
     chunks.push(chunk);
   }
@@ -617,16 +582,16 @@ async function fileCommand(verb, values, positionals) {
   const input = await openInput(verb, name, opts);
   // Reports name a URL as redactUrl shows it: a presigned URL's signature and token stay out.
   const shown = isHttpUrl(name) ? redactUrl(name) : name;
+  const keys = values.hex ? paths.map((p) => Uint8Array.from(Buffer.from(p, 'hex'))) : paths;
   if (input.table) {
     try {
-      const keys = values.hex ? paths.map((p) => Uint8Array.from(Buffer.from(p, 'hex'))) : paths;
       return await leveldbCommand(verb, shown, input.table, keys, values);
     } finally {
       input.table.close();
     }
   }
   try {
-    return await tsfileCommand(verb, shown, input.tsfile, values.hex ? paths.map((p) => Uint8Array.from(Buffer.from(p, 'hex'))) : paths, values);
+    return await tsfileCommand(verb, shown, input.tsfile, keys, values);
   } finally {
     await input.tsfile.close();
   }
@@ -641,15 +606,11 @@ async function fileCommand(verb, values, positionals) {
 async function eachPath(input, each, onChunk) {
   const where = { input, argument: 'PATHS', onChunk };
   let count = 0;
-  try {
-    for await (const batch of lineBatches(inputStream(input), where)) {
-      const paths = batch.map((l) => textLine(l, where));
-      count += paths.length;
-      each?.(paths);
-    }
-  } catch (e) {
-    throw e.kind ? e : ioError(e, input === '-' ? 'stdin' : input);
-  }
+  await eachBatch(input, where, (batch) => {
+    const paths = batch.map((l) => textLine(l, where));
+    count += paths.length;
+    each?.(paths);
+  });
   return count;
 }
 

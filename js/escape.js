@@ -19,12 +19,6 @@ export function terminalText(s) {
   return UNSAFE.test(s) ? s.replace(UNSAFE, escapeOne) : s;
 }
 
-/** Whether `s` shows as it is (terminalText would change nothing). */
-export function plainText(s) {
-  UNSAFE.lastIndex = 0;
-  return !UNSAFE.test(s);
-}
-
 // A file name is bytes (Linux): shown like `ls -b`, so that two names never show alike — a
 // backslash doubled, a byte that is not part of valid UTF-8 as \xNN, the rest as above. On
 // Windows a backslash separates directories, and a name is UTF-16: nothing to double.

@@ -39,13 +39,13 @@ const HEAD = 12; // as tsfile.js reads: magic + version, and enough to recognise
 const TAIL = TAIL_WINDOW; // tsfile.js's tail window
 /** A 200 (Range ignored) this small is the file itself and costs no more than the window. */
 const SMALL_BODY = TAIL;
-const DEFAULT_TIMEOUT_MS = 20_000;
-const DEFAULT_DEADLINE_MS = 60_000;
+/** The stall limit and the deadline when the options give none (an s3:// listing page's too). */
+export const DEFAULT_TIMEOUT_MS = 20_000;
+export const DEFAULT_DEADLINE_MS = 60_000;
 const DEFAULT_MAX_FULL = 64 * 1024 * 1024;
-/** The longest Retry-After honoured before the one retry of a 429 or 503. */
-const MAX_RETRY_AFTER_MS = 5_000;
-/** The wait before that retry when the server names none. */
-const DEFAULT_RETRY_MS = 500;
+
+/** The wait before the one retry of a 429 or 503 (an s3:// listing page's too): its Retry-After, at most 5 s; 500 ms when it names none. */
+export const retryWait = (retryAfter) => Math.min(retryAfter ?? 500, 5_000);
 
 // What the last opens on an origin found, which decides how the next open there asks (the file
 // comment says how): EXPLICIT once the origin has answered a suffix range wrongly (for good),
@@ -118,9 +118,10 @@ export function httpError(url, reason, sentence, { status = null, offset = null,
 /** The file is not the one that was opened: kind 'changed'. */
 const changedError = (url, reason, sentence, extra = {}) => httpError(url, reason, `the file changed while it was read (${sentence})`, { ...extra, kind: 'changed' });
 
-function cancelledError(url) {
+/** A request stopped by a signal or close(): kind 'cancelled', an AbortError (also the s3:// listings'). */
+export function cancelledError(url) {
   const shown = redactUrl(url);
-  return new TsFileBloomError('cancelled', `cancelled: ${shown}`, { name: 'AbortError', reason: 'cancelled', url: shown });
+  return new TsFileBloomError('cancelled', `cancelled: ${shown}`, { name: 'AbortError', reason: 'cancelled', url: shown, status: null });
 }
 
 // `bytes a-b/n` → {start, end, total}; `bytes */n` (unsatisfiable) → {total}; else null.
@@ -137,11 +138,11 @@ export function parseContentRange(value) {
 }
 
 /** A Retry-After value (seconds, or an HTTP date) in milliseconds from now; null when absent or unreadable. */
-export function retryAfterMs(value, now = Date.now()) {
+export function retryAfterMs(value) {
   if (value == null || value.trim() === '') return null;
   if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
   const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
 }
 
 /** A positive number option (milliseconds or bytes), or `fallback` when it is not given. */
@@ -213,7 +214,24 @@ function listedSizeOf(value) {
  * `followsRedirects` (the fetch given follows redirects itself, as an S3 source's does).
  */
 export async function httpSource(input, options = {}) {
-  const url = input instanceof URL ? input.href : String(input);
+  const ctx = contextOf(input instanceof URL ? input.href : String(input), options);
+  const signal = options.signal ?? null;
+  if (signal?.aborted) throw cancelledError(ctx.url);
+  // One listener on the caller's signal per source, however many requests it makes.
+  const onAbort = () => stopAll(ctx);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const detach = () => signal?.removeEventListener('abort', onAbort);
+  try {
+    return openedSource(ctx, await openingBlocks(ctx, operation(ctx, 'opening')), detach);
+  } catch (e) {
+    stopAll(ctx);
+    detach();
+    throw e;
+  }
+}
+
+/** A source's state: its options checked, its fetch, its counters (the file comment says what each is for). */
+function contextOf(url, options) {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   if (options.fetch !== undefined && typeof options.fetch !== 'function') throw invalidArgument('fetch', 'the fetch option must be a function');
   if (options.signal != null && typeof options.signal.aborted !== 'boolean') throw invalidArgument('signal', 'signal must be an AbortSignal');
@@ -253,20 +271,12 @@ export async function httpSource(input, options = {}) {
     const plain = ctx.fetch;
     ctx.fetch = (resource, init) => fetchFollowing(plain, resource, init, { named: url });
   }
-  const signal = options.signal ?? null;
-  if (signal?.aborted) throw cancelledError(url);
-  // One listener on the caller's signal per source, however many requests it makes.
-  const onAbort = () => stopAll(ctx);
-  signal?.addEventListener('abort', onAbort, { once: true });
-  const detach = () => signal?.removeEventListener('abort', onAbort);
-  let blocks;
-  try {
-    blocks = await operation(ctx, 'opening', (op) => openingBlocks(ctx, op));
-  } catch (e) {
-    stopAll(ctx);
-    detach();
-    throw e;
-  }
+  return ctx;
+}
+
+/** The byte source over the opening's blocks: reads they hold are served from memory, others are one Range request each. */
+function openedSource(ctx, blocks, detach) {
+  const { url } = ctx;
   const size = blocks[0].total;
   const held = blocks.filter((b) => b.bytes.length > 0);
   let name;
@@ -276,12 +286,6 @@ export async function httpSource(input, options = {}) {
     // Worked out when asked for (a scan's fast route never asks: a URL parse per file saved).
     get name() {
       return name === undefined ? (name = nameOf(url)) : name;
-    },
-    get requests() {
-      return ctx.requests;
-    },
-    get bytesReceived() {
-      return ctx.bytesReceived;
     },
     // As a fleet scan counts I/O: requests, and the bytes of their bodies.
     get ioCount() {
@@ -296,7 +300,7 @@ export async function httpSource(input, options = {}) {
         if (offset >= b.start && offset + length <= b.start + b.bytes.length) return b.bytes.subarray(offset - b.start, offset - b.start + length);
       }
       if (offset < 0 || offset + length > size) throw httpError(url, 'out_of_range', `bytes ${offset}..${offset + length} lie outside the file (${size} bytes)`, { offset });
-      const got = await operation(ctx, `reading bytes ${offset}..${offset + length}`, (op) => request(ctx, { start: offset, end: offset + length - 1 }, size, op));
+      const got = await request(ctx, { start: offset, end: offset + length - 1 }, size, operation(ctx, `reading bytes ${offset}..${offset + length}`));
       // A whole body (a server that ignored Range, allowed by allowFullDownload) holds the range.
       if (got.total !== size) throw changedError(url, 'size', `it was ${size} bytes, now ${got.total}`, { offset });
       const from = offset - got.start;
@@ -312,9 +316,7 @@ export async function httpSource(input, options = {}) {
 
 // One operation (the open, or one later read) under one deadline, which every request made for
 // it races.
-function operation(ctx, what, run) {
-  return run({ what, deadlineAt: Date.now() + ctx.deadlineMs });
-}
+const operation = (ctx, what) => ({ what, deadlineAt: Date.now() + ctx.deadlineMs });
 
 // The blocks an open needs — the head and the tail window, each {start, bytes, total}, or one
 // block holding the whole file — in as few requests and round trips as the server allows (the
@@ -389,7 +391,7 @@ async function request(ctx, want, knownSize, op) {
     return await attempt(ctx, want, knownSize, op);
   } catch (e) {
     if (!(e?.reason === 'http_status' && (e.status === 429 || e.status === 503))) throw e;
-    const wait = Math.min(e.retryAfterMs ?? DEFAULT_RETRY_MS, MAX_RETRY_AFTER_MS);
+    const wait = retryWait(e.retryAfterMs);
     if (Date.now() + wait >= op.deadlineAt) throw e;
     await pause(ctx, wait);
     try {
@@ -462,26 +464,15 @@ function versionChange(ctx, got, offset) {
 // body chunk), so it settles even when the runtime's fetch never does after an abort.
 async function attempt(ctx, want, knownSize, op) {
   const { url } = ctx;
-  const range = want.suffix != null ? `bytes=-${want.suffix}` : `bytes=${want.start}-${want.end}`;
   const offset = want.suffix != null ? null : want.start;
-  const headers = new Headers(ctx.headers);
-  headers.set('Range', range);
-  // Ranges of a compressed representation would be of the wrong bytes (see FETCH_ADDS_IDENTITY).
-  if (!FETCH_ADDS_IDENTITY) headers.set('Accept-Encoding', 'identity');
-  const pin = ctx.version;
-  if (pin && mayPin(url)) {
-    if (pin.etag && !pin.etag.startsWith('W/')) headers.set('If-Match', pin.etag);
-    else if (pin.lastModified) headers.set('If-Unmodified-Since', pin.lastModified);
-  }
+  const headers = requestHeaders(ctx, want);
   if (ctx.stopped) throw cancelledError(url);
-
   const dog = watchdog(
     ctx.timeoutMs,
     () => httpError(url, 'timeout', `the server sent nothing for ${ctx.timeoutMs} ms (stalled)`, { offset }),
     Math.max(0, op.deadlineAt - Date.now()),
     () => httpError(url, 'deadline', `${op.what} took longer than ${ctx.deadlineMs} ms (deadlineMs)`, { offset }),
   );
-  const { arm, guard } = dog;
   const onClose = () => dog.fail(cancelledError(url));
   ctx.active.add(onClose);
   ctx.requests++;
@@ -489,54 +480,11 @@ async function attempt(ctx, want, knownSize, op) {
   let res;
   try {
     try {
-      res = await guard(ctx.fetch(url, { headers, signal: dog.signal, redirect: 'follow', ...(BYPASS_CACHE ? { cache: 'no-store' } : {}) }));
+      res = await dog.guard(ctx.fetch(url, { headers, signal: dog.signal, redirect: 'follow', ...(BYPASS_CACHE ? { cache: 'no-store' } : {}) }));
     } catch (e) {
       throw fetchFailure(url, e, offset);
     }
-    if (res.status === 412 && pin) throw changedError(url, 'precondition_failed', `the server says the file no longer matches ${pin.etag ?? pin.lastModified} (412)`, { status: 412, offset });
-    const changed = versionChange(ctx, validatorsOf(res), offset);
-    if (changed) throw changed;
-    const encoding = res.headers.get('content-encoding');
-    const encoded = encoding != null && !/^\s*identity\s*$/i.test(encoding);
-    if (res.status === 206) {
-      const cr = parseContentRange(res.headers.get('content-range'));
-      if (!cr || cr.start == null) {
-        throw httpError(url, 'bad_content_range', `a 206 response without a usable Content-Range (${res.headers.get('content-range') ?? 'none; a cross-origin server must list it in Access-Control-Expose-Headers'})`, { status: 206, offset });
-      }
-      const start = want.suffix != null ? Math.max(0, cr.total - want.suffix) : want.start;
-      const end = want.suffix != null ? cr.total - 1 : Math.min(want.end, cr.total - 1);
-      if (want.suffix != null && (cr.start !== start || cr.end !== end)) throw new SuffixRefused();
-      if (knownSize != null && cr.total !== knownSize) throw changedError(url, 'size', `it was ${knownSize} bytes, now ${cr.total}`, { status: 206, offset });
-      if (cr.start !== start || cr.end !== end) {
-        throw httpError(url, 'bad_content_range', `the server answered ${range} with bytes ${cr.start}-${cr.end}/${cr.total}`, { status: 206, offset });
-      }
-      // A compressed range is a range of the compressed bytes: what it decodes to is not the file's.
-      if (encoded) throw httpError(url, 'encoded', `the server sent the range compressed (Content-Encoding: ${encoding}), so its bytes are not the file's`, { status: 206, offset });
-      const bytes = await readBody(ctx, res, end - start + 1, { arm, guard, offset });
-      return { start, bytes, total: cr.total };
-    }
-    if (res.status === 416) {
-      // An empty file has no satisfiable range: `Content-Range: bytes */0`.
-      const cr = parseContentRange(res.headers.get('content-range'));
-      if (cr && cr.start == null && cr.total === 0 && knownSize == null) {
-        res.body?.cancel().catch(() => {}); // its connection is released
-        return { start: 0, bytes: new Uint8Array(0), total: 0 };
-      }
-      if (want.suffix != null) throw new SuffixRefused();
-      if (knownSize != null && cr && cr.start == null && cr.total !== knownSize) throw changedError(url, 'size', `it was ${knownSize} bytes, now ${cr.total}`, { status: 416, offset });
-      throw httpError(url, 'http_status', `HTTP 416 Range Not Satisfiable for ${range}`, { status: 416, offset });
-    }
-    if (res.status === 200) {
-      const whole = await wholeBody(ctx, res, { arm, guard, offset, encoded });
-      if (knownSize != null && whole.total !== knownSize) throw changedError(url, 'size', `it was ${knownSize} bytes, now ${whole.total}`, { status: 200, offset });
-      return whole;
-    }
-    // A server that fails on the suffix range itself (s3s-fs answers 500 when the file is smaller
-    // than the suffix) while it serves explicit ranges: the head's answer decides (openingBlocks).
-    if ((res.status === 500 || res.status === 501) && want.suffix != null) throw new SuffixRefused();
-    const err = httpError(url, 'http_status', `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`, { status: res.status, offset });
-    if (res.status === 429 || res.status === 503) err.retryAfterMs = retryAfterMs(res.headers.get('retry-after'));
-    throw err;
+    return await answerOf(ctx, res, want, knownSize, { ...dog, offset, range: headers.get('Range') });
   } catch (e) {
     // The body is not read: release the connection (never waiting on it: it may hang too), and
     // abort the request (a fetch still pending). A request that succeeded is left alone: an abort
@@ -549,6 +497,77 @@ async function attempt(ctx, want, knownSize, op) {
     dog.clear();
     ctx.active.delete(onClose);
   }
+}
+
+/** A request's headers: the caller's, the Range, and the version it must be (once one is pinned). */
+function requestHeaders(ctx, want) {
+  const headers = new Headers(ctx.headers);
+  headers.set('Range', want.suffix != null ? `bytes=-${want.suffix}` : `bytes=${want.start}-${want.end}`);
+  // Ranges of a compressed representation would be of the wrong bytes (see FETCH_ADDS_IDENTITY).
+  if (!FETCH_ADDS_IDENTITY) headers.set('Accept-Encoding', 'identity');
+  const pin = ctx.version;
+  if (pin && mayPin(ctx.url)) {
+    if (pin.etag && !pin.etag.startsWith('W/')) headers.set('If-Match', pin.etag);
+    else if (pin.lastModified) headers.set('If-Unmodified-Since', pin.lastModified);
+  }
+  return headers;
+}
+
+/**
+ * A response to a Range request → `{start, bytes, total}` (its body read under the request's
+ * timers, `limits`: the watchdog's `arm` and `guard`, the request's `offset` and `range`), or the
+ * typed error that says what is wrong with it; SuffixRefused where a suffix range was not honoured.
+ */
+async function answerOf(ctx, res, want, knownSize, limits) {
+  const { url } = ctx;
+  const { offset, range } = limits;
+  const pin = ctx.version;
+  if (res.status === 412 && pin) throw changedError(url, 'precondition_failed', `the server says the file no longer matches ${pin.etag ?? pin.lastModified} (412)`, { status: 412, offset });
+  const changed = versionChange(ctx, validatorsOf(res), offset);
+  if (changed) throw changed;
+  const sameSize = (total) => {
+    if (knownSize != null && total !== knownSize) throw changedError(url, 'size', `it was ${knownSize} bytes, now ${total}`, { status: res.status, offset });
+  };
+  const encoding = res.headers.get('content-encoding');
+  const encoded = encoding != null && !/^\s*identity\s*$/i.test(encoding);
+  if (res.status === 206) {
+    const cr = parseContentRange(res.headers.get('content-range'));
+    if (!cr || cr.start == null) {
+      throw httpError(url, 'bad_content_range', `a 206 response without a usable Content-Range (${res.headers.get('content-range') ?? 'none; a cross-origin server must list it in Access-Control-Expose-Headers'})`, { status: 206, offset });
+    }
+    const start = want.suffix != null ? Math.max(0, cr.total - want.suffix) : want.start;
+    const end = want.suffix != null ? cr.total - 1 : Math.min(want.end, cr.total - 1);
+    if (want.suffix != null && (cr.start !== start || cr.end !== end)) throw new SuffixRefused();
+    sameSize(cr.total);
+    if (cr.start !== start || cr.end !== end) {
+      throw httpError(url, 'bad_content_range', `the server answered ${range} with bytes ${cr.start}-${cr.end}/${cr.total}`, { status: 206, offset });
+    }
+    // A compressed range is a range of the compressed bytes: what it decodes to is not the file's.
+    if (encoded) throw httpError(url, 'encoded', `the server sent the range compressed (Content-Encoding: ${encoding}), so its bytes are not the file's`, { status: 206, offset });
+    return { start, bytes: await readBody(ctx, res, end - start + 1, limits), total: cr.total };
+  }
+  if (res.status === 416) {
+    // An empty file has no satisfiable range: `Content-Range: bytes */0`.
+    const cr = parseContentRange(res.headers.get('content-range'));
+    if (cr && cr.start == null && cr.total === 0 && knownSize == null) {
+      res.body?.cancel().catch(() => {}); // its connection is released
+      return { start: 0, bytes: new Uint8Array(0), total: 0 };
+    }
+    if (want.suffix != null) throw new SuffixRefused();
+    if (cr && cr.start == null) sameSize(cr.total);
+    throw httpError(url, 'http_status', `HTTP 416 Range Not Satisfiable for ${range}`, { status: 416, offset });
+  }
+  if (res.status === 200) {
+    const whole = await wholeBody(ctx, res, { ...limits, encoded });
+    sameSize(whole.total);
+    return whole;
+  }
+  // A server that fails on the suffix range itself (s3s-fs answers 500 when the file is smaller
+  // than the suffix) while it serves explicit ranges: the head's answer decides (openingBlocks).
+  if ((res.status === 500 || res.status === 501) && want.suffix != null) throw new SuffixRefused();
+  const err = httpError(url, 'http_status', `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`, { status: res.status, offset });
+  if (res.status === 429 || res.status === 503) err.retryAfterMs = retryAfterMs(res.headers.get('retry-after'));
+  throw err;
 }
 
 /**

@@ -87,15 +87,23 @@ export function textLine(l, where) {
   return l.bytes.toString('utf8');
 }
 
+/**
+ * Each batch of lines of `input` (a path, or `-`: stdin; `where` as lineBatches takes it) to
+ * `each(batch)`; a read that fails is the typed io error naming the input.
+ */
+export async function eachBatch(input, where, each) {
+  try {
+    for await (const batch of lineBatches(inputStream(input), where)) each(batch);
+  } catch (e) {
+    throw e.kind ? e : ioError(e, input === '-' ? 'stdin' : input);
+  }
+}
+
 /** Every line of `input` as text (scan's --paths-file). */
 export async function readTextLines(input, argument) {
   const where = { input, argument };
   const out = [];
-  try {
-    for await (const batch of lineBatches(inputStream(input), where)) for (const l of batch) out.push(textLine(l, where));
-  } catch (e) {
-    throw e.kind ? e : ioError(e, input === '-' ? 'stdin' : input);
-  }
+  await eachBatch(input, where, (batch) => batch.forEach((l) => out.push(textLine(l, where))));
   return out;
 }
 
@@ -105,12 +113,8 @@ export async function readTextLines(input, argument) {
  */
 export async function readTargetLines(input, argument) {
   const out = [];
-  try {
-    for await (const batch of lineBatches(inputStream(input), { input, argument })) {
-      for (const { bytes } of batch) if (bytes[0] !== 0x23) out.push(isUtf8(bytes) ? bytes.toString('utf8') : Buffer.from(bytes));
-    }
-  } catch (e) {
-    throw e.kind ? e : ioError(e, input === '-' ? 'stdin' : input);
-  }
+  await eachBatch(input, { input, argument }, (batch) => {
+    for (const { bytes } of batch) if (bytes[0] !== 0x23) out.push(isUtf8(bytes) ? bytes.toString('utf8') : Buffer.from(bytes));
+  });
   return out;
 }

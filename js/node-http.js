@@ -13,6 +13,7 @@
 // Only Node uses it (Deno and Bun keep their fetch); a `fetch` option replaces it.
 import { createRequire } from 'node:module';
 import { urlToHttpOptions } from 'node:url';
+import { fetchFollowing } from './redirect.js';
 
 /** Whether this is Node itself (Deno and Bun, which also run the Node entry, keep their fetch). */
 export const NODE_HTTP = typeof globalThis.Deno === 'undefined' && typeof globalThis.process?.versions?.bun !== 'string';
@@ -35,9 +36,6 @@ function loaded() {
   };
   return transport;
 }
-/** fetch's limit (the Fetch standard's 20). */
-const MAX_REDIRECTS = 20;
-const REDIRECT = new Set([301, 302, 303, 307, 308]);
 
 function abortError(signal) {
   const reason = signal?.reason;
@@ -48,42 +46,24 @@ function abortError(signal) {
 const failed = (cause) => new TypeError('fetch failed', { cause });
 
 /** The path and query of a URL as written (no dot segment removed): `/a/./b?x`. */
-const writtenPath = (url) => /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^#]*)/i.exec(url)?.[1] || '/';
-/** Headers a redirect to another origin may carry: the reader's own (js/redirect.js says why). */
-const CARRIED = new Set(['range', 'accept-encoding', 'if-match', 'if-unmodified-since']);
+export const writtenPath = (url) => /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^#]*)/i.exec(url)?.[1] || '/';
 
 /**
- * `fetch(url, {headers, signal})` for GET requests, following redirects (see the file comment).
- * `exactPath` (not fetch's): the request path is `url`'s as written, printable ASCII, with its
- * '.' and '..' segments (an S3 key's: WHATWG URL parsing would remove them).
+ * `fetch(url, {headers, signal, redirect})` for GET requests (see the file comment). Redirects
+ * are followed by js/redirect.js (a redirect to another origin carries only the reader's own
+ * headers), each hop one request here. `exactPath` (not fetch's): the request path is `url`'s as
+ * written, printable ASCII, with its '.' and '..' segments (an S3 key's: WHATWG URL parsing would
+ * remove them).
  */
 export async function nodeHttpFetch(url, init = {}) {
-  const signal = init.signal ?? null;
-  let target = new URL(url);
-  let path = init.exactPath ? writtenPath(String(url)) : null;
+  if (init.redirect !== 'manual') return fetchFollowing(nodeHttpFetch, url, init);
+  const target = new URL(url);
+  const path = init.exactPath ? writtenPath(String(url)) : null;
   if (path !== null && !/^\/[\x21-\x7e]*$/.test(path)) throw failed(new Error('the request path is not percent-encoded'));
-  let headers = {};
+  const headers = {};
   for (const [name, value] of new Headers(init.headers ?? undefined)) headers[name] = value;
   if (headers.range !== undefined && headers['accept-encoding'] === undefined) headers['accept-encoding'] = 'identity';
-  for (let redirects = 0; ; redirects++) {
-    const res = await once(target, path, headers, signal);
-    const location = REDIRECT.has(res.statusCode) ? res.headers.location : undefined;
-    if (location === undefined || init.redirect === 'manual') return response(res, signal);
-    res.resume(); // the redirect's own body: drained, so its connection is reused
-    if (redirects >= MAX_REDIRECTS) throw failed(new Error('redirect count exceeded'));
-    let next;
-    try {
-      next = new URL(location, target);
-    } catch (e) {
-      throw failed(e);
-    }
-    if (!(next.protocol in loaded().requests)) throw failed(new Error(`URL scheme ${next.protocol} is not supported`));
-    // Only the reader's own headers follow a redirect to another origin: fetch would drop
-    // Authorization and Cookie alone, and send on a token or a signature's X-Amz-* headers.
-    if (next.origin !== target.origin) headers = Object.fromEntries(Object.entries(headers).filter(([name]) => CARRIED.has(name)));
-    target = next;
-    path = null;
-  }
+  return response(await once(target, path, headers, init.signal ?? null), init.signal ?? null);
 }
 
 // One request, retried once (GET is idempotent) when a kept-alive connection turns out to have
@@ -148,72 +128,30 @@ function response(res, signal) {
   };
 }
 
-// A reader over the response's chunks: one read() pending at most, as the http source reads.
+// A reader over the response's chunks (the stream's own async iterator, started by the first
+// read): one read() pending at most, as the http source reads.
 function bodyOf(res, stream, signal) {
-  const queue = [];
-  let waiting = null;
-  let ended = false;
-  let failure = null;
-  let started = false;
-  const settle = () => {
-    if (!waiting) return;
-    const w = waiting;
-    if (queue.length) {
-      waiting = null;
-      w.resolve({ done: false, value: queue.shift() });
-    } else if (failure) {
-      waiting = null;
-      w.reject(failure);
-    } else if (ended) {
-      waiting = null;
-      w.resolve({ done: true, value: undefined });
+  let chunks = null;
+  const read = async () => {
+    chunks ??= stream[Symbol.asyncIterator]();
+    let step;
+    try {
+      step = await chunks.next();
+    } catch (e) {
+      // As fetch fails: an AbortError once aborted; a connection closed early as undici says it.
+      if (signal?.aborted) throw abortError(signal);
+      throw e?.code === 'ERR_STREAM_PREMATURE_CLOSE' ? failed(new Error('other side closed')) : e;
     }
-  };
-  const start = () => {
-    started = true;
-    stream.on('data', (chunk) => {
-      queue.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-      if (!waiting) stream.pause();
-      settle();
-    });
-    stream.once('end', () => {
-      ended = true;
-      settle();
-    });
-    const broke = (e) => {
-      if (ended) return;
-      failure ??= signal?.aborted ? abortError(signal) : e ?? failed(new Error('other side closed'));
-      settle();
-    };
-    stream.once('error', broke);
-    // A connection that closes before the body is complete (`complete` is false).
-    res.once('close', () => (res.complete ? undefined : broke(failed(new Error('other side closed')))));
+    const { done, value } = step;
+    return done ? { done, value: undefined } : { done, value: new Uint8Array(value.buffer, value.byteOffset, value.byteLength) };
   };
   const cancel = () => {
-    ended = true;
-    queue.length = 0;
     res.detach();
     // A body already in whole is drained (its connection is reused); one still coming is cut off.
     if (res.complete) res.resume();
     else res.destroy();
     if (stream !== res) stream.destroy();
-    settle();
     return Promise.resolve();
   };
-  return {
-    getReader() {
-      return {
-        read() {
-          if (!started) start();
-          return new Promise((resolve, reject) => {
-            waiting = { resolve, reject };
-            settle();
-            if (waiting) stream.resume();
-          });
-        },
-        cancel,
-      };
-    },
-    cancel,
-  };
+  return { getReader: () => ({ read, cancel }), cancel };
 }

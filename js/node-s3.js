@@ -6,12 +6,9 @@
 // objects went from 0.72 to 0.43 ms of CPU per file (CHANGELOG). aws4 is loaded with the first
 // signed request; a `fetch` option still replaces the transport (then aws4 signs for it all the
 // same).
-import { NODE_HTTP, nodeHttpFetch } from './node-http.js';
+import { NODE_HTTP, nodeHttpFetch, writtenPath } from './node-http.js';
 
 let aws4 = null;
-
-/** The path and query of a URL as written: what node:http sends with `exactPath` (js/node-http.js). */
-const writtenPath = (url) => /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^#]*)/i.exec(url)?.[1] || '/';
 
 /**
  * `(credentials, region)` → `sign(url, headers)`: the headers of a signed GET of `url`, a plain

@@ -24,7 +24,7 @@
 // object's identity.
 
 import { invalidArgument, TsFileBloomError } from './errors.js';
-import { causeOf, httpError, httpSource, isHttpUrl, positive, watchdog } from './http-source.js';
+import { cancelledError, causeOf, DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS, httpError, httpSource, isHttpUrl, positive, retryAfterMs, retryWait, watchdog } from './http-source.js';
 import { redactUrl, redactUrlsIn } from './redact.js';
 import { explainFetchFailure } from './fetch-failure.js';
 import { fetchFollowing } from './redirect.js';
@@ -42,9 +42,6 @@ class S3Location {
     return `s3://${this.bucket}/${this.key}`;
   }
 }
-
-/** The location of the object `key` in `bucket`, as a listing names it. */
-export const s3Location = (bucket, key) => new S3Location(bucket, key);
 
 /** Whether `input` is an s3:// location: a string, a URL object, or a listing's S3Location. */
 export function isS3Url(input) {
@@ -70,14 +67,14 @@ export function parseS3Url(input) {
   const text = String(input);
   const m = /^s3:\/\/([^/]*)(?:\/([\s\S]*))?$/i.exec(text);
   if (!m || !BUCKET.test(m[1])) throw notALocation(`not an s3://bucket/key location (a bucket is letters, digits, '.', '-' and '_'): ${JSON.stringify(text)}`);
-  return s3Location(m[1], m[2] ?? '');
+  return new S3Location(m[1], m[2] ?? '');
 }
 
 function fromUrlObject(url) {
   if (url.protocol !== 's3:' || !BUCKET.test(url.host)) throw notALocation(`not an s3://bucket/key location: ${url.href}`);
   if (url.search || url.hash) throw notALocation(`an s3:// URL object with a query or fragment (${url.href}) names no one key: give the location as a string, whose key is taken literally`);
   try {
-    return s3Location(url.host, decodeURIComponent(url.pathname.slice(1)));
+    return new S3Location(url.host, decodeURIComponent(url.pathname.slice(1)));
   } catch {
     throw notALocation(`the path of the s3:// URL object ${url.href} is not valid percent-encoding: give the location as a string, whose key is taken literally`);
   }
@@ -91,11 +88,6 @@ export function s3Error(target, reason, sentence, { status = null, code = null }
   const shown = redactUrl(target);
   return new TsFileBloomError('io', `${sentence}: ${shown}`, { reason, url: shown, status, code });
 }
-
-const cancelledError = (target) => {
-  const shown = redactUrl(target);
-  return new TsFileBloomError('cancelled', `cancelled: ${shown}`, { name: 'AbortError', reason: 'cancelled', url: shown, status: null });
-};
 
 // A key in a URL path: each segment percent-encoded as S3's canonical URI has it (RFC 3986's
 // unreserved characters kept, '/' between segments), so the path is the key exactly.
@@ -201,10 +193,6 @@ async function boundedText(res, target, read = (p) => p) {
 
 // ---- Listing requests: each page bounded. ------------------------------------------------------
 
-const DEFAULT_TIMEOUT_MS = 20_000;
-const DEFAULT_DEADLINE_MS = 60_000;
-/** The longest Retry-After honoured before a page's one retry after 429 or 503. */
-const MAX_RETRY_AFTER_MS = 5_000;
 /** Truncated pages without an object, in a row, after which a listing is taken to be going nowhere. */
 const MAX_EMPTY_PAGES = 16;
 
@@ -295,7 +283,7 @@ async function* listPages(pageUrl, send, target, limits = {}) {
     let answer = await pageRequest(send, url, target, limits);
     if (answer.status === 429 || answer.status === 503) {
       // Throttled: one retry, after Retry-After (capped), as an object's request is retried.
-      const wait = Math.min(retryAfterMs(answer.retryAfter) ?? 500, MAX_RETRY_AFTER_MS);
+      const wait = retryWait(retryAfterMs(answer.retryAfter));
       await pause(wait, limits.signal, target);
       answer = await pageRequest(send, url, target, limits);
     }
@@ -333,14 +321,6 @@ async function* listPages(pageUrl, send, target, limits = {}) {
     if (end) throw s3Error(target, empty >= MAX_EMPTY_PAGES ? 'listing_empty' : 'listing_loop', `${end} (after ${keys.size} objects)`);
     if (!next) return;
   }
-}
-
-/** A Retry-After value (seconds, or an HTTP date) in milliseconds from now; null when absent or unreadable. */
-function retryAfterMs(value) {
-  if (value == null || value.trim() === '') return null;
-  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
 }
 
 // ---- Bucket listing URLs (browsers). -----------------------------------------------------------
@@ -546,10 +526,10 @@ export async function* s3TsFiles(input, options = {}, defaults = null, runtime =
   const limits = { timeoutMs: options.timeoutMs, deadlineMs: options.deadlineMs, signal: options.signal };
   for await (const o of client.list(bucket, prefix, limits)) {
     if (o.problem && (!o.key || /\.tsfile$/i.test(o.key))) {
-      const location = o.key ? s3Location(bucket, o.key) : null;
+      const location = o.key ? new S3Location(bucket, o.key) : null;
       yield { target: String(location ?? `s3://${bucket}/${prefix}`), error: s3Error(location ?? `s3://${bucket}/${prefix}`, 'bad_listing', o.problem) };
     } else if (/\.tsfile$/i.test(o.key)) {
-      const location = s3Location(bucket, o.key);
+      const location = new S3Location(bucket, o.key);
       yield { ...o, location, target: String(location) };
     }
   }

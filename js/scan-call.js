@@ -50,44 +50,34 @@ export function checkScanOptions(options) {
  * consumer is behind); or await `summary` without iterating, and records are dropped.
  */
 export function scanResult(run, { signal } = {}) {
-  let mode = null;
-  const queue = [];
-  let wake = null;
-  let space = null;
-  let finished = false;
-  let failure = null;
-  let summaryPromise = null;
   const HIGH_WATER = 2048;
   // Breaking out of the loop stops the scan too.
   const inner = new AbortController();
   if (signal?.aborted) inner.abort();
   else signal?.addEventListener('abort', () => inner.abort(), { once: true });
-  const notify = () => {
-    wake?.();
-    wake = null;
+  let mode = null;
+  let ran = null; // the scan's promise of its summary, once started
+  let done = false; // the scan ended, or the loop was left
+  const queue = [];
+  // Whoever is behind waits: the consumer on an empty queue, or the scan on a full one (never both).
+  let waiting = null;
+  const wait = () => new Promise((resolve) => (waiting = resolve));
+  const wake = () => {
+    waiting?.();
+    waiting = null;
   };
   const start = () => {
-    if (summaryPromise) return summaryPromise;
-    summaryPromise = run(async (records) => {
+    ran ??= run(async (records) => {
       if (mode !== 'iterate') return;
       queue.push(...records);
-      notify();
-      while (queue.length > HIGH_WATER && !finished) await new Promise((r) => (space = r));
-    }, inner.signal).then(
-      (s) => {
-        finished = true;
-        notify();
-        return s;
-      },
-      (e) => {
-        finished = true;
-        failure = e;
-        notify();
-        throw e;
-      },
-    );
-    summaryPromise.catch(() => {}); // surfaced by the iterator or by awaiting summary
-    return summaryPromise;
+      wake();
+      while (queue.length > HIGH_WATER && !done) await wait();
+    }, inner.signal).finally(() => {
+      done = true;
+      wake();
+    });
+    ran.catch(() => {}); // surfaced by the iterator or by awaiting summary
+    return ran;
   };
   return {
     get summary() {
@@ -102,24 +92,19 @@ export function scanResult(run, { signal } = {}) {
       start();
       return {
         async next() {
-          for (;;) {
-            if (queue.length) {
-              const value = queue.shift();
-              if (queue.length <= HIGH_WATER / 2) {
-                space?.();
-                space = null;
-              }
-              return { value, done: false };
-            }
-            if (failure) throw failure;
-            if (finished) return { value: undefined, done: true };
-            await new Promise((r) => (wake = r));
+          while (!queue.length && !done) await wait();
+          if (queue.length) {
+            const value = queue.shift();
+            if (queue.length <= HIGH_WATER / 2) wake();
+            return { value, done: false };
           }
+          await ran; // the scan's failure, after every record it gave
+          return { value: undefined, done: true };
         },
         async return() {
-          if (!finished) inner.abort();
-          finished = true;
-          space?.();
+          if (!done) inner.abort();
+          done = true;
+          wake();
           return { value: undefined, done: true };
         },
       };

@@ -128,24 +128,6 @@ export function finishPathTruth(p) {
 /** The final fleet figures (`filters.*` of the summary, and `audited`). */
 export const finishFleetTruth = (f) => ({ audited: f.audited, filledPastDesign: f.pastDesign, withinDesign: f.withinDesign, filledPastDesignFiles: f.pastDesignFiles });
 
-/** Per-path keys of the `--json` summary (snake_case). */
-export const pathTruthJson = (p) => ({
-  index_listed: p.indexListed,
-  index_absent: p.indexAbsent,
-  false_positives: p.falsePositives,
-  filter_absent: p.filterAbsent,
-  no_answer: p.noAnswer,
-  measured_fp_rate: p.measuredFpRate,
-  predicted_fp_rate: p.predictedFpRate,
-  expected_false_positives: p.expectedFalsePositives,
-  several_hashes: p.severalHashes,
-  false_positives_past_design: p.falsePositivesPastDesign,
-  false_positive_files: p.falsePositiveFiles,
-});
-
-/** Fleet keys of the `--json` summary's `filters`. */
-export const fleetTruthJson = (f) => ({ filled_past_design: f.filledPastDesign, within_design: f.withinDesign, filled_past_design_files: f.filledPastDesignFiles });
-
 const names = (list, count, shown) => {
   const head = list.slice(0, shown);
   return `${head.join(', ')}${count > head.length ? `, … ${count - head.length} more` : ''}`;

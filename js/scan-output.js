@@ -3,7 +3,7 @@
 import { bloomReport } from './bloom-json.js';
 import { pct } from './format.js';
 import { locationText, terminalText } from './escape.js';
-import { fleetTruthJson, fleetTruthText, pathTruthJson, pathTruthText } from './scan-fp.js';
+import { fleetTruthText, pathTruthText } from './scan-fp.js';
 
 /** A record → one NDJSON object, in the vocabulary of `inspect --json` and `probe --json`. */
 export function recordJson(r) {
@@ -77,33 +77,19 @@ export function formatRecords(records, format, paths) {
   return `${records.map(line).join('\n')}\n`;
 }
 
-/** The final summary → the `{"summary": …}` NDJSON line's object (snake_case, as `--json`). */
+/** `{fooBar: …}` → `{foo_bar: …}`: an object's own keys as the JSON outputs name them. */
+const snakeKeys = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
+
+/**
+ * The final summary → the `{"summary": …}` NDJSON line's object: its keys snake_case (as
+ * `--json`), in finishSummary's order; with --manifest its counts (js/manifest.js): files
+ * answered from it, read, and dropped (gone).
+ */
 export function summaryJson(s) {
-  return {
-    files: s.files,
-    ok: s.ok,
-    errors: s.errors,
-    errors_by_kind: s.errorsByKind,
-    bytes_read: s.bytesRead,
-    bytes_on_disk: s.bytesOnDisk,
-    reads: s.reads,
-    reads_per_file: s.readsPerFile,
-    versions: s.versions,
-    filters: {
-      with_filter: s.filters.withFilter,
-      without_filter: s.filters.withoutFilter,
-      fill_deciles: s.filters.fillDeciles,
-      fpp_bands: s.filters.fppBands,
-      ...fleetTruthJson(s.filters),
-    },
-    audits: s.audits,
-    audited: s.audited,
-    paths: s.paths.map((p) => ({ path: p.path, skippable: p.skippable, may_hold: p.mayHold, maybe: p.maybe, unknown: p.unknown, unreadable: p.unreadable, skip_ratio: p.skipRatio, ...pathTruthJson(p) })),
-    elapsed_ms: s.elapsedMs,
-    files_per_second: s.filesPerSecond,
-    // With --manifest only (js/manifest.js): files answered from it, read, and dropped (gone).
-    ...(s.manifest ? { manifest: { file: s.manifest.file, answered: s.manifest.answered, read: s.manifest.read, dropped: s.manifest.dropped } } : {}),
-  };
+  const { manifest, ...rest } = s;
+  const out = snakeKeys({ ...rest, filters: snakeKeys(s.filters), paths: s.paths.map(snakeKeys) });
+  if (manifest) out.manifest = { file: manifest.file, answered: manifest.answered, read: manifest.read, dropped: manifest.dropped };
+  return out;
 }
 
 /** The summary in words (the text listing's end; stderr with --csv). */

@@ -101,17 +101,18 @@ export function finishSummary(s, elapsedMs) {
     reads: s.reads,
     readsPerFile: s.files ? s.reads / s.files : 0,
     versions: s.versions,
-    audited: truth.audited,
+    // In the order of the --json summary's keys (js/scan-output.js names them from these).
     filters: {
-      filledPastDesign: truth.filledPastDesign,
-      withinDesign: truth.withinDesign,
-      filledPastDesignFiles: truth.filledPastDesignFiles,
       withFilter: s.withFilter,
       withoutFilter: s.withoutFilter,
       fillDeciles: s.fillDeciles,
       fppBands: FPP_BANDS.map((upTo, i) => ({ below: Number.isFinite(upTo) ? upTo : null, files: s.fppBands[i] })),
+      filledPastDesign: truth.filledPastDesign,
+      withinDesign: truth.withinDesign,
+      filledPastDesignFiles: truth.filledPastDesignFiles,
     },
     audits: s.audits,
+    audited: truth.audited,
     paths: s.paths.map((p) => ({
       path: p.path,
       skippable: p.absent,

@@ -8,10 +8,8 @@
 //   views/fleet.js    a folder of TsFiles scanned in a worker (its own), one row per file
 //   views/remote.js   "Open from the web": a URL (the inspector), URLs or a bucket listing (the folder view)
 //   teach.js          the teaching panel (views/teach/)
-// shared/ holds what every view uses: dom.js, format.js, api.js (the only reader of the
-// package's result fields), bitgrid.js, vlist.js.
+// shared/ holds what every view uses: dom.js, format.js, words.js, bitgrid.js, vlist.js.
 import { createWorker, TsFileBloomError } from './pkg/js/worker-client.js';
-import { listingOf } from './shared/api.js';
 import { $ } from './shared/dom.js';
 import { fmt } from './shared/format.js';
 import { createBatchView } from './views/batch.js';
@@ -196,11 +194,12 @@ async function load(blob, name, { synthetic = null, fromFolder = false } = {}) {
     // What was read before an index error too (shown below as partial results).
     indexError = await worker.loadIndex();
     audit = await worker.audit({ partial: true });
-    const listing = listingOf(await worker.series({ partial: true }), await worker.timeColumns({ partial: true }));
+    const listed = await worker.series({ partial: true });
+    const timeColumns = await worker.timeColumns({ partial: true });
     ({ bloom } = await worker.info()); // the filter's facts as the index gives them (indexedItems)
     if (stale()) return;
-    cur.series = listing.series;
-    cur.timeColumns = listing.timeColumns;
+    cur.series = listed;
+    cur.timeColumns = timeColumns;
     cur.audit = audit;
   } catch (e) {
     indexError = e;

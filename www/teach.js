@@ -5,7 +5,6 @@
 // Every formula, hash, filter and measurement comes from the worker (www/worker/teach-ops.js, ops
 // 'teach.*': the package and the page's teaching module): this thread creates no wasm instance.
 // The views are in views/teach/.
-import { bloomOf, entryOf } from './shared/api.js';
 import { $ } from './shared/dom.js';
 import { createCalc } from './views/teach/calc.js';
 import { createFileView, itemsOf } from './views/teach/file.js';
@@ -14,11 +13,11 @@ import { createPitfall } from './views/teach/pitfall.js';
 import { createSandbox } from './views/teach/sandbox.js';
 import { createStep } from './views/teach/step.js';
 
-/** The open file as the panel's views see it (the API's objects are read in shared/api.js). */
+/** The open file as the panel's views see it. */
 function fileFacts(st) {
   const info = st?.info;
   if (!info) return null;
-  const b = bloomOf(info);
+  const b = info.bloom;
   return {
     present: !!(b.present && st.bits),
     synthetic: !!info.synthetic,
@@ -31,8 +30,8 @@ function fileFacts(st) {
     fppFromFill: b.fppFromFill,
     audit: st.audit ?? null,
     auditStatus: st.audit?.status ?? null,
-    series: st.series.map((s) => entryOf(s).path),
-    timeColumns: st.timeColumns.map((s) => entryOf(s).path),
+    series: st.series.map((s) => s.path),
+    timeColumns: st.timeColumns.map((s) => s.path),
   };
 }
 

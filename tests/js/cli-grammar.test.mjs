@@ -83,6 +83,9 @@ describe('usage errors: one line on stderr, nothing on stdout, exit 2', () => {
     [['inspect', SMALL, '--allow-full'], 'tsfile-bloom inspect: unknown flag --allow-full; did you mean --allow-full-download?'],
     [['inspect', SMALL, '--frobnicate'], 'tsfile-bloom inspect: unknown flag --frobnicate; see tsfile-bloom inspect --help'],
     [['inspect', SMALL, '-x'], 'tsfile-bloom inspect: unknown flag -x; see tsfile-bloom inspect --help'],
+    // Short flags group as POSIX has them: -hx is -h -x, and -x is the unknown one.
+    [['inspect', SMALL, '-hx'], 'tsfile-bloom inspect: unknown flag -x; see tsfile-bloom inspect --help'],
+    [['inspect', SMALL, '-H', '--json'], 'tsfile-bloom inspect: -H needs a value; see tsfile-bloom inspect --help'],
     [['scan', SMALL, '--pth', 'a.b'], 'tsfile-bloom scan: unknown flag --pth; did you mean --path?'],
     [['inspect', SMALL, '--variant', 'java'], 'tsfile-bloom inspect: --variant is not a flag of inspect (probe and build take it); see tsfile-bloom inspect --help'],
     [['verify', SMALL, '--audit'], 'tsfile-bloom verify: --audit is not a flag of verify (scan takes it); see tsfile-bloom verify --help'],

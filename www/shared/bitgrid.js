@@ -91,10 +91,24 @@ export class BitGrid {
     return i < this.bitCount ? i : null;
   }
 
+  /** A pointer event's place in canvas pixels: `[px, py]`. */
+  pixelsOf(ev) {
+    const r = this.canvas.getBoundingClientRect();
+    return [((ev.clientX - r.left) / r.width) * this.canvas.width, ((ev.clientY - r.top) / r.height) * this.canvas.height];
+  }
+
   /** The bit under a pointer event (client coordinates), or null. */
   bitAtEvent(ev) {
-    const r = this.canvas.getBoundingClientRect();
-    return this.bitAt(((ev.clientX - r.left) / r.width) * this.canvas.width, ((ev.clientY - r.top) / r.height) * this.canvas.height);
+    return this.bitAt(...this.pixelsOf(ev));
+  }
+
+  /**
+   * Where a cursor key takes a keyboard cursor at bit `from`: the arrows by `step` bits or rows,
+   * Home and End to the ends; null for another key. Every bit picture's keys.
+   */
+  cursorMove(key, from, step = 1) {
+    const d = { ArrowLeft: -step, ArrowRight: step, ArrowUp: -step * this.cols, ArrowDown: step * this.cols, Home: -Infinity, End: Infinity }[key];
+    return d === undefined ? null : Math.max(0, Math.min(this.bitCount - 1, from + d));
   }
 
   /** Bits per pixel side at the current zoom (1 when single bits are visible). */

@@ -1,4 +1,4 @@
-// DOM helpers shared by every view: element lookup and creation, CSS custom properties, downloads.
+// DOM helpers shared by every view: element lookup and creation, the colour scheme, downloads.
 
 export const $ = (id) => document.getElementById(id);
 
@@ -24,9 +24,6 @@ export function svg(tag, attrs = {}, text) {
   if (text != null) e.textContent = text;
   return e;
 }
-
-/** A CSS custom property of the page (the colours follow the light/dark scheme). */
-export const cssVar = (name, el = document.documentElement) => getComputedStyle(el).getPropertyValue(name).trim();
 
 /** Calls `fn` when the colour scheme changes. */
 export function onSchemeChange(fn) {

@@ -1,6 +1,5 @@
 // The batch: many paths tested in the worker (in chunks, with progress and cancel), the
 // verdicts in a virtual list, exported as CSV or JSON.
-import { entryOf } from '../shared/api.js';
 import { $, download, el } from '../shared/dom.js';
 import { fmt } from '../shared/format.js';
 import { EITHER_TAIL, VERDICT_LABELS } from '../shared/words.js';
@@ -47,7 +46,7 @@ function renderRow(row, r) {
  * [{path, verdict, indexed, falsePositive}], counts, hash, audit}`.
  */
 function batchOf(res, cur, options) {
-  const indexed = new Set(cur.series.map((s) => entryOf(s).path));
+  const indexed = new Set(cur.series.map((s) => s.path));
   // Whether the index was read to its end: only then can a path be said not to be listed.
   const indexRead = !!cur.audit;
   const counts = { absent: 0, maybe: 0, unknown: 0 };
@@ -162,7 +161,7 @@ export function createBatchView(ctx) {
   $('batch-run').addEventListener('click', run);
   $('batch-cancel').addEventListener('click', () => running && ctx.worker.cancel(running));
   $('batch-indexed').addEventListener('click', () => {
-    if (ctx.cur) $('batch-input').value = ctx.cur.series.map((s) => entryOf(s).path).join('\n');
+    if (ctx.cur) $('batch-input').value = ctx.cur.series.map((s) => s.path).join('\n');
   });
   $('batch-file').addEventListener('change', async (ev) => {
     const f = ev.target.files[0];

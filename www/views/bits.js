@@ -1,6 +1,5 @@
 // The filter's bits panel: the heat-map (views/heatmap.js on the shared BitGrid), its zoom
 // controls and PNG export, and the hover line that names which indexed paths set a bit.
-import { entryOf } from '../shared/api.js';
 import { $, download } from '../shared/dom.js';
 import { fmt } from '../shared/format.js';
 import { HeatMap } from './heatmap.js';
@@ -39,7 +38,7 @@ export function createBitsView(ctx) {
 
   const pathOf = (index) => {
     const s = ctx.cur.provPaths?.[index];
-    return s ? entryOf(s).path : `#${index}`;
+    return s ? s.path : `#${index}`;
   };
 
   function describeBit(bit, block) {

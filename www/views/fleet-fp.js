@@ -2,9 +2,8 @@
 // audited (the index of every file read), per path the measured false positives — files whose
 // filter said maybe while the index does not list the path — with the measured rate beside the
 // rate the fills predict, and the filters filled past their design (the core's rule,
-// src/design.rs). Every figure is the scan summary's (js/scan-fp.js, through shared/api.js's
-// scanSummaryOf) and so are the words (the CLI's text summary says the same); nothing is
-// computed here. Without the audit none of it is known, and the lines say only that.
+// src/design.rs). Every figure is the scan summary's (js/scan-fp.js), and so are the words (the
+// CLI's text summary says the same); nothing is computed here. Without the audit none of it is known, and the lines say only that.
 import { designWords, pathTruthWords } from '../pkg/js/scan-fp.js';
 import { el } from '../shared/dom.js';
 import { fmt, pct, sentence } from '../shared/format.js';
@@ -28,24 +27,23 @@ function fileList(label, files, count, testid) {
 }
 
 /**
- * The lines for a finished scan's summary `s` (scanSummaryOf's shape), or none before it ends
+ * The lines for a finished scan's summary `s` (scanTsFiles'), or none before it ends
  * (a live count has no index facts) or when no path was asked for.
  */
 export function filterTruthLines(s) {
-  if (!s?.truth || !s.paths.length) return [];
-  const t = s.truth;
-  if (!t.audited) {
+  if (!s?.paths.length) return [];
+  const t = s.filters;
+  if (!s.audited) {
     return [
       el('p', { class: 'muted small', 'data-testid': 'fleet-fp-unknown' },
         'Measured false positives and filters filled past their design need each file’s index (it proves a path absent and counts the keys a filter holds): tick “audit each filter” and scan again.'),
     ];
   }
   const out = [];
-  for (const p of s.paths) {
-    const q = p.truth;
+  for (const q of s.paths) {
     const w = pathTruthWords(q, PAGE);
-    out.push(el('p', { 'data-testid': 'fleet-fp', 'data-path': p.path, 'data-false-positives': q.falsePositives, 'data-answered': q.falsePositives + q.filterAbsent },
-      el('code', { text: p.path }), `: ${w.line}.`, w.severalHashes ? ` ${sentence(w.severalHashes)}` : ''));
+    out.push(el('p', { 'data-testid': 'fleet-fp', 'data-path': q.path, 'data-false-positives': q.falsePositives, 'data-answered': q.falsePositives + q.filterAbsent },
+      el('code', { text: q.path }), `: ${w.line}.`, w.severalHashes ? ` ${sentence(w.severalHashes)}` : ''));
     if (w.falsePositives) out.push(fileList(sentence(w.falsePositives), q.falsePositiveFiles, q.falsePositives, 'fleet-fp-files'));
   }
   out.push(el('p', { 'data-testid': 'fleet-past-design', 'data-count': t.filledPastDesign }, sentence(designWords(t, PAGE))));

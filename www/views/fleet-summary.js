@@ -1,6 +1,6 @@
 // The folder view's summary: per path "N of M files can be skipped", the filters' measured
 // false positives (fleet-fp.js) and the errors by kind. Live counts from the rows while a scan
-// runs; the scan's own summary (shared/api.js scanSummaryOf) once it ends.
+// runs; the scan's own summary once it ends.
 import { el } from '../shared/dom.js';
 import { fmt, pct } from '../shared/format.js';
 import { filterTruthLines } from './fleet-fp.js';

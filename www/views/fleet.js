@@ -3,7 +3,6 @@
 // verdict for the current path(s) and the summary "N of M files can be skipped for P"
 // (fleet-summary.js). Results arrive in chunks, so 10,000 files never block the page. A click on
 // a row opens the file in the inspector. What is scanned and what a row opens: fleet-sources.js.
-import { scanProgressOf, scanRowOf, scanSummaryOf } from '../shared/api.js';
 import { $ } from '../shared/dom.js';
 import { fmt } from '../shared/format.js';
 import { directorySource, droppedFolder, filesSource, urlsSource } from './fleet-sources.js';
@@ -12,6 +11,30 @@ import { createFleetTable } from './fleet-table.js';
 
 /** How often the table and the summary are redrawn while a scan runs. */
 const REDRAW_MS = 250;
+
+/**
+ * One record of a fleet scan (scanTsFiles' per-file result) → a table row: `{file, ok, size,
+ * version, hasFilter, bitCount, k, fill, fpp, audit, verdicts, error}`, with `verdicts[i]` the
+ * verdict for the i-th path asked (null when the file could not be read).
+ */
+function rowOf(r, paths) {
+  const b = r.bloomFilter;
+  const byPath = new Map((r.results ?? []).map((x) => [x.path, x.verdict]));
+  return {
+    file: r.file,
+    ok: r.ok,
+    size: r.size,
+    version: r.version,
+    hasFilter: b ? b.present : null,
+    bitCount: b?.bitCount ?? null,
+    k: b?.hashFunctionCount ?? null,
+    fill: b?.fillRatio ?? null,
+    fpp: b?.fppFromFill ?? null,
+    audit: r.audit,
+    verdicts: paths.map((p) => byPath.get(p) ?? null),
+    error: r.error,
+  };
+}
 
 /** Splits the path field: paths separated by white space (a path with a space is rare in IoTDB). */
 const parsePaths = (text) => [...new Set(text.split(/\s+/).filter(Boolean))];
@@ -28,16 +51,15 @@ function setRunning(on) {
  * schedule()}`: its first records replace the last result).
  */
 function received(t, scan, msg) {
-  const p = scanProgressOf(msg);
-  if (!scan.replaced && p.records.length) scan.replace();
-  for (const rec of p.records) {
-    const row = scanRowOf(rec, t.paths);
+  if (!scan.replaced && msg.records.length) scan.replace();
+  for (const rec of msg.records) {
+    const row = rowOf(rec, t.paths);
     row.index = t.rows.length;
     // Files walked from a dropped entry carry no relative path: the page names them.
     if (scan.source.names && scan.source.targets[row.index]?.name === row.file) row.file = scan.source.names[row.index];
     t.rows.push(row);
   }
-  scan.found = Math.max(scan.found, p.found);
+  scan.found = Math.max(scan.found, msg.found);
   const total = scan.source.count ?? scan.found;
   const done = scan.replaced ? t.rows.length : 0;
   if (total) $('fleet-progress').value = Math.min(1, done / total);
@@ -87,7 +109,7 @@ async function pickFolder(scanSource, showError) {
  */
 export function createFleetView(ctx) {
   let source = null; // fleet-sources.js: { name, targets, names, count, resolve(row) → Promise<Blob> }
-  const t = { rows: [], paths: [], summary: null }; // the table's: page rows (scanRowOf) in arrival order
+  const t = { rows: [], paths: [], summary: null }; // the table's: page rows (rowOf) in arrival order
   let running = null; // the scan promise (its id cancels it)
   let redraw = 0;
   /** The row opened last, for back(): `{file}`. */
@@ -135,7 +157,7 @@ export function createFleetView(ctx) {
       const s = await job;
       if (running !== job) return;
       if (!scan.replaced) scan.replace(); // an empty folder: its (empty) result replaces the last
-      t.summary = scanSummaryOf(s);
+      t.summary = s;
       $('fleet-status').textContent = `${fmt(t.summary.files)} files scanned in ${((performance.now() - t0) / 1000).toFixed(2)} s (in a background worker).`;
     } catch (e) {
       if (running === job) failed(t, scan, e, ctx.showError);

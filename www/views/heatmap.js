@@ -197,16 +197,12 @@ export class HeatMap extends BitGrid {
 
   #bind() {
     const c = this.canvas;
-    const toPx = (ev) => {
-      const r = c.getBoundingClientRect();
-      return [((ev.clientX - r.left) / r.width) * c.width, ((ev.clientY - r.top) / r.height) * c.height];
-    };
     c.addEventListener(
       'wheel',
       (ev) => {
         if (!this.bits) return;
         ev.preventDefault();
-        const [px, py] = toPx(ev);
+        const [px, py] = this.pixelsOf(ev);
         const dy = ev.deltaMode === 1 ? ev.deltaY * 16 : ev.deltaY;
         this.zoomBy(Math.exp(-dy * 0.0025), px, py);
       },
@@ -220,7 +216,7 @@ export class HeatMap extends BitGrid {
     });
     c.addEventListener('pointermove', (ev) => {
       if (!this.bits) return;
-      const [px, py] = toPx(ev);
+      const [px, py] = this.pixelsOf(ev);
       if (drag) {
         const r = c.getBoundingClientRect();
         const k = c.width / r.width / this.view.s;
@@ -241,7 +237,7 @@ export class HeatMap extends BitGrid {
     });
     c.addEventListener('pointerup', (ev) => {
       if (drag && !drag.moved) {
-        const [px, py] = toPx(ev);
+        const [px, py] = this.pixelsOf(ev);
         const i = this.bitAt(px, py);
         if (i != null) this.setCursor(i, false);
       }
@@ -254,22 +250,16 @@ export class HeatMap extends BitGrid {
     });
     c.addEventListener('keydown', (ev) => {
       if (!this.bits) return;
-      const step = Math.max(1, this.blockAt());
       const cur = this.cursor ?? this.bitAt(c.width / 2, c.height / 2) ?? 0;
+      const to = this.cursorMove(ev.key, cur, Math.max(1, this.blockAt()));
       const keys = {
-        ArrowLeft: () => this.setCursor(cur - step),
-        ArrowRight: () => this.setCursor(cur + step),
-        ArrowUp: () => this.setCursor(cur - step * this.cols),
-        ArrowDown: () => this.setCursor(cur + step * this.cols),
-        Home: () => this.setCursor(0),
-        End: () => this.setCursor(this.bitCount - 1),
         '+': () => this.zoomAround(cur, 1.5),
         '=': () => this.zoomAround(cur, 1.5),
         '-': () => this.zoomAround(cur, 1 / 1.5),
         0: () => this.fit(),
         Enter: () => this.zoomToBit(cur),
       };
-      const fn = keys[ev.key];
+      const fn = to == null ? keys[ev.key] : () => this.setCursor(to);
       if (fn) {
         ev.preventDefault();
         fn();

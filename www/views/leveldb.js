@@ -63,10 +63,10 @@ function filterCanvas(f, bytes) {
   });
   canvas.addEventListener('keydown', (ev) => {
     const g = canvas.grid;
-    const moves = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: g.cols, ArrowUp: -g.cols, Home: -Infinity, End: Infinity };
-    if (!(ev.key in moves)) return;
+    const to = g.cursorMove(ev.key, g.cursor ?? 0);
+    if (to == null) return;
     ev.preventDefault();
-    g.cursor = Math.max(0, Math.min(g.bitCount - 1, (g.cursor ?? 0) + moves[ev.key]));
+    g.cursor = to;
     g.draw();
     describe(f, g.cursor);
   });

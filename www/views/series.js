@@ -1,6 +1,5 @@
 // The series list: every indexed series (and, on request, the time columns) in a virtual
 // list, filtered by text and by whether the filter misses it. Activating a row probes it.
-import { entryOf, missedByFilter } from '../shared/api.js';
 import { $, el } from '../shared/dom.js';
 import { fmt } from '../shared/format.js';
 import { VirtualList } from '../shared/vlist.js';
@@ -8,12 +7,12 @@ import { VirtualList } from '../shared/vlist.js';
 /** Entry j of the file's listing: series first, then time columns. */
 export function entryAt(cur, j) {
   const n = cur.series.length;
-  return j < n ? { ...entryOf(cur.series[j]), time: false } : { ...entryOf(cur.timeColumns[j - n]), time: true };
+  return j < n ? { ...cur.series[j], time: false } : { ...cur.timeColumns[j - n], time: true };
 }
 
 /** Lower-cased paths of the listing (series, then time columns), computed once per file. */
 export function lowerPaths(cur) {
-  cur.lowerPaths ??= cur.series.concat(cur.timeColumns).map((s) => entryOf(s).path.toLowerCase());
+  cur.lowerPaths ??= cur.series.concat(cur.timeColumns).map((s) => s.path.toLowerCase());
   return cur.lowerPaths;
 }
 
@@ -49,7 +48,7 @@ export function createSeriesView(ctx) {
     for (let j = 0; j < total; j++) {
       if (mode === 'time' && j < n) continue;
       if (mode === 'all' && j >= n) continue; // time columns only on request: they are not queryable series
-      if (mode === 'missing' && !missedByFilter(j < n ? cur.series[j] : cur.timeColumns[j - n])) continue;
+      if (mode === 'missing' && (j < n ? cur.series[j] : cur.timeColumns[j - n]).maybePresent !== false) continue;
       if (q && !lower[j].includes(q)) continue;
       out.push(j);
     }

@@ -1,5 +1,4 @@
 // The error box and the status line, shared by every view.
-import { errorMessage } from '../shared/api.js';
 import { $, el } from '../shared/dom.js';
 import { fmt } from '../shared/format.js';
 
@@ -10,7 +9,7 @@ export function showError(e, context = '', partial = '') {
   const head = el('p', {}, el('strong', { text: context || 'Error' }), ' ', el('code', { class: 'kind', text: e?.kind ?? 'error' }));
   // A bad argument (an unknown charset, say) has no place in the file.
   if (e?.offset != null && e.kind !== 'invalid_argument') head.append(` at byte ${fmt(e.offset)}`);
-  box.replaceChildren(head, el('p', { text: errorMessage(e) }));
+  box.replaceChildren(head, el('p', { text: String(e?.message ?? e) }));
   if (partial) box.append(el('p', { class: 'muted', text: partial }));
 }
 

@@ -1,7 +1,6 @@
 // The inspector's summary: the file, its TsFileMetadata, the filter's geometry and fill, the
 // audit of which writer's hash rebuilds the bits, table schemas and properties.
 import { SEEDS } from '../pkg/js/core.js';
-import { bloomOf, columnOf, hypothesisOf, propertyOf } from '../shared/api.js';
 import { $, el } from '../shared/dom.js';
 import { fmt, fmt1, pct, sentence } from '../shared/format.js';
 import { AUDIT_BADGES, auditLabel, EITHER_TAIL, VARIANT_LABELS } from '../shared/words.js';
@@ -9,7 +8,7 @@ import { AUDIT_BADGES, auditLabel, EITHER_TAIL, VARIANT_LABELS } from '../shared
 /** `ctx`: `{worker, cur}` (cur: the open file's state, app.js). */
 export function createSummary(ctx) {
   function renderSummary(info) {
-    const b = bloomOf(info);
+    const b = info.bloom;
     $('file-name').textContent = info.synthetic ? info.name : `${info.name ?? 'file'} · ${fmt(info.size)} bytes${info.size > 1e6 ? ` (${(info.size / 2 ** 20).toFixed(1)} MiB)` : ''}`;
     $('version').textContent = info.version == null ? '–' : String(info.version);
     const m = info.metadata;
@@ -36,13 +35,13 @@ export function createSummary(ctx) {
     box.replaceChildren();
     if (!names.length && !schemas.length) box.textContent = 'none';
     for (const s of schemas) {
-      const items = (s.columns ?? []).map(columnOf).map((c) => el('li', { text: `${c.name} — ${c.dataType}${c.category ? ` · ${c.category}` : ''}` }));
+      const items = (s.columns ?? []).map((c) => el('li', { text: `${c.name} — ${c.dataType}${c.category ? ` · ${c.category}` : ''}` }));
       box.append(el('div', { class: 'schema' }, el('b', { text: s.table }), el('ul', {}, ...items)));
     }
     const plain = names.filter((n) => !schemas.some((s) => s.table === n));
     if (plain.length) box.append(el('p', { class: 'small', text: `Index roots without a schema (tree model devices): ${plain.join(', ')}` }));
     // Properties
-    const props = (info.properties ?? []).map(propertyOf);
+    const props = info.properties ?? [];
     $('properties-count').textContent = `(${props.length})`;
     $('properties').replaceChildren(...props.flatMap((p) => [el('dt', { text: p.key }), el('dd', { text: p.value ?? (p.valueHex ? `0x${p.valueHex} (not UTF-8)` : 'null') })]));
     $('warnings').textContent = (info.warnings ?? []).length ? `Warnings: ${info.warnings.join('; ')}` : '';
@@ -82,7 +81,7 @@ export function createSummary(ctx) {
     // The core's own sentence (the audit's summary); without an audit, what stopped it.
     box.append(badge, el('span', { text: ` ${audit?.summary ? sentence(audit.summary) : 'The index could not be read, so no audit checked which writer made the filter.'}` }));
     $('hash-used').textContent = hashUsed(audit, st);
-    const hyps = (audit?.hypotheses ?? []).map(hypothesisOf);
+    const hyps = audit?.hypotheses ?? [];
     $('hypotheses-box').hidden = !hyps.length;
     $('hypotheses').tBodies[0].replaceChildren(
       ...hyps.map((h) =>
@@ -90,7 +89,7 @@ export function createSummary(ctx) {
       ),
     );
     // `info` as the index gives it: the core's indexedItems (null when no audit could run).
-    const b = bloomOf(info);
+    const b = info.bloom;
     if (b.present && b.indexedItems != null) renderItems(b);
   }
 

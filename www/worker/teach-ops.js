@@ -471,10 +471,6 @@ export const teachOps = {
   async 'teach.calc'({ n = null, p = null, m = null, k = null, bitsPerKey = null }) {
     return (await teachCore()).calc(n ?? undefined, p ?? undefined, m ?? undefined, k ?? undefined, bitsPerKey ?? undefined);
   },
-  /** `hits` of `trials` with the 95 % Wilson interval. */
-  async 'teach.wilson'({ hits, trials }) {
-    return (await teachCore()).wilson(hits, trials);
-  },
   /**
    * One insert or lookup (`action`) of `path`, hash by hash (`Trace`), in the sandbox (`target:
    * 'sandbox'`, its geometry from `controls`) or in the open file's filter (`'file'`: the

@@ -4,7 +4,7 @@
 // the answer; it computes nothing.
 import { $, el } from '../../shared/dom.js';
 import { fmt, pct } from '../../shared/format.js';
-import { scroller } from './lesson.js';
+import { scrolledTable } from './lesson.js';
 
 const BOXES = { n: 'calc-n', p: 'calc-p', m: 'calc-m', bitsPerKey: 'calc-b', k: 'calc-k' };
 const LABELS = { n: 'n', p: 'p', m: 'm', bitsPerKey: 'bits per key', k: 'k' };
@@ -76,15 +76,9 @@ function render(out, s) {
   if (s.java) rows.push(row(`TsFile (Java getEmptyBloomFilter(${s.java.errorRate}, n))`, [fmt(s.java.bitCount), fmt(s.java.bytes), s.java.bitsPerKey.toFixed(3), String(s.java.k), pct(s.java.p)]));
   if (s.leveldb) rows.push(row(`LevelDB, the fewest bits_per_key (${s.leveldb.bitsPerKey}) reaching p`, [fmt(s.leveldb.bitCount), fmt(s.leveldb.bytes), String(s.leveldb.bitsPerKey), String(s.leveldb.k), pct(s.leveldb.p)]));
   if (s.leveldbAtB && s.leveldbAtB.bitsPerKey !== s.leveldb?.bitsPerKey) rows.push(row(`LevelDB at bits_per_key = ${s.leveldbAtB.bitsPerKey}`, [fmt(s.leveldbAtB.bitCount), fmt(s.leveldbAtB.bytes), String(s.leveldbAtB.bitsPerKey), String(s.leveldbAtB.k), pct(s.leveldbAtB.p)]));
-  const table = el(
-    'table',
-    { class: 'calc-table small' },
-    el('caption', { class: 'visually-hidden', text: 'The ideal geometry beside TsFile’s and LevelDB’s sizing' }),
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: '' }), ...['m bits', 'bytes', 'bits per key', 'k', 'p (formula)'].map((h) => el('th', { scope: 'col', text: h })))),
-    el('tbody', {}, ...rows),
-  );
+  const table = scrolledTable({ class: 'calc-table small' }, 'The ideal geometry beside TsFile’s and LevelDB’s sizing', ['', 'm bits', 'bytes', 'bits per key', 'k', 'p (formula)'], rows);
   const notes = s.notes.length ? el('ul', { class: 'calc-notes' }, ...s.notes.map((t) => el('li', { text: t }))) : '';
-  out.replaceChildren(head, scroller(table, 'The ideal geometry beside TsFile’s and LevelDB’s sizing'), notes);
+  out.replaceChildren(head, table, notes);
   Object.assign(out.dataset, {
     solved: s.solved,
     n: s.n ?? '',

@@ -41,21 +41,21 @@ function cell(c) {
   }
 }
 
-/** A table in a horizontally scrollable region that the keyboard can reach (it may be wider than the panel). */
-export const scroller = (table, label) => el('div', { class: 'scroll-x', tabindex: '0', role: 'region', 'aria-label': label }, table);
+/**
+ * A table (`attrs`; its `caption` read by screen readers, a header row of `columns`, the `rows`)
+ * in a horizontally scrollable region that the keyboard can reach: it may be wider than the panel.
+ */
+export function scrolledTable(attrs, caption, columns, rows) {
+  const head = el('tr', {}, ...columns.map((c) => el('th', { scope: 'col', text: c })));
+  const table = el('table', attrs, el('caption', { class: 'visually-hidden', text: caption }), el('thead', {}, head), el('tbody', {}, ...rows));
+  return el('div', { class: 'scroll-x', tabindex: '0', role: 'region', 'aria-label': caption }, table);
+}
 
 /** A demonstration as the core returns it: setup, a table, findings, the answer. */
 function demoView(d, caption) {
-  const table = el(
-    'table',
-    { class: 'demo small', 'data-testid': `claim-${d.claim}-table` },
-    el('caption', { class: 'visually-hidden', text: caption }),
-    el('thead', {}, el('tr', {}, ...d.columns.map((c) => el('th', { scope: 'col', text: c })))),
-    el('tbody', {}, ...d.rows.map((r) => el('tr', {}, ...r.map(cell)))),
-  );
   return [
     el('p', { class: 'muted small', text: d.setup }),
-    scroller(table, caption),
+    scrolledTable({ class: 'demo small', 'data-testid': `claim-${d.claim}-table` }, caption, d.columns, d.rows.map((r) => el('tr', {}, ...r.map(cell)))),
     el('ul', { class: 'findings small' }, ...d.findings.map((f) => el('li', { text: f }))),
     el('p', { class: `answer ${d.answer}`, 'data-testid': `claim-${d.claim}-answer`, text: ANSWERS[d.answer] ?? d.answer }),
   ];
@@ -131,16 +131,9 @@ async function rangeScan(call, lesson, out, li) {
 async function deletion(call, out, li, victim) {
   const d = await call('teach.claim', { claim: 10, victim });
   const rows = d.victimBits.map((b) => el('tr', {}, ...[fmt(b.bit), fmt(b.owners), String(b.counterBefore), String(b.counterAfter)].map((v) => el('td', { class: 'num', text: v }))));
-  const table = el(
-    'table',
-    { class: 'demo small', 'data-testid': 'claim-10-table' },
-    el('caption', { class: 'visually-hidden', text: `The bits of ${d.victim}` }),
-    el('thead', {}, el('tr', {}, ...['bit', 'keys that set it', 'counter before', 'counter after'].map((h) => el('th', { scope: 'col', text: h })))),
-    el('tbody', {}, ...rows),
-  );
   out.replaceChildren(
     el('p', { class: 'muted small', text: `${d.label}: n = ${fmt(d.n)}, m = ${fmt(d.m)}, k = ${d.k}. Removed: ${d.victim}.` }),
-    scroller(table, `The bits of ${d.victim}`),
+    scrolledTable({ class: 'demo small', 'data-testid': 'claim-10-table' }, `The bits of ${d.victim}`, ['bit', 'keys that set it', 'counter before', 'counter after'], rows),
     el('p', { class: 'small', 'data-testid': 'claim-10-standard', 'data-false-negatives': d.standardFalseNegatives }, `Standard filter, bits cleared: ${fmt(d.standardFalseNegatives)} false negative${d.standardFalseNegatives === 1 ? '' : 's'}${d.standardExamples.length ? ` (${d.standardExamples.join(', ')}${d.standardFalseNegatives > d.standardExamples.length ? ', …' : ''})` : ''}.`),
     el('p', { class: 'small', 'data-testid': 'claim-10-counting', 'data-false-negatives': d.countingFalseNegatives }, `Counting filter, counters decremented: ${fmt(d.countingFalseNegatives)} false negatives; the removed key now tests “${d.countingVictim}”.`),
     el('ul', { class: 'findings small' }, ...d.findings.map((f) => el('li', { text: f }))),

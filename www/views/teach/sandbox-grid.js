@@ -86,10 +86,10 @@ export function createSandboxGrid(call, box) {
   });
   canvas.addEventListener('blur', draw);
   canvas.addEventListener('keydown', (ev) => {
-    const d = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -grid.cols, ArrowDown: grid.cols, Home: -Infinity, End: Infinity }[ev.key];
-    if (d === undefined || !box.view) return;
+    const to = box.view ? grid.cursorMove(ev.key, Math.max(0, cursor)) : null;
+    if (to == null) return;
     ev.preventDefault();
-    cursor = Math.max(0, Math.min(box.view.m - 1, (cursor < 0 ? 0 : cursor) + d));
+    cursor = to;
     describeCell(cursor);
     draw();
   });
