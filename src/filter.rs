@@ -444,7 +444,7 @@ impl BloomFilter {
         let full = self.bit_count.div_ceil(8) as usize;
         if full > ADD_MANY_MAX_BYTES && self.bits.len() < full {
             // A huge geometry with few bits stored: grow only as far as the keys need.
-            for key in crate::bytes::keys(keys, ends) {
+            for key in crate::staged::keys(keys, ends) {
                 self.add(key?, variant);
             }
             return Ok(());

@@ -98,6 +98,7 @@ pub mod hash;
 pub mod leveldb;
 pub mod path;
 pub mod source;
+pub mod staged;
 #[cfg(test)]
 mod ts;
 pub mod tsfile;

@@ -79,15 +79,15 @@ pub fn key_bytes(key: &[u8], text: bool, charset: Charset) -> Result<Cow<'_, [u8
 /// Keys back to back and their end offsets.
 pub type KeysBytes<'a> = (Cow<'a, [u8]>, Cow<'a, [u32]>);
 
-/// [`key_bytes`] for keys back to back with their ends ([`crate::bytes::keys`]'s layout): borrowed
+/// [`key_bytes`] for keys back to back with their ends ([`crate::staged::keys`]'s layout): borrowed
 /// when no key changes (bytes, or UTF-8 text), else the encoded keys with their new ends.
 pub fn keys_bytes<'a>(keys: &'a [u8], ends: &'a [u32], text: bool, charset: Charset) -> Result<KeysBytes<'a>> {
     if !text || charset == Charset::Utf8 {
         return Ok((Cow::Borrowed(keys), Cow::Borrowed(ends)));
     }
     let (mut bytes, mut encoded_ends) = (Vec::with_capacity(keys.len()), Vec::with_capacity(ends.len()));
-    for key in crate::bytes::keys(keys, ends) {
-        bytes.extend_from_slice(&transcode(key.map_err(|_| crate::bytes::Staged::bad_ends())?, charset)?);
+    for key in crate::staged::keys(keys, ends) {
+        bytes.extend_from_slice(&transcode(key.map_err(|_| crate::staged::Staged::bad_ends())?, charset)?);
         encoded_ends.push(bytes.len() as u32);
     }
     Ok((Cow::Owned(bytes), Cow::Owned(encoded_ends)))

@@ -10,10 +10,10 @@
 use serde_json::Value;
 use std::path::PathBuf;
 use tsfile_bloom::audit::AuditStatus;
-use tsfile_bloom::bytes::Staged;
 use tsfile_bloom::encoder::BuiltIn;
 use tsfile_bloom::filter::FilterHash;
 use tsfile_bloom::hash::NamedHash;
+use tsfile_bloom::staged::Staged;
 use tsfile_bloom::tsfile::wire::{self, batch, scan};
 use tsfile_bloom::tsfile::{read_metadata, BloomEncoding, TsFileReader};
 use tsfile_bloom::verdict::{FileVerdict, Reason};

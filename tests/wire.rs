@@ -299,7 +299,7 @@ fn a_reader_from_the_parts_the_bindings_fetch_is_the_whole_files_reader() {
 
 #[test]
 fn staged_batches_answer_as_the_reader_and_the_filter_do_key_by_key() {
-    use tsfile_bloom::bytes::Staged;
+    use tsfile_bloom::staged::Staged;
     use wire::batch::{self, KeyCoding};
     for (name, r, bytes) in readers() {
         let paths = paths_of(&r);
@@ -382,7 +382,7 @@ fn rule_args(variant: i32, charset: i32) -> (Option<TailVariant>, Option<Charset
 
 #[test]
 fn staged_batches_refuse_bad_codes_counts_and_ends_with_a_typed_error() {
-    use tsfile_bloom::bytes::Staged;
+    use tsfile_bloom::staged::Staged;
     use tsfile_bloom::ErrorKind;
     use wire::batch::{self, KeyCoding};
     let (name, r, bytes) = readers().into_iter().find(|(_, _, b)| b.len() <= wire::TAIL_WINDOW).unwrap();

@@ -85,12 +85,12 @@ pub struct Given<'a> {
 }
 
 impl<'a> Given<'a> {
-    /// The keys the page staged ([`tsfile_bloom::bytes::keys`]'s layout), named `label`; none staged: none.
+    /// The keys the page staged ([`tsfile_bloom::staged::keys`]'s layout), named `label`; none staged: none.
     pub fn staged(keys: &'a [u8], ends: &[u32], label: &str) -> Result<Option<Given<'a>>> {
         if ends.is_empty() {
             return Ok(None);
         }
-        Ok(Some(Given { keys: tsfile_bloom::bytes::key_list(keys, ends)?, label: label.to_string() }))
+        Ok(Some(Given { keys: tsfile_bloom::staged::key_list(keys, ends)?, label: label.to_string() }))
     }
 }
 

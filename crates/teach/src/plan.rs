@@ -42,7 +42,7 @@ pub fn demo_paths() -> Vec<String> {
 }
 
 /// The open file a demonstration may run on: its listed paths back to back in the writer's
-/// charset with their `ends` ([`tsfile_bloom::bytes::keys`]'s layout), and its filter — `bits`
+/// charset with their `ends` ([`tsfile_bloom::staged::keys`]'s layout), and its filter — `bits`
 /// LSB-first, `m` bits, `k` hashes, the writer's tail variant.
 pub struct OpenFile {
     pub keys: Vec<u8>,
@@ -230,7 +230,7 @@ fn deletion(req: &Request) -> Result<Shown> {
     let demo_keys = demo_paths();
     let (g, model, source) = match req.file {
         Some(f) => {
-            let g = Given { keys: tsfile_bloom::bytes::key_list(&f.keys, &f.ends)?, label: f.label() };
+            let g = Given { keys: tsfile_bloom::staged::key_list(&f.keys, &f.ends)?, label: f.label() };
             (g, Model::new(Hashing::TsFile(f.variant), f.m, f.k)?, Source::File)
         }
         None => {

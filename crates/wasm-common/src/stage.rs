@@ -5,7 +5,7 @@
 
 use crate::{js, Global};
 use core::cell::RefCell;
-use tsfile_bloom::bytes::Staged;
+use tsfile_bloom::staged::Staged;
 
 static STAGE: Global<RefCell<Staged>> = Global(RefCell::new(Staged::new()));
 

@@ -87,7 +87,7 @@ pub fn claim(
     window_keys: Option<f64>,
 ) -> JsResult {
     let sandbox = Sandbox {
-        keys: tsfile_bloom::bytes::key_list(keys, ends).map_err(err)?,
+        keys: tsfile_bloom::staged::key_list(keys, ends).map_err(err)?,
         mode: SandboxMode::named(mode).map_err(err)?,
         m,
         k,
@@ -186,5 +186,5 @@ pub fn fill(bits: &[u8], m: u32, k: u32) -> JsResult {
 /// `model::leveldb_bits`.
 #[wasm_bindgen(js_name = levelDbBits)]
 pub fn leveldb_bits(keys: &[u8], ends: &[u32], m: u32, k: u32) -> Result<Vec<u8>, JsValue> {
-    teach::model::leveldb_bits(&tsfile_bloom::bytes::key_list(keys, ends).map_err(err)?, m, k).map_err(err)
+    teach::model::leveldb_bits(&tsfile_bloom::staged::key_list(keys, ends).map_err(err)?, m, k).map_err(err)
 }

@@ -6,12 +6,12 @@
 
 use super::scan::TailScan;
 use super::{charset_of, filter_charset, filter_variant, record, variant_of, verdict_code};
-use crate::bytes::{keys, Staged};
 use crate::encoder::PathEncoder;
 use crate::error::Result;
 use crate::filter::BloomFilter;
 use crate::hash::TailVariant;
 use crate::path::{key_bytes, keys_bytes, Charset, KeysBytes};
+use crate::staged::{keys, Staged};
 use crate::tsfile::TsFileReader;
 use crate::verdict::{FileVerdict, Reason};
 use std::borrow::Cow;
