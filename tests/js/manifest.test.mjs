@@ -153,6 +153,10 @@ describe('a rescan equals a fresh scan', () => {
   });
 });
 
+// A name and a path holding the words the CLI's error sentences are reworded by (js/flag-words.js).
+const FLAGGY_NAME = 'maxIndexBytes (1) the allowFullDownload option.tsfile';
+const FLAGGY_PATH = 'root.(deadlineMs).maxFullDownloadBytes (2).maxIndexBytes (3)';
+
 describe('the CLI output of a rescan, made from its entries, equals a fresh scan', () => {
   // Names a writer of JSON and CSV must escape or quote, and a non-ASCII one; the fleet's files
   // (the fixtures of every writer, several filter figures) beside them.
@@ -160,7 +164,7 @@ describe('the CLI output of a rescan, made from its entries, equals a fresh scan
   before(async () => {
     dir = join(work, 'names');
     const entries = buildFleet(dir, { count: 40, hostile: false });
-    const odd = ['quote".tsfile', 'back\\slash.tsfile', 'comma,name.tsfile', 'ünïcode-名前.tsfile', 'tab\tname.tsfile'];
+    const odd = ['quote".tsfile', 'back\\slash.tsfile', 'comma,name.tsfile', 'ünïcode-名前.tsfile', 'tab\tname.tsfile', FLAGGY_NAME];
     odd.forEach((name, i) => copyFileSync(entries[i].file, join(dir, name)));
     // Whole seconds, an hour ago: no file of this tree is "racy" under the default rule.
     const then = Math.floor(Date.now() / 1000) - 3600;
@@ -207,6 +211,27 @@ describe('the CLI output of a rescan, made from its entries, equals a fresh scan
       else assert.ok(said >= 45, 'every file answered');
     });
   }
+  // The CLI words its errors' sentences by its flags (js/flag-words.js); a name or a series path
+  // that holds an option's name is printed as it is, whether read or answered from the manifest.
+  test('a file name and a series path holding an option\'s words are printed unchanged (json and text, read and answered)', () => {
+    const manifest = join(work, 'flaggy.manifest');
+    for (const extra of [['--json'], []]) {
+      const runs = [cli('--path', FLAGGY_PATH, ...extra, '--manifest', manifest), cli('--path', FLAGGY_PATH, ...extra, '--manifest', manifest)];
+      for (const [i, { out }] of runs.entries()) {
+        const what = `${extra.join('') || 'text'}, ${i ? 'answered' : 'read'}`;
+        assert.ok(out.includes(join(dir, FLAGGY_NAME)), `${what}: the name as it is`);
+        assert.ok(out.includes(`${FLAGGY_PATH}${extra.length ? '","verdict":"' : ': '}`), `${what}: the path as it is`);
+        assert.doesNotMatch(out, /--max-index-bytes|--timeout|--allow-full-download/, what);
+      }
+      assert.match(runs[1].out, /"answered":[1-9]|: [1-9]\d* files answered from it/, 'the rescan answered from the manifest');
+      rmSync(manifest);
+    }
+    // An error's sentence still names the flag; the file's name beside it is its own.
+    const r = spawnSync(process.execPath, [CLI, 'scan', join(dir, FLAGGY_NAME), '--json', '--max-index-bytes', '1'], { encoding: 'utf8' });
+    const record = JSON.parse(r.stdout.split('\n')[0]);
+    assert.equal(record.file, join(dir, FLAGGY_NAME));
+    assert.match(record.error.message, /more than --max-index-bytes \(1\)/);
+  });
   // (Last: it changes files of the tree.) Changed files scattered through one batch are read
   // together and their lines put back in walk order between the answered runs.
   test('json, csv and text after a change in every fourth file: line for line', () => {
