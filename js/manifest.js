@@ -22,14 +22,14 @@ import { keepFromReads, keepingReads, keptFacts, unpackKept } from './manifest/k
  * keeping its bytes, `finish(files)` writes what this scan saw; `stats` counts answered, read
  * and dropped files.
  */
-export function openManifest(file, { paths = [], audit = false, maxIndexBytes, racyMs } = {}) {
+export function openManifest(file, { paths = [], audit = false, format = 'records', maxIndexBytes, racyMs } = {}) {
   if (typeof file !== 'string' || file === '') throw invalidArgument('manifest', 'manifest must be the path of a manifest file');
   if (!paths.every((p) => typeof p === 'string')) throw invalidArgument('paths', 'a scan with a manifest takes its paths as strings');
   const read = readManifest(file);
   checkWritable(file);
   // A manifest written with another --max-index-bytes answers nothing (that limit changes records).
   const old = read?.body.maxIndexBytes === (maxIndexBytes ?? null) ? read : null;
-  return new Manifest(file, old, { paths, audit, maxIndexBytes: maxIndexBytes ?? null, objectRacyMs: racyMs ?? OBJECT_RACY_MS });
+  return new Manifest(file, old, { paths, audit, format, maxIndexBytes: maxIndexBytes ?? null, objectRacyMs: racyMs ?? OBJECT_RACY_MS });
 }
 
 class Manifest {
@@ -41,13 +41,13 @@ class Manifest {
     this.carried = []; // [entry index, its new results or null]
     this.added = []; // keptFacts of the files read
     this.stats = { file, answered: 0, read: 0, dropped: 0 };
-    this.answerOf = answerer(body, this.bytes, this.paths, this.audit);
+    this.answerOf = answerer(body, this.bytes, this.paths, this.audit, this.format);
   }
 
   /**
    * A walked item ({path, file}, or {url, file, version} from a listing) → its record answered
-   * from its entry when the file is the version recorded (a local file: its stat says so; an
-   * object: its listing), else null: read it.
+   * from its entry, `{record, line}` (`line`: its output in the scan's format), when the file is
+   * the version recorded (a local file: its stat says so; an object: its listing), else null: read it.
    */
   answer(item) {
     const at = this.entryOf.get(item.file);
@@ -61,7 +61,7 @@ class Manifest {
     if (!a) return null;
     this.carried.push([at, a.results]);
     this.stats.answered++;
-    return a.record;
+    return a;
   }
 
   /** What a batch read keeps (keptFacts per record, or null; packed by a scan worker). */

@@ -257,7 +257,7 @@ export async function runScan(targets, opts, sink) {
   // With a manifest (js/manifest.js): a file it holds unchanged (a stat; an object: its listing)
   // is answered from it as the walk finds it, and only the rest is read. Its code (js/manifest.js
   // and js/manifest/) is loaded by the first scan that has one.
-  const manifest = opts.manifest != null ? (await import('./manifest.js')).openManifest(opts.manifest, { paths, audit, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs }) : null;
+  const manifest = opts.manifest != null ? (await import('./manifest.js')).openManifest(opts.manifest, { paths, audit, format, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs }) : null;
   // The CLI's scan (`flagWords`): each record's error names the CLI's flags (js/flag-words.js).
   const { inFlagWords = (e) => e } = opts.flagWords ? await import('./flag-words.js') : {};
   const workerData = { paths, audit, format, flagWords: opts.flagWords === true, keep: manifest !== null, racyMs: opts.manifestRacyMs, maxIndexBytes: opts.maxIndexBytes, entry: scanWorkerEntry() ?? new URL('./node.js', import.meta.url).href };
