@@ -6,14 +6,15 @@
 // --audit when this scan has it. So an entry never says `absent` where a fresh scan would say `maybe`.
 import { tailScan } from '../scan-file.js';
 import { alikeLines } from '../scan-output.js';
+import { ENTRY, ID } from './check.js';
 
 /**
- * `answer(entry, file)` over a manifest's tables (`pathSets`, `facts`, `results`) and its kept
+ * `answer(i, file)` (entry `i`) over a manifest's tables (`pathSets`, `facts`, `results`) and its kept
  * `bytes`, for this scan's `paths`, `audit` and output `format`: `{record, results, line}`
  * (`results`: the entry's new results for `paths`, when made from the kept bytes; `line`: the
  * record's output line, null for 'records') or null (read the file).
  */
-export function answerer({ pathSets, facts, results }, bytes, paths, audit, format) {
+export function answerer({ pathSets, facts, results, ids, entries }, bytes, paths, audit, format) {
   // A record handed to the API's caller is its own; one only written out shares its entry's objects.
   const own = format === 'records' ? (x) => x && { ...x } : (x) => x;
   // Per path set: each of this scan's paths' place in it (-1: not asked then).
@@ -27,7 +28,9 @@ export function answerer({ pathSets, facts, results }, bytes, paths, audit, form
     return { fact, results: places[set].map((at, i) => ({ path: paths[i], ...results[r][at] })) };
   };
   const made = new Map();
-  return ([, [size], f, set, r, at, head, tail], file) => {
+  return (i, file) => {
+    const [f, set, r, at, head, tail] = entries.slice(ENTRY * i, ENTRY * i + ENTRY);
+    const size = ids[ID * i];
     const key = (f * pathSets.length + set) * results.length + r;
     let a = made.get(key);
     if (a === undefined) made.set(key, (a = prepare(f, set, r)));

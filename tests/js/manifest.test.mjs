@@ -300,10 +300,16 @@ describe('what a rescan answers', () => {
     const kept = files.map((f) => keepByReading(f, statSync(f), Date.now(), 0));
     const paths = ['root.sg1.d1.s_int32', 'root.sg1.d1.s1'];
     // Set 0 asked both paths (results 0 recorded), set 1 only the first: then every path from each file's kept bytes.
-    const body = { pathSets: [paths, paths.slice(0, 1)], facts: [fact], results: [[{ verdict: 'maybe' }, { verdict: 'absent' }], [{ verdict: 'maybe' }]] };
+    const body = { pathSets: [paths, paths.slice(0, 1)], facts: [fact], results: [[{ verdict: 'maybe' }, { verdict: 'absent' }], [{ verdict: 'maybe' }]], files: [], ids: [], entries: [] };
     const bytes = Buffer.concat(kept.flatMap((k) => [k.head, k.tail]));
     const at = [0, kept[0].head.length + kept[0].tail.length];
-    const entry = (k, size, set) => ['-', [size], 0, set, set, at[k], kept[k].head.length, kept[k].tail.length];
+    // An entry in the body's columns (js/manifest/check.js): its size (the rest of its identity unread here), fact 0, path set and results `set`, its kept bytes.
+    const entry = (k, size, set) => {
+      body.files.push('-');
+      body.ids.push(size, 0, 0, 0, 0);
+      body.entries.push(0, set, set, at[k], kept[k].head.length, kept[k].tail.length);
+      return body.files.length - 1;
+    };
     const answer = answerer(body, bytes, paths, false, 'ndjson');
     const lines = [];
     for (const [name, e] of [['a.tsfile', entry(0, 1627, 0)], ['b "q".tsfile', entry(0, 9000, 0)], ['c.tsfile', entry(0, 1627, 1)], ['d\u0001.tsfile', entry(1, 356, 1)]]) {
