@@ -106,10 +106,9 @@ export async function scanCommand({ values, targets: given, source = {} }, { wri
       if (values.list === 'absent' ? skippable(r) : !skippable(r)) wanted.push(located);
     }
     const out = list.add(wanted);
-    // (The bytes as they are: no error sentence in them to reword.)
     return out.length ? write(out, true) : undefined;
   };
-  const summary = await runScan(targets, { ...source, paths, audit: values.audit === true, concurrency: jobs, manifest: values.manifest, format, onProgress, signal }, values.list ? listed : write);
+  const summary = await runScan(targets, { ...source, paths, audit: values.audit === true, concurrency: jobs, manifest: values.manifest, format, onProgress, signal, flagWords: true }, values.list ? listed : write);
   if (progressShown) stderr.write('\r\x1b[K');
   if (format === 'ndjson') await write(`${JSON.stringify({ summary: summaryJson(summary) })}\n`);
   else if (format === 'csv' || values.list) stderr.write(`${summaryText(summary)}\n`);

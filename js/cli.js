@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { openTsFile, openLevelDbTable, isLevelDbFooter, BloomFilter, VARIANTS, CHARSETS, canonicalCharsetName } from './node.js';
 import { handleSource, ioError, nodeSource } from './node-source.js';
 import { TsFileBloomError } from './errors.js';
+import { inFlagWords } from './flag-words.js';
 import { isHttpUrl } from './http-source.js';
 import { redactUrl } from './redact.js';
 import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
@@ -448,20 +449,6 @@ async function openInput(verb, name, opts) {
   return { tsfile: await openTsFile(name, { source: given, maxIndexBytes: opts.maxIndexBytes }) };
 }
 
-// The package's sentences name its options; the CLI's name its flags.
-const FLAG_WORDS = [
-  ['the allowFullDownload option', '--allow-full-download'],
-  ['maxFullDownloadBytes (', '--allow-full-download=BYTES ('],
-  ['maxIndexBytes (', '--max-index-bytes ('],
-  ['(deadlineMs)', '(--timeout)'],
-];
-
-/** An error from the package, its sentence in the CLI's words (the same object). */
-function inFlagWords(e) {
-  if (e && typeof e.message === 'string') for (const [from, to] of FLAG_WORDS) e.message = e.message.replaceAll(from, to);
-  return e;
-}
-
 // ---- The verbs. ---------------------------------------------------------------------------
 
 async function inspectReport(path, file) {
@@ -755,15 +742,7 @@ async function main(argv) {
     if (positionals.includes('-')) throw new UsageError(verb, '- is not a scan target (scan reads files by path or URL): give @- for a list of targets on stdin, or inspect - / probe - for one file');
     if (positionals.filter((t) => t === '@-').length + (values['paths-file'] === '-' ? 1 : 0) > 1) throw new UsageError(verb, 'only one of @- and --paths-file - can read stdin');
     const { maxStdinBytes, ...source } = sourceOptions(verb, values);
-    // The records' errors in the flags' words too: text made here (URLs, records answered from a
-    // manifest), or UTF-8 from the workers (local files: whole batches of records, so no sentence
-    // is split between chunks). Most chunks hold none of those words: looked for first.
-    const scanWrite = (chunk) => {
-      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-      if (!FLAG_WORDS.some(([from]) => text.includes(from))) return write(chunk);
-      return write(inFlagWords({ message: text.toString('utf8') }).message);
-    };
-    return scanCommand({ values, targets: positionals, source }, { write: scanWrite, stderr: process.stderr, signal: gone.signal, terminal: process.stdout.isTTY === true });
+    return scanCommand({ values, targets: positionals, source }, { write, stderr: process.stderr, signal: gone.signal, terminal: process.stdout.isTTY === true });
   }
   return fileCommand(verb, values, positionals);
 }

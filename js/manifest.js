@@ -13,6 +13,7 @@ import { invalidArgument } from './errors.js';
 import { checkWritable, readManifest, writeManifest } from './manifest/file.js';
 import { OBJECT_RACY_MS, objectIdentity, recordable, sameIdentity, unchanged } from './manifest/identity.js';
 import { answerer } from './manifest/answer.js';
+import { ENTRY, ID } from './manifest/check.js';
 import { keepFromReads, keepingReads, keptFacts, unpackKept } from './manifest/keep.js';
 
 /**
@@ -22,32 +23,32 @@ import { keepFromReads, keepingReads, keptFacts, unpackKept } from './manifest/k
  * keeping its bytes, `finish(files)` writes what this scan saw; `stats` counts answered, read
  * and dropped files.
  */
-export function openManifest(file, { paths = [], audit = false, maxIndexBytes, racyMs } = {}) {
+export function openManifest(file, { paths = [], audit = false, format = 'records', maxIndexBytes, racyMs } = {}) {
   if (typeof file !== 'string' || file === '') throw invalidArgument('manifest', 'manifest must be the path of a manifest file');
   if (!paths.every((p) => typeof p === 'string')) throw invalidArgument('paths', 'a scan with a manifest takes its paths as strings');
   const read = readManifest(file);
   checkWritable(file);
   // A manifest written with another --max-index-bytes answers nothing (that limit changes records).
   const old = read?.body.maxIndexBytes === (maxIndexBytes ?? null) ? read : null;
-  return new Manifest(file, old, { paths, audit, maxIndexBytes: maxIndexBytes ?? null, objectRacyMs: racyMs ?? OBJECT_RACY_MS });
+  return new Manifest(file, old, { paths, audit, format, maxIndexBytes: maxIndexBytes ?? null, objectRacyMs: racyMs ?? OBJECT_RACY_MS });
 }
 
 class Manifest {
   constructor(file, old, options) {
-    const body = old?.body ?? { pathSets: [], facts: [], results: [], entries: [] };
+    const body = old?.body ?? { pathSets: [], facts: [], results: [], files: [], ids: [], entries: [] };
     Object.assign(this, options, { file, old: body, bytes: old?.bytes ?? Buffer.alloc(0), written: old !== null });
     this.entryOf = old?.index ?? new Map(); // file → its entry
-    this.seen = new Uint8Array(body.entries.length);
+    this.seen = new Uint8Array(body.files.length);
     this.carried = []; // [entry index, its new results or null]
     this.added = []; // keptFacts of the files read
     this.stats = { file, answered: 0, read: 0, dropped: 0 };
-    this.answerOf = answerer(body, this.bytes, this.paths, this.audit);
+    this.answerOf = answerer(body, this.bytes, this.paths, this.audit, this.format);
   }
 
   /**
    * A walked item ({path, file}, or {url, file, version} from a listing) → its record answered
-   * from its entry when the file is the version recorded (a local file: its stat says so; an
-   * object: its listing), else null: read it.
+   * from its entry, `{record, line}` (`line`: its output in the scan's format), when the file is
+   * the version recorded (a local file: its stat says so; an object: its listing), else null: read it.
    */
   answer(item) {
     const at = this.entryOf.get(item.file);
@@ -55,13 +56,12 @@ class Manifest {
     this.seen[at] = 1;
     // A name that is not UTF-8 is read each time: its record carries its bytes (fileHex), which no entry keeps.
     if (item.hex !== undefined) return null;
-    const entry = this.old.entries[at];
-    const same = item.version ? sameIdentity(entry[1], objectIdentity(item.version)) : item.path !== undefined && unchanged(item.path, entry[1]);
-    const a = same ? this.answerOf(entry, item.file) : null;
+    const same = item.version ? sameIdentity(objectIdentity(item.version), this.old.ids, ID * at) : item.path !== undefined && unchanged(item.path, this.old.ids, ID * at);
+    const a = same ? this.answerOf(at, item.file) : null;
     if (!a) return null;
     this.carried.push([at, a.results]);
     this.stats.answered++;
-    return a.record;
+    return a;
   }
 
   /** What a batch read keeps (keptFacts per record, or null; packed by a scan worker). */
@@ -80,7 +80,7 @@ class Manifest {
 
   /** At the end of a scan of `files` files: writes the manifest when anything changed (files read, gone, paths added). */
   finish(files) {
-    const n = this.old.entries.length;
+    const n = this.old.files.length;
     this.stats.dropped = this.seen.reduce((a, x) => a - x, n);
     this.stats.read = files - this.stats.answered;
     if (this.written && !this.added.length && this.carried.length === n && this.carried.every(([, r]) => r === null)) return;
@@ -95,21 +95,23 @@ class Manifest {
     const moved = { pathSets: [], facts: [], results: [] };
     const move = (k, i) => (moved[k][i] ??= tables[k].add(old[k][i]));
     const current = tables.pathSets.add(this.paths);
-    const entries = [];
+    const body = { maxIndexBytes: this.maxIndexBytes, pathSets: null, facts: null, results: null, files: [], ids: [], entries: [] };
     const kept = [];
     let at = 0;
     const put = (file, id, fact, set, results, head, tail) => {
-      entries.push([file, id, fact, set, results, at, head.length, tail.length]);
+      body.files.push(file);
+      body.ids.push(...id);
+      body.entries.push(fact, set, results, at, head.length, tail.length);
       kept.push(head, tail);
       at += head.length + tail.length;
     };
     for (const [i, fresh] of this.carried) {
-      const [file, id, fact, set, results, from, head, tail] = old.entries[i];
+      const [fact, set, results, from, head, tail] = old.entries.slice(ENTRY * i, ENTRY * i + ENTRY);
       const answers = fresh ? [current, tables.results.add(fresh)] : [move('pathSets', set), move('results', results)];
-      put(file, id, move('facts', fact), ...answers, bytes.subarray(from, from + head), bytes.subarray(from + head, from + head + tail));
+      put(old.files[i], old.ids.slice(ID * i, ID * i + ID), move('facts', fact), ...answers, bytes.subarray(from, from + head), bytes.subarray(from + head, from + head + tail));
     }
     for (const k of this.added) put(k.file, k.id, tables.facts.add(k.fact), current, tables.results.add(k.results), k.head, k.tail);
-    const body = { maxIndexBytes: this.maxIndexBytes, pathSets: tables.pathSets.list, facts: tables.facts.list, results: tables.results.list, entries };
+    Object.assign(body, { pathSets: tables.pathSets.list, facts: tables.facts.list, results: tables.results.list });
     return [body, Buffer.concat(kept)];
   }
 }

@@ -70,11 +70,41 @@ export function recordCsv(r, paths) {
   ].map(csvCell).join(',');
 }
 
+/** A record's line in `format` ('ndjson' | 'csv' | 'text'). */
+const lineOf = (format, paths) => (format === 'ndjson' ? (r) => JSON.stringify(recordJson(r)) : format === 'csv' ? (r) => recordCsv(r, paths) : recordText);
+
 /** Records → one chunk of output text in `format` ('ndjson' | 'csv' | 'text'). */
 export function formatRecords(records, format, paths) {
-  const line = format === 'ndjson' ? (r) => JSON.stringify(recordJson(r)) : format === 'csv' ? (r) => recordCsv(r, paths) : recordText;
   // Joined, the text is one flat string (made by `+=`, a rope each reader flattens first).
-  return `${records.map(line).join('\n')}\n`;
+  return `${records.map(lineOf(format, paths)).join('\n')}\n`;
+}
+
+/**
+ * The line of each record alike `record` but for its `own` fields — those recordJson writes as
+ * the record holds them: `file`, `size`, `results` (the records a manifest answers from one
+ * entry's facts and results) — in `format`. With NDJSON the rest of the line is made once, each
+ * value by JSON.stringify, and a record's line is that joined to its own values, JSON.stringify'd:
+ * the line formatRecords writes for it, key for key.
+ */
+export function alikeLines(record, own, format, paths) {
+  if (format !== 'ndjson') return lineOf(format, paths);
+  // The line's text around its own values: [text, key, text, key, …, text].
+  const parts = [];
+  let text = '{';
+  for (const [key, value] of Object.entries(recordJson(record))) {
+    if (value === undefined) continue; // (as JSON.stringify leaves it out)
+    text += `${text === '{' && !parts.length ? '' : ','}${JSON.stringify(key)}:`;
+    if (own.includes(key)) {
+      parts.push(text, key);
+      text = '';
+    } else text += JSON.stringify(value);
+  }
+  parts.push(`${text}}`);
+  return (r) => {
+    let line = parts[0];
+    for (let i = 1; i < parts.length; i += 2) line += JSON.stringify(r[parts[i]]) + parts[i + 1];
+    return line;
+  };
 }
 
 /** `{fooBar: …}` → `{foo_bar: …}`: an object's own keys as the JSON outputs name them. */

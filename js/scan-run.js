@@ -108,11 +108,11 @@ class Run {
       for (const item of items) {
         if (this.failed) break walk;
         this.found++;
-        const record = this.manifest?.answer(item) ?? null;
-        const kind = record ? ANSWERED : takes(item) ? POOL : HERE;
+        const answered = this.manifest?.answer(item) ?? null;
+        const kind = answered ? ANSWERED : takes(item) ? POOL : HERE;
         if (this.batch.length && kind !== this.batchKind) await this.flush();
         this.batchKind = kind;
-        this.batch.push(record ?? item);
+        this.batch.push(answered ?? item);
         if (this.batch.length >= BATCH_SIZE[kind]) await this.flush();
       }
     }
@@ -155,7 +155,13 @@ class Run {
     const n = this.seq++;
     if (kind === POOL) this.pool.post(w, { seq: n, items });
     else if (kind === HERE) this.readBatch(n, items);
-    else this.deliver(n, { output: this.output(items), summary: this.summed(items) });
+    else this.deliver(n, this.answers(items));
+  }
+
+  /** A batch answered by the manifest (`{record, line}`s) → its output and its part of the summary. */
+  answers(items) {
+    const records = items.map((a) => a.record);
+    return { output: this.format === 'records' ? records : `${items.map((a) => a.line).join('\n')}\n`, summary: this.summed(records) };
   }
 
   /** Reads batch `n` on this thread, `lanes` files at once across batches. */

@@ -16,8 +16,10 @@ import { HEAD_LENGTH, TAIL_WINDOW } from './wire.js';
 
 // `keep`: a scan with a manifest (js/manifest/keep.js, loaded only then): of each file read,
 // what the manifest keeps goes back beside its record. (A file the manifest answers never comes here.)
-const { paths, audit, format, entry, maxIndexBytes, keep, racyMs } = workerData;
+const { paths, audit, format, flagWords, entry, maxIndexBytes, keep, racyMs } = workerData;
 const { keepByReading, keepFromWindow, keptFacts, packKept } = keep ? await import('./manifest/keep.js') : {};
+// The CLI's scan: each record's error names the CLI's flags (js/flag-words.js).
+const { inFlagWords = (e) => e } = flagWords ? await import('./flag-words.js') : {};
 const openOptions = maxIndexBytes === undefined ? {} : { maxIndexBytes };
 // A path that is not UTF-8 comes as its bytes (a Uint8Array, once posted): fs takes a Buffer.
 const fsPath = (p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength));
@@ -182,6 +184,7 @@ async function scanBatch({ seq, items }) {
     const item = items[i];
     const record = item.error ? named(failedRecord(item.file, item.error), item) : scanLocal(item, kept, i, staged);
     records[i] = record instanceof Promise ? await record : record;
+    inFlagWords(records[i].error);
   }
   const keptPacked = kept && packKept(kept);
   const transfer = keptPacked ? [keptPacked.bytes.buffer] : [];

@@ -257,14 +257,20 @@ export async function runScan(targets, opts, sink) {
   // With a manifest (js/manifest.js): a file it holds unchanged (a stat; an object: its listing)
   // is answered from it as the walk finds it, and only the rest is read. Its code (js/manifest.js
   // and js/manifest/) is loaded by the first scan that has one.
-  const manifest = opts.manifest != null ? (await import('./manifest.js')).openManifest(opts.manifest, { paths, audit, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs }) : null;
-  const workerData = { paths, audit, format, keep: manifest !== null, racyMs: opts.manifestRacyMs, maxIndexBytes: opts.maxIndexBytes, entry: scanWorkerEntry() ?? new URL('./node.js', import.meta.url).href };
+  const manifest = opts.manifest != null ? (await import('./manifest.js')).openManifest(opts.manifest, { paths, audit, format, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs }) : null;
+  // The CLI's scan (`flagWords`): each record's error names the CLI's flags (js/flag-words.js).
+  const { inFlagWords = (e) => e } = opts.flagWords ? await import('./flag-words.js') : {};
+  const workerData = { paths, audit, format, flagWords: opts.flagWords === true, keep: manifest !== null, racyMs: opts.manifestRacyMs, maxIndexBytes: opts.maxIndexBytes, entry: scanWorkerEntry() ?? new URL('./node.js', import.meta.url).href };
   // A listing's pages have the limits of a file's reads, and stop with the scan.
   const walkOptions = { s3: opts.s3, fetch: opts.fetch, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, s3Defaults };
   const scanner = {
     walk: (signal) => walkTargetBatches(targets, { ...walkOptions, signal }),
     // An http(s) or s3:// object (`keep`: the manifest keeps what is read of it).
-    readHere: (item, child, keep) => scanRemote(item, paths, audit, httpOptions, child, keep ? async (url, options) => keep(await openRemote(url, options)) : openRemote),
+    async readHere(item, child, keep) {
+      const record = await scanRemote(item, paths, audit, httpOptions, child, keep ? async (url, options) => keep(await openRemote(url, options)) : openRemote);
+      inFlagWords(record.error);
+      return record;
+    },
     pool: workerPool({ workerData, jobs, perExtraWorker: opts.filesPerExtraWorker }), // (tests lower it)
     manifest,
   };

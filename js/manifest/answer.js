@@ -5,13 +5,18 @@
 // with --audit, whose rule needs the audit: then it is read again, as is a file recorded without
 // --audit when this scan has it. So an entry never says `absent` where a fresh scan would say `maybe`.
 import { tailScan } from '../scan-file.js';
+import { alikeLines } from '../scan-output.js';
+import { ENTRY, ID } from './check.js';
 
 /**
- * `answer(entry, file)` over a manifest's tables (`pathSets`, `facts`, `results`) and its kept
- * `bytes`, for this scan's `paths` and `audit`: `{record, results}` (`results`: the entry's new
- * results for `paths`, when made from the kept bytes) or null (read the file).
+ * `answer(i, file)` (entry `i`) over a manifest's tables (`pathSets`, `facts`, `results`) and its kept
+ * `bytes`, for this scan's `paths`, `audit` and output `format`: `{record, results, line}`
+ * (`results`: the entry's new results for `paths`, when made from the kept bytes; `line`: the
+ * record's output line, null for 'records') or null (read the file).
  */
-export function answerer({ pathSets, facts, results }, bytes, paths, audit) {
+export function answerer({ pathSets, facts, results, ids, entries }, bytes, paths, audit, format) {
+  // A record handed to the API's caller is its own; one only written out shares its entry's objects.
+  const own = format === 'records' ? (x) => x && { ...x } : (x) => x;
   // Per path set: each of this scan's paths' place in it (-1: not asked then).
   const places = pathSets.map((set) => paths.map((p) => set.indexOf(p)));
   // What the files of one combination of fact, path set and results answer, made once: null
@@ -23,7 +28,9 @@ export function answerer({ pathSets, facts, results }, bytes, paths, audit) {
     return { fact, results: places[set].map((at, i) => ({ path: paths[i], ...results[r][at] })) };
   };
   const made = new Map();
-  return ([, [size], f, set, r, at, head, tail], file) => {
+  return (i, file) => {
+    const [f, set, r, at, head, tail] = entries.slice(ENTRY * i, ENTRY * i + ENTRY);
+    const size = ids[ID * i];
     const key = (f * pathSets.length + set) * results.length + r;
     let a = made.get(key);
     if (a === undefined) made.set(key, (a = prepare(f, set, r)));
@@ -36,8 +43,11 @@ export function answerer({ pathSets, facts, results }, bytes, paths, audit) {
       list = fresh.map((x, i) => ({ path: paths[i], ...x }));
     }
     const { version, bloomFilter, audit: audited } = a.fact;
-    const record = { file, fileHex: null, ok: true, size, version, bloomFilter: { ...bloomFilter }, results: list.map((x) => ({ ...x })), audit: audited && { ...audited }, bytesRead: 0, reads: 0, error: null };
-    return { record, results: fresh };
+    const record = { file, fileHex: null, ok: true, size, version, bloomFilter: own(bloomFilter), results: fresh || format !== 'records' ? list : list.map(own), audit: own(audited), bytesRead: 0, reads: 0, error: null };
+    if (format === 'records') return { record, results: fresh, line: null };
+    // Its line: what the files of its combination share is written once (js/scan-output.js).
+    a.line ??= alikeLines(record, a.results ? ['file', 'size'] : ['file', 'size', 'results'], format, paths);
+    return { record, results: fresh, line: a.line(record) };
   };
 }
 

@@ -5,11 +5,12 @@
 //     pathSets: [[path, …]],                      the paths each entry's results answer
 //     facts:    [{version, bloomFilter, audit}],  what a record said of its file but its name and size
 //     results:  [[{verdict[, indexed, severalHashes]}, …]]   one per path of the entry's set
-//     entries:  [[file, id, fact, set, results, at, head, tail]] }
+//     files:    [file, …]                          one entry per file, in columns:
+//     ids:      [size, mtime, ctime, inode, device, …]      five per file (an object's: size, ETag, Last-Modified, null, null)
+//     entries:  [fact, set, results, at, head, tail, …] }  six per file
 //
-// `id` is a local file's [size, mtime, ctime, inode, device] or an object's [size, ETag,
-// Last-Modified]; `fact`, `set`, `results` index the tables; `at`, `head`, `tail` place its kept
-// bytes. The checksum finds accidents; these checks find a manifest edited and signed again that
+// An entry's `fact`, `set`, `results` index the tables; `at`, `head`, `tail` place its kept
+// bytes. (Columns of plain values: JSON.parse makes no object per file.) The checksum finds accidents; these checks find a manifest edited and signed again that
 // no tsfile-bloom wrote, one whose answers would be wrong in a way it shows itself: an index out
 // of its table, results of another length than their path set, `absent` for a file without a
 // filter or for a path its audited index lists, a value of the wrong kind, a file twice, kept
@@ -18,6 +19,10 @@
 // "Repeat scans"). A violation is kind 'manifest', reason 'corrupt', with `field`.
 
 import { HEAD_LENGTH as HEAD } from '../wire.js';
+
+/** Values per file in `ids` and in `entries`. */
+export const ID = 5;
+export const ENTRY = 6;
 
 /** A corrupt manifest's error: made by the caller (manifestError), thrown here. */
 export class Corrupt extends Error {
@@ -61,7 +66,10 @@ const AUDITED_RESULT = { ...PLAIN_RESULT, indexed: orNull(isBool), severalHashes
 export function checkBody(body, kept) {
   if (!isPlain(body)) bad('body', 'is not a JSON object');
   if (!orNull(isCount)(body.maxIndexBytes)) bad('maxIndexBytes', 'is neither null nor a byte count');
-  for (const k of ['pathSets', 'facts', 'results', 'entries']) if (!Array.isArray(body[k])) bad(k, 'is not a list');
+  for (const k of ['pathSets', 'facts', 'results', 'files', 'ids', 'entries']) if (!Array.isArray(body[k])) bad(k, 'is not a list');
+  const n = body.files.length;
+  if (body.ids.length !== ID * n) bad('ids', `hold ${body.ids.length} values for ${n} files, not ${ID} a file`);
+  if (body.entries.length !== ENTRY * n) bad('entries', `hold ${body.entries.length} values for ${n} files, not ${ENTRY} a file`);
   body.pathSets.forEach((s, i) => (Array.isArray(s) && s.every(isString)) || bad('pathSets', `entry ${i} is not a list of paths`));
   body.facts.forEach((f, i) => shaped(f, FACT) || bad('facts', `entry ${i} is not a record's version, bloomInfo() and audit`));
   body.results.forEach((r, i) => (Array.isArray(r) && r.every((x) => shaped(x, PLAIN_RESULT) || shaped(x, AUDITED_RESULT))) || bad('results', `entry ${i} is not a list of verdicts`));
@@ -70,29 +78,30 @@ export function checkBody(body, kept) {
   const sets = body.pathSets.length;
   const lists = body.results.length;
   let total = 0;
-  body.entries.forEach((e, i) => {
-    checkEntry(body, e, i, kept);
-    if (index.has(e[0])) bad('file', `of entry ${i} (${e[0]}) is another entry's too`);
-    index.set(e[0], i);
-    total += e[6] + e[7];
+  body.files.forEach((file, i) => {
+    const [fact, set, results, , head, tail] = checkEntry(body, i, kept);
+    if (index.has(file)) bad('file', `of entry ${i} (${file}) is another entry's too`);
+    index.set(file, i);
+    total += head + tail;
     // Each combination of facts, path set and results is checked once.
-    const key = (e[2] * sets + e[3]) * lists + e[4];
-    if (!checked.has(key)) checkResults(body, e, i);
+    const key = (fact * sets + set) * lists + results;
+    if (!checked.has(key)) checkResults(body, file, fact, set, results, i);
     checked.add(key);
   });
   if (total !== kept) bad('bytes', `of the entries add up to ${total}, not the ${kept} kept`);
   return index;
 }
 
-const isLocalId = (id) => id.length === 5 && isCount(id[0]) && Number.isFinite(id[1]) && Number.isFinite(id[2]) && Number.isFinite(id[3]) && Number.isFinite(id[4]);
-const isObjectId = (id) => id.length === 3 && isCount(id[0]) && orNull(isString)(id[1]) && orNull(isString)(id[2]) && (id[1] !== null || id[2] !== null);
+const isLocalId = (id) => isCount(id[0]) && Number.isFinite(id[1]) && Number.isFinite(id[2]) && Number.isFinite(id[3]) && Number.isFinite(id[4]);
+const isObjectId = (id) => isCount(id[0]) && orNull(isString)(id[1]) && orNull(isString)(id[2]) && (id[1] !== null || id[2] !== null) && id[3] === null && id[4] === null;
 
-/** Entry `i`, `e`, of `body`: each of its fields of its kind, within its table or its file. */
-function checkEntry(body, e, i, kept) {
-  if (!Array.isArray(e) || e.length !== 8) bad('entries', `entry ${i} is not [file, id, fact, set, results, at, head, tail]`);
-  const [file, id, fact, set, results, at, head, tail] = e;
+/** Entry `i` of `body`: each of its fields of its kind, within its table or its file; returns its six numbers. */
+function checkEntry(body, i, kept) {
+  const file = body.files[i];
+  const id = body.ids.slice(ID * i, ID * i + ID);
+  const [fact, set, results, at, head, tail] = body.entries.slice(ENTRY * i, ENTRY * i + ENTRY);
   if (!isString(file) || file === '') bad('file', `of entry ${i} is not a file's name`);
-  if (!Array.isArray(id) || !(isLocalId(id) || isObjectId(id))) bad('id', `of entry ${i} (${file}) is neither a file's size, times, inode and device nor an object's size, ETag and Last-Modified`);
+  if (!(isLocalId(id) || isObjectId(id))) bad('id', `of entry ${i} (${file}) is neither a file's size, times, inode and device nor an object's size, ETag and Last-Modified`);
   if (!isIndex(fact, body.facts.length)) bad('fact', `of entry ${i} (${file}) is ${JSON.stringify(fact)}, outside the ${body.facts.length} recorded`);
   if (!isIndex(set, body.pathSets.length)) bad('set', `of entry ${i} (${file}) is ${JSON.stringify(set)}, outside the ${body.pathSets.length} path sets`);
   if (!isIndex(results, body.results.length)) bad('results', `of entry ${i} (${file}) is ${JSON.stringify(results)}, outside the ${body.results.length} recorded`);
@@ -100,10 +109,11 @@ function checkEntry(body, e, i, kept) {
   const b = body.facts[fact].bloomFilter;
   if (b.offset > size || b.bitsOffset > size) bad('fact', `of entry ${i} (${file}) puts its filter past the end of its ${size} bytes`);
   if (!isCount(at) || !isCount(head) || !isCount(tail) || head > Math.min(HEAD, size) || tail > size || at + head + tail > kept) bad('bytes', `of entry ${i} (${file}): ${head} + ${tail} bytes at ${at}, outside its file or the ${kept} kept`);
+  return [fact, set, results, at, head, tail];
 }
 
 /** Entry `i`'s results against its path set, its filter and whether its file was audited. */
-function checkResults(body, [file, , fact, set, results], i) {
+function checkResults(body, file, fact, set, results, i) {
   const paths = body.pathSets[set];
   const list = body.results[results];
   const { bloomFilter, audit } = body.facts[fact];

@@ -19,18 +19,19 @@ export const OBJECT_RACY_MS = 60_000;
 
 /** A local file's identity: size, mtime, ctime, inode, device. */
 export const identityOf = (st) => [st.size, st.mtimeMs, st.ctimeMs, st.ino, st.dev];
-/** An object's identity from its listing (`{size, etag, lastModified}`): null when it has neither ETag nor Last-Modified. */
-export const objectIdentity = (v) => (v && ((typeof v.etag === 'string' && v.etag !== '') || typeof v.lastModified === 'string') ? [v.size, v.etag || null, v.lastModified ?? null] : null);
-export const sameIdentity = (a, b) => a !== null && b !== null && a.length === b.length && a.every((x, i) => x === b[i]);
+/** An object's identity from its listing (`{size, etag, lastModified}`, as long as a file's: two nulls): null when it has neither ETag nor Last-Modified. */
+export const objectIdentity = (v) => (v && ((typeof v.etag === 'string' && v.etag !== '') || typeof v.lastModified === 'string') ? [v.size, v.etag || null, v.lastModified ?? null, null, null] : null);
+/** Whether identity `a` is the one at `b[i…]` (`i`: 0 unless `b` is the manifest's column). */
+export const sameIdentity = (a, b, i = 0) => a !== null && b !== null && a.every((x, j) => x === b[i + j]);
 export const recordable = (id, now, racyMs) => id !== null && (id[1] !== null || now - Date.parse(id[2]) >= racyMs);
 
-/** Whether the local file at `path` is (still) the version `id` (its stat's fields compared one by one: once a file). */
-export function unchanged(path, [size, mtimeMs, ctimeMs, ino, dev]) {
+/** Whether the local file at `path` is (still) the version recorded at `ids[i…i + 4]` (its stat's fields compared one by one: once a file). */
+export function unchanged(path, ids, i) {
   let st;
   try {
     st = statSync(path, { throwIfNoEntry: false });
   } catch {
     return false; // read, and the scan reports what is wrong
   }
-  return st !== undefined && st.isFile() && st.size === size && st.mtimeMs === mtimeMs && st.ctimeMs === ctimeMs && st.ino === ino && st.dev === dev;
+  return st !== undefined && st.isFile() && st.size === ids[i] && st.mtimeMs === ids[i + 1] && st.ctimeMs === ids[i + 2] && st.ino === ids[i + 3] && st.dev === ids[i + 4];
 }

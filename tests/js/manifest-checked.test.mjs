@@ -63,8 +63,11 @@ function signed({ header, body, kept, json }) {
   const h = { ...header, json: json.length, bytes: kept.length, sha256: sha256(json), bytesSha256: sha256(kept) };
   return Buffer.concat([Buffer.from(`${JSON.stringify(h)}\n`), json, kept]);
 }
-// An entry's slots (js/manifest/check.js).
-const SLOT = { file: 0, id: 1, fact: 2, set: 3, results: 4, at: 5, head: 6, tail: 7 };
+// An entry's place in the body's columns (js/manifest/check.js): its file, its five identity
+// values, its six numbers.
+const ID = 5;
+const SLOT = { fact: 0, set: 1, results: 2, at: 3, head: 4, tail: 5 };
+const slot = (i, k) => 6 * i + SLOT[k];
 
 /** A manifest of `targets` written by a real scan (`options`: paths, audit), edited by `edit(m)` and signed again. */
 async function edited(name, targets, options, edit) {
@@ -144,14 +147,14 @@ describe('a manifest signed again is checked before any answer from it', () => {
 
   test('a file named by two entries', async () => {
     const manifest = await edited('twice.m', java, { paths: PATHS }, (m) => {
-      m.body.entries[4][SLOT.file] = m.body.entries[3][SLOT.file];
+      m.body.files[4] = m.body.files[3];
     });
     await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, 'file'));
   });
 
   test('an entry of another shape', async () => {
     const manifest = await edited('shape.m', java, { paths: PATHS }, (m) => {
-      m.body.entries[2] = m.body.entries[2].slice(0, 7);
+      m.body.entries.pop();
     });
     await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, 'entries'));
   });
@@ -159,21 +162,21 @@ describe('a manifest signed again is checked before any answer from it', () => {
   for (const [k, value] of [['fact', 99], ['set', 7], ['results', -2], ['fact', 0.5]]) {
     test(`an entry's ${k} out of its table (${value}; before: "Cannot read properties of undefined", or answered)`, async () => {
       const manifest = await edited(`${k}-${value}.m`, java, { paths: PATHS }, (m) => {
-        m.body.entries[2][SLOT[k]] = value;
+        m.body.entries[slot(2, k)] = value;
       });
       await assert.rejects(scan(java, { paths: PATHS, manifest }), isCorrupt(manifest, k));
     });
   }
 
   const bounds = [
-    ['a filter past its file (bloomFilter.offset 1e12)', 'fact', (m) => (m.body.facts[m.body.entries[5][SLOT.fact]].bloomFilter.offset = 1e12)],
-    ['a negative size', 'id', (m) => (m.body.entries[5][SLOT.id][0] = -1)],
-    ['an mtime that is no number', 'id', (m) => (m.body.entries[5][SLOT.id][1] = null)],
-    ['a local file with an object identity of neither ETag nor Last-Modified', 'id', (m) => (m.body.entries[5][SLOT.id] = [m.body.entries[5][SLOT.id][0], null, null])],
-    ['a tail of 1 GiB', 'bytes', (m) => (m.body.entries[5][SLOT.tail] = 1 << 30)],
-    ['kept bytes at 0.5', 'bytes', (m) => (m.body.entries[5][SLOT.at] = 0.5)],
-    ['a head of 13 bytes (the head is 12)', 'bytes', (m) => (m.body.entries[5][SLOT.head] = 13)],
-    ['kept bytes that overlap (the lengths add up wrong)', 'bytes', (m) => (m.body.entries[5][SLOT.tail] -= 1)],
+    ['a filter past its file (bloomFilter.offset 1e12)', 'fact', (m) => (m.body.facts[m.body.entries[slot(5, 'fact')]].bloomFilter.offset = 1e12)],
+    ['a negative size', 'id', (m) => (m.body.ids[ID * 5] = -1)],
+    ['an mtime that is no number', 'id', (m) => (m.body.ids[ID * 5 + 1] = null)],
+    ['a local file with an object identity of neither ETag nor Last-Modified', 'id', (m) => m.body.ids.fill(null, ID * 5 + 1, ID * 5 + ID)],
+    ['a tail of 1 GiB', 'bytes', (m) => (m.body.entries[slot(5, 'tail')] = 1 << 30)],
+    ['kept bytes at 0.5', 'bytes', (m) => (m.body.entries[slot(5, 'at')] = 0.5)],
+    ['a head of 13 bytes (the head is 12)', 'bytes', (m) => (m.body.entries[slot(5, 'head')] = 13)],
+    ['kept bytes that overlap (the lengths add up wrong)', 'bytes', (m) => (m.body.entries[slot(5, 'tail')] -= 1)],
   ];
   for (const [what, field, edit] of bounds) {
     test(`${what}: out of bounds`, async () => {
@@ -191,6 +194,8 @@ describe('a manifest signed again is checked before any answer from it', () => {
       ['pathSets', (m) => (m.body.pathSets[0] = [1, 2])],
       ['results', (m) => (m.body.results = null)],
       ['entries', (m) => (m.body.entries = {})],
+      ['files', (m) => (m.body.files = {})],
+      ['ids', (m) => m.body.ids.pop()],
       ['maxIndexBytes', (m) => (m.body.maxIndexBytes = -1)],
     ];
     for (const [field, edit] of cases) {

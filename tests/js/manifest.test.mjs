@@ -18,6 +18,9 @@ import { buildFleet, FIXTURES } from './fleet.mjs';
 import { MANIFEST_FORMAT, MANIFEST_VERSION } from '../../js/manifest/file.js';
 import { RACY_MS } from '../../js/manifest/identity.js';
 import { runScan } from '../../js/scan.js';
+import { formatRecords } from '../../js/scan-output.js';
+import { answerer } from '../../js/manifest/answer.js';
+import { keepByReading } from '../../js/manifest/keep.js';
 
 const require = createRequire(import.meta.url);
 const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
@@ -33,10 +36,32 @@ before(() => {
 after(() => rmSync(work, { recursive: true, force: true }));
 
 async function scan(targets, options) {
+  // With a manifest, the scan's NDJSON too, from a copy of it (the same entries answer): each
+  // answered line is written from what its combination shares (alikeLines), and must be the
+  // line formatRecords writes for the record itself.
+  const ndjson = options?.manifest && existsSync(options.manifest) ? await scanNdjson(targets, options) : null;
   const s = scanTsFiles(targets, { manifestRacyMs: 0, ...options });
   const records = [];
   for await (const r of s) records.push(r);
+  if (ndjson !== null) assert.equal(ndjson, formatRecords(records, 'ndjson', options.paths ?? []), 'NDJSON from the manifest = formatRecords of its records');
   return { records, summary: await s.summary };
+}
+
+async function scanNdjson(targets, options) {
+  const copy = `${options.manifest}.ndjson`;
+  copyFileSync(options.manifest, copy);
+  let text = '';
+  try {
+    await runScan(Array.isArray(targets) ? targets : [targets], { manifestRacyMs: 0, ...options, manifest: copy, format: 'ndjson' }, (out) => {
+      text += typeof out === 'string' ? out : Buffer.from(out).toString('utf8');
+    });
+  } catch (e) {
+    if (e.kind === 'manifest') return null; // (a bad one: the test's own scan says how)
+    throw e;
+  } finally {
+    rmSync(copy, { force: true });
+  }
+  return text;
 }
 
 // What a rescan may differ in: the I/O it did (none for a file answered) and its timing.
@@ -153,6 +178,10 @@ describe('a rescan equals a fresh scan', () => {
   });
 });
 
+// A name and a path holding the words the CLI's error sentences are reworded by (js/flag-words.js).
+const FLAGGY_NAME = 'maxIndexBytes (1) the allowFullDownload option.tsfile';
+const FLAGGY_PATH = 'root.(deadlineMs).maxFullDownloadBytes (2).maxIndexBytes (3)';
+
 describe('the CLI output of a rescan, made from its entries, equals a fresh scan', () => {
   // Names a writer of JSON and CSV must escape or quote, and a non-ASCII one; the fleet's files
   // (the fixtures of every writer, several filter figures) beside them.
@@ -160,7 +189,7 @@ describe('the CLI output of a rescan, made from its entries, equals a fresh scan
   before(async () => {
     dir = join(work, 'names');
     const entries = buildFleet(dir, { count: 40, hostile: false });
-    const odd = ['quote".tsfile', 'back\\slash.tsfile', 'comma,name.tsfile', 'ünïcode-名前.tsfile', 'tab\tname.tsfile'];
+    const odd = ['quote".tsfile', 'back\\slash.tsfile', 'comma,name.tsfile', 'ünïcode-名前.tsfile', 'tab\tname.tsfile', FLAGGY_NAME];
     odd.forEach((name, i) => copyFileSync(entries[i].file, join(dir, name)));
     // Whole seconds, an hour ago: no file of this tree is "racy" under the default rule.
     const then = Math.floor(Date.now() / 1000) - 3600;
@@ -207,6 +236,27 @@ describe('the CLI output of a rescan, made from its entries, equals a fresh scan
       else assert.ok(said >= 45, 'every file answered');
     });
   }
+  // The CLI words its errors' sentences by its flags (js/flag-words.js); a name or a series path
+  // that holds an option's name is printed as it is, whether read or answered from the manifest.
+  test('a file name and a series path holding an option\'s words are printed unchanged (json and text, read and answered)', () => {
+    const manifest = join(work, 'flaggy.manifest');
+    for (const extra of [['--json'], []]) {
+      const runs = [cli('--path', FLAGGY_PATH, ...extra, '--manifest', manifest), cli('--path', FLAGGY_PATH, ...extra, '--manifest', manifest)];
+      for (const [i, { out }] of runs.entries()) {
+        const what = `${extra.join('') || 'text'}, ${i ? 'answered' : 'read'}`;
+        assert.ok(out.includes(join(dir, FLAGGY_NAME)), `${what}: the name as it is`);
+        assert.ok(out.includes(`${FLAGGY_PATH}${extra.length ? '","verdict":"' : ': '}`), `${what}: the path as it is`);
+        assert.doesNotMatch(out, /--max-index-bytes|--timeout|--allow-full-download/, what);
+      }
+      assert.match(runs[1].out, /"answered":[1-9]|: [1-9]\d* files answered from it/, 'the rescan answered from the manifest');
+      rmSync(manifest);
+    }
+    // An error's sentence still names the flag; the file's name beside it is its own.
+    const r = spawnSync(process.execPath, [CLI, 'scan', join(dir, FLAGGY_NAME), '--json', '--max-index-bytes', '1'], { encoding: 'utf8' });
+    const record = JSON.parse(r.stdout.split('\n')[0]);
+    assert.equal(record.file, join(dir, FLAGGY_NAME));
+    assert.match(record.error.message, /more than --max-index-bytes \(1\)/);
+  });
   // (Last: it changes files of the tree.) Changed files scattered through one batch are read
   // together and their lines put back in walk order between the answered runs.
   test('json, csv and text after a change in every fourth file: line for line', () => {
@@ -241,6 +291,34 @@ describe('what a rescan answers', () => {
     // The point of it: a non-ASCII path that only the audit can rule out (the JVM charset).
     const skip = (s, p) => s.summary.paths.find((x) => x.path === p).skippable;
     assert.ok(skip(again, 'root.sg.d1.温度') > skip(plain, 'root.sg.d1.温度'), 'more files skippable than before the index is read');
+  });
+
+  test('the NDJSON line of an answer is formatRecords\' line for its record: files alike but for their name, size and results (recorded, or made from their own bytes)', async () => {
+    const files = ['tree_10series', 'tree_1series'].map((f) => join(FIXTURES, 'tsfile', `${f}.tsfile`));
+    const t = await openTsFile(files[0]);
+    const fact = { version: t.version, bloomFilter: t.bloomInfo(), audit: null };
+    const kept = files.map((f) => keepByReading(f, statSync(f), Date.now(), 0));
+    const paths = ['root.sg1.d1.s_int32', 'root.sg1.d1.s1'];
+    // Set 0 asked both paths (results 0 recorded), set 1 only the first: then every path from each file's kept bytes.
+    const body = { pathSets: [paths, paths.slice(0, 1)], facts: [fact], results: [[{ verdict: 'maybe' }, { verdict: 'absent' }], [{ verdict: 'maybe' }]], files: [], ids: [], entries: [] };
+    const bytes = Buffer.concat(kept.flatMap((k) => [k.head, k.tail]));
+    const at = [0, kept[0].head.length + kept[0].tail.length];
+    // An entry in the body's columns (js/manifest/check.js): its size (the rest of its identity unread here), fact 0, path set and results `set`, its kept bytes.
+    const entry = (k, size, set) => {
+      body.files.push('-');
+      body.ids.push(size, 0, 0, 0, 0);
+      body.entries.push(0, set, set, at[k], kept[k].head.length, kept[k].tail.length);
+      return body.files.length - 1;
+    };
+    const answer = answerer(body, bytes, paths, false, 'ndjson');
+    const lines = [];
+    for (const [name, e] of [['a.tsfile', entry(0, 1627, 0)], ['b "q".tsfile', entry(0, 9000, 0)], ['c.tsfile', entry(0, 1627, 1)], ['d\u0001.tsfile', entry(1, 356, 1)]]) {
+      const a = answer(e, name);
+      assert.equal(`${a.line}\n`, formatRecords([a.record], 'ndjson', paths), name);
+      lines.push(JSON.parse(a.line));
+    }
+    const facts = lines.map((l) => [l.file, l.size, l.results.map((r) => r.verdict).join()]);
+    assert.deepEqual(facts, [['a.tsfile', 1627, 'maybe,absent'], ['b "q".tsfile', 9000, 'maybe,absent'], ['c.tsfile', 1627, 'maybe,absent'], ['d\u0001.tsfile', 356, 'absent,maybe']]);
   });
 
   test('paths not asked before: from the recorded bytes, or (recorded with --audit) by reading the file again', async () => {
