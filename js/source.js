@@ -27,16 +27,27 @@ export function toSource(source, options = {}) {
     if (source.detached === true || (source.byteLength === 0 && isDetached(source))) throw invalidArgument('source', 'the ArrayBuffer is detached (it was transferred): it holds no bytes');
     return toSource(new Uint8Array(source));
   }
-  if (typeof Blob !== 'undefined' && source instanceof Blob) {
-    return {
-      size: source.size,
-      read: async (o, n) => new Uint8Array(await source.slice(o, o + n).arrayBuffer()),
-      close: async () => {},
-      name: source.name ?? null,
-    };
-  }
+  if (typeof Blob !== 'undefined' && source instanceof Blob) return blobSource(source);
   if (source && typeof source.size === 'number' && typeof source.read === 'function') return source;
   throw invalidArgument('source', 'source must be a Uint8Array, ArrayBuffer, Blob/File, an http(s) URL (in a page, also one relative to it), or (in Node) a path or FileHandle');
+}
+
+/**
+ * A Blob's bytes, read a slice at a time. A Blob whose slices lack `arrayBuffer()` (an old jsdom's,
+ * as Jest's jsdom environment has had) is refused at the door, naming what is missing.
+ */
+function blobSource(blob) {
+  const slice = typeof blob.slice === 'function' ? blob.slice(0, 0) : null;
+  if (typeof slice?.arrayBuffer !== 'function') {
+    const missing = slice ? 'Blob#arrayBuffer()' : 'Blob#slice()';
+    throw invalidArgument('source', `this Blob has no ${missing} (an old jsdom's Blob, say), so its bytes cannot be read: pass them as a Uint8Array, or use an environment whose Blob has ${missing}`);
+  }
+  return {
+    size: blob.size,
+    read: async (o, n) => new Uint8Array(await blob.slice(o, o + n).arrayBuffer()),
+    close: async () => {},
+    name: blob.name ?? null,
+  };
 }
 
 /** Whether `buffer` is detached, where ArrayBuffer#detached is missing (Node 20): a view of it cannot be made. */

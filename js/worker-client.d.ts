@@ -70,5 +70,17 @@ export interface TsFileWorker {
   terminate(): void;
 }
 
-/** Starts worker.js as a module Worker (or, with `fallback`, runs it in-thread where Workers are unavailable). */
-export function createWorker(url?: string | UrlInput, options?: { fallback?: boolean }): TsFileWorker;
+/** What createWorker talks to besides a URL: a Worker, or anything with these members (a MessagePort with `terminate`). */
+export interface WorkerLike {
+  postMessage(message: any, transfer?: any): void;
+  addEventListener(type: string, listener: (event: any) => void): void;
+  terminate(): void;
+}
+
+/**
+ * Starts the package's worker (no argument: a `new Worker(new URL('./worker.js', import.meta.url))`
+ * bundlers follow), talks to a Worker you made, or starts the worker script at a URL. With no
+ * argument or a URL, `fallback` (default true) runs the handler in-thread where module Workers are
+ * unavailable. Anything else throws `invalid_argument` (argument 'worker').
+ */
+export function createWorker(worker?: WorkerLike | string | UrlInput | null, options?: { fallback?: boolean }): TsFileWorker;

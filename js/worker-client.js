@@ -1,28 +1,44 @@
 // Main-thread promise wrapper around worker.js:
-//   const w = createWorker();                 // or createWorker(new URL('…/worker.js', location))
+//   const w = createWorker();                 // the package's worker (a bundler bundles it: see below)
+//   const w = createWorker(new Worker(new URL('./my-worker.js', import.meta.url), { type: 'module' }));
 //   w.onprogress = ({ op, id, done, total }) => …;
 //   const info = await w.open(file);          // File/Blob: only its tail (and index) are read
 //   const audit = await w.audit();           // as TsFile#audit()
 //   const rows = await w.probeMany(paths);    // [{path, verdict}], in chunks with progress
 //   w.terminate();
 // Rejections are TsFileBloomErrors, as the package throws them, with the `op` that failed.
-import { fromWire as toError } from './errors.js';
+import { fromWire as toError, invalidArgument } from './errors.js';
 
 export { TsFileBloomError } from './errors.js';
 
+/** The name the package's workers run under; worker.js installs itself in a worker of this name. */
+const NAME = 'tsfile-bloom';
+
 /**
- * Starts worker.js as a module Worker. If module workers are unavailable, `fallback: true`
- * (the default) runs the same handler on the main thread instead, with the same API.
+ * Starts the package's worker, or talks to `target`: a Worker you made (anything with
+ * postMessage, addEventListener and terminate), or the URL of a worker script (worker.js, or one
+ * calling its installWorker). With the package's worker or a URL, where module workers are
+ * unavailable `fallback: true` (the default) runs the same handler on the main thread instead.
  */
-export function createWorker(url = new URL('./worker.js', import.meta.url), { fallback = true } = {}) {
+export function createWorker(target, { fallback = true } = {}) {
+  const kind = targetKind(target);
   const requests = createRequests();
   const client = clientOf(requests);
   requests.client = client;
-  const transport = startWorker(url, requests) ?? (fallback ? startInline(url, requests) : null);
+  const transport = startTransport(kind, target, requests) ?? (fallback && kind !== 'worker' ? startInline(kind, target, requests) : null);
   if (!transport) throw toError({ kind: 'worker', message: `the worker could not be started: ${requests.startError}` });
   client.mode = transport.mode;
   requests.transport = transport;
   return client;
+}
+
+/** 'default' (none given), 'worker' (a Worker or the like) or 'url'; anything else is refused. */
+function targetKind(target) {
+  if (target === undefined || target === null) return 'default';
+  const has = (m) => typeof target[m] === 'function';
+  if (typeof target === 'object' && has('postMessage') && has('addEventListener') && has('terminate')) return 'worker';
+  if (typeof target === 'string' || target instanceof URL || typeof target?.href === 'string') return 'url';
+  throw invalidArgument('worker', 'createWorker takes a Worker (or anything with postMessage, addEventListener and terminate), the URL of a worker script, or nothing (the package\'s own worker)');
 }
 
 /** The members: TsFile's, as ops of the worker (worker.js names them). */
@@ -119,27 +135,37 @@ function createRequests() {
   return r;
 }
 
-/** worker.js as a module Worker, or null (with `requests.startError`) where none can start. */
-function startWorker(url, requests) {
-  let worker;
+/** The worker's transport, or null (with `requests.startError`) where no module Worker can start. */
+function startTransport(kind, target, requests) {
   try {
-    worker = new Worker(url, { type: 'module', name: 'tsfile-bloom' });
+    if (kind === 'worker') return listen(target, requests);
+    if (kind === 'url') return listen(new Worker(target, { type: 'module', name: NAME }), requests);
+    // This literal expression (static options: no NAME) is what bundlers follow to bundle
+    // worker.js and its imports as a worker of its own (docs/bundlers.md).
+    return listen(new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'tsfile-bloom' }), requests);
   } catch (e) {
     requests.startError = e?.message ?? e;
     return null;
   }
+}
+
+/** Replies and failures of `worker` settle the requests. */
+function listen(worker, requests) {
   worker.addEventListener('message', (ev) => requests.receive(ev.data));
   worker.addEventListener('error', (ev) => {
     ev.preventDefault?.();
     requests.failAll(toError({ kind: 'worker', message: ev.message || 'the worker failed to start' }, null));
   });
   worker.addEventListener('messageerror', () => requests.failAll(toError({ kind: 'worker', message: 'a message could not be decoded' }, null)));
+  worker.start?.(); // a MessagePort delivers nothing before start()
   return { mode: 'worker', send: (msg) => worker.postMessage(msg), terminate: () => worker.terminate() };
 }
 
 /** The same handler on this thread, one request at a time (a cancel at once), replies cloned as postMessage would. */
-function startInline(url, requests) {
-  const ready = import(url.href ?? String(url)).then((mod) => mod.createHandler());
+function startInline(kind, url, requests) {
+  // A URL of the caller's is imported as it is; the package's own worker by a path a bundler can follow.
+  const module = kind === 'url' ? import(/* webpackIgnore: true */ /* @vite-ignore */ url.href ?? String(url)) : import('./worker.js');
+  const ready = module.then((mod) => mod.createHandler());
   let queue = Promise.resolve();
   const send = (msg) => {
     const run = () => ready.then((handle) => handle(msg, (reply) => requests.receive(structuredClone(reply))));

@@ -6,8 +6,10 @@
 // Messages out: {id, result} | {id, error: {kind, message, offset, …}} | {id, progress: {done, total}}
 // Errors cross the boundary as plain objects (structured clone drops `kind`/`offset` of Errors);
 // worker-client.js makes them TsFileBloomErrors again.
-// worker-client.js wraps this in promises. Importing this module outside a worker only
-// exports createHandler() (used as an in-thread fallback) and installs nothing.
+// worker-client.js wraps this in promises. In a worker this module installs itself when it is
+// the worker's script or the worker is named 'tsfile-bloom' (as worker-client.js names its own,
+// bundled or not); a script of one's own calls installWorker() (docs/bundlers.md). Imported
+// outside a worker it only exports createHandler() (the in-thread fallback) and installs nothing.
 
 // web.js (explicit init, no top-level await) so the message listener below is installed at
 // once: messages that arrive while a module worker is still in a top-level await are lost.
@@ -139,25 +141,43 @@ export function createHandler(extraOps = {}) {
   };
 }
 
+/** The message listener once installed: `handle` answers (a later installWorker sets its ops). */
+let installed = null;
+
+const inWorker = () => typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlobalScope;
+
 /**
  * Installs the handler (with `extraOps`) as this module Worker's message listener. A worker
  * script of one's own calls it after importing this module; this module calls it itself when it
- * is the worker's own script. Does nothing outside a Worker.
+ * is the worker's script or the worker is the client's (named 'tsfile-bloom'). Called again, it
+ * sets the ops of the one listener (call it at the top of the script, before any message is
+ * answered). Does nothing outside a Worker.
  */
 export function installWorker(extraOps = {}) {
-  if (!(typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlobalScope)) return;
-  ready().catch(() => {}); // start compiling the wasm before the first message
-  const handle = createHandler(extraOps);
+  if (!inWorker()) return;
+  const first = installed === null;
+  installed ??= { handle: null };
+  installed.handle = createHandler(extraOps);
+  if (first) listen(installed);
+}
+
+/** The one message listener on this worker: ops queued, answered by `current.handle`. */
+function listen(current) {
+  // Start compiling the wasm before the first message, but after this script's own code has
+  // run: a script that initialises the package itself (docs/bundlers.md, esbuild) goes first.
+  setTimeout(() => ready().catch(() => {}), 0);
   // Ops run one after another, except cancel which must overtake a running batch.
   let queue = Promise.resolve();
   globalThis.addEventListener('message', (ev) => {
     const msg = ev.data;
     const post = (reply, transfer = []) => globalThis.postMessage(reply, transfer);
-    if (msg?.op === 'cancel') handle(msg, post);
-    else queue = queue.then(() => handle(msg, post));
+    if (msg?.op === 'cancel') current.handle(msg, post);
+    else queue = queue.then(() => current.handle(msg, post));
   });
   globalThis.postMessage({ id: 0, ready: true });
 }
 
-// Installs itself when it is the worker's own script (synchronously: see the import above).
-if (globalThis.location?.href === import.meta.url) installWorker();
+// Installs itself (synchronously: see the import above) when it is the worker's own script, or
+// is bundled into the client's worker: a bundler may rewrite import.meta.url (webpack makes it
+// the source file's file: URL), but the worker's name is the client's.
+if (inWorker() && (globalThis.location?.href === import.meta.url || globalThis.name === 'tsfile-bloom')) installWorker();

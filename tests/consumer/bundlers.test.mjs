@@ -1,7 +1,9 @@
-// The packed tarball bundled for browsers by each bundler the README has a recipe for (Vite,
-// webpack, Rollup, esbuild, `bun build`), exactly as the recipe says, and the bundle run in
+// The packed tarball bundled for browsers by each bundler docs/bundlers.md has a recipe for (Vite,
+// webpack, rspack, Rollup, esbuild, `bun build`), exactly as the recipe says, and the bundle run in
 // headless Chromium: every file opened from its URL with default options and from its bytes,
-// the URLs scanned, the lazily loaded charsets and LevelDB modules used. The one bundle is then
+// the URLs scanned, the lazily loaded charsets and LevelDB modules used, and the package's Worker
+// (worker-client) started as the recipe says, opening a file and probing it in the bundled
+// worker, with no request failing (a worker copied without its imports 404s them). The one bundle is then
 // served by each server users run (nginx, npm's http-server, Vite's dev and preview servers,
 // Python's http.server). Every result must equal the local open of the same file in Node
 // (tests/consumer/checks.js is the code both run), whose own figures are held to the fixture
@@ -15,25 +17,32 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../e2e/harness.mjs';
 import { SERVERS, NGINX, freePort } from '../js/servers.mjs';
 import { ROOT, installedApp, readmeRecipe } from './packed.mjs';
-import { FIXTURES, assertMatches, checksArguments, copyFiles, localExpectations } from './matrix.mjs';
+import { FIXTURES, WORKER_FILE, assertMatches, checksArguments, copyFiles, localExpectations, workerExpectation } from './matrix.mjs';
 
 // What main.js imports the API from: the package itself where the bundler copies
 // `new URL('…', import.meta.url)` assets, else the recipe's tsfile.js (the web entry, initialised
-// with the .wasm files the bundler emits).
+// with the .wasm files the bundler emits). How it starts the Worker: the package's own where the
+// bundler follows `new Worker(new URL(…, import.meta.url))` (DEFAULT_WORKER), else the recipe's
+// tsfile-worker.js, built as an entry of its own (OWN_WORKER; the recipe says so in these words).
+const DEFAULT_WORKER = 'createWorker()';
+const OWN_WORKER = "createWorker(new Worker(new URL('./tsfile-worker.js', import.meta.url), { type: 'module' }))";
 const BUNDLERS = {
-  vite: { tools: ['vite'], api: 'tsfile-bloom' },
-  webpack: { tools: ['webpack', 'webpack-cli'], api: 'tsfile-bloom' },
-  rollup: { tools: ['rollup', '@rollup/plugin-node-resolve', '@web/rollup-plugin-import-meta-assets'], api: 'tsfile-bloom' },
-  esbuild: { tools: ['esbuild'], api: './tsfile.js' },
-  'bun build': { tools: ['bun'], api: './tsfile.js' },
+  vite: { tools: ['vite'], api: 'tsfile-bloom', worker: DEFAULT_WORKER },
+  webpack: { tools: ['webpack', 'webpack-cli'], api: 'tsfile-bloom', worker: DEFAULT_WORKER },
+  rspack: { tools: ['@rspack/core', '@rspack/cli'], api: 'tsfile-bloom', worker: DEFAULT_WORKER },
+  rollup: { tools: ['rollup', '@rollup/plugin-node-resolve', '@web/rollup-plugin-import-meta-assets'], api: 'tsfile-bloom', worker: OWN_WORKER },
+  esbuild: { tools: ['esbuild'], api: './tsfile.js', worker: OWN_WORKER },
+  'bun build': { tools: ['bun'], api: './tsfile.js', worker: OWN_WORKER },
 };
 
-const MAIN = (api) => `
+const MAIN = ({ api, worker }, workerPaths) => `
 import * as api from '${api}';
-import { runChecks } from './checks.js';
+import { createWorker } from 'tsfile-bloom/worker-client';
+import { runChecks, workerAnswers } from './checks.js';
 const bytesOf = async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer());
 try {
   window.__result = await runChecks(api, ${checksArguments('location.href')});
+  window.__result.worker = await workerAnswers(${worker}, await bytesOf(new URL('files/${WORKER_FILE}', location.href).href), ${JSON.stringify(workerPaths)});
 } catch (e) {
   window.__result = { failed: String(e && e.stack || e) };
 }
@@ -43,13 +52,15 @@ const INDEX = `<!doctype html><html><head><meta charset="utf-8"><link rel="icon"
 
 let app;
 let browser;
-/** The local expectation (matrix.mjs). */
+/** The local expectation (matrix.mjs), and the worker's. */
 let expected;
+let worker;
 
 before(async () => {
   const tools = [...new Set(Object.values(BUNDLERS).flatMap((b) => b.tools))];
   app = installedApp('bundlers', { tools });
   expected = await localExpectations();
+  worker = await workerExpectation();
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 });
 
@@ -60,10 +71,11 @@ after(async () => {
 
 /** Writes the recipe's files and main.js into `dir`, runs its commands there. */
 function buildWithRecipe(name, dir) {
-  const recipe = readmeRecipe(name);
+  const recipe = readmeRecipe(name, 'docs/bundlers.md');
+  if (BUNDLERS[name].worker === OWN_WORKER) assert.ok(recipe.text.includes(OWN_WORKER) && recipe.files['tsfile-worker.js'], `the ${name} recipe starts its own tsfile-worker.js`);
   mkdirSync(dir, { recursive: true });
   for (const [file, text] of Object.entries(recipe.files)) writeFileSync(join(dir, file), text);
-  writeFileSync(join(dir, 'main.js'), MAIN(BUNDLERS[name].api));
+  writeFileSync(join(dir, 'main.js'), MAIN(BUNDLERS[name], worker.paths));
   cpSync(join(ROOT, 'tests/consumer/checks.js'), join(dir, 'checks.js'));
   if (name === 'vite') writeFileSync(join(dir, 'index.html'), INDEX);
   assert.ok(recipe.commands.length > 0, `the ${name} recipe has a command`);
@@ -98,7 +110,7 @@ async function runPage(origin, path = '/') {
 
 const built = {};
 
-describe('bundlers, each by its README recipe, in Chromium (served by nginx)', { skip: NGINX ? false : 'nginx is not installed (bash scripts/setup.sh --nginx)' }, () => {
+describe('bundlers, each by its recipe (docs/bundlers.md), in Chromium (served by nginx)', { skip: NGINX ? false : 'nginx is not installed (bash scripts/setup.sh --nginx)' }, () => {
   for (const name of Object.keys(BUNDLERS)) {
     test(name, async () => {
       const dir = join(app.dir, name.replace(' ', '-'));
@@ -111,6 +123,7 @@ describe('bundlers, each by its README recipe, in Chromium (served by nginx)', {
         const run = await runPage(server.origin);
         assert.deepEqual(run.problems, [], name);
         assertMatches(run.result, expected, name);
+        assert.deepEqual(run.result.worker, worker.answers, `${name}: the bundled worker`);
         // nginx honours suffix ranges: 2 requests to open, one more when TsFileMetadata lies
         // beyond the tail window, one for the index region outside it (loadIndex).
         for (const [url, n] of Object.entries(run.result.requests)) assert.ok(n == null || n <= 4, `${url}: ${n} requests`);
@@ -146,6 +159,7 @@ describe('one bundle served by the servers users run, in Chromium', () => {
             },
           });
           assert.deepEqual(refused, ['tsfile/tree_10k_series.tsfile']);
+          assert.deepEqual(run.result.worker, worker.answers, `${name}: the bundled worker`);
         } else {
           // http-server answers the first suffix range with 416 (which the browser logs as a failed
           // load); the open then asks with explicit ranges, and so does every later one: once per page.
@@ -153,6 +167,7 @@ describe('one bundle served by the servers users run, in Chromium', () => {
           assert.ok(run.problems.filter((p) => p.startsWith('HTTP') && refusal(p)).length <= 1, run.problems.join('\n'));
           assert.deepEqual(run.problems.filter((p) => !refusal(p)), [], name);
           assertMatches(run.result, expected, name);
+          assert.deepEqual(run.result.worker, worker.answers, `${name}: the bundled worker`);
         }
       } finally {
         await server.stop();
@@ -169,6 +184,7 @@ describe('one bundle served by the servers users run, in Chromium', () => {
       const run = await runPage(server.origin);
       assert.deepEqual(run.problems, [], 'vite dev');
       assertMatches(run.result, expected, 'vite dev');
+      assert.deepEqual(run.result.worker, worker.answers, 'vite dev: the worker');
     } finally {
       await server.stop();
     }

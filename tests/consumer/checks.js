@@ -85,3 +85,21 @@ async function encodeGbk(api, text) {
   await api.loadCharsets();
   return api.encodePath(text, 'GBK');
 }
+
+/**
+ * What a worker client (`w`, the bundled app's) says of a file's bytes opened as a Blob: its
+ * mode ('worker', not the in-thread fallback), the filter at open, and each path's probe (the
+ * worker reads the index first). Terminates the worker.
+ */
+export async function workerAnswers(w, bytes, paths) {
+  try {
+    const info = await w.open(new Blob([bytes]), 'worker.tsfile');
+    const probes = [];
+    for (const p of paths) probes.push(await w.probe(p));
+    return { mode: w.mode, bloom: info.bloom, probes };
+  } catch (e) {
+    return { error: plainError(e) };
+  } finally {
+    w.terminate();
+  }
+}

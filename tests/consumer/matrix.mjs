@@ -58,6 +58,26 @@ export async function localExpectations() {
   return expected;
 }
 
+// The file the bundled worker opens (its probes need the index and the charsets module, both
+// read in the worker) and the paths it probes: an indexed series and one that is not.
+export const WORKER_FILE = 'java/gbk/tree_quoted_unicode.tsfile';
+const WORKER_ABSENT = 'root.nowhere.d1.s1';
+
+/** The worker's expected answers (checks.js workerAnswers), from the local open in Node: `{paths, answers}`. */
+export async function workerExpectation() {
+  const t = await local.openTsFile(join(FIXTURES, WORKER_FILE));
+  try {
+    const bloom = t.bloomInfo();
+    await t.loadIndex();
+    const paths = [(await t.series())[0].path, WORKER_ABSENT];
+    const probes = paths.map((p) => t.probe(p));
+    assert.deepEqual(probes.map((p) => p.verdict), ['maybe', 'absent'], 'the local verdicts the worker is held to');
+    return { paths, answers: { mode: 'worker', bloom, probes } };
+  } finally {
+    await t.close();
+  }
+}
+
 /** The arguments of runChecks for files served at `base` (a URL ending in '/'), as source text. */
 export const checksArguments = (base, bytesOf = 'bytesOf') =>
   `{ files: ${JSON.stringify(FILES)}.map((f) => new URL('files/' + f, ${base}).href), bytesOf: ${bytesOf}, leveldb: await ${bytesOf}(new URL('files/table.ldb', ${base}).href), scanPaths: ${JSON.stringify(SCAN_PATHS)}, gbkText: ${JSON.stringify(GBK_CASE.text)} }`;

@@ -52,15 +52,16 @@ export function installedApp(name, { packageJson = {}, tools = [] } = {}) {
 }
 
 /**
- * The recipes in README.md: `<!-- recipe: NAME -->` followed by fenced blocks up to the next
- * heading or recipe marker. A `sh` block holds commands; a block whose first line is
- * `// FILE` or `# FILE` (FILE with a dot or a slash, optionally followed by `:` and words) is
- * that file's content. Returns `{files: {path: text}, commands: [line]}`.
+ * The recipes in README.md (or `doc`, e.g. docs/bundlers.md): `<!-- recipe: NAME -->` followed
+ * by fenced blocks up to the next heading or recipe marker. A `sh` block holds commands; a block
+ * whose first line is `// FILE` or `# FILE` (FILE with a dot or a slash, optionally followed by
+ * `:` and words) is that file's content. Returns `{files: {path: text}, commands: [line], text}`
+ * (`text`: the section as written).
  */
-export function readmeRecipe(name) {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+export function readmeRecipe(name, doc = 'README.md') {
+  const readme = readFileSync(join(ROOT, doc), 'utf8');
   const start = readme.indexOf(`<!-- recipe: ${name} -->`);
-  if (start < 0) throw new Error(`README.md has no recipe ${name}`);
+  if (start < 0) throw new Error(`${doc} has no recipe ${name}`);
   // The section ends at the next heading or recipe marker outside a code fence.
   const lines = readme.slice(start).split('\n');
   let fenced = false;
@@ -70,7 +71,7 @@ export function readmeRecipe(name) {
     else if (!fenced && (/^#{1,6} /.test(lines[end]) || lines[end].startsWith('<!-- recipe: '))) break;
   }
   const section = lines.slice(0, end).join('\n');
-  const recipe = { files: {}, commands: [] };
+  const recipe = { files: {}, commands: [], text: section };
   for (const [, lang, body] of section.matchAll(/```(\w*)\n([\s\S]*?)```/g)) {
     const first = body.split('\n')[0];
     const named = /^(?:\/\/|#) ([\w./-]*[./][\w./-]*)(?::.*)?$/.exec(first);

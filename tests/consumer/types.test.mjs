@@ -93,6 +93,13 @@ const series: SeriesInfo[] = await w.series();
 const timeColumns: SeriesInfo[] = await w.timeColumns({ partial: true });
 const probe: FileProbeResult = await w.probe('root.a.b');
 w.terminate();
+// A Worker of one's own (the pattern bundlers follow), and a MessagePort made to look like one.
+const own = createWorker(new Worker(new URL('./tsfile-worker.js', import.meta.url), { type: 'module' }));
+const { port1 } = new MessageChannel();
+const viaPort = createWorker(Object.assign(port1, { terminate: () => port1.close() }), { fallback: false });
+// @ts-expect-error: a number is neither a Worker nor a URL
+createWorker(42);
+own.terminate(); viaPort.terminate();
 export { indexError, audit, series, timeColumns, probe };
 `;
 

@@ -113,3 +113,17 @@ test('progress: once the walk is done, the browser scanner says how many files t
     assert.deepEqual([last.done, last.found, last.total], [6, 6, 6], who);
   }
 });
+
+test("a scanned Blob whose slices have no arrayBuffer() (an old jsdom's) is its record's typed error; the scan goes on", async () => {
+  class SlicesWithoutArrayBuffer extends Blob {
+    slice(...range) {
+      return new SlicesWithoutArrayBuffer([super.slice(...range)]);
+    }
+  }
+  Object.defineProperty(SlicesWithoutArrayBuffer.prototype, 'arrayBuffer', { value: undefined });
+  const bytes = readFileSync(VALID_FIXTURES[0].path);
+  const records = [];
+  for await (const r of scanInBrowser([new SlicesWithoutArrayBuffer([bytes]), new Blob([bytes])], { paths: PATHS, concurrency: 1 })) records.push(r);
+  assert.deepEqual(records.map((r) => r.error?.kind ?? null), ['invalid_argument', null]);
+  assert.match(records[0].error.message, /Blob#arrayBuffer\(\)/);
+});

@@ -281,3 +281,20 @@ test("the C++ writer's sizing: bloomInfo().cppSizedFor and the CLI name the meas
   }
   assert.equal('cpp_sized_for' in JSON.parse(cli('inspect', filePath(small), '--json').stdout).bloom_filter, false);
 });
+
+/** A Blob as an old jsdom made them (Jest's jsdom environment): slices without arrayBuffer(). */
+class SlicesWithoutArrayBuffer extends Blob {
+  slice(...range) {
+    return new SlicesWithoutArrayBuffer([super.slice(...range)]);
+  }
+}
+Object.defineProperty(SlicesWithoutArrayBuffer.prototype, 'arrayBuffer', { value: undefined });
+
+test('a Blob whose slices have no arrayBuffer() is refused with a typed error naming the method, not a TypeError', async () => {
+  const bytes = readFileSync(filePath(byName('tree_10k_series')));
+  const refused = (e) => e instanceof TsFileBloomError && e.kind === 'invalid_argument' && e.argument === 'source' && e.offset === null && /Blob#arrayBuffer\(\)/.test(e.message);
+  await assert.rejects(openTsFile(new SlicesWithoutArrayBuffer([bytes])), refused);
+  // The same bytes through a Blob that has it open as ever.
+  const t = await openTsFile(new Blob([bytes]));
+  await t.close();
+});

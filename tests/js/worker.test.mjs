@@ -73,3 +73,53 @@ test('the Worker client answers the calls TsFile has with what TsFile answers, i
     w.terminate();
   }
 });
+
+/**
+ * A Worker of one's own, as createWorker takes it: here the two ends of a real MessageChannel
+ * (structured clone and all), the far one answering with worker.js's handler as a module Worker
+ * running it would. `terminate` closes the channel.
+ */
+async function channelWorker() {
+  const { createHandler } = await import('../../js/worker.js');
+  const { port1, port2 } = new MessageChannel();
+  const handle = createHandler();
+  port2.on('message', (msg) => handle(msg, (reply, transfer) => port2.postMessage(reply, transfer)));
+  return Object.assign(port1, { terminate: () => (port1.close(), port2.close()) });
+}
+
+test('createWorker takes a Worker of its caller (anything with postMessage, addEventListener, terminate) and answers through it', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { openTsFile } = await import('../../js/node.js');
+  const bytes = readFileSync(new URL('../fixtures/java/gbk/tree_quoted_unicode.tsfile', import.meta.url));
+  const w = createWorker(await channelWorker());
+  const t = await openTsFile(bytes);
+  try {
+    assert.equal(w.mode, 'worker');
+    const info = await w.open(new Blob([bytes]), 'gbk.tsfile');
+    assert.deepEqual(info.bloom, t.bloomInfo());
+    const paths = [(await t.series())[0].path, 'root.nowhere.d1.s1'];
+    for (const p of paths) assert.deepEqual(await w.probe(p), t.probe(p), p);
+    assert.deepEqual((await w.probeMany(paths)).map((r) => r.verdict), ['maybe', 'absent']);
+  } finally {
+    w.terminate();
+    await t.close();
+  }
+});
+
+test('createWorker refuses what is neither a Worker, a URL nor nothing, with a typed error naming the argument', async () => {
+  const { TsFileBloomError } = await import('../../js/worker-client.js');
+  for (const bad of [42, { postMessage() {} }, true]) {
+    assert.throws(() => createWorker(bad), (e) => e instanceof TsFileBloomError && e.kind === 'invalid_argument' && e.argument === 'worker' && e.offset === null && /Worker/.test(e.message), String(bad));
+  }
+});
+
+test("createWorker() with nothing starts the package's own worker, in-thread where there is no module Worker (Node)", async () => {
+  const w = createWorker();
+  try {
+    assert.equal(w.mode, 'inline');
+    const info = await w.synthetic({ capacity: 100, items: 10 });
+    assert.equal(info.synthetic, true);
+  } finally {
+    w.terminate();
+  }
+});
