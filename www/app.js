@@ -185,6 +185,7 @@ async function load(blob, name, { synthetic = null, fromFolder = false } = {}) {
     bits.map.setData(filterBits.bits, filterBits.bitCount);
   } else bits.map.clear();
   $('map').classList.toggle('empty', !filterBits);
+  bits.enable(!!filterBits);
   status(synthetic ? '' : 'Reading the metadata index and auditing the filter…');
   // Index, audit and series list (may be large: done in the worker).
   let audit = null;

@@ -238,6 +238,8 @@ async function chooseHash() {
 }
 
 async function zoom() {
+  // A file without a filter has no map controls to press (they are disabled).
+  if (await page.isDisabled('#zoom-fit')) return;
   const r = rand();
   if (r < 0.25) await page.click(pick(['#zoom-in', '#zoom-out', '#zoom-fit']));
   else if (r < 0.45) {
@@ -250,7 +252,11 @@ async function zoom() {
   } else {
     const box = await page.locator('[data-testid=heatmap]').boundingBox();
     if (box) await page.mouse.move(box.x + rand() * box.width, box.y + rand() * box.height);
+    // A plain wheel scrolls the page; with ctrl it zooms the map.
+    const ctrl = rand() < 0.5;
+    if (ctrl) await page.keyboard.down('Control');
     if (box && rand() < 0.3) await page.mouse.wheel(0, rand() < 0.5 ? -200 : 200);
+    if (ctrl) await page.keyboard.up('Control');
   }
 }
 

@@ -242,12 +242,18 @@ export class BitGrid {
   /**
    * Where the ring around bit i goes: `[x, y, side]` in canvas pixels, at least RING_MIN CSS
    * px across however small the cell (a bit at Fit zoom of a large filter is under a pixel).
+   * A bit on screen keeps its whole ring, `margin` px of outline included, on the canvas: at an
+   * edge (row 0, the last column) the ring moves inward, still around the bit, never cut.
    */
-  ringBox(i, grow = 0) {
+  ringBox(i, grow = 0, margin = 0) {
     const dpr = devicePixelRatio || 1;
     const [x, y, s] = this.cellRect(i);
     const pad = Math.max(grow, (RING_MIN * dpr - s) / 2);
-    return [x - pad, y - pad, s + 2 * pad];
+    const side = s + 2 * pad;
+    const { width: W, height: H } = this.canvas;
+    const onScreen = x < W && y < H && x + s > 0 && y + s > 0;
+    const inward = (at, size) => (onScreen && side + 2 * margin <= size ? Math.min(Math.max(at, margin), size - side - margin) : at);
+    return [inward(x - pad, W), inward(y - pad, H), side];
   }
 
   /**
@@ -257,8 +263,9 @@ export class BitGrid {
   ring(i, color, width, dashed, grow = 0) {
     const { ctx } = this;
     const dpr = devicePixelRatio || 1;
-    const [x, y, side] = this.ringBox(i, grow);
     const w = width * dpr;
+    // The outline drawn farthest out: 2w beyond the ring, half its width more.
+    const [x, y, side] = this.ringBox(i, grow, 2.5 * w);
     ctx.setLineDash(dashed ? [4 * dpr, 3 * dpr] : []);
     ctx.lineWidth = w;
     ctx.strokeStyle = 'rgba(0,0,0,.85)';

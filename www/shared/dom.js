@@ -32,6 +32,9 @@ export function onSchemeChange(fn) {
 
 export const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 
+/** How this device points at a bit: "hover" with a mouse or trackpad, "tap" on a touch screen. */
+export const pointWord = () => (matchMedia('(hover: hover)').matches ? 'hover' : 'tap');
+
 /** Saves a Blob under `name` through a temporary link. */
 export function download(blob, name) {
   const a = document.createElement('a');

@@ -9,7 +9,8 @@ const zoomText = (z) => (z >= 10 ? fmt(Math.round(z)) : z.toFixed(1).replace(/\.
 
 /** `ctx`: `{cur, baseName()}`. Returns `{map, settersOf(bit), pathOf(index), reset}`. */
 export function createBitsView(ctx) {
-  const HOVER_HINT = $('hover').textContent;
+  // The hint as the page has it (its hover / tap words are for the style sheet to choose).
+  const HOVER_HINT = [...$('hover').childNodes];
   const map = new HeatMap($('heatmap'), $('minimap'), {
     onhover: (bit, block) => (bit == null ? null : describeBit(bit, block)),
     oncursor: (bit) => describeBit(bit, null),
@@ -80,12 +81,16 @@ export function createBitsView(ctx) {
 
   return {
     map,
+    /** The map's controls act only on a filter: without one (`has` false) they are disabled. */
+    enable(has) {
+      for (const id of ['zoom-out', 'zoom-in', 'zoom-fit', 'goto', 'goto-submit', 'minimap-toggle', 'export-png']) $(id).disabled = !has;
+    },
     /** The listed paths that set `bit` under the writer's hash (indices for pathOf), or null while unknown. */
     settersOf: provenanceOf,
     pathOf,
     reset() {
       map.clear();
-      $('hover').textContent = HOVER_HINT;
+      $('hover').replaceChildren(...HOVER_HINT.map((n) => n.cloneNode(true)));
     },
   };
 }

@@ -47,14 +47,15 @@ function renderRow(row, r) {
     ? el('span', { class: 'cell' }, el('span', { class: 'badge warn', text: r.error.kind, title: `${r.error.message}${r.error.offset != null ? ` (at byte ${r.error.offset})` : ''}` }))
     : el('span', { class: 'cell', text: auditText(r) ?? '–' });
   row.replaceChildren(
-    el('span', { class: 'cell path', text: r.file, title: r.file }),
+    // An isolated left-to-right run in the right-to-left cell (style.css: cut from its start).
+    el('span', { class: 'cell path', title: r.file }, el('bdi', { dir: 'ltr', text: r.file })),
     el('span', { class: 'cell num', text: fmt(r.size) }),
     el('span', { class: 'cell num', text: fmt(r.bitCount) }),
     el('span', { class: 'cell num', text: fmt(r.k) }),
     el('span', { class: 'cell num', text: pct(r.fill) }),
     el('span', { class: 'cell num', text: pct(r.fpp) }),
     auditCell,
-    ...r.verdicts.map((v) => el('span', { class: 'cell' }, el('span', { class: `badge ${VERDICT_BADGES[v] ?? 'warn'}`, text: v ?? 'unread' }))),
+    ...r.verdicts.map((v) => el('span', { class: 'cell fleet-verdict' }, el('span', { class: `badge ${VERDICT_BADGES[v] ?? 'warn'}`, text: v ?? 'unread' }))),
   );
 }
 
@@ -68,7 +69,7 @@ function headButton(c, sort) {
   const title = verdict ? `Verdict for ${c.label}; click to sort` : `Sort by ${c.label.toLowerCase()}`;
   return el(
     'button',
-    { type: 'button', 'data-key': c.key, 'data-sort': state, title, class: c.num ? 'num' : null },
+    { type: 'button', 'data-key': c.key, 'data-sort': state, title, class: verdict ? 'fleet-verdict' : c.num ? 'num' : null },
     label,
     el('span', { class: 'visually-hidden', text: state === 'none' ? '' : ` (sorted ${state})` }),
   );
@@ -103,9 +104,11 @@ export function createFleetTable(t, open) {
 
   function renderHead() {
     $('fleet-head').replaceChildren(...columns().map((c) => headButton(c, sort)));
-    const verdictCols = t.paths.length ? `repeat(${t.paths.length}, 7em)` : '0';
-    $('fleet-head').style.setProperty('--fleet-verdicts', verdictCols);
-    $('fleet-rows').style.setProperty('--fleet-verdicts', verdictCols);
+    // No path asked: no verdict column (style.css's empty fallback).
+    for (const id of ['fleet-head', 'fleet-rows']) {
+      if (t.paths.length) $(id).style.setProperty('--fleet-verdicts', `repeat(${t.paths.length}, 5.5rem)`);
+      else $(id).style.removeProperty('--fleet-verdicts');
+    }
   }
 
   function applyView() {

@@ -1,5 +1,7 @@
 // The inspector's heat-map: the filter's bits on a BitGrid (shared/bitgrid.js) whose camera
-// the reader moves: wheel and keys zoom, drag pans, a minimap shows where the view is. The
+// the reader moves: the buttons, keys, ctrl/⌘ + wheel (a trackpad's pinch) and a two-finger
+// pinch zoom; drag pans; a tap or click puts the cursor on a bit; a plain wheel scrolls the page,
+// never trapped by the map. A minimap shows where the view is. The
 // grid has about the canvas's aspect ratio; zoomed out, each pixel shows a block's fill.
 import { BitGrid } from '../shared/bitgrid.js';
 import { onSchemeChange } from '../shared/dom.js';
@@ -200,7 +202,9 @@ export class HeatMap extends BitGrid {
     c.addEventListener(
       'wheel',
       (ev) => {
-        if (!this.bits) return;
+        // A plain wheel is the page's; ctrl/⌘ + wheel (and a trackpad's pinch, which the
+        // browser sends as a ctrl + wheel) zooms the map.
+        if (!this.bits || !(ev.ctrlKey || ev.metaKey)) return;
         ev.preventDefault();
         const [px, py] = this.pixelsOf(ev);
         const dy = ev.deltaMode === 1 ? ev.deltaY * 16 : ev.deltaY;
@@ -209,14 +213,28 @@ export class HeatMap extends BitGrid {
       { passive: false },
     );
     let drag = null;
+    const pinch = new Pinch();
     c.addEventListener('pointerdown', (ev) => {
       if (!this.bits || ev.button !== 0) return;
-      drag = { x: ev.clientX, y: ev.clientY, ox: this.view.ox, oy: this.view.oy, moved: false };
       c.setPointerCapture(ev.pointerId);
+      // A second finger turns the drag into a pinch.
+      if (pinch.down(ev)) drag = null;
+      else drag = { x: ev.clientX, y: ev.clientY, ox: this.view.ox, oy: this.view.oy, moved: false };
+    });
+    const lift = (ev) => pinch.up(ev);
+    c.addEventListener('pointercancel', (ev) => {
+      lift(ev);
+      drag = null;
     });
     c.addEventListener('pointermove', (ev) => {
       if (!this.bits) return;
       const [px, py] = this.pixelsOf(ev);
+      const zoom = pinch.move(ev);
+      if (zoom) {
+        const [mx, my] = this.pixelsOf(zoom.centre);
+        this.zoomBy(zoom.factor, mx, my);
+        return;
+      }
       if (drag) {
         const r = c.getBoundingClientRect();
         const k = c.width / r.width / this.view.s;
@@ -236,6 +254,7 @@ export class HeatMap extends BitGrid {
       this.onhover(i, this.fillAt(px, py));
     });
     c.addEventListener('pointerup', (ev) => {
+      lift(ev);
       if (drag && !drag.moved) {
         const [px, py] = this.pixelsOf(ev);
         const i = this.bitAt(px, py);
@@ -300,3 +319,35 @@ export class HeatMap extends BitGrid {
   }
 }
 
+
+/**
+ * Two fingers on the map: `down` and `up` track the pointers (down says whether a pinch began),
+ * `move` gives the zoom factor since the last move and the fingers' centre (client coordinates),
+ * or null when fewer than two fingers are down.
+ */
+class Pinch {
+  #at = new Map();
+
+  down(ev) {
+    this.#at.set(ev.pointerId, [ev.clientX, ev.clientY]);
+    return this.#at.size === 2;
+  }
+
+  up(ev) {
+    this.#at.delete(ev.pointerId);
+  }
+
+  move(ev) {
+    if (this.#at.size !== 2 || !this.#at.has(ev.pointerId)) return null;
+    const before = this.#spread();
+    this.#at.set(ev.pointerId, [ev.clientX, ev.clientY]);
+    const after = this.#spread();
+    const [[ax, ay], [bx, by]] = this.#at.values();
+    return { factor: before > 0 ? after / before : 1, centre: { clientX: (ax + bx) / 2, clientY: (ay + by) / 2 } };
+  }
+
+  #spread() {
+    const [[ax, ay], [bx, by]] = this.#at.values();
+    return Math.hypot(ax - bx, ay - by);
+  }
+}

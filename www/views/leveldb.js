@@ -6,7 +6,7 @@
 import { TsFileBloomError } from '../pkg/js/errors.js';
 import { isLevelDbFooter } from '../pkg/js/leveldb.js';
 import { BitGrid } from '../shared/bitgrid.js';
-import { $, el } from '../shared/dom.js';
+import { $, el, pointWord } from '../shared/dom.js';
 import { fmt, seedColor, sentence } from '../shared/format.js';
 
 /** True when the Blob ends with LevelDB's table magic. */
@@ -51,7 +51,8 @@ function describe(f, bit) {
 function filterCanvas(f, bytes) {
   const canvas = el('canvas', { role: 'img', tabindex: '0', 'aria-describedby': 'ldb-hover', 'aria-label': `filter ${f.index}: ${fmt(f.bitCount)} bits, k=${f.k}, ${fmt(f.setBits)} set; arrow keys move along its bits` });
   drawFilter(canvas, bytes);
-  canvas.addEventListener('pointermove', (ev) => describe(f, canvas.grid.bitAtEvent(ev)));
+  // A mouse reads as it moves; a finger where it taps.
+  for (const type of ['pointermove', 'pointerdown']) canvas.addEventListener(type, (ev) => describe(f, canvas.grid.bitAtEvent(ev)));
   canvas.addEventListener('focus', () => {
     canvas.grid.cursor ??= 0;
     canvas.grid.draw();
@@ -106,7 +107,7 @@ function renderFacts({ info, filters, dataBlocks, bitsPerKey }, name, size) {
   $('ldb-note').textContent = ks.length
     ? `This table's filters use k = ${ks.join(', ')}${ks.length === 1 ? '' : ' (they differ)'}: written with ${ks.map((k) => bitsPerKeyText(bitsPerKey[k])).join(' or ')} bits per key (LevelDB sets k = ⌊0.69 × bits_per_key⌋, at most 30). All k probes of a key come from one 32-bit hash (h, then h += h rotated right by 17), so small filters with a high k run above the textbook false-positive rate.`
     : '';
-  $('ldb-hover').textContent = ks.length ? 'Hover or focus a filter (arrow keys) to read its bits.' : '';
+  $('ldb-hover').textContent = ks.length ? `${pointWord() === 'tap' ? 'Tap' : 'Hover'} or focus a filter (arrow keys) to read its bits.` : '';
 }
 
 /** The key box's key: its text, or with "hex" ticked the bytes its hex digits spell. */

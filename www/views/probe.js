@@ -49,13 +49,14 @@ function probeRow(ctx, p, i, setters) {
   return el(
     'tr',
     { 'data-testid': 'probe-row', 'data-seed': String(p.seed), class: p.set ? 'set' : 'clear' },
-    el('td', {}, dot),
-    el('td', { text: String(p.seed) }),
-    el('td', { text: String(p.hash32) }),
-    el('td', { text: fmt(p.bit) }),
-    el('td', { class: p.set ? 'state-set' : 'state-clear', text: p.set ? 'set' : 'clear' }),
-    el('td', { class: 'setters', 'data-testid': 'probe-setters' }, settersCell(ctx, p, setters)),
-    el('td', {}, show),
+    el('td', { class: 'dot' }, dot),
+    // data-label: each cell's name where a narrow screen shows the row as a card (style.css).
+    el('td', { class: 'seed', 'data-label': 'seed', text: String(p.seed) }),
+    el('td', { class: 'hash', 'data-label': 'hash32', text: String(p.hash32) }),
+    el('td', { class: 'bit', 'data-label': 'bit', text: fmt(p.bit) }),
+    el('td', { class: p.set ? 'state state-set' : 'state state-clear', text: p.set ? 'set' : 'clear' }),
+    el('td', { class: 'setters', 'data-label': 'set by', 'data-testid': 'probe-setters' }, settersCell(ctx, p, setters)),
+    el('td', { class: 'show' }, show),
   );
 }
 
@@ -120,6 +121,8 @@ export function createProbeView(ctx) {
     ctx.map.setHighlights(ctx.cur.highlights);
     const setters = r.probes.map((p) => (p.set ? ctx.settersOf(p.bit) : null));
     $('probes').tBodies[0].replaceChildren(...r.probes.map((p, i) => probeRow(ctx, p, i, setters[i])));
+    // No filter, no seeds: no table (an empty header says nothing).
+    $('probes').closest('.scroll-x').hidden = !r.probes.length;
     const others = (r.others ?? []).map((o) => `${o.variant} · ${o.charset}: ${o.verdict}`);
     $('others').textContent = others.length ? `Other candidate hashes the verdict consulted: ${others.join('; ')}.` : '';
     $('why-maybe').textContent = whyMaybe(ctx, r, setters);

@@ -10,18 +10,19 @@ import { fmt } from '../shared/format.js';
 
 /**
  * The form's text → `{urls, rejected}`: entries separated by white space (URLs hold none), each
- * resolved against the page (a relative URL is one of this site's files), kept once, in order;
- * `rejected` the entries that are no http(s) URL.
+ * a whole http(s) URL — a file's or a bucket listing's — kept once, in order; `rejected` the
+ * entries that are not. Nothing is resolved against the page: "not a url" is three words, not
+ * three of this site's files, and a series path typed here is no file either.
  */
-export function parseUrls(text, base = globalThis.location?.href) {
+export function parseUrls(text) {
   const urls = [];
   const rejected = [];
   for (const entry of String(text).split(/\s+/).filter(Boolean)) {
     let url = null;
     try {
-      url = new URL(entry, base);
+      url = new URL(entry);
     } catch {
-      // not a URL at all
+      // not a whole URL
     }
     if (url && (url.protocol === 'http:' || url.protocol === 'https:')) {
       if (!urls.includes(url.href)) urls.push(url.href);
@@ -40,6 +41,19 @@ export function urlName(url) {
     // a malformed escape: shown as it is
   }
   return `${last || u.pathname} (${u.host})`;
+}
+
+/** A series path (root.…) typed where a URL goes. */
+const looksLikeSeriesPath = (entry) => /^root\.[^/:]+$/i.test(entry);
+
+/** The `invalid_argument` error naming the entries that are no http(s) URL, and what the box takes. */
+function rejectedError(rejected, othersOpened) {
+  const names = rejected.map((r) => `“${r}”`).join(', ');
+  const what = othersOpened
+    ? '; the others are opened'
+    : ': give a file’s whole address (https://host/data/file.tsfile) or a bucket listing (https://bucket.host/?list-type=2&prefix=data/)';
+  const series = rejected.some(looksLikeSeriesPath) ? '. A series path is tested under “Test a series path” once a file is open' : '';
+  return new TsFileBloomError('invalid_argument', `${names} ${rejected.length > 1 ? 'are' : 'is'} not an http(s) URL${what}${series}`, { argument: 'url' });
 }
 
 /** The folder view's title for a scan of `urls`. */
@@ -64,11 +78,9 @@ export function createRemoteInput(ctx) {
   function openText(text) {
     const { urls, rejected } = parseUrls(text);
     const done = urls.length ? open(urls) : null;
-    // After the open has started (a load clears the error box when it starts).
-    if (rejected.length) {
-      const err = new TsFileBloomError('invalid_argument', `${rejected.map((r) => `“${r}”`).join(', ')} ${rejected.length > 1 ? 'are' : 'is'} not an http(s) URL${urls.length ? '; the others are opened' : ''}`, { argument: 'url' });
-      ctx.showError(err, 'Open from the web:');
-    }
+    // After the open has started (a load clears the error box when it starts); with no URL
+    // at all, instead of any request.
+    if (rejected.length) ctx.showError(rejectedError(rejected, urls.length > 0), 'Open from the web:');
     return done;
   }
 

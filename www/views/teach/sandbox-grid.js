@@ -75,10 +75,13 @@ export function createSandboxGrid(call, box) {
     });
   }
 
-  canvas.addEventListener('mousemove', (ev) => {
-    const b = grid.bitAtEvent(ev);
-    if (b != null) describeCell(b);
-  });
+  // A mouse reads as it moves; a finger where it taps.
+  for (const type of ['pointermove', 'pointerdown']) {
+    canvas.addEventListener(type, (ev) => {
+      const b = grid.bitAtEvent(ev);
+      if (b != null) describeCell(b);
+    });
+  }
   canvas.addEventListener('focus', () => {
     if (cursor < 0) cursor = flash?.probes[0]?.bit ?? 0;
     describeCell(cursor);

@@ -2,7 +2,7 @@
 // bits_per_key and the keys) whose bits flip as paths are added. The filter lives in the
 // worker (teach.sandbox*); this view sends the controls and draws the answers (its bits:
 // sandbox-grid.js).
-import { $, el, svg } from '../../shared/dom.js';
+import { $, el, pointWord, svg } from '../../shared/dom.js';
 import { fmt, pct } from '../../shared/format.js';
 import { VERDICT_LABELS } from '../../shared/words.js';
 import { drawCurve } from './curve.js';
@@ -165,7 +165,7 @@ export function createSandbox(call) {
       const r = await call('teach.sandboxView', { controls: { mode: box.mode, plannedN: slider('sb-n') } });
       box.view = r.view;
       for (const [id, v] of [['sb-m', r.view.m], ['sb-k', r.view.k], ['sb-bpk', r.view.bitsPerKey]]) $(id).value = String(v);
-      if (r.demo) $('sb-log').textContent = `A demo filter with ${r.demo.length} paths (${r.demo[0]} … ${r.demo[r.demo.length - 1]}): add your own, test one, hover a bit to see who set it, or Clear to start empty.`;
+      if (r.demo) $('sb-log').textContent = `A demo filter with ${r.demo.length} paths (${r.demo[0]} … ${r.demo[r.demo.length - 1]}): add your own, test one, ${pointWord()} a bit to see who set it, or Clear to start empty.`;
       render();
     },
     controls,
