@@ -11,8 +11,11 @@ import { redactUrl } from './redact.js';
 export const SCAN_USAGE = 'tsfile-bloom scan TARGET... [--path P]... [--paths-file F] [--jobs N] [--audit]\n                    [--manifest FILE] [--json | --csv | --list maybe|absent [--print0]]';
 
 export const SCAN_HELP = `scan     reads the filter of every TsFile in TARGETs (files; directories, recursively:
-         files named *.tsfile; http(s):// URLs read with Range requests; @LIST: targets
-         from a file, one per line, @- from stdin) and tests each --path (and each line
+         files named *.tsfile; http(s):// URLs read with Range requests; s3://bucket/key,
+         and s3://bucket/prefix/ for every *.tsfile object below the prefix, with the AWS
+         CLI's settings: AWS_ACCESS_KEY_ID, AWS_REGION, AWS_ENDPOINT_URL_S3, AWS_PROFILE…
+         (README, "Object storage"); @LIST: targets from a file, one per line, @- from
+         stdin) and tests each --path (and each line
          of --paths-file, - for stdin) with probe's rules: 'absent' (skippable), 'maybe',
          'unknown'. --audit reads each index too and lets the writer-variant audit decide.
          --json streams NDJSON, one object per file and a last {"summary": …} line; --csv
@@ -86,7 +89,7 @@ export async function scanCommand({ values, targets: given, source = {} }, { wri
         lastProgress = now;
         const rate = done / (elapsedMs / 1000);
         const eta = total != null && rate > 0 ? `, ETA ${((total - done) / rate).toFixed(0)} s` : '';
-        stderr.write(`\r\x1b[K${done}${total != null ? ` of ${total}` : ''} files, ${Math.round(rate)} files/s${eta}`);
+        stderr.write(`\r\x1b[K${done}${total != null ? ` of ${total}` : ''} ${(total ?? done) === 1 ? 'file' : 'files'}, ${Math.round(rate)} files/s${eta}`);
         progressShown = true;
       }
     : undefined;

@@ -17,8 +17,9 @@ import { inFlagWords } from './flag-words.js';
 import { isHttpUrl } from './http-source.js';
 import { redactUrl } from './redact.js';
 import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
-import { hashedWords, listedWord, pct, verdictWord } from './format.js';
+import { count, hashedWords, listedWord, pct, verdictWord } from './format.js';
 import { terminalText } from './escape.js';
+import { completionScript, SHELLS } from './completions.js';
 import { eachBatch, textLine } from './lines.js';
 import { DEFAULT_HASH, ERROR_RATE } from './core-tables.js';
 import {
@@ -54,12 +55,14 @@ const BYTES_HELP = 'BYTES: an integer, or with a suffix K, M or G (KiB, MiB, GiB
 
 // Flag kinds: 'boolean' (no value), 'string' (a value: --name V or --name=V), 'optional' (a
 // value only as --name=V).
+// `values`: the words a value may be (the completions offer them); `file: true`: a file names it.
 const SOURCE_FLAGS = {
   header: { type: 'string', multiple: true, short: 'H' },
   'allow-full-download': { type: 'optional' },
   timeout: { type: 'string' },
   'max-index-bytes': { type: 'string' },
 };
+const HASH_FLAGS = { variant: { type: 'string', values: VARIANTS }, charset: { type: 'string', values: CHARSETS } };
 const HELP_FLAG = { help: { type: 'boolean', short: 'h' } };
 
 const EXIT_CODES = {
@@ -67,15 +70,20 @@ const EXIT_CODES = {
          (a format error), or its index could not be read to its end (the report is
          partial, ok: false, its error says why); 2 a usage error, an I/O error (kinds io,
          changed, cancelled) or a limit (too_large at open)`,
-  probe: `exit     0 every PATH (KEY) has its verdict, also when the index could not be read (the
-         verdicts are then the filter's alone, under the rules for an unread index); 1 the
-         file is not a readable TsFile or LevelDB table; 2 a usage error, an I/O error or a limit`,
+  probe: `exit     0 some PATH (KEY) may be in the file ('maybe', or 'unknown': never read as
+         absent); 1 every PATH is 'absent' (sound: the file can be skipped) — by verdict, as
+         grep's by match, with --json too, and when the index could not be read (the
+         verdicts are then the filter's alone, under the rules for an unread index); 2 a
+         usage error (a bad argument too); 3 the file is not a readable TsFile or LevelDB
+         table (a format error); 4 an I/O error or a limit. Only 1 says skip: a pruning
+         script reads F unless the exit is 1 (so a file it could not read is read too)`,
   verify: `exit     0 the filter is consistent with the index; 1 it is not (an indexed series tests
          absent, or no writer variant reproduces the stored bits), its hash is one this
          reader does not evaluate (the experimental cheap hash), the index could not be
          read to its end, or the file is not a readable TsFile; 2 a usage error, an I/O
          error or a limit`,
   build: 'exit     0 the filter was written; 2 a usage error or an I/O error',
+  completions: 'exit     0 the script was printed; 2 a usage error',
   scan: `exit     0 every file was read; 1 some file had an error (all are still reported), or
          --list wrote a location holding a newline escaped; 2 a usage error, or nothing
          could be read (no TsFile found, every file failed)`,
@@ -83,6 +91,7 @@ const EXIT_CODES = {
 
 const VERBS = {
   inspect: {
+    summary: "a file's header, metadata, Bloom filter, audit and series",
     usage: [`tsfile-bloom inspect FILE [--json] [--all] ${SOURCE_USAGE}`, `tsfile-bloom inspect TABLE.ldb [--json] [--all] ${SOURCE_USAGE}   (a LevelDB table, told by its footer)`],
     help: `inspect  header, TsFileMetadata, the Bloom filter and its statistics, the writer-variant
          audit and every indexed series (--all lists more than the first 20); a LevelDB
@@ -91,16 +100,19 @@ const VERBS = {
     reads: true,
   },
   probe: {
-    usage: [`tsfile-bloom probe FILE PATH... [--variant java|zero-extended] [--charset NAME]\n                     [--hex] [--json] ${SOURCE_USAGE}`, `tsfile-bloom probe TABLE.ldb KEY... [--hex] [--json] ${SOURCE_USAGE}`],
+    summary: 'test series paths against the filter: absent, maybe or unknown',
+    usage: [`tsfile-bloom probe FILE PATH... [--variant java|zero-extended] [--charset NAME]\n                     [--hex] [--json | -q] ${SOURCE_USAGE}`, `tsfile-bloom probe TABLE.ldb KEY... [--hex] [--json] ${SOURCE_USAGE}`],
     help: `probe    tests series paths: 'absent' (sound), 'maybe', or 'unknown' (bits say absent but the
          file's hash variant is not trustworthy), with each seed's hash and bit, and what the
          index says: indexed, not in the index, or index unreadable
 --hex    PATHs (KEYs) given as hex bytes (LevelDB keys may be binary)
+-q, --quiet  print nothing: the exit status says the verdict (errors still go to stderr)
 charsets: ${CHARSETS.join(', ')}`,
-    flags: { json: { type: 'boolean' }, variant: { type: 'string' }, charset: { type: 'string' }, hex: { type: 'boolean' }, ...SOURCE_FLAGS, 'max-stdin-bytes': { type: 'string' } },
+    flags: { json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' }, ...HASH_FLAGS, hex: { type: 'boolean' }, ...SOURCE_FLAGS, 'max-stdin-bytes': { type: 'string' } },
     reads: true,
   },
   verify: {
+    summary: 'audit the filter against the index',
     usage: [`tsfile-bloom verify FILE [--json] ${SOURCE_USAGE}`],
     help: `verify   audits the filter against the index; fails when an indexed series tests absent,
          no writer variant reproduces the stored bits, or the filter's hash is not evaluated`,
@@ -108,6 +120,7 @@ charsets: ${CHARSETS.join(', ')}`,
     reads: true,
   },
   build: {
+    summary: 'build the filter a Java writer would store for a list of paths',
     usage: ['tsfile-bloom build [PATHS|-] [--capacity N] [--fpp X] [--variant V] [--charset NAME]\n                     [--out FILE | --hex] [--json]'],
     help: `build    builds the filter a Java writer would store for the series paths in PATHS (one per
          line, as scan's lists: only \\n or \\r\\n removed, empty lines skipped; stdin when
@@ -117,43 +130,98 @@ charsets: ${CHARSETS.join(', ')}`,
          --out FILE, as hex with --hex, or to stdout when it is not a terminal; --json prints
          its statistics instead
 charsets: ${CHARSETS.join(', ')}`,
-    flags: { capacity: { type: 'string' }, fpp: { type: 'string' }, variant: { type: 'string' }, charset: { type: 'string' }, out: { type: 'string' }, hex: { type: 'boolean' }, json: { type: 'boolean' } },
+    flags: { capacity: { type: 'string' }, fpp: { type: 'string' }, ...HASH_FLAGS, out: { type: 'string', file: true }, hex: { type: 'boolean' }, json: { type: 'boolean' } },
   },
   scan: {
+    summary: 'scan a fleet of TsFiles for series paths',
     usage: [`${SCAN_USAGE} ${SOURCE_USAGE}`],
     help: SCAN_HELP,
-    flags: { path: { type: 'string', multiple: true }, 'paths-file': { type: 'string' }, jobs: { type: 'string' }, audit: { type: 'boolean' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, list: { type: 'string' }, print0: { type: 'boolean' }, manifest: { type: 'string' }, ...SOURCE_FLAGS },
+    flags: { path: { type: 'string', multiple: true }, 'paths-file': { type: 'string', file: true }, jobs: { type: 'string' }, audit: { type: 'boolean' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, list: { type: 'string', values: ['maybe', 'absent'] }, print0: { type: 'boolean' }, manifest: { type: 'string', file: true }, ...SOURCE_FLAGS },
     reads: true,
   },
+  version: {
+    summary: "the package's version",
+    usage: ['tsfile-bloom version | -v | --version'],
+    help: "version  prints the package's version (as -v, -V and --version)",
+    flags: {},
+  },
+  completions: {
+    summary: 'a completion script for bash, zsh or fish',
+    usage: ['tsfile-bloom completions bash|zsh|fish'],
+    help: `completions  prints the completion script of a shell: the verbs, each verb's flags, the
+         values of --variant, --charset and --list, and files where a FILE goes, from the
+         tables the CLI parses its arguments by`,
+    flags: {},
+  },
   help: {
+    summary: 'the usage, or the help of one verb',
     usage: ['tsfile-bloom help [VERB]'],
     help: 'help     this text, or the help of one verb (as VERB --help)',
     flags: {},
   },
 };
 
+// Two or three real command lines a verb; tests/js/cli-help.test.mjs runs each one's
+// tsfile-bloom command (its files and URLs made unreachable) to check that it parses.
+const EXAMPLES = {
+  inspect: [
+    'tsfile-bloom inspect 1700000000000-1-0-0.tsfile',
+    'tsfile-bloom inspect https://example.com/data/x.tsfile --json | jq .bloom_filter',
+    'curl -s https://example.com/data/x.tsfile | tsfile-bloom inspect -',
+  ],
+  probe: [
+    'tsfile-bloom probe x.tsfile root.sg.d1.s1 root.sg.d1.s2',
+    'if tsfile-bloom probe -q x.tsfile root.sg.d1.s1; then echo "x.tsfile may hold it"; fi',
+    'tsfile-bloom probe -q x.tsfile root.sg.d1.s1; [ $? -eq 1 ] || echo "read x.tsfile"',
+    'tsfile-bloom probe x.tsfile root.工厂.d1.温度 --charset GBK --json',
+  ],
+  verify: [
+    'tsfile-bloom verify x.tsfile',
+    'tsfile-bloom verify https://example.com/data/x.tsfile -H "Authorization: Bearer $TOKEN" --json',
+  ],
+  build: [
+    'tsfile-bloom build paths.txt --out filter.bin',
+    'tsfile-bloom build paths.txt --capacity 153 --fpp 0.05 --hex',
+    'tsfile-bloom build paths.txt --json',
+  ],
+  scan: [
+    'tsfile-bloom scan /data/iotdb/data --path root.sg.d1.s1',
+    'tsfile-bloom scan s3://bucket/iotdb/ https://example.com/data/x.tsfile --paths-file paths.txt --json',
+    "find /data -name '*.tsfile' | tsfile-bloom scan @- --path root.sg.d1.s1 --list maybe --print0 | xargs -0 ls -l",
+  ],
+  version: ['tsfile-bloom --version', 'tsfile-bloom version'],
+  completions: [
+    'tsfile-bloom completions bash > ~/.local/share/bash-completion/completions/tsfile-bloom',
+    'tsfile-bloom completions zsh > "${fpath[1]}/_tsfile-bloom"',
+    'tsfile-bloom completions fish > ~/.config/fish/completions/tsfile-bloom.fish',
+  ],
+  help: ['tsfile-bloom help probe', 'tsfile-bloom probe --help'],
+};
+
 const USAGE = `usage:
 ${Object.entries(VERBS)
-  .filter(([v]) => v !== 'help')
+  .filter(([v]) => v !== 'help' && v !== 'version')
   .flatMap(([, s]) => s.usage)
   .map((u) => `  ${u}`)
   .join('\n')}
   tsfile-bloom VERB --help | tsfile-bloom help VERB
-  tsfile-bloom --help | --version
+  tsfile-bloom --help | -v | --version | version
 
 ${VERBS.inspect.help}
 ${VERBS.probe.help.split('\n--hex')[0]}
 ${VERBS.verify.help}
 ${VERBS.build.help.split('\ncharsets')[0]}
 ${SCAN_HELP}
+${VERBS.completions.help}
 --hex    probe: PATHs (KEYs) given as hex bytes; build: print hex
 ${FILE_HELP}
 ${SOURCE_HELP}
 ${STDIN_HELP}
 ${BYTES_HELP}
 charsets: ${CHARSETS.join(', ')}
-exit codes: 0 ok, 1 a format error (or a failed verify), 2 a usage or I/O error; a reader that
-goes away (| head) ends every verb with 0. VERB --help says each verb's`;
+exit codes: 0 ok, 1 a format error (or a failed verify), 2 a usage or I/O error; probe's by
+verdict: 0 maybe, 1 absent, 2 usage, 3 a format error, 4 an I/O error; a reader that goes away
+(| head) ends every verb with 0. VERB --help says each verb's, and gives examples`;
 
 function verbHelp(verb) {
   const s = VERBS[verb];
@@ -161,11 +229,29 @@ function verbHelp(verb) {
   if (s.reads && verb !== 'scan') parts.push(FILE_HELP);
   if (s.reads) parts.push(`${SOURCE_HELP}${s.flags['max-stdin-bytes'] ? `\n${STDIN_HELP}` : ''}\n${BYTES_HELP}`);
   if (EXIT_CODES[verb]) parts.push(EXIT_CODES[verb]);
+  parts.push(`examples:\n${EXAMPLES[verb].map((e) => `  ${e}`).join('\n')}`);
   return parts.join('\n\n');
 }
 
 // Errors from the reader carry a `kind`; all but these are about the file's format.
 const NOT_FORMAT_KINDS = new Set(['io', 'invalid_argument', 'changed', 'cancelled', 'too_large', 'manifest', 'internal']);
+
+/**
+ * probe's exit status by verdict, as grep's by match: 1 when every PATH (KEY) is 'absent', the
+ * one verdict that lets a file be skipped; 0 when any may be in the file ('maybe', 'unknown').
+ */
+const probeStatus = (results) => (results.every((r) => r.verdict === 'absent') ? 1 : 0);
+
+/**
+ * The exit status of a failed command (not a usage error): 1 a format error, 2 any other; probe,
+ * whose 1 is its verdict "absent", says 2 for a bad argument (a usage error), 3 a format error,
+ * 4 any other (I/O, a limit), so that no error reads as a verdict.
+ */
+function errorStatus(verb, kind) {
+  const format = typeof kind === 'string' && !NOT_FORMAT_KINDS.has(kind);
+  if (verb !== 'probe') return format ? 1 : 2;
+  return format ? 3 : kind === 'invalid_argument' ? 2 : 4;
+}
 
 /** A usage error: one line on stderr, exit 2. `verb` names the verb it is about (or null). */
 class UsageError extends Error {
@@ -329,7 +415,7 @@ process.stdout.on('error', (e) => {
     return;
   }
   process.stderr.write(`error: io: cannot write to stdout: ${e.message}\n`);
-  process.exit(2);
+  process.exit(errorStatus(running, 'io'));
 });
 // stderr going away (`2>&1 | head`) is not worth a crash either.
 process.stderr.on('error', () => {});
@@ -419,7 +505,7 @@ async function stdinSource(verb, limit) {
     total += chunk.length;
     if (total > limit) {
       process.stdin.destroy();
-      throw new TsFileBloomError('too_large', `the file on stdin is larger than --max-stdin-bytes (${limit} bytes): raise the limit, or give the file's path or URL`);
+      throw new TsFileBloomError('too_large', `the file on stdin is larger than --max-stdin-bytes (${count(limit, 'byte')}): raise the limit, or give the file's path or URL`);
     }
     chunks.push(chunk);
   }
@@ -462,16 +548,16 @@ async function inspectReport(path, file) {
 function printInspect(r, all) {
   const b = r.bloom_filter;
   const out = [];
-  out.push(`${r.file.path}  ${r.file.size} bytes  TsFile v${r.version}`);
+  out.push(`${r.file.path}  ${count(r.file.size, 'byte')}  TsFile v${r.version}`);
   out.push(`metadata   offset ${r.metadata.offset}, size ${r.metadata.size}, meta_offset ${r.metadata.meta_offset}`);
   if (b.present) {
     out.push(
-      `bloom      ${b.bit_count} bits, k=${b.hash_function_count}, ${b.byte_length} bytes stored at ${b.bits_offset} (${b.encoding}${b.hash === 'cheap' ? ', cheap hash' : ''})`,
-      `           ${b.set_bits} bits set (${pct(b.fill_ratio)}), est. n ≈ ${b.estimated_items.toFixed(1)}` +
+      `bloom      ${count(b.bit_count, 'bit')}, k=${b.hash_function_count}, ${count(b.byte_length, 'byte')} stored at ${b.bits_offset} (${b.encoding}${b.hash === 'cheap' ? ', cheap hash' : ''})`,
+      `           ${count(b.set_bits, 'bit')} set (${pct(b.fill_ratio)}), est. n ≈ ${b.estimated_items.toFixed(1)}` +
         (b.indexed_items != null ? `, indexed n = ${b.indexed_items}` : '') +
         `, FPP ${pct(b.fpp_formula)} by formula, ${pct(b.fpp_from_fill)} by fill`,
     );
-    if (b.cpp_sized_for != null) out.push(`           sized for ${b.cpp_sized_for} measurement names (the C++ writer's count), holds ${b.indexed_items} keys${b.filled_past_design ? ': filled past its design' : ''}`);
+    if (b.cpp_sized_for != null) out.push(`           sized for ${count(b.cpp_sized_for, 'measurement name')} (the C++ writer's count), holds ${count(b.indexed_items, 'key')}${b.filled_past_design ? ': filled past its design' : ''}`);
   } else {
     out.push(`bloom      none (${b.encoding})${b.bit_count != null ? `; the empty filter stores bit_count ${b.bit_count}, k=${b.hash_function_count}` : ''}`);
   }
@@ -480,7 +566,7 @@ function printInspect(r, all) {
   if (r.tables.some((x) => x != null)) out.push(`tables     ${r.tables.join(', ')}`);
   for (const p of r.properties) out.push(`property   ${p.key} = ${p.value ?? (p.value_hex ? `0x${p.value_hex}` : 'null')}`);
   for (const w of r.warnings) out.push(`warning    ${w.message}`);
-  out.push(`series     ${r.series.length} (+${r.time_columns.length} time columns)`);
+  out.push(`series     ${r.series.length} (+${count(r.time_columns.length, 'time column')})`);
   const shown = all ? r.series : r.series.slice(0, 20);
   for (const s of shown) {
     out.push(`  ${s.path}  ${s.data_type}  ${listedWord(s.maybe_present, b.present)}`);
@@ -500,7 +586,9 @@ async function tsfileCommand(verb, name, file, paths, values) {
   if (verb === 'probe') {
     const indexError = inFlagWords(await file.loadIndex());
     const results = paths.map((p) => file.probe(p, { variant: values.variant, charset: values.charset }));
-    if (values.json) return print(JSON.stringify(probeReport(name, results, indexError), null, 2)).then(() => 0);
+    const status = probeStatus(results);
+    if (values.quiet) return status;
+    if (values.json) return print(JSON.stringify(probeReport(name, results, indexError), null, 2)).then(() => status);
     const lines = [];
     for (const r of results) {
       // What the index says of the path: only what was read (an unreadable index says nothing).
@@ -510,7 +598,7 @@ async function tsfileCommand(verb, name, file, paths, values) {
     }
     if (indexError) lines.push(`index      unreadable: ${errorReport(indexError).message}`);
     await printLines(lines);
-    return 0;
+    return status;
   }
   // verify
   const r = await inspectReport(name, file);
@@ -521,7 +609,7 @@ async function tsfileCommand(verb, name, file, paths, values) {
     await print(JSON.stringify(verifyReport({ ok: !failed, error: r.error, audit: r.audit, indexedAbsent: absent }), null, 2));
   } else {
     const lines = [r.audit ? r.audit.summary : 'the index could not be read'];
-    if (absent.length) lines.push(`${absent.length} indexed series test ${verdictWord('absent')}:`, ...absent.slice(0, 20).map((p) => `  ${p}`));
+    if (absent.length) lines.push(`${absent.length} indexed series ${absent.length === 1 ? 'tests' : 'test'} ${verdictWord('absent')}:`, ...absent.slice(0, 20).map((p) => `  ${p}`));
     if (r.error) lines.push(`error ${r.error.message}`);
     lines.push(failed ? 'verify: FAILED' : 'verify: ok');
     await printLines(lines);
@@ -534,16 +622,18 @@ async function leveldbCommand(verb, name, t, keys, values) {
     const r = levelDbReport(t, name);
     if (values.json) await print(JSON.stringify(r, null, 2));
     else {
-      const lines = [`${name}  ${r.file.size} bytes  LevelDB table (${r.key_format} keys)`, `policy     ${r.filter_policy ?? 'none: the table has no filter block'}`];
-      if (r.filter_block) lines.push(`filters    ${r.filters.length} at ${r.filter_block.offset} (${r.filter_block.size} bytes), one per ${2 ** r.base_lg} bytes of data offsets`);
+      const lines = [`${name}  ${count(r.file.size, 'byte')}  LevelDB table (${r.key_format} keys)`, `policy     ${r.filter_policy ?? 'none: the table has no filter block'}`];
+      if (r.filter_block) lines.push(`filters    ${r.filters.length} at ${r.filter_block.offset} (${count(r.filter_block.size, 'byte')}), one per ${count(2 ** r.base_lg, 'byte')} of data offsets`);
       for (const f of values.all ? r.filters : r.filters.slice(0, 20)) {
-        lines.push(`  #${f.index}  ${f.length ? `${f.bit_count} bits, k=${f.k}, ${f.set_bits} set` : 'empty'}  blocks at ${f.data_block_offsets.join(', ') || '-'}`);
+        lines.push(`  #${f.index}  ${f.length ? `${count(f.bit_count, 'bit')}, k=${f.k}, ${f.set_bits} set` : 'empty'}  blocks at ${f.data_block_offsets.join(', ') || '-'}`);
       }
       await printLines(lines);
     }
     return 0;
   }
   const results = keys.map((k) => ({ key: typeof k === 'string' ? k : Buffer.from(k).toString('hex'), probe: t.probe(k) }));
+  const status = probeStatus(results.map((r) => r.probe));
+  if (values.quiet) return status;
   if (values.json) await print(JSON.stringify(levelDbProbeReport(name, results), null, 2));
   else {
     const lines = [];
@@ -553,7 +643,7 @@ async function leveldbCommand(verb, name, t, keys, values) {
     }
     await printLines(lines);
   }
-  return 0;
+  return status;
 }
 
 async function fileCommand(verb, values, positionals) {
@@ -562,6 +652,7 @@ async function fileCommand(verb, values, positionals) {
   if (verb === 'verify' && paths.length) throw new UsageError(verb, `give one FILE, not ${positionals.length} arguments`);
   if (verb === 'inspect' && paths.length) throw new UsageError(verb, `give one FILE, not ${positionals.length} arguments (probe tests paths)`);
   if (verb === 'probe' && !paths.length) throw new UsageError(verb, 'give at least one PATH (or KEY, for a LevelDB table) after FILE');
+  if (values.quiet && values.json) throw new UsageError(verb, '--quiet and --json exclude each other');
   checkVariant(verb, values.variant);
   checkCharset(verb, values.charset);
   if (values.hex && paths.some((p) => !/^([0-9a-fA-F]{2})*$/.test(p))) throw new UsageError(verb, '--hex keys must be pairs of hex digits');
@@ -659,7 +750,7 @@ async function buildCommand(values, positionals) {
     try {
       const added = await eachPath(source.input, (paths) => filter.addMany(paths, { variant: values.variant, charset: values.charset }));
       if (source.count !== null && added !== source.count) {
-        throw new TsFileBloomError('changed', `the file of paths changed while it was read (${source.count} paths, then ${added}): ${file}`, { path: file });
+        throw new TsFileBloomError('changed', `the file of paths changed while it was read (${count(source.count, 'path')}, then ${added}): ${file}`, { path: file });
       }
       return await writeFilter(values, filter, { paths: added, capacity, fpp });
     } finally {
@@ -691,21 +782,42 @@ async function writeFilter(values, filter, { paths, capacity, fpp }) {
   } else if (values.out === undefined) {
     await write(bytes);
   } else {
-    console.error(`${terminalText(values.out)}: ${bytes.length} bytes, ${st.bitCount} bits, k=${st.hashFunctionCount}, ${paths} paths`);
+    console.error(`${terminalText(values.out)}: ${count(bytes.length, 'byte')}, ${count(st.bitCount, 'bit')}, k=${st.hashFunctionCount}, ${count(paths, 'path')}`);
   }
+  return 0;
+}
+
+// ---- completions: a shell's script from the tables above. ---------------------------------
+
+/** The verbs as the completion scripts need them (js/completions.js): the parser's own tables. */
+function completionTables() {
+  const operands = { help: Object.keys(VERBS), completions: SHELLS, version: [] };
+  return Object.entries(VERBS).map(([name, s]) => ({ name, summary: s.summary, flags: { ...s.flags, ...HELP_FLAG }, operands: operands[name] ?? 'files' }));
+}
+
+async function completionsCommand(positionals) {
+  const [shell, ...more] = positionals;
+  if (shell === undefined || more.length) throw new UsageError('completions', `give one shell (${SHELLS.join(', ')})`);
+  if (!SHELLS.includes(shell)) {
+    const guess = nearest(shell, SHELLS);
+    throw new UsageError('completions', `unknown shell ${JSON.stringify(shell)}${didYouMean(guess)}${guess ? '' : ` (shells: ${SHELLS.join(', ')})`}`);
+  }
+  await write(completionScript(shell, completionTables()));
   return 0;
 }
 
 // ---- Dispatch. ----------------------------------------------------------------------------
 
 let wantsJson = false;
+/** The verb being run, for the exit status of its errors (errorStatus). */
+let running = null;
 
 async function main(argv) {
   // The verb comes first; flags before it are taken as the verb's (`--json inspect F`).
   const at = argv[0]?.startsWith('-') ? argv.findIndex((a) => Object.hasOwn(VERBS, a)) : argv.length ? 0 : -1;
   if (at < 0) {
     if (argv.includes('--help') || argv.includes('-h')) return print(USAGE).then(() => 0);
-    if (argv.includes('--version') || argv.includes('-V')) return print(VERSION).then(() => 0);
+    if (['--version', '-V', '-v'].some((f) => argv.includes(f))) return print(VERSION).then(() => 0);
     if (!argv.length) {
       console.error(USAGE);
       return 2;
@@ -723,6 +835,7 @@ async function main(argv) {
   if (flags.includes('--help') || flags.includes('-h')) return print(verbHelp(verb)).then(() => 0);
   const { values, positionals } = parseVerbArgs(verb, args);
   wantsJson = values.json === true && verb !== 'scan';
+  running = verb;
   if (verb === 'help') {
     const [topic, ...more] = positionals;
     if (more.length) throw new UsageError(verb, 'give one VERB');
@@ -730,10 +843,15 @@ async function main(argv) {
     if (!Object.hasOwn(VERBS, topic)) throw new UsageError(verb, `unknown verb ${JSON.stringify(topic)}${didYouMean(nearest(topic, Object.keys(VERBS)))}`);
     return print(verbHelp(topic)).then(() => 0);
   }
+  if (verb === 'version') {
+    if (positionals.length) throw new UsageError(verb, 'takes no arguments');
+    return print(VERSION).then(() => 0);
+  }
+  if (verb === 'completions') return completionsCommand(positionals);
   if (verb === 'build') return buildCommand(values, positionals);
   if (verb === 'scan') {
     if (values.json && values.csv) throw new UsageError(verb, '--json and --csv exclude each other');
-    if (values.list !== undefined && values.list !== 'maybe' && values.list !== 'absent') throw new UsageError(verb, `--list takes maybe or absent, not ${JSON.stringify(values.list)}`);
+    if (values.list !== undefined && !VERBS.scan.flags.list.values.includes(values.list)) throw new UsageError(verb, `--list takes ${VERBS.scan.flags.list.values.join(' or ')}, not ${JSON.stringify(values.list)}`);
     if (values.list !== undefined && (values.json || values.csv)) throw new UsageError(verb, '--list prints file locations only: it excludes --json and --csv');
     if (values.list !== undefined && !values.path?.length && !values['paths-file']) throw new UsageError(verb, '--list needs the series paths to decide by (--path or --paths-file)');
     if (values.print0 && values.list === undefined) throw new UsageError(verb, '--print0 goes with --list');
@@ -760,7 +878,7 @@ let settled = false;
 process.once('beforeExit', () => {
   if (settled || gone.signal.aborted) return;
   console.error('error: internal: the command stopped before it finished (an operation never settled); its output is incomplete');
-  process.exitCode = 2;
+  process.exitCode = errorStatus(running, 'internal');
 });
 
 main(process.argv.slice(2)).then(
@@ -781,8 +899,7 @@ main(process.argv.slice(2)).then(
       return;
     }
     inFlagWords(e);
-    const format = typeof e.kind === 'string' && !NOT_FORMAT_KINDS.has(e.kind);
-    process.exitCode = format ? 1 : 2;
+    process.exitCode = errorStatus(running, e.kind);
     if (wantsJson) await print(JSON.stringify(failureReport(e), null, 2));
     else console.error(errorLine(e));
     if (gone.signal.aborted) process.exitCode = 0;

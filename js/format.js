@@ -15,3 +15,6 @@ export const listedWord = (maybePresent, hasFilter) => (maybePresent == null ? (
 /** The hash an audit names (`variant`, `charsets`), in words. */
 export const hashedWords = ({ variant, charsets }) =>
   variant === 'cheap' ? 'the experimental cheap hash (not evaluated: every probe is unknown)' : `${variant} tail, path bytes in ${charsets.join(' / ') || 'UTF-8'}`;
+
+/** A count with its noun, plural-correct: `count(1, 'file')` → "1 file", `count(2, 'file')` → "2 files". */
+export const count = (n, noun, plural = `${noun}s`) => `${n} ${n === 1 ? noun : plural}`;

@@ -1,7 +1,7 @@
 // A scan's output formats: each record as an NDJSON object (in the vocabulary of `inspect
 // --json` and `probe --json`), a CSV row or a line of text, and the summary as JSON or words.
 import { bloomReport } from './bloom-json.js';
-import { pct } from './format.js';
+import { count, pct } from './format.js';
 import { locationText, terminalText } from './escape.js';
 import { fleetTruthText, pathTruthText } from './scan-fp.js';
 
@@ -124,13 +124,13 @@ export function summaryJson(s) {
 
 /** The summary in words (the text listing's end; stderr with --csv). */
 export function summaryText(s) {
-  const out = [`${s.files} files: ${s.ok} ok, ${s.errors} with errors${s.errors ? ` (${Object.entries(s.errorsByKind).map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`];
-  out.push(`read ${s.bytesRead} bytes of ${s.bytesOnDisk} on disk in ${s.reads} reads (${s.readsPerFile.toFixed(2)} per file), ${(s.elapsedMs / 1000).toFixed(2)} s, ${Math.round(s.filesPerSecond ?? 0)} files/s`);
-  out.push(`filters: ${s.filters.withFilter} present, ${s.filters.withoutFilter} files without one; by FPP (from fill): ${s.filters.fppBands.map((b) => `${b.below == null ? '≥10%' : `<${pct(b.below)}`} ${b.files}`).join(', ')}`);
-  if (s.manifest) out.push(`manifest ${s.manifest.file}: ${s.manifest.answered} files answered from it, ${s.manifest.read} read, ${s.manifest.dropped} gone`);
+  const out = [`${count(s.files, 'file')}: ${s.ok} ok, ${s.errors} with errors${s.errors ? ` (${Object.entries(s.errorsByKind).map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`];
+  out.push(`read ${count(s.bytesRead, 'byte')} of ${s.bytesOnDisk} on disk in ${count(s.reads, 'read')} (${s.readsPerFile.toFixed(2)} per file), ${(s.elapsedMs / 1000).toFixed(2)} s, ${Math.round(s.filesPerSecond ?? 0)} files/s`);
+  out.push(`filters: ${s.filters.withFilter} present, ${count(s.filters.withoutFilter, 'file')} without one; by FPP (from fill): ${s.filters.fppBands.map((b) => `${b.below == null ? '≥10%' : `<${pct(b.below)}`} ${b.files}`).join(', ')}`);
+  if (s.manifest) out.push(`manifest ${s.manifest.file}: ${count(s.manifest.answered, 'file')} answered from it, ${s.manifest.read} read, ${s.manifest.dropped} gone`);
   if (Object.keys(s.audits).length) out.push(`audits: ${Object.entries(s.audits).map(([k, n]) => `${k} ${n}`).join(', ')}`);
   for (const p of s.paths) {
-    out.push(`${p.skippable} of ${s.files} files can be skipped for ${p.path} (${(p.skipRatio * 100).toFixed(1)}%); ${p.mayHold} may hold it (${p.maybe} maybe, ${p.unknown} unknown), ${p.unreadable} unreadable`);
+    out.push(`${p.skippable} of ${count(s.files, 'file')} can be skipped for ${p.path} (${(p.skipRatio * 100).toFixed(1)}%); ${p.mayHold} may hold it (${p.maybe} maybe, ${p.unknown} unknown), ${p.unreadable} unreadable`);
     out.push(...pathTruthText(s, p));
   }
   out.push(...fleetTruthText(s));

@@ -35,6 +35,38 @@ impl Envelope {
     }
 }
 
+/// The sentence for a head that is not `"TsFile"`: an HTML page said in words (a server's error
+/// page, a login page or a single-page app's fallback saved or served as the file), any other
+/// head as its first six bytes as `{:02x?}` would print them: `[54, 73, ...]`.
+fn bad_head_magic(start: &[u8]) -> String {
+    if let Some(tag) = html_tag(start) {
+        return format!("this is an HTML page (it starts with {tag:?}), not a TsFile — did the server answer with an error page?");
+    }
+    let mut m = String::from("file starts with [");
+    for (i, b) in start[..6].iter().enumerate() {
+        if i > 0 {
+            m.push_str(", ");
+        }
+        crate::error::push_hex(&mut m, &[*b], false);
+    }
+    m.push_str("], not \"TsFile\"");
+    m
+}
+
+/// The tag an HTML page opens with (`<!doctype` or `<html`, any case), after an optional UTF-8
+/// byte order mark and ASCII whitespace, as it stands in `start`; also when `start` (the head
+/// read) ends inside it, if at least `<!doc` or `<html` of it is there. None for anything else.
+fn html_tag(start: &[u8]) -> Option<&str> {
+    let body = start.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(start);
+    let from = body.iter().position(|b| !b.is_ascii_whitespace())?;
+    let rest = &body[from..];
+    ["<!doctype", "<html"].into_iter().find_map(|tag| {
+        let n = tag.len().min(rest.len());
+        let seen = &rest[..n];
+        (n >= 5 && seen.eq_ignore_ascii_case(&tag.as_bytes()[..n])).then(|| std::str::from_utf8(seen).ok()).flatten()
+    })
+}
+
 /// Checks head and tail and locates TsFileMetadata (docs/tsfile-format.md §2).
 pub fn read_envelope<R: ReadAt + ?Sized>(src: &R) -> Result<Envelope> {
     let size = src.size()?;
@@ -47,16 +79,9 @@ pub fn read_envelope<R: ReadAt + ?Sized>(src: &R) -> Result<Envelope> {
     }
     let head = src.read_at(0, HEAD_LEN as usize)?;
     if &head[..6] != MAGIC {
-        // The bytes as `{:02x?}` would print them: [54, 73, ...].
-        let mut m = String::from("file starts with [");
-        for (i, b) in head[..6].iter().enumerate() {
-            if i > 0 {
-                m.push_str(", ");
-            }
-            crate::error::push_hex(&mut m, &[*b], false);
-        }
-        m.push_str("], not \"TsFile\"");
-        return Err(Error::new(ErrorKind::BadHeadMagic, 0, m));
+        // The bindings hold the first HEAD_READ bytes: enough to tell an HTML page.
+        let start = src.read_at(0, HEAD_READ).unwrap_or(head);
+        return Err(Error::new(ErrorKind::BadHeadMagic, 0, bad_head_magic(&start)));
     }
     let version = head[6];
     if version != 3 && version != 4 {
@@ -89,4 +114,49 @@ pub fn read_envelope<R: ReadAt + ?Sized>(src: &R) -> Result<Envelope> {
         ));
     }
     Ok(Envelope { file_size: size, version, metadata_offset: size - TAIL_LEN - s as u64, metadata_size: s as u32 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The error `read_envelope` gives for a file of `head` and enough bytes after it.
+    fn opened(head: &[u8]) -> Error {
+        let mut bytes = head.to_vec();
+        bytes.resize(64, b' ');
+        read_envelope(&bytes[..]).unwrap_err()
+    }
+
+    #[test]
+    fn an_html_page_is_said_in_words_with_the_kind_and_offset_of_any_bad_head() {
+        for (head, tag) in [
+            (&b"<!DOCTYPE html><html>"[..], "<!DOCTYPE"),
+            (b"<!doctype html>", "<!doctype"),
+            (b"<html lang=en>", "<html"),
+            (b"\xEF\xBB\xBF<!DOCTYPE html>", "<!DOCTYPE"),
+            (b"\r\n  <HTML>", "<HTML"),
+            // The head read (12 bytes) ends inside the tag: five of its bytes are enough.
+            (b"\n\n\n\n\n<!DOCtype", "<!DOCty"),
+        ] {
+            let e = opened(head);
+            assert_eq!((e.kind, e.offset()), (ErrorKind::BadHeadMagic, Some(0)), "{head:?}");
+            assert_eq!(
+                e.message,
+                format!("this is an HTML page (it starts with {tag:?}), not a TsFile — did the server answer with an error page?")
+            );
+        }
+    }
+
+    #[test]
+    fn a_head_that_is_not_html_says_its_bytes() {
+        for (head, message) in [
+            (&b"<?xml version"[..], "file starts with [3c, 3f, 78, 6d, 6c, 20], not \"TsFile\""),
+            (b"\n\n\n\n\n\n\n\n<!DOCTYPE", "file starts with [0a, 0a, 0a, 0a, 0a, 0a], not \"TsFile\""),
+            (b"<!do html", "file starts with [3c, 21, 64, 6f, 20, 68], not \"TsFile\""),
+            (b"<htm", "file starts with [3c, 68, 74, 6d, 20, 20], not \"TsFile\""),
+        ] {
+            let e = opened(head);
+            assert_eq!((e.kind, e.offset(), e.message.as_str()), (ErrorKind::BadHeadMagic, Some(0), message));
+        }
+    }
 }

@@ -218,12 +218,12 @@ describe('presigned URLs', { skip: !S3S && 's3s-fs is not installed (scripts/set
     const missing = await presign('/bkt/d/none.tsfile', { token: TOKEN });
     const v2 = `${plain.origin}/v2/a.tsfile?${v2Query()}`;
     const secrets = secretsOf(good, table, missing, v2);
-    // [arguments, exit code, whether the output names the file]
+    // [arguments, exit code, whether the output names the file]; probe's is its verdict (1 absent), 4 an I/O error
     const runs = [
       [['inspect', good], 0, true], [['inspect', good, '--json'], 0, true], [['probe', good, PRESENT], 0, false], [['probe', good, PRESENT, '--json'], 0, true],
-      [['verify', good], 0, false], [['verify', good, '--json'], 0, false], [['inspect', v2, '--json'], 0, true], [['probe', v2, NOWHERE, '--json'], 0, true],
-      [['inspect', table], 0, true], [['inspect', table, '--json'], 0, true], [['probe', table, 'k', '--json'], 0, true],
-      [['inspect', missing], 2, true], [['inspect', missing, '--json'], 2, true], [['probe', missing, PRESENT], 2, true], [['verify', missing, '--json'], 2, true],
+      [['verify', good], 0, false], [['verify', good, '--json'], 0, false], [['inspect', v2, '--json'], 0, true], [['probe', v2, NOWHERE, '--json'], 1, true],
+      [['inspect', table], 0, true], [['inspect', table, '--json'], 0, true], [['probe', table, 'k', '--json'], 1, true],
+      [['inspect', missing], 2, true], [['inspect', missing, '--json'], 2, true], [['probe', missing, PRESENT], 4, true], [['verify', missing, '--json'], 2, true],
     ];
     for (const [args, status, named] of runs) {
       const what = `${args[0]} ${args.slice(2).join(' ')}`;

@@ -268,7 +268,7 @@ test("the C++ writer's sizing: bloomInfo().cppSizedFor and the CLI name the meas
   }
   const j = JSON.parse(cli('inspect', filePath(e), '--json').stdout);
   assert.equal(j.bloom_filter.cpp_sized_for, 1);
-  assert.match(cli('inspect', filePath(e)).stdout, /\n {11}sized for 1 measurement names \(the C\+\+ writer's count\), holds 100 keys: filled past its design\n/);
+  assert.match(cli('inspect', filePath(e)).stdout, /\n {11}sized for 1 measurement name \(the C\+\+ writer's count\), holds 100 keys: filled past its design\n/);
   // A small file's 256 bits are the sizing of either count: no rule is claimed.
   const small = byName('table_multi_tables');
   const s = await openTsFile(filePath(small));
