@@ -132,6 +132,12 @@ if [ "$want_nginx" = 1 ] && ! [ -x /usr/sbin/nginx ]; then
   log "installing Debian's nginx-light"
   apt_install nginx-light
 fi
+# zsh and fish, to check the CLI's completion scripts parse (tests/js/cli-help.test.mjs);
+# with the test servers' flag, since the same full test run wants them.
+if [ "$want_nginx" = 1 ] && ! { command -v zsh && command -v fish; } >/dev/null; then
+  log "installing Debian's zsh and fish (the completion scripts' checks)"
+  apt_install zsh fish
+fi
 
 # 4c. Node's current LTS line, for running the package tests on it too (the package supports
 #     Node >= 20; the machine's Node may be older than the LTS users run). npm's
