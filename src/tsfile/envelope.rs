@@ -40,7 +40,9 @@ impl Envelope {
 /// head as its first six bytes as `{:02x?}` would print them: `[54, 73, ...]`.
 fn bad_head_magic(start: &[u8]) -> String {
     if let Some(tag) = html_tag(start) {
-        return format!("this is an HTML page (it starts with \"{tag}\"), not a TsFile — did the server answer with an error page?");
+        return format!(
+            "this is an HTML page (it starts with \"{tag}\"), not a TsFile — did the server answer with an error page?"
+        );
     }
     let mut m = String::from("file starts with [");
     for (i, b) in start[..6].iter().enumerate() {
