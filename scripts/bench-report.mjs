@@ -565,7 +565,7 @@ after: \`series()\` 193 → 184 ns per series, \`TsFile.probe()\` 1.53 → 1.18 
 
 **The reasons' words and the generated tables (issue 23), paired.** A probe's reason now crosses
 as the core's choice of words (\`Reason::phrase\`: ten numbers at the record's end, which
-\`js/reasons.js\` fills), where it crossed as four codes that JS worded with its own rules; the
+\`reasons.js\` filled, gone since issue 40), where it crossed as four codes that JS worded with its own rules; the
 package's code tables come from the generated \`js/core-tables.js\`. On the build before (6df284e)
 and after, alternately, on this 2-core machine while another build ran at times (load average
 2–3): \`scripts/bench-boundary.mjs\`, five rounds each,
