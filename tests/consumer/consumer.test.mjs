@@ -86,7 +86,7 @@ test('the tarball ships exactly the package, within its size budget', () => {
 // ARCHITECTURE, RELIABILITY, BENCHMARKS and CHANGELOG cite the repository's files by path
 // (docs/README.md, "Citations"); docs/bundlers.md names its test.
 const REFERENCE = /^(?:README\.md|docs\/(?:README|api|cli|runtimes|remote|object-storage|fleet|spark|errors|verdicts|charsets|json)\.md)$/;
-const REPO_PATH = /(?<![\w./:-])((?:src|crates|js|www|scripts|tests|benches|fuzz|examples|dist|docs|\.ci)\/(?:[\w@+.\/-]*[\w@+-])?|[\w-]+\.md)(?![\w/-])/g;
+const REPO_PATH = /(?<![\w./:-])((?:src|crates|js|www|scripts|tests|benches|fuzz|examples|dist|docs|\.ci)\/(?:[\w@+.\/-]*[\w@+-]\/?)?|[\w-]+\.md)(?![\w/-])/g;
 
 test('the shipped Markdown links only inside the tarball or absolutely; the README and the reference name no path it lacks', () => {
   const { files } = tarball();
