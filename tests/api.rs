@@ -144,7 +144,7 @@ fn one_file_serves_many_threads_at_once() {
 }
 
 /// The quoted names in the statement of `file` that starts with `marker`: a TypeScript union
-/// through its `;` (it may span lines), a `/** … */` comment through its line, a README
+/// through its `;` (it may span lines), a `/** … */` comment through its line, a Markdown
 /// paragraph through its blank line.
 fn names_in(file: &str, marker: &str) -> BTreeSet<String> {
     let text = std::fs::read_to_string(root().join(file)).unwrap();
@@ -215,7 +215,7 @@ fn result_enums_serialize_as_the_names_of_the_js_contract() {
     assert_eq!(serialized(&[KeyFormat::Internal, KeyFormat::User]), names_in(dts, "export type LevelDbKeyFormat ="));
     assert_eq!(serialized(&[Compression::None, Compression::Snappy]), ["none", "snappy"].map(String::from).into());
 
-    // Every kind a Rust error can have is one the README documents for the JS API.
+    // Every kind a Rust error can have is one docs/errors.md documents for the JS API.
     let kinds = [
         ErrorKind::TooShort,
         ErrorKind::BadHeadMagic,
@@ -246,7 +246,7 @@ fn result_enums_serialize_as_the_names_of_the_js_contract() {
         ErrorKind::UnsupportedCompression,
         ErrorKind::BadFilterBlock,
     ];
-    let documented = names_in("README.md", "### Error kinds\n\n");
+    let documented = names_in("docs/errors.md", "## Error kinds\n\n");
     let names = serialized(&kinds);
     assert_eq!(names.len(), kinds.len());
     assert!(names.is_subset(&documented), "undocumented: {:?}", names.difference(&documented));

@@ -2,7 +2,7 @@
 // into a scratch project. Tools a recipe needs (bundlers, servers) are linked into the
 // project's node_modules from this repository's, as `npm i -D <tool>` would put them there.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,16 +52,19 @@ export function installedApp(name, { packageJson = {}, tools = [] } = {}) {
 }
 
 /**
- * The recipes in README.md (or `doc`, e.g. docs/bundlers.md): `<!-- recipe: NAME -->` followed
+ * The recipes of the docs (README.md and docs/*.md, or only `doc`, e.g. docs/bundlers.md):
+ * `<!-- recipe: NAME -->` followed
  * by fenced blocks up to the next heading or recipe marker. A `sh` block holds commands; a block
  * whose first line is `// FILE` or `# FILE` (FILE with a dot or a slash, optionally followed by
  * `:` and words) is that file's content. Returns `{files: {path: text}, commands: [line], text}`
  * (`text`: the section as written).
  */
-export function readmeRecipe(name, doc = 'README.md') {
-  const readme = readFileSync(join(ROOT, doc), 'utf8');
-  const start = readme.indexOf(`<!-- recipe: ${name} -->`);
-  if (start < 0) throw new Error(`${doc} has no recipe ${name}`);
+export function readmeRecipe(name, doc) {
+  const marker = `<!-- recipe: ${name} -->`;
+  const docs = doc ? [doc] : ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const readme = docs.map((d) => readFileSync(join(ROOT, d), 'utf8')).find((text) => text.includes(marker));
+  if (!readme) throw new Error(`${docs.join(', ')}: no recipe ${name}`);
+  const start = readme.indexOf(marker);
   // The section ends at the next heading or recipe marker outside a code fence.
   const lines = readme.slice(start).split('\n');
   let fenced = false;

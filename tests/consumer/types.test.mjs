@@ -3,12 +3,12 @@
 // consumer (noUncheckedIndexedAccess, exactOptionalPropertyTypes), a Node-only project (lib es2022 and
 // @types/node, no DOM), a project with no ambient types at all, a browser project (DOM, bundler
 // resolution), DOM with @types/node, a Worker project (lib webworker) — ESM and CommonJS — and
-// the README's examples marked `<!-- typecheck: FILE -->`, compiled as they stand. A program with
+// the examples of README.md and docs/*.md marked `<!-- typecheck: FILE -->`, compiled as they stand. A program with
 // a type error must fail, so the declarations really constrain.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, NODE_LTS, ROOT, installedApp } from './packed.mjs';
 
@@ -164,9 +164,10 @@ function assertCompiles(name, compilerOptions, files) {
   assert.equal(r.status, 0, `${name}:\n${r.stdout}${r.stderr}`);
 }
 
-/** The README's blocks marked `<!-- typecheck: FILE -->`: {FILE: text}. */
+/** The blocks of README.md and docs/*.md marked `<!-- typecheck: FILE -->`: {FILE: text}. */
 function readmeExamples() {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const readme = docs.map((d) => readFileSync(join(ROOT, d), 'utf8')).join('\n');
   const out = {};
   for (const [, file, body] of readme.matchAll(/<!-- typecheck: (\S+) -->\n```\w*\n([\s\S]*?)```/g)) out[file] = `${body}\nexport {};\n`;
   return out;
@@ -195,9 +196,9 @@ test('a module Worker: lib webworker', () => {
   assertCompiles('worker', { ...BUNDLER, lib: ['es2022', 'webworker'], types: [] }, { 'worker-program.ts': WORKER_PROGRAM });
 });
 
-test("the README's examples compile as they stand, strict, in a Node-only project and with DOM", () => {
+test("the docs' examples (README.md, docs/*.md) compile as they stand, strict, in a Node-only project and with DOM", () => {
   const examples = readmeExamples();
-  assert.ok(Object.keys(examples).length >= 2, Object.keys(examples).join(' '));
+  assert.ok(Object.keys(examples).length >= 3, Object.keys(examples).join(' '));
   assertCompiles('readme-node', { ...NODENEXT, ...STRICT, lib: ['es2022'], types: ['node'] }, examples);
   assertCompiles('readme-dom', { ...NODENEXT, ...STRICT, lib: ['es2022', 'dom'], types: ['node'] }, examples);
 });

@@ -6,7 +6,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -29,7 +29,7 @@ function files(dir) {
 
 const sources = [
   ...TOP.filter((d) => existsSync(join(ROOT, d))).flatMap((d) => files(join(ROOT, d))),
-  ...['README.md', 'ARCHITECTURE.md', 'BENCHMARKS.md', 'RELIABILITY.md'].map((f) => join(ROOT, f)),
+  ...['README.md', 'ARCHITECTURE.md', 'BENCHMARKS.md', 'RELIABILITY.md', 'CONTRIBUTING.md'].map((f) => join(ROOT, f)),
 ];
 
 // A repository path: one of the top folders, then segments, ending in a file name with an extension.
@@ -70,4 +70,45 @@ test('every file path the docs and comments cite exists, and holds the name cite
     return !readFileSync(join(ROOT, c.path), 'utf8').includes(last);
   });
   assert.deepEqual(unnamed.map((c) => `${c.from} cites ${c.path} \`${c.name}\``), []);
+});
+
+// The repository's own address: the npm page has no other files, so the docs link there.
+const REPO = 'https://github.com/tsfile-bloom/tsfile-bloom';
+const RAW = 'https://raw.githubusercontent.com/tsfile-bloom/tsfile-bloom/main/';
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
+const anchor = (heading) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+
+function anchors(file) {
+  const text = readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+  return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchor(m[1])));
+}
+
+/** Every Markdown link of the docs: `{from, target}` with the target as written. */
+function links() {
+  const out = [];
+  for (const file of sources.filter((f) => f.endsWith('.md'))) {
+    const text = readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+    for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) out.push({ from: relative(ROOT, file), target: m[1] });
+  }
+  return out;
+}
+
+/** What is wrong with one link (null when nothing): its file, or its heading, is not there. */
+function brokenLink({ from, target }) {
+  let path;
+  if (target.startsWith(`${REPO}/blob/main/`) || target.startsWith(`${REPO}/tree/main/`)) path = target.slice(REPO.length + 11);
+  else if (target.startsWith(RAW)) path = target.slice(RAW.length);
+  else if (/^[a-z]+:/i.test(target)) return null;
+  else path = target.startsWith('#') ? from + target : join(dirname(from), target);
+  const [file, hash] = path.split('#');
+  if (!existsSync(join(ROOT, file))) return `${from} links ${target}: no ${file}`;
+  if (hash && file.endsWith('.md') && !anchors(join(ROOT, file)).has(hash)) return `${from} links ${target}: no heading #${hash} in ${file}`;
+  return null;
+}
+
+test('every link of the docs leads to a file and a heading that are there (the repository\'s on GitHub too)', () => {
+  const all = links();
+  assert.ok(all.length > 50, `${all.length} links found`);
+  assert.deepEqual(all.map(brokenLink).filter(Boolean), []);
 });

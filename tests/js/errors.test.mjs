@@ -206,7 +206,7 @@ test("the page's worker ops (www/worker/teach-ops.js): a bad argument has offset
   assert.deepEqual({ kind: error.kind, offset: error.offset, argument: error.argument }, { kind: 'invalid_argument', offset: null, argument: 'this' });
 });
 
-test('ErrorKind (js/types.generated.d.ts) lists every kind of the core (src/error.rs) and the package, as README documents them', () => {
+test('ErrorKind (js/types.generated.d.ts) lists every kind of the core (src/error.rs) and the package, as docs/errors.md documents them', () => {
   const dts = ts.createSourceFile('types.generated.d.ts', readFileSync(new URL('../../js/types.generated.d.ts', import.meta.url), 'utf8'), ts.ScriptTarget.Latest, true);
   const alias = dts.statements.find((s) => ts.isTypeAliasDeclaration(s) && s.name.text === 'ErrorKind');
   const declared = new Set(alias.type.types.map((t) => t.literal.text));
@@ -214,11 +214,11 @@ test('ErrorKind (js/types.generated.d.ts) lists every kind of the core (src/erro
   const list = rust.slice(rust.indexOf('serialize_as_str!(ErrorKind {'), rust.indexOf('});', rust.indexOf('serialize_as_str!(ErrorKind {')));
   const core = [...list.matchAll(/\w+ => "(\w+)"/g)].map((m) => m[1]);
   assert.ok(core.length >= 28);
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('### Error kinds'), readme.indexOf('### Verdicts and soundness'));
+  const page = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+  const section = page.slice(page.indexOf('## Error kinds'));
   const documented = new Set([...section.matchAll(/`([a-z]+(?:_[a-z]+)*)`/g)].map((m) => m[1]).filter((k) => declared.has(k) || core.includes(k)));
   for (const k of core) assert.ok(declared.has(k), `ErrorKind lacks the core's ${k}`);
-  assert.deepEqual([...declared].filter((k) => !documented.has(k)), [], 'kinds README does not document');
+  assert.deepEqual([...declared].filter((k) => !documented.has(k)), [], 'kinds docs/errors.md does not document');
 });
 
 test('a LevelDB table larger than any table is too_large with offset null (the size, no byte), before any read', async () => {
