@@ -25,5 +25,8 @@ export function bloomReport(b) {
   // Once the index is read (the core's rule, src/design.rs): more keys than m and k are sized for,
   // and the C++ writer's sizing when m and k are its sizing for fewer measurement names.
   opt(out, 'filled_past_design', b.filledPastDesign);
-  return opt(out, 'cpp_sized_for', b.cppSizedFor);
+  opt(out, 'cpp_sized_for', b.cppSizedFor);
+  // Its fill against its design (src/health.rs); absent where no writer's sizing gives m and k.
+  const h = b.health;
+  return opt(out, 'health', h && { state: h.state, error_rate: h.errorRate, sized_for_items: h.sizedForItems, design_fill: h.designFill });
 }

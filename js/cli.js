@@ -17,7 +17,7 @@ import { inFlagWords } from './flag-words.js';
 import { isHttpUrl } from './http-source.js';
 import { redactUrl } from './redact.js';
 import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
-import { count, hashedWords, listedWord, pct, verdictWord } from './format.js';
+import { count, hashedWords, healthText, listedWord, pct, verdictWord } from './format.js';
 import { terminalText } from './escape.js';
 import { completionScript, SHELLS } from './completions.js';
 import { eachBatch, textLine } from './lines.js';
@@ -557,6 +557,7 @@ function printInspect(r, all) {
         (b.indexed_items != null ? `, indexed n = ${b.indexed_items}` : '') +
         `, FPP ${pct(b.fpp_formula)} by formula, ${pct(b.fpp_from_fill)} by fill`,
     );
+    if (b.health) out.push(healthText(b.health, b.fill_ratio, b.fpp_from_fill));
     if (b.cpp_sized_for != null) out.push(`           sized for ${count(b.cpp_sized_for, 'measurement name')} (the C++ writer's count), holds ${count(b.indexed_items, 'key')}${b.filled_past_design ? ': filled past its design' : ''}`);
   } else {
     out.push(`bloom      none (${b.encoding})${b.bit_count != null ? `; the empty filter stores bit_count ${b.bit_count}, k=${b.hash_function_count}` : ''}`);

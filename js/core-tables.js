@@ -24,6 +24,9 @@ export const SINGLE_BYTE_CHARSETS = Object.freeze(["UTF-8", "windows-1252", "ISO
 /** How TsFileMetadata stores the filter field; an encoding's code is its index (`encoding_code`). */
 export const ENCODINGS = Object.freeze(["missing", "standard", "empty", "v3", "legacy_cpp_empty", "java_null"]);
 
+/** A filter's health in one word; a state's code is its index (`health_code`). */
+export const HEALTH_STATES = Object.freeze(["healthy", "over_filled", "high_fp", "unknown"]);
+
 /** TsFile's data types; a type's code is its byte in the file (7 names none). */
 export const DATA_TYPES = Object.freeze(["BOOLEAN", "INT32", "INT64", "FLOAT", "DOUBLE", "TEXT", "VECTOR", null, "TIMESTAMP", "DATE", "BLOB", "STRING"]);
 
@@ -68,6 +71,10 @@ export const FIGURES = Object.freeze([
   "fppFromFill",
   "optimalK",
   "hash",
+  "health.state",
+  "health.errorRate",
+  "health.sizedForItems",
+  "health.designFill",
 ]);
 
 /** A filter's geometry and fill, handed over at once (`wire::geometry`), in order. */

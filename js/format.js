@@ -6,6 +6,19 @@
 /** A ratio as a percentage for the text outputs; '-' for none. */
 export const pct = (x) => (x == null ? '-' : `${(x * 100).toFixed(x < 0.001 ? 4 : 2)}%`);
 
+/** A filter's health state (src/health.rs) as the text says it. */
+const HEALTH_WORDS = {
+  healthy: 'healthy',
+  over_filled: 'OVER-FILLED: the index lists more keys than its m and k were sized for',
+  high_fp: 'HIGH FP: fill^k is more than twice the error rate',
+  unknown: 'keys held not known until the index is read',
+};
+
+/** `inspect`'s health line: `health` (bloom_filter.health), the fill and fill^k now. */
+export const healthText = (h, fill, fpp) =>
+  `health     ${HEALTH_WORDS[h.state]}; fill ${pct(fill)} (sized for ${pct(h.design_fill)} at ${h.sized_for_items} keys), ` +
+  `FP ${pct(fpp)} by fill (error rate ${pct(h.error_rate)})`;
+
 /** A verdict as the text shows it: upper case, so that ABSENT stands out in a column. */
 export const verdictWord = (verdict) => verdict.toUpperCase();
 

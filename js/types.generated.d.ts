@@ -78,6 +78,28 @@ export type TsFileMetadataInfo = {
   metaOffset: number,
 };
 /**
+ * A filter's health in one word.
+ */
+export type HealthState = "healthy" | "over_filled" | "high_fp" | "unknown";
+/**
+ * A filter's design and how its bits and the index compare with it.
+ */
+export type FilterHealth = {
+  state: HealthState,
+  /**
+   * The rate the writer is taken to have sized for (module docs).
+   */
+  errorRate: number,
+  /**
+   * The most keys the writers' sizing plans this m and k for ([`design_capacity`]).
+   */
+  sizedForItems: number,
+  /**
+   * The fill that many keys leave: 1 − e^(−k·n/m).
+   */
+  designFill: number,
+};
+/**
  * Where and how the filter is stored, with fill statistics.
  */
 export type BloomInfo = {
@@ -118,6 +140,11 @@ export type BloomInfo = {
    * the geometry does not tell that rule, or the index is not read.
    */
   cppSizedFor: number | null,
+  /**
+   * Its fill and fill^k against its design and the writer's error rate ([`crate::health`]).
+   * None: no geometry any writer's sizing produces (or none at all).
+   */
+  health: FilterHealth | null,
 };
 /**
  * One listed series (or aligned time column).

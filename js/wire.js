@@ -7,7 +7,7 @@
 // (SEEDS and VARIANTS are public constants). Nothing here imports the wasm module.
 
 import {
-  VERDICTS, NAMED_HASHES, FILTER_HASHES, CHARSETS, DATA_TYPES, ENCODINGS, FIGURES, LISTING_STRIDE, LISTING_NULL, LISTING_FLAGS, NONE,
+  VERDICTS, NAMED_HASHES, FILTER_HASHES, CHARSETS, DATA_TYPES, ENCODINGS, HEALTH_STATES, FIGURES, LISTING_STRIDE, LISTING_NULL, LISTING_FLAGS, NONE,
   PROBE_RECORD, SEED_PROBE, OTHER_PROBE, FILTER_RECORD,
 } from './core-tables.js';
 
@@ -85,6 +85,7 @@ export function bloomFromFigures(f) {
     // Known once the index is read (src/design.rs), like indexedItems.
     filledPastDesign: null,
     cppSizedFor: null,
+    health: Number.isNaN(f[15]) ? null : { state: HEALTH_STATES[f[15]], errorRate: f[16], sizedForItems: f[17], designFill: f[18] },
   };
 }
 

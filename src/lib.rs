@@ -95,6 +95,7 @@ pub mod design;
 pub mod error;
 pub mod filter;
 pub mod hash;
+pub mod health;
 pub mod leveldb;
 pub mod path;
 pub mod source;

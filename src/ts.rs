@@ -5,6 +5,7 @@
 
 use crate::filter::{ProbeInfo, SeedProbe, Stats, Verdict};
 use crate::hash::{FilterHash, NamedHash, TailVariant};
+use crate::health::{FilterHealth, HealthState};
 use crate::leveldb::view::{
     DataBlockInfo, FilterProbeInfo, HandleInfo, MetaEntryInfo, ProbeBitInfo, TableInfo, TableProbeInfo,
 };
@@ -129,6 +130,8 @@ fn render() -> String {
         decl::<ProbeInfo>,
         decl::<Stats>,
         decl::<MetadataInfo>,
+        decl::<HealthState>,
+        decl::<FilterHealth>,
         decl::<BloomInfo>,
         decl::<SeriesInfo>,
         decl::<HypothesisInfo>,

@@ -108,3 +108,57 @@ fn before_the_index_is_read_nothing_is_said() {
     assert_eq!((info.indexed_items, info.filled_past_design), (None, None));
     assert_eq!(full.bloom_info().filled_past_design, Some(true));
 }
+
+/// The filter's health (src/health.rs) on every real filter: its design from Java's sizing
+/// written out here, its state from the manifest's counts and the stored bits.
+#[test]
+fn health_compares_each_real_filter_with_its_design() {
+    let manifest: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join("manifest.json")).unwrap()).unwrap();
+    let mut states = std::collections::BTreeMap::<String, Vec<String>>::new();
+    for e in manifest.iter().filter(|e| e["kind"] == "real" && e["bloom"]["present"] == true) {
+        let name = e["name"].as_str().unwrap();
+        let (m, k) = (e["bloom"]["bit_count"].as_u64().unwrap(), e["bloom"]["hash_function_count"].as_u64().unwrap());
+        let time_columns =
+            if e["time_columns_in_filter"] == true { e["time_columns"].as_array().unwrap().len() } else { 0 };
+        let holds = e["series_count"].as_u64().unwrap() + time_columns as u64;
+        let info = TsFileReader::read(&std::fs::read(fixtures().join(e["file"].as_str().unwrap())).unwrap())
+            .unwrap()
+            .bloom_info();
+        let h = serde_json::to_value(info.health.expect(name)).unwrap();
+        // The most keys Java's sizing gives at most m bits for, at the largest rate for k.
+        let sized_for = (0..).take_while(|&n| java_m(n + 1, top_rate(k)) <= m).count() as u64;
+        let rate = if k == 5 { 0.05 } else { top_rate(k) };
+        let fill = info.set_bits.unwrap() as f64 / m as f64;
+        let state = if holds > sized_for {
+            "over_filled"
+        } else if fill.powi(k as i32) > 2.0 * rate {
+            "high_fp"
+        } else {
+            "healthy"
+        };
+        assert_eq!(h["sizedForItems"], sized_for, "{name}");
+        assert_eq!(h["errorRate"], rate, "{name}");
+        let design_fill = 1.0 - (-(k as f64) * sized_for as f64 / m as f64).exp();
+        assert!((h["designFill"].as_f64().unwrap() - design_fill).abs() < 1e-12, "{name}");
+        assert_eq!(h["state"], state, "{name}");
+        states.entry(state.to_string()).or_default().push(name.to_string());
+    }
+    assert_eq!(states["over_filled"], ["tree_past_design"]);
+    assert!(!states.contains_key("high_fp"), "{states:?}");
+}
+
+/// tree_past_design (m = 256, k = 5, 220 bits set, 100 keys): python3 -c "import math;
+/// print(1-math.exp(-5*44/256), (220/256)**5)" → 0.5766 design fill, fill^k 0.4687 > 2 × 5 %.
+#[test]
+fn an_unread_index_leaves_the_bits_to_speak() {
+    let bytes = std::fs::read(fixtures().join("tree_past_design.tsfile")).unwrap();
+    let full = TsFileReader::read(&bytes).unwrap();
+    let tail_only = TsFileReader::from_metadata(full.metadata().clone(), tsfile_bloom::tsfile::encoder::BuiltIn);
+    let unread = serde_json::to_value(tail_only.bloom_info().health).unwrap();
+    let read = serde_json::to_value(full.bloom_info().health).unwrap();
+    assert_eq!((&unread["state"], &read["state"]), (&Value::from("high_fp"), &Value::from("over_filled")));
+    assert_eq!(read["sizedForItems"], 44);
+    assert!((read["designFill"].as_f64().unwrap() - 0.5765733587147372).abs() < 1e-12);
+    assert!((full.bloom_info().fpp_from_fill.unwrap() - 0.46872009988874197).abs() < 1e-12);
+}

@@ -10,6 +10,7 @@ use std::fmt::Write;
 use std::path::PathBuf;
 use tsfile_bloom::audit::{DEFAULT_HASH, DEFAULT_HYPOTHESIS};
 use tsfile_bloom::filter::{FilterHash, DEFAULT_ERROR_RATE, MAX_ERROR_RATE, MIN_ERROR_RATE};
+use tsfile_bloom::health::HealthState;
 use tsfile_bloom::tsfile::wire::{self, listing, record, scan};
 use tsfile_bloom::tsfile::{BloomEncoding, DataType, HEAD_READ, TAIL_LEN};
 use tsfile_bloom::verdict::FileVerdict;
@@ -76,6 +77,11 @@ fn render() -> String {
         "How TsFileMetadata stores the filter field; an encoding's code is its index (`encoding_code`).",
         "ENCODINGS",
         names(BloomEncoding::ALL.map(BloomEncoding::as_str)),
+    );
+    item(
+        "A filter's health in one word; a state's code is its index (`health_code`).",
+        "HEALTH_STATES",
+        names(HealthState::ALL.map(HealthState::as_str)),
     );
     let types: Vec<String> =
         (0..=11).map(|b| DataType::from_byte(b).map_or("null".to_string(), |t| lit(t.as_str()))).collect();

@@ -19,6 +19,7 @@
 // "Repeat scans"). A violation is kind 'manifest', reason 'corrupt', with `field`.
 
 import { HEAD_LENGTH as HEAD } from '../wire.js';
+import { HEALTH_STATES } from '../core-tables.js';
 
 /** Values per file in `ids` and in `entries`. */
 export const ID = 5;
@@ -51,11 +52,14 @@ const printable = (x) => isString(x) && /^[\x20-\x7e]*$/.test(x);
 /** An object whose keys are exactly those of `kinds`, each value of its kind. */
 const shaped = (x, kinds) => isPlain(x) && Object.keys(x).length === Object.keys(kinds).length && Object.entries(kinds).every(([k, ok]) => k in x && ok(x[k]));
 
+// bloomInfo().health: the filter's design and state (src/health.rs).
+const HEALTH = { state: (x) => HEALTH_STATES.includes(x), errorRate: ratio, sizedForItems: isCount, designFill: ratio };
 // TsFile#bloomInfo(): what each figure may be.
 const BLOOM = {
   present: isBool, encoding: printable, offset: orNull(isCount), bitsOffset: orNull(isCount), byteLength: orNull(isCount), bitCount: orNull(isCount), hashFunctionCount: orNull(isCount),
   hash: orNull(printable), setBits: orNull(isCount), fillRatio: orNull(ratio), estimatedItems: orNull(real), indexedItems: orNull(isCount), fppFormula: orNull(ratio), fppFromFill: orNull(ratio),
   optimalK: orNull(real), filledPastDesign: orNull(isBool), cppSizedFor: orNull(isCount),
+  health: orNull((x) => shaped(x, HEALTH)),
 };
 const AUDIT = { status: (x) => AUDIT_STATUSES.includes(x), variant: orNull(printable), charset: orNull(printable), writer: orNull(isString), summary: isString };
 const FACT = { version: Number.isInteger, bloomFilter: (x) => shaped(x, BLOOM), audit: orNull((x) => shaped(x, AUDIT)) };

@@ -19,7 +19,7 @@ import { TsFileBloomError } from '../errors.js';
 import { Corrupt, checkBody } from './check.js';
 
 export const MANIFEST_FORMAT = 'tsfile-bloom-manifest';
-export const MANIFEST_VERSION = 5;
+export const MANIFEST_VERSION = 6;
 
 /** A typed error about the manifest file: kind 'manifest', `reason`, `path` (and `field`, `cause`). */
 export function manifestError(path, reason, message, more = {}) {

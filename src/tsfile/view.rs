@@ -12,6 +12,7 @@ use crate::design::{cpp_sizing_for, filled_past_design};
 use crate::error::{Error, ErrorKind};
 use crate::filter::{BloomFilter, FilterHash, Probe, SeedProbe, Stats, Verdict};
 use crate::hash::{NamedHash, TailVariant};
+use crate::health::FilterHealth;
 use crate::path::Charset;
 use serde::Serialize;
 
@@ -69,6 +70,9 @@ pub struct BloomInfo {
     /// of measurement names it sized for, fewer than the `indexed_items` the filter holds. None:
     /// the geometry does not tell that rule, or the index is not read.
     pub cpp_sized_for: Option<u64>,
+    /// Its fill and fill^k against its design and the writer's error rate ([`crate::health`]).
+    /// None: no geometry any writer's sizing produces (or none at all).
+    pub health: Option<FilterHealth>,
 }
 
 impl BloomInfo {
@@ -101,6 +105,7 @@ impl BloomInfo {
             cpp_sized_for: f
                 .zip(cpp_names.zip(indexed_items))
                 .and_then(|(f, (names, holds))| cpp_sizing_for(f.bit_count(), f.hash_function_count(), names, holds)),
+            health: geometry.and_then(|(m, k)| FilterHealth::of(m, k, stats.map(|s| s.fill_ratio), indexed_items)),
         }
     }
 }

@@ -141,7 +141,7 @@ test('inspect --json is report format 1: the documented keys, snake_case, absent
   assert.deepEqual(Object.keys(r.metadata), ['offset', 'size', 'meta_offset']);
   assert.deepEqual(Object.keys(r.bloom_filter), [
     'present', 'encoding', 'offset', 'bits_offset', 'byte_length', 'bit_count', 'hash_function_count', 'hash', 'set_bits', 'fill_ratio',
-    'estimated_items', 'indexed_items', 'fpp_formula', 'fpp_from_fill', 'optimal_k', 'filled_past_design',
+    'estimated_items', 'indexed_items', 'fpp_formula', 'fpp_from_fill', 'optimal_k', 'filled_past_design', 'health',
   ]);
   assert.deepEqual(Object.keys(r.audit.hypotheses[0]), [
     'variant', 'time_columns', 'trailing_null_tags', 'charset', 'writer', 'reproduces', 'differing_bits', 'indexed_absent',

@@ -298,3 +298,29 @@ test('a Blob whose slices have no arrayBuffer() is refused with a typed error na
   const t = await openTsFile(new Blob([bytes]));
   await t.close();
 });
+
+test('filter health: bloomInfo().health and inspect say the fill against the design, and over-filled once the index is read', async () => {
+  // Independent of the core: Java's sizing at the largest rate that gives k = 5 (1/16) sizes
+  // 256 bits for 44 keys (python3 -c "import math; print(int(44*math.log(16)/math.log(2)**2)+1, int(45*math.log(16)/math.log(2)**2)+1)"
+  // → 254 260), whose fill is 1 − e^(−5·44/256) = 0.5766; 220 bits set → fill^5 = 0.4687.
+  const e = byName('tree_past_design');
+  const t = await openTsFile(filePath(e));
+  try {
+    const unread = t.bloomInfo().health;
+    assert.equal(unread.state, 'high_fp', 'the bits alone show fill^k past twice the error rate');
+    await t.loadIndex();
+    const h = t.bloomInfo().health;
+    assert.equal(h.state, 'over_filled');
+    assert.deepEqual([h.sizedForItems, h.errorRate], [44, 0.05]);
+    assert.ok(Math.abs(h.designFill - (1 - Math.exp((-5 * 44) / 256))) < 1e-12);
+  } finally {
+    await t.close();
+  }
+  const j = JSON.parse(cli('inspect', filePath(e), '--json').stdout).bloom_filter.health;
+  assert.deepEqual(Object.keys(j), ['state', 'error_rate', 'sized_for_items', 'design_fill']);
+  assert.equal(j.state, 'over_filled');
+  assert.match(cli('inspect', filePath(e)).stdout, /\nhealth {5}OVER-FILLED: .*; fill 85\.94% \(sized for 57\.66% at 44 keys\), FP 46\.87% by fill \(error rate 5\.00%\)\n/);
+  // A Java file at the default rate: within its design.
+  const ok = byName('table_multi_tables');
+  assert.match(cli('inspect', filePath(ok)).stdout, /\nhealth {5}healthy; fill /);
+});

@@ -3,6 +3,7 @@
 import { SEEDS } from '../pkg/js/core.js';
 import { $, el } from '../shared/dom.js';
 import { fmt, fmt1, pct, sentence } from '../shared/format.js';
+import { renderHealth } from './health.js';
 import { AUDIT_BADGES, auditLabel, EITHER_TAIL, VARIANT_LABELS } from '../shared/words.js';
 
 /** `ctx`: `{worker, cur}` (cur: the open file's state, app.js). */
@@ -24,6 +25,7 @@ export function createSummary(ctx) {
     $('set-bits').textContent = present ? fmt(b.setBits) : '–';
     $('fill').textContent = present ? `fill ${pct(b.fillRatio)}` : '';
     renderItems(b);
+    renderHealth(b);
     $('audit').textContent = info.synthetic ? 'Built on this page with the Java hash (sign-extended tail): every verdict is sound.' : 'Auditing…';
     $('hash-used').textContent = !present ? 'none (no filter)' : info.synthetic ? `${VARIANT_LABELS.java} · UTF-8 (built here)` : 'auditing…';
     $('hypotheses-box').hidden = true;
@@ -91,6 +93,7 @@ export function createSummary(ctx) {
     // `info` as the index gives it: the core's indexedItems (null when no audit could run).
     const b = info.bloom;
     if (b.present && b.indexedItems != null) renderItems(b);
+    if (b.present) renderHealth(b);
   }
 
   return { renderSummary, renderAudit };

@@ -25,6 +25,7 @@ use super::BloomEncoding;
 use crate::error::{Error, Result};
 use crate::filter::{BloomFilter, FilterHash, Verdict};
 use crate::hash::{NamedHash, TailVariant};
+use crate::health::HealthState;
 use crate::path::Charset;
 
 /// What a code of "none" is, and an argument of "automatic" (the audit's choice).
@@ -93,6 +94,11 @@ pub fn filter_charset(code: i32) -> Result<Charset> {
     Ok(charset_of(code)?.unwrap_or(DEFAULT_HASH.1))
 }
 
+/// A filter health's state's code: its index in [`HealthState::ALL`].
+pub fn health_code(h: HealthState) -> i32 {
+    h as i32 // declared in the order of ALL (the tests check it)
+}
+
 /// A filter field encoding's code: its index in [`BloomEncoding::ALL`].
 pub fn encoding_code(e: BloomEncoding) -> i32 {
     e as i32 // declared in the order of ALL (the tests check it)
@@ -148,6 +154,9 @@ mod tests {
         }
         for (i, &h) in FilterHash::ALL.iter().enumerate() {
             assert_eq!(filter_hash_code(h), i as i32);
+        }
+        for (i, &h) in HealthState::ALL.iter().enumerate() {
+            assert_eq!(health_code(h), i as i32);
         }
         let named = TailVariant::ALL.map(NamedHash::Murmur);
         for h in named.into_iter().chain([NamedHash::Cheap]) {

@@ -6,10 +6,10 @@
 //!
 //! The figures: [`FIGURE_NAMES`] in order ([`FIGURES`] numbers, NaN where [`BloomInfo`] has
 //! None; `present` 0/1; `encoding` and `hash` their codes, [`super::encoding_code`] and
-//! [`super::filter_hash_code`]), then one verdict code
+//! [`super::filter_hash_code`]; `health.*` its fields, the state by [`super::health_code`]), then one verdict code
 //! per path ([`super::verdict_code`]). js/wire.js decodes them into the object `bloomInfo()` gives.
 
-use super::{encoding_code, filter_hash_code, verdict_code};
+use super::{encoding_code, filter_hash_code, health_code, verdict_code};
 use crate::encoder::PathEncoder;
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
@@ -36,9 +36,13 @@ pub const FIGURE_NAMES: [&str; FIGURES] = [
     "fppFromFill",
     "optimalK",
     "hash",
+    "health.state",
+    "health.errorRate",
+    "health.sizedForItems",
+    "health.designFill",
 ];
 /// How many figures precede the verdicts.
-pub const FIGURES: usize = 15;
+pub const FIGURES: usize = 19;
 
 /// One file's fast scan: its figures, then the verdicts pushed path by path.
 pub struct TailScan {
@@ -105,5 +109,13 @@ fn figures(b: &BloomInfo, out: &mut Vec<f64>) {
         num(b.fpp_from_fill),
         num(b.optimal_k),
         num(b.hash.map(|h| f64::from(filter_hash_code(h)))),
+    ]);
+    // The health's fields, NaN for a filter without one ([`health_code`] numbers the state).
+    let h = b.health;
+    out.extend_from_slice(&[
+        num(h.map(|h| f64::from(health_code(h.state)))),
+        num(h.map(|h| h.error_rate)),
+        num(h.map(|h| h.sized_for_items as f64)),
+        num(h.map(|h| h.design_fill)),
     ]);
 }
