@@ -63,7 +63,11 @@ export function initTeach(worker) {
   $('pf-reset').addEventListener('click', () => showPitfall());
   fileView.show(null);
   Promise.all([sandbox.start(), showPitfall()])
-    .then(() => ($('teach').dataset.ready = 'true'))
+    .then(() => {
+      $('teach').dataset.ready = 'true';
+      // A shared link: the calculator's setting (#calc:…) or a claim (#teach-claim-N) shown on load.
+      if (!calc.restore()) lesson.show(Number(/^#teach-claim-(\d+)$/.exec(location.hash)?.[1]));
+    })
     .catch((e) => ($('sb-log').textContent = `The sandbox could not start: ${e.message}`));
 
   let seq = 0;

@@ -405,7 +405,7 @@ test('the landing leads with the sandbox; the file box appears with a file', asy
   const p = await newPage();
   const order = await p.evaluate(() => [...document.querySelectorAll('#teach .teach-block')].map((b) => b.id));
   assert.equal(order[0], 'teach-sandbox');
-  assert.match(await p.textContent('#teach-lead'), /Start with the sandbox/);
+  assert.match(await p.textContent('#teach-lead'), /^A Bloom filter is .*the sandbox below/s);
   assert.equal(await p.isVisible('#teach-file-block'), false);
   await openFile(p, fixture('tree_10series'));
   await p.waitForFunction(() => !document.getElementById('teach-file').hidden);

@@ -52,7 +52,8 @@ pub fn wilson_z(hits: u64, trials: u64, z: f64) -> Rate {
     Rate { hits, trials, rate: p, low, high }
 }
 
-/// A probability as the sentences print it: 3 significant digits, in percent.
+/// A probability as the sentences print it: 3 significant digits, in percent; below 0.01 % as
+/// odds ("1 in 370 million"), which a reader takes in where "0.000000 %" says nothing.
 pub fn pct(x: f64) -> String {
     if !x.is_finite() {
         return "–".into();
@@ -61,13 +62,40 @@ pub fn pct(x: f64) -> String {
     if v == 0.0 {
         return "0 %".into();
     }
+    if x < 1e-4 {
+        return format!("1 in {}", people(1.0 / x));
+    }
     let digits = (2 - v.abs().log10().floor() as i32).clamp(0, 6) as usize;
     format!("{v:.digits$} %")
+}
+
+/// A large number rounded for people: 3 significant digits, millions and up in words ("7.42 million").
+pub fn people(x: f64) -> String {
+    let (v, word) = [(1e12, " trillion"), (1e9, " billion"), (1e6, " million")]
+        .into_iter()
+        .find(|(scale, _)| x >= *scale)
+        .map_or((x, ""), |(scale, word)| (x / scale, word));
+    let digits = if v >= 100.0 {
+        0
+    } else if v >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{v:.digits$}{word}")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn small_probabilities_as_odds() {
+        assert_eq!(pct(2.7e-9), "1 in 370 million");
+        assert_eq!(pct(5e-5), "1 in 20000");
+        assert_eq!(people(7_424_212.9), "7.42 million");
+        assert_eq!(people(3.7e15), "3700 trillion");
+    }
 
     #[test]
     fn pct_formats() {

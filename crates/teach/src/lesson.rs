@@ -11,7 +11,7 @@
 use serde::Serialize;
 
 use super::calc::{fpp_at, java_row};
-use super::interval::{pct, wilson, Rate};
+use super::interval::{pct, people, wilson, Rate};
 use super::keys::{Family, Rng};
 use super::model::{Bits, Fill, Filter, Hashing, Measurement, Model};
 use tsfile_bloom::error::{Error, Result};
@@ -963,10 +963,10 @@ pub fn overfill(m: u32, k: u32, design: u64, now: u64) -> Result<Overfill> {
     let java = java_row(design as f64, 0.05);
     let warning = if now > design {
         Some(format!(
-            "Filled past its design: {now} keys in a filter planned for {design}. The formula's p has climbed from {} to {} ({:.1}×), and every further key raises it.",
+            "Filled past its design: {now} keys in a filter planned for {design}. The formula's p has climbed from {} to {} ({} times as likely), and every further key raises it.",
             pct(at_design),
             pct(at_now),
-            at_now / at_design.max(1e-300)
+            people(at_now / at_design.max(1e-300))
         ))
     } else if at_design > 0.5 {
         Some(format!(

@@ -3,7 +3,8 @@
 // formula's ideal. This view parses what was typed (digits, commas, a % sign, k/M/G) and draws
 // the answer; it computes nothing.
 import { $, el } from '../../shared/dom.js';
-import { fmt, pct } from '../../shared/format.js';
+import { fmt } from '../../shared/format.js';
+import { about, pct, pct3 } from './numbers.js';
 import { scrolledTable } from './lesson.js';
 
 const BOXES = { n: 'calc-n', p: 'calc-p', m: 'calc-m', bitsPerKey: 'calc-b', k: 'calc-k' };
@@ -68,12 +69,12 @@ function render(out, s) {
     'p',
     { 'data-testid': 'calc-answer' },
     el('b', { text: `Solved ${what}: ` }),
-    `${s.n != null ? `n = ${fmt(s.n)}, ` : ''}${s.m != null ? `m = ${fmt(s.m)} bits (${fmt(s.bytes)} bytes), ` : ''}${+s.bitsPerKey.toFixed(3)} bits per key, k = ${s.k} → p = ${pct(s.p)}.`,
-    ` k* = (m/n) ln 2 = ${s.kStar.toFixed(2)}; the best whole k is ${s.kBest} (p = ${pct(s.pBest)})${s.kRange ? `; every k from ${s.kRange[0]} to ${s.kRange[1]} reaches p ≤ ${pct(s.pTarget)}` : ''}. Expected fill ${pct(s.expectedFill)}.`,
+    `${s.n != null ? `n = ${fmt(s.n)}, ` : ''}${s.m != null ? `m = ${fmt(s.m)} bits (${fmt(s.bytes)} bytes), ` : ''}${about(s.bitsPerKey)} bits per key, k = ${s.k} → p = ${pct(s.p)}.`,
+    ` k* = (m/n) ln 2 = ${about(s.kStar)}; the best whole k is ${s.kBest} (p = ${pct(s.pBest)})${s.kRange ? `; every k from ${s.kRange[0]} to ${s.kRange[1]} reaches p ≤ ${pct(s.pTarget)}` : ''}. Expected fill ${pct(s.expectedFill)}.`,
   );
   const row = (label, r) => el('tr', {}, el('th', { scope: 'row', text: label }), ...r.map((v) => el('td', { text: v })));
-  const rows = [row('formula (ideal)', [s.m != null ? fmt(s.m) : '–', fmt(s.bytes), (+s.bitsPerKey.toFixed(3)).toString(), String(s.k), pct(s.p)])];
-  if (s.java) rows.push(row(`TsFile (Java getEmptyBloomFilter(${s.java.errorRate}, n))`, [fmt(s.java.bitCount), fmt(s.java.bytes), s.java.bitsPerKey.toFixed(3), String(s.java.k), pct(s.java.p)]));
+  const rows = [row('formula (ideal)', [s.m != null ? fmt(s.m) : '–', fmt(s.bytes), about(s.bitsPerKey), String(s.k), pct(s.p)])];
+  if (s.java) rows.push(row(`TsFile’s Java writer at p ≈ ${pct3(s.java.errorRate)}`, [fmt(s.java.bitCount), fmt(s.java.bytes), about(s.java.bitsPerKey), String(s.java.k), pct(s.java.p)]));
   if (s.leveldb) rows.push(row(`LevelDB, the fewest bits_per_key (${s.leveldb.bitsPerKey}) reaching p`, [fmt(s.leveldb.bitCount), fmt(s.leveldb.bytes), String(s.leveldb.bitsPerKey), String(s.leveldb.k), pct(s.leveldb.p)]));
   if (s.leveldbAtB && s.leveldbAtB.bitsPerKey !== s.leveldb?.bitsPerKey) rows.push(row(`LevelDB at bits_per_key = ${s.leveldbAtB.bitsPerKey}`, [fmt(s.leveldbAtB.bitCount), fmt(s.leveldbAtB.bytes), String(s.leveldbAtB.bitsPerKey), String(s.leveldbAtB.k), pct(s.leveldbAtB.p)]));
   const table = scrolledTable({ class: 'calc-table small' }, 'The ideal geometry beside TsFile’s and LevelDB’s sizing', ['', 'm bits', 'bytes', 'bits per key', 'k', 'p (formula)'], rows);
@@ -95,11 +96,27 @@ function render(out, s) {
   });
 }
 
-/** `call(op, args)` reaches the worker. Returns `{solve, fill(values), setFile(values | null)}`. */
+/** `call(op, args)` reaches the worker. Returns `{solve, fill(values), setFile(values | null), restore()}`. */
 export function createCalc(call) {
   let fileValues = null;
   let seq = 0;
   const out = $('calc-out');
+
+  /** The typed boxes in the URL's hash (#calc:n=…&p=…), so the setting can be shared; restore() reads it back. */
+  function shareTyped() {
+    const typedNow = Object.keys(BOXES).filter((name) => typed(name).trim()).map((name) => [name, typed(name).trim()]);
+    history.replaceState(history.state, '', `${location.pathname}${location.search}#calc:${new URLSearchParams(typedNow)}`);
+  }
+
+  /** The setting in the URL's hash, if any: written into the boxes and solved. Returns whether there was one. */
+  function restore() {
+    if (!location.hash.startsWith('#calc:')) return false;
+    const given = new URLSearchParams(location.hash.slice(6));
+    for (const [name, id] of Object.entries(BOXES)) $(id).value = given.get(name) ?? '';
+    $('teach-calc-block').scrollIntoView({ block: 'start' });
+    solve();
+    return true;
+  }
 
   /** A box that holds an answer the calculator wrote (and nobody edited since) counts as empty. */
   const typed = (name) => {
@@ -128,6 +145,7 @@ export function createCalc(call) {
     if (mine !== seq) return null;
     writeSolved(s);
     render(out, s);
+    shareTyped();
     return s;
   }
 
@@ -163,5 +181,5 @@ export function createCalc(call) {
     fileValues = values;
     $('calc-file').disabled = !values;
   }
-  return { solve, fill, setFile };
+  return { solve, fill, setFile, restore };
 }

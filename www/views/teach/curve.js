@@ -2,7 +2,8 @@
 // each whole k. The figures come from the worker (teach.fpCurve: the package's formula); this
 // module only draws them.
 import { svg } from '../../shared/dom.js';
-import { fmt, pct } from '../../shared/format.js';
+import { fmt } from '../../shared/format.js';
+import { about, decade, pct } from './numbers.js';
 
 /** The formula at a whole k (1 ≤ k ≤ 32). */
 export const fppAt = (c, k) => c.samples[Math.max(1, Math.min(c.samples.length, Math.round(k))) - 1];
@@ -47,7 +48,7 @@ export function drawCurve(host, c, { kCap = null, label = 'k' } = {}) {
   const stepY = lo < -8 ? 2 : 1;
   for (let e = 0; e >= lo; e -= stepY) {
     host.append(svg('line', { x1: L, x2: W - R, y1: y(10 ** e), y2: y(10 ** e), class: 'c-grid' }));
-    host.append(svg('text', { x: L - 6, y: y(10 ** e) + 4, 'text-anchor': 'end', class: 'c-tick' }, e === 0 ? '1' : e >= -2 ? `${10 ** (e + 2)}%` : `1e${e}`));
+    host.append(svg('text', { x: L - 6, y: y(10 ** e) + 4, 'text-anchor': 'end', class: 'c-tick' }, e === 0 ? '1' : decade(e)));
   }
   if (lo >= -2) {
     // one or two decades: label 2× and 5× too
@@ -90,9 +91,9 @@ export function drawCurve(host, c, { kCap = null, label = 'k' } = {}) {
   if (kStar <= kMax) {
     host.append(svg('line', { x1: x(kStar), x2: x(kStar), y1: T, y2: H - B, class: 'c-opt', 'data-k-star': kStar.toFixed(3) }));
     const right = x(kStar) < W - 140;
-    host.append(svg('text', { x: x(kStar) + (right ? 5 : -5), y: H - B - 8, 'text-anchor': right ? 'start' : 'end', class: 'c-opt-label' }, `k* = (m/n)·ln 2 = ${kStar.toFixed(2)}`));
+    host.append(svg('text', { x: x(kStar) + (right ? 5 : -5), y: H - B - 8, 'text-anchor': right ? 'start' : 'end', class: 'c-opt-label' }, `k* = (m/n)·ln 2 = ${about(kStar)}`));
   } else {
-    host.append(svg('text', { x: W - R - 4, y: H - B - 8, 'text-anchor': 'end', class: 'c-opt-label' }, `k* = ${kStar.toFixed(1)} → (off the chart)`));
+    host.append(svg('text', { x: W - R - 4, y: H - B - 8, 'text-anchor': 'end', class: 'c-opt-label' }, `best k ≈ ${Math.round(kStar)}: far right, off this chart`));
   }
   // the point
   const px = x(Math.min(k, kMax));
@@ -102,6 +103,6 @@ export function drawCurve(host, c, { kCap = null, label = 'k' } = {}) {
   host.append(svg('text', { x: px + (right ? 10 : -10), y: py - 10, 'text-anchor': right ? 'start' : 'end', class: 'c-point-label' }, `k = ${k}: ${pct(c.fpp)}`));
   host.setAttribute(
     'aria-label',
-    `False-positive probability against k for n = ${fmt(n)} items in m = ${fmt(m)} bits: ${pct(c.fpp)} at k = ${k}; the optimum k* = ${kStar.toFixed(2)}; the best whole k here, ${best.k}, gives ${pct(best.fpp)}.`,
+    `False-positive probability against k for n = ${fmt(n)} items in m = ${fmt(m)} bits: ${pct(c.fpp)} at k = ${k}; the optimum k* = ${about(kStar)}; the best whole k here, ${best.k}, gives ${pct(best.fpp)}.`,
   );
 }

@@ -3,7 +3,8 @@
 // worker, against a copy of the file's filter). `f` is the adapter's view of the file
 // (www/teach.js, fileFacts), never the API's objects.
 import { $, el } from '../../shared/dom.js';
-import { fmt, pct } from '../../shared/format.js';
+import { fmt } from '../../shared/format.js';
+import { about, pct } from './numbers.js';
 import { drawCurve, fppAt } from './curve.js';
 
 /** n for the formula: the index's count under the writer's hypothesis, else the filter's own estimate. */
@@ -54,8 +55,8 @@ export function createFileView(call) {
     const row = (dt, dd, testid) => [el('dt', { text: dt }), el('dd', { 'data-testid': testid }, dd)];
     $('teach-file-facts').replaceChildren(
       ...row('n', `${fmt(n)} ${source}`, 'teach-n'),
-      ...row('m', `${fmt(m)} bits (stored) · ${Number.isFinite(c.bitsPerKey) ? c.bitsPerKey.toFixed(2) : '–'} bits per item`, 'teach-m'),
-      ...row('k', `${k} (stored) · k* = (m/n) ln 2 = ${Number.isFinite(c.kStar) ? c.kStar.toFixed(2) : '∞'}${Number.isFinite(c.kStar) && c.samples && best !== k ? ` — k = ${best} would give ${pct(fppAt(c, best))}` : ''}`, 'teach-k'),
+      ...row('m', `${fmt(m)} bits (stored) · ${about(c.bitsPerKey)} bits per item`, 'teach-m'),
+      ...row('k', `${k} (stored) · k* = (m/n) ln 2 = ${Number.isFinite(c.kStar) ? about(c.kStar) : '∞'}${Number.isFinite(c.kStar) && c.samples && best !== k ? ` — k = ${best} would give ${pct(fppAt(c, best))}` : ''}`, 'teach-k'),
       ...row('Formula', `(1 − e^(−kn/m))^k = ${pct(c.fpp)}`, 'teach-formula'),
       ...row('From the fill', `fill^k = ${pct(f.fppFromFill)} (fill ${pct(f.fillRatio)}; the formula expects ${pct(c.expectedFill)})`),
     );

@@ -3,7 +3,9 @@
 // worker): this view draws their tables and sentences, and for claims 1 and 12 drives the
 // step-through and the calculator. Each claim's <li> is data-testid="teach-claim-N".
 import { $, el } from '../../shared/dom.js';
-import { fmt, pct } from '../../shared/format.js';
+import { fmt } from '../../shared/format.js';
+import { claimChart } from './chart.js';
+import { about, pct, pct3 } from './numbers.js';
 
 const CLAIMS = [
   [1, 'Inserting a key sets k positions; a query that finds any 0 answers “definitely absent”, all 1s “maybe present” — and Java’s contains stops at the first 0.'],
@@ -51,13 +53,25 @@ export function scrolledTable(attrs, caption, columns, rows) {
   return el('div', { class: 'scroll-x', tabindex: '0', role: 'region', 'aria-label': caption }, table);
 }
 
-/** A demonstration as the core returns it: setup, a table, findings, the answer. */
+/** The claim's answer first: the verdict badge and one sentence of what the numbers say. */
+function verdict(d) {
+  const lead = d.findings[d.answer === 'fails' ? d.findings.length - 1 : 0] ?? '';
+  return el('p', { class: 'claim-verdict' }, el('span', { class: `answer ${d.answer}`, 'data-testid': `claim-${d.claim}-answer`, text: ANSWERS[d.answer] ?? d.answer }), ' ', lead);
+}
+
+/** A demonstration as the core returns it: the answer, the chart, and the numbers one click away. */
 function demoView(d, caption) {
   return [
-    el('p', { class: 'muted small', text: d.setup }),
-    scrolledTable({ class: 'demo small', 'data-testid': `claim-${d.claim}-table` }, caption, d.columns, d.rows.map((r) => el('tr', {}, ...r.map(cell)))),
-    el('ul', { class: 'findings small' }, ...d.findings.map((f) => el('li', { text: f }))),
-    el('p', { class: `answer ${d.answer}`, 'data-testid': `claim-${d.claim}-answer`, text: ANSWERS[d.answer] ?? d.answer }),
+    verdict(d),
+    claimChart(d) ?? '',
+    el(
+      'details',
+      { class: 'claim-numbers' },
+      el('summary', { class: 'small', text: 'The numbers' }),
+      el('p', { class: 'muted small', text: d.setup }),
+      scrolledTable({ class: 'demo small', 'data-testid': `claim-${d.claim}-table` }, caption, d.columns, d.rows.map((r) => el('tr', {}, ...r.map(cell)))),
+      el('ul', { class: 'findings small' }, ...d.findings.map((f) => el('li', { text: f }))),
+    ),
   ];
 }
 
@@ -123,22 +137,25 @@ async function rangeScan(call, lesson, out, li) {
   await scan();
   // bits_per_key = 0, measured at this table's keys per filter (the core's count).
   const d = await call('teach.claim', { claim: 7, windowKeys: ex.keysPerFilter });
-  out.replaceChildren(form, result, el('h4', { class: 'small', text: 'And bits_per_key = 0?' }), ...demoView(d, 'Claim 7: LevelDB filters at bits_per_key 0, 4 and 10'));
+  const [answer, ...numbers] = demoView(d, 'Claim 7: LevelDB filters at bits_per_key 0, 4 and 10');
+  out.replaceChildren(answer, form, result, el('h4', { class: 'small', text: 'And bits_per_key = 0?' }), ...numbers);
   li.dataset.answer = d.answer;
 }
 
 /** Claim 10: a key removed from a standard and from a counting filter (`victim`: which, −1 the core's choice). */
 async function deletion(call, out, li, victim) {
   const d = await call('teach.claim', { claim: 10, victim });
+  const answer = d.standardFalseNegatives > 0 && d.countingFalseNegatives === 0 ? 'holds' : 'depends';
   const rows = d.victimBits.map((b) => el('tr', {}, ...[fmt(b.bit), fmt(b.owners), String(b.counterBefore), String(b.counterAfter)].map((v) => el('td', { class: 'num', text: v }))));
   out.replaceChildren(
+    verdict({ claim: 10, answer, findings: d.findings }),
     el('p', { class: 'muted small', text: `${d.label}: n = ${fmt(d.n)}, m = ${fmt(d.m)}, k = ${d.k}. Removed: ${d.victim}.` }),
     scrolledTable({ class: 'demo small', 'data-testid': 'claim-10-table' }, `The bits of ${d.victim}`, ['bit', 'keys that set it', 'counter before', 'counter after'], rows),
     el('p', { class: 'small', 'data-testid': 'claim-10-standard', 'data-false-negatives': d.standardFalseNegatives }, `Standard filter, bits cleared: ${fmt(d.standardFalseNegatives)} false negative${d.standardFalseNegatives === 1 ? '' : 's'}${d.standardExamples.length ? ` (${d.standardExamples.join(', ')}${d.standardFalseNegatives > d.standardExamples.length ? ', …' : ''})` : ''}.`),
     el('p', { class: 'small', 'data-testid': 'claim-10-counting', 'data-false-negatives': d.countingFalseNegatives }, `Counting filter, counters decremented: ${fmt(d.countingFalseNegatives)} false negatives; the removed key now tests “${d.countingVictim}”.`),
     el('ul', { class: 'findings small' }, ...d.findings.map((f) => el('li', { text: f }))),
   );
-  li.dataset.answer = d.standardFalseNegatives > 0 && d.countingFalseNegatives === 0 ? 'holds' : 'depends';
+  li.dataset.answer = answer;
 }
 
 /** Claim 12: the calculator filled for 100 million keys at 10 bits each, beside LevelDB, TsFile and the open file. */
@@ -150,14 +167,15 @@ async function size(call, { calc, file }, out, li) {
     el('li', {}, `10 bits per key × ${fmt(s.n)} keys = ${fmt(s.m)} bits = ${fmt(s.bytes)} bytes: ${(s.bytes / 1e6).toFixed(1)} MB (${(s.bytes / 2 ** 20).toFixed(1)} MiB). At the best whole k, ${s.k}, p = ${pct(s.p)}.`),
   ];
   if (s.leveldbAtB) items.push(el('li', {}, `LevelDB at bits_per_key = 10 (k = ${s.leveldbAtB.k}): ${fmt(s.leveldbAtB.bitCount)} bits, p = ${pct(s.leveldbAtB.p)} — in real tables spread over one filter per 2 KiB window.`));
-  if (s.java) items.push(el('li', {}, `TsFile’s Java writer for the same p (clamped to ${s.java.errorRate}): ${fmt(s.java.bitCount)} bits = ${(s.java.bytes / 1e6).toFixed(1)} MB, k = ${s.java.k}.`));
+  if (s.java) items.push(el('li', {}, `TsFile’s Java writer for the same p (clamped to ${pct3(s.java.errorRate)}): ${fmt(s.java.bitCount)} bits = ${(s.java.bytes / 1e6).toFixed(1)} MB, k = ${s.java.k}.`));
   if (file?.present && file.m) {
     const f = file;
     const at = f.itemsN ? await call('teach.formula', { items: f.itemsN, bitCount: f.m, k: f.k }) : null;
-    items.push(el('li', {}, `The open file: ${fmt(f.m)} bits = ${fmt(Math.ceil(f.m / 8))} bytes at most${at ? ` for ${fmt(f.itemsN)} paths — ${at.bitsPerKey.toFixed(2)} bits per path, p = ${pct(at.fpp)}` : ''}.`));
+    items.push(el('li', {}, `The open file: ${fmt(f.m)} bits = ${fmt(Math.ceil(f.m / 8))} bytes at most${at ? ` for ${fmt(f.itemsN)} paths — ${about(at.bitsPerKey)} bits per path, p = ${pct(at.fpp)}` : ''}.`));
   }
-  out.replaceChildren(el('ul', { class: 'findings small', 'data-testid': 'claim-12-size', 'data-bytes': s.bytes }, ...items), el('p', { class: 'small muted', text: 'The calculator above holds these numbers: change any of them.' }));
-  li.dataset.answer = Math.abs(s.bytes - 125e6) < 1 ? 'holds' : 'depends';
+  const answer = Math.abs(s.bytes - 125e6) < 1 ? 'holds' : 'depends';
+  out.replaceChildren(verdict({ claim: 12, answer, findings: [items[0].textContent] }), el('ul', { class: 'findings small', 'data-testid': 'claim-12-size', 'data-bytes': s.bytes }, ...items), el('p', { class: 'small muted', text: 'The calculator above holds these numbers: change any of them.' }));
+  li.dataset.answer = answer;
 }
 
 /**
@@ -200,12 +218,10 @@ export function createLesson(call, { step, calc, sandbox }) {
   async function claim1(action) {
     await guarded(1, async (out, li) => {
       const path = action === 'insert' ? `root.lesson.d${1 + Math.floor(Math.random() * 90)}.s1` : 'root.never.added.anywhere';
-      $('teach-step').scrollIntoView({ block: 'nearest' });
       const t = await step.run(action, path, 'sandbox');
       if (!t) throw new Error('the step-through did not start');
-      out.replaceChildren(
-        el('p', { class: 'small', text: `${action === 'insert' ? 'Inserting' : 'Looking up'} ${path} in the sandbox: press Next or Play in the step-through above to walk its ${t.k} hash functions.` }),
-      );
+      step.reveal();
+      out.replaceChildren(el('p', { class: 'small', text: `${action === 'insert' ? 'Inserting' : 'Looking up'} ${path} in the sandbox: the step-through beside its grid walks the ${t.k} hash functions.` }));
       li.dataset.answer = 'shown';
     });
   }
@@ -226,7 +242,10 @@ export function createLesson(call, { step, calc, sandbox }) {
     const actions = el('div', { class: 'row wrap claim-actions' });
     const button = (label, fn, testid) => {
       const b = el('button', { type: 'button', class: 'small', 'data-testid': testid, text: label });
-      b.addEventListener('click', fn);
+      b.addEventListener('click', () => {
+        history.replaceState(history.state, '', `${location.pathname}${location.search}#teach-claim-${n}`);
+        fn();
+      });
       actions.append(b);
     };
     if (n === 1) {
@@ -237,7 +256,7 @@ export function createLesson(call, { step, calc, sandbox }) {
     else if (n === 10) button('Show me a deletion', () => guarded(10, (out, li) => deletion(call, out, li, -1)), 'claim-10-show');
     else if (n === 12) button('Show me the size', () => guarded(12, (out, li) => size(call, { calc, file: lesson.file }, out, li)), 'claim-12-show');
     else button('Show me', () => measured(n), `claim-${n}-show`);
-    list.append(el('li', { id: `teach-claim-${n}`, 'data-testid': `teach-claim-${n}`, 'data-claim': String(n) }, el('p', { class: 'claim-text', text }), actions, out));
+    list.append(el('li', { id: `teach-claim-${n}`, 'data-testid': `teach-claim-${n}`, 'data-claim': String(n) }, el('p', { class: 'claim-text', text }), out, actions));
   }
 
   return {

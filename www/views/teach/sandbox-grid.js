@@ -37,6 +37,24 @@ function flashFrame(fl, now, cell) {
   return { again: !still, highlights };
 }
 
+/**
+ * Marks dropping onto `probes`' cells (a CSS animation over the canvas: `.sb-land`), so the eye
+ * follows each hash to its bit; none under reduced motion, where the canvas rings say it alone.
+ */
+function land(grid, probes) {
+  const layer = grid.canvas.parentElement.querySelector('.sb-land');
+  if (!layer || reducedMotion.matches) return;
+  const dpr = devicePixelRatio || 1;
+  for (const p of probes) {
+    const [x, y, s] = grid.cellRect(p.bit);
+    const mark = document.createElement('span');
+    mark.className = 'sb-drop';
+    Object.assign(mark.style, { left: `${grid.canvas.offsetLeft + x / dpr}px`, top: `${grid.canvas.offsetTop + y / dpr}px`, width: `${s / dpr}px`, height: `${s / dpr}px`, background: p.color });
+    mark.addEventListener('animationend', () => mark.remove());
+    layer.append(mark);
+  }
+}
+
 /** `box.view` (the worker's sandbox view) drawn on `#sb-grid`. Returns `{draw, flash(kind, probes), highlight(list), probes()}`. */
 export function createSandboxGrid(call, box) {
   const canvas = $('sb-grid');
@@ -107,10 +125,13 @@ export function createSandboxGrid(call, box) {
     /** Pulses `probes` of an 'add' or a 'test' (none: stops); returns them with their colours and labels. */
     flash(kind, probes = null) {
       flash = probes && { kind, t0: performance.now(), probes: probes.map((p, j) => ({ ...p, color: seedColor(j), label: label(p, j) })) };
+      if (flash) land(grid, flash.probes);
       return flash?.probes;
     },
     /** Rings on the grid for the step-through: `[{bit, color, set}]` (empty: none). */
     highlight(list) {
+      // the step just taken lands on its bit
+      if (list.length > (flash?.kind === 'step' ? flash.probes.length : 0)) land(grid, list.slice(-1));
       flash = list.length ? { kind: 'step', t0: 0, probes: list } : flash?.kind === 'step' ? null : flash;
       draw();
     },

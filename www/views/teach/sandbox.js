@@ -3,7 +3,8 @@
 // worker (teach.sandbox*); this view sends the controls and draws the answers (its bits:
 // sandbox-grid.js).
 import { $, el, pointWord, svg } from '../../shared/dom.js';
-import { fmt, pct } from '../../shared/format.js';
+import { fmt } from '../../shared/format.js';
+import { about, pct } from './numbers.js';
 import { VERDICT_LABELS } from '../../shared/words.js';
 import { drawCurve } from './curve.js';
 import { createSandboxGrid } from './sandbox-grid.js';
@@ -15,7 +16,7 @@ function facts(v, isTs) {
   const { plan, now } = v;
   const bpk = slider('sb-bpk');
   const planned = isTs
-    ? `n = ${fmt(plan.n)}, m = ${fmt(plan.m)}, k = ${plan.k}: formula FPP ${pct(plan.fpp)} · k* = ${plan.kStar.toFixed(2)} · ${plan.bitsPerKey.toFixed(2)} bits per path`
+    ? `n = ${fmt(plan.n)}, m = ${fmt(plan.m)}, k = ${plan.k}: formula FPP ${pct(plan.fpp)} · k* = ${about(plan.kStar)} · ${about(plan.bitsPerKey)} bits per path`
     : `n = ${fmt(plan.n)} keys × ${bpk} bits_per_key → m = max(64, n·bpk) rounded to bytes = ${fmt(plan.m)}, k = floor(${bpk} × 69/100) = ${plan.k}: formula FPP ${pct(plan.fpp)}`;
   return [
     ['Planned', planned],

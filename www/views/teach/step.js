@@ -170,5 +170,12 @@ export function createStep(call, sandbox) {
     delete box.dataset.verdict;
     render();
   }
-  return { run, setFile, next: () => move(1), back: () => move(-1) };
+  /** Scrolls the step-through to the top of the screen, below the grid where the grid sticks above it (a phone). */
+  function reveal() {
+    const wrap = $('sb-grid').parentElement;
+    const beside = wrap.getBoundingClientRect().left >= box.getBoundingClientRect().right;
+    box.style.scrollMarginTop = beside ? '' : `${wrap.offsetHeight + 8}px`;
+    box.scrollIntoView({ block: 'start' });
+  }
+  return { run, setFile, reveal, next: () => move(1), back: () => move(-1) };
 }

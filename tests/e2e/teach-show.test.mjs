@@ -1,0 +1,166 @@
+// Lessons that show (issue 41, Deliver 4) in headless Chromium at 1440 × 900 and a 390 × 844
+// phone: the Learn section says what a Bloom filter is before any formula, a step runs with its
+// bit grid in view, a claim leads with its verdict and plots its measurements (an inline SVG,
+// each point on its Wilson interval), the calculator's setting and a claim travel in the URL
+// (beside app.js's own ?sample), and no label prints a float with more than 4 significant digits.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startHarness, tsfileFixtures, openFile } from './harness.mjs';
+
+const { fixture } = tsfileFixtures();
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+let harness;
+
+before(async () => {
+  harness = await startHarness();
+});
+after(async () => {
+  await harness?.close();
+});
+
+async function newPage(viewport = DESKTOP, path = '/') {
+  const p = await harness.newPage({ viewport }, path);
+  await p.waitForFunction(() => document.getElementById('teach').dataset.ready === 'true', null, { timeout: 30000 });
+  return p;
+}
+
+/** Is the element at least partly on screen? */
+const inView = (p, sel) =>
+  p.evaluate((s) => {
+    const r = document.querySelector(s).getBoundingClientRect();
+    return r.height > 0 && r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth;
+  }, sel);
+
+const runClaim = async (p, n, testid = `claim-${n}-show`) => {
+  await p.click(`[data-testid=${testid}]`);
+  await p.waitForFunction((c) => document.getElementById(`teach-claim-${c}`).dataset.state === 'done', n, { timeout: 90000 });
+};
+
+test('the first screen says what a Bloom filter is and what to do; m, k and n are defined before any formula', async () => {
+  for (const viewport of [DESKTOP, PHONE]) {
+    const p = await newPage(viewport);
+    const text = await p.evaluate(() => document.getElementById('teach').innerText);
+    const first = text.indexOf('A Bloom filter is');
+    const formula = text.search(/\(1 − e|k\* = |\(m\/n\) ln 2/);
+    assert.ok(first >= 0 && formula > first, 'the plain sentence comes before any formula');
+    for (const term of ['m bits', 'k hashes', 'n keys']) {
+      const at = text.indexOf(term);
+      assert.ok(at > first && at < formula, `${term} is defined before the formula`);
+    }
+    assert.match(await p.textContent('#teach-lead'), /sandbox/);
+    await p.context().close();
+  }
+});
+
+test('a step runs with its bit grid in view: from claim 1 and from the step-through’s own form, desktop and phone', async () => {
+  for (const viewport of [DESKTOP, PHONE]) {
+    const p = await newPage(viewport);
+    await p.locator('[data-testid=claim-1-query]').scrollIntoViewIfNeeded();
+    await runClaim(p, 1, 'claim-1-query');
+    assert.equal(await p.evaluate(() => document.getElementById('teach-step').dataset.action), 'query');
+    assert.ok(await inView(p, '#sb-grid'), `${viewport.width}: the grid is on screen when claim 1 starts a step`);
+    assert.ok(await inView(p, '[data-testid=st-next]'), `${viewport.width}: and so is Next`);
+    await p.click('[data-testid=st-next]');
+    await p.waitForFunction(() => document.getElementById('teach-step').dataset.cursor === '1');
+    assert.ok(await inView(p, '#sb-grid'), `${viewport.width}: still on screen after a step`);
+    assert.doesNotMatch(await p.textContent('#teach-claim-1'), /above/);
+    // The form: scrolled to as a reader would, then "Look up, step by step".
+    await p.evaluate(() => scrollTo(0, 0));
+    await p.locator('[data-testid=st-query]').scrollIntoViewIfNeeded();
+    await p.click('[data-testid=st-query]');
+    await p.waitForFunction(() => document.getElementById('teach-step').dataset.cursor === '0');
+    assert.ok(await inView(p, '#sb-grid'), `${viewport.width}: the grid is on screen beside (or above) the form`);
+    await p.context().close();
+  }
+});
+
+test('a claim leads with its verdict, then an SVG chart of its measured points on their intervals; the table is one click away', async () => {
+  const p = await newPage();
+  await runClaim(p, 13);
+  const c = await p.evaluate(() => {
+    const out = document.querySelector('#teach-claim-13 .claim-out');
+    const chart = out.querySelector('svg[data-testid=claim-13-chart]');
+    return {
+      first: out.firstElementChild.querySelector('[data-testid=claim-13-answer]')?.className ?? null,
+      firstText: out.firstElementChild.textContent,
+      chartBeforeTable: !!chart && !!(chart.compareDocumentPosition(out.querySelector('table')) & Node.DOCUMENT_POSITION_FOLLOWING),
+      points: chart ? [...chart.querySelectorAll('circle.ch-point')].map((c) => [+c.dataset.low, +c.dataset.rate, +c.dataset.high]) : [],
+      formulas: chart ? chart.querySelectorAll('.ch-formula').length : 0,
+      label: chart?.getAttribute('aria-label') ?? '',
+      cells: [...out.querySelectorAll('td[data-rate]')].map((td) => [+td.dataset.low, +td.dataset.rate, +td.dataset.high]),
+      tableHidden: !out.querySelector('table').checkVisibility(),
+      inDetails: !!out.querySelector('details:not([open]) table'),
+    };
+  });
+  assert.match(c.first ?? '', /\banswer fails\b/, 'the verdict badge comes first');
+  assert.match(c.firstText, /does not hold as stated/);
+  assert.ok(c.chartBeforeTable, 'the chart comes before the numbers');
+  assert.equal(c.points.length, 6, 'one point per measured rate');
+  assert.deepEqual(c.points, c.cells, 'each point is the table’s measured rate and interval');
+  for (const [lo, r, hi] of c.points) assert.ok(lo <= r && r <= hi);
+  assert.equal(c.formulas, 6, 'the formula beside each point');
+  assert.match(c.label, /95 % interval/);
+  assert.ok(c.tableHidden && c.inDetails, 'the numbers are in a closed <details>');
+  await p.click('#teach-claim-13 details summary');
+  assert.ok(await p.isVisible('[data-testid=claim-13-table]'));
+  await p.context().close();
+});
+
+test('the URL keeps the calculator’s setting and the claim shown; app.js’s ?sample still opens its file', async () => {
+  const p = await newPage();
+  await p.fill('[data-testid=calc-n]', '10,000');
+  await p.fill('[data-testid=calc-p]', '1%');
+  await p.click('[data-testid=calc-solve]');
+  await p.waitForFunction(() => document.getElementById('calc-out').dataset.solved === 'm+k');
+  const m = await p.evaluate(() => document.getElementById('calc-out').dataset.m);
+  const hash = await p.evaluate(() => location.hash);
+  assert.match(hash, /^#calc:/);
+  await p.context().close();
+
+  const q = await newPage(PHONE, `/?sample${hash}`);
+  await q.waitForFunction(() => document.getElementById('calc-out').dataset.solved === 'm+k', null, { timeout: 30000 });
+  assert.equal(await q.inputValue('[data-testid=calc-n]'), '10,000');
+  assert.equal(await q.evaluate(() => document.getElementById('calc-out').dataset.m), m);
+  await q.waitForFunction(() => ['ready', 'error'].includes(document.body.dataset.state), null, { timeout: 30000 });
+  assert.equal(await q.evaluate(() => document.body.dataset.state), 'ready', '?sample still loads the bundled file');
+  await q.context().close();
+
+  const r = await newPage(DESKTOP);
+  await runClaim(r, 3);
+  assert.equal(await r.evaluate(() => location.hash), '#teach-claim-3');
+  await r.context().close();
+  const s = await newPage(DESKTOP, '/#teach-claim-3');
+  await s.waitForFunction(() => document.getElementById('teach-claim-3').dataset.state === 'done', null, { timeout: 90000 });
+  assert.ok(await s.isVisible('[data-testid=claim-3-chart]'));
+  await s.context().close();
+});
+
+test('no label in the Learn section prints a float with more than 4 significant digits, or in exponent notation', async () => {
+  const p = await newPage();
+  await openFile(p, fixture('table_10k_series'));
+  await p.waitForFunction(() => !document.getElementById('calc-file').disabled);
+  await p.click('[data-testid=calc-file]');
+  await p.waitForFunction(() => document.getElementById('calc-out').dataset.solved === 'p');
+  // The sandbox far from its design: one planned key in 4,096 bits puts k* off the chart.
+  await p.focus('[data-testid=sb-n]');
+  await p.keyboard.press('Home');
+  await p.focus('[data-testid=sb-m]');
+  await p.keyboard.press('End');
+  await p.waitForFunction(() => document.getElementById('teach-sandbox').dataset.m === '4096');
+  for (const n of [3, 12]) await runClaim(p, n);
+  // Every text node of the panel on its own (SVG labels included); hex bytes are not numbers.
+  const texts = await p.evaluate(() => {
+    const walk = document.createTreeWalker(document.getElementById('teach'), NodeFilter.SHOW_TEXT);
+    const out = [];
+    while (walk.nextNode()) out.push(walk.currentNode.textContent);
+    return out.filter((t) => !/^[\s0-9a-f|]+$/i.test(t));
+  });
+  const bad = [];
+  for (const t of texts) {
+    if (/\d\.?\d*e[-+]\d/i.test(t) || /off the chart\)/.test(t)) bad.push(t);
+    for (const [num] of t.matchAll(/\d[\d,]*\.\d+/g)) if (num.replace(/[,.]/g, '').replace(/^0+/, '').length > 4) bad.push(`${num} in: ${t}`);
+  }
+  assert.deepEqual(bad, []);
+  await p.context().close();
+});
