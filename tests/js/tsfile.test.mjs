@@ -2,6 +2,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import vm from 'node:vm';
 import { open } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -297,4 +298,18 @@ test('a Blob whose slices have no arrayBuffer() is refused with a typed error na
   // The same bytes through a Blob that has it open as ever.
   const t = await openTsFile(new Blob([bytes]));
   await t.close();
+});
+
+test("another realm's Uint8Array and ArrayBuffer (a Buffer in Jest's jsdom environment) are read as bytes", async () => {
+  const bytes = readFileSync(filePath(byName('tree_10k_series')));
+  const realm = vm.createContext({ bytes });
+  const foreign = { view: vm.runInContext('new Uint8Array(bytes)', realm), buffer: vm.runInContext('new Uint8Array(bytes).buffer', realm) };
+  assert.equal(foreign.view instanceof Uint8Array, false, 'the view is of another realm');
+  const expected = await openTsFile(bytes);
+  for (const [what, source] of Object.entries(foreign)) {
+    const t = await openTsFile(source);
+    assert.deepEqual([t.size, t.bloomInfo(), t.probe('root.sg1.d1.s1')], [expected.size, expected.bloomInfo(), expected.probe('root.sg1.d1.s1')], what);
+    await t.close();
+  }
+  await expected.close();
 });
