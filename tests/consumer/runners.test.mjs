@@ -3,8 +3,8 @@
 // jsdom as the docs' recipe configures it) and Vitest (node, jsdom and happy-dom, each with and
 // without server.deps.inline). One fresh project per runner; in it one test file, run in every
 // environment (a row), opens a GBK Java file as a File, a Blob, bytes and by path and probes it,
-// each answer equal to the local open in Node (matrix.mjs), and refuses a Blob the environment
-// cannot read with a typed error. The runner's JSON report says which tests ran where.
+// and scans a folder holding it (in a worker thread), each answer equal to Node's own, and refuses
+// a Blob the environment cannot read with a typed error. The runner's JSON report says which tests ran where.
 import { test, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -12,9 +12,10 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { installedApp, readmeRecipe } from './packed.mjs';
 import { FIXTURES, WORKER_FILE, workerExpectation } from './matrix.mjs';
+import * as local from '../../js/node.js';
 
 /** The tests of a row, by title, after the one that names the row and its environment. */
-const TESTS = ['a File', 'a Blob', 'bytes (a Buffer)', 'a path', 'a Blob it cannot read: invalid_argument naming Blob#arrayBuffer()'];
+const TESTS = ['a File', 'a Blob', 'bytes (a Buffer)', 'a path', 'a folder scanned (a worker thread)', 'a Blob it cannot read: invalid_argument naming Blob#arrayBuffer()'];
 
 // The test file's body; `api`, `readFileSync` and `ROW` come from the runner's header.
 const BODY = `
@@ -39,6 +40,11 @@ test(${JSON.stringify(TESTS[1])}, async () => expect(await probes(new Blob([byte
 test(${JSON.stringify(TESTS[2])}, async () => expect(await probes(bytes)).toEqual(expected.probes));
 test(${JSON.stringify(TESTS[3])}, async () => expect(await probes(expected.file)).toEqual(expected.probes));
 test(${JSON.stringify(TESTS[4])}, async () => {
+  const records = [];
+  for await (const { file, bytesRead, reads, ...record } of api.scanTsFiles(['scan'], { paths: expected.paths })) records.push(record);
+  expect(records).toEqual(expected.scan);
+});
+test(${JSON.stringify(TESTS[5])}, async () => {
   class Unreadable extends Blob {
     slice(...range) {
       return new Unreadable([super.slice(...range)]);
@@ -83,13 +89,16 @@ let expected;
 
 before(async () => {
   const { paths, answers } = await workerExpectation();
-  expected = { file: 'f.tsfile', paths, probes: answers.probes };
+  const scan = [];
+  for await (const { file, bytesRead, reads, ...record } of local.scanTsFiles([join(FIXTURES, WORKER_FILE)], { paths })) scan.push(record);
+  expected = { file: 'f.tsfile', paths, probes: answers.probes, scan };
 });
 
 /** A fresh project with `tools` linked, the fixture and the expectation in it. */
 function project(name, tools) {
   const app = installedApp(name, { tools });
   cpSync(join(FIXTURES, WORKER_FILE), join(app.dir, expected.file));
+  cpSync(join(FIXTURES, WORKER_FILE), join(app.dir, 'scan', expected.file));
   writeFileSync(join(app.dir, 'expected.json'), JSON.stringify(expected));
   return app;
 }

@@ -283,7 +283,7 @@ test("the C++ writer's sizing: bloomInfo().cppSizedFor and the CLI name the meas
   assert.equal('cpp_sized_for' in JSON.parse(cli('inspect', filePath(small), '--json').stdout).bloom_filter, false);
 });
 
-/** A Blob as an old jsdom made them (Jest's jsdom environment): slices without arrayBuffer(). */
+/** A Blob whose slices have no arrayBuffer() (as jsdom's), where there is no FileReader either (Node). */
 class SlicesWithoutArrayBuffer extends Blob {
   slice(...range) {
     return new SlicesWithoutArrayBuffer([super.slice(...range)]);
