@@ -3,10 +3,16 @@
 // `perExtraWorker` files to read: a thread's start and warm-up (its module graph, compiling the
 // wasm, the JIT) cost more than it saves on a smaller fleet (BENCHMARKS.md).
 import { Worker } from 'node:worker_threads';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { TsFileBloomError } from './errors.js';
 
 /** The files per extra worker (tests lower it: scanTsFiles' `filesPerExtraWorker`). */
 export const FILES_PER_EXTRA_WORKER = 16384;
+
+// By path, as js/node.js reads its .wasm: Vitest rewrites `new URL(…, import.meta.url)` to an http:
+// URL when it inlines the package in a DOM environment.
+const SCAN_WORKER = join(dirname(fileURLToPath(import.meta.url)), 'scan-worker.js');
 
 /**
  * A pool maker for runScan: at most `jobs` workers, each started with `workerData`. runScan
@@ -17,7 +23,7 @@ export function workerPool({ workerData, jobs, perExtraWorker = FILES_PER_EXTRA_
   return ({ files, answer, fail, failed }) => {
     const workers = [];
     const spawn = () => {
-      const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData });
+      const worker = new Worker(SCAN_WORKER, { workerData });
       const w = { worker, busy: 0, stopping: false };
       worker.on('message', (msg) => {
         w.busy--;

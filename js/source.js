@@ -18,11 +18,12 @@ export function toSource(source, options = {}) {
   if (isS3Url(source)) return s3Source(source, options);
   const relative = documentUrl(source);
   if (relative) return explained(relative, options, httpSource(relative, options));
-  if (source instanceof Uint8Array) {
+  if (ArrayBuffer.isView(source) && typeOf(source) === 'Uint8Array') {
     if (source.length === 0 && isDetached(source.buffer)) throw invalidArgument('source', 'the Uint8Array views a detached (transferred) buffer: it holds no bytes');
-    return { size: source.length, read: async (o, n) => source.subarray(o, o + n), close: async () => {}, name: null };
+    const bytes = source instanceof Uint8Array ? source : new Uint8Array(source.buffer, source.byteOffset, source.length);
+    return { size: bytes.length, read: async (o, n) => bytes.subarray(o, o + n), close: async () => {}, name: null };
   }
-  if (source instanceof ArrayBuffer) {
+  if (typeOf(source) === 'ArrayBuffer') {
     // A transferred (detached) buffer has no bytes any more: say so rather than read 0 of them.
     if (source.detached === true || (source.byteLength === 0 && isDetached(source))) throw invalidArgument('source', 'the ArrayBuffer is detached (it was transferred): it holds no bytes');
     return toSource(new Uint8Array(source));
@@ -32,23 +33,41 @@ export function toSource(source, options = {}) {
   throw invalidArgument('source', 'source must be a Uint8Array, ArrayBuffer, Blob/File, an http(s) URL (in a page, also one relative to it), or (in Node) a path or FileHandle');
 }
 
-/**
- * A Blob's bytes, read a slice at a time. A Blob whose slices lack `arrayBuffer()` (an old jsdom's,
- * as Jest's jsdom environment has had) is refused at the door, naming what is missing.
- */
+/** A Blob's bytes, read a slice at a time. */
 function blobSource(blob) {
-  const slice = typeof blob.slice === 'function' ? blob.slice(0, 0) : null;
-  if (typeof slice?.arrayBuffer !== 'function') {
-    const missing = slice ? 'Blob#arrayBuffer()' : 'Blob#slice()';
-    throw invalidArgument('source', `this Blob has no ${missing} (an old jsdom's Blob, say), so its bytes cannot be read: pass them as a Uint8Array, or use an environment whose Blob has ${missing}`);
-  }
-  return {
-    size: blob.size,
-    read: async (o, n) => new Uint8Array(await blob.slice(o, o + n).arrayBuffer()),
-    close: async () => {},
-    name: blob.name ?? null,
-  };
+  const read = blobReader(blob);
+  return { size: blob.size, read: async (o, n) => read(blob.slice(o, o + n)), close: async () => {}, name: blob.name ?? null };
 }
+
+/**
+ * How a Blob's slice is read: `arrayBuffer()`, else a FileReader — jsdom's Blob (Jest's jsdom
+ * environment) has no `arrayBuffer()`, jsdom has FileReader. With neither the Blob is refused at
+ * the door, naming what is missing.
+ */
+function blobReader(blob) {
+  const slice = typeof blob.slice === 'function' ? blob.slice(0, 0) : null;
+  if (typeof slice?.arrayBuffer === 'function') return async (part) => new Uint8Array(await part.arrayBuffer());
+  if (slice && typeof FileReader === 'function') return readWithFileReader;
+  const missing = slice ? 'Blob#arrayBuffer()' : 'Blob#slice()';
+  throw invalidArgument('source', `this Blob has no ${missing} (and there is no FileReader), so its bytes cannot be read: pass them as a Uint8Array, or use an environment whose Blob has ${missing}`);
+}
+
+/** A Blob's bytes through FileReader: its error (a file changed on disk, say) as arrayBuffer() would reject. */
+function readWithFileReader(part) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(new Uint8Array(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsArrayBuffer(part);
+  });
+}
+
+/**
+ * The built-in type of `value` ('Uint8Array', 'ArrayBuffer'), of any realm: a Node Buffer in Jest's
+ * jsdom environment is another realm's Uint8Array, which `instanceof` would refuse (toSource views
+ * its bytes through a Uint8Array of this realm).
+ */
+const typeOf = (value) => Object.prototype.toString.call(value).slice(8, -1);
 
 /** Whether `buffer` is detached, where ArrayBuffer#detached is missing (Node 20): a view of it cannot be made. */
 function isDetached(buffer) {

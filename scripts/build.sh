@@ -59,9 +59,10 @@ build_module teach crates/wasm-teach
 
 # CommonJS build for require(): js/node.js bundled by esbuild; import.meta.url is
 # rewritten to js/node.js's own location so the relative wasm URL still resolves. aws4 (Node's
-# s3:// signer, itself CommonJS) stays a require() of the installed dependency.
+# s3:// signer, itself CommonJS) stays a require() of the installed dependency. TextEncoder and
+# TextDecoder come from node:util (scripts/cjs-globals.js): Jest's jsdom environment has neither.
 node_modules/.bin/esbuild js/node.js --bundle --platform=node --format=cjs --target=node20 \
-  --log-level=warning --outfile=dist/cjs/index.cjs --external:aws4 \
+  --log-level=warning --outfile=dist/cjs/index.cjs --external:aws4 --inject:scripts/cjs-globals.js \
   --define:import.meta.url=__tsfile_bloom_url \
   --banner:js="const __tsfile_bloom_url = require('node:url').pathToFileURL(require('node:path').join(__dirname, '../../js/node.js')).href;"
 # Its declarations: index.d.ts beside the generated records it imports, both as CommonJS (.d.cts).

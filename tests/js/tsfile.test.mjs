@@ -2,6 +2,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import vm from 'node:vm';
 import { open } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -282,7 +283,7 @@ test("the C++ writer's sizing: bloomInfo().cppSizedFor and the CLI name the meas
   assert.equal('cpp_sized_for' in JSON.parse(cli('inspect', filePath(small), '--json').stdout).bloom_filter, false);
 });
 
-/** A Blob as an old jsdom made them (Jest's jsdom environment): slices without arrayBuffer(). */
+/** A Blob whose slices have no arrayBuffer() (as jsdom's), where there is no FileReader either (Node). */
 class SlicesWithoutArrayBuffer extends Blob {
   slice(...range) {
     return new SlicesWithoutArrayBuffer([super.slice(...range)]);
@@ -323,4 +324,18 @@ test('filter health: bloomInfo().health and inspect say the fill against the des
   // A Java file at the default rate: within its design.
   const ok = byName('table_multi_tables');
   assert.match(cli('inspect', filePath(ok)).stdout, /\nhealth {5}healthy; fill /);
+});
+
+test("another realm's Uint8Array and ArrayBuffer (a Buffer in Jest's jsdom environment) are read as bytes", async () => {
+  const bytes = readFileSync(filePath(byName('tree_10k_series')));
+  const realm = vm.createContext({ bytes });
+  const foreign = { view: vm.runInContext('new Uint8Array(bytes)', realm), buffer: vm.runInContext('new Uint8Array(bytes).buffer', realm) };
+  assert.equal(foreign.view instanceof Uint8Array, false, 'the view is of another realm');
+  const expected = await openTsFile(bytes);
+  for (const [what, source] of Object.entries(foreign)) {
+    const t = await openTsFile(source);
+    assert.deepEqual([t.size, t.bloomInfo(), t.probe('root.sg1.d1.s1')], [expected.size, expected.bloomInfo(), expected.probe('root.sg1.d1.s1')], what);
+    await t.close();
+  }
+  await expected.close();
 });
