@@ -21,7 +21,10 @@ export function jsonOf(v) {
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) return v.map(jsonOf);
   const out = {};
-  for (const k of Object.keys(v)) out[snakeCase(k)] = jsonOf(v[k]);
+  for (const k in v) {
+    const x = v[k]; // a scalar written as it is: most values, without a call
+    out[snakeCase(k)] = x === undefined ? null : x === null || typeof x !== 'object' ? x : jsonOf(x);
+  }
   return out;
 }
 
