@@ -113,7 +113,7 @@ export async function scanCommand({ values, targets: given, source = {} }, { wri
   };
   const summary = await runScan(targets, { ...source, paths, audit: values.audit === true, concurrency: jobs, manifest: values.manifest, format, onProgress, signal, flagWords: true }, values.list ? listed : write);
   if (progressShown) stderr.write('\r\x1b[K');
-  if (format === 'ndjson') await write(`${JSON.stringify({ summary: summaryJson(summary) })}\n`);
+  if (format === 'ndjson') await write(`${JSON.stringify(summaryJson(summary))}\n`);
   else if (format === 'csv' || values.list) stderr.write(`${summaryText(summary)}\n`);
   else await write(`\n${summaryText(summary)}\n`);
   for (const name of list.escaped) stderr.write(`scan: ${name}: the location holds a newline, which a list of lines cannot carry: written escaped, it names no file (--print0 lists it as it is)\n`);

@@ -573,7 +573,7 @@ function printInspect(r, all) {
     out.push(`  ${s.path}  ${s.data_type}  ${listedWord(s.maybe_present, b.present)}`);
   }
   if (shown.length < r.series.length) out.push(`  … ${r.series.length - shown.length} more (--all)`);
-  if (r.error) out.push(`error      ${r.error.message}`); // the report's sentence: `kind at byte N: …`
+  if (r.error) out.push(`error      ${errorWords(r.error)}`);
   return printLines(out);
 }
 
@@ -597,7 +597,7 @@ async function tsfileCommand(verb, name, file, paths, values) {
       lines.push(`${verdictWord(r.verdict).padEnd(7)} ${r.path}${listed}`, `        ${r.reason}`);
       for (const p of r.probes) lines.push(`        seed ${String(p.seed).padStart(2)}  hash32 ${String(p.hash32).padStart(11)}  bit ${String(p.bit).padStart(8)}  ${p.set ? 'set' : 'clear'}`);
     }
-    if (indexError) lines.push(`index      unreadable: ${errorReport(indexError).message}`);
+    if (indexError) lines.push(`index      unreadable: ${errorWords(errorReport(indexError))}`);
     await printLines(lines);
     return status;
   }
@@ -611,7 +611,7 @@ async function tsfileCommand(verb, name, file, paths, values) {
   } else {
     const lines = [r.audit ? r.audit.summary : 'the index could not be read'];
     if (absent.length) lines.push(`${absent.length} indexed series ${absent.length === 1 ? 'tests' : 'test'} ${verdictWord('absent')}:`, ...absent.slice(0, 20).map((p) => `  ${p}`));
-    if (r.error) lines.push(`error ${r.error.message}`);
+    if (r.error) lines.push(`error ${errorWords(r.error)}`);
     lines.push(failed ? 'verify: FAILED' : 'verify: ok');
     await printLines(lines);
   }
@@ -866,11 +866,15 @@ async function main(argv) {
   return fileCommand(verb, values, positionals);
 }
 
+/** A report's error in words: `kind at byte N: sentence` when a byte is concerned, else the sentence. */
+const located = (r) => r.kind !== 'io' && r.offset != null;
+const errorWords = (r) => (located(r) ? `${r.kind} at byte ${r.offset}: ${r.message}` : r.message);
+
 /** The CLI's sentence for an error: `kind at byte N: …` for a located one, else `kind: …`. */
 function errorLine(e) {
   if (!e.kind) return `error: ${terminalText(e.message)}`;
   const r = errorReport(e);
-  return `error: ${terminalText(r.message.startsWith(`${e.kind} at byte `) ? r.message : `${e.kind}: ${r.message}`)}`;
+  return `error: ${terminalText(located(r) ? errorWords(r) : `${r.kind}: ${r.message}`)}`;
 }
 
 // A command whose work never settled (a read that neither answered nor failed) would leave the

@@ -1,27 +1,23 @@
 // A scan's output formats: each record as an NDJSON object (in the vocabulary of `inspect
 // --json` and `probe --json`), a CSV row or a line of text, and the summary as JSON or words.
-import { bloomReport } from './bloom-json.js';
+import { FORMAT_VERSION, errorJson, jsonOf } from './json.js';
 import { count, pct } from './format.js';
 import { locationText, terminalText } from './escape.js';
 import { fleetTruthText, pathTruthText } from './scan-fp.js';
 
-/** A record → one NDJSON object, in the vocabulary of `inspect --json` and `probe --json`. */
-export function recordJson(r) {
-  const out = { file: r.file };
+/**
+ * A record's fields as its NDJSON object holds them, named as the API names them: a result
+ * without --audit has `indexed` and `severalHashes` null (not known), as with it when unread.
+ */
+function recordFields(r) {
   // A name that is not UTF-8: `file` shows it, `file_hex` is its bytes (as properties' value_hex).
-  if (r.fileHex != null) out.file_hex = r.fileHex;
-  return Object.assign(out, {
-    ok: r.ok,
-    size: r.size,
-    version: r.version,
-    bloom_filter: r.bloomFilter && bloomReport(r.bloomFilter),
-    results: r.results,
-    audit: r.audit,
-    bytes_read: r.bytesRead,
-    reads: r.reads,
-    error: r.error,
-  });
+  const { file, fileHex, ok, size, version, bloomFilter, audit, bytesRead, reads } = r;
+  const results = r.results && r.results.map(({ path, verdict, indexed = null, severalHashes = null }) => ({ path, verdict, indexed, severalHashes }));
+  return { file, fileHex, ok, size, version, bloomFilter, results, audit, bytesRead, reads, error: errorJson(r.error) };
 }
+
+/** A record → one NDJSON object, in the vocabulary of `inspect --json` and `probe --json`. */
+export const recordJson = (r) => ({ format_version: FORMAT_VERSION, ...jsonOf(recordFields(r)) });
 
 /**
  * One line of the human-readable listing. What the scan does not control is escaped for a
@@ -80,11 +76,11 @@ export function formatRecords(records, format, paths) {
 }
 
 /**
- * The line of each record alike `record` but for its `own` fields — those recordJson writes as
- * the record holds them: `file`, `size`, `results` (the records a manifest answers from one
- * entry's facts and results) — in `format`. With NDJSON the rest of the line is made once, each
- * value by JSON.stringify, and a record's line is that joined to its own values, JSON.stringify'd:
- * the line formatRecords writes for it, key for key.
+ * The line of each record alike `record` but for its `own` fields — those whose JSON key is
+ * the record's own: `file`, `size`, `results` (the records a manifest answers from one entry's
+ * facts and results) — in `format`. With NDJSON the rest of the line is made once, each value by
+ * JSON.stringify, and a record's line is that joined to its own values in the JSON's keys: the
+ * line formatRecords writes for it, key for key.
  */
 export function alikeLines(record, own, format, paths) {
   if (format !== 'ndjson') return lineOf(format, paths);
@@ -92,7 +88,6 @@ export function alikeLines(record, own, format, paths) {
   const parts = [];
   let text = '{';
   for (const [key, value] of Object.entries(recordJson(record))) {
-    if (value === undefined) continue; // (as JSON.stringify leaves it out)
     text += `${text === '{' && !parts.length ? '' : ','}${JSON.stringify(key)}:`;
     if (own.includes(key)) {
       parts.push(text, key);
@@ -101,25 +96,21 @@ export function alikeLines(record, own, format, paths) {
   }
   parts.push(`${text}}`);
   return (r) => {
+    const fields = recordFields(r);
     let line = parts[0];
-    for (let i = 1; i < parts.length; i += 2) line += JSON.stringify(r[parts[i]]) + parts[i + 1];
+    for (let i = 1; i < parts.length; i += 2) line += JSON.stringify(jsonOf(fields[parts[i]])) + parts[i + 1];
     return line;
   };
 }
 
-/** `{fooBar: …}` → `{foo_bar: …}`: an object's own keys as the JSON outputs name them. */
-const snakeKeys = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
-
 /**
- * The final summary → the `{"summary": …}` NDJSON line's object: its keys snake_case (as
- * `--json`), in finishSummary's order; with --manifest its counts (js/manifest.js): files
- * answered from it, read, and dropped (gone).
+ * The final summary → the NDJSON line `{"format_version": 2, "summary": …}` (in finishSummary's order);
+ * `manifest` (null without --manifest): the files answered from it, read, and dropped (gone).
  */
 export function summaryJson(s) {
   const { manifest, ...rest } = s;
-  const out = snakeKeys({ ...rest, filters: snakeKeys(s.filters), paths: s.paths.map(snakeKeys) });
-  if (manifest) out.manifest = { file: manifest.file, answered: manifest.answered, read: manifest.read, dropped: manifest.dropped };
-  return out;
+  const summary = jsonOf({ ...rest, manifest: manifest ? { file: manifest.file, answered: manifest.answered, read: manifest.read, dropped: manifest.dropped } : null });
+  return { format_version: FORMAT_VERSION, summary };
 }
 
 /** The summary in words (the text listing's end; stderr with --csv). */

@@ -38,10 +38,12 @@ const SHIPPED = [
   'dist/web/charsets.js', 'dist/web/charsets_bg.wasm', 'dist/web/leveldb.js', 'dist/web/leveldb_bg.wasm', 'dist/web/tsfile_bloom.js', 'dist/web/tsfile_bloom_bg.wasm',
   'docs/README.md', 'docs/api.md', 'docs/bloom-filter.md', 'docs/bundlers.md', 'docs/charsets.md', 'docs/cli.md', 'docs/errors.md', 'docs/fleet.md', 'docs/java-writer.md', 'docs/json.md',
   'docs/leveldb-filter.md', 'docs/object-storage.md', 'docs/remote.md', 'docs/runtimes.md', 'docs/spark.md', 'docs/tsfile-format.md', 'docs/verdicts.md', 'docs/writers.md',
-  'js/api.js', 'js/bloom-json.js', 'js/browser.js', 'js/charsets.js', 'js/cli-scan.js', 'js/cli.js', 'js/completions.js', 'js/core-tables.js', 'js/core.js', 'js/deno.js', 'js/errors.js', 'js/escape.js', 'js/flag-words.js', 'js/fetch-failure.js', 'js/format.js', 'js/http-source.js', 'js/index.d.ts',
+  'js/api.js', 'js/browser.js', 'js/charsets.js', 'js/cli-scan.js', 'js/cli.js', 'js/completions.js', 'js/core-tables.js', 'js/core.js', 'js/deno.js', 'js/errors.js', 'js/escape.js', 'js/flag-words.js', 'js/fetch-failure.js', 'js/format.js', 'js/http-source.js', 'js/index.d.ts', 'js/json.js',
   'js/leveldb.js', 'js/lines.js', 'js/manifest.js', 'js/manifest/answer.js', 'js/manifest/check.js', 'js/manifest/file.js', 'js/manifest/identity.js', 'js/manifest/keep.js', 'js/node-api.js', 'js/node-http.js', 'js/node-s3.js', 'js/node-source.js', 'js/node.js', 'js/redact.js', 'js/redirect.js', 'js/report.js', 'js/s3-config.js', 'js/s3.js', 'js/scan-browser.js', 'js/scan-call.js', 'js/scan-cancel.js', 'js/scan-file.js', 'js/scan-fp.js', 'js/scan-output.js', 'js/scan-pool.js', 'js/scan-record.js', 'js/scan-run.js', 'js/scan-summary.js', 'js/scan-worker.js',
   'js/scan.js', 'js/source.js', 'js/tsfile.js', 'js/types.generated.d.ts', 'js/web.d.ts', 'js/web.js', 'js/wire.js', 'js/worker-client.d.ts', 'js/worker-client.js', 'js/worker-file.js', 'js/worker-provenance.js', 'js/worker-scan.js', 'js/worker-synthetic.js', 'js/worker.d.ts', 'js/worker.js', 'js/workerd.js',
   'package.json',
+  'schemas/build.schema.json', 'schemas/common.schema.json', 'schemas/error.schema.json', 'schemas/inspect.schema.json', 'schemas/leveldb-inspect.schema.json',
+  'schemas/leveldb-probe.schema.json', 'schemas/probe.schema.json', 'schemas/scan-record.schema.json', 'schemas/scan-summary.schema.json', 'schemas/verify.schema.json',
 ];
 /**
  * The tarball's budget: the charsets module (JDK 17's tables, 158 kB gzipped) is most of it.

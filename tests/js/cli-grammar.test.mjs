@@ -140,7 +140,7 @@ describe('usage errors: one line on stderr, nothing on stdout, exit 2', () => {
     assert.match(r.stderr, /^tsfile-bloom probe: --max-index-bytes must be a number of bytes[^\n]+\n$/);
     const dir = run(['inspect', tmp, '--json']);
     assert.equal(dir.status, 2);
-    assert.deepEqual(JSON.parse(dir.stdout).error, { kind: 'io', message: `is a directory: ${tmp}`, offset: null });
+    assert.deepEqual(JSON.parse(dir.stdout).error, { kind: 'io', message: `is a directory: ${tmp}`, offset: null, reason: null, status: null });
   });
 });
 

@@ -286,7 +286,7 @@ describe('the source flags', () => {
     assert.equal(over.stderr, `error: too_large: the file on stdin is larger than --max-stdin-bytes (${size - 1} bytes): raise the limit, or give the file's path or URL\n`);
     const overJson = await cli(['probe', '-', 'root.a.b', '--json', '--max-stdin-bytes', '700K'], { stdin: tenKBytes });
     assert.equal(overJson.status, 4); // probe's limit: 4 (its 1 is "absent", 2 a usage error)
-    assert.deepEqual(JSON.parse(overJson.stdout).error, { kind: 'too_large', message: `the file on stdin is larger than --max-stdin-bytes (${700 * 1024} bytes): raise the limit, or give the file's path or URL`, offset: null });
+    assert.deepEqual(JSON.parse(overJson.stdout).error, { kind: 'too_large', message: `the file on stdin is larger than --max-stdin-bytes (${700 * 1024} bytes): raise the limit, or give the file's path or URL`, offset: null, reason: null, status: null });
     assert.equal((await cli(['inspect', '-', '--max-stdin-bytes', String(size)], { stdin: tenKBytes })).status, 0);
     assert.equal((await cli(['inspect', '-', '--max-stdin-bytes', '1'], { stdin: { file: tenK } })).status, 0);
   });

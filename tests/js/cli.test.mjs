@@ -40,7 +40,7 @@ test('I/O errors are plain sentences with kind io (exit 2)', () => {
   assert.equal(text(r.stderr).trim(), `error: io: no such file: ${missing}`);
   r = run(['inspect', tmp, '--json']);
   assert.equal(r.status, 2);
-  assert.deepEqual(JSON.parse(text(r.stdout)).error, { kind: 'io', message: `is a directory: ${tmp}`, offset: null });
+  assert.deepEqual(JSON.parse(text(r.stdout)).error, { kind: 'io', message: `is a directory: ${tmp}`, offset: null, reason: null, status: null });
   r = run(['build', missing, '--json']);
   assert.equal(r.status, 2);
   assert.equal(JSON.parse(text(r.stdout)).error.message, `no such file: ${missing}`);
@@ -130,10 +130,10 @@ test('an empty v3 filter reports its stored geometry with present false', () => 
   assert.match(text(run(['inspect', join(FIXTURES, manifest.file)]).stdout), new RegExp(`stores bit_count ${m}, k=${k}`));
 });
 
-test('inspect --json is report format 1: the documented keys, snake_case, absent statistics left out', () => {
+test('inspect --json is report format 2: the documented keys, snake_case, absent statistics null', () => {
   const run = (file) => JSON.parse(spawnSync(process.execPath, [CLI, 'inspect', join(FIXTURES, file), '--json'], { encoding: 'utf8' }).stdout);
   const r = run('table_null_tags.tsfile');
-  assert.equal(r.format_version, 1);
+  assert.equal(r.format_version, 2);
   assert.deepEqual(Object.keys(r), [
     'format_version', 'ok', 'error', 'file', 'version', 'metadata', 'bloom_filter', 'audit', 'tables', 'table_schemas',
     'properties', 'series', 'time_columns', 'warnings',
@@ -141,16 +141,20 @@ test('inspect --json is report format 1: the documented keys, snake_case, absent
   assert.deepEqual(Object.keys(r.metadata), ['offset', 'size', 'meta_offset']);
   assert.deepEqual(Object.keys(r.bloom_filter), [
     'present', 'encoding', 'offset', 'bits_offset', 'byte_length', 'bit_count', 'hash_function_count', 'hash', 'set_bits', 'fill_ratio',
-    'estimated_items', 'indexed_items', 'fpp_formula', 'fpp_from_fill', 'optimal_k', 'filled_past_design', 'health',
+    'estimated_items', 'indexed_items', 'fpp_formula', 'fpp_from_fill', 'optimal_k', 'filled_past_design', 'cpp_sized_for', 'health',
   ]);
+  assert.equal(r.bloom_filter.cpp_sized_for, null);
   assert.deepEqual(Object.keys(r.audit.hypotheses[0]), [
-    'variant', 'time_columns', 'trailing_null_tags', 'charset', 'writer', 'reproduces', 'differing_bits', 'indexed_absent',
+    'variant', 'time_columns', 'trailing_nulls_kept', 'charset', 'writer', 'reproduces', 'differing_bits', 'indexed_absent',
   ]);
   assert.deepEqual(Object.keys(r.table_schemas[0].columns[0]), ['name', 'data_type', 'category', 'encoding', 'compression']);
-  // A file whose filter field is Java's null filter: no statistics, and their keys left out as in 0.1.0.
+  // A file whose filter field is Java's null filter: no statistics, each of their keys null.
   const none = run('synthetic_java_null_filter_v4.tsfile');
-  assert.deepEqual(Object.keys(none.bloom_filter), ['present', 'encoding', 'offset', 'bits_offset', 'byte_length']);
-  assert.ok(none.series.every((s) => !('maybe_present' in s)));
+  assert.deepEqual(Object.keys(none.bloom_filter), Object.keys(r.bloom_filter));
+  assert.deepEqual(Object.entries(none.bloom_filter).filter(([, v]) => v !== null).map(([k]) => k), ['present', 'encoding', 'offset', 'bits_offset', 'byte_length']);
+  assert.ok(none.series.length > 0 && none.series.every((s) => s.maybe_present === null));
+  assert.equal(none.audit.variant, null);
+  assert.equal(none.audit.writer, null);
 });
 
 test("verify passes exactly when the core's audit finds the filter consistent: a stray bit set or a set bit cleared fails it", () => {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openTsFile, scanTsFiles } from '../../js/node.js';
 import { buildFleet } from './fleet.mjs';
-import { bloomReport } from '../../js/report.js';
+import { jsonOf } from '../../js/json.js';
 
 const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
 const PATHS = ['root.sg1.d1.s1', 'root.sg.d1.s1', 'root.工厂.车间.风机.一号.功率', 'table1.beijing.A1.temperature', 'root.nowhere.d9.s9'];
@@ -43,7 +43,7 @@ async function probeWithoutIndex(file, facts) {
   const t = await openTsFile(file);
   try {
     // What inspect would print before the index is read (JSON drops undefined fields).
-    if (facts) facts.push({ version: t.version, bloom_filter: JSON.parse(JSON.stringify(bloomReport(t.bloomInfo()))) }); // inspect --json's keys
+    if (facts) facts.push({ version: t.version, bloom_filter: JSON.parse(JSON.stringify(jsonOf(t.bloomInfo()))) }); // inspect --json's keys
     return PATHS.map((p) => t.probe(p).verdict);
   } finally {
     await t.close();
@@ -99,7 +99,7 @@ test('scan --json: every file of a 1,000-file IoTDB tree reported, verdicts equa
   let skippable = 0;
   for (const e of fleet) {
     const rec = byFile.get(e.file);
-    assert.deepEqual(Object.keys(rec), ['file', 'ok', 'size', 'version', 'bloom_filter', 'results', 'audit', 'bytes_read', 'reads', 'error']);
+    assert.deepEqual(Object.keys(rec), ['format_version', 'file', 'file_hex', 'ok', 'size', 'version', 'bloom_filter', 'results', 'audit', 'bytes_read', 'reads', 'error']);
     if (e.expect === 'valid') {
       assert.equal(rec.ok, true, `${e.file}: ${JSON.stringify(rec.error)}`);
       assert.equal(rec.size, statSync(e.file).size);

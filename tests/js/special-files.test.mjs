@@ -37,7 +37,7 @@ test('inspect, probe and verify refuse a FIFO and a device by type: io, "not a r
         assert.equal(r.signal, null, `${args}: did not settle`);
         assert.equal(r.status, args[0] === 'probe' ? 4 : 2, `${args}: ${r.stderr}`); // probe's I/O error: 4 (its 1 is "absent")
         const sentence = `not a regular file (${what}): ${target}`;
-        if (args.includes('--json')) assert.deepEqual(JSON.parse(r.stdout).error, { kind: 'io', message: sentence, offset: null });
+        if (args.includes('--json')) assert.deepEqual(JSON.parse(r.stdout).error, { kind: 'io', message: sentence, offset: null, reason: null, status: null });
         else assert.equal(r.stderr, `error: io: ${sentence}\n`);
       }
     }
