@@ -48,15 +48,19 @@ after(() => {
 
 const run = (command, args, options = {}) => spawnSync(command, args, { cwd: app.dir, encoding: 'utf8', ...options });
 
-test('Quick start: the CLI, each line as written, for a file that may hold the path and one that cannot', { skip: S3S ? false : 's3s-fs is not installed (bash scripts/setup.sh --s3)' }, async () => {
-  const lines = readmeRecipe('quickstart-cli', 'README.md').commands;
+test('Quick start: the CLI, each line as written, for a file that may hold the path and one that cannot', async (t) => {
+  let lines = readmeRecipe('quickstart-cli', 'README.md').commands;
+  if (!S3S) {
+    t.diagnostic('s3s-fs is not installed (bash scripts/setup.sh --s3): the s3:// line is not run');
+    lines = lines.filter((l) => !l.includes('s3://'));
+  }
   const folder = join(app.dir, 'iotdb-data');
   const store = join(app.dir, 's3-store');
   for (const dir of [folder, join(store, 'bucket/data')]) {
     mkdirSync(dir, { recursive: true });
     for (const rel of Object.values(FILES)) copyFileSync(join(FIXTURES, rel), join(dir, basename(rel)));
   }
-  const s3 = await startS3s(store, KEYS);
+  const s3 = S3S ? await startS3s(store, KEYS) : { origin: '', stop: async () => {} };
   const env = { ...process.env, AWS_ACCESS_KEY_ID: KEYS.accessKeyId, AWS_SECRET_ACCESS_KEY: KEYS.secretAccessKey, AWS_REGION: 'us-east-1', AWS_ENDPOINT_URL_S3: s3.origin };
   try {
     for (const [want, rel] of Object.entries(FILES)) {
