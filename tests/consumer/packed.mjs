@@ -1,6 +1,7 @@
 // The package as a user installs it: `npm pack` of this tree (dist/ already built), installed
 // into a scratch project. Tools a recipe needs (bundlers, servers) are linked into the
-// project's node_modules from this repository's, as `npm i -D <tool>` would put them there.
+// project's node_modules (and their commands into node_modules/.bin) from this repository's, as
+// `npm i -D <tool>` would put them there.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,8 +48,20 @@ export function installedApp(name, { packageJson = {}, tools = [] } = {}) {
     const link = join(dir, 'node_modules', tool);
     mkdirSync(dirname(link), { recursive: true });
     if (!existsSync(link)) symlinkSync(join(ROOT, 'node_modules', tool), link);
+    linkBins(dir, tool);
   }
   return { dir, cleanup: () => rmSync(dirname(dir), { recursive: true, force: true }) };
+}
+
+/** The tool's commands in the project's node_modules/.bin, where `npx TOOL` finds them. */
+function linkBins(dir, tool) {
+  const { name, bin = {} } = JSON.parse(readFileSync(join(ROOT, 'node_modules', tool, 'package.json'), 'utf8'));
+  const bins = typeof bin === 'string' ? { [name.replace(/^@[^/]+\//, '')]: bin } : bin;
+  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+  for (const [command, file] of Object.entries(bins)) {
+    const link = join(dir, 'node_modules/.bin', command);
+    if (!existsSync(link)) symlinkSync(join(ROOT, 'node_modules', tool, file), link);
+  }
 }
 
 /**
