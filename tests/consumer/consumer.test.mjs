@@ -67,9 +67,10 @@ const SHIPPED = [
  * js/escape.js, js/lines.js —, the manifest's checks, the cheap hash, in the ESM files and the CJS
  * bundle, and their README, RELIABILITY and CHANGELOG text): 608,198 B measured with it. 590,000
  * from issue 42, whose docs leave out the crate's README and the build notes: 580,251 B measured.
- * The README states it ("under N kB"), so the two stay one.
+ * 600,000 with the JSON Schemas (schemas/, ten files), docs/json.md and the filter health: 593,244 B
+ * measured. The README states it ("under N kB"), so the two stay one.
  */
-const PACKED_BUDGET = 590_000;
+const PACKED_BUDGET = 600_000;
 
 test('the tarball ships exactly the package, within its size budget', () => {
   const { files, size } = tarball();
