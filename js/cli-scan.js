@@ -14,7 +14,7 @@ export const SCAN_HELP = `scan     reads the filter of every TsFile in TARGETs (
          files named *.tsfile; http(s):// URLs read with Range requests; s3://bucket/key,
          and s3://bucket/prefix/ for every *.tsfile object below the prefix, with the AWS
          CLI's settings: AWS_ACCESS_KEY_ID, AWS_REGION, AWS_ENDPOINT_URL_S3, AWS_PROFILE…
-         (README, "Object storage"); @LIST: targets from a file, one per line, @- from
+         (docs/object-storage.md); @LIST: targets from a file, one per line, @- from
          stdin) and tests each --path (and each line
          of --paths-file, - for stdin) with probe's rules: 'absent' (skippable), 'maybe',
          'unknown'. --audit reads each index too and lets the writer-variant audit decide.
@@ -35,13 +35,13 @@ export const SCAN_HELP = `scan     reads the filter of every TsFile in TARGETs (
          as given, signature included (the next tool reads it by that); everywhere
          else (the text, --json, --csv, errors, --list on a terminal) a URL's secrets —
          the values of X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token,
-         Signature, AWSAccessKeyId, a password — show as REDACTED (README, "Remote
-         files"). --jobs N: up to N worker threads for local files (default: the core
-         count; one more per 16,384 files found) and N files read at once over HTTP or S3
-         (default 64). The flags for URLs and --max-index-bytes apply to every file.
+         Signature, AWSAccessKeyId, a password — show as REDACTED (docs/remote.md).
+         --jobs N: up to N worker threads for local files (default: the core count; one
+         more per 16,384 files found) and N files read at once over HTTP or S3 (default 64).
+         The flags for URLs and --max-index-bytes apply to every file.
          --manifest FILE keeps what the scan learnt of each local file in FILE; the next
          scan with it reads only the files that are new or changed (size, mtime, ctime,
-         inode) and answers for the rest from FILE (README, "Repeat scans")`;
+         inode) and answers for the rest from FILE (docs/fleet.md)`;
 
 /**
  * `record → record` for --list, which writes a file's location as it was given: the next tool

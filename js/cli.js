@@ -2,7 +2,7 @@
 // tsfile-bloom CLI: inspect / probe / verify a TsFile's Bloom filter; build one from paths; scan
 // a fleet. One grammar for every verb (parsed here, scan's too): a FILE is a path, an http(s)
 // URL or `-` (the file on stdin), with the same flags for URL reads everywhere.
-// Exit codes (README, "CLI"): 0 ok, 1 format error (or a failed verify), 2 usage or I/O error;
+// Exit codes (docs/cli.md): 0 ok, 1 format error (or a failed verify), 2 usage or I/O error;
 // a reader that goes away (`| head`) ends every verb quietly with 0.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createWriteStream, fstatSync, read as readFd, readFileSync, statSync } from 'node:fs';

@@ -1,13 +1,13 @@
 // The package's one error class, and errors as plain data for crossing a thread or a process.
 
 /**
- * The kinds the JS layers make (the core's are its `ErrorKind`; README, "Error kinds"): a file
+ * The kinds the JS layers make (the core's are its `ErrorKind`; docs/errors.md): a file
  * that changed while read, a region past a size limit, a cancelled read or scan, a bad manifest,
  * a Worker that failed, and a bug. js/types.generated.d.ts's `ErrorKind` is made from this list.
  */
 export const JS_KINDS = Object.freeze(['changed', 'too_large', 'cancelled', 'manifest', 'worker', 'internal']);
 
-/** The fields an error may carry besides `kind`, `message` and `offset` (README, "Error kinds"). */
+/** The fields an error may carry besides `kind`, `message` and `offset` (docs/errors.md). */
 const FIELDS = ['argument', 'reason', 'url', 'status', 'path', 'field', 'line'];
 
 /**

@@ -71,12 +71,12 @@ export interface CompactProbeResults {
   charset: ProbeResult['charset'];
 }
 
-/** Why a read of a URL or an S3 object failed: `reason` of kinds 'io', 'changed' and 'cancelled' (README, "Remote files", "Object storage"). */
+/** Why a read of a URL or an S3 object failed: `reason` of kinds 'io', 'changed' and 'cancelled' (docs/remote.md, docs/object-storage.md). */
 export type IoReason = 'denied' | 'no_such_bucket' | 'no_such_key' | 'expired_credentials' | 's3_error' | 'dot_segment_key' | 'bad_listing' | 'listing_loop'
   | 'listing_empty' | 'redirect_hidden' | 'range_ignored' | 'too_large' | 'http_status' | 'short_body' | 'long_body' | 'bad_content_range' | 'encoded' | 'timeout'
   | 'deadline' | 'redirect_loop' | 'network' | 'out_of_range' | 'no_fetch' | 'cors' | 'csp' | 'presigned_truncated' | 'precondition_failed' | 'etag' | 'last_modified' | 'size' | 'cancelled';
 
-/** Why a scan's manifest file cannot be used: `reason` of kind 'manifest' (README, "Repeat scans"). */
+/** Why a scan's manifest file cannot be used: `reason` of kind 'manifest' (docs/fleet.md). */
 export type ManifestReason = 'foreign' | 'not_a_file' | 'truncated' | 'corrupt' | 'future_version' | 'old_version' | 'unreadable' | 'unwritable';
 
 /**
@@ -368,7 +368,7 @@ export interface ScanOptions extends Omit<RemoteOptions, 'signal'> {
   signal?: Signal;
   onProgress?(progress: { done: number; found: number; total: number | null; bytesRead: number; elapsedMs: number }): void;
   /**
-   * Node: the path of a manifest file (README, "Repeat scans"). Unchanged local files are answered
+   * Node: the path of a manifest file (docs/fleet.md). Unchanged local files are answered
    * from it (records with `reads: 0`), new or changed ones read, and it is rewritten (atomically)
    * with what this scan saw. A bad manifest rejects the scan with kind 'manifest'.
    */
@@ -378,8 +378,7 @@ export interface ScanOptions extends Omit<RemoteOptions, 'signal'> {
 /** One file of a scan. `bloomFilter` is TsFile#bloomInfo(); `results` as TsFile#probeMany(). */
 export interface ScanRecord {
   /**
-   * The path (as found under the target), the URL (its secrets shown as REDACTED: README, "Remote
-   * files"), or the File's relative path. A name that is not UTF-8 (a Linux file name is bytes)
+   * The path (as found under the target), the URL (its secrets shown as REDACTED: docs/remote.md), or the File's relative path. A name that is not UTF-8 (a Linux file name is bytes)
    * shows its bytes from 0x80 as `\xNN` here: for display.
    */
   file: string;

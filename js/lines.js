@@ -18,7 +18,7 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 export function lineError(kind, sentence, { input, argument, number, offset }) {
   const where = `line ${number} of ${input === '-' ? 'stdin' : input} (${argument})`;
   return new TsFileBloomError(kind, `${where} ${sentence}`, {
-    offset: kind === 'invalid_argument' ? null : offset, // (a bad argument has none: README, "Error kinds")
+    offset: kind === 'invalid_argument' ? null : offset, // (a bad argument has none: docs/errors.md)
     argument,
     path: input === '-' ? 'stdin' : input,
     line: number,

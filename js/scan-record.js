@@ -1,5 +1,4 @@
-// A scan record: what a fleet scan says about one file, the API's per-file result (README,
-// "Scanning a fleet"): `{file, fileHex, ok, size, version, bloomFilter, results, audit,
+// A scan record: what a fleet scan says about one file, the API's per-file result (docs/fleet.md): `{file, fileHex, ok, size, version, bloomFilter, results, audit,
 // bytesRead, reads, error}`. Made by js/scan-file.js, and by js/manifest.js from its entries.
 import { plainError } from './errors.js';
 import { bloomFromFigures, figureVerdict } from './wire.js';

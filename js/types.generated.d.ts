@@ -2,7 +2,7 @@
 // The records the wasm modules return, as serde-wasm-bindgen hands them to JS (camelCase,
 // None as null, integers as numbers), and the closed sets they name.
 
-/** Every `kind` of this package's errors (README, "Error kinds"): the core's, then the JS layers'. */
+/** Every `kind` of this package's errors (docs/errors.md): the core's, then the JS layers'. */
 export type ErrorKind = "too_short" | "bad_head_magic" | "unsupported_version" | "bad_tail_magic" | "bad_metadata_size" | "bad_string" | "bad_meta_offset" | "bad_index_node" | "bad_index_offset" | "unknown_data_type" | "bad_region" | "io" | "truncated" | "bad_varint" | "bad_count" | "bloom_overflow" | "bloom_stray_bits" | "bloom_bad_bit_count" | "bloom_bad_hash_function_count" | "trailing_bytes" | "invalid_argument" | "unsupported_hash" | "bad_footer_magic" | "bad_block_handle" | "bad_checksum" | "bad_block" | "unsupported_compression" | "bad_filter_block" | "changed" | "too_large" | "cancelled" | "manifest" | "worker" | "internal";
 export type Variant = "java" | "zero-extended";
 export type NamedHash = Variant | "cheap";

@@ -256,7 +256,7 @@ measured in the same run with the scan's own transport and request (node:http, \
 time): ${rtt.toFixed(1)} ms (median of 40). The machine has ${cores} cores for the scanner, the proxy and nginx together (and whatever
 else runs on it: "machine busy" is all of its cores' time). A file's open is one request and one round trip: the suffix range
 asks for the tail window, which holds each of these files whole (all are under 4 KiB); a file larger than the window needs its
-head too — in the same round trip once its origin has shown such a file (README, "Remote files"). The ideal is concurrency ÷
+head too — in the same round trip once its origin has shown such a file (docs/remote.md). The ideal is concurrency ÷
 round trip. Requests are nginx's (its access log), connections the proxy's (accepted); CPU per file is user + system time;
 "waiting for a core" is the share of the run each process's main thread spent runnable but not running (Linux's run-queue wait).
 

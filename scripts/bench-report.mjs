@@ -483,7 +483,7 @@ function boundarySection(b) {
   if (!b) return '\n## Boundary\n\n(bench-data/series_100k.tsfile missing: not measured)\n';
   return `\n## Boundary\n\nOne run, bench-data/series_100k.tsfile (100,000 series, C++ writer). Goals from the
 boundary redesign; the listing crosses as columns, single probes as a numeric record, the rest
-through serde-wasm-bindgen (README, "TsFile").\n\n| what | measured | goal | met |\n|---|---|---|---|\n${boundaryRows(b).join('\n')}\n\n${BOUNDARY_NOTES}\n`;
+through serde-wasm-bindgen (docs/api.md).\n\n| what | measured | goal | met |\n|---|---|---|---|\n${boundaryRows(b).join('\n')}\n\n${BOUNDARY_NOTES}\n`;
 }
 
 // Written after the boundary work (timed old and new builds alternately in one session, the

@@ -109,7 +109,7 @@ fn render() -> String {
          // None as null, integers as numbers), and the closed sets they name.\n\n",
     );
     out += &format!(
-        "/** Every `kind` of this package's errors (README, \"Error kinds\"): the core's, then the JS layers'. */\n\
+        "/** Every `kind` of this package's errors (docs/errors.md): the core's, then the JS layers'. */\n\
          export type ErrorKind = {} | {};\n",
         ErrorKind::inline(&cfg),
         union(kinds.iter().map(String::as_str))

@@ -15,8 +15,7 @@
 // of its table, results of another length than their path set, `absent` for a file without a
 // filter or for a path its audited index lists, a value of the wrong kind, a file twice, kept
 // bytes outside their section. What no check can find — a well-formed verdict changed, maybe to
-// absent — is why a manifest is trusted only as far as the directory it sits in (README,
-// "Repeat scans"). A violation is kind 'manifest', reason 'corrupt', with `field`.
+// absent — is why a manifest is trusted only as far as the directory it sits in (docs/fleet.md). A violation is kind 'manifest', reason 'corrupt', with `field`.
 
 import { HEAD_LENGTH as HEAD } from '../wire.js';
 import { HEALTH_STATES } from '../core-tables.js';
@@ -36,7 +35,7 @@ const bad = (field, what) => {
   throw new Corrupt(field, what);
 };
 
-/** The verdicts a result holds (README, "Verdicts"). */
+/** The verdicts a result holds (docs/verdicts.md). */
 const VERDICTS = ['absent', 'maybe', 'unknown'];
 const AUDIT_STATUSES = ['established', 'ambiguous', 'not_reproduced', 'no_filter', 'unsupported_hash'];
 

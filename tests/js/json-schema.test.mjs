@@ -89,7 +89,7 @@ test('scan --json of a folder (with --audit too) and its rescan answered from a 
     copyFileSync(f, join(dir, f.slice(TSFILES.length)));
     utimesSync(join(dir, f.slice(TSFILES.length)), then, then);
   }
-  // Their ctimes are now: past the manifest's racy window, a rescan trusts them (README, "Repeat scans").
+  // Their ctimes are now: past the manifest's racy window, a rescan trusts them (docs/fleet.md).
   await new Promise((resolve) => setTimeout(resolve, RACY_MS + 200));
   const paths = ['--path', 'root.sg.d1.s1', '--path', 'nope.d1.s1'];
   const audited = scanLines([dir, ...paths, '--audit']);
