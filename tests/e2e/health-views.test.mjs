@@ -190,6 +190,7 @@ for (const [device, viewport] of VIEWPORTS) {
     const [download] = await Promise.all([p.waitForEvent('download'), p.click('#export-png')]);
     assert.equal(download.suggestedFilename(), 'tree_past_design-bloom.png');
     const png = readFileSync(await download.path());
+    if (SHOTS) copyFileSync(await download.path(), `${SHOTS}/export-${device}.png`);
     const canvas = await p.evaluate(() => ({ width: document.getElementById('heatmap').width, height: document.getElementById('heatmap').height }));
     const size = pngSize(png);
     assert.equal(size.width, canvas.width);
