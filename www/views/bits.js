@@ -17,7 +17,7 @@ export function createBitsView(ctx) {
   const map = new HeatMap($('heatmap'), $('minimap'), {
     onhover: (bit, block) => (bit == null || blocks.shown ? null : describeBit(bit, block)),
     oncursor: (bit) => describeBit(bit, null),
-    ondata: (bits, m) => blocks.setData(bits, m, cellAtFit(m)),
+    ondata: (bits, m) => blocks.setData(bits, m),
     onview: (d) => {
       if (blocks.shown && last && ((last.fit && !d.fit) || (d.marks.length && d.marks !== last.marks))) blocks.show(false);
       last = d;
@@ -27,16 +27,7 @@ export function createBitsView(ctx) {
     },
   });
 
-  const blocks = createUniformity();
-  /** CSS px per bit at Fit: the grid keeps about the canvas's aspect ratio. */
-  const cellAtFit = (m) => {
-    const r = $('heatmap').getBoundingClientRect();
-    return Math.sqrt((r.width * r.height) / Math.max(1, m));
-  };
-  $('blocks-toggle').addEventListener('click', () => {
-    map.fit();
-    blocks.show(!blocks.shown);
-  });
+  const blocks = createUniformity(map);
 
   /** The listed paths whose probes hit `bit` (indices into cur.provPaths), or null while unknown. */
   function provenanceOf(bit) {

@@ -75,11 +75,17 @@ function words(m, size, f) {
   return `Fill per block (${fmt(f.fills.length)} of ${fmt(size)} bits): ${pct(f.min)} to ${pct(f.max)} against ${pct(f.fill)} overall; ${chance}. Uniform means each block near the overall fill (the line across): the hash spreads keys evenly. The ${fmt(m)} bits are under ${MIN_CELL} px each at Fit: “Blocks” toggles the bit map.`;
 }
 
+/** CSS px per bit at Fit: the map's grid keeps about its canvas's aspect ratio. */
+function cellAtFit(m) {
+  const r = $('heatmap').getBoundingClientRect();
+  return Math.sqrt((r.width * r.height) / Math.max(1, m));
+}
+
 /**
- * The blocks view over the map: `show(on)`, `setData(bits, m, cellAtFit)` (shown first when
- * cells are under MIN_CELL px; the toggle hidden otherwise), `shown`.
+ * The blocks view over `map` (the HeatMap): `show(on)`, `setData(bits, m)` (shown first when a
+ * bit is under MIN_CELL px at Fit; the toggle hidden otherwise), `shown`.
  */
-export function createUniformity() {
+export function createUniformity(map) {
   const box = $('blocks');
   const chart = $('blocks-chart');
   const toggle = $('blocks-toggle');
@@ -92,8 +98,8 @@ export function createUniformity() {
       toggle.setAttribute('aria-pressed', String(view.shown));
       if (view.shown) drawBars(chart, data.f);
     },
-    setData(bits, m, cellAtFit) {
-      const counts = bits && cellAtFit < MIN_CELL ? blockCounts(bits, m) : null;
+    setData(bits, m) {
+      const counts = bits && cellAtFit(m) < MIN_CELL ? blockCounts(bits, m) : null;
       data = counts && { ...counts, f: figures(m, counts) };
       toggle.hidden = !data;
       if (data) {
@@ -105,6 +111,10 @@ export function createUniformity() {
       view.show(!!data);
     },
   };
+  toggle.addEventListener('click', () => {
+    map.fit();
+    view.show(!view.shown);
+  });
   new ResizeObserver(() => view.shown && drawBars(chart, data.f)).observe(chart);
   return view;
 }
