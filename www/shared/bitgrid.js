@@ -68,6 +68,12 @@ export class BitGrid {
     this.view = { s: cell * dpr, ox: 0, oy: 0 };
   }
 
+  /** The ramp's colour for a fill in 0..1, as CSS: the same palette as the map's blocks. */
+  colorOf(fill) {
+    const w = this.lut[Math.round(Math.min(1, Math.max(0, fill)) * 256)];
+    return `rgb(${w & 255},${(w >> 8) & 255},${(w >> 16) & 255})`;
+  }
+
   bit(i) {
     return (this.bits[i >> 3] >> (i & 7)) & 1;
   }

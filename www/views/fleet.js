@@ -5,6 +5,7 @@
 // a row opens the file in the inspector. What is scanned and what a row opens: fleet-sources.js.
 import { $ } from '../shared/dom.js';
 import { fmt } from '../shared/format.js';
+import { healthLines } from './fleet-health.js';
 import { directorySource, droppedFolder, filesSource, urlsSource } from './fleet-sources.js';
 import { summaryLines } from './fleet-summary.js';
 import { createFleetTable } from './fleet-table.js';
@@ -30,6 +31,7 @@ function rowOf(r, paths) {
     k: b?.hashFunctionCount ?? null,
     fill: b?.fillRatio ?? null,
     fpp: b?.fppFromFill ?? null,
+    health: b?.health ?? null,
     audit: r.audit,
     verdicts: paths.map((p) => byPath.get(p) ?? null),
     error: r.error,
@@ -116,7 +118,7 @@ export function createFleetView(ctx) {
   let opened = null;
   const table = createFleetTable(t, openRow);
 
-  const renderSummary = () => $('fleet-summary').replaceChildren(...summaryLines(t));
+  const renderSummary = () => $('fleet-summary').replaceChildren(...summaryLines(t), ...healthLines(t.rows));
   /**
    * Recomputes the filtered, sorted view and the summary a few times a second while chunks
    * arrive (they may come far faster than a table is worth redrawing).

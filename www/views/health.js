@@ -28,7 +28,10 @@ export function renderHealth(b) {
   const box = $('health');
   const h = b.present ? b.health : null;
   box.hidden = !h;
-  if (!h) return box.replaceChildren();
+  if (!h) {
+    delete box.dataset.state;
+    return box.replaceChildren();
+  }
   const [cls, word, why] = STATES[h.state];
   const fpp = b.fppFromFill;
   Object.assign(box.dataset, { state: h.state, fill: b.fillRatio, designFill: h.designFill, fpp, errorRate: h.errorRate, sizedFor: h.sizedForItems });
@@ -39,3 +42,6 @@ export function renderHealth(b) {
     meter('False positives', fpp, h.errorRate, `${pct(fpp)} now (fill^k) · ${pct(h.errorRate)} error rate`, h.state === 'high_fp'),
   );
 }
+
+/** The gauge's state in words, '' when it shows none (the PNG's caption). */
+export const healthWord = () => STATES[$('health').dataset.state]?.[1] ?? '';

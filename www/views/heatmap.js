@@ -5,17 +5,19 @@
 // grid has about the canvas's aspect ratio; zoomed out, each pixel shows a block's fill.
 import { BitGrid } from '../shared/bitgrid.js';
 import { onSchemeChange } from '../shared/dom.js';
+import { seedColor } from '../shared/format.js';
 
 const MAX_CELL_CSS = 64; // largest zoom, CSS px per bit
 
 export class HeatMap extends BitGrid {
-  constructor(canvas, minimap, { onhover, oncursor, onview } = {}) {
+  constructor(canvas, minimap, { onhover, oncursor, onview, ondata } = {}) {
     super(canvas);
     this.minimap = minimap;
     this.mctx = minimap.getContext('2d', { alpha: false });
     this.onhover = onhover ?? (() => {});
     this.oncursor = oncursor ?? (() => {});
     this.onview = onview ?? (() => {});
+    this.ondata = ondata ?? (() => {});
     this.minimapBase = null;
     this.#bind();
     new ResizeObserver(() => this.resize()).observe(canvas);
@@ -34,11 +36,13 @@ export class HeatMap extends BitGrid {
     this.cursor = null;
     this.hover = null;
     this.#layout(true);
+    this.ondata(bits, bitCount);
   }
 
   clear() {
     this.setBits(null, 0);
     this.redraw();
+    this.ondata(null, 0);
   }
 
   // Columns so that the grid has about the canvas's aspect ratio (a multiple of 8 when large).
@@ -165,7 +169,7 @@ export class HeatMap extends BitGrid {
 
   describe() {
     const block = this.blockAt();
-    return { block, cols: this.cols, rows: this.rows, scale: this.view.s / (devicePixelRatio || 1), zoom: this.view.s / this.fitScale(), fit: this.view.s <= this.fitScale() + 1e-9 };
+    return { block, cols: this.cols, rows: this.rows, scale: this.view.s / (devicePixelRatio || 1), zoom: this.view.s / this.fitScale(), fit: this.view.s <= this.fitScale() + 1e-9, marks: this.highlights };
   }
 
   #drawMinimap() {
@@ -313,10 +317,92 @@ export class HeatMap extends BitGrid {
     this.zoomBy(factor, on ? px : undefined, on ? py : undefined);
   }
 
-  /** The current view as a PNG Blob. */
-  toBlob() {
-    return new Promise((resolve) => this.canvas.toBlob(resolve, 'image/png'));
+  /** The current view with `lines` of caption and the legend drawn under it, as a PNG Blob. */
+  toBlob(lines) {
+    const out = captioned(this.canvas, lines, this.colorOf(1), this.colorOf(0));
+    return new Promise((resolve) => out.toBlob(resolve, 'image/png'));
   }
+}
+
+/** A copy of `canvas` with the caption under it, in the page's colours (text wrapped to the width). */
+function captioned(canvas, lines, set, clear) {
+  const dpr = devicePixelRatio || 1;
+  const pad = 10 * dpr;
+  const lh = 18 * dpr;
+  const out = document.createElement('canvas');
+  const g = out.getContext('2d');
+  const font = `${13 * dpr}px system-ui, sans-serif`;
+  g.font = font;
+  const wrapped = lines.flatMap((t) => wrap(g, t, canvas.width - 2 * pad));
+  const keyRows = legend(g, pad, 0, lh, canvas.width - 2 * pad, null);
+  out.width = canvas.width;
+  out.height = canvas.height + 2 * pad + lh * (wrapped.length + keyRows);
+  const page = getComputedStyle(document.body);
+  g.fillStyle = page.backgroundColor;
+  g.fillRect(0, 0, out.width, out.height);
+  g.drawImage(canvas, 0, 0);
+  g.font = font; // resizing the canvas reset it
+  g.textBaseline = 'middle';
+  g.fillStyle = page.color;
+  wrapped.forEach((t, i) => g.fillText(t, pad, canvas.height + pad + lh * (i + 0.5)));
+  legend(g, pad, canvas.height + pad + lh * wrapped.length, lh, out.width - 2 * pad, { set, clear, text: page.color });
+  return out;
+}
+
+/** `text` cut at spaces into lines at most `width` px wide (a word wider than that on its own line). */
+function wrap(g, text, width) {
+  const out = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && g.measureText(next).width > width) {
+      out.push(line);
+      line = word;
+    } else line = next;
+  }
+  return [...out, line];
+}
+
+/**
+ * The map's legend from (x, y), rows of `lh` within `width`: set and clear swatches; a seed's
+ * ring solid (set) and dashed (clear). Returns the rows it takes; `c` (colours) null: draws nothing.
+ */
+function legend(g, x, y, lh, width, c) {
+  const side = lh * 0.6;
+  const keys = [
+    [(at, mid) => swatch(g, at, mid, side, c.set), 'set bit'],
+    [(at, mid) => swatch(g, at, mid, side, c.clear), 'clear bit'],
+    [(at, mid) => ring(g, at, mid, side, []), 'probed bit, set (seed colour)'],
+    [(at, mid) => ring(g, at, mid, side, [3, 2.5]), 'probed bit, clear'],
+  ];
+  let at = x;
+  let row = 0;
+  for (const [draw, words] of keys) {
+    const w = side + 6 + g.measureText(words).width + 16;
+    if (at > x && at + w > x + width) [at, row] = [x, row + 1];
+    const mid = y + lh * (row + 0.5);
+    if (c) {
+      draw(at, mid);
+      g.fillStyle = c.text;
+      g.fillText(words, at + side + 6, mid);
+    }
+    at += w;
+  }
+  return row + 1;
+}
+
+function swatch(g, x, mid, side, color) {
+  g.fillStyle = color;
+  g.fillRect(x, mid - side / 2, side, side);
+}
+
+function ring(g, x, mid, side, dash) {
+  const dpr = devicePixelRatio || 1;
+  g.setLineDash(dash.map((d) => d * dpr));
+  g.lineWidth = 2 * dpr;
+  g.strokeStyle = seedColor(0);
+  g.strokeRect(x + dpr, mid - side / 2 + dpr, side - 2 * dpr, side - 2 * dpr);
+  g.setLineDash([]);
 }
 
 

@@ -97,6 +97,7 @@ export function createProbeView(ctx) {
       return;
     }
     if (mine !== seq || ctx.cur !== file) return;
+    file.probedPath = path; // the PNG's caption (views/bits.js)
     render(r);
     return r;
   }

@@ -1,0 +1,218 @@
+// Filter health beyond the gauge, in headless Chromium: a large filter's fill per block instead
+// of 2-px noise (views/uniformity.js), the folder's outliers (views/fleet-health.js) and the PNG
+// export's caption (views/heatmap.js). Expected values are computed here — block counts bit by
+// bit from the filter's bits, states from the fixtures' manifest — never read from the view.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startHarness, tsfileFixtures, openFile } from './harness.mjs';
+
+const { manifest, byName, fixture } = tsfileFixtures();
+const AXE = readFileSync(fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url)), 'utf8');
+const SHOTS = process.env.HEALTH_SHOTS; // a directory: screenshots to look at
+const VIEWPORTS = [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]];
+
+let harness;
+let tmp;
+before(async () => {
+  harness = await startHarness();
+  tmp = mkdtempSync(join(tmpdir(), 'health-views-'));
+});
+after(async () => {
+  await harness?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+/** A folder of copies of the named fixtures. */
+function folder(name, names) {
+  const dir = join(tmp, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir);
+  for (const n of names) copyFileSync(fixture(n), join(dir, byName[n].file));
+  return dir;
+}
+
+async function seriousViolations(p, selector) {
+  await p.evaluate(AXE);
+  return p.evaluate(async (sel) => {
+    const r = await globalThis.axe.run({ include: [[sel]] }, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => ['critical', 'serious'].includes(v.impact)).map((v) => v.id);
+  }, selector);
+}
+
+const percent = (x) => `${(x * 100).toFixed(2)}%`;
+
+/** The view's blocks against counts made here, bit by bit, from the bits the page holds. */
+async function blocksAgainstBits(p) {
+  return p.evaluate(() => {
+    const { bits, bitCount: m } = globalThis.inspector.current;
+    const box = document.querySelector('[data-testid=blocks]');
+    const size = Number(box.dataset.blockBits);
+    const counts = [];
+    for (let i = 0; i < m; i++) {
+      const j = Math.floor(i / size);
+      counts[j] = (counts[j] ?? 0) + ((bits[i >> 3] >> (i & 7)) & 1);
+    }
+    const fills = counts.map((c, j) => c / Math.min(size, m - j * size));
+    const fill = counts.reduce((a, b) => a + b, 0) / m;
+    const band = 3 * Math.sqrt((fill * (1 - fill)) / size);
+    return {
+      m,
+      size,
+      shown: !box.hidden,
+      counts,
+      viewCounts: box.dataset.counts.split(',').map(Number),
+      outside: fills.filter((f) => Math.abs(f - fill) > band).length,
+      viewOutside: Number(box.dataset.outside),
+      min: Math.min(...fills),
+      max: Math.max(...fills),
+      fill,
+      caption: document.getElementById('blocks-caption').textContent,
+      label: document.getElementById('blocks-chart').getAttribute('aria-label'),
+      chart: document.getElementById('blocks-chart').getBoundingClientRect().height,
+    };
+  });
+}
+
+for (const [device, viewport] of VIEWPORTS) {
+  test(`the 8-Mbit demo filter shows its fill per block, the bit map one toggle away (${device})`, { timeout: 120000 }, async () => {
+    const p = await harness.newPage({ viewport });
+    await p.click('#synthetic');
+    await p.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 60000 });
+    const b = await blocksAgainstBits(p);
+    assert.ok(b.m > 8e6, `${b.m} bits`);
+    assert.equal(b.shown, true, 'the blocks are shown first');
+    assert.ok(b.size % 8 === 0 && b.counts.length >= 128 && b.counts.length <= 256, `${b.counts.length} blocks of ${b.size}`);
+    assert.deepEqual(b.viewCounts, b.counts);
+    assert.equal(b.viewOutside, b.outside);
+    assert.ok(b.chart > 60, 'the chart has room');
+    assert.ok(b.caption.includes(`${percent(b.min)} to ${percent(b.max)} against ${percent(b.fill)} overall`), b.caption);
+    assert.match(b.caption, /Uniform means each block near the overall fill/);
+    assert.equal(b.label, b.caption);
+    if (SHOTS) await p.locator('#map').screenshot({ path: `${SHOTS}/blocks-${device}.png` });
+    assert.deepEqual(await seriousViolations(p, '#map'), []);
+    assert.equal(await p.evaluate(() => document.scrollingElement.scrollWidth <= innerWidth), true, 'no sideways scroll');
+    // The toggle shows the bits, and the blocks again.
+    const toggle = p.locator('[data-testid=blocks-toggle]');
+    assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+    await toggle.click();
+    assert.equal(await p.locator('[data-testid=blocks]').isHidden(), true);
+    assert.equal(await toggle.getAttribute('aria-pressed'), 'false');
+    await toggle.click();
+    assert.equal(await p.locator('[data-testid=blocks]').isVisible(), true);
+    // A zoom is a request for the bits: the blocks step aside.
+    await p.click('#zoom-in');
+    await p.waitForFunction(() => document.querySelector('[data-testid=blocks]').hidden, null, { timeout: 10000 });
+    await p.close();
+  });
+}
+
+test('a probe on a large filter shows its bits; a small filter has no blocks view', { timeout: 90000 }, async () => {
+  const p = await harness.newPage({ viewport: { width: 1440, height: 900 } });
+  await openFile(p, fixture('tree_10k_series'));
+  assert.equal(await p.locator('[data-testid=blocks]').isVisible(), true, 'about 2 px per bit at Fit');
+  const e = byName.tree_10k_series;
+  await p.fill('[data-testid=path-input]', `${e.series[0].device.join('.')}.${e.series[0].measurement}`);
+  await p.press('[data-testid=path-input]', 'Enter');
+  await p.waitForFunction(() => document.querySelector('[data-testid=blocks]').hidden, null, { timeout: 10000 });
+  await openFile(p, fixture('tree_10series'));
+  assert.equal(await p.locator('[data-testid=blocks]').isHidden(), true);
+  assert.equal(await p.locator('[data-testid=blocks-toggle]').isHidden(), true);
+  await p.close();
+});
+
+/** The folder view's outliers after a scan of `dir` (audited or not). */
+async function outliers(p, dir, audit) {
+  await p.evaluate((on) => (document.getElementById('fleet-audit').checked = on), audit); // hidden before the first scan
+  await p.evaluate(() => (document.body.dataset.fleet = 'picking'));
+  await p.setInputFiles('[data-testid=folder-input]', dir);
+  await p.waitForFunction(() => document.body.dataset.fleet === 'done', null, { timeout: 60000 });
+  return p.evaluate(() => {
+    const box = document.querySelector('[data-testid=fleet-health]');
+    return { text: box?.textContent ?? null, items: [...(box?.querySelectorAll('li') ?? [])].map((li) => ({ ...li.dataset, text: li.textContent })) };
+  });
+}
+
+for (const [device, viewport] of VIEWPORTS) {
+  test(`across a folder of fixtures, the over-filled file is listed with its figures (${device})`, { timeout: 120000 }, async () => {
+    const real = manifest.filter((e) => e.kind === 'real').map((e) => e.name);
+    const hostile = manifest.filter((e) => e.name.startsWith('hostile_')).map((e) => e.name).slice(0, 8);
+    const dir = folder(`all-${device}`, [...real, ...hostile]);
+    const p = await harness.newPage({ viewport });
+    const e = byName.tree_past_design;
+    const fill = e.bloom.set_bits / e.bloom.bit_count; // 220 / 256
+    const designFill = 1 - Math.exp((-5 * e.filled_past_design.capacity_any_rate_for_k5) / e.bloom.bit_count);
+    const audited = await outliers(p, dir, true);
+    // Named as the folder input names it: the folder, then the file.
+    assert.deepEqual(audited.items.map((i) => [i.file, i.state]), [[`all-${device}/${e.file}`, 'over_filled']]);
+    const [item] = audited.items;
+    for (const figure of [`fill ${percent(fill)}`, `sized for ${percent(designFill)}`, `${e.filled_past_design.capacity_any_rate_for_k5} keys`, `false positives ${percent(fill ** 5)}`, 'error rate 5.000%']) {
+      assert.ok(item.text.includes(figure), `${figure} in "${item.text}"`);
+    }
+    assert.match(audited.text, /^1 of \d+ filters is over-filled or has a high false-positive rate:/);
+    if (SHOTS) await p.locator('[data-testid=fleet-summary]').screenshot({ path: `${SHOTS}/fleet-health-${device}.png` });
+    assert.equal(await p.evaluate(() => document.scrollingElement.scrollWidth <= innerWidth), true, 'no sideways scroll');
+    assert.deepEqual(await seriousViolations(p, '#fleet-summary'), []);
+    // Without the index its keys are not counted: the bits alone tell a high false-positive rate.
+    const bitsOnly = await outliers(p, dir, false);
+    assert.deepEqual(bitsOnly.items.map((i) => [i.file, i.state]), [[`all-${device}/${e.file}`, 'high_fp']]);
+    await p.close();
+  });
+}
+
+test('a folder whose filters are all within their design says so in one line, and only what is known', { timeout: 90000 }, async () => {
+  const dir = folder('healthy', ['tree_10series', 'table_multi_tables', 'tree_unicode']);
+  const p = await harness.newPage({ viewport: { width: 1440, height: 900 } });
+  const audited = await outliers(p, dir, true);
+  assert.deepEqual(audited.items, []);
+  assert.equal(audited.text, 'No filter is over-filled or has a high false-positive rate: 3 with the index read are healthy (no more keys than they were sized for, false positives within twice the error rate).');
+  const bitsOnly = await outliers(p, dir, false);
+  assert.match(bitsOnly.text, /^No filter is over-filled or has a high false-positive rate: 3 have a false-positive rate within twice the error rate by their bits, their keys not counted/);
+  await p.close();
+});
+
+/** Width and height from a PNG's IHDR (bytes 16..23, big-endian). */
+const pngSize = (buf) => ({ width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) });
+
+for (const [device, viewport] of VIEWPORTS) {
+  test(`the exported PNG is the map with a caption and the legend drawn under it (${device})`, { timeout: 90000 }, async () => {
+    const p = await harness.newPage({ viewport });
+    const e = byName.tree_past_design;
+    const path = `${e.series[0].device.join('.')}.${e.series[0].measurement}`;
+    await openFile(p, fixture('tree_past_design'));
+    await p.waitForFunction(() => document.querySelector('[data-testid=health]')?.dataset.state === 'over_filled', null, { timeout: 20000 });
+    await p.fill('[data-testid=path-input]', path);
+    await p.press('[data-testid=path-input]', 'Enter');
+    await p.waitForSelector('[data-testid=verdict]:not(:empty)');
+    const [download] = await Promise.all([p.waitForEvent('download'), p.click('#export-png')]);
+    assert.equal(download.suggestedFilename(), 'tree_past_design-bloom.png');
+    const png = readFileSync(await download.path());
+    if (SHOTS) copyFileSync(await download.path(), `${SHOTS}/export-${device}.png`);
+    const canvas = await p.evaluate(() => ({ width: document.getElementById('heatmap').width, height: document.getElementById('heatmap').height }));
+    const size = pngSize(png);
+    assert.equal(size.width, canvas.width);
+    assert.ok(size.height > canvas.height + 40, `${size.height} px tall, the map ${canvas.height}`);
+    const caption = await p.getAttribute('#export-png', 'data-caption');
+    assert.deepEqual(caption.split('\n'), [e.file, `path probed: ${path}`, `m = 256 bits · k = 5 · fill ${percent(220 / 256)} · health: Over-filled`]);
+    // Drawn, not only said: under the map, pixels of the text's colour, the first seed's ring and the set colour.
+    const drawn = await p.evaluate(async ({ bytes, top }) => {
+      const img = await createImageBitmap(new Blob([new Uint8Array(bytes)], { type: 'image/png' }));
+      const c = new OffscreenCanvas(img.width, img.height);
+      const g = c.getContext('2d');
+      g.drawImage(img, 0, 0);
+      const d = g.getImageData(0, top, img.width, img.height - top).data;
+      const css = (v) => v.match(/\d+/g).slice(0, 3).map(Number);
+      const has = ([r, gr, b]) => {
+        for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - r) + Math.abs(d[i + 1] - gr) + Math.abs(d[i + 2] - b) < 12) return true;
+        return false;
+      };
+      const set = getComputedStyle(document.getElementById('heatmap')).getPropertyValue('--map-set').trim();
+      return { text: has(css(getComputedStyle(document.body).color)), seed: has([0xe6, 0x19, 0x4b]), set: has([1, 3, 5].map((i) => parseInt(set.slice(i, i + 2), 16))) };
+    }, { bytes: [...png], top: canvas.height });
+    assert.deepEqual(drawn, { text: true, seed: true, set: true });
+    await p.close();
+  });
+}
