@@ -9,6 +9,20 @@ export const pct = (x) => (x == null ? '-' : `${(x * 100).toFixed(x < 0.001 ? 4 
 /** A verdict as the text shows it: upper case, so that ABSENT stands out in a column. */
 export const verdictWord = (verdict) => verdict.toUpperCase();
 
+/**
+ * A probe's decision (the core's: its verdict and what the index says, together) as the text
+ * says it, the page's words alike (www/shared/words.js). A result made without reading the
+ * index carries no decision: its verdict is its decision.
+ */
+export const DECISION_WORDS = Object.freeze({
+  absent: 'absent: skip this file',
+  indexed: 'in the index: read this file',
+  false_positive: 'false positive: the filter says maybe, the index does not list it',
+  maybe: 'maybe: read the file to know',
+  unknown: 'unknown: the filter cannot answer, read the file',
+});
+export const decisionWords = (r) => DECISION_WORDS[r.decision ?? r.verdict];
+
 /** A listed series' `maybe_present` (true, false, null) where the file has a filter or not. */
 export const listedWord = (maybePresent, hasFilter) => (maybePresent == null ? (hasFilter ? 'unknown' : '') : maybePresent ? 'maybe' : verdictWord('absent'));
 

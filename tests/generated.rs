@@ -12,7 +12,7 @@ use tsfile_bloom::audit::{DEFAULT_HASH, DEFAULT_HYPOTHESIS};
 use tsfile_bloom::filter::{FilterHash, DEFAULT_ERROR_RATE, MAX_ERROR_RATE, MIN_ERROR_RATE};
 use tsfile_bloom::tsfile::wire::{self, listing, record, scan};
 use tsfile_bloom::tsfile::{BloomEncoding, DataType, HEAD_READ, TAIL_LEN};
-use tsfile_bloom::verdict::FileVerdict;
+use tsfile_bloom::verdict::{Decision, FileVerdict};
 use tsfile_bloom::{Charset, TailVariant, SEEDS};
 
 const PATH: &str = "js/core-tables.js";
@@ -46,6 +46,11 @@ fn render() -> String {
         "A verdict's code is its index (`wire::verdict_code`).",
         "VERDICTS",
         names(FileVerdict::ALL.iter().map(|v| v.as_str())),
+    );
+    item(
+        "A decision's code is its index (`wire::decision_code`).",
+        "DECISIONS",
+        names(Decision::ALL.iter().map(|d| d.as_str())),
     );
     item(
         "A tail variant's code is its index (`variant_code`).",
