@@ -184,4 +184,12 @@ describe('the decision in words: probe and scan say what a reader does with the 
     const fast = run(['scan', PAST, '--path', FP]);
     assert.match(fast.stdout, new RegExp(`  ${FP.replaceAll('.', '\\.')}: maybe: read the file to know\n`));
   });
+
+  test('scan --list: a false positive the audit proves is skipped like an absent path; without --audit it must be read', () => {
+    const list = (...args) => run(['scan', PAST, '--path', FP, ...args]).stdout;
+    assert.equal(list('--audit', '--list', 'maybe'), '');
+    assert.equal(list('--audit', '--list', 'absent'), `${PAST}\n`);
+    assert.equal(list('--list', 'maybe'), `${PAST}\n`);
+    assert.equal(run(['scan', PAST, '--path', LISTED, '--audit', '--list', 'maybe']).stdout, `${PAST}\n`);
+  });
 });

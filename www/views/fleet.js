@@ -5,6 +5,7 @@
 // a row opens the file in the inspector. What is scanned and what a row opens: fleet-sources.js.
 import { $ } from '../shared/dom.js';
 import { fmt } from '../shared/format.js';
+import { decisionOf } from '../shared/words.js';
 import { directorySource, droppedFolder, filesSource, urlsSource } from './fleet-sources.js';
 import { summaryLines } from './fleet-summary.js';
 import { createFleetTable } from './fleet-table.js';
@@ -14,12 +15,12 @@ const REDRAW_MS = 250;
 
 /**
  * One record of a fleet scan (scanTsFiles' per-file result) → a table row: `{file, ok, size,
- * version, hasFilter, bitCount, k, fill, fpp, audit, verdicts, error}`, with `verdicts[i]` the
- * verdict for the i-th path asked (null when the file could not be read).
+ * version, hasFilter, bitCount, k, fill, fpp, audit, verdicts, decisions, error}`, with `verdicts[i]`
+ * and `decisions[i]` the verdict and decision for the i-th path asked (null when the file could not be read).
  */
 function rowOf(r, paths) {
   const b = r.bloomFilter;
-  const byPath = new Map((r.results ?? []).map((x) => [x.path, x.verdict]));
+  const byPath = new Map((r.results ?? []).map((x) => [x.path, x]));
   return {
     file: r.file,
     ok: r.ok,
@@ -31,7 +32,8 @@ function rowOf(r, paths) {
     fill: b?.fillRatio ?? null,
     fpp: b?.fppFromFill ?? null,
     audit: r.audit,
-    verdicts: paths.map((p) => byPath.get(p) ?? null),
+    verdicts: paths.map((p) => byPath.get(p)?.verdict ?? null),
+    decisions: paths.map((p) => (byPath.has(p) ? decisionOf(byPath.get(p)) : null)),
     error: r.error,
   };
 }
@@ -139,7 +141,7 @@ export function createFleetView(ctx) {
     const scan = { source, found: 0, kept: t.rows.length && t.summary ? { ...t } : null, replaced: false, schedule };
     scan.replace = () => {
       scan.replaced = true;
-      Object.assign(t, { rows: [], paths, summary: null });
+      Object.assign(t, { rows: [], paths, summary: null, audit: $('fleet-audit').checked });
       table.renderHead();
     };
     if (!scan.kept) scan.replace();
