@@ -1,4 +1,4 @@
-// The manifest file (version 5): one header line (JSON: format, version, the lengths and SHA-256
+// The manifest file (version 6: an audited result carries its decision): one header line (JSON: format, version, the lengths and SHA-256
 // of the two parts), the body (JSON: what each file's record said, js/manifest/check.js), then the
 // kept bytes (each entry's head and its bytes from TsFileMetadata to the end, one after another).
 // Nothing is read before it is known to fit: the file is opened without waiting (a FIFO does not
@@ -19,7 +19,7 @@ import { TsFileBloomError } from '../errors.js';
 import { Corrupt, checkBody } from './check.js';
 
 export const MANIFEST_FORMAT = 'tsfile-bloom-manifest';
-export const MANIFEST_VERSION = 5;
+export const MANIFEST_VERSION = 6;
 
 /** A typed error about the manifest file: kind 'manifest', `reason`, `path` (and `field`, `cause`). */
 export function manifestError(path, reason, message, more = {}) {
