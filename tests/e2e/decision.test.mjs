@@ -166,3 +166,15 @@ test('the folder view answers: counts that add up, the files to read sorted conf
     rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('a file without a filter: the index decides, no empty seed table, and the map controls that cannot act are disabled', async () => {
+  assert.equal(byName.table_empty.bloom.present, false);
+  await openFile(page, fixture('table_empty'));
+  const r = await probe('root.sg1.d1.s1');
+  assert.deepEqual({ ...r, background: '' }, { words: 'absent: skip this file', class: 'decision absent', background: '', filter: 'unknown — the filter cannot answer soundly', index: 'does not list this series' });
+  const state = await page.evaluate(() => ({
+    table: !document.getElementById('probes').closest('.scroll-x').hidden,
+    enabled: ['zoom-out', 'zoom-in', 'zoom-fit', 'goto-submit', 'export-png'].filter((id) => !document.getElementById(id).disabled),
+  }));
+  assert.deepEqual(state, { table: false, enabled: [] });
+});
