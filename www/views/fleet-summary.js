@@ -1,6 +1,7 @@
-// The folder view's summary: per path "N of M files can be skipped", the filters' measured
-// false positives (fleet-fp.js) and the errors by kind. Live counts from the rows while a scan
-// runs; the scan's own summary once it ends.
+// The folder view's summary: per path one sentence whose counts add up to the files scanned
+// (skipped, to read, with errors: from the rows' decisions, while a scan runs and after) and the
+// files to read (fleet-answer.js); the filters' measured false positives, folded (fleet-fp.js);
+// the errors by kind (the scan's own summary once it ends).
 import { el } from '../shared/dom.js';
 import { count, fmt, pct } from '../shared/format.js';
 import { answerLines } from './fleet-answer.js';

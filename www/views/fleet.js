@@ -1,7 +1,7 @@
 // The folder view: every TsFile of a folder scanned in a worker (the `scan` op, js/worker-scan.js),
 // one row per file in a virtualised table — sortable, filterable (fleet-table.js) — with the
-// verdict for the current path(s) and the summary "N of M files can be skipped for P"
-// (fleet-summary.js). Results arrive in chunks, so 10,000 files never block the page. A click on
+// decision for the current path(s), and above it per path the answer: what can be skipped and the
+// files to read (fleet-summary.js, fleet-answer.js). Results arrive in chunks, so 10,000 files never block the page. A click on
 // a row opens the file in the inspector. What is scanned and what a row opens: fleet-sources.js.
 import { $ } from '../shared/dom.js';
 import { fmt } from '../shared/format.js';
