@@ -7,6 +7,7 @@ import { readTargetLines, readTextLines } from './lines.js';
 import { locationText } from './escape.js';
 import { isHttpUrl } from './http-source.js';
 import { redactUrl } from './redact.js';
+import { mustRead } from './format.js';
 
 export const SCAN_USAGE = 'tsfile-bloom scan TARGET... [--path P]... [--paths-file F] [--jobs N] [--audit]\n                    [--manifest FILE] [--json | --csv | --list maybe|absent [--print0]]';
 
@@ -97,8 +98,9 @@ export async function scanCommand({ values, targets: given, source = {} }, { wri
   if (format === 'csv') await write(`${csvHeader(paths)}\n`);
   // A reader that goes away (`| head`) aborts `signal`: the scan stops, and the CLI ends quietly.
   // --list: a file's location when it belongs to the list. "absent": every path is skippable
-  // in it; "maybe": any path may be in it — or it could not be read, so it must be read anyway.
-  const skippable = (r) => r.ok && r.results?.length > 0 && r.results.every((p) => p.verdict === 'absent');
+  // in it (absent, or with --audit a false positive); "maybe": any path must be read in it — or
+  // it could not be read, so it must be read anyway.
+  const skippable = (r) => r.ok && r.results?.length > 0 && !r.results.some(mustRead);
   const list = locationList(values.print0 === true, terminal);
   // For the next tool a presigned URL as given; on a terminal, for a person, as it is shown.
   const locationOf = terminal ? (r) => r : givenLocations(targets);

@@ -17,7 +17,7 @@ import { inFlagWords } from './flag-words.js';
 import { isHttpUrl } from './http-source.js';
 import { redactUrl } from './redact.js';
 import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
-import { count, hashedWords, healthText, listedWord, pct, verdictWord } from './format.js';
+import { count, decisionWords, hashedWords, healthText, listedWord, pct, verdictWord } from './format.js';
 import { terminalText } from './escape.js';
 import { completionScript, SHELLS } from './completions.js';
 import { eachBatch, textLine } from './lines.js';
@@ -592,9 +592,9 @@ async function tsfileCommand(verb, name, file, paths, values) {
     if (values.json) return print(JSON.stringify(probeReport(name, results, indexError), null, 2)).then(() => status);
     const lines = [];
     for (const r of results) {
-      // What the index says of the path: only what was read (an unreadable index says nothing).
-      const listed = r.indexed ? '  (indexed)' : indexError ? '  (index unreadable)' : r.indexed === false ? '  (not in the index)' : '';
-      lines.push(`${verdictWord(r.verdict).padEnd(7)} ${r.path}${listed}`, `        ${r.reason}`);
+      // The decision (what the index says of the path taken in: only what was read).
+      const unread = indexError && r.indexed == null ? ' (index unreadable)' : '';
+      lines.push(`${verdictWord(r.verdict).padEnd(7)} ${r.path}  ${decisionWords(r)}${unread}`, `        ${r.reason}`);
       for (const p of r.probes) lines.push(`        seed ${String(p.seed).padStart(2)}  hash32 ${String(p.hash32).padStart(11)}  bit ${String(p.bit).padStart(8)}  ${p.set ? 'set' : 'clear'}`);
     }
     if (indexError) lines.push(`index      unreadable: ${errorWords(errorReport(indexError))}`);

@@ -6,6 +6,9 @@
 /** A verdict's code is its index (`wire::verdict_code`). */
 export const VERDICTS = Object.freeze(["absent", "maybe", "unknown"]);
 
+/** A decision's code is its index (`wire::decision_code`). */
+export const DECISIONS = Object.freeze(["absent", "indexed", "false_positive", "maybe", "unknown"]);
+
 /** A tail variant's code is its index (`variant_code`). */
 export const VARIANTS = Object.freeze(["java", "zero-extended"]);
 
@@ -81,7 +84,7 @@ export const FIGURES = Object.freeze([
 export const GEOMETRY = Object.freeze(["bitCount", "hashFunctionCount", "byteLength", "setBits", "hash"]);
 
 /** The fields a file probe's record starts with (src/tsfile/wire/record.rs). */
-export const PROBE_RECORD = Object.freeze(["verdict", "variant", "charset", "confirmed", "indexed", "k", "others"]);
+export const PROBE_RECORD = Object.freeze(["verdict", "variant", "charset", "confirmed", "indexed", "k", "others", "decision"]);
 
 /** The fields a filter probe's record starts with. */
 export const FILTER_RECORD = Object.freeze(["verdict", "k"]);

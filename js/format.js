@@ -22,6 +22,22 @@ export const healthText = (h, fill, fpp) =>
 /** A verdict as the text shows it: upper case, so that ABSENT stands out in a column. */
 export const verdictWord = (verdict) => verdict.toUpperCase();
 
+/**
+ * A probe's decision (the core's: its verdict and what the index says, together) as the text
+ * says it, the page's words alike (www/shared/words.js). A result made without reading the
+ * index carries no decision: its verdict is its decision.
+ */
+export const DECISION_WORDS = Object.freeze({
+  absent: 'absent: skip this file',
+  indexed: 'in the index: read this file',
+  false_positive: 'false positive: the filter says maybe, the index does not list it',
+  maybe: 'maybe: read the file to know',
+  unknown: 'unknown: the filter cannot answer, read the file',
+});
+export const decisionWords = (r) => DECISION_WORDS[r.decision ?? r.verdict];
+/** Whether a result's decision sends the reader to the file: not when it is absent or a false positive (the page's list and `scan --list` alike). */
+export const mustRead = (r) => (r.decision ?? r.verdict) !== 'absent' && r.decision !== 'false_positive';
+
 /** A listed series' `maybe_present` (true, false, null) where the file has a filter or not. */
 export const listedWord = (maybePresent, hasFilter) => (maybePresent == null ? (hasFilter ? 'unknown' : '') : maybePresent ? 'maybe' : verdictWord('absent'));
 

@@ -27,7 +27,7 @@ export function auditedResults(t, paths) {
     const p = t.probe(path);
     const bits = (ps) => ps.map((s) => s.bit).join(',');
     const used = bits(p.probes);
-    return { path, verdict: p.verdict, indexed: p.indexed, severalHashes: p.others.some((o) => bits(o.probes) !== used) };
+    return { path, verdict: p.verdict, decision: p.decision, indexed: p.indexed, severalHashes: p.others.some((o) => bits(o.probes) !== used) };
   });
 }
 

@@ -1,7 +1,7 @@
 // A scan's output formats: each record as an NDJSON object (in the vocabulary of `inspect
 // --json` and `probe --json`), a CSV row or a line of text, and the summary as JSON or words.
 import { FORMAT_VERSION, errorJson, jsonOf } from './json.js';
-import { count, pct } from './format.js';
+import { count, decisionWords, pct } from './format.js';
 import { locationText, terminalText } from './escape.js';
 import { fleetTruthText, pathTruthText } from './scan-fp.js';
 
@@ -32,7 +32,7 @@ export function recordText(r) {
   if (b) parts.push(b.present ? `m=${b.bitCount} k=${b.hashFunctionCount} fill ${pct(b.fillRatio)} fpp ${pct(b.fppFromFill)}` : 'no filter');
   if (r.audit) parts.push(`audit ${r.audit.status}${r.audit.variant ? ` (${r.audit.variant})` : ''}`);
   if (b?.filledPastDesign) parts.push('filled past design');
-  for (const v of r.results ?? []) parts.push(`${terminalText(v.path)}: ${v.verdict}${v.indexed === false && v.verdict === 'maybe' ? ' (false positive: the index does not list it)' : ''}`);
+  for (const v of r.results ?? []) parts.push(`${terminalText(v.path)}: ${decisionWords(v)}`);
   if (r.error) parts.push(`ERROR ${r.error.kind}${r.error.offset != null ? ` at byte ${r.error.offset}` : ''}: ${terminalText(r.error.message)}`);
   return parts.join('  ');
 }

@@ -10,6 +10,7 @@ export type FilterHash = "murmur128" | "cheap";
 export type JvmCharset = "UTF-8" | "GBK" | "GB18030" | "Big5" | "x-windows-950" | "Shift_JIS" | "windows-31j" | "EUC-JP" | "EUC-KR" | "x-windows-949" | "windows-1252" | "ISO-8859-1";
 export type Verdict = "absent" | "maybe";
 export type FileVerdict = "absent" | "maybe" | "unknown";
+export type Decision = "absent" | "indexed" | "false_positive" | "maybe" | "unknown";
 export type AuditStatus = "no_filter" | "established" | "ambiguous" | "not_reproduced" | "unsupported_hash";
 export type BloomEncoding = "missing" | "standard" | "empty" | "v3" | "legacy_cpp_empty" | "java_null";
 export type DataType = "BOOLEAN" | "INT32" | "INT64" | "FLOAT" | "DOUBLE" | "TEXT" | "VECTOR" | "TIMESTAMP" | "DATE" | "BLOB" | "STRING";
@@ -217,6 +218,10 @@ export type OtherProbe = {
 export type FileProbeResult = {
   path: string,
   verdict: FileVerdict,
+  /**
+   * What the verdict and the index's answer mean together for a reader ([`Decision::of`]).
+   */
+  decision: Decision,
   /**
    * The hash whose bits are reported: a tail variant, or `cheap` for a filter of the cheap
    * hash (not probed); None without a filter.

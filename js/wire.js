@@ -7,12 +7,12 @@
 // (SEEDS and VARIANTS are public constants). Nothing here imports the wasm module.
 
 import {
-  VERDICTS, NAMED_HASHES, FILTER_HASHES, CHARSETS, DATA_TYPES, ENCODINGS, HEALTH_STATES, FIGURES, LISTING_STRIDE, LISTING_NULL, LISTING_FLAGS, NONE,
+  VERDICTS, DECISIONS, NAMED_HASHES, FILTER_HASHES, CHARSETS, DATA_TYPES, ENCODINGS, HEALTH_STATES, FIGURES, LISTING_STRIDE, LISTING_NULL, LISTING_FLAGS, NONE,
   PROBE_RECORD, SEED_PROBE, OTHER_PROBE, FILTER_RECORD,
 } from './core-tables.js';
 
 export {
-  VERDICTS, VARIANTS, FILTER_HASHES, CHARSETS, SINGLE_BYTE_CHARSETS, ENCODINGS, DATA_TYPES, SEEDS, NONE, TAIL_WINDOW, HEAD_LENGTH, TAIL_LENGTH,
+  VERDICTS, DECISIONS, VARIANTS, FILTER_HASHES, CHARSETS, SINGLE_BYTE_CHARSETS, ENCODINGS, DATA_TYPES, SEEDS, NONE, TAIL_WINDOW, HEAD_LENGTH, TAIL_LENGTH,
   FIGURES, GEOMETRY,
 } from './core-tables.js';
 
@@ -22,7 +22,7 @@ const { time: TIME, absent: ABSENT, maybe: MAYBE, same_device: SAME_DEVICE, new_
 
 const SEED = SEED_PROBE.length;
 const OTHER = OTHER_PROBE.length;
-const [VERDICT, VARIANT, CHARSET, CONFIRMED, INDEXED, K, OTHERS] = PROBE_RECORD.map((_, i) => i);
+const [VERDICT, VARIANT, CHARSET, CONFIRMED, INDEXED, K, OTHERS, DECISION] = PROBE_RECORD.map((_, i) => i);
 const name = (names, code) => (code === NONE ? null : names[code]);
 
 /** `k` seed probes from `at` of `m`: `[{seed, hash32, bit, set}]`. */
@@ -47,6 +47,7 @@ export function fileProbeFrom(m, at) {
   return {
     path: '',
     verdict: VERDICTS[m[at + VERDICT]],
+    decision: DECISIONS[m[at + DECISION]],
     variant: name(NAMED_HASHES, m[at + VARIANT]),
     charset: name(CHARSETS, m[at + CHARSET]),
     confirmed: m[at + CONFIRMED] === 1,

@@ -13,7 +13,7 @@ use crate::leveldb::FilterInfo;
 use crate::leveldb::{Compression, KeyFormat, ProbeReason};
 use crate::tsfile::audit::AuditStatus;
 use crate::tsfile::schema::CATEGORIES;
-use crate::tsfile::verdict::FileVerdict;
+use crate::tsfile::verdict::{Decision, FileVerdict};
 use crate::tsfile::view::*;
 use crate::tsfile::{BloomEncoding, DataType};
 use crate::{Charset, ErrorKind};
@@ -121,6 +121,7 @@ fn render() -> String {
         decl::<Charset>,
         decl::<Verdict>,
         decl::<FileVerdict>,
+        decl::<Decision>,
         decl::<AuditStatus>,
         decl::<BloomEncoding>,
         decl::<DataType>,

@@ -16,7 +16,7 @@ use tsfile_bloom::hash::NamedHash;
 use tsfile_bloom::staged::Staged;
 use tsfile_bloom::tsfile::wire::{self, batch, scan};
 use tsfile_bloom::tsfile::{read_metadata, BloomEncoding, TsFileReader};
-use tsfile_bloom::verdict::{FileVerdict, Reason};
+use tsfile_bloom::verdict::{Decision, FileVerdict, Reason};
 use tsfile_bloom::{Charset, ErrorKind, TailVariant};
 
 fn dir() -> PathBuf {
@@ -160,7 +160,9 @@ fn batches_records_and_the_fast_scan_say_unknown_too() {
                 let mut m = Vec::new();
                 let reason = batch::file_probe(&mut m, r, &paths[0], v, cs).unwrap();
                 assert_eq!(&m[..3], [wire::verdict_code(FileVerdict::Unknown), wire::CHEAP, wire::NONE], "{name}");
-                assert_eq!(m[5..], [0, 0], "{name}: no seed probes, no other hashes");
+                assert_eq!(m[5..7], [0, 0], "{name}: no seed probes, no other hashes");
+                let decision = Decision::of(FileVerdict::Unknown, r.listed(&paths[0]));
+                assert_eq!(m[7..], [wire::decision_code(decision)], "{name}: the index decides where it was read");
                 assert_eq!(reason, Reason::CheapHash.sentence(r.audit(), r.listed(&paths[0])), "{name}");
             }
         }

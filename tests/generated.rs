@@ -13,7 +13,7 @@ use tsfile_bloom::filter::{FilterHash, DEFAULT_ERROR_RATE, MAX_ERROR_RATE, MIN_E
 use tsfile_bloom::health::HealthState;
 use tsfile_bloom::tsfile::wire::{self, listing, record, scan};
 use tsfile_bloom::tsfile::{BloomEncoding, DataType, HEAD_READ, TAIL_LEN};
-use tsfile_bloom::verdict::FileVerdict;
+use tsfile_bloom::verdict::{Decision, FileVerdict};
 use tsfile_bloom::{Charset, TailVariant, SEEDS};
 
 const PATH: &str = "js/core-tables.js";
@@ -47,6 +47,11 @@ fn render() -> String {
         "A verdict's code is its index (`wire::verdict_code`).",
         "VERDICTS",
         names(FileVerdict::ALL.iter().map(|v| v.as_str())),
+    );
+    item(
+        "A decision's code is its index (`wire::decision_code`).",
+        "DECISIONS",
+        names(Decision::ALL.iter().map(|d| d.as_str())),
     );
     item(
         "A tail variant's code is its index (`variant_code`).",

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use tsfile_bloom::source::FileSource;
 use tsfile_bloom::tsfile::TsFileReader;
-use tsfile_bloom::verdict::{FileVerdict, Listed, Reason};
+use tsfile_bloom::verdict::{Decision, FileVerdict, Listed, Reason};
 use tsfile_bloom::{Charset, TailVariant};
 
 fn fixtures() -> PathBuf {
@@ -156,6 +156,36 @@ fn the_fixtures_meet_every_reason_and_every_state_of_the_index() {
     assert_eq!(states.into_iter().collect::<Vec<_>>(), vec![1, 2, 3], "index states met");
     // A hash forced off the writer's, both ways.
     assert!(flags.contains(&(1, true)) && flags.contains(&(3, true)), "{flags:?}");
+}
+
+#[test]
+fn a_probes_decision_is_its_verdict_and_what_the_index_says() {
+    // Over the fixtures: every decision met, each from its facts; no series the index lists is
+    // ever skipped, and "false positive" only where every bit is set and the index says no.
+    let mut met = BTreeSet::new();
+    for sub in ["tsfile", "java/utf8", "java/gbk", "cheap_hash"] {
+        for e in std::fs::read_dir(fixtures().join(sub)).unwrap() {
+            let Ok(r) = TsFileReader::read(&FileSource::open(e.unwrap().path()).unwrap()) else { continue };
+            for path in paths_of(&r) {
+                let (info, listed) = (r.probe(&path, None, None).unwrap(), r.listed(&path));
+                let expected = match (listed, info.verdict) {
+                    (Listed::Yes, _) => Decision::Indexed,
+                    (Listed::No, FileVerdict::Maybe) => Decision::FalsePositive,
+                    (Listed::No, _) | (_, FileVerdict::Absent) => Decision::Absent,
+                    (_, FileVerdict::Maybe) => Decision::Maybe,
+                    (_, FileVerdict::Unknown) => Decision::Unknown,
+                };
+                assert_eq!(info.decision, expected, "{}: {}", String::from_utf8_lossy(&path), info.reason);
+                met.insert(info.decision.as_str());
+            }
+        }
+    }
+    assert_eq!(met.len(), 5, "met: {met:?}");
+    // Before the index is read, a decision is its verdict.
+    let full = read("java/utf8/tree_nonaligned.tsfile");
+    let unread = TsFileReader::from_metadata(full.metadata().clone(), tsfile_bloom::encoder::BuiltIn);
+    let info = unread.probe(full.paths().get(0), None, None).unwrap();
+    assert_eq!((info.verdict, info.decision), (FileVerdict::Maybe, Decision::Maybe));
 }
 
 const HASHES: [(Option<TailVariant>, Option<Charset>); 5] = [

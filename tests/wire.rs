@@ -13,7 +13,7 @@ use tsfile_bloom::encoder::BuiltIn;
 use tsfile_bloom::tsfile::view::SeriesInfo;
 use tsfile_bloom::tsfile::wire::{self, listing, record, scan};
 use tsfile_bloom::tsfile::{read_metadata, DataType, TsFileReader};
-use tsfile_bloom::verdict::{FileVerdict, Reason};
+use tsfile_bloom::verdict::{Decision, FileVerdict, Reason};
 use tsfile_bloom::{BloomFilter, Charset, TailVariant};
 
 fn root() -> PathBuf {
@@ -157,9 +157,10 @@ fn a_file_probe_record_holds_what_the_readers_probe_says() {
                     assert_eq!(m[4], want.indexed.map_or(wire::NONE, i32::from), "{ctx}");
                     let (k, others) = (m[5] as usize, m[6] as usize);
                     let probes: Vec<_> = want.probes.iter().map(|s| (s.seed, s.hash32, s.bit, s.set)).collect();
-                    assert_eq!(seeds(&m, 7, k), probes, "{ctx}");
+                    assert_eq!(Decision::ALL[m[7] as usize], want.decision, "{ctx}");
+                    assert_eq!(seeds(&m, 8, k), probes, "{ctx}");
                     assert_eq!(others, want.others.len(), "{ctx}");
-                    let mut at = 7 + 4 * k;
+                    let mut at = 8 + 4 * k;
                     for o in &want.others {
                         assert_eq!(TailVariant::ALL[m[at] as usize], o.variant, "{ctx}");
                         assert_eq!(Charset::ALL[m[at + 1] as usize], o.charset, "{ctx}");

@@ -11,7 +11,7 @@
 // shared/ holds what every view uses: dom.js, format.js, words.js, bitgrid.js, vlist.js.
 import { createWorker, TsFileBloomError } from './pkg/js/worker-client.js';
 import { $ } from './shared/dom.js';
-import { fmt } from './shared/format.js';
+import { count, fmt } from './shared/format.js';
 import { createBatchView } from './views/batch.js';
 import { createBitsView } from './views/bits.js';
 import { createFleetView } from './views/fleet.js';
@@ -215,7 +215,7 @@ async function load(blob, name, { synthetic = null, fromFolder = false } = {}) {
       `Partial results: the summary and the filter's bits come from TsFileMetadata, which was read. ${fmt(cur.series.length)} series were listed before the error, and no audit could check the writer's hash; each probe's reason says what the filter alone can tell.`,
     );
   }
-  status(synthetic ? `${cur.name}.` : `${cur.name}: ${fmt(cur.series.length)} series indexed${cur.timeColumns.length ? `, ${fmt(cur.timeColumns.length)} time columns` : ''}.`);
+  status(synthetic ? `${cur.name}.` : `${cur.name}: ${fmt(cur.series.length)} series indexed${cur.timeColumns.length ? `, ${count(cur.timeColumns.length, 'time column')}` : ''}.`);
   // Per-bit provenance for the hover (after everything else is on screen).
   if (filterBits && (cur.series.length || synthetic)) {
     try {

@@ -4,7 +4,7 @@
 //   { maxIndexBytes: null | bytes,
 //     pathSets: [[path, …]],                      the paths each entry's results answer
 //     facts:    [{version, bloomFilter, audit}],  what a record said of its file but its name and size
-//     results:  [[{verdict[, indexed, severalHashes]}, …]]   one per path of the entry's set
+//     results:  [[{verdict[, decision, indexed, severalHashes]}, …]]   one per path of the entry's set
 //     files:    [file, …]                          one entry per file, in columns:
 //     ids:      [size, mtime, ctime, inode, device, …]      five per file (an object's: size, ETag, Last-Modified, null, null)
 //     entries:  [fact, set, results, at, head, tail, …] }  six per file
@@ -17,7 +17,7 @@
 // bytes outside their section. What no check can find — a well-formed verdict changed, maybe to
 // absent — is why a manifest is trusted only as far as the directory it sits in (docs/fleet.md). A violation is kind 'manifest', reason 'corrupt', with `field`.
 
-import { HEAD_LENGTH as HEAD } from '../wire.js';
+import { DECISIONS, HEAD_LENGTH as HEAD } from '../wire.js';
 import { HEALTH_STATES } from '../core-tables.js';
 
 /** Values per file in `ids` and in `entries`. */
@@ -63,7 +63,7 @@ const BLOOM = {
 const AUDIT = { status: (x) => AUDIT_STATUSES.includes(x), variant: orNull(printable), charset: orNull(printable), writer: orNull(isString), summary: isString };
 const FACT = { version: Number.isInteger, bloomFilter: (x) => shaped(x, BLOOM), audit: orNull((x) => shaped(x, AUDIT)) };
 const PLAIN_RESULT = { verdict: (x) => VERDICTS.includes(x) };
-const AUDITED_RESULT = { ...PLAIN_RESULT, indexed: orNull(isBool), severalHashes: isBool };
+const AUDITED_RESULT = { ...PLAIN_RESULT, decision: (x) => DECISIONS.includes(x), indexed: orNull(isBool), severalHashes: isBool };
 
 /** The body of a manifest whose kept bytes are `kept` bytes long; returns its entries' index by file. */
 export function checkBody(body, kept) {

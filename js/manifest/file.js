@@ -1,4 +1,4 @@
-// The manifest file (version 5): one header line (JSON: format, version, the lengths and SHA-256
+// The manifest file (version 6: an audited result carries its decision): one header line (JSON: format, version, the lengths and SHA-256
 // of the two parts), the body (JSON: what each file's record said, js/manifest/check.js), then the
 // kept bytes (each entry's head and its bytes from TsFileMetadata to the end, one after another).
 // Nothing is read before it is known to fit: the file is opened without waiting (a FIFO does not

@@ -48,6 +48,49 @@ impl Listed {
     }
 }
 
+/// What a probe means for a reader deciding whether to read the file: the verdict and what the
+/// index says, taken together (each name is the verdict's own where the index adds nothing, so a
+/// probe made without reading the index decides as its verdict says).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// The file does not hold the path: the filter says absent (soundly), or the index, read to
+    /// its end, does not list it and the filter cannot answer. Skip the file.
+    Absent,
+    /// The index lists the path: read the file (whatever the filter says).
+    Indexed,
+    /// Every probed bit is set but the index, read to its end, does not list the path.
+    FalsePositive,
+    /// Every probed bit is set and the index is not read (or could not be): read the file to know.
+    Maybe,
+    /// The filter cannot answer (no filter, or bits that cannot be trusted: the reason says
+    /// which) and the index does not settle it: read the file.
+    Unknown,
+}
+
+serialize_as_str!(Decision {
+    Absent => "absent",
+    Indexed => "indexed",
+    FalsePositive => "false_positive",
+    Maybe => "maybe",
+    Unknown => "unknown",
+});
+
+impl Decision {
+    /// The decision of a probe whose verdict is `verdict` and whose index says `listed`.
+    pub fn of(verdict: FileVerdict, listed: Listed) -> Decision {
+        match (listed, verdict) {
+            // The index is the truth where it was read: a filter that says absent of a listed
+            // series disagrees with it (the reason says so), and the file holds the series.
+            (Listed::Yes, _) => Decision::Indexed,
+            (_, FileVerdict::Absent) => Decision::Absent,
+            (Listed::No, FileVerdict::Maybe) => Decision::FalsePositive,
+            (Listed::No, FileVerdict::Unknown) => Decision::Absent,
+            (_, FileVerdict::Maybe) => Decision::Maybe,
+            (_, FileVerdict::Unknown) => Decision::Unknown,
+        }
+    }
+}
+
 /// What a probe of a file without a Bloom filter says ([`Reason::NoFilter`]).
 pub const NO_FILTER_REASON: &str = "the file has no Bloom filter; look the path up in the index";
 

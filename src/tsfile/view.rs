@@ -5,7 +5,7 @@
 
 use super::audit::{Audit, AuditStatus, HypothesisResult, CHEAP_HASH_WRITER};
 use super::probe::FileProbe;
-use super::verdict::{FileVerdict, Listed};
+use super::verdict::{Decision, FileVerdict, Listed};
 use super::TsFileMetadata;
 use super::{category_name, data_type_name, BloomEncoding, BloomField, DataType, Property, Series, TableSchema};
 use crate::design::{cpp_sizing_for, filled_past_design};
@@ -259,6 +259,8 @@ impl From<(TailVariant, Charset, Probe)> for OtherProbe {
 pub struct FileProbeInfo {
     pub path: String,
     pub verdict: FileVerdict,
+    /// What the verdict and the index's answer mean together for a reader ([`Decision::of`]).
+    pub decision: Decision,
     /// The hash whose bits are reported: a tail variant, or `cheap` for a filter of the cheap
     /// hash (not probed); None without a filter.
     pub variant: Option<NamedHash>,
@@ -287,6 +289,7 @@ impl FileProbeInfo {
             return FileProbeInfo {
                 path: lossy(path),
                 verdict: FileVerdict::Unknown,
+                decision: Decision::of(FileVerdict::Unknown, listed),
                 variant: (hash == Some(FilterHash::Cheap)).then_some(NamedHash::Cheap),
                 charset: None,
                 confirmed: false,
@@ -299,6 +302,7 @@ impl FileProbeInfo {
         FileProbeInfo {
             path: lossy(path),
             verdict: fp.verdict,
+            decision: Decision::of(fp.verdict, listed),
             variant: Some(NamedHash::Murmur(fp.variant)),
             charset: Some(fp.charset),
             confirmed: fp.confirmed,

@@ -43,10 +43,15 @@ function cliVerdict(sourcePath) {
     // probe's exit is its verdict (0 maybe or unknown, 1 absent); 3 and 4 are errors.
     const answered = r.status === 0 || r.status === 1;
     if (!answered) assert.equal(typeof out.error?.kind, 'string', `${sourcePath}: ${r.stdout}${r.stderr}`);
-    probed.set(sourcePath, answered ? out.results[0].verdict : null);
+    probed.set(sourcePath, answered ? out.results[0] : null);
   }
-  return probed.get(sourcePath);
+  return probed.get(sourcePath)?.verdict ?? null;
 }
+/** probe's decision (the index read, as an audited scan reads it), or null. */
+const cliDecision = (sourcePath) => probed.get(sourcePath)?.decision ?? null;
+/** Whether a file the scan reads without error is skipped, or must be read, for PATH (its decision). */
+const skipped = (e) => !e.errorKind && ['absent', 'false_positive'].includes(e.decision);
+const toRead = (e) => !e.errorKind && ['indexed', 'maybe', 'unknown'].includes(e.decision);
 
 let harness;
 let page;
@@ -69,8 +74,8 @@ before(async () => {
     if (e.expect === 'valid') {
       const verdict = cliVerdict(e.source.path);
       if (hold.has(e.source.path)) assert.equal(verdict, 'maybe', `${e.source.name} lists ${PATH}: never skipped`);
-      expected.set(name, { verdict, errorKind: null, size: statSync(e.file).size });
-    } else expected.set(name, { verdict: cliVerdict(e.file), errorKind: e.source?.errorKind ?? 'any', size: statSync(e.file).size });
+      expected.set(name, { verdict, decision: cliDecision(e.source.path), errorKind: null, size: statSync(e.file).size });
+    } else expected.set(name, { verdict: cliVerdict(e.file), decision: cliDecision(e.file), errorKind: e.source?.errorKind ?? 'any', size: statSync(e.file).size });
   }
   harness = await startHarness();
   page = await harness.newPage({ initScript: countMainThreadWasm });
@@ -119,13 +124,15 @@ test('a folder of real-writer files: every file listed, the summary as probe say
   await page.press('[data-testid=fleet-paths]', 'Enter');
   await waitDone();
   const files = [...expected.values()];
-  const skippable = files.filter((e) => e.verdict === 'absent').length;
-  const mayHold = files.filter((e) => e.verdict === 'maybe' || e.verdict === 'unknown').length;
-  assert.ok(skippable > 0 && mayHold > 0, `${skippable} skippable, ${mayHold} may hold: the path must split the folder`);
+  const skippable = files.filter(skipped).length;
+  const mustRead = files.filter(toRead).length;
+  const errors = files.filter((e) => e.errorKind).length;
+  assert.ok(skippable > 0 && mustRead > 0, `${skippable} skippable, ${mustRead} to read: the path must split the folder`);
+  // One sentence whose counts add up to the files scanned, the same numbers as the error line's.
+  assert.equal(skippable + mustRead + errors, files.length);
   const skipLine = await page.textContent('[data-testid=fleet-skip]');
   assert.ok(skipLine.startsWith(`${skippable.toLocaleString('en')} of ${expected.size.toLocaleString('en')} files can be skipped for ${PATH}`), skipLine);
-  assert.match(skipLine, new RegExp(`; ${mayHold.toLocaleString('en')} may hold it`));
-  const errors = files.filter((e) => e.errorKind).length;
+  assert.match(skipLine, new RegExp(`; ${mustRead.toLocaleString('en')} must be read \\(.*\\); ${errors} files with errors must be read too\\.$`));
   assert.match(await page.textContent('[data-testid=fleet-errors]'), new RegExp(`^${expected.size.toLocaleString('en')} files, ${errors} with errors`));
   assert.equal(await shownText(), `${expected.size.toLocaleString('en')} of ${expected.size.toLocaleString('en')} files shown`);
   // Every file, each once, with its size, its verdict or its error kind; the .resource files passed by.
@@ -190,9 +197,9 @@ test('sorting by size and by verdict, filtering by name and by what a reader can
   await page.fill('[data-testid=fleet-filter]', '');
   const count = (pred) => [...expected.values()].filter(pred).length.toLocaleString('en');
   await page.selectOption('[data-testid=fleet-show]', 'skip');
-  assert.equal(await shownText(), `${count((e) => e.verdict === 'absent')} of ${total} files shown`);
+  assert.equal(await shownText(), `${count(skipped)} of ${total} files shown`);
   await page.selectOption('[data-testid=fleet-show]', 'hold');
-  assert.equal(await shownText(), `${count((e) => e.verdict === 'maybe' || e.verdict === 'unknown')} of ${total} files shown`);
+  assert.equal(await shownText(), `${count(toRead)} of ${total} files shown`);
   await page.selectOption('[data-testid=fleet-show]', 'error');
   assert.equal(await shownText(), `${count((e) => e.errorKind)} of ${total} files shown`);
   await page.selectOption('[data-testid=fleet-show]', 'all');
@@ -356,7 +363,7 @@ test('a directory handle (showDirectoryPicker; here the origin-private file syst
   await page.waitForFunction(() => document.body.dataset.fleet === 'scanning' || document.getElementById('fleet-name').textContent === 'picked');
   await waitDone();
   assert.equal(await page.textContent('#fleet-name'), 'picked');
-  const skippable = chosen.filter(([, e]) => e.verdict === 'absent').length;
+  const skippable = chosen.filter(([, e]) => skipped(e)).length; // audited: a false positive is skipped
   const skipLine = await page.textContent('[data-testid=fleet-skip]');
   assert.ok(skipLine.startsWith(`${skippable} of ${chosen.length} files can be skipped for ${PATH}`), skipLine);
   const { rows } = await allRows();

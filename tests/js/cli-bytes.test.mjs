@@ -69,8 +69,8 @@ test('--json and --csv keep the name as data, with the bytes of a name that is n
     assert.equal(csv[0].split(',').at(-1), 'file_hex');
     assert.ok(csv.some((l) => l.includes(',maybe,') && l.endsWith(`,${raw.toString('hex')}`)), csv.join('\n'));
     const text = cli(dir, ['scan', '.', '--path', PATH], { encoding: 'utf8' }).stdout;
-    assert.match(text, /^bad\\xff\.tsfile .*maybe$/m); // the byte 0xff
-    assert.match(text, /^bad\\\\xff\.tsfile .*absent$/m); // a backslash, then xff
+    assert.match(text, /^bad\\xff\.tsfile .*: maybe: read the file to know$/m); // the byte 0xff
+    assert.match(text, /^bad\\\\xff\.tsfile .*: absent: skip this file$/m); // a backslash, then xff
   } finally {
     done();
   }

@@ -248,7 +248,7 @@ describe('probe and what the index says', () => {
   // with its index region above --max-index-bytes.
   const broken = tsManifest.filter((e) => e.kind === 'hostile' && /^hostile_(index_child|chunk_list|measurement_node)/.test(e.name));
 
-  test('"index unreadable" (and index_error) when the index could not be read; "indexed" / "not in the index" when it was', () => {
+  test('"index unreadable" (and index_error) when the index could not be read; the decision says "in the index" / "skip" / "false positive" when it was', () => {
     assert.ok(broken.length >= 4, `${broken.length} hostile files`);
     for (const e of broken) {
       const file = `${FIXTURES}tsfile/${e.file}`;
@@ -263,8 +263,8 @@ describe('probe and what the index says', () => {
       // An unreadable index is no error: the exit is the verdicts' (1 only when all are absent).
       assert.equal(text.status, heads.every((l) => l.startsWith('ABSENT ')) ? 1 : 0, text.stderr);
       heads.forEach((l, i) => {
-        assert.ok(l.endsWith(listed.includes(paths[i]) ? '  (indexed)' : '  (index unreadable)'), `${e.name}: ${l}`);
-        assert.doesNotMatch(l, /not in the index/);
+        assert.ok(l.endsWith(listed.includes(paths[i]) ? '  in the index: read this file' : ' (index unreadable)'), `${e.name}: ${l}`);
+        assert.doesNotMatch(l, /does not list|false positive/);
       });
       assert.match(text.stdout, new RegExp(`\\nindex      unreadable: ${e.error_kind} at byte ${inspect.error.offset}: `));
       const j = JSON.parse(run(['probe', file, ...paths, '--json']).stdout);
@@ -274,8 +274,8 @@ describe('probe and what the index says', () => {
     // A readable index: indexed or not, and index_error null.
     const ok = run(['probe', TEN_K_FILE, TEN_K_PATHS[0], 'root.nowhere.x']);
     const heads = ok.stdout.split('\n').filter((l) => /^(ABSENT|MAYBE|UNKNOWN) /.test(l));
-    assert.ok(heads[0].endsWith('  (indexed)'), heads[0]);
-    assert.ok(heads[1].endsWith('  (not in the index)'), heads[1]);
+    assert.ok(heads[0].endsWith('  in the index: read this file'), heads[0]);
+    assert.match(heads[1], /^ABSENT  root\.nowhere\.x  absent: skip this file$/);
     assert.equal(JSON.parse(run(['probe', TEN_K_FILE, 'root.nowhere.x', '--json']).stdout).index_error, null);
   });
 });

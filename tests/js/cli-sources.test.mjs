@@ -258,7 +258,7 @@ describe('the source flags', () => {
     // probe still answers from the filter, and says the index is unreadable.
     const probe = await cli(['probe', tenK, TEN_K_FIRST, '--max-index-bytes', String(region - 1)]);
     assert.equal(probe.status, 0);
-    assert.match(probe.stdout.toString(), new RegExp(`^MAYBE +${TEN_K_FIRST.replaceAll('.', '\\.')}  \\(index unreadable\\)\n`));
+    assert.match(probe.stdout.toString(), new RegExp(`^MAYBE +${TEN_K_FIRST.replaceAll('.', '\\.')}  maybe: read the file to know \\(index unreadable\\)\n`));
     assert.equal((await cli(['verify', tenK, '--max-index-bytes', `${Math.floor((region - 1) / 1024)}K`])).status, 1);
     // Below TsFileMetadata's size the file does not open: a limit, exit 2.
     const none = await cli(['inspect', tenK, '--max-index-bytes', String(TEN_K.metadata_size - 1)]);

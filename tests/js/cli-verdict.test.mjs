@@ -155,3 +155,41 @@ describe('an HTML page where a TsFile was expected', () => {
     assert.ok(log.some((l) => l.uri === '/index.html' && l.status === 206), JSON.stringify(log));
   });
 });
+
+describe('the decision in words: probe and scan say what a reader does with the file', () => {
+  // A filter filled past its design (tests/fixtures/gen_tsfiles.py): root.sg1.d1.s1 sets every
+  // bit yet its writer never added it — a false positive once the index is read.
+  const PAST = `${FIXTURES}tsfile/tree_past_design.tsfile`;
+  const [LISTED, FP, NOWHERE] = ['root.fleet.d001.s1', 'root.sg1.d1.s1', 'root.nowhere.d1.s1'];
+  const heads = (stdout) => stdout.split('\n').filter((l) => /^(ABSENT|MAYBE|UNKNOWN) /.test(l));
+
+  test('probe: in the index, false positive, absent; where the filter cannot answer, the index decides when read', () => {
+    const r = run(['probe', PAST, LISTED, FP, NOWHERE]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(heads(r.stdout), [
+      `MAYBE   ${LISTED}  in the index: read this file`,
+      `MAYBE   ${FP}  false positive: the filter says maybe, the index does not list it`,
+      `ABSENT  ${NOWHERE}  absent: skip this file`,
+    ]);
+    assert.deepEqual(JSON.parse(run(['probe', PAST, LISTED, FP, NOWHERE, '--json']).stdout).results.map((x) => x.decision), ['indexed', 'false_positive', 'absent']);
+    // A filter that cannot answer: the index read to its end decides; one that could not be read leaves it unknown.
+    assert.deepEqual(heads(run(['probe', CHEAP, HELD, NOWHERE]).stdout), [`UNKNOWN ${HELD}  in the index: read this file`, `UNKNOWN ${NOWHERE}  absent: skip this file`]);
+    const broken = run(['probe', `${FIXTURES}tsfile/hostile_chunk_list_len_past_region.tsfile`, 'root.设备.湿度']);
+    assert.deepEqual(heads(broken.stdout), ['UNKNOWN root.设备.湿度  unknown: the filter cannot answer, read the file (index unreadable)']);
+  });
+
+  test('scan: the same words on each text line; without --audit the index is not read, so a maybe is a maybe', () => {
+    const audited = run(['scan', PAST, '--path', FP, '--path', NOWHERE, '--audit']);
+    assert.match(audited.stdout, new RegExp(`  ${FP.replaceAll('.', '\\.')}: false positive: the filter says maybe, the index does not list it  ${NOWHERE.replaceAll('.', '\\.')}: absent: skip this file\n`));
+    const fast = run(['scan', PAST, '--path', FP]);
+    assert.match(fast.stdout, new RegExp(`  ${FP.replaceAll('.', '\\.')}: maybe: read the file to know\n`));
+  });
+
+  test('scan --list: a false positive the audit proves is skipped like an absent path; without --audit it must be read', () => {
+    const list = (...args) => run(['scan', PAST, '--path', FP, ...args]).stdout;
+    assert.equal(list('--audit', '--list', 'maybe'), '');
+    assert.equal(list('--audit', '--list', 'absent'), `${PAST}\n`);
+    assert.equal(list('--list', 'maybe'), `${PAST}\n`);
+    assert.equal(run(['scan', PAST, '--path', LISTED, '--audit', '--list', 'maybe']).stdout, `${PAST}\n`);
+  });
+});

@@ -19,6 +19,9 @@ export function pct(x) {
 }
 
 /** A byte as two hex digits. */
+/** A count with its noun, plural-correct: `count(1, 'time column')` → "1 time column". */
+export const count = (n, noun, plural = `${noun}s`) => `${fmt(n)} ${n === 1 ? noun : plural}`;
+
 export const hex = (b) => b.toString(16).padStart(2, '0');
 
 /** Upper-cases the first letter and ends the sentence with a full stop. */

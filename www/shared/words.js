@@ -3,9 +3,26 @@
 
 /** The verdicts as the page says them. */
 export const VERDICT_LABELS = Object.freeze({ absent: 'definitely absent', maybe: 'maybe present', unknown: 'unknown — the filter cannot answer soundly' });
-/** The badge class of each verdict, and their order in a sorted column. */
-export const VERDICT_BADGES = Object.freeze({ absent: 'muted', maybe: 'ok', unknown: 'info' });
+/** The verdicts' order in a sorted column. */
 export const VERDICT_ORDER = Object.freeze({ absent: 0, maybe: 1, unknown: 2 });
+
+/**
+ * A probe's decision (the core's: the verdict and what the index says, together), the same words
+ * as the CLI's text (js/format.js); each has its own badge colour (style.css, `.decision.*`). A
+ * result made without reading the index carries none: its verdict is its decision.
+ */
+export const DECISION_LABELS = Object.freeze({
+  absent: 'absent: skip this file',
+  indexed: 'in the index: read this file',
+  false_positive: 'false positive: the filter says maybe, the index does not list it',
+  maybe: 'maybe: read the file to know',
+  unknown: 'unknown: the filter cannot answer, read the file',
+});
+export const decisionOf = (r) => r.decision ?? r.verdict;
+/** A decision in a table cell. */
+export const DECISION_SHORT = Object.freeze({ absent: 'absent', indexed: 'in the index', false_positive: 'false positive', maybe: 'maybe', unknown: 'unknown' });
+/** What the index says of a probed path (`indexed`: true, false, null when it was not read to its end). */
+export const indexWords = (indexed) => (indexed == null ? 'not read to its end' : indexed ? 'lists this series' : 'does not list this series');
 
 /** The hashes a result names as its variant, as the page names them (`cheap`: not evaluated). */
 export const VARIANT_LABELS = Object.freeze({ java: 'java (sign-extended tail)', 'zero-extended': 'zero-extended (C++ 2.5)', cheap: 'the experimental cheap hash (not evaluated)' });
@@ -21,6 +38,25 @@ export const AUDIT_LABELS = Object.freeze({
 });
 export const auditLabel = (status) => AUDIT_LABELS[status] ?? String(status);
 /** The badge class of each audit status. */
-export const AUDIT_BADGES = Object.freeze({ established: 'ok', ambiguous: 'info', no_filter: 'muted', not_reproduced: 'warn', unsupported_hash: 'warn', unreadable: 'warn' });
+export const AUDIT_BADGES = Object.freeze({ established: 'ok', ambiguous: 'ok', no_filter: 'muted', not_reproduced: 'warn', unsupported_hash: 'warn', unreadable: 'warn' });
+/**
+ * The writer check in plain words, from the audit's facts (status, consistent, writer, charset,
+ * the hypotheses that reproduce): a filter whose bits are rebuilt — its tail variant told or
+ * not — matches the index; the core's summary and the hypotheses say the rest.
+ */
+export function auditHeadline(audit) {
+  const st = audit?.status ?? 'unreadable';
+  if (st === 'no_filter' || !audit?.consistent) return AUDIT_HEADLINES[st] ?? AUDIT_HEADLINES.unreadable;
+  const writers = audit.writer ?? [...new Set(audit.hypotheses.filter((h) => h.reproduces && h.charset === audit.charset).map((h) => h.writer))].join(' or a ');
+  const charset = audit.charset ?? 'UTF-8';
+  return `Filter matches the index ✓ — written by a ${writers}${writers.includes(charset) ? '' : `, ${charset}`}`;
+}
+const AUDIT_HEADLINES = Object.freeze({
+  no_filter: 'No filter — this file stores no Bloom filter: a reader looks every path up in the index',
+  not_reproduced: 'Filter does not match the index ✗ — no writer’s hash rebuilds its bits, so “definitely absent” cannot be trusted for this file',
+  unsupported_hash: 'Filter not checked — its bits were set by the experimental cheap hash, which this reader does not evaluate',
+  unreadable: 'Filter not checked — the index could not be read to its end',
+});
+
 /** The hash of an ambiguous audit: every indexed path's tail is ASCII, where both tail variants agree. */
 export const EITHER_TAIL = 'java or zero-extended';

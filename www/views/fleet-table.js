@@ -2,7 +2,8 @@
 // column (a verdict column per path), filtered by name, error kind or what a row says.
 import { $, el } from '../shared/dom.js';
 import { fmt, pct } from '../shared/format.js';
-import { auditLabel, VERDICT_BADGES, VERDICT_ORDER } from '../shared/words.js';
+import { mustRead } from '../pkg/js/format.js';
+import { auditLabel, DECISION_SHORT, VERDICT_ORDER } from '../shared/words.js';
 import { VirtualList } from '../shared/vlist.js';
 
 export const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
@@ -55,7 +56,7 @@ function renderRow(row, r) {
     el('span', { class: 'cell num', text: pct(r.fill) }),
     el('span', { class: 'cell num', text: pct(r.fpp) }),
     auditCell,
-    ...r.verdicts.map((v) => el('span', { class: 'cell fleet-verdict' }, el('span', { class: `badge ${VERDICT_BADGES[v] ?? 'warn'}`, text: v ?? 'unread' }))),
+    ...r.decisions.map((d) => el('span', { class: 'cell fleet-verdict' }, el('span', { class: `badge decision ${d ?? 'unread'}`, text: DECISION_SHORT[d] ?? 'unread' }))),
   );
 }
 
@@ -78,8 +79,9 @@ function headButton(c, sort) {
 /** Whether row `r` passes the filter box (`needle`) and the "show" menu. */
 function matches(r, needle, show) {
   if (show === 'error' && !r.error) return false;
-  if (show === 'skip' && !(r.verdicts.length && r.verdicts.every((v) => v === 'absent'))) return false;
-  if (show === 'hold' && !(r.verdicts.length && r.verdicts.some((v) => v === 'maybe' || v === 'unknown'))) return false;
+  // By decision, as the summary counts: a file with an error is neither skipped nor held.
+  if (show === 'skip' && (r.error || !r.decisions.length || r.decisions.some((d) => mustRead({ decision: d })))) return false;
+  if (show === 'hold' && (r.error || !r.decisions.some((d) => mustRead({ decision: d })))) return false;
   if (!needle) return true;
   return r.file.toLowerCase().includes(needle) || (r.error != null && r.error.kind.includes(needle));
 }
@@ -106,7 +108,7 @@ export function createFleetTable(t, open) {
     $('fleet-head').replaceChildren(...columns().map((c) => headButton(c, sort)));
     // No path asked: no verdict column (style.css's empty fallback).
     for (const id of ['fleet-head', 'fleet-rows']) {
-      if (t.paths.length) $(id).style.setProperty('--fleet-verdicts', `repeat(${t.paths.length}, 5.5rem)`);
+      if (t.paths.length) $(id).style.setProperty('--fleet-verdicts', `repeat(${t.paths.length}, 7rem)`);
       else $(id).style.removeProperty('--fleet-verdicts');
     }
   }

@@ -1,11 +1,12 @@
 // The folder view: every TsFile of a folder scanned in a worker (the `scan` op, js/worker-scan.js),
 // one row per file in a virtualised table — sortable, filterable (fleet-table.js) — with the
-// verdict for the current path(s) and the summary "N of M files can be skipped for P"
-// (fleet-summary.js). Results arrive in chunks, so 10,000 files never block the page. A click on
+// decision for the current path(s), and above it per path the answer: what can be skipped and the
+// files to read (fleet-summary.js, fleet-answer.js). Results arrive in chunks, so 10,000 files never block the page. A click on
 // a row opens the file in the inspector. What is scanned and what a row opens: fleet-sources.js.
 import { $ } from '../shared/dom.js';
 import { fmt } from '../shared/format.js';
 import { healthLines } from './fleet-health.js';
+import { decisionOf } from '../shared/words.js';
 import { directorySource, droppedFolder, filesSource, urlsSource } from './fleet-sources.js';
 import { summaryLines } from './fleet-summary.js';
 import { createFleetTable } from './fleet-table.js';
@@ -15,12 +16,12 @@ const REDRAW_MS = 250;
 
 /**
  * One record of a fleet scan (scanTsFiles' per-file result) → a table row: `{file, ok, size,
- * version, hasFilter, bitCount, k, fill, fpp, audit, verdicts, error}`, with `verdicts[i]` the
- * verdict for the i-th path asked (null when the file could not be read).
+ * version, hasFilter, bitCount, k, fill, fpp, audit, verdicts, decisions, error}`, with `verdicts[i]`
+ * and `decisions[i]` the verdict and decision for the i-th path asked (null when the file could not be read).
  */
 function rowOf(r, paths) {
   const b = r.bloomFilter;
-  const byPath = new Map((r.results ?? []).map((x) => [x.path, x.verdict]));
+  const byPath = new Map((r.results ?? []).map((x) => [x.path, x]));
   return {
     file: r.file,
     ok: r.ok,
@@ -33,7 +34,8 @@ function rowOf(r, paths) {
     fpp: b?.fppFromFill ?? null,
     health: b?.health ?? null,
     audit: r.audit,
-    verdicts: paths.map((p) => byPath.get(p) ?? null),
+    verdicts: paths.map((p) => byPath.get(p)?.verdict ?? null),
+    decisions: paths.map((p) => (byPath.has(p) ? decisionOf(byPath.get(p)) : null)),
     error: r.error,
   };
 }
@@ -141,7 +143,7 @@ export function createFleetView(ctx) {
     const scan = { source, found: 0, kept: t.rows.length && t.summary ? { ...t } : null, replaced: false, schedule };
     scan.replace = () => {
       scan.replaced = true;
-      Object.assign(t, { rows: [], paths, summary: null });
+      Object.assign(t, { rows: [], paths, summary: null, audit: $('fleet-audit').checked });
       table.renderHead();
     };
     if (!scan.kept) scan.replace();

@@ -3,10 +3,8 @@
 import { CHARSETS, VARIANTS } from '../pkg/js/core.js';
 import { $, el } from '../shared/dom.js';
 import { fmt, seedColor } from '../shared/format.js';
-import { VARIANT_LABELS, VERDICT_LABELS } from '../shared/words.js';
+import { DECISION_LABELS, decisionOf, indexWords, VARIANT_LABELS, VERDICT_LABELS } from '../shared/words.js';
 import { createSuggest } from './suggest.js';
-
-/** The verdict as a label (the reason beside it says why). */
 
 /** The menus' choice: `{variant, charset}` (undefined: the file's own, as the audit says). */
 export function probeOptions() {
@@ -76,6 +74,7 @@ export function createProbeView(ctx) {
     shown = null;
     $('verdict-box').hidden = true;
     $('verdict').textContent = '';
+    $('decision').textContent = '';
     $('probes').tBodies[0].replaceChildren();
     ctx.map.setHighlights([]);
   }
@@ -108,9 +107,11 @@ export function createProbeView(ctx) {
   function render(r) {
     shown = r;
     $('verdict-box').hidden = false;
-    const v = $('verdict');
-    v.className = `verdict ${r.verdict}`;
-    v.textContent = VERDICT_LABELS[r.verdict] ?? r.verdict;
+    // The decision first, then its two facts side by side: the filter's answer and the index's.
+    const d = decisionOf(r);
+    Object.assign($('decision'), { className: `decision ${d}`, textContent: DECISION_LABELS[d] });
+    Object.assign($('verdict'), { className: `verdict ${r.verdict}`, textContent: VERDICT_LABELS[r.verdict] ?? r.verdict });
+    $('verdict-index').textContent = indexWords(r.indexed);
     // Every word about the verdict is the core's sentence, its words as they are (the style
     // sheet capitalises it and ends it): what the filter said under which hash, and what the
     // index says of the path.

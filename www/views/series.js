@@ -1,7 +1,7 @@
 // The series list: every indexed series (and, on request, the time columns) in a virtual
 // list, filtered by text and by whether the filter misses it. Activating a row probes it.
 import { $, el } from '../shared/dom.js';
-import { fmt } from '../shared/format.js';
+import { count, fmt } from '../shared/format.js';
 import { VirtualList } from '../shared/vlist.js';
 
 /** Entry j of the file's listing: series first, then time columns. */
@@ -69,7 +69,7 @@ export function createSeriesView(ctx) {
     render() {
       const cur = ctx.cur;
       cur.lowerPaths = null;
-      $('series-count').textContent = `(${fmt(cur.series.length)}${cur.timeColumns.length ? ` + ${fmt(cur.timeColumns.length)} time columns` : ''})`;
+      $('series-count').textContent = `(${fmt(cur.series.length)}${cur.timeColumns.length ? ` + ${count(cur.timeColumns.length, 'time column')}` : ''})`;
       $('series-filter').value = '';
       filter();
     },

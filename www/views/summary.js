@@ -4,7 +4,7 @@ import { SEEDS } from '../pkg/js/core.js';
 import { $, el } from '../shared/dom.js';
 import { fmt, fmt1, pct, sentence } from '../shared/format.js';
 import { renderHealth } from './health.js';
-import { AUDIT_BADGES, auditLabel, EITHER_TAIL, VARIANT_LABELS } from '../shared/words.js';
+import { AUDIT_BADGES, auditHeadline, auditLabel, EITHER_TAIL, VARIANT_LABELS } from '../shared/words.js';
 
 /** `ctx`: `{worker, cur}` (cur: the open file's state, app.js). */
 export function createSummary(ctx) {
@@ -80,8 +80,9 @@ export function createSummary(ctx) {
     box.replaceChildren();
     const st = audit?.status ?? 'unreadable';
     const badge = el('span', { class: `badge ${AUDIT_BADGES[st] ?? 'warn'}`, 'data-testid': 'audit-status', text: auditLabel(st) });
-    // The core's own sentence (the audit's summary); without an audit, what stopped it.
-    box.append(badge, el('span', { text: ` ${audit?.summary ? sentence(audit.summary) : 'The index could not be read, so no audit checked which writer made the filter.'}` }));
+    // Plain words first; then the core's own sentence (the audit's summary), or what stopped it.
+    const why = audit?.summary ? sentence(audit.summary) : 'The index could not be read, so no audit checked which writer made the filter.';
+    box.append(el('strong', { class: `audit-plain ${AUDIT_BADGES[st] ?? 'warn'}`, 'data-testid': 'audit-plain', text: auditHeadline(audit) }), el('span', { class: 'audit-detail' }, badge, ` ${why}`));
     $('hash-used').textContent = hashUsed(audit, st);
     const hyps = audit?.hypotheses ?? [];
     $('hypotheses-box').hidden = !hyps.length;

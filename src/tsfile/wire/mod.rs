@@ -20,7 +20,7 @@ pub mod record;
 pub mod scan;
 
 use super::audit::DEFAULT_HASH;
-use super::verdict::FileVerdict;
+use super::verdict::{Decision, FileVerdict};
 use super::BloomEncoding;
 use crate::error::{Error, Result};
 use crate::filter::{BloomFilter, FilterHash, Verdict};
@@ -30,6 +30,11 @@ use crate::path::Charset;
 
 /// What a code of "none" is, and an argument of "automatic" (the audit's choice).
 pub const NONE: i32 = -1;
+
+/// A decision's code: its index in [`Decision::ALL`] (js/core-tables.js `DECISIONS`).
+pub fn decision_code(d: Decision) -> i32 {
+    Decision::ALL.iter().position(|&x| x == d).unwrap() as i32
+}
 
 /// A file verdict's code: 0 absent, 1 maybe, 2 unknown (a filter's [`Verdict`] has the first two).
 pub fn verdict_code(v: FileVerdict) -> i32 {

@@ -7,7 +7,8 @@
 //! ([`super::verdict_code`]), variant and charset (their codes, [`super::NONE`] without a filter;
 //! the variant [`super::CHEAP`] for a filter of the cheap hash, which is not probed),
 //! confirmed (0/1), indexed (0, 1, or [`super::NONE`] when the index cannot tell: not read, or
-//! not among the series listed before the walk's error), k, the number of other hashes — then
+//! not among the series listed before the walk's error), k, the number of other hashes, the
+//! decision ([`super::decision_code`], [`Decision::of`] the verdict and `indexed`) — then
 //! k seed probes ([`SEED_FIELDS`]), then per other hash [`OTHER_FIELDS`] and its k seed probes.
 //!
 //! A filter probe ([`filter_probe`], `BloomFilter#probe`): [`FILTER_FIELDS`] (verdict, k), then
@@ -17,19 +18,19 @@ use crate::error::Result;
 use crate::filter::{BloomFilter, SeedProbe, MAXIMAL_HASH_FUNCTION_SIZE};
 use crate::hash::TailVariant;
 use crate::probe::FileProbe;
-use crate::verdict::{FileVerdict, Listed};
+use crate::verdict::{Decision, FileVerdict, Listed};
 
-use super::{charset_code, filter_verdict_code, variant_code, verdict_code, CHEAP, NONE};
+use super::{charset_code, decision_code, filter_verdict_code, variant_code, verdict_code, CHEAP, NONE};
 
 /// The fields a file probe's record starts with.
-pub const FILE_FIELDS: [&str; 7] = ["verdict", "variant", "charset", "confirmed", "indexed", "k", "others"];
+pub const FILE_FIELDS: [&str; 8] = ["verdict", "variant", "charset", "confirmed", "indexed", "k", "others", "decision"];
 /// The fields a filter probe's record starts with.
 pub const FILTER_FIELDS: [&str; 2] = ["verdict", "k"];
 /// One seed's probe.
 pub const SEED_FIELDS: [&str; 4] = ["seed", "hash32", "bit", "set"];
 /// What precedes each other candidate's seed probes.
 pub const OTHER_FIELDS: [&str; 3] = ["variant", "charset", "verdict"];
-/// The longest record: 7 + 8·4 numbers and 24 other candidates (2 variants × 12 charsets) of
+/// The longest record: 8 + 8·4 numbers and 24 other candidates (2 variants × 12 charsets) of
 /// 3 + 8·4, rounded up. A record area this large never grows.
 pub const CAPACITY: usize = 1024;
 
@@ -70,7 +71,8 @@ pub fn file_probe(out: &mut Vec<i32>, listed: Listed, probe: Option<&FileProbe>,
     let indexed = listed.indexed().map_or(NONE, i32::from);
     let Some(p) = probe else {
         let variant = if cheap { CHEAP } else { NONE };
-        out.extend_from_slice(&[verdict_code(FileVerdict::Unknown), variant, NONE, 0, indexed, 0, 0]);
+        let decision = decision_code(Decision::of(FileVerdict::Unknown, listed));
+        out.extend_from_slice(&[verdict_code(FileVerdict::Unknown), variant, NONE, 0, indexed, 0, 0, decision]);
         return;
     };
     out.extend_from_slice(&[
@@ -81,6 +83,7 @@ pub fn file_probe(out: &mut Vec<i32>, listed: Listed, probe: Option<&FileProbe>,
         indexed,
         p.probe.probes.len() as i32,
         p.others.len() as i32,
+        decision_code(Decision::of(p.verdict, listed)),
     ]);
     push_seeds(out, &p.probe.probes);
     for (v, cs, o) in &p.others {
