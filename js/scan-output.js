@@ -7,12 +7,12 @@ import { fleetTruthText, pathTruthText } from './scan-fp.js';
 
 /**
  * A record's fields as its NDJSON object holds them, named as the API names them: a result
- * without --audit has `indexed` and `severalHashes` null (not known), as with it when unread.
+ * without --audit has `decision`, `indexed` and `severalHashes` null (not known), as with it when unread.
  */
 function recordFields(r) {
   // A name that is not UTF-8: `file` shows it, `file_hex` is its bytes (as properties' value_hex).
   const { file, fileHex, ok, size, version, bloomFilter, audit, bytesRead, reads } = r;
-  const results = r.results && r.results.map(({ path, verdict, indexed = null, severalHashes = null }) => ({ path, verdict, indexed, severalHashes }));
+  const results = r.results && r.results.map(({ path, verdict, decision = null, indexed = null, severalHashes = null }) => ({ path, verdict, decision, indexed, severalHashes }));
   return { file, fileHex, ok, size, version, bloomFilter, results, audit, bytesRead, reads, error: errorJson(r.error) };
 }
 
