@@ -216,10 +216,16 @@ test('series list (virtualised) and a batch in the worker with CSV export', asyn
   await page.selectOption('[data-testid=batch-show]', 'fp');
   assert.equal(await page.textContent('[data-testid=batch-shown]'), `${fp} of 3,500 shown`);
   if (fp) {
-    const rows = await page.$$eval('#batch-results .vlist-row', (rs) => rs.map((r) => ({ path: r.querySelector('.path').textContent, fp: r.dataset.falsePositive, badge: r.textContent })));
+    const rows = await page.$$eval('#batch-results .vlist-row', (rs) => rs.map((r) => ({ path: r.querySelector('.path').textContent, fp: r.dataset.falsePositive, badge: r.textContent, decision: r.querySelector('.badge').className })));
+    // Each row's badge is its decision: a false positive's is not the colour of a listed path's.
+    assert.ok(rows.every((r) => r.decision === 'badge decision false_positive'), JSON.stringify(rows.slice(0, 3)));
     assert.ok(rows.length > 0 && rows.every((r) => !listed.has(r.path) && r.fp === 'true' && /false positive/.test(r.badge)), JSON.stringify(rows.slice(0, 3)));
   }
   assert.match(summary, fp ? new RegExp(`\\(${fp} of them not in the index: false positives, marked\\)`) : /^(?!.*false positives)/);
+  await page.selectOption('[data-testid=batch-show]', 'maybe');
+  const maybeRows = await page.$$eval('#batch-results .vlist-row', (rs) => rs.map((r) => ({ path: r.querySelector('.path').textContent, decision: r.querySelector('.badge').className })));
+  assert.ok(maybeRows.some((r) => listed.has(r.path)), 'some listed paths are shown');
+  for (const r of maybeRows) assert.equal(r.decision, `badge decision ${listed.has(r.path) ? 'indexed' : 'false_positive'}`, r.path);
   await page.selectOption('[data-testid=batch-show]', 'absent');
   const absent = Number(/([\d,]+) definitely absent/.exec(summary)[1].replace(/,/g, ''));
   assert.equal(await page.textContent('[data-testid=batch-shown]'), `${absent.toLocaleString('en')} of 3,500 shown`);

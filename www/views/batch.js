@@ -2,7 +2,7 @@
 // verdicts in a virtual list, exported as CSV or JSON.
 import { $, download, el } from '../shared/dom.js';
 import { fmt } from '../shared/format.js';
-import { EITHER_TAIL, VERDICT_LABELS } from '../shared/words.js';
+import { DECISION_SHORT, EITHER_TAIL, VERDICT_LABELS } from '../shared/words.js';
 import { VirtualList } from '../shared/vlist.js';
 import { probeOptions } from './probe.js';
 
@@ -28,16 +28,22 @@ async function pathsOfFile(f) {
     .filter((l) => l && l !== 'path');
 }
 
+/**
+ * A row's badge: its decision's colour and words (style.css `.decision.*`). probeMany gives verdicts
+ * only (a packed byte per path, kept fast); the index's part comes from the listing the page holds,
+ * as `falsePositive` does: a maybe the index lists is in the index, one it does not is a false positive.
+ */
+const rowDecision = (r) => (r.falsePositive ? 'false_positive' : r.verdict === 'maybe' && r.indexed ? 'indexed' : r.verdict);
+
 /** A result row of the list. */
 function renderRow(row, r) {
   row.dataset.verdict = r.verdict;
   row.dataset.falsePositive = String(r.falsePositive);
+  const d = rowDecision(r);
   row.replaceChildren(
-    el('span', { class: `badge ${r.verdict === 'absent' ? 'muted' : r.verdict === 'maybe' ? 'ok' : 'warn'}`, text: r.verdict }),
+    el('span', { class: `badge decision ${d}`, text: DECISION_SHORT[d], title: `verdict: ${r.verdict}` }),
     el('span', { class: 'path', text: r.path, title: r.path }),
-    r.falsePositive
-      ? el('span', { class: 'badge warn', text: 'false positive', title: 'every probed bit is set, yet the index does not list this series' })
-      : el('span', { class: 'type', text: r.indexed ? 'indexed' : r.indexed === false ? 'not indexed' : '' }),
+    el('span', { class: 'type', text: r.indexed ? 'indexed' : r.indexed === false ? 'not indexed' : '' }),
   );
 }
 
