@@ -3,7 +3,7 @@
 
 import {
   WasmBloomFilter, hash32 as rawHash32, bitIndex as rawBitIndex, stageKeys, wasmMemory, fppFormula as rawFpp,
-  optimalK as rawOptimalK, javaSizing as rawJavaSizing, probeRecord, keyArea,
+  optimalK as rawOptimalK, javaSizing as rawJavaSizing, probeRecord, keyArea, builtFilterReason as rawBuiltReason,
 } from '../dist/web/tsfile_bloom.js';
 import { CHARSETS, canonicalCharsetName, charsetCode, encodeJvm, isMultiByte, wellFormed } from './charsets.js';
 import { invalidArgument } from './errors.js';
@@ -273,6 +273,13 @@ export function stageBatch(paths, charset, method) {
 const RAW = Symbol('raw');
 
 /** The filter's wasm object; a freed filter (free(), or its TsFile closed) is a typed error. */
+// A filter built here (the page's synthetic filter, js/worker-synthetic.js) in the core's words.
+/** Its record as a file's bloomInfo() shows one, holding `items` keys. */
+export const builtFilterInfo = (filter, items) => live(filter).info(items);
+/** Why a probe `shown` (a probe() result) says what it says, for a filter built with `built`'s hash. */
+export const builtFilterReason = (built, shown) =>
+  rawBuiltReason(variantCode(built.variant), charsetIndex(built.charset), built.verdict === 'maybe', variantCode(shown.variant), charsetIndex(shown.charset));
+
 function live(filter) {
   const raw = filter[RAW];
   if (!raw) throw invalidArgument('this', 'this BloomFilter has been freed (by free(), or by closing the TsFile it came from)');

@@ -4,7 +4,7 @@
 import { openTsFile as openAny } from './tsfile.js';
 import { nodeSource } from './node-source.js';
 import { openLevelDbTable as openTable } from './leveldb.js';
-import { checkScanOptions, scanResult, targetList } from './scan-call.js';
+import { checkScanOptions, scanOptions, scanResult, targetList } from './scan-call.js';
 
 export * from './api.js';
 export { TsFile } from './tsfile.js';
@@ -31,6 +31,6 @@ export function openLevelDbTable(source, options = {}) {
 export function scanTsFiles(targets, options = {}) {
   const list = targetList(targets, (t) => t instanceof URL, 'a path, a directory, an http(s) URL or an s3:// URL');
   checkScanOptions(options);
-  const run = (emit, signal) => import('./scan.js').then((scan) => scan.runScan(list, { ...options, signal, format: 'records' }, emit));
+  const run = (emit, signal) => import('./scan.js').then((scan) => scan.runScan(list, { ...scanOptions(options), signal, format: 'records' }, emit));
   return scanResult(run, { signal: options.signal });
 }

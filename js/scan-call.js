@@ -42,6 +42,14 @@ export function checkScanOptions(options) {
   return options;
 }
 
+/**
+ * The options a scan call hands its scanner: the documented ones (js/index.d.ts ScanOptions) and
+ * no others, so that a caller's `format`, `flagWords` or the tests' knobs (runScan's own) do
+ * nothing, as any other option the scan does not know.
+ */
+export const scanOptions = ({ paths, concurrency, audit, signal, onProgress, manifest, headers, timeoutMs, deadlineMs, allowFullDownload, maxFullDownloadBytes, fetch, s3, maxIndexBytes }) =>
+  ({ paths, concurrency, audit, signal, onProgress, manifest, headers, timeoutMs, deadlineMs, allowFullDownload, maxFullDownloadBytes, fetch, s3, maxIndexBytes });
+
 // ---- The API's result object. ---------------------------------------------------------------
 
 /**

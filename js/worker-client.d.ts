@@ -11,7 +11,7 @@ export interface WorkerProgress {
   total: number;
 }
 
-/** An open file as TsFile shows it (a synthetic filter has no size, version or metadata); `bloom` is TsFile#bloomInfo(). */
+/** An open file as TsFile shows it (a synthetic filter has no size, version or metadata); `bloom` is TsFile#bloomInfo() (a synthetic filter's: its own encoding, offset 0). */
 export type FileInfo = Pick<TsFile, 'name' | 'properties' | 'tableSchemas' | 'tableNames' | 'warnings'> & {
   synthetic: boolean;
   size: number | null;

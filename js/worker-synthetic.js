@@ -3,6 +3,7 @@
 // members as js/worker-file.js's). Built with the filters' default hash, it is probed under the
 // file rule: the hash it was built with decides the verdict, a forced hash only shows its bits.
 import { BloomFilter } from './web.js';
+import { builtFilterInfo, builtFilterReason } from './core.js';
 import { DEFAULT_HASH } from './core-tables.js';
 import { provenance, transferred } from './worker-provenance.js';
 
@@ -12,7 +13,6 @@ function syntheticPath(i) {
 
 const pathsUpTo = (n, from = 0) => Array.from({ length: n - from }, (_, i) => syntheticPath(from + i));
 const given = (o) => ({ variant: o.variant || undefined, charset: o.charset || undefined });
-const hash = (r) => `${r.variant} / ${r.charset}`;
 
 /** Builds the filter, adding `items` paths `chunk` at a time; `step(done, total)` after each chunk. */
 export async function buildSynthetic({ capacity = 1_000_000, items = capacity, errorRate }, chunk, step) {
@@ -33,26 +33,13 @@ function synthetic(filter, items, name) {
     const built = filter.probe(path);
     const shown = options.variant || options.charset ? filter.probe(path, given(options)) : built;
     const same = shown.variant === built.variant && shown.charset === built.charset;
-    const bits = built.verdict === 'maybe' ? 'every probed bit is set' : 'a probed bit is clear';
     return {
-      path, verdict: built.verdict, variant: shown.variant, charset: shown.charset, confirmed: same,
-      reason: `${bits} under the ${hash(built)} hash, which this synthetic filter was built with here${same ? '' : `; the bits shown are the ${hash(shown)} hash’s, which say nothing about this filter`}`,
+      path, verdict: built.verdict, variant: shown.variant, charset: shown.charset, confirmed: same, reason: builtFilterReason(built, shown),
       indexed: null, probes: shown.probes, others: same ? [] : [{ variant: built.variant, charset: built.charset, verdict: built.verdict, probes: built.probes }],
     };
   }
   return {
-    info() {
-      const stats = filter.stats(items);
-      return {
-        synthetic: true, name, size: null, version: null, metadata: null, properties: [], tableSchemas: [], tableNames: [], warnings: [],
-        bloom: {
-          present: true, encoding: 'synthetic (BloomFilter.withCapacity)', offset: null, bitsOffset: null, byteLength: filter.byteLength,
-          bitCount: filter.bitCount, hashFunctionCount: filter.hashFunctionCount, setBits: filter.setBits, fillRatio: stats.fillRatio,
-          estimatedItems: stats.estimatedItems, indexedItems: items, fppFormula: stats.fppFormula,
-          fppFromFill: stats.fppFromFill, optimalK: stats.optimalK,
-        },
-      };
-    },
+    info: () => ({ synthetic: true, name, size: null, version: null, metadata: null, properties: [], tableSchemas: [], tableNames: [], warnings: [], bloom: builtFilterInfo(filter, items) }),
     filter: () => filter,
     // No index: nothing to read, no audit; the paths added are its series.
     loadIndex: () => null,

@@ -121,6 +121,22 @@ impl Probe {
     }
 }
 
+/// Why a probe of a filter built here says what it says (the page's synthetic filter): a filter
+/// with no file has no index to list the path, and only the hash it was `built` with, whose
+/// `verdict` this is, answers; a probe `shown` under another hash shows bits that say nothing.
+pub fn built_filter_reason(built: (TailVariant, Charset), verdict: Verdict, shown: (TailVariant, Charset)) -> String {
+    let name = |(v, cs): (TailVariant, Charset)| format!("{} / {}", v.as_str(), cs.as_str());
+    let bits = match verdict {
+        Verdict::Maybe => "every probed bit is set",
+        Verdict::Absent => "a probed bit is clear",
+    };
+    let mut s = format!("{bits} under the {} hash, which this filter was built with here", name(built));
+    if shown != built {
+        s += &format!("; the bits shown are the {} hash\u{2019}s, which say nothing about this filter", name(shown));
+    }
+    s + "; it has no index to look the path up in"
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS), ts(rename = "BloomStats"))]
@@ -562,6 +578,16 @@ fn check_geometry(bit_count: u32, k: u32) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_built_filter_says_which_hash_answers_and_that_it_has_no_index() {
+        let java = (TailVariant::Java, Charset::Utf8);
+        let zero = (TailVariant::ZeroExtended, Charset::Utf8);
+        let same = built_filter_reason(java, Verdict::Absent, java);
+        assert_eq!(same, "a probed bit is clear under the java / UTF-8 hash, which this filter was built with here; it has no index to look the path up in");
+        let forced = built_filter_reason(java, Verdict::Maybe, zero);
+        assert!(forced.starts_with("every probed bit is set under the java / UTF-8 hash, which this filter was built with here; the bits shown are the zero-extended / UTF-8 hash\u{2019}s, which say nothing about this filter"), "{forced}");
+    }
 
     #[test]
     fn caller_numbers_are_checked_not_cast() {

@@ -108,6 +108,15 @@ impl BloomInfo {
             health: geometry.and_then(|(m, k)| FilterHealth::of(m, k, stats.map(|s| s.fill_ratio), indexed_items)),
         }
     }
+
+    /// A filter with no file (one built in memory, the page's synthetic filter) holding `items`
+    /// keys, described as its own encoding ([`BloomFilter::encode`]): `standard`, at offset 0.
+    pub fn of_filter(filter: &BloomFilter, items: u64) -> crate::Result<BloomInfo> {
+        // Its layout as encoded (an empty vector encodes as no filter, but this one is a filter).
+        let (_, layout) = BloomFilter::decode(&filter.encode(), 0)?;
+        let field = BloomField { offset: 0, encoding: BloomEncoding::Standard, filter: Some(filter.clone()), layout: Some(layout) };
+        Ok(BloomInfo::of(&field, Some(items), None))
+    }
 }
 
 /// One listed series (or aligned time column).

@@ -311,3 +311,33 @@ test('the public surface: each entry, TsFile, LevelDbTable and the Worker client
   for (const m of ['loadIndex', 'audit', 'series', 'timeColumns', 'probe', 'probeMany', 'close']) assert.equal(typeof w[m], 'function', m);
   w.terminate();
 });
+
+test("the Worker's synthetic filter: its bloom and its probes in a file's declared shapes", async () => {
+  const { createWorker } = await import('../../js/worker-client.js');
+  const w = createWorker(new URL('../../js/worker.js', import.meta.url));
+  try {
+    const info = await w.synthetic({ capacity: 1000, items: 500 });
+    expectShape(info.bloom, memberType('TsFile', 'bloomInfo'), 'synthetic bloom');
+    assert.equal(info.bloom.encoding, 'standard', 'one of BloomEncoding’s names: the encoding BloomFilter#encode writes');
+    assert.equal(info.bloom.indexedItems, 500);
+    for (const options of [{}, { variant: 'zero-extended' }, { charset: 'GBK' }]) {
+      expectShape(await w.call('probe', { path: 'root.synthetic.g0.d0.s1', ...options }), memberType('TsFile', 'probe'), `synthetic probe ${JSON.stringify(options)}`);
+    }
+  } finally {
+    w.terminate();
+  }
+});
+
+test('scanTsFiles hands its scanner only the documented options: a caller’s format or flagWords does nothing', async () => {
+  const { scanTsFiles } = await import('tsfile-bloom');
+  const records = async (options) => {
+    const out = [];
+    for await (const r of scanTsFiles([tsfile('tree_1series')], { paths: ['root.x.y'], maxIndexBytes: 8, ...options })) out.push(r);
+    return out;
+  };
+  const plain = await records({});
+  assert.equal(plain[0].error.kind, 'too_large');
+  assert.match(plain[0].error.message, /maxIndexBytes/);
+  const odd = await records({ format: 'ndjson', flagWords: true });
+  assert.deepEqual(odd.map(({ bytesRead, reads, ...r }) => r), plain.map(({ bytesRead, reads, ...r }) => r), 'the records as without them (objects, the package’s words, not the CLI’s flags)');
+});

@@ -24,3 +24,14 @@ export function rng(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * scanTsFiles with the scanner's own knobs too (`manifestRacyMs`, `filesPerExtraWorker`: js/scan.js
+ * runScan), which scanTsFiles does not hand over from a caller's options.
+ */
+export async function scanWithKnobs(targets, options = {}) {
+  const { scanResult } = await import('../../js/scan-call.js');
+  const list = Array.isArray(targets) ? targets : [targets];
+  const run = async (emit, signal) => (await import('../../js/scan.js')).runScan(list, { ...options, signal, format: 'records' }, emit);
+  return scanResult(run, { signal: options.signal });
+}

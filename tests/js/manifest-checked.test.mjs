@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scanTsFiles } from '../../js/node.js';
 import { FIXTURES } from './fleet.mjs';
-import { rng } from './helpers.mjs';
+import { rng, scanWithKnobs } from './helpers.mjs';
 import { MANIFEST_FORMAT, MANIFEST_VERSION } from '../../js/manifest/file.js';
 import { RACY_MS } from '../../js/manifest/identity.js';
 
@@ -40,7 +40,7 @@ before(async () => {
 after(() => rmSync(work, { recursive: true, force: true }));
 
 async function scan(targets, options) {
-  const s = scanTsFiles(targets, { manifestRacyMs: 0, ...options });
+  const s = await scanWithKnobs(targets, { manifestRacyMs: 0, ...options });
   const records = [];
   for await (const r of s) records.push(r);
   return { records, summary: await s.summary };

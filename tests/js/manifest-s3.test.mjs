@@ -8,7 +8,8 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scanTsFiles } from '../../js/node.js';
+import { scanWithKnobs } from './helpers.mjs';
+import '../../js/node.js'; // initialises the wasm the scanner uses
 import { IOTDB_LAYOUT } from './fleet.mjs';
 import { startS3s } from './servers.mjs';
 
@@ -40,7 +41,7 @@ after(async () => {
 });
 
 async function scan(target, options) {
-  const s = scanTsFiles(target, { paths: PATHS, s3, manifestRacyMs: 0, ...options });
+  const s = await scanWithKnobs(target, { paths: PATHS, s3, manifestRacyMs: 0, ...options });
   const records = [];
   for await (const r of s) records.push(r);
   return { records, summary: await s.summary };

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openTsFile, scanTsFiles } from '../../js/node.js';
+import { scanWithKnobs } from './helpers.mjs';
 import { buildFleet, FIXTURES } from './fleet.mjs';
 import { MANIFEST_FORMAT, MANIFEST_VERSION } from '../../js/manifest/file.js';
 import { RACY_MS } from '../../js/manifest/identity.js';
@@ -40,7 +41,7 @@ async function scan(targets, options) {
   // answered line is written from what its combination shares (alikeLines), and must be the
   // line formatRecords writes for the record itself.
   const ndjson = options?.manifest && existsSync(options.manifest) ? await scanNdjson(targets, options) : null;
-  const s = scanTsFiles(targets, { manifestRacyMs: 0, ...options });
+  const s = await scanWithKnobs(targets, { manifestRacyMs: 0, ...options });
   const records = [];
   for await (const r of s) records.push(r);
   if (ndjson !== null) assert.equal(ndjson, formatRecords(records, 'ndjson', options.paths ?? []), 'NDJSON from the manifest = formatRecords of its records');
@@ -519,7 +520,7 @@ test('an interrupted scan leaves the previous manifest whole', async () => {
   const before = readFileSync(manifest);
   const ac = new AbortController();
   // Cancelled when the first batch of records is out: after files were read, before the end.
-  const s = scanTsFiles(root, { paths: PATHS, manifest, manifestRacyMs: 0, signal: ac.signal, concurrency: 1, onProgress: () => ac.abort() });
+  const s = await scanWithKnobs(root, { paths: PATHS, manifest, manifestRacyMs: 0, signal: ac.signal, concurrency: 1, onProgress: () => ac.abort() });
   await assert.rejects(async () => {
     for await (const r of s) void r;
   }, (e) => e.kind === 'cancelled');

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openTsFile, scanTsFiles } from '../../js/node.js';
 import { buildFleet } from './fleet.mjs';
+import { scanWithKnobs } from './helpers.mjs';
 import { jsonOf } from '../../js/json.js';
 
 const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
@@ -173,7 +174,7 @@ test('scanTsFiles: the records of the CLI, a summary, progress, and --jobs 1 giv
     cli.map((r) => [r.file, r.ok, r.size, r.version, r.error?.kind ?? null, r.results?.map((x) => x.verdict) ?? null]));
   // Several workers (forced on this small fleet) give the same records in the same order.
   const three = [];
-  for await (const rec of scanTsFiles([root], { paths: PATHS, concurrency: 3, filesPerExtraWorker: 64 })) three.push(rec);
+  for await (const rec of await scanWithKnobs([root], { paths: PATHS, concurrency: 3, filesPerExtraWorker: 64 })) three.push(rec);
   assert.deepEqual(three, records);
   // Awaiting only the summary runs the scan too (and iterating after that is refused).
   const alone = scanTsFiles([root], { paths: PATHS.slice(0, 1), concurrency: 1 });

@@ -32,7 +32,8 @@ test('a synthetic filter probed under another hash than it was built with never 
       assert.equal(other.confirmed, false);
       assert.ok(other.probes.some((p) => !p.set), 'the shown probes are the forced hash’s');
       assert.deepEqual(other.others.map((o) => [o.variant, o.charset, o.verdict]), [['java', 'UTF-8', 'maybe']]);
-      assert.match(other.reason, /built/);
+      // The core's words (filter::built_filter_reason): which hash answers, and no index.
+      assert.match(other.reason, /^every probed bit is set under the java \/ UTF-8 hash, which this filter was built with here; the bits shown are the .* hash’s, which say nothing about this filter; it has no index to look the path up in$/);
     }
     // Under the build hash a clear bit is sound: absent, confirmed, and nothing else consulted.
     const { path } = await find(w, candidates, {}, 'absent', 'absent');
@@ -40,6 +41,7 @@ test('a synthetic filter probed under another hash than it was built with never 
     assert.equal(r.verdict, 'absent');
     assert.equal(r.confirmed, true);
     assert.deepEqual(r.others, []);
+    assert.equal(r.reason, 'a probed bit is clear under the java / UTF-8 hash, which this filter was built with here; it has no index to look the path up in');
   } finally {
     w.terminate();
   }

@@ -8,6 +8,7 @@ use crate::stage::write_record;
 use tsfile_bloom::encoder::PathEncoder;
 use tsfile_bloom::filter::{self, BloomFilter};
 use tsfile_bloom::path::Charset;
+use tsfile_bloom::tsfile::view::BloomInfo;
 use tsfile_bloom::tsfile::wire::{self, batch, batch::KeyCoding};
 use wasm_bindgen::prelude::*;
 use wasm_common::stage::staged;
@@ -52,6 +53,15 @@ pub fn java_sizing_js(n: f64, error_rate: f64) -> Result<Vec<u32>, JsValue> {
 #[wasm_bindgen(js_name = encodeText)]
 pub fn encode_text(utf8: &[u8], charset: i32) -> Result<Vec<u8>, JsValue> {
     Ok(js(JsEncoder::default().encode(utf8, js(wire::filter_charset(charset))?))?.into_owned())
+}
+
+/// [`filter::built_filter_reason`]: the hash a filter was built with (codes), whether every bit
+/// is set under it, and the hash whose bits are shown.
+#[wasm_bindgen(js_name = builtFilterReason)]
+pub fn built_filter_reason(variant: i32, charset: i32, maybe: bool, shown_variant: i32, shown_charset: i32) -> Result<String, JsValue> {
+    let hash = |v, cs| Ok::<_, JsValue>((js(wire::filter_variant(v))?, js(wire::filter_charset(cs))?));
+    let verdict = if maybe { filter::Verdict::Maybe } else { filter::Verdict::Absent };
+    Ok(filter::built_filter_reason(hash(variant, charset)?, verdict, hash(shown_variant, shown_charset)?))
 }
 
 #[wasm_bindgen]
@@ -122,6 +132,11 @@ impl WasmBloomFilter {
     /// `wire::geometry`: `[bitCount, hashFunctionCount, byteLength, setBits]`.
     pub fn geometry(&self) -> Vec<f64> {
         wire::geometry(&self.inner).to_vec()
+    }
+
+    /// [`BloomInfo::of_filter`]: the filter, holding `items` keys, as a file's `bloomInfo()` shows one.
+    pub fn info(&self, items: f64) -> Result<JsValue, JsValue> {
+        to_js(&js(BloomInfo::of_filter(&self.inner, items as u64))?)
     }
 
     pub fn stats(&self, items: Option<f64>) -> Result<JsValue, JsValue> {
