@@ -114,7 +114,12 @@ impl BloomInfo {
     pub fn of_filter(filter: &BloomFilter, items: u64) -> crate::Result<BloomInfo> {
         // Its layout as encoded (an empty vector encodes as no filter, but this one is a filter).
         let (_, layout) = BloomFilter::decode(&filter.encode(), 0)?;
-        let field = BloomField { offset: 0, encoding: BloomEncoding::Standard, filter: Some(filter.clone()), layout: Some(layout) };
+        let field = BloomField {
+            offset: 0,
+            encoding: BloomEncoding::Standard,
+            filter: Some(filter.clone()),
+            layout: Some(layout),
+        };
         Ok(BloomInfo::of(&field, Some(items), None))
     }
 }

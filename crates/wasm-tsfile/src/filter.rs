@@ -58,7 +58,13 @@ pub fn encode_text(utf8: &[u8], charset: i32) -> Result<Vec<u8>, JsValue> {
 /// [`filter::built_filter_reason`]: the hash a filter was built with (codes), whether every bit
 /// is set under it, and the hash whose bits are shown.
 #[wasm_bindgen(js_name = builtFilterReason)]
-pub fn built_filter_reason(variant: i32, charset: i32, maybe: bool, shown_variant: i32, shown_charset: i32) -> Result<String, JsValue> {
+pub fn built_filter_reason(
+    variant: i32,
+    charset: i32,
+    maybe: bool,
+    shown_variant: i32,
+    shown_charset: i32,
+) -> Result<String, JsValue> {
     let hash = |v, cs| Ok::<_, JsValue>((js(wire::filter_variant(v))?, js(wire::filter_charset(cs))?));
     let verdict = if maybe { filter::Verdict::Maybe } else { filter::Verdict::Absent };
     Ok(filter::built_filter_reason(hash(variant, charset)?, verdict, hash(shown_variant, shown_charset)?))
