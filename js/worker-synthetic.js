@@ -34,7 +34,8 @@ function synthetic(filter, items, name) {
     const shown = options.variant || options.charset ? filter.probe(path, given(options)) : built;
     const same = shown.variant === built.variant && shown.charset === built.charset;
     return {
-      path, verdict: built.verdict, variant: shown.variant, charset: shown.charset, confirmed: same, reason: builtFilterReason(built, shown),
+      // No index to add anything: the decision is the verdict (its names are the verdict's, by design).
+      path, verdict: built.verdict, decision: built.verdict, variant: shown.variant, charset: shown.charset, confirmed: same, reason: builtFilterReason(built, shown),
       indexed: null, probes: shown.probes, others: same ? [] : [{ variant: built.variant, charset: built.charset, verdict: built.verdict, probes: built.probes }],
     };
   }

@@ -5,36 +5,18 @@
 // paths, a LevelDB table probed — in light and dark mode, at 1440 × 900 and on a 390 × 844 phone.
 // Critical and serious violations fail the test. The teaching panel (#teach) is checked here as
 // a newcomer lands on it, the whole page; its demonstrations are its own suite's (teach-lesson).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startHarness, tsfileFixtures, openFile } from './harness.mjs';
-import { buildFleet } from '../js/fleet.mjs';
+import { suiteWithFleet, seriesPath, tsfileFixtures, openFile } from './harness.mjs';
 
 const AXE = readFileSync(fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url)), 'utf8');
 const LEVELDB = fileURLToPath(new URL('../fixtures/leveldb/', import.meta.url));
 const { tables } = JSON.parse(readFileSync(`${LEVELDB}manifest.json`, 'utf8'));
 const { byName, fixture } = tsfileFixtures();
-const seriesPath = (s) => `${s.device.map((x) => (x == null ? 'null' : x)).join('.')}.${s.measurement}`;
 
-let harness;
-let tmp;
-let folder;
-
-before(async () => {
-  harness = await startHarness();
-  tmp = mkdtempSync(join(tmpdir(), 'tsfile-bloom-a11y-'));
-  folder = join(tmp, 'fleet');
-  buildFleet(folder, { count: 30, withLarge: false, hostile: true });
-});
-
-after(async () => {
-  await harness?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+const suite = suiteWithFleet('a11y');
 
 /** axe's critical and serious violations on the page (the teaching panel excluded unless `whole`), as lines. */
 async function violations(page, whole = false) {
@@ -62,7 +44,7 @@ const waitFleet = (page) => page.waitForFunction(() => document.body.dataset.fle
 for (const colorScheme of ['light', 'dark']) {
   for (const [device, viewport] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
     test(`axe: no critical or serious violation in any panel or state (${colorScheme}, ${device})`, { timeout: 120000 }, async () => {
-      const page = await harness.newPage({ colorScheme, viewport, bypassCSP: true });
+      const page = await suite.harness.newPage({ colorScheme, viewport, bypassCSP: true });
       const found = [];
       const check = async (state, whole = false) => {
         for (const v of await violations(page, whole)) found.push(`[${state}] ${v}`);
@@ -98,7 +80,7 @@ for (const colorScheme of ['light', 'dark']) {
       await probe(page, 'root.设备.湿度');
       await check('unreadable index, probe unknown');
       // The folder view: scanned, with two paths, then a row opened.
-      await page.setInputFiles('[data-testid=folder-input]', folder);
+      await page.setInputFiles('[data-testid=folder-input]', suite.folder);
       await waitFleet(page);
       await check('folder scanned');
       await page.fill('[data-testid=fleet-paths]', 'root.sg1.d1.s1 root.plant.area_north.line_07.machine_12.sensor_block.temperature');
@@ -127,5 +109,5 @@ for (const colorScheme of ['light', 'dark']) {
 }
 
 test('no console errors and no request outside the page origin', () => {
-  assert.deepEqual(harness.problems, []);
+  assert.deepEqual(suite.harness.problems, []);
 });

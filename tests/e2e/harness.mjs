@@ -1,7 +1,10 @@
 // Shared by the e2e suites: serve dist/site from inside the test, drive Debian's Chromium
 // through playwright-core, and record every console error, page error and request that
 // leaves the page's origin (the suites assert the list stays empty).
-import { readFileSync } from 'node:fs';
+import { before, after } from 'node:test';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
@@ -17,6 +20,31 @@ export function tsfileFixtures() {
   const manifest = JSON.parse(readFileSync(`${dir}manifest.json`, 'utf8'));
   const byName = Object.fromEntries(manifest.map((e) => [e.name, e]));
   return { dir, manifest, byName, fixture: (name) => dir + byName[name].file };
+}
+
+/** A series' path as the manifest gives its parts: DeviceID segments (null → `null`) and the measurement. */
+export const seriesPath = (s) => `${s.device.map((x) => (x == null ? 'null' : x)).join('.')}.${s.measurement}`;
+
+/**
+ * The set-up of a suite that needs the page and a folder: the harness, and 30 fixture files (hostile
+ * ones among them) in a temporary folder, made before the suite's tests and removed after them.
+ * Returns `{harness, folder}`, filled in by the time a test runs.
+ */
+export function suiteWithFleet(name) {
+  const suite = { harness: null, folder: null };
+  let tmp = null;
+  before(async () => {
+    const { buildFleet } = await import('../js/fleet.mjs');
+    suite.harness = await startHarness();
+    tmp = mkdtempSync(join(tmpdir(), `tsfile-bloom-${name}-`));
+    suite.folder = join(tmp, 'fleet');
+    buildFleet(suite.folder, { count: 30, withLarge: false, hostile: true });
+  });
+  after(async () => {
+    await suite.harness?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+  return suite;
 }
 
 /** `root`: what the server serves (dist/site by default; scripts/serve.mjs SOURCE_ROOT for the source tree's www/). */

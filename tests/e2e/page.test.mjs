@@ -4,10 +4,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startHarness, tsfileFixtures, openFile } from './harness.mjs';
+import { startHarness, tsfileFixtures, openFile, seriesPath } from './harness.mjs';
 
 const { manifest, byName, fixture } = tsfileFixtures();
-const seriesPath = (s) => `${s.device.map((x) => (x == null ? 'null' : x)).join('.')}.${s.measurement}`;
 
 let harness;
 let origin;

@@ -3,33 +3,14 @@
 // map's edges; the words say "tap" on a touch screen; "Open from the web" refuses what is no
 // http(s) URL before any request; a focus ring shows on the focused control only; a file without a
 // filter has no map controls to press and no empty seed table. Chromium through playwright-core.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startHarness, tsfileFixtures, openFile } from './harness.mjs';
-import { buildFleet } from '../js/fleet.mjs';
+import { suiteWithFleet, seriesPath, tsfileFixtures, openFile } from './harness.mjs';
 
 const { byName, fixture } = tsfileFixtures();
-const seriesPath = (s) => `${s.device.map((x) => (x == null ? 'null' : x)).join('.')}.${s.measurement}`;
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 
-let harness;
-let tmp;
-let folder;
-
-before(async () => {
-  harness = await startHarness();
-  tmp = mkdtempSync(join(tmpdir(), 'tsfile-bloom-screens-'));
-  folder = join(tmp, 'fleet');
-  buildFleet(folder, { count: 30, withLarge: false, hostile: true });
-});
-
-after(async () => {
-  await harness?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+const suite = suiteWithFleet('screens');
 
 async function probe(page, path) {
   await page.fill('[data-testid=path-input]', path);
@@ -45,7 +26,7 @@ const pastRight = (page, selector) =>
   page.evaluate((sel) => [...document.querySelectorAll(sel)].filter((e) => e.getBoundingClientRect().right > innerWidth).map((e) => e.textContent.trim().slice(0, 40)), selector);
 
 test('a phone never pans sideways: a file and its probe, the folder view, the teaching panel', { timeout: 120000 }, async () => {
-  const page = await harness.newPage(PHONE);
+  const page = await suite.harness.newPage(PHONE);
   assert.ok((await scrollWidth(page)) <= 390, 'landing');
   const e = byName.table_unicode;
   await openFile(page, fixture(e.name));
@@ -59,7 +40,7 @@ test('a phone never pans sideways: a file and its probe, the folder view, the te
   const wrapped = await page.evaluate(() => [...document.querySelectorAll('#hypotheses th')].filter((th) => th.getBoundingClientRect().height > 2 * parseFloat(getComputedStyle(th).lineHeight || '20')).map((th) => th.textContent));
   assert.deepEqual(wrapped, []);
   // The folder view with two paths: the file and the first verdict in view, the figures scrolled to.
-  await page.setInputFiles('[data-testid=folder-input]', folder);
+  await page.setInputFiles('[data-testid=folder-input]', suite.folder);
   await waitFleet(page);
   await page.fill('[data-testid=fleet-paths]', 'root.sg1.d1.s1 root.plant.area_north.line_07.machine_12.sensor_block.temperature');
   await page.click('#fleet-rescan');
@@ -75,12 +56,12 @@ test('a phone never pans sideways: a file and its probe, the folder view, the te
 });
 
 test('the words say "tap" on a touch screen and "hover" with a mouse; every mark has its legend', async () => {
-  const phone = await harness.newPage(PHONE);
+  const phone = await suite.harness.newPage(PHONE);
   await openFile(phone, fixture('tree_10series'));
   assert.match(await phone.innerText('#hover'), /^Tap or focus the map/);
   assert.match(await phone.innerText('#sb-cell'), /^Tap or focus the grid/);
   await phone.context().close();
-  const desk = await harness.newPage({ viewport: { width: 1440, height: 900 } });
+  const desk = await suite.harness.newPage({ viewport: { width: 1440, height: 900 } });
   await openFile(desk, fixture('tree_10series'));
   assert.match(await desk.innerText('#hover'), /^Hover or focus the map/);
   for (const legend of ['map-legend', 'sb-legend']) {
@@ -96,7 +77,7 @@ test('the words say "tap" on a touch screen and "hover" with a mouse; every mark
 });
 
 test('the wheel over the heat-map scrolls the page; ctrl + wheel zooms', async () => {
-  const page = await harness.newPage({ viewport: { width: 1440, height: 900 } });
+  const page = await suite.harness.newPage({ viewport: { width: 1440, height: 900 } });
   await openFile(page, fixture('tree_10k_series'));
   await page.evaluate(() => document.getElementById('heatmap').scrollIntoView({ block: 'center' }));
   const box = await page.locator('#heatmap').boundingBox();
@@ -115,7 +96,7 @@ test('the wheel over the heat-map scrolls the page; ctrl + wheel zooms', async (
 });
 
 test('a two-finger pinch on a touch screen zooms the map', async () => {
-  const page = await harness.newPage(PHONE);
+  const page = await suite.harness.newPage(PHONE);
   await openFile(page, fixture('tree_10k_series'));
   await page.evaluate(() => document.getElementById('heatmap').scrollIntoView({ block: 'center' }));
   const b = await page.locator('#heatmap').boundingBox();
@@ -170,7 +151,7 @@ function assertWholeRing(box, what) {
 }
 
 test('a ring at the edge of the heat-map or the sandbox grid is whole (row 0, the first and last column)', async () => {
-  const page = await harness.newPage({ viewport: { width: 1440, height: 900 } });
+  const page = await suite.harness.newPage({ viewport: { width: 1440, height: 900 } });
   await openFile(page, fixture('tree_10series'));
   const cols = await page.evaluate(() => globalThis.inspector.map.cols);
   const bitCount = byName.tree_10series.bloom.bit_count;
@@ -201,7 +182,7 @@ test('a ring at the edge of the heat-map or the sandbox grid is whole (row 0, th
 });
 
 test('"Open from the web" takes only http(s) URLs: anything else is said in a sentence, and nothing is requested', async () => {
-  const page = await harness.newPage();
+  const page = await suite.harness.newPage();
   await page.waitForLoadState('networkidle');
   const requests = [];
   page.on('request', (r) => requests.push(r.url()));
@@ -222,7 +203,7 @@ test('"Open from the web" takes only http(s) URLs: anything else is said in a se
 });
 
 test('focus: the hidden file input rings its own button only', async () => {
-  const page = await harness.newPage();
+  const page = await suite.harness.newPage();
   await page.keyboard.press('Tab'); // the skip link
   await page.keyboard.press('Tab'); // the file input (visually hidden), drawn as its label
   assert.equal(await page.evaluate(() => document.activeElement.id), 'file-input');
@@ -232,7 +213,7 @@ test('focus: the hidden file input rings its own button only', async () => {
 });
 
 test('a file without a filter: no map control to press and no empty seed table', async () => {
-  const page = await harness.newPage();
+  const page = await suite.harness.newPage();
   await openFile(page, fixture('tree_10series'));
   const ids = ['zoom-out', 'zoom-in', 'zoom-fit', 'goto', 'goto-submit', 'minimap-toggle', 'export-png'];
   const disabled = () => page.evaluate((ids) => ids.filter((id) => document.getElementById(id).disabled), ids);
@@ -250,5 +231,5 @@ test('a file without a filter: no map control to press and no empty seed table',
 });
 
 test('no console errors and no request outside the page origin', () => {
-  assert.deepEqual(harness.problems, []);
+  assert.deepEqual(suite.harness.problems, []);
 });

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startHarness, tsfileFixtures } from './harness.mjs';
+import { startHarness, tsfileFixtures, seriesPath } from './harness.mjs';
 
 const { dir: TSFILES, manifest, byName } = tsfileFixtures();
 const LEVELDB = fileURLToPath(new URL('../fixtures/leveldb/', import.meta.url));
@@ -43,7 +43,6 @@ const rand = mulberry32(SEED);
 const int = (n) => Math.floor(rand() * n);
 const pick = (a) => a[int(a.length)];
 
-const seriesPath = (s) => `${s.device.map((x) => (x == null ? 'null' : x)).join('.')}.${s.measurement}`;
 
 // Every fixture the page can be given as a file.
 const files = [

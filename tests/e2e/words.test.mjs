@@ -7,13 +7,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startHarness, tsfileFixtures, openFile } from './harness.mjs';
+import { startHarness, tsfileFixtures, openFile, seriesPath } from './harness.mjs';
 import { javaReference } from '../js/helpers.mjs';
 
 const { byName, fixture } = tsfileFixtures();
 const JAVA = fileURLToPath(new URL('../fixtures/java/', import.meta.url));
 const javaManifest = JSON.parse(readFileSync(`${JAVA}manifest.json`, 'utf8'));
-const seriesPath = (s) => `${s.device.map((x) => (x == null ? 'null' : x)).join('.')}.${s.measurement}`;
 
 let harness;
 let page;
