@@ -42,23 +42,25 @@ const xTicks = (c, top) => (c.axis === 'k' ? c.measured.map((p) => p.x) : [0, 1,
 /** The formula's curve over `d.curve`'s parameter, the measurements on it with their intervals. */
 function curveChart(d) {
   const c = d.curve;
-  const [CW, CH, CL, CB] = [W, 190, 40, 40];
+  const [CW, CH, CL, CB] = [W, 200, 40, 50];
   const top = Math.max(...c.formula.map(([x]) => x), ...c.measured.map((p) => p.x));
   const left = c.axis === 'k' ? 1 : 0;
-  const { lo, hi } = decades(c.measured.map((p) => ({ rate: p.rate, formula: null })).concat(c.formula.map(([, f]) => ({ rate: { low: f, high: f }, formula: f }))));
+  // The scale is the measurements'; the formula below its floor is left out, not drawn flat on it.
+  const { lo, hi } = decades(c.measured.map((p) => ({ rate: p.rate, formula: null })));
   const x = (v) => CL + ((v - left) / Math.max(top - left, 1)) * (CW - CL - R);
   const y = (p) => 8 + (1 - (Math.log10(Math.max(p, 10 ** lo)) - lo) / (hi - lo)) * (CH - CB - 8);
   const host = svg('svg', { class: 'claim-chart', viewBox: `0 0 ${CW} ${CH}`, role: 'img', 'data-testid': `claim-${d.claim}-chart`, 'data-axis': c.axis });
   for (let e = lo; e <= hi; e++) host.append(svg('line', { x1: CL, x2: CW - R, y1: y(10 ** e), y2: y(10 ** e), class: 'c-grid' }), svg('text', { x: CL - 4, y: y(10 ** e) + 3, 'text-anchor': 'end', class: 'c-tick' }, decade(e)));
   for (const t of xTicks(c, top)) host.append(svg('text', { x: x(t), y: CH - CB + 14, 'text-anchor': 'middle', class: 'c-tick' }, fmt(t)));
-  const line = c.formula.filter(([, f]) => f > 0).map(([a, f], i) => `${i ? 'L' : 'M'}${x(a).toFixed(1)},${y(f).toFixed(1)}`).join('');
+  const line = c.formula.filter(([, f]) => f >= 10 ** lo).map(([a, f], i) => `${i ? 'L' : 'M'}${x(a).toFixed(1)},${y(f).toFixed(1)}`).join('');
   host.append(svg('path', { d: line, class: 'ch-curve' }));
   for (const p of c.measured) {
     host.append(svg('line', { x1: x(p.x), x2: x(p.x), y1: y(p.rate.low), y2: y(p.rate.high), class: 'ch-ci' }));
     host.append(svg('circle', { cx: x(p.x), cy: y(p.rate.rate), r: 4, class: 'ch-point', 'data-x': p.x, 'data-rate': p.rate.rate, 'data-low': p.rate.low, 'data-high': p.rate.high }));
   }
   const name = c.axis === 'k' ? 'k, the number of hashes' : 'n, the keys added';
-  host.append(svg('text', { x: CL, y: CH - 6, class: 'c-tick' }, `${name} · ● measured, the line its 95 % interval · — the formula`));
+  host.append(svg('text', { x: (CL + CW - R) / 2, y: CH - CB + 28, 'text-anchor': 'middle', class: 'c-tick' }, name));
+  host.append(svg('text', { x: CL, y: CH - 4, class: 'c-tick' }, '● measured, the line its 95 % interval · — the formula'));
   host.setAttribute('aria-label', `Claim ${d.claim}: the formula’s false-positive rate as a curve over ${name}, with ${c.measured.length} measured rates on it, each a dot on its 95 % interval, on a log scale; the numbers are in the table below.`);
   return host;
 }
