@@ -124,10 +124,6 @@ fn overlap(a: &Rate, b: &Rate) -> bool {
     a.low <= b.high && b.low <= a.high
 }
 
-fn absent_probes(family: Family, g: u32, n: u64, count: u64, rng: &mut Rng) -> Vec<Vec<u8>> {
-    family.keys(g, n, count, rng)
-}
-
 fn check_count(name: &str, v: u64, lo: u64, hi: u64) -> Result<()> {
     if v < lo || v > hi {
         return Err(Error::invalid_argument(format!("{name}: {v} is outside {lo} to {hi}")));
@@ -167,7 +163,7 @@ pub fn claim2(m: u32, n: u64, given: Option<&Given>, probes: u64, seed: u64) -> 
     };
     let n = keys.len() as u64;
     let more = Family::Prefix.keys(1, 0, n, &mut rng);
-    let absent = absent_probes(Family::Prefix, 2, 0, probes, &mut rng);
+    let absent = Family::Prefix.keys(2, 0, probes, &mut rng);
     let mut rows = Vec::new();
     let mut per_k = Vec::new();
     for k in 1..=8 {
@@ -261,7 +257,7 @@ pub fn claim3(n: u64, probes: u64, seed: u64, file: Option<(f64, u32, u32)>) -> 
     check_count("probes", probes, 100, 2_000_000)?;
     let mut rng = Rng::new(seed);
     let keys = Family::Prefix.keys(0, 0, n, &mut rng);
-    let absent = absent_probes(Family::Prefix, 0, n, probes, &mut rng);
+    let absent = Family::Prefix.keys(0, n, probes, &mut rng);
     let mut rows = Vec::new();
     let mut out = Vec::new();
     // LevelDB's policy at 10 bits per key: its own m rule and k = ⌊6.9⌋ = 6.
@@ -382,7 +378,7 @@ pub fn claim4(given: Option<(&Given, &Bits, Model)>, n: u64, probes: u64, seed: 
     ]);
     let mut wf = Filter::new(model(java)?);
     wf.add_all(&gen);
-    let absent = absent_probes(Family::NonAsciiTail, 1, 0, probes, &mut rng);
+    let absent = Family::NonAsciiTail.keys(1, 0, probes, &mut rng);
     let fp = wf.measure(&absent).fp;
     rows.push(vec![
         Cell::text("absent paths, Java writer, Java reader"),
@@ -611,7 +607,7 @@ pub fn claim8(
             )
         }
     };
-    let absent = absent_probes(Family::Random, 9, 0, probes, &mut rng);
+    let absent = Family::Random.keys(9, 0, probes, &mut rng);
     let mut rows = Vec::new();
     let mut out = Vec::new();
     let mut f = start;
@@ -1032,14 +1028,7 @@ pub fn claim13(n: u64, filters: u32, probes: u64, seed: u64, file: Option<(&Give
 pub fn overfill(m: u32, k: u32, design: u64, now: u64) -> Result<Overfill> {
     check_count("design n", design, 1, 10_000_000)?;
     let model = tsfile(m, k.clamp(1, 8))?;
-    let steps = 24u64;
-    let top = (design * 3).max(now + now / 4).max(1);
-    let curve = (1..=steps)
-        .map(|i| {
-            let n = top * i / steps;
-            [n as f64, model.formula(n as f64)]
-        })
-        .collect();
+    let curve = formula_over_n(&model, (design * 3).max(now + now / 4).max(1) as f64, 24);
     let at_design = model.formula(design as f64);
     let at_now = model.formula(now as f64);
     let java = java_row(design as f64, 0.05);
@@ -1080,11 +1069,16 @@ pub struct Overfill {
     pub java: Option<super::calc::JavaRow>,
 }
 
+/// `model`'s formula at `steps + 1` evenly spaced n from 0 to `top`: `[n, p]`.
+fn formula_over_n(model: &Model, top: f64, steps: u32) -> Vec<[f64; 2]> {
+    (0..=steps).map(|i| (top * i as f64 / steps as f64).round()).map(|n| [n, model.formula(n)]).collect()
+}
+
 /// Claim 8's curve: `model`'s formula from 0 to the largest n measured, the measurements on it.
 fn n_curve(model: &Model, out: &[(f64, Measurement)]) -> Curve {
     let top = out.iter().map(|(_, r)| r.n).max().unwrap_or(1).max(1) as f64;
-    let formula = (0..=32).map(|i| top * i as f64 / 32.0).map(|n| [n, model.formula(n)]).collect();
-    Curve { axis: "n", formula, measured: out.iter().map(|(_, r)| CurvePoint { x: r.n as f64, rate: r.fp }).collect() }
+    let measured = out.iter().map(|(_, r)| CurvePoint { x: r.n as f64, rate: r.fp }).collect();
+    Curve { axis: "n", formula: formula_over_n(model, top, 32), measured }
 }
 
 #[cfg(test)]
