@@ -219,24 +219,17 @@ pub fn claim2(m: u32, n: u64, given: Option<&Given>, probes: u64, seed: u64) -> 
         && r2n.fp.rate > base.fp.rate
         && lo.fp.rate > per_k[best_measured].fp.rate
         && hi.fp.rate > per_k[best_measured].fp.rate;
-    let headline = if holds {
-        format!(
+    let headline = match holds {
+        true => format!(
             "More bits lower p, more keys raise it, and too few or too many hashes both cost: the lowest rate is measured at k = {}, the formula's best whole k is {kb}.",
             best_measured + 1
-        )
-    } else {
-        "At this size the measurements do not show every effect apart from the noise; try a larger m or n.".into()
-    };
-    // The formula at every whole k the rows measured, over the same n and m.
-    let curve = Curve {
-        axis: "k",
-        formula: per_k.iter().map(|r| [r.k as f64, r.formula]).collect(),
-        measured: per_k.iter().map(|r| CurvePoint { x: r.k as f64, rate: r.fp }).collect(),
+        ),
+        false => "At this size the measurements do not show every effect apart from the noise; try a larger m or n.".into(),
     };
     Ok(Demo {
         claim: 2,
         headline,
-        curve: Some(curve),
+        curve: Some(k_curve(&per_k)),
         setup: format!(
             "{} in m = {m} bits, TsFile's Murmur128 seeds; {probes} absent IoTDB-style paths probed per filter (seed {seed}).",
             match given {
@@ -655,19 +648,9 @@ pub fn claim8(
             .into(),
     );
     let grows = out.windows(2).all(|w| w[1].1.fp.rate >= w[0].1.fp.rate);
-    let headline = match (out.first(), out.last()) {
-        (Some((_, a)), Some((_, b))) if grows => format!(
-            "p grows as keys are added to a fixed m: from {} at {} keys to {} at {}.",
-            pct(a.fp.rate),
-            a.n,
-            pct(b.fp.rate),
-            b.n
-        ),
-        _ => "The measured rates do not all climb with n at this size: see the numbers.".into(),
-    };
     Ok(Demo {
         claim: 8,
-        headline,
+        headline: growth_headline(&out, grows),
         curve: Some(n_curve(&model, &out)),
         setup: format!(
             "{label}: m = {}, k = {}; {probes} absent random keys probed at each fill (seed {seed}).",
@@ -1067,6 +1050,26 @@ pub struct Overfill {
     pub warning: Option<String>,
     /// Java's sizing for the design n at 5 %, for comparison.
     pub java: Option<super::calc::JavaRow>,
+}
+
+/// Claim 2's curve: the formula at every whole k the rows measured (same n and m), the measurements on it.
+fn k_curve(per_k: &[Measurement]) -> Curve {
+    let formula = per_k.iter().map(|r| [r.k as f64, r.formula]).collect();
+    Curve { axis: "k", formula, measured: per_k.iter().map(|r| CurvePoint { x: r.k as f64, rate: r.fp }).collect() }
+}
+
+/// Claim 8's answer: p from the first fill measured to the last, when every step climbed.
+fn growth_headline(out: &[(f64, Measurement)], grows: bool) -> String {
+    match (out.first(), out.last()) {
+        (Some((_, a)), Some((_, b))) if grows => format!(
+            "p grows as keys are added to a fixed m: from {} at {} keys to {} at {}.",
+            pct(a.fp.rate),
+            a.n,
+            pct(b.fp.rate),
+            b.n
+        ),
+        _ => "The measured rates do not all climb with n at this size: see the numbers.".into(),
+    }
 }
 
 /// `model`'s formula at `steps + 1` evenly spaced n from 0 to `top`: `[n, p]`.

@@ -190,6 +190,32 @@ async function size(call, { calc, file }, out, li) {
   li.dataset.answer = answer;
 }
 
+/** A claim's button in `actions`: a click puts the claim in the URL (#teach-claim-N), then runs `fn`. */
+function addButton(actions, n, label, fn, testid) {
+  const b = el('button', { type: 'button', class: 'small', 'data-testid': testid, text: label });
+  b.addEventListener('click', () => {
+    history.replaceState(history.state, '', `${location.pathname}${location.search}#teach-claim-${n}`);
+    fn();
+  });
+  actions.append(b);
+  return b;
+}
+
+/**
+ * A claim that can run on the open file (`file()`): its "Show me" says "Run this on my file
+ * (name)" once one is open, the lesson's own keys one button away. Returns `relabel(file | null)`.
+ */
+function fileButtons(actions, n, label, run, file) {
+  const show = addButton(actions, n, label, () => run(!!file()), `claim-${n}-show`);
+  const own = addButton(actions, n, 'Show me on the lesson’s own keys', () => run(false), `claim-${n}-generated`);
+  const relabel = (f) => {
+    show.textContent = f ? `Run this on my file (${f.name})` : label;
+    own.hidden = !f;
+  };
+  relabel(null);
+  return relabel;
+}
+
 /**
  * `call(op, args)` reaches the worker; `step`, `calc` and `sandbox` are the other views of the
  * panel. Returns `{setFile(facts), show(n)}`.
@@ -253,25 +279,8 @@ export function createLesson(call, { step, calc, sandbox }) {
     const out = el('div', { class: 'claim-out', 'aria-live': 'polite' });
     outs.set(n, out);
     const actions = el('div', { class: 'row wrap claim-actions' });
-    const button = (label, fn, testid) => {
-      const b = el('button', { type: 'button', class: 'small', 'data-testid': testid, text: label });
-      b.addEventListener('click', () => {
-        history.replaceState(history.state, '', `${location.pathname}${location.search}#teach-claim-${n}`);
-        fn();
-      });
-      actions.append(b);
-      return b;
-    };
-    // A claim that can run on the open file says so on its button, with the lesson's own keys one button away.
-    const onFileButtons = (n, run, label) => {
-      const show = button(label, () => run(!!lesson.file), `claim-${n}-show`);
-      const own = button('Show me on the lesson’s own keys', () => run(false), `claim-${n}-generated`);
-      relabel.set(n, (file) => {
-        show.textContent = file ? `Run this on my file (${file.name})` : label;
-        own.hidden = !file;
-      });
-      relabel.get(n)(null);
-    };
+    const button = (label, fn, testid) => addButton(actions, n, label, fn, testid);
+    const onFileButtons = (n, run, label) => relabel.set(n, fileButtons(actions, n, label, run, () => lesson.file));
     if (n === 1) {
       button('Insert a key, step by step', () => claim1('insert'), 'claim-1-insert');
       button('Look up a key never added', () => claim1('query'), 'claim-1-query');
