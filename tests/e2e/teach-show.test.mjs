@@ -190,7 +190,7 @@ test('each claim’s sentence after its badge is the core’s answer, said once:
   await p.context().close();
 });
 
-test('claims 2 and 8 plot the formula’s curve over k and over n, each measured point on it with its interval', async () => {
+test('claims 2, 8 and 7 plot the formula’s curve over k, n and bits_per_key, each measured point on it with its interval', async () => {
   for (const viewport of [DESKTOP, PHONE]) {
     const p = await newPage(viewport);
     for (const n of [2, 8]) await runClaim(p, n);
@@ -221,6 +221,13 @@ test('claims 2 and 8 plot the formula’s curve over k and over n, each measured
     assert.ok(n.vertices.length >= 16, 'the formula sampled along n');
     assert.ok(n.points.every((q, i) => i === 0 || q.cx > n.points[i - 1].cx), 'n grows to the right');
     assert.ok(k.width > 200 && k.width <= viewport.width, `${viewport.width}: the chart fits`);
+    // Claim 7: LevelDB's policy over bits_per_key, its three measurements (0, 4, 10) on it.
+    await runClaim(p, 7);
+    const c7 = await p.evaluate(() => {
+      const chart = document.querySelector('svg[data-testid=claim-7-chart]');
+      return { axis: chart?.dataset.axis, xs: [...(chart?.querySelectorAll('circle.ch-point') ?? [])].map((e) => +e.dataset.x), curve: !!chart?.querySelector('path.ch-curve') };
+    });
+    assert.deepEqual(c7, { axis: 'bits_per_key', xs: [0, 4, 10], curve: true });
     await p.context().close();
   }
 });

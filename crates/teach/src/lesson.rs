@@ -77,11 +77,11 @@ pub struct Demo {
     pub findings: Vec<String>,
     /// A one-word answer for the claim as measured: "holds", "fails" or "depends".
     pub answer: &'static str,
-    /// The formula over the parameter the rows run along, with their measurements on it (claims 2 and 8).
+    /// The formula over the parameter the rows run along, with their measurements on it (claims 2, 7 and 8).
     pub curve: Option<Curve>,
 }
 
-/// The formula as a curve over one parameter (`axis`: "k" or "n"), its `[x, p]` points, and
+/// The formula as a curve over one parameter (`axis`: "k", "n" or "bits_per_key"), its `[x, p]` points, and
 /// the measured rates at their x.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -544,20 +544,19 @@ pub fn claim7_zero_bits(window_keys: u64, probes: u64, seed: u64) -> Result<Demo
     let keys = Family::Random.keys(0, 0, window_keys, &mut rng);
     let absent = Family::Random.keys(0, window_keys, probes, &mut rng);
     let mut rows = Vec::new();
-    let mut zero = None;
+    let mut out = Vec::new();
     for b in [0u32, 4, 10] {
-        let m = filter_bits(window_keys, b) as u32;
-        let mut f = Filter::new(Model::new(Hashing::LevelDb, m, k_for_bits_per_key(b))?);
+        let mut f = Filter::new(leveldb_policy(window_keys, b)?);
         f.add_all(&keys);
         let (row, r) = measure_row(format!("bits_per_key = {b}"), f, &absent);
         rows.push(row);
-        zero.get_or_insert(r);
+        out.push((b, r));
     }
-    let z = zero.unwrap_or_else(|| unreachable!("the first row is always measured"));
+    let z = out[0].1;
     Ok(Demo {
         claim: 7,
         headline: "bits_per_key = 0 does not turn LevelDB's filter off: a 64-bit filter with k = 1 is still written and read.".into(),
-        curve: None,
+        curve: Some(bits_per_key_curve(window_keys, &out)?),
         setup: format!("One LevelDB filter over {window_keys} random keys (one 2 KiB window's worth); {probes} absent keys (seed {seed})."),
         columns: MEASURE_COLUMNS.to_vec(),
         rows,
@@ -571,6 +570,19 @@ pub fn claim7_zero_bits(window_keys: u64, probes: u64, seed: u64) -> Result<Demo
         ],
         answer: "fails",
     })
+}
+
+/// LevelDB's BloomFilterPolicy(`bits_per_key`) over `n` keys: its m rule and its k.
+fn leveldb_policy(n: u64, bits_per_key: u32) -> Result<Model> {
+    Model::new(Hashing::LevelDb, filter_bits(n, bits_per_key) as u32, k_for_bits_per_key(bits_per_key))
+}
+
+/// Claim 7's curve: the formula for LevelDB's policy at every bits_per_key from 0 to 12 over
+/// `n` keys, the measurements on it.
+fn bits_per_key_curve(n: u64, out: &[(u32, Measurement)]) -> Result<Curve> {
+    let at = |b: u32| leveldb_policy(n, b).map(|m| [b as f64, m.formula(n as f64)]);
+    let measured = out.iter().map(|(b, r)| CurvePoint { x: *b as f64, rate: r.fp }).collect();
+    Ok(Curve { axis: "bits_per_key", formula: (0..=12).map(at).collect::<Result<_>>()?, measured })
 }
 
 /// Claim 8: size for the peak n. A filter sized (Java, p = 5 %) for `design` keys, filled to
@@ -1139,6 +1151,23 @@ mod tests {
         let (m, k) = java_sizing(500, 0.05);
         assert!(c.formula.iter().all(|&[n, p]| p == tsfile(m, k).unwrap().formula(n)));
         assert!(d.headline.starts_with("p grows as keys are added to a fixed m"), "{}", d.headline);
+    }
+
+    #[test]
+    fn claim7_curve_is_leveldbs_policy_over_bits_per_key() {
+        let d = claim7_zero_bits(40, 5_000, 3).unwrap();
+        let c = d.curve.unwrap();
+        assert_eq!(c.axis, "bits_per_key");
+        assert_eq!(c.formula.len(), 13);
+        for (row, p) in d.rows.iter().zip(&c.measured) {
+            let formula = match row[5] {
+                Cell::Percent { value } => value,
+                _ => unreachable!(),
+            };
+            assert_eq!(c.formula[p.x as usize][1], formula, "the curve passes through each row's formula");
+            assert_eq!(p.rate, rate(&row[6]));
+        }
+        assert_eq!(c.measured.iter().map(|p| p.x).collect::<Vec<_>>(), [0.0, 4.0, 10.0]);
     }
 
     #[test]

@@ -36,8 +36,11 @@ function decades(points) {
   return { lo, hi: 0 };
 }
 
-/** The x axis's ticks: every measured k, or five evenly spaced n. */
-const xTicks = (c, top) => (c.axis === 'k' ? c.measured.map((p) => p.x) : [0, 1, 2, 3, 4].map((i) => Math.round((top * i) / 4)));
+/** The x axis's ticks: every measured k or bits_per_key, or five evenly spaced n. */
+const xTicks = (c, top) => (c.axis === 'n' ? [0, 1, 2, 3, 4].map((i) => Math.round((top * i) / 4)) : c.measured.map((p) => p.x));
+
+/** What each curve's x axis is. */
+const AXES = { k: 'k, the number of hashes', n: 'n, the keys added', bits_per_key: 'bits_per_key, LevelDB’s setting' };
 
 /** The formula's curve over `d.curve`'s parameter, the measurements on it with their intervals. */
 function curveChart(d) {
@@ -58,7 +61,7 @@ function curveChart(d) {
     host.append(svg('line', { x1: x(p.x), x2: x(p.x), y1: y(p.rate.low), y2: y(p.rate.high), class: 'ch-ci' }));
     host.append(svg('circle', { cx: x(p.x), cy: y(p.rate.rate), r: 4, class: 'ch-point', 'data-x': p.x, 'data-rate': p.rate.rate, 'data-low': p.rate.low, 'data-high': p.rate.high }));
   }
-  const name = c.axis === 'k' ? 'k, the number of hashes' : 'n, the keys added';
+  const name = AXES[c.axis];
   host.append(svg('text', { x: (CL + CW - R) / 2, y: CH - CB + 28, 'text-anchor': 'middle', class: 'c-tick' }, name));
   host.append(svg('text', { x: CL, y: CH - 4, class: 'c-tick' }, '● measured, the line its 95 % interval · — the formula'));
   host.setAttribute('aria-label', `Claim ${d.claim}: the formula’s false-positive rate as a curve over ${name}, with ${c.measured.length} measured rates on it, each a dot on its 95 % interval, on a log scale; the numbers are in the table below.`);
