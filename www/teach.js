@@ -19,6 +19,7 @@ function fileFacts(st) {
   if (!info) return null;
   const b = info.bloom;
   return {
+    name: st.name ?? info.name ?? 'the open file',
     present: !!(b.present && st.bits),
     synthetic: !!info.synthetic,
     blob: st.blob ?? null,
@@ -87,7 +88,7 @@ export function initTeach(worker) {
         const { n } = itemsOf(f, hypothesis);
         step.setFile(f);
         calc.setFile({ n, m: f.m, k: f.k });
-        lesson.setFile({ ...f, itemsN: n });
+        await lesson.setFile({ ...f, itemsN: n });
       }
       if (mine === seq) await showPitfall();
     } catch (e) {

@@ -164,3 +164,92 @@ test('no label in the Learn section prints a float with more than 4 significant 
   assert.deepEqual(bad, []);
   await p.context().close();
 });
+
+test('each claim’s sentence after its badge is the core’s answer, said once: not a finding the page picked', async () => {
+  const p = await newPage();
+  for (const n of [13, 10]) await runClaim(p, n);
+  const c = await p.evaluate(() =>
+    [13, 10].map((n) => {
+      const li = document.getElementById(`teach-claim-${n}`);
+      return {
+        n,
+        answer: li.dataset.answer,
+        headline: li.querySelector(`[data-testid=claim-${n}-headline]`)?.textContent ?? null,
+        findings: [...li.querySelectorAll('.findings li')].map((f) => f.textContent),
+      };
+    }),
+  );
+  const [c13, c10] = c;
+  assert.equal(c13.answer, 'fails', 'claim 13 still does not hold as stated');
+  assert.match(c13.headline ?? '', /^Neither hash shows the effect/);
+  assert.match(c10.headline ?? '', /^Clearing a removed key's bits made other keys test “absent”/);
+  for (const { n, headline, findings } of c) {
+    assert.ok(findings.length > 0, `claim ${n} keeps its findings`);
+    assert.ok(!findings.includes(headline), `claim ${n}: the headline is not repeated among the findings`);
+  }
+  await p.context().close();
+});
+
+test('claims 2, 8 and 7 plot the formula’s curve over k, n and bits_per_key, each measured point on it with its interval', async () => {
+  for (const viewport of [DESKTOP, PHONE]) {
+    const p = await newPage(viewport);
+    for (const n of [2, 8]) await runClaim(p, n);
+    const c = await p.evaluate(() =>
+      [2, 8].map((n) => {
+        const chart = document.querySelector(`svg[data-testid=claim-${n}-chart]`);
+        const curve = chart?.querySelector('path.ch-curve');
+        return {
+          axis: chart?.dataset.axis ?? null,
+          vertices: curve ? curve.getAttribute('d').split(/[ML]/).filter(Boolean).map((v) => v.split(',').map(Number)) : [],
+          points: chart ? [...chart.querySelectorAll('circle.ch-point')].map((e) => ({ x: +e.dataset.x, cx: +e.getAttribute('cx'), cy: +e.getAttribute('cy'), rate: [+e.dataset.low, +e.dataset.rate, +e.dataset.high] })) : [],
+          cells: [...document.querySelectorAll(`[data-testid=claim-${n}-table] td[data-rate]`)].map((td) => [+td.dataset.low, +td.dataset.rate, +td.dataset.high]),
+          ns: [...document.querySelectorAll(`[data-testid=claim-${n}-table] tbody tr`)].map((tr) => +tr.querySelector('td[data-value]').dataset.value),
+          width: chart?.getBoundingClientRect().width ?? 0,
+        };
+      }),
+    );
+    const [k, n] = c;
+    assert.equal(k.axis, 'k');
+    assert.deepEqual(k.points.map((q) => q.x), [1, 2, 3, 4, 5, 6, 7, 8], 'claim 2: a point at every k measured');
+    assert.deepEqual(k.points.map((q) => q.rate), k.cells.slice(0, 8), 'each point is the table’s measured rate and interval');
+    assert.equal(k.vertices.length, 8, 'the formula at every whole k');
+    // The curve passes through the formula's value at each point's k (the points sit on or around it).
+    for (const q of k.points) assert.ok(k.vertices.some(([vx]) => Math.abs(vx - q.cx) < 0.2), `a curve vertex at k = ${q.x}`);
+    assert.equal(n.axis, 'n');
+    assert.deepEqual(n.points.map((q) => q.x), n.ns, 'claim 8: a point at each n the table measured');
+    assert.deepEqual(n.points.map((q) => q.rate), n.cells);
+    assert.ok(n.vertices.length >= 16, 'the formula sampled along n');
+    assert.ok(n.points.every((q, i) => i === 0 || q.cx > n.points[i - 1].cx), 'n grows to the right');
+    assert.ok(k.width > 200 && k.width <= viewport.width, `${viewport.width}: the chart fits`);
+    // Claim 7: LevelDB's policy over bits_per_key, its three measurements (0, 4, 10) on it.
+    await runClaim(p, 7);
+    const c7 = await p.evaluate(() => {
+      const chart = document.querySelector('svg[data-testid=claim-7-chart]');
+      return { axis: chart?.dataset.axis, xs: [...(chart?.querySelectorAll('circle.ch-point') ?? [])].map((e) => +e.dataset.x), curve: !!chart?.querySelector('path.ch-curve') };
+    });
+    assert.deepEqual(c7, { axis: 'bits_per_key', xs: [0, 4, 10], curve: true });
+    await p.context().close();
+  }
+});
+
+test('with a file open, the claims that can use it say so and run on it, named; the lesson’s own keys stay one button away', async () => {
+  const p = await newPage();
+  assert.equal(await p.isVisible('[data-testid=claim-4-generated]'), false, 'no file: no second button');
+  const file = fixture('table_unicode');
+  await openFile(p, file);
+  const name = file.split('/').pop();
+  await p.waitForFunction(() => /my file/.test(document.querySelector('[data-testid=claim-4-show]').textContent));
+  const labels = await p.evaluate(() => Object.fromEntries([2, 3, 4, 5, 8, 9, 10, 11, 13].map((n) => [n, document.querySelector(`[data-testid=claim-${n}-show]`).textContent])));
+  for (const n of [2, 3, 4, 8, 9, 10, 13]) assert.equal(labels[n], `Run this on my file (${name})`, `claim ${n}`);
+  for (const n of [5, 11]) assert.doesNotMatch(labels[n], /my file/, `claim ${n} never uses a file`);
+  await runClaim(p, 8);
+  const onFile = await p.evaluate(() => ({ source: document.querySelector('[data-testid=claim-8-source]').dataset.source, text: document.querySelector('[data-testid=claim-8-source]').textContent }));
+  assert.equal(onFile.source, 'file');
+  assert.match(onFile.text, new RegExp(`^Run on ${name.replace('.', '\\.')}: its filter’s m = [\\d,]+ bits, k = \\d, n = [\\d,]+ listed paths\\.$`));
+  await runClaim(p, 8, 'claim-8-generated');
+  const own = await p.evaluate(() => document.querySelector('[data-testid=claim-8-source]').dataset.source);
+  assert.equal(own, 'generated', 'the lesson’s own keys on request');
+  await runClaim(p, 10);
+  assert.equal(await p.evaluate(() => document.querySelector('[data-testid=claim-10-source]').dataset.source), 'file');
+  await p.context().close();
+});

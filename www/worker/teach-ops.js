@@ -519,6 +519,10 @@ export const teachOps = {
     const tf = f && new t.TeachFile(f.keys, f.ends, f.bits, f.m, f.k, f.variant);
     return t.claim(claim, seed, tf, bytes, ends, sandbox.mode, sandbox.m, sandbox.k, plannedN ?? undefined, victim ?? undefined, windowKeys ?? undefined);
   },
+  /** The claims whose demonstration runs on the open file when one is given (the core's plan::ON_FILE). */
+  async 'teach.claimsOnFile'() {
+    return (await teachCore()).claimsOnFile();
+  },
   /** Loads a LevelDB table (the page's sample) for the read-path and range demos: `{summary, examples}`. */
   async 'teach.table'({ url }) {
     const t = await teachCore();

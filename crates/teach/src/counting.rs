@@ -103,6 +103,9 @@ pub struct Deletion {
     /// Memory: m bits against m 4-bit counters.
     pub standard_bytes: f64,
     pub counting_bytes: f64,
+    /// The claim's answer ("holds": clearing made false negatives, counting none; else "depends") and its sentence.
+    pub answer: &'static str,
+    pub headline: String,
     pub findings: Vec<String>,
 }
 
@@ -238,7 +241,15 @@ pub fn deletion<K: AsRef<[u8]>>(keys: &[K], model: Model, victim: Option<usize>,
         (model.m as f64 / 2.0).ceil(),
         (model.m as f64 / 8.0).ceil()
     ));
+    let holds = standard_fn > 0 && counting_fn == 0;
+    let headline = if holds {
+        "Clearing a removed key's bits made other keys test “absent”; the counting filter removed it without a false negative."
+    } else {
+        "This removal cleared no bit another key needs: no false negative this time; try another key."
+    };
     Ok(Deletion {
+        answer: if holds { "holds" } else { "depends" },
+        headline: headline.into(),
         n: keys.len() as u64,
         m: model.m,
         k: model.k,
@@ -273,6 +284,8 @@ mod tests {
         assert!(d.standard_false_negatives > 0);
         assert_eq!(d.counting_false_negatives, 0);
         assert_eq!(d.standard_victim, "absent");
+        assert_eq!(d.answer, "holds");
+        assert!(d.headline.starts_with("Clearing a removed key's bits made other keys test “absent”"));
         // The oracle: the crate's BloomFilter over the other keys, probed with each of them,
         // after the victim's bits are cleared from a copy of its bits.
         let v = d.victim_index;

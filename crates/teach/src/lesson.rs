@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use super::calc::{fpp_at, java_row};
+use super::calc::java_row;
 use super::interval::{pct, people, wilson, Rate};
 use super::keys::{Family, Rng};
 use super::model::{Bits, Fill, Filter, Hashing, Measurement, Model};
@@ -71,10 +71,31 @@ pub struct Demo {
     pub setup: String,
     pub columns: Vec<&'static str>,
     pub rows: Vec<Vec<Cell>>,
-    /// What the numbers say.
+    /// The claim's answer in one sentence, said after its badge.
+    pub headline: String,
+    /// What else the numbers say.
     pub findings: Vec<String>,
     /// A one-word answer for the claim as measured: "holds", "fails" or "depends".
     pub answer: &'static str,
+    /// The formula over the parameter the rows run along, with their measurements on it (claims 2, 7 and 8).
+    pub curve: Option<Curve>,
+}
+
+/// The formula as a curve over one parameter (`axis`: "k", "n" or "bits_per_key"), its `[x, p]` points, and
+/// the measured rates at their x.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Curve {
+    pub axis: &'static str,
+    pub formula: Vec<[f64; 2]>,
+    pub measured: Vec<CurvePoint>,
+}
+
+/// A measured rate at parameter value `x`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CurvePoint {
+    pub x: f64,
+    pub rate: Rate,
 }
 
 /// Keys a demonstration runs on: the open file's series (in its charset) or the sandbox's paths.
@@ -101,10 +122,6 @@ fn interval(r: &Rate) -> String {
 /// Do two measured intervals overlap?
 fn overlap(a: &Rate, b: &Rate) -> bool {
     a.low <= b.high && b.low <= a.high
-}
-
-fn absent_probes(family: Family, g: u32, n: u64, count: u64, rng: &mut Rng) -> Vec<Vec<u8>> {
-    family.keys(g, n, count, rng)
 }
 
 fn check_count(name: &str, v: u64, lo: u64, hi: u64) -> Result<()> {
@@ -146,7 +163,7 @@ pub fn claim2(m: u32, n: u64, given: Option<&Given>, probes: u64, seed: u64) -> 
     };
     let n = keys.len() as u64;
     let more = Family::Prefix.keys(1, 0, n, &mut rng);
-    let absent = absent_probes(Family::Prefix, 2, 0, probes, &mut rng);
+    let absent = Family::Prefix.keys(2, 0, probes, &mut rng);
     let mut rows = Vec::new();
     let mut per_k = Vec::new();
     for k in 1..=8 {
@@ -175,7 +192,7 @@ pub fn claim2(m: u32, n: u64, given: Option<&Given>, probes: u64, seed: u64) -> 
     let covered = per_k.iter().filter(|r| r.fp.covers(r.formula)).count();
     let covered_fill = per_k.iter().filter(|r| r.fp.covers(r.from_fill)).count();
     let (lo, hi) = (&per_k[0], &per_k[7]);
-    let mut findings = vec![
+    let findings = vec![
         format!(
             "The formula's best whole k here is {kb} (k* = (m/n) ln 2 = {kstar:.2}); the lowest measured rate is at k = {} ({}).",
             best_measured + 1,
@@ -202,13 +219,17 @@ pub fn claim2(m: u32, n: u64, given: Option<&Given>, probes: u64, seed: u64) -> 
         && r2n.fp.rate > base.fp.rate
         && lo.fp.rate > per_k[best_measured].fp.rate
         && hi.fp.rate > per_k[best_measured].fp.rate;
-    if !holds {
-        findings.push(
-            "At this size the measurements do not show every effect apart from the noise; try a larger m or n.".into(),
-        );
-    }
+    let headline = match holds {
+        true => format!(
+            "More bits lower p, more keys raise it, and too few or too many hashes both cost: the lowest rate is measured at k = {}, the formula's best whole k is {kb}.",
+            best_measured + 1
+        ),
+        false => "At this size the measurements do not show every effect apart from the noise; try a larger m or n.".into(),
+    };
     Ok(Demo {
         claim: 2,
+        headline,
+        curve: Some(k_curve(&per_k)),
         setup: format!(
             "{} in m = {m} bits, TsFile's Murmur128 seeds; {probes} absent IoTDB-style paths probed per filter (seed {seed}).",
             match given {
@@ -229,7 +250,7 @@ pub fn claim3(n: u64, probes: u64, seed: u64, file: Option<(f64, u32, u32)>) -> 
     check_count("probes", probes, 100, 2_000_000)?;
     let mut rng = Rng::new(seed);
     let keys = Family::Prefix.keys(0, 0, n, &mut rng);
-    let absent = absent_probes(Family::Prefix, 0, n, probes, &mut rng);
+    let absent = Family::Prefix.keys(0, n, probes, &mut rng);
     let mut rows = Vec::new();
     let mut out = Vec::new();
     // LevelDB's policy at 10 bits per key: its own m rule and k = ⌊6.9⌋ = 6.
@@ -288,19 +309,22 @@ pub fn claim3(n: u64, probes: u64, seed: u64, file: Option<(f64, u32, u32)>) -> 
             pct(p)
         ));
     }
+    let (headline, answer) = if ldb.fp.high < 0.01 {
+        ("LevelDB's 10 bits per key keep false positives under 1 %, and TsFile's default 5 % spends fewer bits per key.", "holds")
+    } else if ldb.fp.low > 0.01 {
+        ("LevelDB's 10 bits per key measure over 1 % false positives here.", "fails")
+    } else {
+        ("LevelDB's 10 bits per key measure about 1 %, not clearly under it.", "depends")
+    };
     Ok(Demo {
         claim: 3,
+        headline: headline.into(),
+        curve: None,
         setup: format!("{n} IoTDB-style paths; {probes} absent paths probed per filter (seed {seed})."),
         columns: MEASURE_COLUMNS.to_vec(),
         rows,
         findings,
-        answer: if ldb.fp.high < 0.01 {
-            "holds"
-        } else if ldb.fp.low > 0.01 {
-            "fails"
-        } else {
-            "depends"
-        },
+        answer,
     })
 }
 
@@ -347,7 +371,7 @@ pub fn claim4(given: Option<(&Given, &Bits, Model)>, n: u64, probes: u64, seed: 
     ]);
     let mut wf = Filter::new(model(java)?);
     wf.add_all(&gen);
-    let absent = absent_probes(Family::NonAsciiTail, 1, 0, probes, &mut rng);
+    let absent = Family::NonAsciiTail.keys(1, 0, probes, &mut rng);
     let fp = wf.measure(&absent).fp;
     rows.push(vec![
         Cell::text("absent paths, Java writer, Java reader"),
@@ -411,8 +435,15 @@ pub fn claim4(given: Option<(&Given, &Bits, Model)>, n: u64, probes: u64, seed: 
             answer = "fails";
         }
     }
+    let headline = if answer == "holds" {
+        "No inserted key tested “absent” under the writer's own hash: no false negatives; only a reader hashing differently loses keys."
+    } else {
+        "Inserted keys tested “absent” under the filter's hash: false negatives, which a reader would take for missing data."
+    };
     Ok(Demo {
         claim: 4,
+        headline: headline.into(),
+        curve: None,
         setup: format!(
             "{n} paths ending in 温度 (a non-ASCII Murmur128 tail), Java's sizing for p = 5 %; {probes} absent paths (seed {seed})."
         ),
@@ -487,6 +518,13 @@ pub fn claim5(bits_per_key: u32, k: u32, sizes: &[u64], filters: u32, probes: u6
     ));
     Ok(Demo {
         claim: 5,
+        headline: if all_overlap {
+            "Double hashing from one hash measures the same rate as k independent hashes at every size tried: it costs nothing measurable."
+        } else {
+            "Double hashing from one hash measures apart from k independent hashes at some size: see the numbers."
+        }
+        .into(),
+        curve: None,
         setup: format!(
             "{bits_per_key} bits per key, k = {k}; random keys; {filters} filters per size, {probes} absent keys each, pooled (seed {seed})."
         ),
@@ -506,18 +544,19 @@ pub fn claim7_zero_bits(window_keys: u64, probes: u64, seed: u64) -> Result<Demo
     let keys = Family::Random.keys(0, 0, window_keys, &mut rng);
     let absent = Family::Random.keys(0, window_keys, probes, &mut rng);
     let mut rows = Vec::new();
-    let mut zero = None;
+    let mut out = Vec::new();
     for b in [0u32, 4, 10] {
-        let m = filter_bits(window_keys, b) as u32;
-        let mut f = Filter::new(Model::new(Hashing::LevelDb, m, k_for_bits_per_key(b))?);
+        let mut f = Filter::new(leveldb_policy(window_keys, b)?);
         f.add_all(&keys);
         let (row, r) = measure_row(format!("bits_per_key = {b}"), f, &absent);
         rows.push(row);
-        zero.get_or_insert(r);
+        out.push((b, r));
     }
-    let z = zero.unwrap_or_else(|| unreachable!("the first row is always measured"));
+    let z = out[0].1;
     Ok(Demo {
         claim: 7,
+        headline: "bits_per_key = 0 does not turn LevelDB's filter off: a 64-bit filter with k = 1 is still written and read.".into(),
+        curve: Some(bits_per_key_curve(window_keys, &out)?),
         setup: format!("One LevelDB filter over {window_keys} random keys (one 2 KiB window's worth); {probes} absent keys (seed {seed})."),
         columns: MEASURE_COLUMNS.to_vec(),
         rows,
@@ -531,6 +570,19 @@ pub fn claim7_zero_bits(window_keys: u64, probes: u64, seed: u64) -> Result<Demo
         ],
         answer: "fails",
     })
+}
+
+/// LevelDB's BloomFilterPolicy(`bits_per_key`) over `n` keys: its m rule and its k.
+fn leveldb_policy(n: u64, bits_per_key: u32) -> Result<Model> {
+    Model::new(Hashing::LevelDb, filter_bits(n, bits_per_key) as u32, k_for_bits_per_key(bits_per_key))
+}
+
+/// Claim 7's curve: the formula for LevelDB's policy at every bits_per_key from 0 to 12 over
+/// `n` keys, the measurements on it.
+fn bits_per_key_curve(n: u64, out: &[(u32, Measurement)]) -> Result<Curve> {
+    let at = |b: u32| leveldb_policy(n, b).map(|m| [b as f64, m.formula(n as f64)]);
+    let measured = out.iter().map(|(b, r)| CurvePoint { x: *b as f64, rate: r.fp }).collect();
+    Ok(Curve { axis: "bits_per_key", formula: (0..=12).map(at).collect::<Result<_>>()?, measured })
 }
 
 /// Claim 8: size for the peak n. A filter sized (Java, p = 5 %) for `design` keys, filled to
@@ -560,7 +612,7 @@ pub fn claim8(
             )
         }
     };
-    let absent = absent_probes(Family::Random, 9, 0, probes, &mut rng);
+    let absent = Family::Random.keys(9, 0, probes, &mut rng);
     let mut rows = Vec::new();
     let mut out = Vec::new();
     let mut f = start;
@@ -610,6 +662,8 @@ pub fn claim8(
     let grows = out.windows(2).all(|w| w[1].1.fp.rate >= w[0].1.fp.rate);
     Ok(Demo {
         claim: 8,
+        headline: growth_headline(&out, grows),
+        curve: Some(n_curve(&model, &out)),
         setup: format!(
             "{label}: m = {}, k = {}; {probes} absent random keys probed at each fill (seed {seed}).",
             model.m, model.k
@@ -676,8 +730,20 @@ pub fn claim9(n: u64, lookups: u64, shares: &[f64], seed: u64, file: Option<(&Gi
     }
     findings.push("Every lookup pays the filter's k hashes; only absent keys get anything back for it. A workload that mostly asks for keys that exist gains nearly nothing.".into());
     let rising = saved_at.windows(2).all(|w| w[1].1.rate >= w[0].1.rate || w[1].0 < w[0].0);
+    let headline = match (saved_at.first(), saved_at.last()) {
+        (Some((qa, a)), Some((qb, b))) if rising => format!(
+            "The more lookups are for absent keys, the more reads the filter saves: {} at {} absent, {} at {}.",
+            pct(a.rate),
+            pct(*qa),
+            pct(b.rate),
+            pct(*qb)
+        ),
+        _ => "The reads saved do not rise with the share of absent keys here: see the numbers.".into(),
+    };
     Ok(Demo {
         claim: 9,
+        headline,
+        curve: None,
         setup: format!("{label}; {lookups} lookups at each share of absent keys (seed {seed})."),
         columns: vec![
             "absent share",
@@ -794,6 +860,11 @@ pub fn claim11(files: u32, per_file: u64, lookups: u64, seed: u64) -> Result<Dem
     ];
     Ok(Demo {
         claim: 11,
+        headline: format!(
+            "One global filter sends a present key to all {files} files' indexes; a filter per file, to {:.2} on average.",
+            pr_present as f64 / lookups as f64
+        ),
+        curve: None,
         setup: format!(
             "{files} files of {per_file} paths, each with Java's filter for 5 % (m = {m}, k = {k}); one global filter of {gm} bits over all of them; {lookups} lookups of each kind (seed {seed})."
         ),
@@ -929,13 +1000,15 @@ pub fn claim13(n: u64, filters: u32, probes: u64, seed: u64, file: Option<(&Give
             if overlap(&a, &b) { "the intervals overlap" } else { "the intervals do not overlap" }
         ));
     }
-    findings.push(if differs {
-        "At least one hash shows a difference between the families beyond the intervals: the textbook's advice (ordered prefix + random suffix) matters for it.".into()
+    let headline = if differs {
+        "At least one hash shows a difference between the families beyond the intervals: the textbook's advice (ordered prefix + random suffix) matters for it."
     } else {
-        "Neither hash shows the effect: with hashes that mix every input byte into every output bit, prefix-sharing keys scatter as well as random ones, and the textbook's advice (ordered prefix + random suffix) buys nothing measurable here.".into()
-    });
+        "Neither hash shows the effect: with hashes that mix every input byte into every output bit, prefix-sharing keys scatter as well as random ones, and the textbook's advice (ordered prefix + random suffix) buys nothing measurable here."
+    };
     Ok(Demo {
         claim: 13,
+        headline: headline.into(),
+        curve: None,
         setup: format!(
             "n = {n} keys per filter, {filters} filters per family and hash, {probes} absent keys of the same family each, pooled (seed {seed}). Prefix: root.sg<g>.d<i/10>.s<i%10>; random keys have the same lengths."
         ),
@@ -950,14 +1023,7 @@ pub fn claim13(n: u64, filters: u32, probes: u64, seed: u64, file: Option<(&Give
 pub fn overfill(m: u32, k: u32, design: u64, now: u64) -> Result<Overfill> {
     check_count("design n", design, 1, 10_000_000)?;
     let model = tsfile(m, k.clamp(1, 8))?;
-    let steps = 24u64;
-    let top = (design * 3).max(now + now / 4).max(1);
-    let curve = (1..=steps)
-        .map(|i| {
-            let n = top * i / steps;
-            [n as f64, model.formula(n as f64)]
-        })
-        .collect();
+    let curve = formula_over_n(&model, (design * 3).max(now + now / 4).max(1) as f64, 24);
     let at_design = model.formula(design as f64);
     let at_now = model.formula(now as f64);
     let java = java_row(design as f64, 0.05);
@@ -998,9 +1064,36 @@ pub struct Overfill {
     pub java: Option<super::calc::JavaRow>,
 }
 
-/// The formula at bits per key `b` and `k`, for callers that have no n (re-exported for the wasm layer).
-pub fn formula_at(b: f64, k: u32) -> f64 {
-    fpp_at(b, k)
+/// Claim 2's curve: the formula at every whole k the rows measured (same n and m), the measurements on it.
+fn k_curve(per_k: &[Measurement]) -> Curve {
+    let formula = per_k.iter().map(|r| [r.k as f64, r.formula]).collect();
+    Curve { axis: "k", formula, measured: per_k.iter().map(|r| CurvePoint { x: r.k as f64, rate: r.fp }).collect() }
+}
+
+/// Claim 8's answer: p from the first fill measured to the last, when every step climbed.
+fn growth_headline(out: &[(f64, Measurement)], grows: bool) -> String {
+    match (out.first(), out.last()) {
+        (Some((_, a)), Some((_, b))) if grows => format!(
+            "p grows as keys are added to a fixed m: from {} at {} keys to {} at {}.",
+            pct(a.fp.rate),
+            a.n,
+            pct(b.fp.rate),
+            b.n
+        ),
+        _ => "The measured rates do not all climb with n at this size: see the numbers.".into(),
+    }
+}
+
+/// `model`'s formula at `steps + 1` evenly spaced n from 0 to `top`: `[n, p]`.
+fn formula_over_n(model: &Model, top: f64, steps: u32) -> Vec<[f64; 2]> {
+    (0..=steps).map(|i| (top * i as f64 / steps as f64).round()).map(|n| [n, model.formula(n)]).collect()
+}
+
+/// Claim 8's curve: `model`'s formula from 0 to the largest n measured, the measurements on it.
+fn n_curve(model: &Model, out: &[(f64, Measurement)]) -> Curve {
+    let top = out.iter().map(|(_, r)| r.n).max().unwrap_or(1).max(1) as f64;
+    let measured = out.iter().map(|(_, r)| CurvePoint { x: r.n as f64, rate: r.fp }).collect();
+    Curve { axis: "n", formula: formula_over_n(model, top, 32), measured }
 }
 
 #[cfg(test)]
@@ -1033,6 +1126,51 @@ mod tests {
     }
 
     #[test]
+    fn claim2_curve_is_the_formula_over_k_with_the_rows_on_it() {
+        let d = claim2(1024, 100, None, 20_000, 1).unwrap();
+        let c = d.curve.unwrap();
+        assert_eq!(c.axis, "k");
+        let model = |k| tsfile(1024, k).unwrap();
+        for (j, row) in d.rows[..8].iter().enumerate() {
+            let k = j as u32 + 1;
+            assert_eq!(c.formula[j], [k as f64, model(k).formula(100.0)]);
+            assert_eq!(c.measured[j], CurvePoint { x: k as f64, rate: rate(&row[6]) });
+        }
+        assert!(!d.headline.is_empty() && !d.findings.contains(&d.headline));
+    }
+
+    #[test]
+    fn claim8_curve_is_the_formula_over_n() {
+        let d = claim8(500, &[0.5, 1.0, 2.0], 5_000, 2, None).unwrap();
+        let c = d.curve.unwrap();
+        assert_eq!(c.axis, "n");
+        let xs: Vec<f64> = c.measured.iter().map(|p| p.x).collect();
+        assert_eq!(xs, [250.0, 500.0, 1000.0]);
+        assert_eq!(c.formula.first().unwrap()[0], 0.0);
+        assert_eq!(c.formula.last().unwrap()[0], 1000.0);
+        let (m, k) = java_sizing(500, 0.05);
+        assert!(c.formula.iter().all(|&[n, p]| p == tsfile(m, k).unwrap().formula(n)));
+        assert!(d.headline.starts_with("p grows as keys are added to a fixed m"), "{}", d.headline);
+    }
+
+    #[test]
+    fn claim7_curve_is_leveldbs_policy_over_bits_per_key() {
+        let d = claim7_zero_bits(40, 5_000, 3).unwrap();
+        let c = d.curve.unwrap();
+        assert_eq!(c.axis, "bits_per_key");
+        assert_eq!(c.formula.len(), 13);
+        for (row, p) in d.rows.iter().zip(&c.measured) {
+            let formula = match row[5] {
+                Cell::Percent { value } => value,
+                _ => unreachable!(),
+            };
+            assert_eq!(c.formula[p.x as usize][1], formula, "the curve passes through each row's formula");
+            assert_eq!(p.rate, rate(&row[6]));
+        }
+        assert_eq!(c.measured.iter().map(|p| p.x).collect::<Vec<_>>(), [0.0, 4.0, 10.0]);
+    }
+
+    #[test]
     fn claim3_ten_bits_per_key() {
         let d = claim3(2000, 100_000, 3, None).unwrap();
         let ldb = rate(&d.rows[0][6]);
@@ -1053,6 +1191,10 @@ mod tests {
     fn claim13_runs_and_states_intervals() {
         let d = claim13(500, 3, 5_000, 11, None).unwrap();
         assert_eq!(d.rows.len(), 6);
+        // The answer once: said as the headline, not repeated among the findings.
+        assert_eq!(d.answer, "fails");
+        assert!(d.headline.starts_with("Neither hash shows the effect"), "{}", d.headline);
+        assert!(d.findings.iter().all(|f| !f.starts_with("Neither hash")));
         assert!(d.findings[0].contains("95 % interval"));
         for row in &d.rows {
             let r = rate(&row[7]);

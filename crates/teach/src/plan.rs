@@ -159,6 +159,10 @@ pub struct Origin {
     pub seed: u32,
 }
 
+/// The claims whose demonstration runs on the open file when one is given (the page offers
+/// "Run this on my file" on these); the others always use the sandbox or generated keys.
+pub const ON_FILE: [u32; 7] = [2, 3, 4, 8, 9, 10, 13];
+
 /// Runs claim `claim`'s demonstration (2–5, 7–11, 13) as the lesson plans it. Claims 1 (the
 /// step-through), 6 (the read path) and 12 (the calculator) have no measured demonstration:
 /// an `invalid_argument` error, as for any other number.

@@ -248,6 +248,10 @@ fn on_an_open_file_the_claims_that_can_use_it_run_on_its_paths_and_filter() {
     assert_eq!(deletion(&got), &counting::deletion(&g.keys, model, Some(2), 2000).unwrap());
     assert_eq!((got.origin.source, got.origin.label.as_deref()), (Source::File, Some(label.as_str())));
 
+    // plan::ON_FILE (the page's "Run this on my file") names exactly the claims that run on it.
+    for claim in [2, 3, 4, 5, 7, 8, 9, 10, 11, 13] {
+        assert_eq!(run(&req(claim)).origin.source == Source::File, plan::ON_FILE.contains(&claim), "claim {claim}");
+    }
     // The demonstrations that never use a file say so, file or not.
     for claim in [5, 7, 11] {
         let got = run(&req(claim));

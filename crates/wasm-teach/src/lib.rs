@@ -115,6 +115,12 @@ pub fn sandbox_defaults() -> JsResult {
     to_js(&plan::SANDBOX_DEFAULTS)
 }
 
+/// The claims that run on the open file when one is given (`plan::ON_FILE`): `number[]`.
+#[wasm_bindgen(js_name = claimsOnFile)]
+pub fn claims_on_file() -> JsResult {
+    to_js(&plan::ON_FILE)
+}
+
 /// The demo filter's paths, the sandbox's first keys: `string[]`.
 #[wasm_bindgen(js_name = demoPaths)]
 pub fn demo_paths() -> JsResult {

@@ -1,8 +1,11 @@
-// A claim's measurements as a chart: one line per measured rate, its point and 95 % interval on
-// a log scale of probability, the formula's value marked beside it where the demonstration has
-// one (its "formula p" column). Drawn from the demonstration the core returned (teach.claim); the
-// numbers themselves stay in the table under the chart.
+// A claim's measurements as a chart, drawn from the demonstration the core returned
+// (teach.claim); the numbers themselves stay in the table under the chart. A claim whose rows run
+// along a parameter (its `curve`: k or n) plots the formula's curve over it, the core's points,
+// with each measurement and its 95 % interval on it; any other plots one line per measured rate,
+// its point and interval on a log scale, the formula's value marked beside it where the row has
+// one (its "formula p" column).
 import { svg } from '../../shared/dom.js';
+import { fmt } from '../../shared/format.js';
 import { decade } from './numbers.js';
 
 const W = 360;
@@ -33,8 +36,41 @@ function decades(points) {
   return { lo, hi: 0 };
 }
 
+/** The x axis's ticks: every measured k or bits_per_key, or five evenly spaced n. */
+const xTicks = (c, top) => (c.axis === 'n' ? [0, 1, 2, 3, 4].map((i) => Math.round((top * i) / 4)) : c.measured.map((p) => p.x));
+
+/** What each curve's x axis is. */
+const AXES = { k: 'k, the number of hashes', n: 'n, the keys added', bits_per_key: 'bits_per_key, LevelDB’s setting' };
+
+/** The formula's curve over `d.curve`'s parameter, the measurements on it with their intervals. */
+function curveChart(d) {
+  const c = d.curve;
+  const [CW, CH, CL, CB] = [W, 200, 40, 50];
+  const top = Math.max(...c.formula.map(([x]) => x), ...c.measured.map((p) => p.x));
+  const left = c.axis === 'k' ? 1 : 0;
+  // The scale is the measurements'; the formula below its floor is left out, not drawn flat on it.
+  const { lo, hi } = decades(c.measured.map((p) => ({ rate: p.rate, formula: null })));
+  const x = (v) => CL + ((v - left) / Math.max(top - left, 1)) * (CW - CL - R);
+  const y = (p) => 8 + (1 - (Math.log10(Math.max(p, 10 ** lo)) - lo) / (hi - lo)) * (CH - CB - 8);
+  const host = svg('svg', { class: 'claim-chart', viewBox: `0 0 ${CW} ${CH}`, role: 'img', 'data-testid': `claim-${d.claim}-chart`, 'data-axis': c.axis });
+  for (let e = lo; e <= hi; e++) host.append(svg('line', { x1: CL, x2: CW - R, y1: y(10 ** e), y2: y(10 ** e), class: 'c-grid' }), svg('text', { x: CL - 4, y: y(10 ** e) + 3, 'text-anchor': 'end', class: 'c-tick' }, decade(e)));
+  for (const t of xTicks(c, top)) host.append(svg('text', { x: x(t), y: CH - CB + 14, 'text-anchor': 'middle', class: 'c-tick' }, fmt(t)));
+  const line = c.formula.filter(([, f]) => f >= 10 ** lo).map(([a, f], i) => `${i ? 'L' : 'M'}${x(a).toFixed(1)},${y(f).toFixed(1)}`).join('');
+  host.append(svg('path', { d: line, class: 'ch-curve' }));
+  for (const p of c.measured) {
+    host.append(svg('line', { x1: x(p.x), x2: x(p.x), y1: y(p.rate.low), y2: y(p.rate.high), class: 'ch-ci' }));
+    host.append(svg('circle', { cx: x(p.x), cy: y(p.rate.rate), r: 4, class: 'ch-point', 'data-x': p.x, 'data-rate': p.rate.rate, 'data-low': p.rate.low, 'data-high': p.rate.high }));
+  }
+  const name = AXES[c.axis];
+  host.append(svg('text', { x: (CL + CW - R) / 2, y: CH - CB + 28, 'text-anchor': 'middle', class: 'c-tick' }, name));
+  host.append(svg('text', { x: CL, y: CH - 4, class: 'c-tick' }, '● measured, the line its 95 % interval · — the formula'));
+  host.setAttribute('aria-label', `Claim ${d.claim}: the formula’s false-positive rate as a curve over ${name}, with ${c.measured.length} measured rates on it, each a dot on its 95 % interval, on a log scale; the numbers are in the table below.`);
+  return host;
+}
+
 /** The `<svg>` chart of demonstration `d`, or null when it measured no rate. */
 export function claimChart(d) {
+  if (d.curve) return curveChart(d);
   const points = chartPoints(d);
   if (!points.length) return null;
   const { lo, hi } = decades(points);

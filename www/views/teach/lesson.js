@@ -53,16 +53,27 @@ export function scrolledTable(attrs, caption, columns, rows) {
   return el('div', { class: 'scroll-x', tabindex: '0', role: 'region', 'aria-label': caption }, table);
 }
 
-/** The claim's answer first: the verdict badge and one sentence of what the numbers say. */
+/** The claim's answer first: the verdict badge and the core's one sentence for it. */
 function verdict(d) {
-  const lead = d.findings[d.answer === 'fails' ? d.findings.length - 1 : 0] ?? '';
-  return el('p', { class: 'claim-verdict' }, el('span', { class: `answer ${d.answer}`, 'data-testid': `claim-${d.claim}-answer`, text: ANSWERS[d.answer] ?? d.answer }), ' ', lead);
+  return el('p', { class: 'claim-verdict' }, el('span', { class: `answer ${d.answer}`, 'data-testid': `claim-${d.claim}-answer`, text: ANSWERS[d.answer] ?? d.answer }), ' ', el('span', { 'data-testid': `claim-${d.claim}-headline`, text: d.headline }));
 }
 
-/** A demonstration as the core returns it: the answer, the chart, and the numbers one click away. */
-function demoView(d, caption) {
+/** Whose numbers these are: the open file's (named, with its m, k and n), the sandbox's or generated keys'. */
+function sourceLine(d, file) {
+  const text =
+    d.source === 'file' && file
+      ? `Run on ${file.name}: its filter’s m = ${fmt(file.m)} bits, k = ${file.k}, n = ${fmt(file.itemsN)} listed paths.`
+      : d.source === 'sandbox'
+        ? 'Run on the sandbox’s paths.'
+        : `Run on keys generated from seed ${d.seed}${file ? ' (not on the open file)' : ''}.`;
+  return el('p', { class: 'muted small', 'data-testid': `claim-${d.claim}-source`, 'data-source': d.source, text });
+}
+
+/** A demonstration as the core returns it: the answer, whose numbers, the chart, and the numbers one click away. */
+function demoView(d, caption, file) {
   return [
     verdict(d),
+    sourceLine(d, file),
     claimChart(d) ?? '',
     el(
       'details',
@@ -137,25 +148,26 @@ async function rangeScan(call, lesson, out, li) {
   await scan();
   // bits_per_key = 0, measured at this table's keys per filter (the core's count).
   const d = await call('teach.claim', { claim: 7, windowKeys: ex.keysPerFilter });
-  const [answer, ...numbers] = demoView(d, 'Claim 7: LevelDB filters at bits_per_key 0, 4 and 10');
+  const [answer, ...numbers] = demoView(d, 'Claim 7: LevelDB filters at bits_per_key 0, 4 and 10', null);
   out.replaceChildren(answer, form, result, el('h4', { class: 'small', text: 'And bits_per_key = 0?' }), ...numbers);
   li.dataset.answer = d.answer;
 }
 
 /** Claim 10: a key removed from a standard and from a counting filter (`victim`: which, −1 the core's choice). */
-async function deletion(call, out, li, victim) {
-  const d = await call('teach.claim', { claim: 10, victim });
-  const answer = d.standardFalseNegatives > 0 && d.countingFalseNegatives === 0 ? 'holds' : 'depends';
+async function deletion(call, out, li, { victim = -1, useFile, file }) {
+  const d = await call('teach.claim', { claim: 10, victim, useFile });
   const rows = d.victimBits.map((b) => el('tr', {}, ...[fmt(b.bit), fmt(b.owners), String(b.counterBefore), String(b.counterAfter)].map((v) => el('td', { class: 'num', text: v }))));
   out.replaceChildren(
-    verdict({ claim: 10, answer, findings: d.findings }),
+    verdict({ ...d, claim: 10 }),
+    sourceLine({ ...d, claim: 10 }, file),
     el('p', { class: 'muted small', text: `${d.label}: n = ${fmt(d.n)}, m = ${fmt(d.m)}, k = ${d.k}. Removed: ${d.victim}.` }),
     scrolledTable({ class: 'demo small', 'data-testid': 'claim-10-table' }, `The bits of ${d.victim}`, ['bit', 'keys that set it', 'counter before', 'counter after'], rows),
     el('p', { class: 'small', 'data-testid': 'claim-10-standard', 'data-false-negatives': d.standardFalseNegatives }, `Standard filter, bits cleared: ${fmt(d.standardFalseNegatives)} false negative${d.standardFalseNegatives === 1 ? '' : 's'}${d.standardExamples.length ? ` (${d.standardExamples.join(', ')}${d.standardFalseNegatives > d.standardExamples.length ? ', …' : ''})` : ''}.`),
     el('p', { class: 'small', 'data-testid': 'claim-10-counting', 'data-false-negatives': d.countingFalseNegatives }, `Counting filter, counters decremented: ${fmt(d.countingFalseNegatives)} false negatives; the removed key now tests “${d.countingVictim}”.`),
     el('ul', { class: 'findings small' }, ...d.findings.map((f) => el('li', { text: f }))),
   );
-  li.dataset.answer = answer;
+  li.dataset.answer = d.answer;
+  li.dataset.source = d.source;
 }
 
 /** Claim 12: the calculator filled for 100 million keys at 10 bits each, beside LevelDB, TsFile and the open file. */
@@ -174,8 +186,34 @@ async function size(call, { calc, file }, out, li) {
     items.push(el('li', {}, `The open file: ${fmt(f.m)} bits = ${fmt(Math.ceil(f.m / 8))} bytes at most${at ? ` for ${fmt(f.itemsN)} paths — ${about(at.bitsPerKey)} bits per path, p = ${pct(at.fpp)}` : ''}.`));
   }
   const answer = Math.abs(s.bytes - 125e6) < 1 ? 'holds' : 'depends';
-  out.replaceChildren(verdict({ claim: 12, answer, findings: [items[0].textContent] }), el('ul', { class: 'findings small', 'data-testid': 'claim-12-size', 'data-bytes': s.bytes }, ...items), el('p', { class: 'small muted', text: 'The calculator above holds these numbers: change any of them.' }));
+  out.replaceChildren(verdict({ claim: 12, answer, headline: items[0].textContent }), el('ul', { class: 'findings small', 'data-testid': 'claim-12-size', 'data-bytes': s.bytes }, ...items), el('p', { class: 'small muted', text: 'The calculator above holds these numbers: change any of them.' }));
   li.dataset.answer = answer;
+}
+
+/** A claim's button in `actions`: a click puts the claim in the URL (#teach-claim-N), then runs `fn`. */
+function addButton(actions, n, label, fn, testid) {
+  const b = el('button', { type: 'button', class: 'small', 'data-testid': testid, text: label });
+  b.addEventListener('click', () => {
+    history.replaceState(history.state, '', `${location.pathname}${location.search}#teach-claim-${n}`);
+    fn();
+  });
+  actions.append(b);
+  return b;
+}
+
+/**
+ * A claim that can run on the open file (`file()`): its "Show me" says "Run this on my file
+ * (name)" once one is open, the lesson's own keys one button away. Returns `relabel(file | null)`.
+ */
+function fileButtons(actions, n, label, run, file) {
+  const show = addButton(actions, n, label, () => run(!!file()), `claim-${n}-show`);
+  const own = addButton(actions, n, 'Show me on the lesson’s own keys', () => run(false), `claim-${n}-generated`);
+  const relabel = (f) => {
+    show.textContent = f ? `Run this on my file (${f.name})` : label;
+    own.hidden = !f;
+  };
+  relabel(null);
+  return relabel;
 }
 
 /**
@@ -205,11 +243,11 @@ export function createLesson(call, { step, calc, sandbox }) {
     }
   }
 
-  /** The measured demonstrations (teach.claim). */
-  const measured = (n, args = {}) =>
+  /** The measured demonstrations (teach.claim); `useFile`: on the open file when the claim can use it. */
+  const measured = (n, useFile) =>
     guarded(n, async (out, li) => {
-      const d = await call('teach.claim', { claim: n, plannedN: sandbox.plannedN(), ...args });
-      out.replaceChildren(...demoView(d, `Claim ${n}: measurements`));
+      const d = await call('teach.claim', { claim: n, plannedN: sandbox.plannedN(), useFile });
+      out.replaceChildren(...demoView(d, `Claim ${n}: measurements`, useFile ? lesson.file : null));
       li.dataset.answer = d.answer;
       li.dataset.source = d.source;
     });
@@ -236,33 +274,31 @@ export function createLesson(call, { step, calc, sandbox }) {
     },
   };
 
+  const relabel = new Map();
   for (const [n, text] of CLAIMS) {
     const out = el('div', { class: 'claim-out', 'aria-live': 'polite' });
     outs.set(n, out);
     const actions = el('div', { class: 'row wrap claim-actions' });
-    const button = (label, fn, testid) => {
-      const b = el('button', { type: 'button', class: 'small', 'data-testid': testid, text: label });
-      b.addEventListener('click', () => {
-        history.replaceState(history.state, '', `${location.pathname}${location.search}#teach-claim-${n}`);
-        fn();
-      });
-      actions.append(b);
-    };
+    const button = (label, fn, testid) => addButton(actions, n, label, fn, testid);
+    const onFileButtons = (n, run, label) => relabel.set(n, fileButtons(actions, n, label, run, () => lesson.file));
     if (n === 1) {
       button('Insert a key, step by step', () => claim1('insert'), 'claim-1-insert');
       button('Look up a key never added', () => claim1('query'), 'claim-1-query');
     } else if (n === 6) button('Show me the read path', () => guarded(6, (out, li) => readPath(call, lesson, out, li)), 'claim-6-show');
     else if (n === 7) button('Show me a range scan', () => guarded(7, (out, li) => rangeScan(call, lesson, out, li)), 'claim-7-show');
-    else if (n === 10) button('Show me a deletion', () => guarded(10, (out, li) => deletion(call, out, li, -1)), 'claim-10-show');
+    else if (n === 10) onFileButtons(n, (useFile) => guarded(10, (out, li) => deletion(call, out, li, { useFile, file: useFile ? lesson.file : null })), 'Show me a deletion');
     else if (n === 12) button('Show me the size', () => guarded(12, (out, li) => size(call, { calc, file: lesson.file }, out, li)), 'claim-12-show');
-    else button('Show me', () => measured(n), `claim-${n}-show`);
+    else onFileButtons(n, (useFile) => measured(n, useFile), 'Show me');
     list.append(el('li', { id: `teach-claim-${n}`, 'data-testid': `teach-claim-${n}`, 'data-claim': String(n) }, el('p', { class: 'claim-text', text }), out, actions));
   }
 
   return {
-    /** The open file's facts (null: none); the demonstrations use it from their next run. */
-    setFile(f) {
+    /** The open file's facts (null: none); the claims that can use it offer it from now on (plan::ON_FILE). */
+    async setFile(f) {
       lesson.file = f;
+      const onFile = f ? await call('teach.claimsOnFile', {}) : [];
+      if (lesson.file !== f) return;
+      for (const [n, set] of relabel) set(onFile.includes(n) ? f : null);
     },
     show: (n) => $(`teach-claim-${n}`)?.querySelector('button')?.click(),
   };
