@@ -13,6 +13,7 @@ import { invalidArgument } from './errors.js';
 import { checkWritable, readManifest, writeManifest } from './manifest/file.js';
 import { OBJECT_RACY_MS, objectIdentity, recordable, sameIdentity, unchanged } from './manifest/identity.js';
 import { answerer } from './manifest/answer.js';
+import { linesBytes } from './manifest/lines.js';
 import { ENTRY, ID } from './manifest/check.js';
 import { keepFromReads, keepingReads, keptFacts, unpackKept } from './manifest/keep.js';
 
@@ -62,6 +63,11 @@ class Manifest {
     this.carried.push([at, a.results]);
     this.stats.answered++;
     return a;
+  }
+
+  /** Answered items' output lines (any format but 'records'), as UTF-8 bytes. */
+  lines(items) {
+    return linesBytes(items);
   }
 
   /** What a batch read keeps (keptFacts per record, or null; packed by a scan worker). */
