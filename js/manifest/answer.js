@@ -31,7 +31,8 @@ export function answerer({ pathSets, facts, results, ids, entries }, bytes, path
   };
   const made = new Map();
   return (i, file) => {
-    const [f, set, r, at, head, tail] = entries.slice(ENTRY * i, ENTRY * i + ENTRY);
+    const e = ENTRY * i; // (read in place: no list made per file)
+    const [f, set, r, at, head, tail] = [entries[e], entries[e + 1], entries[e + 2], entries[e + 3], entries[e + 4], entries[e + 5]];
     const size = ids[ID * i];
     const key = (f * pathSets.length + set) * results.length + r;
     let a = made.get(key);
