@@ -69,9 +69,7 @@ class Manifest {
   }
 
   /** Answered items' output lines (any format but 'records'), as UTF-8 bytes. */
-  lines(items) {
-    return linesBytes(items);
-  }
+  lines = linesBytes;
 
   /** What a batch read keeps (keptFacts per record, or null; packed by a scan worker). */
   took(kept) {

@@ -28,22 +28,13 @@ export function linePieces(record) {
  */
 export function linesBytes(items) {
   const texts = items.map(({ record, line }) => (typeof line === 'string' ? line : JSON.stringify(record.file)));
-  // Room for each: its text at 3 bytes a UTF-16 unit (UTF-8's most), its pieces, its size.
-  let room = 0;
-  for (let i = 0; i < items.length; i++) room += 3 * texts[i].length + (items[i].line.room ?? 0);
-  const out = Buffer.allocUnsafe(room);
+  // Room for each: its text at 3 bytes a UTF-16 unit (UTF-8's most), its pieces and its size.
+  const out = Buffer.allocUnsafe(items.reduce((n, { line }, i) => n + 3 * texts[i].length + (line.room ?? 0), 0));
   let at = 0;
-  const put = (bytes) => {
-    out.set(bytes, at);
-    at += bytes.length;
-  };
+  const put = (x) => (at += typeof x === 'string' ? out.write(x, at) : (out.set(x, at), x.length));
   items.forEach(({ record, line }, i) => {
-    if (typeof line !== 'string') put(line.head);
-    at += out.write(texts[i], at);
-    if (typeof line === 'string') return;
-    put(line.mid);
-    at += out.write(String(record.size), at, 'latin1');
-    put(line.tail);
+    if (typeof line === 'string') put(texts[i]);
+    else put(line.head), put(texts[i]), put(line.mid), put(String(record.size)), put(line.tail);
   });
   return out.subarray(0, at);
 }
