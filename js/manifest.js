@@ -13,6 +13,7 @@ import { invalidArgument } from './errors.js';
 import { checkWritable, readManifest, writeManifest } from './manifest/file.js';
 import { OBJECT_RACY_MS, objectIdentity, recordable, sameIdentity, unchanged } from './manifest/identity.js';
 import { answerer } from './manifest/answer.js';
+import { linesBytes } from './manifest/lines.js';
 import { ENTRY, ID } from './manifest/check.js';
 import { keepFromReads, keepingReads, keptFacts, unpackKept } from './manifest/keep.js';
 
@@ -39,7 +40,8 @@ class Manifest {
     Object.assign(this, options, { file, old: body, bytes: old?.bytes ?? Buffer.alloc(0), written: old !== null });
     this.entryOf = old?.index ?? new Map(); // file → its entry
     this.seen = new Uint8Array(body.files.length);
-    this.carried = []; // [entry index, its new results or null]
+    this.carried = []; // entry index, its new results or null; …
+    this.next = 0; // the entry after the last one found
     this.added = []; // keptFacts of the files read
     this.stats = { file, answered: 0, read: 0, dropped: 0 };
     this.answerOf = answerer(body, this.bytes, this.paths, this.audit, this.format);
@@ -51,18 +53,23 @@ class Manifest {
    * the version recorded (a local file: its stat says so; an object: its listing), else null: read it.
    */
   answer(item) {
-    const at = this.entryOf.get(item.file);
+    // A tree walked as before finds its entries in their order: the next one is looked at first.
+    const at = this.old.files[this.next] === item.file ? this.next : this.entryOf.get(item.file);
     if (at === undefined || this.seen[at]) return null;
     this.seen[at] = 1;
+    this.next = at + 1;
     // A name that is not UTF-8 is read each time: its record carries its bytes (fileHex), which no entry keeps.
     if (item.hex !== undefined) return null;
     const same = item.version ? sameIdentity(objectIdentity(item.version), this.old.ids, ID * at) : item.path !== undefined && unchanged(item.path, this.old.ids, ID * at);
     const a = same ? this.answerOf(at, item.file) : null;
     if (!a) return null;
-    this.carried.push([at, a.results]);
+    this.carried.push(at, a.results);
     this.stats.answered++;
     return a;
   }
+
+  /** Answered items' output lines (any format but 'records'), as UTF-8 bytes. */
+  lines = linesBytes;
 
   /** What a batch read keeps (keptFacts per record, or null; packed by a scan worker). */
   took(kept) {
@@ -83,7 +90,7 @@ class Manifest {
     const n = this.old.files.length;
     this.stats.dropped = this.seen.reduce((a, x) => a - x, n);
     this.stats.read = files - this.stats.answered;
-    if (this.written && !this.added.length && this.carried.length === n && this.carried.every(([, r]) => r === null)) return;
+    if (this.written && !this.added.length && this.carried.length === 2 * n && this.carried.every((x, i) => i % 2 === 0 || x === null)) return;
     writeManifest(this.file, ...this.body());
   }
 
@@ -105,7 +112,8 @@ class Manifest {
       kept.push(head, tail);
       at += head.length + tail.length;
     };
-    for (const [i, fresh] of this.carried) {
+    for (let c = 0; c < this.carried.length; c += 2) {
+      const [i, fresh] = [this.carried[c], this.carried[c + 1]];
       const [fact, set, results, from, head, tail] = old.entries.slice(ENTRY * i, ENTRY * i + ENTRY);
       const answers = fresh ? [current, tables.results.add(fresh)] : [move('pathSets', set), move('results', results)];
       put(old.files[i], old.ids.slice(ID * i, ID * i + ID), move('facts', fact), ...answers, bytes.subarray(from, from + head), bytes.subarray(from + head, from + head + tail));

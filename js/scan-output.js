@@ -76,34 +76,6 @@ export function formatRecords(records, format, paths) {
 }
 
 /**
- * The line of each record alike `record` but for its `own` fields — those whose JSON key is
- * the record's own: `file`, `size`, `results` (the records a manifest answers from one entry's
- * facts and results) — in `format`. With NDJSON the rest of the line is made once, each value by
- * JSON.stringify, and a record's line is that joined to its own values in the JSON's keys: the
- * line formatRecords writes for it, key for key.
- */
-export function alikeLines(record, own, format, paths) {
-  if (format !== 'ndjson') return lineOf(format, paths);
-  // The line's text around its own values: [text, key, text, key, …, text].
-  const parts = [];
-  let text = '{';
-  for (const [key, value] of Object.entries(recordJson(record))) {
-    text += `${text === '{' && !parts.length ? '' : ','}${JSON.stringify(key)}:`;
-    if (own.includes(key)) {
-      parts.push(text, key);
-      text = '';
-    } else text += JSON.stringify(value);
-  }
-  parts.push(`${text}}`);
-  return (r) => {
-    const fields = recordFields(r);
-    let line = parts[0];
-    for (let i = 1; i < parts.length; i += 2) line += JSON.stringify(jsonOf(fields[parts[i]])) + parts[i + 1];
-    return line;
-  };
-}
-
-/**
  * The final summary → the NDJSON line `{"format_version": 2, "summary": …}` (in finishSummary's order);
  * `manifest` (null without --manifest): the files answered from it, read, and dropped (gone).
  */

@@ -161,7 +161,7 @@ class Run {
   /** A batch answered by the manifest (`{record, line}`s) → its output and its part of the summary. */
   answers(items) {
     const records = items.map((a) => a.record);
-    return { output: this.format === 'records' ? records : `${items.map((a) => a.line).join('\n')}\n`, summary: this.summed(records) };
+    return { output: this.format === 'records' ? records : this.manifest.lines(items), summary: this.summed(records) };
   }
 
   /** Reads batch `n` on this thread, `lanes` files at once across batches. */

@@ -5,14 +5,16 @@
 // with --audit, whose rule needs the audit: then it is read again, as is a file recorded without
 // --audit when this scan has it. So an entry never says `absent` where a fresh scan would say `maybe`.
 import { tailScan } from '../scan-file.js';
-import { alikeLines } from '../scan-output.js';
+import { formatRecords } from '../scan-output.js';
+import { linePieces } from './lines.js';
 import { ENTRY, ID } from './check.js';
 
 /**
  * `answer(i, file)` (entry `i`) over a manifest's tables (`pathSets`, `facts`, `results`) and its kept
  * `bytes`, for this scan's `paths`, `audit` and output `format`: `{record, results, line}`
  * (`results`: the entry's new results for `paths`, when made from the kept bytes; `line`: the
- * record's output line, null for 'records') or null (read the file).
+ * record's output line — its text, or its combination's NDJSON pieces (js/manifest/lines.js) —
+ * null for 'records') or null (read the file).
  */
 export function answerer({ pathSets, facts, results, ids, entries }, bytes, paths, audit, format) {
   // A record handed to the API's caller is its own; one only written out shares its entry's objects.
@@ -29,7 +31,8 @@ export function answerer({ pathSets, facts, results, ids, entries }, bytes, path
   };
   const made = new Map();
   return (i, file) => {
-    const [f, set, r, at, head, tail] = entries.slice(ENTRY * i, ENTRY * i + ENTRY);
+    const e = ENTRY * i; // (read in place: no list made per file)
+    const [f, set, r, at, head, tail] = [entries[e], entries[e + 1], entries[e + 2], entries[e + 3], entries[e + 4], entries[e + 5]];
     const size = ids[ID * i];
     const key = (f * pathSets.length + set) * results.length + r;
     let a = made.get(key);
@@ -45,9 +48,10 @@ export function answerer({ pathSets, facts, results, ids, entries }, bytes, path
     const { version, bloomFilter, audit: audited } = a.fact;
     const record = { file, fileHex: null, ok: true, size, version, bloomFilter: own(bloomFilter), results: fresh || format !== 'records' ? list : list.map(own), audit: own(audited), bytesRead: 0, reads: 0, error: null };
     if (format === 'records') return { record, results: fresh, line: null };
-    // Its line: what the files of its combination share is written once (js/scan-output.js).
-    a.line ??= alikeLines(record, a.results ? ['file', 'size'] : ['file', 'size', 'results'], format, paths);
-    return { record, results: fresh, line: a.line(record) };
+    // Its line: what the files of its combination share is rendered once (js/manifest/lines.js).
+    if (fresh || format !== 'ndjson') return { record, results: fresh, line: formatRecords([record], format, paths) };
+    a.pieces ??= linePieces(record);
+    return { record, results: null, line: a.pieces };
   };
 }
 

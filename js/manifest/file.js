@@ -82,7 +82,8 @@ function readOpen(fd, path) {
   return { body, bytes, index };
 }
 
-function readAt(fd, length, position) {
+/** `length` bytes of open file `fd` at `position` (a read cut short throws). */
+export function readAt(fd, length, position) {
   const buf = Buffer.allocUnsafeSlow(length);
   for (let done = 0; done < length; ) {
     const n = readSync(fd, buf, done, Math.min(length - done, 1 << 30), position + done);

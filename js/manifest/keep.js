@@ -5,9 +5,10 @@
 // facts cross to the main thread packed (packKept, unpackKept); an object read over HTTP is kept
 // on the main thread, from the reads the scan made of it (keepingReads, keepFromReads). What may
 // be kept at all: js/manifest/identity.js.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { tsfileEnvelope } from '../../dist/web/tsfile_bloom.js';
 import { HEAD_LENGTH as HEAD, TAIL_LENGTH as ENVELOPE_END } from '../wire.js';
+import { readAt } from './file.js';
 import { RACY_MS, identityOf, sameIdentity } from './identity.js';
 
 /**
@@ -40,16 +41,7 @@ export function keepByReading(path, before, now = Date.now(), racyMs = RACY_MS) 
     fd = openSync(path, 'r');
     const st = fstatSync(fd);
     if (!before || !sameIdentity(identityOf(st), identityOf(before))) return null;
-    const read = (offset, length) => {
-      const buf = new Uint8Array(length);
-      let done = 0;
-      while (done < length) {
-        const n = readSync(fd, buf, done, length - done, offset + done);
-        if (n === 0) throw new Error('short read');
-        done += n;
-      }
-      return buf;
-    };
+    const read = (offset, length) => readAt(fd, length, offset);
     const head = read(0, Math.min(st.size, HEAD));
     const end = read(Math.max(0, st.size - ENVELOPE_END), Math.min(st.size, ENVELOPE_END));
     const [, metadataOffset] = tsfileEnvelope(st.size, head, end);
@@ -125,24 +117,17 @@ export function packKept(kept) {
   for (const k of kept) if (k?.head) size += k.head.length + k.tail.length;
   const bytes = new Uint8Array(size);
   let at = 0;
-  const facts = kept.map((k) => {
-    if (!k?.head) return k;
-    const head = [at, k.head.length];
-    bytes.set(k.head, at);
-    at += k.head.length;
-    const tail = [at, k.tail.length];
-    bytes.set(k.tail, at);
-    at += k.tail.length;
-    return { ...k, head, tail };
-  });
-  return { facts, bytes };
+  // Each head and tail copied in, in turn: its [start, length].
+  const place = (b) => {
+    bytes.set(b, at);
+    at += b.length;
+    return [at - b.length, b.length];
+  };
+  return { facts: kept.map((k) => (k?.head ? { ...k, head: place(k.head), tail: place(k.tail) } : k)), bytes };
 }
 export const unpackKept = ({ facts, bytes }) => {
-  for (const k of facts) {
-    if (!k?.head) continue;
-    k.head = bytes.subarray(k.head[0], k.head[0] + k.head[1]);
-    k.tail = bytes.subarray(k.tail[0], k.tail[0] + k.tail[1]);
-  }
+  const view = ([start, length]) => bytes.subarray(start, start + length);
+  for (const k of facts) if (k?.head) Object.assign(k, { head: view(k.head), tail: view(k.tail) });
   return facts;
 };
 
