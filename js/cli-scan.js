@@ -19,10 +19,12 @@ export const SCAN_HELP = `scan     reads the filter of every TsFile in TARGETs (
          stdin) and tests each --path (and each line
          of --paths-file, - for stdin) with probe's rules: 'absent' (skippable), 'maybe',
          'unknown'. --audit reads each index too and lets the writer-variant audit decide.
-         --json streams NDJSON, one object per file and a last {"summary": …} line; --csv
-         one row per file (the summary on stderr). --list maybe prints only the
-         locations of the files that may hold a --path (or could not be read: they must be
-         read too), --list absent only those every --path can skip, one per line (NUL-
+         --json streams NDJSON (format_version 2: docs/json.md, schemas/), one object per
+         file and a last {"format_version": 2, "summary": …} line; --csv one row per file
+         (the summary on stderr). --list maybe prints only the locations of the files
+         that must be read for a --path (with --audit, a false positive the index proves
+         is skipped; a file that could not be read must be read), --list absent only
+         those every --path can skip, one per line (NUL-
          separated with --print0), for the next tool (the summary on stderr): each
          location's own bytes, as find -print writes them; on a terminal escaped as the
          text listing shows them. A location holding a newline is written escaped (naming

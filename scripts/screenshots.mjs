@@ -80,7 +80,7 @@ async function folder(harness, viewport, dir) {
   await page.fill('[data-testid=fleet-paths]', PATHS.slice(0, 2).join(' '));
   await page.press('[data-testid=fleet-paths]', 'Enter');
   await done();
-  await page.waitForSelector('[data-testid=fleet-fp]', LONG);
+  await page.waitForSelector('[data-testid=fleet-must-read]', LONG);
   await page.locator('[data-testid=fleet-summary]').evaluate((e) => e.scrollIntoView({ block: 'start' }));
   await shoot(page, 'folder', viewport);
   await page.context().close();

@@ -10,11 +10,14 @@ const ONE_DECIMAL = new Intl.NumberFormat('en', { minimumFractionDigits: 1, maxi
 /** 9,984.1: grouped, one decimal; '–' for null. */
 export const fmt1 = (n) => (n == null ? '–' : ONE_DECIMAL.format(Number(n)));
 
-/** A ratio as a percentage with precision that grows as the value shrinks; '–' for none. */
+/**
+ * A ratio as a percentage with precision that grows as the value shrinks; '–' for none. Below
+ * 0.01 % it is said as odds ("1 in 110,000"): an exponent reads as noise to a person.
+ */
 export function pct(x) {
   if (x == null || Number.isNaN(x)) return '–';
   if (x === 0) return '0%';
-  if (x < 1e-4) return `${(x * 100).toExponential(1)}%`;
+  if (x < 1e-4) return `1 in ${fmt(Number((1 / x).toPrecision(2)))}`;
   return `${(x * 100).toFixed(x < 0.001 ? 4 : x < 0.1 ? 3 : 2)}%`;
 }
 

@@ -30,7 +30,7 @@ export const VARIANT_LABELS = Object.freeze({ java: 'java (sign-extended tail)',
 /** An audit's status in words, the one table every view uses (`unreadable`: the index could not be read). */
 export const AUDIT_LABELS = Object.freeze({
   established: 'established',
-  ambiguous: 'reproduced (variant ambiguous)',
+  ambiguous: 'matches the index (either tail)',
   not_reproduced: 'not reproduced',
   no_filter: 'no filter',
   unsupported_hash: 'hash not evaluated',
