@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { suiteWithFleet, seriesPath, tsfileFixtures, openFile } from './harness.mjs';
+import { suiteWithFleet, seriesPath, tsfileFixtures, openFile, probeOnPage, waitFleet } from './harness.mjs';
 
 const AXE = readFileSync(fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url)), 'utf8');
 const LEVELDB = fileURLToPath(new URL('../fixtures/leveldb/', import.meta.url));
@@ -32,14 +32,7 @@ async function violations(page, whole = false) {
   return found.map((v) => `${v.impact} ${v.id} (${v.help}): ${v.nodes.join(' | ')}`);
 }
 
-async function probe(page, path) {
-  await page.fill('[data-testid=path-input]', path);
-  await page.evaluate(() => (document.querySelector('[data-testid=verdict]').textContent = ''));
-  await page.press('[data-testid=path-input]', 'Enter');
-  await page.waitForFunction(() => document.querySelector('[data-testid=verdict]').textContent !== '', null, { timeout: 10000 });
-}
-
-const waitFleet = (page) => page.waitForFunction(() => document.body.dataset.fleet === 'done', null, { timeout: 60000 });
+const probe = probeOnPage;
 
 for (const colorScheme of ['light', 'dark']) {
   for (const [device, viewport] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]]) {

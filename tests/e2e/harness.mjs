@@ -47,6 +47,17 @@ export function suiteWithFleet(name) {
   return suite;
 }
 
+/** Probes `path` in the inspector and waits for its verdict. */
+export async function probeOnPage(page, path) {
+  await page.fill('[data-testid=path-input]', path);
+  await page.evaluate(() => (document.querySelector('[data-testid=verdict]').textContent = ''));
+  await page.press('[data-testid=path-input]', 'Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid=verdict]').textContent !== '', null, { timeout: 10000 });
+}
+
+/** Waits until the folder view's scan is done. */
+export const waitFleet = (page) => page.waitForFunction(() => document.body.dataset.fleet === 'done', null, { timeout: 60000 });
+
 /** `root`: what the server serves (dist/site by default; scripts/serve.mjs SOURCE_ROOT for the source tree's www/). */
 export async function startHarness({ root } = {}) {
   const server = await startServer({ port: 0, host: '127.0.0.1', root });

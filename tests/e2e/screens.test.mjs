@@ -5,21 +5,14 @@
 // filter has no map controls to press and no empty seed table. Chromium through playwright-core.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { suiteWithFleet, seriesPath, tsfileFixtures, openFile } from './harness.mjs';
+import { suiteWithFleet, seriesPath, tsfileFixtures, openFile, probeOnPage, waitFleet } from './harness.mjs';
 
 const { byName, fixture } = tsfileFixtures();
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 
 const suite = suiteWithFleet('screens');
 
-async function probe(page, path) {
-  await page.fill('[data-testid=path-input]', path);
-  await page.evaluate(() => (document.querySelector('[data-testid=verdict]').textContent = ''));
-  await page.press('[data-testid=path-input]', 'Enter');
-  await page.waitForFunction(() => document.querySelector('[data-testid=verdict]').textContent !== '', null, { timeout: 10000 });
-}
-
-const waitFleet = (page) => page.waitForFunction(() => document.body.dataset.fleet === 'done', null, { timeout: 60000 });
+const probe = probeOnPage;
 const scrollWidth = (page) => page.evaluate(() => document.scrollingElement.scrollWidth);
 /** The elements matching `selector` whose box ends past the viewport's right edge, as text. */
 const pastRight = (page, selector) =>
