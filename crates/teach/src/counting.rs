@@ -109,6 +109,134 @@ pub struct Deletion {
     pub findings: Vec<String>,
 }
 
+/// Each key's distinct positions, and which keys set each bit.
+struct Owners {
+    positions: Vec<Vec<u32>>,
+    /// (bit, key) pairs sorted by bit: the keys that set each bit (each key once), in n·k
+    /// entries rather than one list per bit (a file's filter may have millions of bits).
+    pairs: Vec<(u32, u32)>,
+}
+
+impl Owners {
+    fn of<K: AsRef<[u8]>>(keys: &[K], model: Model) -> Owners {
+        let mut scratch = Vec::new();
+        let positions: Vec<Vec<u32>> = keys
+            .iter()
+            .map(|k| {
+                model.positions(k.as_ref(), &mut scratch);
+                let mut p = scratch.clone();
+                p.sort_unstable();
+                p.dedup();
+                p
+            })
+            .collect();
+        let mut pairs: Vec<(u32, u32)> =
+            positions.iter().enumerate().flat_map(|(i, ps)| ps.iter().map(move |&b| (b, i as u32))).collect();
+        pairs.sort_unstable();
+        Owners { positions, pairs }
+    }
+
+    /// The keys that set `bit`.
+    fn of_bit(&self, bit: u32) -> &[(u32, u32)] {
+        let lo = self.pairs.partition_point(|&(b, _)| b < bit);
+        let hi = self.pairs.partition_point(|&(b, _)| b <= bit);
+        &self.pairs[lo..hi]
+    }
+
+    /// The keys that lose a bit when key v's bits are cleared.
+    fn hurt(&self, v: usize) -> Vec<u32> {
+        let mut h: Vec<u32> = self.positions[v]
+            .iter()
+            .flat_map(|&b| self.of_bit(b).iter().map(|&(_, j)| j))
+            .filter(|&j| j as usize != v)
+            .collect();
+        h.sort_unstable();
+        h.dedup();
+        h
+    }
+}
+
+/// The standard filter after clearing key v's bits: the other keys that now test "absent"
+/// (how many, the first few), and what the victim tests.
+struct Cleared {
+    false_negatives: u64,
+    examples: Vec<String>,
+    victim: &'static str,
+}
+
+fn clear_victim<K: AsRef<[u8]>>(keys: &[K], model: Model, owners: &Owners, v: usize) -> Cleared {
+    let mut bits = Bits::new(model.m);
+    for &b in owners.positions.iter().flatten() {
+        bits.set(b);
+    }
+    for &b in &owners.positions[v] {
+        bits.clear(b);
+    }
+    let mut scratch = Vec::new();
+    let mut tests_maybe = |k: &[u8]| {
+        model.positions(k, &mut scratch);
+        scratch.iter().all(|&b| bits.get(b))
+    };
+    let mut cleared = Cleared { false_negatives: 0, examples: Vec::new(), victim: "absent" };
+    for (j, k) in keys.iter().enumerate() {
+        if j != v && !tests_maybe(k.as_ref()) {
+            cleared.false_negatives += 1;
+            if cleared.examples.len() < 5 {
+                cleared.examples.push(String::from_utf8_lossy(k.as_ref()).into_owned());
+            }
+        }
+    }
+    if tests_maybe(keys[v].as_ref()) {
+        cleared.victim = "maybe";
+    }
+    cleared
+}
+
+/// The counting filter after decrementing key v's counters: its positions before and after,
+/// the other keys that now test "absent", and what the victim tests.
+struct Decremented {
+    victim_bits: Vec<VictimBit>,
+    false_negatives: u64,
+    victim: &'static str,
+}
+
+fn decrement_victim<K: AsRef<[u8]>>(keys: &[K], model: Model, owners: &Owners, v: usize) -> Decremented {
+    let mut scratch = Vec::new();
+    let mut cf = CountingFilter::new(model);
+    for k in keys {
+        cf.add(k.as_ref(), &mut scratch);
+    }
+    let victim_key = keys[v].as_ref();
+    let before: Vec<u8> = owners.positions[v].iter().map(|&b| cf.counter(b)).collect();
+    cf.remove(victim_key, &mut scratch);
+    let victim_bits = owners.positions[v]
+        .iter()
+        .zip(before)
+        .map(|(&b, c)| VictimBit {
+            bit: b,
+            owners: owners.of_bit(b).len() as u32,
+            counter_before: c,
+            counter_after: cf.counter(b),
+        })
+        .collect();
+    let false_negatives =
+        keys.iter().enumerate().filter(|&(j, k)| j != v && !cf.may_contain(k.as_ref(), &mut scratch)).count() as u64;
+    let victim = if cf.may_contain(victim_key, &mut scratch) { "maybe" } else { "absent" };
+    Decremented { victim_bits, false_negatives, victim }
+}
+
+/// Every one of the first `t` keys removed in turn from the standard filter: the share of
+/// removals that create at least one false negative, and the mean number they create.
+fn removals(owners: &Owners, t: usize) -> (Rate, f64) {
+    let (mut lossy, mut total_fn) = (0u64, 0u64);
+    for i in 0..t {
+        let h = owners.hurt(i).len() as u64;
+        lossy += (h > 0) as u64;
+        total_fn += h;
+    }
+    (wilson(lossy, t as u64), total_fn as f64 / t as f64)
+}
+
 /// Removes `keys[victim]` (None: the first key whose removal hurts another, else the first)
 /// from a standard and from a counting filter built over `keys` with `model`.
 pub fn deletion<K: AsRef<[u8]>>(keys: &[K], model: Model, victim: Option<usize>, trials: usize) -> Result<Deletion> {
@@ -122,126 +250,13 @@ pub fn deletion<K: AsRef<[u8]>>(keys: &[K], model: Model, victim: Option<usize>,
             keys.len()
         )));
     }
-    let mut scratch = Vec::new();
-    let positions: Vec<Vec<u32>> = keys
-        .iter()
-        .map(|k| {
-            model.positions(k.as_ref(), &mut scratch);
-            let mut p = scratch.clone();
-            p.sort_unstable();
-            p.dedup();
-            p
-        })
-        .collect();
-    // (bit, key) pairs sorted by bit: the keys that set each bit (each key once), in n·k
-    // entries rather than one list per bit (a file's filter may have millions of bits).
-    let mut pairs: Vec<(u32, u32)> =
-        positions.iter().enumerate().flat_map(|(i, ps)| ps.iter().map(move |&b| (b, i as u32))).collect();
-    pairs.sort_unstable();
-    let owners = |bit: u32| -> &[(u32, u32)] {
-        let lo = pairs.partition_point(|&(b, _)| b < bit);
-        let hi = pairs.partition_point(|&(b, _)| b <= bit);
-        &pairs[lo..hi]
-    };
-    // The keys that lose a bit when key v's bits are cleared.
-    let hurt = |v: usize| -> Vec<u32> {
-        let mut h: Vec<u32> =
-            positions[v].iter().flat_map(|&b| owners(b).iter().map(|&(_, j)| j)).filter(|&j| j as usize != v).collect();
-        h.sort_unstable();
-        h.dedup();
-        h
-    };
-    let v = victim.unwrap_or_else(|| (0..keys.len()).find(|&v| !hurt(v).is_empty()).unwrap_or(0));
-
-    // The standard filter, the victim's bits cleared; the other keys probed.
-    let mut bits = Bits::new(model.m);
-    for ps in &positions {
-        for &b in ps {
-            bits.set(b);
-        }
-    }
-    for &b in &positions[v] {
-        bits.clear(b);
-    }
-    let mut examples = Vec::new();
-    let mut standard_fn = 0u64;
-    for (j, k) in keys.iter().enumerate() {
-        if j == v {
-            continue;
-        }
-        model.positions(k.as_ref(), &mut scratch);
-        if !scratch.iter().all(|&b| bits.get(b)) {
-            standard_fn += 1;
-            if examples.len() < 5 {
-                examples.push(String::from_utf8_lossy(k.as_ref()).into_owned());
-            }
-        }
-    }
-    let victim_key = keys[v].as_ref();
-    model.positions(victim_key, &mut scratch);
-    let standard_victim = if scratch.iter().all(|&b| bits.get(b)) { "maybe" } else { "absent" };
-
-    // The counting filter.
-    let mut cf = CountingFilter::new(model);
-    for k in keys {
-        cf.add(k.as_ref(), &mut scratch);
-    }
-    let before: Vec<u8> = positions[v].iter().map(|&b| cf.counter(b)).collect();
-    cf.remove(victim_key, &mut scratch);
-    let victim_bits = positions[v]
-        .iter()
-        .zip(before)
-        .map(|(&b, c)| VictimBit {
-            bit: b,
-            owners: owners(b).len() as u32,
-            counter_before: c,
-            counter_after: cf.counter(b),
-        })
-        .collect();
-    let mut counting_fn = 0u64;
-    for (j, k) in keys.iter().enumerate() {
-        if j != v && !cf.may_contain(k.as_ref(), &mut scratch) {
-            counting_fn += 1;
-        }
-    }
-    let counting_victim = if cf.may_contain(victim_key, &mut scratch) { "maybe" } else { "absent" };
-
-    // Every removal in turn.
+    let owners = Owners::of(keys, model);
+    let v = victim.unwrap_or_else(|| (0..keys.len()).find(|&v| !owners.hurt(v).is_empty()).unwrap_or(0));
+    let standard = clear_victim(keys, model, &owners, v);
+    let counting = decrement_victim(keys, model, &owners, v);
     let t = trials.clamp(1, keys.len());
-    let (mut lossy, mut total_fn) = (0u64, 0u64);
-    for i in 0..t {
-        let h = hurt(i).len() as u64;
-        lossy += (h > 0) as u64;
-        total_fn += h;
-    }
-    let removals_with_loss = wilson(lossy, t as u64);
-    let mean = total_fn as f64 / t as f64;
-
-    let name = String::from_utf8_lossy(victim_key).into_owned();
-    let mut findings = vec![format!(
-        "Clearing the {} bit{} of {name} in the standard filter made {standard_fn} other key{} test “absent” although {} still there: false negatives, data a reader would skip.",
-        positions[v].len(),
-        if positions[v].len() == 1 { "" } else { "s" },
-        if standard_fn == 1 { "" } else { "s" },
-        if standard_fn == 1 { "it is" } else { "they are" },
-    )];
-    findings.push(format!(
-        "The counting filter decremented the same positions instead: {counting_fn} false negative{}; {name} now tests “{counting_victim}”{}.",
-        if counting_fn == 1 { "" } else { "s" },
-        if counting_victim == "maybe" { " (other keys still cover every one of its positions: a false positive, never a false negative)" } else { "" }
-    ));
-    findings.push(format!(
-        "Removing each of {t} keys in turn: {:.1} % of the removals would create at least one false negative (95 % interval {:.1}–{:.1} %), {mean:.2} on average.",
-        100.0 * removals_with_loss.rate,
-        100.0 * removals_with_loss.low,
-        100.0 * removals_with_loss.high
-    ));
-    findings.push(format!(
-        "The price: {} bytes of 4-bit counters against {} bytes of bits — four times the memory. TsFiles and SSTables never need it: they are immutable, and a deletion is written as a new file whose filter is built from scratch.",
-        (model.m as f64 / 2.0).ceil(),
-        (model.m as f64 / 8.0).ceil()
-    ));
-    let holds = standard_fn > 0 && counting_fn == 0;
+    let (removals_with_loss, mean) = removals(&owners, t);
+    let holds = standard.false_negatives > 0 && counting.false_negatives == 0;
     let headline = if holds {
         "Clearing a removed key's bits made other keys test “absent”; the counting filter removed it without a false negative."
     } else {
@@ -253,20 +268,55 @@ pub fn deletion<K: AsRef<[u8]>>(keys: &[K], model: Model, victim: Option<usize>,
         n: keys.len() as u64,
         m: model.m,
         k: model.k,
-        victim: name,
+        victim: String::from_utf8_lossy(keys[v].as_ref()).into_owned(),
         victim_index: v,
-        victim_bits,
-        standard_false_negatives: standard_fn,
-        standard_examples: examples,
-        standard_victim,
-        counting_false_negatives: counting_fn,
-        counting_victim,
+        victim_bits: counting.victim_bits,
+        standard_false_negatives: standard.false_negatives,
+        standard_examples: standard.examples,
+        standard_victim: standard.victim,
+        counting_false_negatives: counting.false_negatives,
+        counting_victim: counting.victim,
         removals_with_loss,
         mean_false_negatives: mean,
         standard_bytes: (model.m as f64 / 8.0).ceil(),
         counting_bytes: (model.m as f64 / 2.0).ceil(),
-        findings,
-    })
+        findings: Vec::new(),
+    }
+    .with_findings(t))
+}
+
+impl Deletion {
+    /// Its sentences, `t` keys removed in turn: what clearing did, what decrementing did, the
+    /// removals in turn, and the counters' price.
+    fn with_findings(mut self, t: usize) -> Deletion {
+        let (name, standard_fn, counting_fn, counting_victim) =
+            (&self.victim, self.standard_false_negatives, self.counting_false_negatives, self.counting_victim);
+        let (bits, r, mean) = (self.victim_bits.len(), &self.removals_with_loss, self.mean_false_negatives);
+        self.findings = vec![
+            format!(
+                "Clearing the {bits} bit{} of {name} in the standard filter made {standard_fn} other key{} test “absent” although {} still there: false negatives, data a reader would skip.",
+                if bits == 1 { "" } else { "s" },
+                if standard_fn == 1 { "" } else { "s" },
+                if standard_fn == 1 { "it is" } else { "they are" },
+            ),
+            format!(
+                "The counting filter decremented the same positions instead: {counting_fn} false negative{}; {name} now tests “{counting_victim}”{}.",
+                if counting_fn == 1 { "" } else { "s" },
+                if counting_victim == "maybe" { " (other keys still cover every one of its positions: a false positive, never a false negative)" } else { "" }
+            ),
+            format!(
+                "Removing each of {t} keys in turn: {:.1} % of the removals would create at least one false negative (95 % interval {:.1}–{:.1} %), {mean:.2} on average.",
+                100.0 * r.rate,
+                100.0 * r.low,
+                100.0 * r.high
+            ),
+            format!(
+                "The price: {} bytes of 4-bit counters against {} bytes of bits — four times the memory. TsFiles and SSTables never need it: they are immutable, and a deletion is written as a new file whose filter is built from scratch.",
+                self.counting_bytes, self.standard_bytes
+            ),
+        ];
+        self
+    }
 }
 
 #[cfg(test)]
