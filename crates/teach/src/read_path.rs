@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use tsfile_bloom::error::Result;
-use tsfile_bloom::leveldb::{BlockEntry, LevelDbTable, ProbeReason, BLOCK_TRAILER_LEN};
+use tsfile_bloom::leveldb::{BlockEntry, FilterInfo, LevelDbProbe, LevelDbTable, ProbeReason, BLOCK_TRAILER_LEN};
 use tsfile_bloom::source::ReadAt;
 
 /// One stage of a read.
@@ -112,54 +112,21 @@ impl<'a> TableSummary<'a> {
     }
 }
 
+impl Stage {
+    /// A stage that reads nothing from the file.
+    fn cached(stage: &'static str, text: impl Into<String>) -> Stage {
+        Stage { stage, text: text.into(), bytes: 0 }
+    }
+}
+
 /// Looks `key` up in `table` (opened from `src`).
 pub fn point_read<R: ReadAt + ?Sized>(table: &LevelDbTable, src: &R, key: &[u8]) -> Result<PointRead> {
     let p = table.probe(key);
-    let mut stages = Vec::new();
-    let index = table.index_handle;
-    let base = table.base_lg.map(|lg| 1u64 << lg);
-    let Some(bi) = p.block_index else {
-        stages.push(Stage {
-            stage: "index",
-            text: format!(
-                "Index block ({} bytes, read when the table is opened and kept in the table cache): {} sorts after the last separator, so no data block can hold it.",
-                index.size,
-                lossy(key)
-            ),
-            bytes: 0,
-        });
-        stages.push(Stage {
-            stage: "answer",
-            text: "Not found, without reading any filter or data block.".into(),
-            bytes: 0,
-        });
-        return Ok(PointRead {
-            key: lossy(key),
-            filter_verdict: "absent",
-            reason: p.reason.as_str(),
-            outcome: "past-last-block",
-            block_index: None,
-            block_offset: None,
-            block_size: None,
-            filter_index: None,
-            filter_offset: None,
-            filter_bytes: None,
-            hash: p.hash,
-            probes: Vec::new(),
-            stages,
-            data_bytes: 0,
-        });
-    };
+    let Some(bi) = p.block_index else { return Ok(past_last_block(table, key, &p)) };
     let block = &table.data_blocks[bi];
     let (off, size) = (block.handle.offset, block.handle.size);
-    stages.push(Stage {
-        stage: "index",
-        text: format!(
-            "Index block (read once when the table is opened, kept in the table cache): the first separator ≥ the key is block {bi}'s, so only data block {bi} (offset {off}, {size} bytes) could hold it."
-        ),
-        bytes: 0,
-    });
     let filter = p.filter_index.and_then(|fi| table.filters.get(fi));
+    // The probed bits up to LevelDB's stop: the first clear one.
     let mut probes = Vec::new();
     for b in &p.probes {
         probes.push([b.bit, b.set as u64]);
@@ -167,83 +134,26 @@ pub fn point_read<R: ReadAt + ?Sized>(table: &LevelDbTable, src: &R, key: &[u8])
             break;
         }
     }
-    match (p.reason, filter) {
-        (ProbeReason::Bits | ProbeReason::EmptyFilter | ProbeReason::ReservedK, Some(f)) => {
-            let window = base.unwrap_or(2048);
-            let fi = f.index;
-            let shown: Vec<String> =
-                probes.iter().map(|[bit, set]| format!("{bit} ({})", if *set == 1 { "1" } else { "0" })).collect();
-            stages.push(Stage {
-                stage: "filter",
-                text: format!(
-                    "Filter block (also read at open and cacheable): ⌊block offset {off} / {window}⌋ = filter {fi}, {} bytes at file offset {} ({} bits, k = {}). BloomHash = {}; probes: {}{}.",
-                    f.length,
-                    f.offset,
-                    f.bit_count,
-                    f.k.unwrap_or(0),
-                    p.hash,
-                    if shown.is_empty() { "none".to_string() } else { shown.join(", ") },
-                    match p.reason {
-                        ProbeReason::EmptyFilter => " — an empty filter: no key in this window",
-                        ProbeReason::ReservedK => " — k above 30 is reserved: LevelDB answers “may match”",
-                        _ if p.verdict.as_str() == "absent" => " — a 0: the key is not in this block",
-                        _ => " — all 1: the key may be in this block",
-                    }
-                ),
-                bytes: 0,
-            });
-        }
-        _ => stages.push(Stage {
-            stage: "filter",
-            text: "This table has no filter LevelDB can use: every lookup reads the data block.".into(),
-            bytes: 0,
-        }),
-    }
+    let mut stages = vec![Stage::cached(
+        "index",
+        format!(
+            "Index block (read once when the table is opened, kept in the table cache): the first separator ≥ the key is block {bi}'s, so only data block {bi} (offset {off}, {size} bytes) could hold it."
+        ),
+    )];
+    stages.push(filter_stage(table, &p, filter, off, &probes));
     let has_filter = filter.is_some() && p.reason != ProbeReason::NoFilter && p.reason != ProbeReason::FilterMissing;
-    let read_cost = size + BLOCK_TRAILER_LEN;
-    let (outcome, data_bytes) = if p.verdict.as_str() == "absent" {
-        stages.push(Stage {
-            stage: "data",
-            text: format!("Data block {bi} is not read: the filter spared a {read_cost}-byte read (and a disk seek on a cold cache)."),
-            bytes: 0,
-        });
-        ("skipped", 0)
-    } else {
-        let entries = table.data_block_entries(src, bi)?;
-        let hit = newest(&entries, key);
-        let outcome = match (hit, has_filter) {
-            (Some(e), _) if e.value_type == Some(0) => "deleted",
-            (Some(_), true) => "found",
-            (None, true) => "false-positive",
-            (Some(_), false) => "no-filter-found",
-            (None, false) => "no-filter-missing",
-        };
-        stages.push(Stage {
-            stage: "data",
-            text: format!(
-                "Data block {bi} read ({read_cost} bytes with its trailer, {} entries): {}",
-                entries.len(),
-                match outcome {
-                    "deleted" => "the newest entry for the key is a deletion marker — the filter holds deleted keys too.",
-                    "found" | "no-filter-found" => "the key is there.",
-                    "false-positive" => "the key is not there: the filter's “may match” was a false positive, and this read was wasted.",
-                    _ => "the key is not there.",
-                }
-            ),
-            bytes: read_cost,
-        });
-        (outcome, read_cost)
-    };
-    stages.push(Stage {
-        stage: "answer",
-        text: match outcome {
-            "found" | "no-filter-found" => "Found.".into(),
-            "deleted" => "Not found (deleted).".into(),
-            "skipped" => "Not found — decided by the filter, without touching the data.".into(),
-            _ => "Not found, after one wasted data-block read.".into(),
+    let (outcome, data) = data_stage(table, src, key, &p, bi, has_filter)?;
+    let data_bytes = data.bytes;
+    stages.push(data);
+    stages.push(Stage::cached(
+        "answer",
+        match outcome {
+            "found" | "no-filter-found" => "Found.",
+            "deleted" => "Not found (deleted).",
+            "skipped" => "Not found — decided by the filter, without touching the data.",
+            _ => "Not found, after one wasted data-block read.",
         },
-        bytes: 0,
-    });
+    ));
     Ok(PointRead {
         key: lossy(key),
         filter_verdict: p.verdict.as_str(),
@@ -260,6 +170,117 @@ pub fn point_read<R: ReadAt + ?Sized>(table: &LevelDbTable, src: &R, key: &[u8])
         stages,
         data_bytes,
     })
+}
+
+/// A key past the last separator: the index alone answers, no filter or data block is read.
+fn past_last_block(table: &LevelDbTable, key: &[u8], p: &LevelDbProbe) -> PointRead {
+    let stages = vec![
+        Stage::cached(
+            "index",
+            format!(
+                "Index block ({} bytes, read when the table is opened and kept in the table cache): {} sorts after the last separator, so no data block can hold it.",
+                table.index_handle.size,
+                lossy(key)
+            ),
+        ),
+        Stage::cached("answer", "Not found, without reading any filter or data block."),
+    ];
+    PointRead {
+        key: lossy(key),
+        filter_verdict: "absent",
+        reason: p.reason.as_str(),
+        outcome: "past-last-block",
+        block_index: None,
+        block_offset: None,
+        block_size: None,
+        filter_index: None,
+        filter_offset: None,
+        filter_bytes: None,
+        hash: p.hash,
+        probes: Vec::new(),
+        stages,
+        data_bytes: 0,
+    }
+}
+
+/// The filter stage: which filter the data block's offset picks, and its probed bits (`probes`).
+fn filter_stage(
+    table: &LevelDbTable,
+    p: &LevelDbProbe,
+    filter: Option<&FilterInfo>,
+    off: u64,
+    probes: &[[u64; 2]],
+) -> Stage {
+    let f = match (p.reason, filter) {
+        (ProbeReason::Bits | ProbeReason::EmptyFilter | ProbeReason::ReservedK, Some(f)) => f,
+        _ => {
+            return Stage::cached(
+                "filter",
+                "This table has no filter LevelDB can use: every lookup reads the data block.",
+            )
+        }
+    };
+    let window = table.base_lg.map_or(2048, |lg| 1u64 << lg);
+    let shown: Vec<String> =
+        probes.iter().map(|[bit, set]| format!("{bit} ({})", if *set == 1 { "1" } else { "0" })).collect();
+    Stage::cached(
+        "filter",
+        format!(
+            "Filter block (also read at open and cacheable): ⌊block offset {off} / {window}⌋ = filter {}, {} bytes at file offset {} ({} bits, k = {}). BloomHash = {}; probes: {}{}.",
+            f.index,
+            f.length,
+            f.offset,
+            f.bit_count,
+            f.k.unwrap_or(0),
+            p.hash,
+            if shown.is_empty() { "none".to_string() } else { shown.join(", ") },
+            match p.reason {
+                ProbeReason::EmptyFilter => " — an empty filter: no key in this window",
+                ProbeReason::ReservedK => " — k above 30 is reserved: LevelDB answers “may match”",
+                _ if p.verdict.as_str() == "absent" => " — a 0: the key is not in this block",
+                _ => " — all 1: the key may be in this block",
+            }
+        ),
+    )
+}
+
+/// The data stage: block `bi` skipped on the filter's "absent", else read and searched; the
+/// lookup's outcome with it.
+fn data_stage<R: ReadAt + ?Sized>(
+    table: &LevelDbTable,
+    src: &R,
+    key: &[u8],
+    p: &LevelDbProbe,
+    bi: usize,
+    has_filter: bool,
+) -> Result<(&'static str, Stage)> {
+    let read_cost = table.data_blocks[bi].handle.size + BLOCK_TRAILER_LEN;
+    if p.verdict.as_str() == "absent" {
+        let text = format!(
+            "Data block {bi} is not read: the filter spared a {read_cost}-byte read (and a disk seek on a cold cache)."
+        );
+        return Ok(("skipped", Stage::cached("data", text)));
+    }
+    let entries = table.data_block_entries(src, bi)?;
+    let outcome = match (newest(&entries, key), has_filter) {
+        (Some(e), _) if e.value_type == Some(0) => "deleted",
+        (Some(_), true) => "found",
+        (None, true) => "false-positive",
+        (Some(_), false) => "no-filter-found",
+        (None, false) => "no-filter-missing",
+    };
+    let text = format!(
+        "Data block {bi} read ({read_cost} bytes with its trailer, {} entries): {}",
+        entries.len(),
+        match outcome {
+            "deleted" => "the newest entry for the key is a deletion marker — the filter holds deleted keys too.",
+            "found" | "no-filter-found" => "the key is there.",
+            "false-positive" =>
+                "the key is not there: the filter's “may match” was a false positive, and this read was wasted.",
+            _ => "the key is not there.",
+        }
+    );
+    Ok((outcome, Stage { stage: "data", text, bytes: read_cost }))
 }
 
 /// Example keys for the read path, found in the table itself: a present key, an absent key the
