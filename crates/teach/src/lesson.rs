@@ -334,104 +334,13 @@ pub fn claim3(n: u64, probes: u64, seed: u64, file: Option<(f64, u32, u32)>) -> 
 pub fn claim4(given: Option<(&Given, &Bits, Model)>, n: u64, probes: u64, seed: u64) -> Result<Demo> {
     check_count("n", n, 1, 1_000_000)?;
     check_count("probes", probes, 100, 1_000_000)?;
-    let mut rng = Rng::new(seed);
-    let mut rows = Vec::new();
-    let mut findings = Vec::new();
-    let cols = vec!["filter", "probed", "said “absent”", "what it means"];
-    // A filter written with one tail variant, read with it and with the other.
-    let run = |label: &str, keys: &[Vec<u8>], writer: Model, reader: Model, bits: Option<&Bits>| -> Rate {
-        let mut f = match bits {
-            Some(b) => Filter::from_bits(reader, b.clone(), keys.len() as u64),
-            None => {
-                let mut w = Filter::new(writer);
-                w.add_all(keys);
-                Filter::from_bits(reader, w.bits.clone(), keys.len() as u64)
-            }
-        };
-        let (maybe, total) = f.count_maybe(keys);
-        let _ = label;
-        wilson(total - maybe, total)
-    };
-    let (java, zero) = (TailVariant::Java, TailVariant::ZeroExtended);
-    let gen = Family::NonAsciiTail.keys(0, 0, n, &mut rng);
-    let model = |v| Model::new(Hashing::TsFile(v), java_sizing(n as i32, 0.05).0, java_sizing(n as i32, 0.05).1);
-    let own = run("own", &gen, model(java)?, model(java)?, None);
-    let cross = run("cross", &gen, model(zero)?, model(java)?, None);
-    rows.push(vec![
-        Cell::text(format!("{n} non-ASCII-tail paths, Java writer, Java reader")),
-        Cell::count(n),
-        Cell::rate(own),
-        Cell::text(if own.hits == 0 { "no false negatives" } else { "false negatives" }),
-    ]);
-    rows.push(vec![
-        Cell::text("the same paths, C++ 2.5 writer (zero-extended), Java reader"),
-        Cell::count(n),
-        Cell::rate(cross),
-        Cell::text("false negatives: series the reader skips although the file holds them"),
-    ]);
-    let mut wf = Filter::new(model(java)?);
-    wf.add_all(&gen);
-    let absent = Family::NonAsciiTail.keys(1, 0, probes, &mut rng);
-    let fp = wf.measure(&absent).fp;
-    rows.push(vec![
-        Cell::text("absent paths, Java writer, Java reader"),
-        Cell::count(probes),
-        Cell::rate(wilson(fp.trials - fp.hits, fp.trials)),
-        Cell::text(format!("the other {} said “maybe”: false positives, one wasted index read each", pct(fp.rate))),
-    ]);
-    findings.push(format!(
-        "With the writer's own hash, {} of {n} inserted paths tested “absent” — a false negative rate of {}: none, as the construction guarantees.",
-        own.hits,
-        interval(&own)
-    ));
-    findings.push(format!(
-        "Read with the other tail variant, {} of the same {n} paths test “absent” ({}): a reader would skip files that hold them — data that looks lost. That is why a reader must hash exactly as the writer did.",
-        cross.hits,
-        interval(&cross)
-    ));
-    findings.push(format!(
-        "A false positive costs less: {} of the absent probes said “maybe” ({}), each one index read that finds nothing.",
-        fp.hits,
-        interval(&fp)
-    ));
+    let (mut rows, mut findings, own) = claim4_generated(n, probes, seed)?;
     let mut answer = if own.hits == 0 { "holds" } else { "fails" };
     if let Some((g, bits, m)) = given {
-        let keys: Vec<Vec<u8>> = g.keys.iter().map(|k| k.to_vec()).collect();
-        let r = run("file", &keys, m, m, Some(bits));
-        let other = match m.hashing {
-            Hashing::TsFile(TailVariant::Java) => Hashing::TsFile(zero),
-            Hashing::TsFile(TailVariant::ZeroExtended) => Hashing::TsFile(java),
-            h => h,
-        };
-        let wrong = run("file-other", &keys, m, Model { hashing: other, ..m }, Some(bits));
-        rows.push(vec![
-            Cell::text(format!("{}, the writer's hash", g.label)),
-            Cell::count(keys.len() as u64),
-            Cell::rate(r),
-            Cell::text(if r.hits == 0 {
-                "no false negatives"
-            } else {
-                "false negatives: the filter does not match this hash"
-            }),
-        ]);
-        rows.push(vec![
-            Cell::text(format!("{}, the other tail variant", g.label)),
-            Cell::count(keys.len() as u64),
-            Cell::rate(wrong),
-            Cell::text(if wrong.hits == 0 {
-                "no difference: these paths' tails are ASCII"
-            } else {
-                "false negatives under the wrong hash"
-            }),
-        ]);
-        findings.push(format!(
-            "On {}: {} of {} listed paths test “absent” under the writer's hash, {} under the other tail variant.",
-            g.label,
-            r.hits,
-            keys.len(),
-            wrong.hits
-        ));
-        if r.hits > 0 {
+        let (file_rows, finding, hits) = claim4_on_file(g, bits, m);
+        rows.extend(file_rows);
+        findings.push(finding);
+        if hits > 0 {
             answer = "fails";
         }
     }
@@ -447,11 +356,120 @@ pub fn claim4(given: Option<(&Given, &Bits, Model)>, n: u64, probes: u64, seed: 
         setup: format!(
             "{n} paths ending in 温度 (a non-ASCII Murmur128 tail), Java's sizing for p = 5 %; {probes} absent paths (seed {seed})."
         ),
-        columns: cols,
+        columns: vec!["filter", "probed", "said “absent”", "what it means"],
         rows,
         findings,
         answer,
     })
+}
+
+/// The share of `keys` that test "absent" under `reader`, in a filter with `bits` (None: the
+/// bits `writer` sets for them).
+fn false_negatives<K: AsRef<[u8]>>(keys: &[K], writer: Model, reader: Model, bits: Option<&Bits>) -> Rate {
+    let mut f = match bits {
+        Some(b) => Filter::from_bits(reader, b.clone(), keys.len() as u64),
+        None => {
+            let mut w = Filter::new(writer);
+            w.add_all(keys);
+            Filter::from_bits(reader, w.bits.clone(), keys.len() as u64)
+        }
+    };
+    let (maybe, total) = f.count_maybe(keys);
+    wilson(total - maybe, total)
+}
+
+/// Claim 4 on `n` generated non-ASCII-tail paths: a Java writer read by Java, a C++ 2.5 writer
+/// (zero-extended) read by Java, and `probes` absent paths; its rows, findings and the own
+/// hash's false negatives.
+fn claim4_generated(n: u64, probes: u64, seed: u64) -> Result<(Vec<Vec<Cell>>, Vec<String>, Rate)> {
+    let mut rng = Rng::new(seed);
+    let (java, zero) = (TailVariant::Java, TailVariant::ZeroExtended);
+    let gen = Family::NonAsciiTail.keys(0, 0, n, &mut rng);
+    let model = |v| Model::new(Hashing::TsFile(v), java_sizing(n as i32, 0.05).0, java_sizing(n as i32, 0.05).1);
+    let own = false_negatives(&gen, model(java)?, model(java)?, None);
+    let cross = false_negatives(&gen, model(zero)?, model(java)?, None);
+    let mut wf = Filter::new(model(java)?);
+    wf.add_all(&gen);
+    let absent = Family::NonAsciiTail.keys(1, 0, probes, &mut rng);
+    let fp = wf.measure(&absent).fp;
+    let rows = vec![
+        vec![
+            Cell::text(format!("{n} non-ASCII-tail paths, Java writer, Java reader")),
+            Cell::count(n),
+            Cell::rate(own),
+            Cell::text(if own.hits == 0 { "no false negatives" } else { "false negatives" }),
+        ],
+        vec![
+            Cell::text("the same paths, C++ 2.5 writer (zero-extended), Java reader"),
+            Cell::count(n),
+            Cell::rate(cross),
+            Cell::text("false negatives: series the reader skips although the file holds them"),
+        ],
+        vec![
+            Cell::text("absent paths, Java writer, Java reader"),
+            Cell::count(probes),
+            Cell::rate(wilson(fp.trials - fp.hits, fp.trials)),
+            Cell::text(format!("the other {} said “maybe”: false positives, one wasted index read each", pct(fp.rate))),
+        ],
+    ];
+    let findings = vec![
+        format!(
+            "With the writer's own hash, {} of {n} inserted paths tested “absent” — a false negative rate of {}: none, as the construction guarantees.",
+            own.hits,
+            interval(&own)
+        ),
+        format!(
+            "Read with the other tail variant, {} of the same {n} paths test “absent” ({}): a reader would skip files that hold them — data that looks lost. That is why a reader must hash exactly as the writer did.",
+            cross.hits,
+            interval(&cross)
+        ),
+        format!(
+            "A false positive costs less: {} of the absent probes said “maybe” ({}), each one index read that finds nothing.",
+            fp.hits,
+            interval(&fp)
+        ),
+    ];
+    Ok((rows, findings, own))
+}
+
+/// Claim 4 on the open file's listed paths, under the writer's hash and the other tail
+/// variant: its rows, finding and the writer's hash's false negatives.
+fn claim4_on_file(g: &Given, bits: &Bits, m: Model) -> (Vec<Vec<Cell>>, String, u64) {
+    let r = false_negatives(&g.keys, m, m, Some(bits));
+    let other = match m.hashing {
+        Hashing::TsFile(TailVariant::Java) => Hashing::TsFile(TailVariant::ZeroExtended),
+        Hashing::TsFile(TailVariant::ZeroExtended) => Hashing::TsFile(TailVariant::Java),
+        h => h,
+    };
+    let wrong = false_negatives(&g.keys, m, Model { hashing: other, ..m }, Some(bits));
+    let n = g.keys.len() as u64;
+    let rows = vec![
+        vec![
+            Cell::text(format!("{}, the writer's hash", g.label)),
+            Cell::count(n),
+            Cell::rate(r),
+            Cell::text(if r.hits == 0 {
+                "no false negatives"
+            } else {
+                "false negatives: the filter does not match this hash"
+            }),
+        ],
+        vec![
+            Cell::text(format!("{}, the other tail variant", g.label)),
+            Cell::count(n),
+            Cell::rate(wrong),
+            Cell::text(if wrong.hits == 0 {
+                "no difference: these paths' tails are ASCII"
+            } else {
+                "false negatives under the wrong hash"
+            }),
+        ],
+    ];
+    let finding = format!(
+        "On {}: {} of {n} listed paths test “absent” under the writer's hash, {} under the other tail variant.",
+        g.label, r.hits, wrong.hits
+    );
+    (rows, finding, r.hits)
 }
 
 /// Claim 5: LevelDB's double hashing (one 32-bit hash) against TsFile's k independent seeded
