@@ -800,29 +800,14 @@ pub fn claim11(files: u32, per_file: u64, lookups: u64, seed: u64) -> Result<Dem
         global.add_all(ks);
     }
     // Lookups: present keys (a random file's random key) and absent keys.
-    let present: Vec<(usize, Vec<u8>)> = (0..lookups)
+    let present: Vec<&[u8]> = (0..lookups)
         .map(|_| {
             let f = rng.below(files as u64) as usize;
-            (f, keys[f][rng.below(per_file) as usize].clone())
+            keys[f][rng.below(per_file) as usize].as_slice()
         })
         .collect();
     let absent = Family::Prefix.keys(files + 1, 0, lookups, &mut rng);
-    // Index reads: a per-file filter sends the reader to each file whose filter says maybe; a
-    // global "maybe" says only "somewhere", so every file's index is read.
-    let per_reads = |per: &mut Vec<Filter>, ks: &mut dyn Iterator<Item = &[u8]>, alive: u32| -> u64 {
-        let mut reads = 0;
-        for key in ks {
-            for f in per.iter_mut().take(alive as usize) {
-                reads += f.may_contain(key) as u64;
-            }
-        }
-        reads
-    };
-    let pr_present = per_reads(&mut per, &mut present.iter().map(|(_, k)| k.as_slice()), files);
-    let pr_absent = per_reads(&mut per, &mut absent.iter().map(|k| k.as_slice()), files);
-    let (g_present, _) = global.count_maybe(present.iter().map(|(_, k)| k));
-    let (g_absent, _) = global.count_maybe(&absent);
-    let gr_present = g_present * files as u64;
+    let absent: Vec<&[u8]> = absent.iter().map(|k| k.as_slice()).collect();
     // After half the files are dropped (expired or compacted away): per-file filters go with
     // their files; the global filter cannot remove their keys.
     let alive = files / 2;
@@ -831,56 +816,33 @@ pub fn claim11(files: u32, per_file: u64, lookups: u64, seed: u64) -> Result<Dem
         .flat_map(|ks| ks.iter().take(((lookups / (files - alive) as u64).max(1)) as usize))
         .map(|k| k.as_slice())
         .collect();
-    let d_n = dropped.len() as u64;
-    let pr_dropped = per_reads(&mut per, &mut dropped.iter().copied(), alive);
-    let (g_dropped, _) = global.count_maybe(dropped.iter().copied());
+    let mut lookup = |label: String, keys: &[&[u8]], alive: u32| Lookup::of(label, keys, &mut per, alive, &mut global);
+    let present = lookup("present key".into(), &present, files);
+    let absent = lookup("absent key".into(), &absent, files);
+    let dropped =
+        lookup(format!("a key of a dropped file ({} of {files} files dropped)", files - alive), &dropped, alive);
     let per_bytes = (m as f64 / 8.0).ceil() * files as f64;
-    // Each lookup asks every (remaining) per-file filter; each "maybe" is one index read.
-    let row = |label: String, lookups: u64, per: u64, checks: u64, global_maybe: u64, reads_each: u64| {
-        vec![
-            Cell::text(label),
-            Cell::count(lookups),
-            Cell::num(per as f64 / lookups.max(1) as f64),
-            Cell::rate(wilson(per, checks)),
-            Cell::num((global_maybe * reads_each) as f64 / lookups.max(1) as f64),
-            Cell::rate(wilson(global_maybe, lookups)),
-        ]
-    };
-    let rows = vec![
-        row("present key".into(), lookups, pr_present, lookups * files as u64, g_present, files as u64),
-        row("absent key".into(), lookups, pr_absent, lookups * files as u64, g_absent, files as u64),
-        row(
-            format!("a key of a dropped file ({} of {files} files dropped)", files - alive),
-            d_n,
-            pr_dropped,
-            d_n * alive as u64,
-            g_dropped,
-            alive as u64,
-        ),
-    ];
-    let g_fp = wilson(g_absent, lookups);
-    let g_stale = wilson(g_dropped, d_n);
     let findings = vec![
         format!(
             "Same bits in all ({per_bytes} bytes): a present key costs {:.2} index reads per lookup with a filter per file, {:.2} with one global filter — its “maybe” cannot say which file, so all {files} are read.",
-            pr_present as f64 / lookups as f64,
-            gr_present as f64 / lookups as f64
+            present.per_reads as f64 / lookups as f64,
+            (present.global_maybe * files as u64) as f64 / lookups as f64
         ),
         format!(
             "After {} files are dropped, the global filter still says “maybe” for {} of their keys (it cannot delete), sending each lookup to the {alive} remaining files; the per-file filters went with their files.",
             files - alive,
-            interval(&g_stale)
+            interval(&wilson(dropped.global_maybe, dropped.lookups))
         ),
         format!(
             "Absent keys are rejected about equally (global false positives {}), but the global filter must be rebuilt from every file's keys whenever a file is added or removed; a per-file filter is written once, with its immutable file.",
-            interval(&g_fp)
+            interval(&wilson(absent.global_maybe, lookups))
         ),
     ];
     Ok(Demo {
         claim: 11,
         headline: format!(
             "One global filter sends a present key to all {files} files' indexes; a filter per file, to {:.2} on average.",
-            pr_present as f64 / lookups as f64
+            present.per_reads as f64 / lookups as f64
         ),
         curve: None,
         setup: format!(
@@ -894,10 +856,43 @@ pub fn claim11(files: u32, per_file: u64, lookups: u64, seed: u64) -> Result<Dem
             "index reads per lookup, one global filter",
             "global filter saying “maybe”",
         ],
-        rows,
+        answer: if present.global_maybe * files as u64 > present.per_reads { "holds" } else { "depends" },
+        rows: vec![present.row, absent.row, dropped.row],
         findings,
-        answer: if gr_present > pr_present { "holds" } else { "depends" },
     })
+}
+
+/// One kind of lookup in claim 11, against the first `alive` per-file filters and the global one.
+struct Lookup {
+    lookups: u64,
+    /// Index reads with a filter per file: one per file whose filter says "maybe".
+    per_reads: u64,
+    /// Lookups the global filter says "maybe" to: each reads every alive file's index, since
+    /// a global "maybe" says only "somewhere".
+    global_maybe: u64,
+    row: Vec<Cell>,
+}
+
+impl Lookup {
+    fn of(label: String, keys: &[&[u8]], per: &mut [Filter], alive: u32, global: &mut Filter) -> Lookup {
+        let lookups = keys.len() as u64;
+        let mut per_reads = 0;
+        for key in keys {
+            for f in per.iter_mut().take(alive as usize) {
+                per_reads += f.may_contain(key) as u64;
+            }
+        }
+        let (global_maybe, _) = global.count_maybe(keys);
+        let row = vec![
+            Cell::text(label),
+            Cell::count(lookups),
+            Cell::num(per_reads as f64 / lookups.max(1) as f64),
+            Cell::rate(wilson(per_reads, lookups * alive as u64)),
+            Cell::num((global_maybe * alive as u64) as f64 / lookups.max(1) as f64),
+            Cell::rate(wilson(global_maybe, lookups)),
+        ];
+        Lookup { lookups, per_reads, global_maybe, row }
+    }
 }
 
 /// Claim 13: do keys that share a prefix collide more? Prefix-heavy paths, ordered prefix +
