@@ -913,105 +913,18 @@ pub fn claim13(n: u64, filters: u32, probes: u64, seed: u64, file: Option<(&Give
     for (hashing, m, k) in schemes {
         let mut res = Vec::new();
         for fam in families {
-            let (mut hits, mut trials, mut fill, mut formula, mut from_fill) = (0, 0, 0.0, 0.0, 0.0);
-            for g in 0..filters {
-                let keys = fam.keys(g, 0, n, &mut rng);
-                let absent = fam.keys(g, n, probes, &mut rng);
-                let mut f = Filter::new(Model::new(hashing, m, k)?);
-                f.add_all(&keys);
-                let r = f.measure(&absent);
-                hits += r.fp.hits;
-                trials += r.fp.trials;
-                fill += r.fill / filters as f64;
-                from_fill += r.from_fill / filters as f64;
-                formula = r.formula;
-            }
-            let rate = wilson(hits, trials);
-            rows.push(vec![
-                Cell::text(match hashing {
-                    Hashing::LevelDb => "LevelDB BloomHash, 10 bits/key",
-                    _ => "TsFile Murmur128, Java sizing 5 %",
-                }),
-                Cell::text(fam.as_str()),
-                Cell::count(m as u64),
-                Cell::count(k as u64),
-                Cell::pct(fill),
-                Cell::pct(formula),
-                Cell::pct(from_fill),
-                Cell::rate(rate),
-            ]);
-            res.push((fam, rate, formula));
+            let (row, rate, formula) = pooled_family(Model::new(hashing, m, k)?, fam, n, filters, probes, &mut rng);
+            rows.push(row);
+            res.push((rate, formula));
         }
-        let (p, r) = (&res[0].1, &res[2].1);
-        let s = &res[1].1;
-        let name = match hashing {
-            Hashing::LevelDb => "LevelDB's hash",
-            _ => "TsFile's Murmur128",
-        };
-        let same = overlap(p, r);
+        let (finding, same) = family_finding(hashing, &res);
+        findings.push(finding);
         differs |= !same;
-        findings.push(format!(
-            "{name}: prefix-heavy paths {}, ordered prefix + random suffix {}, random keys {} (formula {}). {}",
-            interval(p),
-            interval(s),
-            interval(r),
-            pct(res[0].2),
-            if same {
-                "Prefix keys do not collide measurably more: the intervals overlap.".to_string()
-            } else if p.rate > r.rate {
-                format!(
-                    "Prefix keys measure {:.2}× the random keys' rate: the intervals do not overlap.",
-                    p.rate / r.rate.max(1e-12)
-                )
-            } else {
-                format!(
-                    "Prefix keys measure lower than random keys ({:.2}×): the intervals do not overlap.",
-                    p.rate / r.rate.max(1e-12)
-                )
-            }
-        ));
     }
     if let Some((g, bits, model)) = file {
-        let mut f = Filter::from_bits(model, bits.clone(), g.keys.len() as u64);
-        // Absent paths shaped like the file's own: its devices with sensors it does not have.
-        let mut shaped = Vec::new();
-        for (i, key) in g.keys.iter().enumerate() {
-            if shaped.len() as u64 >= probes {
-                break;
-            }
-            if let Some(dot) = key.iter().rposition(|&b| b == b'.') {
-                for j in 0..((probes as usize / g.keys.len().max(1)) + 1) {
-                    let mut p = key[..=dot].to_vec();
-                    p.extend_from_slice(format!("absent_{i}_{j}").as_bytes());
-                    shaped.push(p);
-                }
-            }
-        }
-        shaped.truncate(probes as usize);
-        let random = Family::Random.keys(99, 0, probes, &mut rng);
-        let a = f.measure(&shaped).fp;
-        let b = f.measure(&random).fp;
-        let formula = model.formula(g.keys.len() as f64);
-        let fill = Fill::of(&f.bits, model.k);
-        for (label, r) in [("absent paths under the file's own devices", a), ("random absent keys", b)] {
-            rows.push(vec![
-                Cell::text(g.label.clone()),
-                Cell::text(label),
-                Cell::count(model.m as u64),
-                Cell::count(model.k as u64),
-                Cell::pct(fill.fill),
-                Cell::pct(formula),
-                Cell::pct(fill.fpp_from_fill),
-                Cell::rate(r),
-            ]);
-        }
-        findings.push(format!(
-            "On {}: absent paths under its own devices {}, random keys {} — {}.",
-            g.label,
-            interval(&a),
-            interval(&b),
-            if overlap(&a, &b) { "the intervals overlap" } else { "the intervals do not overlap" }
-        ));
+        let (file_rows, finding) = claim13_on_file(g, bits, model, probes, &mut rng);
+        rows.extend(file_rows);
+        findings.push(finding);
     }
     let headline = if differs {
         "At least one hash shows a difference between the families beyond the intervals: the textbook's advice (ordered prefix + random suffix) matters for it."
@@ -1030,6 +943,130 @@ pub fn claim13(n: u64, filters: u32, probes: u64, seed: u64, file: Option<(&Give
         findings,
         answer: if differs { "depends" } else { "fails" },
     })
+}
+
+/// One key family under one model, pooled over `filters` filters of `n` keys, each probed with
+/// `probes` absent keys of the family: its row, the pooled rate and the formula's p.
+fn pooled_family(
+    model: Model,
+    fam: Family,
+    n: u64,
+    filters: u32,
+    probes: u64,
+    rng: &mut Rng,
+) -> (Vec<Cell>, Rate, f64) {
+    let (mut hits, mut trials, mut fill, mut formula, mut from_fill) = (0, 0, 0.0, 0.0, 0.0);
+    for g in 0..filters {
+        let keys = fam.keys(g, 0, n, rng);
+        let absent = fam.keys(g, n, probes, rng);
+        let mut f = Filter::new(model);
+        f.add_all(&keys);
+        let r = f.measure(&absent);
+        hits += r.fp.hits;
+        trials += r.fp.trials;
+        fill += r.fill / filters as f64;
+        from_fill += r.from_fill / filters as f64;
+        formula = r.formula;
+    }
+    let rate = wilson(hits, trials);
+    let row = vec![
+        Cell::text(match model.hashing {
+            Hashing::LevelDb => "LevelDB BloomHash, 10 bits/key",
+            _ => "TsFile Murmur128, Java sizing 5 %",
+        }),
+        Cell::text(fam.as_str()),
+        Cell::count(model.m as u64),
+        Cell::count(model.k as u64),
+        Cell::pct(fill),
+        Cell::pct(formula),
+        Cell::pct(from_fill),
+        Cell::rate(rate),
+    ];
+    (row, rate, formula)
+}
+
+/// What one hash's three families (prefix, prefix + random suffix, random: their rate and
+/// formula p) say, and whether the prefix and random keys' intervals overlap.
+fn family_finding(hashing: Hashing, res: &[(Rate, f64)]) -> (String, bool) {
+    let (p, s, r) = (&res[0].0, &res[1].0, &res[2].0);
+    let name = match hashing {
+        Hashing::LevelDb => "LevelDB's hash",
+        _ => "TsFile's Murmur128",
+    };
+    let same = overlap(p, r);
+    let finding = format!(
+        "{name}: prefix-heavy paths {}, ordered prefix + random suffix {}, random keys {} (formula {}). {}",
+        interval(p),
+        interval(s),
+        interval(r),
+        pct(res[0].1),
+        if same {
+            "Prefix keys do not collide measurably more: the intervals overlap.".to_string()
+        } else if p.rate > r.rate {
+            format!(
+                "Prefix keys measure {:.2}× the random keys' rate: the intervals do not overlap.",
+                p.rate / r.rate.max(1e-12)
+            )
+        } else {
+            format!(
+                "Prefix keys measure lower than random keys ({:.2}×): the intervals do not overlap.",
+                p.rate / r.rate.max(1e-12)
+            )
+        }
+    );
+    (finding, same)
+}
+
+/// Claim 13 on the open file's filter: absent paths under its own devices against random
+/// absent keys; two rows and a finding.
+fn claim13_on_file(g: &Given, bits: &Bits, model: Model, probes: u64, rng: &mut Rng) -> (Vec<Vec<Cell>>, String) {
+    let mut f = Filter::from_bits(model, bits.clone(), g.keys.len() as u64);
+    let shaped = absent_under_own_devices(g, probes);
+    let random = Family::Random.keys(99, 0, probes, rng);
+    let a = f.measure(&shaped).fp;
+    let b = f.measure(&random).fp;
+    let formula = model.formula(g.keys.len() as f64);
+    let fill = Fill::of(&f.bits, model.k);
+    let rows = [("absent paths under the file's own devices", a), ("random absent keys", b)].map(|(label, r)| {
+        vec![
+            Cell::text(g.label.clone()),
+            Cell::text(label),
+            Cell::count(model.m as u64),
+            Cell::count(model.k as u64),
+            Cell::pct(fill.fill),
+            Cell::pct(formula),
+            Cell::pct(fill.fpp_from_fill),
+            Cell::rate(r),
+        ]
+    });
+    let finding = format!(
+        "On {}: absent paths under its own devices {}, random keys {} — {}.",
+        g.label,
+        interval(&a),
+        interval(&b),
+        if overlap(&a, &b) { "the intervals overlap" } else { "the intervals do not overlap" }
+    );
+    (rows.into(), finding)
+}
+
+/// `probes` absent paths shaped like the file's own: its devices with sensors it does not have
+/// (`<device>.absent_<i>_<j>`).
+fn absent_under_own_devices(g: &Given, probes: u64) -> Vec<Vec<u8>> {
+    let mut shaped = Vec::new();
+    for (i, key) in g.keys.iter().enumerate() {
+        if shaped.len() as u64 >= probes {
+            break;
+        }
+        if let Some(dot) = key.iter().rposition(|&b| b == b'.') {
+            for j in 0..((probes as usize / g.keys.len().max(1)) + 1) {
+                let mut p = key[..=dot].to_vec();
+                p.extend_from_slice(format!("absent_{i}_{j}").as_bytes());
+                shaped.push(p);
+            }
+        }
+    }
+    shaped.truncate(probes as usize);
+    shaped
 }
 
 /// The p the formula gives at `bits_per_key` and `k` (for the sandbox's overfill chart).
