@@ -139,59 +139,13 @@ impl LevelDbTable {
     /// Reads the footer, metaindex, filter block and index block. The key format is detected
     /// from the index separators (every one >= 8 bytes with a type byte of 0 or 1 → internal).
     pub fn open<R: ReadAt + ?Sized>(src: &R) -> Result<LevelDbTable> {
-        Self::open_inner(src, None)
-    }
-
-    /// As `open`, with the key format given instead of detected.
-    pub fn open_with_format<R: ReadAt + ?Sized>(src: &R, format: KeyFormat) -> Result<LevelDbTable> {
-        Self::open_inner(src, Some(format))
-    }
-
-    fn open_inner<R: ReadAt + ?Sized>(src: &R, format: Option<KeyFormat>) -> Result<LevelDbTable> {
         let file_size = src.size()?;
         let Footer { metaindex_handle, index_handle } = Footer::read(src, file_size)?;
         let footer_at = file_size - FOOTER_LEN;
-
-        // Metaindex (`Table::ReadMeta`): one entry per meta block, key → block handle.
-        let (meta_raw, metaindex_compression) = read_block(src, metaindex_handle, "metaindex block")?;
-        let meta = Block::parse(
-            meta_raw,
-            metaindex_handle.offset,
-            metaindex_compression == Compression::None,
-            "metaindex block",
-        )?;
-        let mut meta_entries = Vec::with_capacity(meta.len());
-        for e in meta.entries() {
-            let mut vc = Cursor::with_base(e.value, metaindex_handle.offset + e.value_at as u64);
-            let h = BlockHandle::decode(&mut vc, "meta block handle").map_err(|mut e| {
-                e.kind = ErrorKind::BadBlockHandle;
-                e
-            })?;
-            meta_entries.push(MetaEntry { key: e.key.to_vec(), handle: h });
-        }
-
-        // Filter block: the first `filter.` entry. LevelDB loads it only under its own policy's
-        // name; we read any, and `policy_supported` says whether we can probe it.
-        let mut filter_policy = None;
-        let mut filter_handle = None;
-        let mut filter_block = None;
-        if let Some(m) = meta_entries.iter().find(|m| m.key.starts_with(FILTER_META_PREFIX)) {
-            let h = m.handle;
-            h.check(footer_at, metaindex_handle.offset, "filter block handle")?;
-            let name = m.key.get(FILTER_META_PREFIX.len()..).unwrap_or_default();
-            let (bytes, comp) = read_block(src, h, "filter block")?;
-            filter_block = Some(FilterBlock::parse(bytes, h.offset, comp == Compression::None)?);
-            filter_policy = Some(String::from_utf8_lossy(name).into_owned());
-            filter_handle = Some(h);
-        }
-        let base_lg = filter_block.as_ref().map(|f| f.base_lg());
-
-        // Index block: one entry per data block, separator → handle. Data blocks come first in
-        // the file, so each must end before the first of the other blocks.
-        let (index_raw, index_compression) = read_block(src, index_handle, "index block")?;
-        let index_exact = index_compression == Compression::None;
-        let index = Block::parse(index_raw, index_handle.offset, index_exact, "index block")?;
-        let key_format = format.unwrap_or_else(|| KeyFormat::detect(index.entries().map(|e| e.key)));
+        let (meta_entries, metaindex_compression) = read_metaindex(src, metaindex_handle)?;
+        let filter = read_filter_block(src, &meta_entries, footer_at, metaindex_handle.offset)?;
+        let filter_handle = filter.as_ref().map(|f| f.1);
+        // Data blocks come first in the file, so each must end before the first of the other blocks.
         let data_end = filter_handle
             .map(|h| h.offset)
             .into_iter()
@@ -199,82 +153,29 @@ impl LevelDbTable {
             .chain([metaindex_handle.offset, index_handle.offset])
             .min()
             .unwrap_or(footer_at);
-        let mut data_blocks: Vec<DataBlock> = Vec::with_capacity(index.len());
-        for (i, e) in index.entries().enumerate() {
-            let vbase = index_handle.offset + e.value_at as u64;
-            let at = if index_exact { vbase } else { index_handle.offset };
-            let mut vc = Cursor::with_base(e.value, vbase);
-            let h = BlockHandle::decode(&mut vc, "data block handle")
-                .map_err(|e| Error::new(ErrorKind::BadBlockHandle, at, e.message))?;
-            h.check(data_end, at, "data block handle")?;
-            if let Some(prev) = data_blocks.last() {
-                // Checked against data_end above, so this cannot overflow.
-                let prev_end = prev.handle.offset + prev.handle.size + BLOCK_TRAILER_LEN;
-                if h.offset < prev_end {
-                    return Err(Error::new(
-                        ErrorKind::BadBlockHandle,
-                        at,
-                        format!(
-                            "data block {i} at {} overlaps or precedes block {} (ends at {prev_end})",
-                            h.offset,
-                            i - 1
-                        ),
-                    ));
-                }
-                if key_format.compare(&prev.separator, e.key) != Ordering::Less {
-                    return Err(Error::new(
-                        ErrorKind::BadBlock,
-                        at,
-                        format!("index key {i} ({}) does not sort after the previous one", hex(e.key)),
-                    ));
-                }
-            }
-            let filter_index = filter_block.as_ref().map(|f| f.filter_index(h.offset));
-            data_blocks.push(DataBlock { separator: e.key.to_vec(), handle: h, filter_index });
-        }
-
+        let filter_block = filter.as_ref().map(|f| &f.2);
+        let index = read_index(src, index_handle, data_end, filter_block)?;
+        let (filter_policy, filter_block) = match filter {
+            Some((name, _, block)) => (Some(name), Some(block)),
+            None => (None, None),
+        };
         let filters = match (&filter_block, filter_handle) {
-            (Some(fb), Some(fh)) => fb
-                .ranges()
-                .enumerate()
-                .map(|(i, r)| {
-                    let lg = fb.base_lg();
-                    let f = fb.filter(i).unwrap_or_default();
-                    let set_bits = match f.split_last() {
-                        Some((_, bits)) if !bits.is_empty() => bits.iter().map(|b| b.count_ones() as u64).sum(),
-                        _ => 0,
-                    };
-                    FilterInfo {
-                        index: i,
-                        offset: fh.offset + r.start as u64,
-                        length: (r.end - r.start) as u64,
-                        k: f.last().map(|&k| k as u32),
-                        bit_count: (f.len().saturating_sub(1) as u64) * 8,
-                        set_bits,
-                        data_block_offsets: data_blocks
-                            .iter()
-                            .filter(|d| d.handle.offset >> lg == i as u64)
-                            .map(|d| d.handle.offset)
-                            .collect(),
-                    }
-                })
-                .collect(),
+            (Some(fb), Some(fh)) => filter_infos(fb, fh, &index.data_blocks),
             _ => Vec::new(),
         };
-
         Ok(LevelDbTable {
             file_size,
             metaindex_handle,
             index_handle,
             metaindex_compression,
-            index_compression,
+            index_compression: index.compression,
             meta_entries,
             filter_policy,
             filter_handle,
-            base_lg,
+            base_lg: filter_block.as_ref().map(|f| f.base_lg()),
             filters,
-            data_blocks,
-            key_format,
+            data_blocks: index.data_blocks,
+            key_format: index.key_format,
             filter_block,
         })
     }
@@ -375,6 +276,120 @@ impl LevelDbTable {
         let end = last.handle.offset + last.handle.size + BLOCK_TRAILER_LEN;
         Some(((end >> lg) as usize).max((last.handle.offset >> lg) as usize + 1))
     }
+}
+
+/// The metaindex (`Table::ReadMeta`): one entry per meta block, key → block handle.
+fn read_metaindex<R: ReadAt + ?Sized>(src: &R, handle: BlockHandle) -> Result<(Vec<MetaEntry>, Compression)> {
+    let (raw, compression) = read_block(src, handle, "metaindex block")?;
+    let meta = Block::parse(raw, handle.offset, compression == Compression::None, "metaindex block")?;
+    let mut entries = Vec::with_capacity(meta.len());
+    for e in meta.entries() {
+        let mut vc = Cursor::with_base(e.value, handle.offset + e.value_at as u64);
+        let h = BlockHandle::decode(&mut vc, "meta block handle").map_err(|mut e| {
+            e.kind = ErrorKind::BadBlockHandle;
+            e
+        })?;
+        entries.push(MetaEntry { key: e.key.to_vec(), handle: h });
+    }
+    Ok((entries, compression))
+}
+
+/// The filter block: the first `filter.` entry's, with its policy name and handle. LevelDB
+/// loads it only under its own policy's name; we read any, and `policy_supported` says whether
+/// we can probe it.
+fn read_filter_block<R: ReadAt + ?Sized>(
+    src: &R,
+    meta_entries: &[MetaEntry],
+    footer_at: u64,
+    metaindex_at: u64,
+) -> Result<Option<(String, BlockHandle, FilterBlock)>> {
+    let Some(m) = meta_entries.iter().find(|m| m.key.starts_with(FILTER_META_PREFIX)) else { return Ok(None) };
+    let h = m.handle;
+    h.check(footer_at, metaindex_at, "filter block handle")?;
+    let name = m.key.get(FILTER_META_PREFIX.len()..).unwrap_or_default();
+    let (bytes, comp) = read_block(src, h, "filter block")?;
+    let block = FilterBlock::parse(bytes, h.offset, comp == Compression::None)?;
+    Ok(Some((String::from_utf8_lossy(name).into_owned(), h, block)))
+}
+
+/// The index block as [`read_index`] reads it.
+struct Index {
+    data_blocks: Vec<DataBlock>,
+    key_format: KeyFormat,
+    compression: Compression,
+}
+
+/// The index block: one entry per data block, separator → handle; each block must end by
+/// `data_end`, start after the previous one, and its separator sort after the previous one.
+fn read_index<R: ReadAt + ?Sized>(
+    src: &R,
+    handle: BlockHandle,
+    data_end: u64,
+    filter_block: Option<&FilterBlock>,
+) -> Result<Index> {
+    let (raw, compression) = read_block(src, handle, "index block")?;
+    let exact = compression == Compression::None;
+    let index = Block::parse(raw, handle.offset, exact, "index block")?;
+    let key_format = KeyFormat::detect(index.entries().map(|e| e.key));
+    let mut data_blocks: Vec<DataBlock> = Vec::with_capacity(index.len());
+    for (i, e) in index.entries().enumerate() {
+        let vbase = handle.offset + e.value_at as u64;
+        let at = if exact { vbase } else { handle.offset };
+        let mut vc = Cursor::with_base(e.value, vbase);
+        let h = BlockHandle::decode(&mut vc, "data block handle")
+            .map_err(|e| Error::new(ErrorKind::BadBlockHandle, at, e.message))?;
+        h.check(data_end, at, "data block handle")?;
+        if let Some(prev) = data_blocks.last() {
+            // Checked against data_end above, so this cannot overflow.
+            let prev_end = prev.handle.offset + prev.handle.size + BLOCK_TRAILER_LEN;
+            if h.offset < prev_end {
+                return Err(Error::new(
+                    ErrorKind::BadBlockHandle,
+                    at,
+                    format!("data block {i} at {} overlaps or precedes block {} (ends at {prev_end})", h.offset, i - 1),
+                ));
+            }
+            if key_format.compare(&prev.separator, e.key) != Ordering::Less {
+                return Err(Error::new(
+                    ErrorKind::BadBlock,
+                    at,
+                    format!("index key {i} ({}) does not sort after the previous one", hex(e.key)),
+                ));
+            }
+        }
+        let filter_index = filter_block.map(|f| f.filter_index(h.offset));
+        data_blocks.push(DataBlock { separator: e.key.to_vec(), handle: h, filter_index });
+    }
+    Ok(Index { data_blocks, key_format, compression })
+}
+
+/// Each filter of the filter block (at `fh`): where it is, its k, bits and set bits, and the
+/// data blocks whose offsets pick it.
+fn filter_infos(fb: &FilterBlock, fh: BlockHandle, data_blocks: &[DataBlock]) -> Vec<FilterInfo> {
+    let lg = fb.base_lg();
+    fb.ranges()
+        .enumerate()
+        .map(|(i, r)| {
+            let f = fb.filter(i).unwrap_or_default();
+            let set_bits = match f.split_last() {
+                Some((_, bits)) if !bits.is_empty() => bits.iter().map(|b| b.count_ones() as u64).sum(),
+                _ => 0,
+            };
+            FilterInfo {
+                index: i,
+                offset: fh.offset + r.start as u64,
+                length: (r.end - r.start) as u64,
+                k: f.last().map(|&k| k as u32),
+                bit_count: (f.len().saturating_sub(1) as u64) * 8,
+                set_bits,
+                data_block_offsets: data_blocks
+                    .iter()
+                    .filter(|d| d.handle.offset >> lg == i as u64)
+                    .map(|d| d.handle.offset)
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 fn hex(bytes: &[u8]) -> String {

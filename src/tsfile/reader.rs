@@ -92,10 +92,6 @@ impl<E: PathEncoder> TsFileReader<E> {
         self.audit.as_ref()
     }
 
-    pub fn index_read(&self) -> bool {
-        self.walk.is_some()
-    }
-
     /// `(offset, length)` of the index region [`attach_index`](Self::attach_index) needs.
     pub fn index_range(&self) -> (u64, u64) {
         (self.meta.meta_offset, self.meta.envelope.metadata_offset - self.meta.meta_offset)
