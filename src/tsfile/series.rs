@@ -112,10 +112,6 @@ impl DeviceId {
     pub fn has_trailing_null(&self) -> bool {
         self.segments.len() > 1 && self.segments.last().is_some_and(|s| s.is_none())
     }
-
-    pub fn to_string_lossy(&self) -> String {
-        String::from_utf8_lossy(&self.to_bytes()).into_owned()
-    }
 }
 
 /// One TimeseriesMetadata record: an indexed series, or the time column of an aligned device.
