@@ -70,18 +70,6 @@ function readWithFileReader(part) {
  */
 const typeOf = (value) => Object.prototype.toString.call(value).slice(8, -1);
 
-/** Counts what is read (tests use it to show opening touches only the tail). */
-export function countingSource(source) {
-  const inner = toSource(source);
-  const counted = { ...inner, bytesRead: 0, reads: [] };
-  counted.read = async (o, n) => {
-    counted.bytesRead += n;
-    counted.reads.push([o, n]);
-    return inner.read(o, n);
-  };
-  return counted;
-}
-
 /**
  * The source a reader reads through: its size checked, every read checked to return exactly the
  * bytes asked for (a custom source's mistake is a typed io error, not a TypeError deep inside),
