@@ -92,13 +92,9 @@ export function isHttpUrl(input) {
  */
 export function documentUrl(input) {
   const base = globalThis.location?.href;
-  if (typeof input !== 'string' || typeof base !== 'string' || !/^https?:/i.test(base)) return null;
-  try {
-    const url = new URL(input, base);
-    return isHttpUrl(url) ? url.href : null;
-  } catch {
-    return null;
-  }
+  if (typeof input !== 'string' || typeof base !== 'string' || !/^https?:/i.test(base) || !URL.canParse(input, base)) return null;
+  const url = new URL(input, base);
+  return isHttpUrl(url) ? url.href : null;
 }
 
 // URLs are named as js/redact.js shows them (their secrets REDACTED).
