@@ -662,17 +662,10 @@ async function fileCommand(verb, values, positionals) {
   // Reports name a URL as redactUrl shows it: a presigned URL's signature and token stay out.
   const shown = isHttpUrl(name) ? redactUrl(name) : name;
   const keys = values.hex ? paths.map((p) => Uint8Array.from(Buffer.from(p, 'hex'))) : paths;
-  if (input.table) {
-    try {
-      return await leveldbCommand(verb, shown, input.table, keys, values);
-    } finally {
-      input.table.close();
-    }
-  }
   try {
-    return await tsfileCommand(verb, shown, input.tsfile, keys, values);
+    return await (input.table ? leveldbCommand(verb, shown, input.table, keys, values) : tsfileCommand(verb, shown, input.tsfile, keys, values));
   } finally {
-    await input.tsfile.close();
+    await (input.table ?? input.tsfile).close();
   }
 }
 

@@ -2,8 +2,7 @@
 // web.js) re-exports this module after making sure the wasm is initialised.
 
 import {
-  WasmBloomFilter, hash32 as rawHash32, bitIndex as rawBitIndex, stageKeys, wasmMemory, fppFormula as rawFpp,
-  optimalK as rawOptimalK, javaSizing as rawJavaSizing, probeRecord, keyArea, builtFilterReason as rawBuiltReason,
+  WasmBloomFilter, hash32 as rawHash32, stageKeys, wasmMemory, javaSizing as rawJavaSizing, probeRecord, keyArea, builtFilterReason as rawBuiltReason,
 } from '../dist/web/tsfile_bloom.js';
 import { CHARSETS, canonicalCharsetName, charsetCode, encodeJvm, isMultiByte, wellFormed } from './charsets.js';
 import { invalidArgument } from './errors.js';
@@ -94,7 +93,7 @@ function utf8Writer(memory, ptr, length, bytes) {
 let keyView = null;
 let keyWrite = null;
 export function putKey(key) {
-  if (typeof key !== 'string' && key.length === 0 && detached(key)) throw detachedError('the path (a Uint8Array)', 'path');
+  if (typeof key !== 'string' && key.length === 0 && isDetached(key.buffer)) throw detachedError('the path (a Uint8Array)', 'path');
   const at = keyArea(typeof key === 'string' ? key.length * 3 : key.length);
   // A view of memory that has grown since is detached: its length reads 0.
   if (keyView === null || keyView.length === 0) {
@@ -136,15 +135,11 @@ function multiByteName(charset) {
   return charset !== undefined && isMultiByte(charset) ? canonicalCharsetName(charset) : null;
 }
 
-/** `(1 - e^(-kn/m))^k` for `items` keys in `bitCount` bits with k hash functions. */
-export function fppFormula(items, bitCount, hashFunctionCount) {
-  return rawFpp(items, bitCount, hashFunctionCount);
-}
-
-/** `(m/n) ln 2`: the hash-function count that minimises the formula (Infinity for 0 items). */
-export function optimalK(items, bitCount) {
-  return rawOptimalK(items, bitCount);
-}
+// The core's figures as the module exports them: `fppFormula(items, bitCount,
+// hashFunctionCount)` = `(1 - e^(-kn/m))^k`; `optimalK(items, bitCount)` = `(m/n) ln 2`, the
+// hash-function count that minimises it (Infinity for 0 items); `bitIndex(hash32, bitCount)` =
+// `(hash32 == -2^31 ? 0 : |hash32|) mod bitCount` (the page's teaching panel).
+export { fppFormula, optimalK, bitIndex } from '../dist/web/tsfile_bloom.js';
 
 /** Java's `BloomFilter.getEmptyBloomFilter(errorRate, capacity)` sizing: errorRate clamped to [ERROR_RATE.min, ERROR_RATE.max]. */
 export function javaSizing(capacity, errorRate = ERROR_RATE.default) {
@@ -152,19 +147,13 @@ export function javaSizing(capacity, errorRate = ERROR_RATE.default) {
   return { bitCount, hashFunctionCount };
 }
 
-/** `(hash32 == -2^31 ? 0 : |hash32|) mod bitCount`. */
-export function bitIndex(hash, bitCount) {
-  return rawBitIndex(hash, bitCount);
-}
-
-/** Pre-encoded keys: one buffer and the end offset of each key in it. */
 /**
- * Whether a byte view's ArrayBuffer was transferred away (postMessage, structuredClone): it
- * then reads as empty and copying from it throws an untyped TypeError. Only an empty view can be.
+ * Whether `buffer` was transferred away (postMessage, structuredClone): a view of it then reads
+ * as empty and copying from it throws an untyped TypeError. Only an empty buffer can be; where
+ * ArrayBuffer#detached is missing (Node 20) no view of it can be made.
  */
-function detached(view) {
-  if (view.byteLength !== 0) return false;
-  const buffer = view.buffer;
+export function isDetached(buffer) {
+  if (buffer.byteLength !== 0) return false;
   if (typeof buffer.detached === 'boolean') return buffer.detached;
   try {
     new Uint8Array(buffer);
@@ -189,8 +178,8 @@ export function stageEncoded(input, module = { stageKeys, wasmMemory: moduleMemo
   const { bytes, ends } = input;
   if (!(bytes instanceof Uint8Array)) throw invalidArgument('paths', 'pre-encoded paths need `bytes` as a Uint8Array');
   if (!(ends instanceof Uint32Array)) throw invalidArgument('paths', 'pre-encoded paths need `ends` as a Uint32Array of end offsets');
-  if (detached(bytes)) throw detachedError('the pre-encoded paths’ `bytes`', 'paths');
-  if (detached(ends)) throw detachedError('the pre-encoded paths’ `ends`', 'paths');
+  if (isDetached(bytes.buffer)) throw detachedError('the pre-encoded paths’ `bytes`', 'paths');
+  if (isDetached(ends.buffer)) throw detachedError('the pre-encoded paths’ `ends`', 'paths');
   const [keysPtr, endsPtr] = module.stageKeys(bytes.length, ends.length);
   const memory = module.wasmMemory().buffer;
   new Uint8Array(memory, keysPtr, bytes.length).set(bytes);
@@ -218,7 +207,7 @@ export function stagePaths(paths, charset, module = { stageKeys, wasmMemory: mod
         capacity += encoded[i].length;
       } else capacity += p.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
     } else if (p instanceof Uint8Array) {
-      if (p.length === 0 && detached(p)) throw detachedError(`path ${i} (a Uint8Array)`, 'paths');
+      if (p.length === 0 && isDetached(p.buffer)) throw detachedError(`path ${i} (a Uint8Array)`, 'paths');
       capacity += p.length;
       if (multi) encoded[i] = p;
     } else throw notAPath('paths');
@@ -293,15 +282,11 @@ export class BloomFilter {
     this[RAW] = raw === RAW_TOKEN ? bitCount : WasmBloomFilter.withGeometry(bitCount, hashFunctionCount);
   }
 
-  static #wrap(raw) {
-    return new BloomFilter(raw, undefined, RAW_TOKEN);
-  }
-
   /** Decodes the serialized structure (docs/bloom-filter.md §2). Returns null for the "no filter" encoding `00`. */
   static decode(bytes) {
     if (!(bytes instanceof Uint8Array)) throw invalidArgument('bytes', 'decode expects a Uint8Array');
     const raw = WasmBloomFilter.decode(bytes);
-    return raw ? BloomFilter.#wrap(raw) : null;
+    return raw ? wrapRaw(raw) : null;
   }
 
   /** Sized exactly like Java's BloomFilter.getEmptyBloomFilter(errorRate, n). */
@@ -309,7 +294,7 @@ export class BloomFilter {
     if (!Number.isInteger(n) || n < 0 || n > 0x7fffffff) throw invalidArgument('n', `n (the number of paths) must be an integer from 0 to 2,147,483,647, not ${String(n)}`);
     // Java clamps a rate to [ERROR_RATE.min, ERROR_RATE.max] (docs/bloom-filter.md); one that is no rate at all is refused.
     if (typeof errorRate !== 'number' || !(errorRate > 0 && errorRate < 1)) throw invalidArgument('errorRate', `errorRate must be a number between 0 and 1 (Java then clamps it to between ${ERROR_RATE.min} and ${ERROR_RATE.max}), not ${String(errorRate)}`);
-    return BloomFilter.#wrap(WasmBloomFilter.withCapacity(n, errorRate));
+    return wrapRaw(WasmBloomFilter.withCapacity(n, errorRate));
   }
 
   /** Sets the bits of one path. Options: `variant` ('java'), `charset` ('UTF-8'). */

@@ -92,13 +92,9 @@ export function isHttpUrl(input) {
  */
 export function documentUrl(input) {
   const base = globalThis.location?.href;
-  if (typeof input !== 'string' || typeof base !== 'string' || !/^https?:/i.test(base)) return null;
-  try {
-    const url = new URL(input, base);
-    return isHttpUrl(url) ? url.href : null;
-  } catch {
-    return null;
-  }
+  if (typeof input !== 'string' || typeof base !== 'string' || !/^https?:/i.test(base) || !URL.canParse(input, base)) return null;
+  const url = new URL(input, base);
+  return isHttpUrl(url) ? url.href : null;
 }
 
 // URLs are named as js/redact.js shows them (their secrets REDACTED).
@@ -436,11 +432,6 @@ function mayPin(url) {
   return typeof document === 'undefined' || !here || new URL(url).origin === here;
 }
 
-/** The response's validators `{etag, lastModified}` (strong ETags only pin a request). */
-function validatorsOf(res) {
-  return { etag: res.headers.get('etag'), lastModified: res.headers.get('last-modified') };
-}
-
 // A response of another version than the first that carried validators: the typed 'changed'
 // error, else null (and the first validators seen become the pin).
 function versionChange(ctx, got, offset) {
@@ -523,7 +514,7 @@ async function answerOf(ctx, res, want, knownSize, limits) {
   const { offset, range } = limits;
   const pin = ctx.version;
   if (res.status === 412 && pin) throw changedError(url, 'precondition_failed', `the server says the file no longer matches ${pin.etag ?? pin.lastModified} (412)`, { status: 412, offset });
-  const changed = versionChange(ctx, validatorsOf(res), offset);
+  const changed = versionChange(ctx, { etag: res.headers.get('etag'), lastModified: res.headers.get('last-modified') }, offset);
   if (changed) throw changed;
   const sameSize = (total) => {
     if (knownSize != null && total !== knownSize) throw changedError(url, 'size', `it was ${knownSize} bytes, now ${total}`, { status: res.status, offset });

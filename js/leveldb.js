@@ -122,9 +122,8 @@ export class LevelDbTable {
 
   /** `{fileSize, filterPolicy, policySupported, baseLg, keyFormat, filterBlock, metaindex, index, metaEntries}`. */
   get info() {
-    const table = this.#table;
-    this.#info ??= table.info();
-    return this.#info;
+    const table = this.#table; // closed: the typed error, cached or not
+    return (this.#info ??= table.info());
   }
 
   /** The filter policy name, e.g. 'leveldb.BuiltinBloomFilter2', or null when the table has no filter. */
@@ -134,9 +133,8 @@ export class LevelDbTable {
 
   /** `[{index, offset, length, k, bitCount, setBits, dataBlockOffsets}]` in file order, empty filters included. */
   get filters() {
-    const table = this.#table;
-    this.#filters ??= table.filters();
-    return this.#filters;
+    const table = this.#table; // closed: the typed error, cached or not
+    return (this.#filters ??= table.filters());
   }
 
   /** `[{index, offset, size, separatorHex, filterIndex}]` from the index block. */

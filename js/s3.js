@@ -133,13 +133,8 @@ function errorOf(status, text, target) {
 
 /** An S3 error response → the typed error (its body read within the request's own limits). */
 async function errorFrom(res, target) {
-  let text = null;
-  try {
-    text = await boundedText(res, target);
-  } catch {
-    // no readable body: the status says what it can
-  }
-  return errorOf(res.status, text, target);
+  // Without a readable body the status says what it can.
+  return errorOf(res.status, await boundedText(res, target).catch(() => null), target);
 }
 
 // XML's escapes, undone in one pass (so `&amp;lt;` stays `&lt;`): the five named entities and

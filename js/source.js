@@ -7,6 +7,7 @@ import { documentUrl, httpSource, isHttpUrl } from './http-source.js';
 import { isS3Url, s3Source } from './s3.js';
 import { invalidArgument, TsFileBloomError } from './errors.js';
 import { explainFetchFailure } from './fetch-failure.js';
+import { isDetached } from './core.js';
 
 // A page's request that fetch refused: a CORS refusal, a CSP block or a network failure, told apart
 // as far as the browser allows (fetch-failure.js; elsewhere the error is left as it is).
@@ -25,7 +26,7 @@ export function toSource(source, options = {}) {
   }
   if (typeOf(source) === 'ArrayBuffer') {
     // A transferred (detached) buffer has no bytes any more: say so rather than read 0 of them.
-    if (source.detached === true || (source.byteLength === 0 && isDetached(source))) throw invalidArgument('source', 'the ArrayBuffer is detached (it was transferred): it holds no bytes');
+    if (isDetached(source)) throw invalidArgument('source', 'the ArrayBuffer is detached (it was transferred): it holds no bytes');
     return toSource(new Uint8Array(source));
   }
   if (typeof Blob !== 'undefined' && source instanceof Blob) return blobSource(source);
@@ -68,28 +69,6 @@ function readWithFileReader(part) {
  * its bytes through a Uint8Array of this realm).
  */
 const typeOf = (value) => Object.prototype.toString.call(value).slice(8, -1);
-
-/** Whether `buffer` is detached, where ArrayBuffer#detached is missing (Node 20): a view of it cannot be made. */
-function isDetached(buffer) {
-  try {
-    new Uint8Array(buffer);
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-/** Counts what is read (tests use it to show opening touches only the tail). */
-export function countingSource(source) {
-  const inner = toSource(source);
-  const counted = { ...inner, bytesRead: 0, reads: [] };
-  counted.read = async (o, n) => {
-    counted.bytesRead += n;
-    counted.reads.push([o, n]);
-    return inner.read(o, n);
-  };
-  return counted;
-}
 
 /**
  * The source a reader reads through: its size checked, every read checked to return exactly the

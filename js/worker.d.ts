@@ -1,15 +1,8 @@
 // Types for worker.js: the module Worker script (see worker-client.d.ts for the main-thread API).
-import type { BlobInput, Charset, ErrorKind, IoReason, ManifestReason, PathInput, Variant } from './index.js';
+import type { BlobInput, Charset, PathInput, TsFileBloomError, Variant } from './index.js';
 
-/** A plain error as it crosses the worker boundary (with the other fields the error carries: `argument`, `url`, `path`, …). */
-export interface PlainError {
-  kind: ErrorKind;
-  message: string;
-  offset: number | null;
-  /** A remote source's or a manifest's stable cause (`timeout`, `http_status`, …) and HTTP status, when it names them. */
-  reason?: IoReason | ManifestReason;
-  status?: number;
-}
+/** An error as it crosses the worker boundary: a TsFileBloomError's fields as plain data (structured clone drops an Error's own). */
+type WireError = Pick<TsFileBloomError, 'kind' | 'message' | 'offset' | 'argument' | 'reason' | 'url' | 'status' | 'path' | 'field' | 'line'>;
 
 export type WorkerRequest =
   | { id: number; op: 'open'; blob: BlobInput; name?: string }
@@ -21,7 +14,7 @@ export type WorkerRequest =
 
 export type WorkerReply =
   | { id: number; result: unknown }
-  | { id: number; error: PlainError }
+  | { id: number; error: WireError }
   | { id: number; progress: { done: number; total: number } }
   | { id: 0; ready: true };
 

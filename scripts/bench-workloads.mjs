@@ -1,14 +1,12 @@
 // Realistic workloads through the JS API (wasm under Node), used by scripts/bench.mjs:
 // realistic batch probe (vs the murmurhash3js-revisited route), a 1M-path build, opening
-// a ~1 GB and a ~1 MB TsFile (bytes read counted through countingSource), and the audit
+// a ~1 GB and a ~1 MB TsFile (bytes read and reads counted by the TsFile: bytesRead, reads), and the audit
 // of a 100,000-series file. The same path shape as benches/bloom.rs (`real_path`) and
 // scripts/gen-bench-fixtures.py.
 
 import { BloomFilter, hash32, openTsFile } from 'tsfile-bloom';
-import { countingSource } from '../js/source.js';
 import { stagePaths } from '../js/core.js';
 import { javaBaseline } from './bench-java.mjs';
-import { nodeSource } from '../js/node-source.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -169,14 +167,13 @@ export async function workloads({ section, time, fixtures = 'bench-data' }) {
   if (existsSync(file('big_1g')) && existsSync(file('small_1m'))) {
     facts.open = {};
     for (const name of ['big_1g', 'small_1m']) {
-      let src;
-      const t = await openTsFile(file(name), { source: async (p) => (src = countingSource(await nodeSource(p))) });
+      const t = await openTsFile(file(name));
       const m = t.metadata;
-      const openRead = { bytes: src.bytesRead, reads: src.reads.length };
+      const openRead = { bytes: t.bytesRead, reads: t.reads };
       await t.loadIndex();
       facts.open[name] = {
         size: t.size, metadataSize: m.size, indexRegion: m.offset - m.metaOffset,
-        openBytes: openRead.bytes, openReads: openRead.reads, withIndexBytes: src.bytesRead, withIndexReads: src.reads.length,
+        openBytes: openRead.bytes, openReads: openRead.reads, withIndexBytes: t.bytesRead, withIndexReads: t.reads,
       };
       await t.close();
     }

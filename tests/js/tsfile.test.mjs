@@ -7,7 +7,6 @@ import { open } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openTsFile, TsFileBloomError } from 'tsfile-bloom';
-import { countingSource } from '../../js/source.js'; // the package's own
 
 const DIR = new URL('../fixtures/tsfile/', import.meta.url);
 const raw = JSON.parse(readFileSync(new URL('manifest.json', DIR), 'utf8'));
@@ -16,6 +15,21 @@ const byName = (n) => MANIFEST.find((e) => e.name === n);
 const filePath = (e) => fileURLToPath(new URL(e.file, DIR));
 const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
 const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+
+/** A byte source over `bytes` that records every read, `[offset, length]`, and the bytes they asked for. */
+function countingSource(bytes) {
+  const src = {
+    size: bytes.length,
+    reads: [],
+    bytesRead: 0,
+    async read(offset, length) {
+      src.reads.push([offset, length]);
+      src.bytesRead += length;
+      return bytes.subarray(offset, offset + length);
+    },
+  };
+  return src;
+}
 
 test('10,000-series file from every source kind: bit count, all series, probeMany verdicts', async () => {
   const e = byName('tree_10k_series');
