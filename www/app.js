@@ -97,12 +97,6 @@ globalThis.inspector = { map: bits.map, worker: () => worker, teachWorker: () =>
 
 // ---------------------------------------------------------------- loading
 
-/**
- * Every view back to "no file": a load starts (and may fail, or turn out to be a LevelDB table),
- * so nothing may keep showing, or reading, the previous file's state — the series list's and
- * batch list's rows, the heat-map, the probe, a running batch, the teaching panel. The TsFile
- * panels stay laid out (dimmed while loading) until the new file turns out not to be one.
- */
 /** Where "Skip to …" leads: path testing once a TsFile is open, else opening one (never a hidden section). */
 function skipTo(id) {
   const [href, text] = { probe: ['#probe', 'Skip to path testing'], leveldb: ['#ldb-form', 'Skip to the LevelDB key probe'], load: ['#load', 'Skip to opening a file'] }[id];
@@ -110,6 +104,12 @@ function skipTo(id) {
   $('skip-link').textContent = text;
 }
 
+/**
+ * Every view back to "no file": a load starts (and may fail, or turn out to be a LevelDB table),
+ * so nothing may keep showing, or reading, the previous file's state — the series list's and
+ * batch list's rows, the heat-map, the probe, a running batch, the teaching panel. The TsFile
+ * panels stay laid out (dimmed while loading) until the new file turns out not to be one.
+ */
 function resetViews() {
   cur = null;
   skipTo('load');
@@ -122,6 +122,94 @@ function resetViews() {
   leveldb.hide();
 }
 
+/** A LevelDB table: its own view, the table read in the worker. */
+async function showLevelDb(blob, name, stale) {
+  $('content').hidden = true;
+  try {
+    if (!(await leveldb.show(blob, name, stale))) return;
+    status(`${name}: LevelDB table.`);
+    skipTo('leveldb');
+    document.body.dataset.state = 'ready';
+  } catch (e) {
+    if (stale()) return;
+    status('');
+    showError(e, `${name} (${fmt(blob.size)} bytes) is not a readable LevelDB table:`, 'The page is ready for another file.');
+    document.body.dataset.state = 'error';
+  }
+}
+
+/** The file opened (or the synthetic filter built) in the worker: its info, or null once its error is shown. */
+async function openInWorker(blob, name, synthetic, stale) {
+  status(synthetic ? 'Building the filter…' : `Reading ${name}…`);
+  try {
+    return synthetic
+      ? await worker.synthetic(synthetic, (p) => !stale() && status(`Building the filter: ${fmt(p.done)} of ${fmt(p.total)} paths added…`))
+      : await worker.open(blob, name);
+  } catch (e) {
+    if (stale()) return null;
+    $('content').hidden = true;
+    status('');
+    const size = blob && typeof blob !== 'string' ? ` (${fmt(blob.size)} bytes)` : '';
+    showError(e, `${name}${size} is not a readable TsFile:`, 'Nothing could be read from this file. The page is ready for another file.');
+    document.body.dataset.state = 'error';
+    return null;
+  }
+}
+
+/** The filter's bits on the map right away (`{bits, bitCount}`), or null when there is no filter to read. */
+async function paintBits(stale) {
+  let filterBits = null;
+  try {
+    filterBits = await worker.bits();
+  } catch (e) {
+    if (stale()) return null;
+    showError(e, 'The filter could not be read:');
+  }
+  if (stale()) return null;
+  if (filterBits) {
+    cur.bits = filterBits.bits;
+    cur.bitCount = filterBits.bitCount;
+    bits.map.setData(filterBits.bits, filterBits.bitCount);
+  } else bits.map.clear();
+  $('map').classList.toggle('empty', !filterBits);
+  bits.enable(!!filterBits);
+  return filterBits;
+}
+
+/**
+ * The metadata index, the audit and the series list (may be large: done in the worker), with what
+ * was read before an index error too (shown as partial results): `{audit, bloom, indexError,
+ * listed}`, `listed` (`{series, timeColumns, audit}`) null when a step threw.
+ */
+async function readIndex() {
+  const read = { audit: null, bloom: null, indexError: null, listed: null };
+  try {
+    read.indexError = await worker.loadIndex();
+    read.audit = await worker.audit({ partial: true });
+    const series = await worker.series({ partial: true });
+    const timeColumns = await worker.timeColumns({ partial: true });
+    read.bloom = (await worker.info()).bloom; // the filter's facts as the index gives them (indexedItems)
+    read.listed = { series, timeColumns, audit: read.audit };
+  } catch (e) {
+    read.indexError = e;
+  }
+  return read;
+}
+
+/** Per-bit provenance for the hover (after everything else is on screen); false when a later load took over. */
+async function readProvenance(synthetic, stale) {
+  try {
+    const prov = await worker.provenance();
+    if (stale()) return false;
+    cur.prov = prov;
+    cur.provPaths = prov && prov.timeColumns && !synthetic ? cur.series.concat(cur.timeColumns) : cur.series;
+  } catch (e) {
+    if (stale()) return false;
+    console.warn('provenance unavailable:', e.message);
+  }
+  return true;
+}
+
 /** `blob`: a Blob/File, or an http(s) URL (a string: a TsFile read remotely; no LevelDB detection). */
 async function load(blob, name, { synthetic = null, fromFolder = false } = {}) {
   const seq = ++loadSeq;
@@ -131,81 +219,23 @@ async function load(blob, name, { synthetic = null, fromFolder = false } = {}) {
   document.body.dataset.state = 'loading';
   clearError();
   resetViews();
-  const remoteUrl = typeof blob === 'string';
-  if (blob && !remoteUrl && (await isLevelDbBlob(blob))) {
-    if (stale()) return;
-    // A LevelDB table: its own view, the table read in the worker.
-    $('content').hidden = true;
-    try {
-      if (!(await leveldb.show(blob, name, stale))) return;
-      status(`${name}: LevelDB table.`);
-      skipTo('leveldb');
-      document.body.dataset.state = 'ready';
-    } catch (e) {
-      if (stale()) return;
-      status('');
-      showError(e, `${name} (${fmt(blob.size)} bytes) is not a readable LevelDB table:`, 'The page is ready for another file.');
-      document.body.dataset.state = 'error';
-    }
+  if (blob && typeof blob !== 'string' && (await isLevelDbBlob(blob))) {
+    if (!stale()) await showLevelDb(blob, name, stale);
     return;
   }
   if (stale()) return;
-  status(synthetic ? 'Building the filter…' : `Reading ${name}…`);
-  let info;
-  try {
-    info = synthetic
-      ? await worker.synthetic(synthetic, (p) => !stale() && status(`Building the filter: ${fmt(p.done)} of ${fmt(p.total)} paths added…`))
-      : await worker.open(blob, name);
-  } catch (e) {
-    if (stale()) return;
-    $('content').hidden = true;
-    status('');
-    const size = blob && !remoteUrl ? ` (${fmt(blob.size)} bytes)` : '';
-    showError(e, `${name}${size} is not a readable TsFile:`, 'Nothing could be read from this file. The page is ready for another file.');
-    document.body.dataset.state = 'error';
-    return;
-  }
-  if (stale()) return;
+  const info = await openInWorker(blob, name, synthetic, stale);
+  if (!info || stale()) return;
   cur = { name: info.name ?? name, info, blob, bits: null, bitCount: 0, series: [], timeColumns: [], prov: null, provPending: true, audit: null, highlights: [] };
   summary.renderSummary(info);
   $('content').hidden = false;
   skipTo('probe');
-  // The filter's bits: first paint of the map right away.
-  let filterBits = null;
-  try {
-    filterBits = await worker.bits();
-  } catch (e) {
-    if (stale()) return;
-    showError(e, 'The filter could not be read:');
-  }
+  const filterBits = await paintBits(stale);
   if (stale()) return;
-  if (filterBits) {
-    cur.bits = filterBits.bits;
-    cur.bitCount = filterBits.bitCount;
-    bits.map.setData(filterBits.bits, filterBits.bitCount);
-  } else bits.map.clear();
-  $('map').classList.toggle('empty', !filterBits);
-  bits.enable(!!filterBits);
   status(synthetic ? '' : 'Reading the metadata index and auditing the filter…');
-  // Index, audit and series list (may be large: done in the worker).
-  let audit = null;
-  let indexError = null;
-  let bloom = null;
-  try {
-    // What was read before an index error too (shown below as partial results).
-    indexError = await worker.loadIndex();
-    audit = await worker.audit({ partial: true });
-    const listed = await worker.series({ partial: true });
-    const timeColumns = await worker.timeColumns({ partial: true });
-    ({ bloom } = await worker.info()); // the filter's facts as the index gives them (indexedItems)
-    if (stale()) return;
-    cur.series = listed;
-    cur.timeColumns = timeColumns;
-    cur.audit = audit;
-  } catch (e) {
-    indexError = e;
-  }
+  const { audit, bloom, indexError, listed } = await readIndex();
   if (stale()) return;
+  Object.assign(cur, listed);
   summary.renderAudit(audit, bloom ? { ...info, bloom } : info);
   series.render();
   if (indexError) {
@@ -216,18 +246,7 @@ async function load(blob, name, { synthetic = null, fromFolder = false } = {}) {
     );
   }
   status(synthetic ? `${cur.name}.` : `${cur.name}: ${fmt(cur.series.length)} series indexed${cur.timeColumns.length ? `, ${count(cur.timeColumns.length, 'time column')}` : ''}.`);
-  // Per-bit provenance for the hover (after everything else is on screen).
-  if (filterBits && (cur.series.length || synthetic)) {
-    try {
-      const prov = await worker.provenance();
-      if (stale()) return;
-      cur.prov = prov;
-      cur.provPaths = prov && prov.timeColumns && !synthetic ? cur.series.concat(cur.timeColumns) : cur.series;
-    } catch (e) {
-      if (stale()) return;
-      console.warn('provenance unavailable:', e.message);
-    }
-  }
+  if (filterBits && (cur.series.length || synthetic) && !(await readProvenance(synthetic, stale))) return;
   cur.provPending = false;
   probe.refresh(); // a probe made meanwhile: its bits' series
   // The teaching panel places the file on its curve (in the worker) before the page is ready.

@@ -195,6 +195,23 @@ test('"Open from the web" takes only http(s) URLs: anything else is said in a se
   await page.context().close();
 });
 
+test('"Open from the web" on a 390 px phone: the placeholder fits its box, and the hint for several URLs and a listing is in view', async () => {
+  const page = await suite.harness.newPage(PHONE);
+  const box = await page.evaluate(() => {
+    const t = document.querySelector('[data-testid=remote-urls]');
+    const s = getComputedStyle(t);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = `${s.fontSize} ${s.fontFamily}`;
+    return { text: ctx.measureText(t.placeholder).width, room: t.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) };
+  });
+  assert.ok(box.text <= box.room, `the placeholder (${box.text.toFixed(0)} px) fits its box (${box.room.toFixed(0)} px)`);
+  const hint = page.locator('[data-testid=remote-hint]');
+  assert.ok(await hint.isVisible());
+  assert.match(await hint.innerText(), /one a line: Shift\+Enter.*list-type=2&prefix=/s);
+  assert.deepEqual(await pastRight(page, '[data-testid=remote-hint], [data-testid=remote-urls]'), []);
+  await page.context().close();
+});
+
 test('focus: the hidden file input rings its own button only', async () => {
   const page = await suite.harness.newPage();
   await page.keyboard.press('Tab'); // the skip link

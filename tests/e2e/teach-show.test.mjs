@@ -232,6 +232,31 @@ test('claims 2, 8 and 7 plot the formula’s curve over k, n and bits_per_key, e
   }
 });
 
+/** The smallest rendered size (px) of any label in the visible SVG charts matching `sel`: its font size × its chart's scale. */
+const smallestLabel = (p, sel) =>
+  p.evaluate((s) => {
+    const sizes = [...document.querySelectorAll(s)]
+      .filter((chart) => chart.viewBox.baseVal?.width > 0 && chart.getBoundingClientRect().width > 0)
+      .flatMap((chart) => {
+        const scale = chart.getBoundingClientRect().width / chart.viewBox.baseVal.width;
+        return [...chart.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+      });
+    return sizes.length ? Math.min(...sizes) : 0;
+  }, sel);
+
+test('on a 390 px phone every chart’s labels and legend render at 11 px or more', async () => {
+  const p = await newPage(PHONE);
+  for (const n of [2, 13]) await runClaim(p, n);
+  const claims = await smallestLabel(p, '[data-testid=claim-2-chart], [data-testid=claim-13-chart]');
+  assert.ok(claims >= 11, `the claims’ charts: smallest label ${claims.toFixed(1)} px`);
+  const curve = await smallestLabel(p, '#sb-curve');
+  assert.ok(curve >= 11, `the sandbox's curve: smallest label ${curve.toFixed(1)} px`);
+  // Nothing cut: each chart within the screen.
+  const past = await p.evaluate(() => [...document.querySelectorAll('.claim-chart, .curve')].filter((c) => c.getBoundingClientRect().right > innerWidth).length);
+  assert.equal(past, 0);
+  await p.context().close();
+});
+
 test('with a file open, the claims that can use it say so and run on it, named; the lesson’s own keys stay one button away', async () => {
   const p = await newPage();
   assert.equal(await p.isVisible('[data-testid=claim-4-generated]'), false, 'no file: no second button');

@@ -202,12 +202,17 @@ export class HeatMap extends BitGrid {
   }
 
   #bind() {
-    const c = this.canvas;
-    c.addEventListener(
+    this.#bindWheel();
+    this.#bindPointer();
+    this.#bindKeys();
+    this.#bindMinimap();
+  }
+
+  /** A plain wheel is the page's; ctrl/⌘ + wheel (and a trackpad's pinch, which the browser sends as a ctrl + wheel) zooms the map. */
+  #bindWheel() {
+    this.canvas.addEventListener(
       'wheel',
       (ev) => {
-        // A plain wheel is the page's; ctrl/⌘ + wheel (and a trackpad's pinch, which the
-        // browser sends as a ctrl + wheel) zooms the map.
         if (!this.bits || !(ev.ctrlKey || ev.metaKey)) return;
         ev.preventDefault();
         const [px, py] = this.pixelsOf(ev);
@@ -216,6 +221,11 @@ export class HeatMap extends BitGrid {
       },
       { passive: false },
     );
+  }
+
+  /** A drag pans, two fingers pinch-zoom, a click or tap puts the cursor on a bit, hovering names one. */
+  #bindPointer() {
+    const c = this.canvas;
     let drag = null;
     const pinch = new Pinch();
     c.addEventListener('pointerdown', (ev) => {
@@ -271,6 +281,11 @@ export class HeatMap extends BitGrid {
       this.redraw();
       this.onhover(null, null);
     });
+  }
+
+  /** Arrow keys move the cursor; + and − zoom around it, 0 fits, Enter zooms to it. */
+  #bindKeys() {
+    const c = this.canvas;
     c.addEventListener('keydown', (ev) => {
       if (!this.bits) return;
       const cur = this.cursor ?? this.bitAt(c.width / 2, c.height / 2) ?? 0;
@@ -288,6 +303,10 @@ export class HeatMap extends BitGrid {
         fn();
       }
     });
+  }
+
+  /** A click or drag on the overview moves the view there. */
+  #bindMinimap() {
     const mm = this.minimap;
     let mdrag = false;
     const jump = (ev) => {

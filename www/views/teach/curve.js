@@ -4,6 +4,7 @@
 import { svg } from '../../shared/dom.js';
 import { fmt } from '../../shared/format.js';
 import { about, decade, pct } from './numbers.js';
+import { drawAtWidth } from './width.js';
 
 /** The formula at a whole k (1 ≤ k ≤ 32). */
 export const fppAt = (c, k) => c.samples[Math.max(1, Math.min(c.samples.length, Math.round(k))) - 1];
@@ -16,13 +17,17 @@ function bestUpTo(c, kMax) {
 }
 
 /**
- * Draws curve `c` (`{n, m, k, kStar, fpp, samples}`) into `host` (an
- * <svg>): the optimum k* and the point (k, FPP) marked, and (TsFile) the region beyond the
- * 8-seed cap `kCap` shaded.
+ * Draws curve `c` (`{n, m, k, kStar, fpp, samples}`) into `host` (an <svg>) at its width: the
+ * optimum k* and the point (k, FPP) marked, and (TsFile) the region beyond the 8-seed cap `kCap`
+ * shaded.
  */
-export function drawCurve(host, c, { kCap = null, label = 'k' } = {}) {
+export function drawCurve(host, c, options = {}) {
+  drawAtWidth(host, (W) => drawCurveAt(host, c, options, W), 520);
+}
+
+/** drawCurve, `W` px wide. */
+function drawCurveAt(host, c, { kCap = null, label = 'k' }, W) {
   host.replaceChildren();
-  const W = 520;
   const H = 250;
   const L = 58;
   const R = 14;
@@ -90,8 +95,11 @@ export function drawCurve(host, c, { kCap = null, label = 'k' } = {}) {
   // k*
   if (kStar <= kMax) {
     host.append(svg('line', { x1: x(kStar), x2: x(kStar), y1: T, y2: H - B, class: 'c-opt', 'data-k-star': kStar.toFixed(3) }));
-    const right = x(kStar) < W - 140;
-    host.append(svg('text', { x: x(kStar) + (right ? 5 : -5), y: H - B - 8, 'text-anchor': right ? 'start' : 'end', class: 'c-opt-label' }, `k* = (m/n)·ln 2 = ${about(kStar)}`));
+    // The formula beside k* where a side has room for it (~140 px), the bare value on a phone.
+    const [roomRight, roomLeft] = [W - R - x(kStar), x(kStar) - L];
+    const text = Math.max(roomRight, roomLeft) > 150 ? `k* = (m/n)·ln 2 = ${about(kStar)}` : `k* = ${about(kStar)}`;
+    const right = roomRight > 150 || (roomRight > 70 && roomLeft <= 150);
+    host.append(svg('text', { x: x(kStar) + (right ? 5 : -5), y: H - B - 8, 'text-anchor': right ? 'start' : 'end', class: 'c-opt-label' }, text));
   } else {
     host.append(svg('text', { x: W - R - 4, y: H - B - 8, 'text-anchor': 'end', class: 'c-opt-label' }, `best k ≈ ${Math.round(kStar)}: far right, off this chart`));
   }

@@ -51,6 +51,67 @@ function offerFile(f) {
   $('st-series').replaceChildren(...(f ? f.series.slice(0, 500).map((p) => el('option', { value: p })) : []));
 }
 
+/** Shows state `st` (`{trace, cursor, timer}`) in `box`: the buttons, the steps so far, and their rings on the sandbox's grid. */
+function render(box, st, sandbox) {
+  const t = st.trace;
+  const max = t ? maxCursor(t) : 0;
+  $('st-back').disabled = !t || st.cursor <= 0;
+  $('st-next').disabled = !t || st.cursor >= max;
+  $('st-play').disabled = !t || (st.cursor >= max && !st.timer);
+  if (!t) {
+    sandbox.highlight([]);
+    return;
+  }
+  const ds = box.dataset;
+  Object.assign(ds, { ready: 'true', action: t.op, target: t.target, scheme: t.scheme, cursor: String(st.cursor), max: String(max), m: String(t.m), k: String(t.k) });
+  const done = st.cursor >= max;
+  if (done && t.verdict) ds.verdict = t.verdict;
+  else delete ds.verdict;
+  $('st-key').textContent = keyLine(t);
+  $('st-steps').replaceChildren(...stepItems(t, st.cursor, done));
+  $('st-summary').textContent = summaryText(t, st.cursor, max, done);
+  $('st-commit').hidden = !(done && t.op === 'insert' && t.target === 'sandbox' && !t.added);
+  // The sandbox grid: a ring on every bit reached so far, filled where the bit is (now) 1.
+  if (t.target === 'sandbox') sandbox.highlight(t.steps.slice(0, st.cursor).flatMap((s) => (s.bit == null ? [] : [{ bit: s.bit, color: seedColor(s.index), set: t.op === 'insert' || s.wasSet }])));
+}
+
+/** The trace's lines emptied (its file was closed). */
+function clearShown(box) {
+  $('st-steps').replaceChildren();
+  $('st-key').textContent = '';
+  $('st-summary').textContent = '';
+  delete box.dataset.verdict;
+}
+
+/** Scrolls the step-through `box` to the top of the screen, below the grid where the grid sticks above it (a phone). */
+function reveal(box) {
+  const wrap = $('sb-grid').parentElement;
+  const beside = wrap.getBoundingClientRect().left >= box.getBoundingClientRect().right;
+  box.style.scrollMarginTop = beside ? '' : `${wrap.offsetHeight + 8}px`;
+  box.scrollIntoView({ block: 'start' });
+}
+
+const speedLabel = () => {
+  $('st-speed-out').value = `${SPEEDS[Number($('st-speed').value) - 1]} s per step`;
+};
+
+/** The form's and the buttons' listeners, onto the step-through's actions `a` (`{run, move, play, replay, commit}`). */
+function bindControls(a) {
+  $('st-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    a.run(ev.submitter?.value === 'insert' ? 'insert' : 'query');
+  });
+  $('st-next').addEventListener('click', () => a.move(1));
+  $('st-back').addEventListener('click', () => a.move(-1));
+  $('st-play').addEventListener('click', a.play);
+  $('st-speed').addEventListener('input', () => {
+    speedLabel();
+    a.replay();
+  });
+  $('st-commit').addEventListener('click', a.commit);
+  speedLabel();
+}
+
 /**
  * `call(op, args)` reaches the worker; `sandbox` is the sandbox view (its `controls()`,
  * `highlight(probes)` and `add(path)`). Returns `{run(action, path?, target?), setFile(facts)}`.
@@ -58,6 +119,7 @@ function offerFile(f) {
 export function createStep(call, sandbox) {
   const st = { trace: null, cursor: 0, timer: 0, seq: 0, file: null };
   const box = $('teach-step');
+  const show = () => render(box, st, sandbox);
 
   function stop() {
     clearInterval(st.timer);
@@ -65,34 +127,11 @@ export function createStep(call, sandbox) {
     $('st-play').textContent = 'Play';
   }
 
-  function render() {
-    const t = st.trace;
-    const max = t ? maxCursor(t) : 0;
-    $('st-back').disabled = !t || st.cursor <= 0;
-    $('st-next').disabled = !t || st.cursor >= max;
-    $('st-play').disabled = !t || (st.cursor >= max && !st.timer);
-    if (!t) {
-      sandbox.highlight([]);
-      return;
-    }
-    const ds = box.dataset;
-    Object.assign(ds, { ready: 'true', action: t.op, target: t.target, scheme: t.scheme, cursor: String(st.cursor), max: String(max), m: String(t.m), k: String(t.k) });
-    const done = st.cursor >= max;
-    if (done && t.verdict) ds.verdict = t.verdict;
-    else delete ds.verdict;
-    $('st-key').textContent = keyLine(t);
-    $('st-steps').replaceChildren(...stepItems(t, st.cursor, done));
-    $('st-summary').textContent = summaryText(t, st.cursor, max, done);
-    $('st-commit').hidden = !(done && t.op === 'insert' && t.target === 'sandbox' && !t.added);
-    // The sandbox grid: a ring on every bit reached so far, filled where the bit is (now) 1.
-    if (t.target === 'sandbox') sandbox.highlight(t.steps.slice(0, st.cursor).flatMap((s) => (s.bit == null ? [] : [{ bit: s.bit, color: seedColor(s.index), set: t.op === 'insert' || s.wasSet }])));
-  }
-
   function move(d) {
     if (!st.trace) return;
     st.cursor = Math.max(0, Math.min(maxCursor(st.trace), st.cursor + d));
     if (st.cursor >= maxCursor(st.trace)) stop();
-    render();
+    show();
   }
 
   function play() {
@@ -116,47 +155,37 @@ export function createStep(call, sandbox) {
       if (mine !== st.seq) return null;
       st.trace = t;
       st.cursor = 0;
-      render();
+      show();
       return t;
     } catch (e) {
       if (mine === st.seq) {
         st.trace = null;
         $('st-summary').textContent = `Could not step through: ${e.message}`;
-        render();
+        show();
       }
       return null;
     }
   }
 
-  function speedLabel() {
-    $('st-speed-out').value = `${SPEEDS[Number($('st-speed').value) - 1]} s per step`;
-  }
-
-  $('st-form').addEventListener('submit', (ev) => {
-    ev.preventDefault();
-    run(ev.submitter?.value === 'insert' ? 'insert' : 'query');
-  });
-  $('st-next').addEventListener('click', () => move(1));
-  $('st-back').addEventListener('click', () => move(-1));
-  $('st-play').addEventListener('click', play);
-  $('st-speed').addEventListener('input', () => {
-    speedLabel();
-    if (st.timer) {
-      stop();
-      play();
-    }
-  });
-  $('st-commit').addEventListener('click', async () => {
+  /** Adds the traced key to the sandbox, then traces it again: now every bit is set, and the trace says so. */
+  async function commit() {
     const t = st.trace;
     if (!t) return;
     await sandbox.add(t.path);
-    // The same key again: now every bit is set, and the trace says so.
     await run(t.op, t.path, 'sandbox');
     st.cursor = maxCursor(st.trace ?? t);
-    render();
-  });
-  speedLabel();
-  render();
+    show();
+  }
+
+  /** A playing trace restarted at the new speed. */
+  function replay() {
+    if (!st.timer) return;
+    stop();
+    play();
+  }
+
+  bindControls({ run, move, play, replay, commit });
+  show();
 
   /** The open file (null: none): enables the file target and lists its series for the path box. */
   function setFile(f) {
@@ -164,18 +193,8 @@ export function createStep(call, sandbox) {
     offerFile(st.file);
     if (st.trace?.target !== 'file') return;
     st.trace = null;
-    $('st-steps').replaceChildren();
-    $('st-key').textContent = '';
-    $('st-summary').textContent = '';
-    delete box.dataset.verdict;
-    render();
+    clearShown(box);
+    show();
   }
-  /** Scrolls the step-through to the top of the screen, below the grid where the grid sticks above it (a phone). */
-  function reveal() {
-    const wrap = $('sb-grid').parentElement;
-    const beside = wrap.getBoundingClientRect().left >= box.getBoundingClientRect().right;
-    box.style.scrollMarginTop = beside ? '' : `${wrap.offsetHeight + 8}px`;
-    box.scrollIntoView({ block: 'start' });
-  }
-  return { run, setFile, reveal, next: () => move(1), back: () => move(-1) };
+  return { run, setFile, reveal: () => reveal(box), next: () => move(1), back: () => move(-1) };
 }
