@@ -1,8 +1,8 @@
 // A worker_threads worker of the Node scanner (js/scan.js): takes batches of local files,
 // scans each (js/scan-file.js) with synchronous reads — for the fast route open, one read of
 // the head and one of the tail window, close: the system-call floor — and answers with the
-// batch's records — or their text, when the CLI asks for NDJSON/CSV/text — and the batch's part
-// of the summary.
+// batch's records — their text, when the CLI asks for NDJSON/CSV/text; none for a summary-only
+// scan — and the batch's part of the summary.
 import { parentPort, workerData } from 'node:worker_threads';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { ioError } from './node-source.js';
@@ -190,7 +190,8 @@ async function scanBatch({ seq, items }) {
   const transfer = keptPacked ? [keptPacked.bytes.buffer] : [];
   const part = newSummary(paths);
   for (const r of records) addToSummary(part, r);
-  if (format === 'records') parentPort.postMessage({ seq, output: records, summary: part, kept: keptPacked }, transfer);
+  // A summary-only scan posts no records: cloning them would cost more than reading the file.
+  if (format === 'records' || format === 'summary') parentPort.postMessage({ seq, output: format === 'records' ? records : null, summary: part, kept: keptPacked }, transfer);
   else {
     // Text goes as UTF-8 bytes, transferred: no copy, and the main thread writes them as they are.
     const bytes = utf8.encode(formatRecords(records, format, paths));
