@@ -424,7 +424,7 @@ export interface ScanSummary {
 
 /** A running scan: iterate for the records (in walk order); `summary` resolves at the end. */
 export interface Scan extends AsyncIterable<ScanRecord> {
-  /** Awaited without iterating, the scan runs and drops the records. */
+  /** Awaited without iterating, the scan runs and drops the records (Node's threads send none). */
   readonly summary: Promise<ScanSummary>;
 }
 

@@ -31,6 +31,6 @@ export function openLevelDbTable(source, options = {}) {
 export function scanTsFiles(targets, options = {}) {
   const list = targetList(targets, (t) => t instanceof URL, 'a path, a directory, an http(s) URL or an s3:// URL');
   checkScanOptions(options);
-  const run = (emit, signal) => import('./scan.js').then((scan) => scan.runScan(list, { ...scanOptions(options), signal, format: 'records' }, emit));
+  const run = (emit, signal, records) => import('./scan.js').then((scan) => scan.runScan(list, { ...scanOptions(options), signal, format: records ? 'records' : 'summary' }, emit));
   return scanResult(run, { signal: options.signal });
 }

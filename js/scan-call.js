@@ -53,9 +53,10 @@ export const scanOptions = ({ paths, concurrency, audit, signal, onProgress, man
 // ---- The API's result object. ---------------------------------------------------------------
 
 /**
- * Wraps `run(emit, signal) → Promise<summary>` as `scanTsFiles`' result: an async iterable of
- * records with a `summary` promise. Iterate to get every record (the scan pauses while the
- * consumer is behind); or await `summary` without iterating, and records are dropped.
+ * Wraps `run(emit, signal, records) → Promise<summary>` as `scanTsFiles`' result: an async
+ * iterable of records with a `summary` promise. Iterate to get every record (the scan pauses
+ * while the consumer is behind); or await `summary` without iterating, and the scan runs with
+ * `records` false: no one reads them, so a scanner need not hand them on.
  */
 export function scanResult(run, { signal } = {}) {
   const HIGH_WATER = 2048;
@@ -80,7 +81,7 @@ export function scanResult(run, { signal } = {}) {
       queue.push(...records);
       wake();
       while (queue.length > HIGH_WATER && !done) await wait();
-    }, inner.signal).finally(() => {
+    }, inner.signal, mode === 'iterate').finally(() => {
       done = true;
       wake();
     });

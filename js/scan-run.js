@@ -34,7 +34,8 @@ export const LANES = 64;
  * `readHere(item, child)` reads an item on this thread into its record (`child`: the file's
  * AbortSignal, js/scan-cancel.js); `pool` (optional) starts the worker threads that read the
  * items `pool.takes(item)` says are theirs; `manifest` (optional, Node) answers files it holds.
- * `opts`: `paths`, `format` ('records' | 'ndjson' | 'csv' | 'text': what the sink gets),
+ * `opts`: `paths`, `format` ('records' | 'ndjson' | 'csv' | 'text': what the sink gets; 'summary':
+ * null, the records being counted and dropped),
  * `lanes` (files read here at once), `jobs` (worker threads at most), `signal`, `onProgress`.
  */
 export async function runScan(scanner, opts, sink) {
@@ -161,7 +162,7 @@ class Run {
   /** A batch answered by the manifest (`{record, line}`s) → its output and its part of the summary. */
   answers(items) {
     const records = items.map((a) => a.record);
-    return { output: this.format === 'records' ? records : this.manifest.lines(items), summary: this.summed(records) };
+    return { output: this.format === 'records' || this.format === 'summary' ? this.output(records) : this.manifest.lines(items), summary: this.summed(records) };
   }
 
   /** Reads batch `n` on this thread, `lanes` files at once across batches. */
@@ -188,7 +189,7 @@ class Run {
   }
 
   output(records) {
-    return this.format === 'records' ? records : formatRecords(records, this.format, this.paths);
+    return this.format === 'records' ? records : this.format === 'summary' ? null : formatRecords(records, this.format, this.paths);
   }
 
   summed(records, part = newSummary(this.paths)) {

@@ -1,8 +1,8 @@
 // A worker_threads worker of the Node scanner (js/scan.js): takes batches of local files,
 // scans each (js/scan-file.js) with synchronous reads — for the fast route open, one read of
 // the head and one of the tail window, close: the system-call floor — and answers with the
-// batch's records — or their text, when the CLI asks for NDJSON/CSV/text — and the batch's part
-// of the summary.
+// batch's records — their text, when the CLI asks for NDJSON/CSV/text; none for a summary-only
+// scan — and the batch's part of the summary.
 import { parentPort, workerData } from 'node:worker_threads';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { ioError } from './node-source.js';
@@ -95,6 +95,10 @@ class FileSource extends HeldSource {
 // (most of a fleet of small files) comes whole, its size is what was read, and neither fstat
 // nor a second read is needed. A larger file costs fstat and a read of its tail window.
 const FIRST_READ = TAIL_WINDOW + 1;
+// Without a manifest no file's bytes outlive its record (the files are scanned one at a time,
+// and scanTail copies what it reads): one buffer of each size serves every file, sparing a
+// 4 KiB allocation per file (two for a larger one). A manifest keeps views of them (keepFromWindow).
+const shared = keep ? null : { first: new Uint8Array(FIRST_READ), window: new Uint8Array(TAIL_WINDOW) };
 
 /**
  * The file's source with its head and tail window read ahead for the fast route, or null when
@@ -109,14 +113,14 @@ function readAhead(path, shown) {
   }
   try {
     const st = keep ? fstatSync(fd) : null;
-    const first = new Uint8Array(FIRST_READ);
+    const first = shared?.first ?? new Uint8Array(FIRST_READ);
     const got = readSync(fd, first, 0, FIRST_READ, 0);
     let source;
     if (got < FIRST_READ) source = new FileSource(path, shown, got, [{ start: 0, bytes: first.subarray(0, got) }], 1, got);
     else {
       const size = fstatSync(fd).size;
       if (size < FIRST_READ) return null; // the file changed under us: the full route tells
-      const window = new Uint8Array(TAIL_WINDOW);
+      const window = shared?.window ?? new Uint8Array(TAIL_WINDOW);
       if (readSync(fd, window, 0, TAIL_WINDOW, size - TAIL_WINDOW) !== TAIL_WINDOW) return null;
       source = new FileSource(path, shown, size, [{ start: 0, bytes: first }, { start: size - TAIL_WINDOW, bytes: window }], 2, FIRST_READ + TAIL_WINDOW);
     }
@@ -190,7 +194,8 @@ async function scanBatch({ seq, items }) {
   const transfer = keptPacked ? [keptPacked.bytes.buffer] : [];
   const part = newSummary(paths);
   for (const r of records) addToSummary(part, r);
-  if (format === 'records') parentPort.postMessage({ seq, output: records, summary: part, kept: keptPacked }, transfer);
+  // A summary-only scan posts no records: cloning them would cost more than reading the file.
+  if (format === 'records' || format === 'summary') parentPort.postMessage({ seq, output: format === 'records' ? records : null, summary: part, kept: keptPacked }, transfer);
   else {
     // Text goes as UTF-8 bytes, transferred: no copy, and the main thread writes them as they are.
     const bytes = utf8.encode(formatRecords(records, format, paths));

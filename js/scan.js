@@ -240,8 +240,9 @@ function scanRemote(item, paths, audit, options, child, makeSource) {
 /**
  * Node's scanner, behind scanTsFiles and the CLI: its walk, its worker threads for local files
  * and its manifest, in the one pipeline (js/scan-run.js). `format`: 'records' (sink gets arrays
- * of records) or 'ndjson' | 'csv' | 'text' (sink gets text: a string, or UTF-8 bytes from the
- * workers). Returns the finished summary.
+ * of records), 'ndjson' | 'csv' | 'text' (sink gets text: a string, or UTF-8 bytes from the
+ * workers) or 'summary' (sink gets null: no one reads the records, so no worker posts them).
+ * Returns the finished summary.
  */
 export async function runScan(targets, opts, sink) {
   const paths = opts.paths ?? [];
@@ -257,7 +258,7 @@ export async function runScan(targets, opts, sink) {
   // With a manifest (js/manifest.js): a file it holds unchanged (a stat; an object: its listing)
   // is answered from it as the walk finds it, and only the rest is read. Its code (js/manifest.js
   // and js/manifest/) is loaded by the first scan that has one.
-  const manifest = opts.manifest != null ? (await import('./manifest.js')).openManifest(opts.manifest, { paths, audit, format, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs }) : null;
+  const manifest = opts.manifest != null ? (await import('./manifest.js')).openManifest(opts.manifest, { paths, audit, format: format === 'summary' ? 'records' : format, maxIndexBytes: opts.maxIndexBytes, racyMs: opts.manifestRacyMs }) : null;
   // The CLI's scan (`flagWords`): each record's error names the CLI's flags (js/flag-words.js).
   const { inFlagWords = (e) => e } = opts.flagWords ? await import('./flag-words.js') : {};
   const workerData = { paths, audit, format, flagWords: opts.flagWords === true, keep: manifest !== null, racyMs: opts.manifestRacyMs, maxIndexBytes: opts.maxIndexBytes, entry: scanWorkerEntry() ?? new URL('./node.js', import.meta.url).href };

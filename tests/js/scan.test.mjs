@@ -184,6 +184,33 @@ test('scanTsFiles: the records of the CLI, a summary, progress, and --jobs 1 giv
   assert.equal(only.paths[0].skippable, summary.paths[0].skippable);
 });
 
+test('a summary-only scan hands on no records and sums what an iterated scan sums, read or answered by a manifest', async () => {
+  const { runScan } = await import('../../js/scan.js');
+  const timeless = ({ elapsedMs, filesPerSecond, manifest, ...s }) => s;
+  const iterated = scanTsFiles([root], { paths: PATHS, concurrency: 1 });
+  for await (const rec of iterated) assert.ok(rec.file);
+  const want = timeless(await iterated.summary);
+  const manifest = join(root, 'summary-only.manifest');
+  try {
+    // A first scan reads every file (workers), a second answers them from the manifest.
+    for (const pass of ['read', 'answered']) {
+      const outputs = [];
+      const got = await runScan([root], { paths: PATHS, concurrency: 1, manifest, manifestRacyMs: 0, format: 'summary' }, (o) => outputs.push(o));
+      assert.ok(outputs.length > 0 && outputs.every((o) => o === null), `${pass}: the sink gets no records`);
+      if (pass === 'read') assert.deepEqual(timeless(got), want);
+      else {
+        // What a file answered by the manifest costs is no read (its facts are the same).
+        const unread = ({ bytesRead, reads, readsPerFile, ...s }) => s;
+        assert.deepEqual(unread(timeless(got)), unread(want));
+        assert.equal(got.manifest.answered, got.files - got.errors);
+      }
+    }
+  } finally {
+    rmSync(manifest, { force: true });
+  }
+  assert.deepEqual(timeless(await scanTsFiles([root], { paths: PATHS, concurrency: 1 }).summary), want);
+});
+
 test('an AbortSignal stops the scan promptly; breaking out of the loop stops it too', async () => {
   const controller = new AbortController();
   const scan = scanTsFiles([root], { paths: PATHS, concurrency: 2, signal: controller.signal });
