@@ -89,6 +89,12 @@ impl Decision {
             (_, FileVerdict::Unknown) => Decision::Unknown,
         }
     }
+
+    /// Whether a reader must open the file for the path: unless the file does not hold it
+    /// (absent) or only the filter says it might and the index refutes it (a false positive).
+    pub fn must_read(self) -> bool {
+        !matches!(self, Decision::Absent | Decision::FalsePositive)
+    }
 }
 
 /// What a probe of a file without a Bloom filter says ([`Reason::NoFilter`]).
@@ -234,5 +240,24 @@ impl Reason {
                 FileVerdict::Absent
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reader_skips_a_file_only_when_it_does_not_hold_the_path() {
+        let read: Vec<&str> = Decision::ALL.iter().filter(|d| d.must_read()).map(|d| d.as_str()).collect();
+        assert_eq!(read, ["indexed", "maybe", "unknown"]);
+        // A listed series is read whatever the filter says; an unread index adds nothing.
+        for v in FileVerdict::ALL {
+            assert!(Decision::of(v, Listed::Yes).must_read());
+            assert_eq!(Decision::of(v, Listed::NotRead).as_str(), v.as_str());
+        }
+        assert!(!Decision::of(FileVerdict::Maybe, Listed::No).must_read());
+        assert!(!Decision::of(FileVerdict::Unknown, Listed::No).must_read());
+        assert!(Decision::of(FileVerdict::Unknown, Listed::Unreadable).must_read());
     }
 }
