@@ -13,7 +13,7 @@ use tsfile_bloom::encoder::BuiltIn;
 use tsfile_bloom::tsfile::view::SeriesInfo;
 use tsfile_bloom::tsfile::wire::{self, listing, record, scan};
 use tsfile_bloom::tsfile::{read_metadata, DataType, TsFileReader};
-use tsfile_bloom::verdict::{Decision, FileVerdict, Reason};
+use tsfile_bloom::verdict::{Decision, FileVerdict, Listed, Reason};
 use tsfile_bloom::{BloomFilter, Charset, TailVariant};
 
 fn root() -> PathBuf {
@@ -443,4 +443,18 @@ fn the_record_area_keeps_its_address_across_records() {
     assert_eq!((answer.unwrap(), area.as_ptr()), ("the sentence", first));
     let e = area.write(|_| Err::<(), _>(tsfile_bloom::Error::invalid_argument("no"))).unwrap_err();
     assert_eq!(e.kind, tsfile_bloom::ErrorKind::InvalidArgument);
+}
+
+#[test]
+fn a_reader_skips_a_file_only_when_it_does_not_hold_the_path() {
+    let read: Vec<&str> = Decision::ALL.iter().filter(|d| d.must_read()).map(|d| d.as_str()).collect();
+    assert_eq!(read, ["indexed", "maybe", "unknown"]);
+    // A listed series is read whatever the filter says; an unread index adds nothing.
+    for v in FileVerdict::ALL {
+        assert!(Decision::of(v, Listed::Yes).must_read());
+        assert_eq!(Decision::of(v, Listed::NotRead).as_str(), v.as_str());
+    }
+    assert!(!Decision::of(FileVerdict::Maybe, Listed::No).must_read());
+    assert!(!Decision::of(FileVerdict::Unknown, Listed::No).must_read());
+    assert!(Decision::of(FileVerdict::Unknown, Listed::Unreadable).must_read());
 }

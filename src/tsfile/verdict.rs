@@ -242,22 +242,3 @@ impl Reason {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_reader_skips_a_file_only_when_it_does_not_hold_the_path() {
-        let read: Vec<&str> = Decision::ALL.iter().filter(|d| d.must_read()).map(|d| d.as_str()).collect();
-        assert_eq!(read, ["indexed", "maybe", "unknown"]);
-        // A listed series is read whatever the filter says; an unread index adds nothing.
-        for v in FileVerdict::ALL {
-            assert!(Decision::of(v, Listed::Yes).must_read());
-            assert_eq!(Decision::of(v, Listed::NotRead).as_str(), v.as_str());
-        }
-        assert!(!Decision::of(FileVerdict::Maybe, Listed::No).must_read());
-        assert!(!Decision::of(FileVerdict::Unknown, Listed::No).must_read());
-        assert!(Decision::of(FileVerdict::Unknown, Listed::Unreadable).must_read());
-    }
-}
