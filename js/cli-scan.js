@@ -7,7 +7,7 @@ import { readTargetLines, readTextLines } from './lines.js';
 import { locationText } from './escape.js';
 import { isHttpUrl } from './http-source.js';
 import { redactUrl } from './redact.js';
-import { mustRead } from './format.js';
+import { MUST_READ } from './core-tables.js';
 
 export const SCAN_USAGE = 'tsfile-bloom scan TARGET... [--path P]... [--paths-file F] [--jobs N] [--audit]\n                    [--manifest FILE] [--json | --csv | --list maybe|absent [--print0]]';
 
@@ -102,7 +102,7 @@ export async function scanCommand({ values, targets: given, source = {} }, { wri
   // --list: a file's location when it belongs to the list. "absent": every path is skippable
   // in it (absent, or with --audit a false positive); "maybe": any path must be read in it — or
   // it could not be read, so it must be read anyway.
-  const skippable = (r) => r.ok && r.results?.length > 0 && !r.results.some(mustRead);
+  const skippable = (r) => r.ok && r.results?.length > 0 && !r.results.some((v) => MUST_READ.includes(v.decision ?? v.verdict));
   const list = locationList(values.print0 === true, terminal);
   // For the next tool a presigned URL as given; on a terminal, for a person, as it is shown.
   const locationOf = terminal ? (r) => r : givenLocations(targets);

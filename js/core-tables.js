@@ -9,6 +9,12 @@ export const VERDICTS = Object.freeze(["absent", "maybe", "unknown"]);
 /** A decision's code is its index (`wire::decision_code`). */
 export const DECISIONS = Object.freeze(["absent", "indexed", "false_positive", "maybe", "unknown"]);
 
+/** The decisions that send a reader to the file for the path (`Decision::must_read`): not absent, not a false positive. */
+export const MUST_READ = Object.freeze(["indexed", "maybe", "unknown"]);
+
+/** What a batch's decisions say the index says of a path (`batch::INDEXED`); a code is its index. */
+export const BATCH_INDEXED = Object.freeze([false, true, null]);
+
 /** A tail variant's code is its index (`variant_code`). */
 export const VARIANTS = Object.freeze(["java", "zero-extended"]);
 

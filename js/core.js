@@ -2,11 +2,11 @@
 // web.js) re-exports this module after making sure the wasm is initialised.
 
 import {
-  WasmBloomFilter, hash32 as rawHash32, stageKeys, wasmMemory, javaSizing as rawJavaSizing, probeRecord, keyArea, builtFilterReason as rawBuiltReason,
+  WasmBloomFilter, hash32 as rawHash32, stageKeys, wasmMemory, javaSizing as rawJavaSizing, probeRecord, keyArea, builtFilterProbe as rawBuiltProbe,
 } from '../dist/web/tsfile_bloom.js';
 import { CHARSETS, canonicalCharsetName, charsetCode, encodeJvm, isMultiByte, wellFormed } from './charsets.js';
 import { invalidArgument } from './errors.js';
-import { FILTER_HASHES, filterProbeFrom, GEOMETRY, NONE, SEEDS, VARIANTS, VERDICTS } from './wire.js';
+import { DECISIONS, FILTER_HASHES, filterProbeFrom, GEOMETRY, NONE, SEEDS, VARIANTS, VERDICTS } from './wire.js';
 import { DEFAULT_HASH, DEFAULT_WRITER, ERROR_RATE } from './core-tables.js';
 
 const [BIT_COUNT, HASH_FUNCTION_COUNT, BYTE_LENGTH, SET_BITS, HASH] = ['bitCount', 'hashFunctionCount', 'byteLength', 'setBits', 'hash'].map((f) => GEOMETRY.indexOf(f));
@@ -265,9 +265,11 @@ const RAW = Symbol('raw');
 // A filter built here (the page's synthetic filter, js/worker-synthetic.js) in the core's words.
 /** Its record as a file's bloomInfo() shows one, holding `items` keys. */
 export const builtFilterInfo = (filter, items) => live(filter).info(items);
-/** Why a probe `shown` (a probe() result) says what it says, for a filter built with `built`'s hash. */
-export const builtFilterReason = (built, shown) =>
-  rawBuiltReason(variantCode(built.variant), charsetIndex(built.charset), built.verdict === 'maybe', variantCode(shown.variant), charsetIndex(shown.charset));
+/** A probe `shown` (a probe() result) of a filter built with `built`'s hash: why it says what it says, and its decision. */
+export function builtFilterProbe(built, shown) {
+  const [reason, decision] = rawBuiltProbe(variantCode(built.variant), charsetIndex(built.charset), built.verdict === 'maybe', variantCode(shown.variant), charsetIndex(shown.charset));
+  return { reason, decision: DECISIONS[decision] };
+}
 
 function live(filter) {
   const raw = filter[RAW];

@@ -35,8 +35,6 @@ export const DECISION_WORDS = Object.freeze({
   unknown: 'unknown: the filter cannot answer, read the file',
 });
 export const decisionWords = (r) => DECISION_WORDS[r.decision ?? r.verdict];
-/** Whether a result's decision sends the reader to the file: not when it is absent or a false positive (the page's list and `scan --list` alike). */
-export const mustRead = (r) => (r.decision ?? r.verdict) !== 'absent' && r.decision !== 'false_positive';
 
 /** A listed series' `maybe_present` (true, false, null) where the file has a filter or not. */
 export const listedWord = (maybePresent, hasFilter) => (maybePresent == null ? (hasFilter ? 'unknown' : '') : maybePresent ? 'maybe' : verdictWord('absent'));

@@ -4,7 +4,7 @@
 // with or without DOM and @types/node, and accept exactly what the runtime checks accept.
 // The records the core returns and the closed sets they name are generated from its Rust types
 // (js/types.generated.d.ts); what is declared here is the JS API around them.
-import type { AuditResult, Hypothesis, AuditStatus, BloomInfo, BloomStats, ErrorKind, FileProbeResult, FileVerdict, FilterHash, JvmCharset, LevelDbDataBlock, LevelDbFilterInfo, LevelDbFilterProbe, LevelDbProbeResult, LevelDbTableInfo, NamedHash, ProbeResult, PropertyInfo, SeriesInfo, TableSchemaInfo, TsFileMetadataInfo, Variant, WarningInfo } from './types.generated.js';
+import type { AuditResult, Hypothesis, AuditStatus, BloomInfo, BloomStats, Decision, ErrorKind, FileProbeResult, FileVerdict, FilterHash, JvmCharset, LevelDbDataBlock, LevelDbFilterInfo, LevelDbFilterProbe, LevelDbProbeResult, LevelDbTableInfo, NamedHash, ProbeResult, PropertyInfo, SeriesInfo, TableSchemaInfo, TsFileMetadataInfo, Variant, WarningInfo } from './types.generated.js';
 export * from './types.generated.js';
 
 /** The instance type of the global constructor `K` where this program's libs declare it, else never. */
@@ -248,7 +248,9 @@ export class TsFile {
    * index, and a verdict reading the index may change says so at the end of its `reason`.
    */
   probe(path: string | Uint8Array, options?: ProbeOptions): FileProbeResult;
-  probeMany(paths: (string | Uint8Array)[], options?: ProbeOptions): { path: string | Uint8Array; verdict: FileVerdict }[];
+  probeMany(paths: (string | Uint8Array)[] | EncodedPaths, options?: ProbeOptions & { decisions?: false }): { path: string | Uint8Array; verdict: FileVerdict }[];
+  /** With `decisions: true`, each path's `decision` and `indexed` too, as probe() gives them. */
+  probeMany(paths: (string | Uint8Array)[] | EncodedPaths, options: ProbeOptions & { decisions: true }): DecidedProbe[];
   /**
    * Verdicts only, with probe()'s soundness rules: 0 exactly where `probe(path, options).verdict`
    * is 'absent', 1 where it is 'maybe' or 'unknown'. Paths are UTF-8 as stored in the index.
@@ -256,6 +258,9 @@ export class TsFile {
   mightContainMany(paths: (string | Uint8Array)[] | EncodedPaths, options?: ProbeOptions): Uint8Array;
   close(): Promise<void>;
 }
+
+/** A row of TsFile#probeMany with `decisions: true`. */
+export interface DecidedProbe { path: string | Uint8Array; verdict: FileVerdict; decision: Decision; indexed: boolean | null }
 
 /** Opens a TsFile reading only its head and tail. Rejects with a TsFileBloomError. */
 export function openTsFile(source: TsFileInput, options?: RemoteOptions): Promise<TsFile>;

@@ -8,7 +8,7 @@ import { notAPath, wrapRaw, stageBatch, charsetIndex, lastRecord, putKey, varian
 import { charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
 import { checkedSource, toSource } from './source.js';
 import { invalidArgument, TsFileBloomError } from './errors.js';
-import { fileProbeFrom, HEAD_LENGTH, listingFrom, NONE, TAIL_LENGTH, TAIL_WINDOW, VERDICTS } from './wire.js';
+import { decidedFrom, fileProbeFrom, HEAD_LENGTH, listingFrom, NONE, TAIL_LENGTH, TAIL_WINDOW, VERDICTS } from './wire.js';
 
 const ABSENT = VERDICTS.indexOf('absent');
 /**
@@ -271,17 +271,20 @@ export class TsFile {
 
   /**
    * `[{path, verdict}]` for many paths in one call into wasm, with `probe`'s soundness rules;
-   * `variant`/`charset` as in `probe`. `paths`: strings / Uint8Arrays, or pre-encoded
+   * `variant`/`charset` as in `probe`; `decisions: true` adds each path's `decision` and
+   * `indexed`, as `probe` gives them. `paths`: strings / Uint8Arrays, or pre-encoded
    * `{bytes, ends}` (each `path` is then its Uint8Array slice).
    */
-  probeMany(paths, { variant, charset } = {}) {
+  probeMany(paths, { variant, charset, decisions = false } = {}) {
     const code = variantCode(variant);
     this.#encoderFor(charset);
     const { count } = stageBatch(paths, undefined, 'probeMany');
-    const codes = this.#file.probeStaged(count, code, charsetCode(charset));
+    const codes = this.#file.probeStaged(count, code, charsetCode(charset), decisions === true);
+    const pathAt = Array.isArray(paths) ? (i) => paths[i] : (i) => paths.bytes.subarray(i ? paths.ends[i - 1] : 0, paths.ends[i]);
+    if (decisions === true) return decidedFrom(codes, count, pathAt);
     if (Array.isArray(paths)) return paths.map((path, i) => ({ path, verdict: VERDICTS[codes[i]] }));
     const out = new Array(count);
-    for (let i = 0; i < count; i++) out[i] = { path: paths.bytes.subarray(i ? paths.ends[i - 1] : 0, paths.ends[i]), verdict: VERDICTS[codes[i]] };
+    for (let i = 0; i < count; i++) out[i] = { path: pathAt(i), verdict: VERDICTS[codes[i]] };
     return out;
   }
 

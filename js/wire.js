@@ -1,14 +1,14 @@
 // The wire between the TsFile wasm module and the package where volume or speed needs packed
 // arrays instead of objects (BENCHMARKS.md, "Boundary"): the listing's columns, the probe
-// records, the fast scan's figures are the core's layouts (src/tsfile/wire/, built and tested
-// there natively); this module is their one decoder. Every other result crosses as an object.
+// records, a batch's decisions, the fast scan's figures are the core's layouts (src/tsfile/wire/,
+// built and tested there natively); this module is their one decoder. Every other result crosses as an object.
 // The codes and constants they hold are the core's too: js/core-tables.js, generated from it
 // (tests/generated.rs), which the package reads at import, before any wasm is initialised
 // (SEEDS and VARIANTS are public constants). Nothing here imports the wasm module.
 
 import {
   VERDICTS, DECISIONS, NAMED_HASHES, FILTER_HASHES, CHARSETS, DATA_TYPES, ENCODINGS, HEALTH_STATES, FIGURES, LISTING_STRIDE, LISTING_NULL, LISTING_FLAGS, NONE,
-  PROBE_RECORD, SEED_PROBE, OTHER_PROBE, FILTER_RECORD,
+  PROBE_RECORD, SEED_PROBE, OTHER_PROBE, FILTER_RECORD, BATCH_INDEXED,
 } from './core-tables.js';
 
 export {
@@ -56,6 +56,20 @@ export function fileProbeFrom(m, at) {
     probes: seedProbes(m, at + PROBE_RECORD.length, k),
     others,
   };
+}
+
+// ---- A batch's decisions. ----------------------------------------------------------------------
+
+/**
+ * probeMany's rows with decisions from wasm probeStaged's `codes` (src/tsfile/wire/batch.rs):
+ * `count` verdicts, then as many decisions, then as many `indexed`; `pathAt(i)`: path i.
+ */
+export function decidedFrom(codes, count, pathAt) {
+  const out = new Array(count);
+  for (let i = 0; i < count; i++) {
+    out[i] = { path: pathAt(i), verdict: VERDICTS[codes[i]], decision: DECISIONS[codes[count + i]], indexed: BATCH_INDEXED[codes[2 * count + i]] };
+  }
+  return out;
 }
 
 // ---- The fast scan's figures. ------------------------------------------------------------------

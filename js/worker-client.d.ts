@@ -1,5 +1,5 @@
 // Types for worker-client.js: the main-thread promise wrapper around worker.js.
-import type { AuditResult, BlobInput, BloomInfo, FileProbeResult, FileVerdict, IndexOptions, JvmCharset, PathInput, ProbeOptions, SeriesInfo, TsFile, TsFileBloomError, UrlInput, Variant } from './index.js';
+import type { AuditResult, BlobInput, BloomInfo, DecidedProbe, FileProbeResult, FileVerdict, IndexOptions, JvmCharset, PathInput, ProbeOptions, SeriesInfo, TsFile, TsFileBloomError, UrlInput, Variant } from './index.js';
 
 /** Rejections are the package's error, rebuilt on this side of the worker boundary, with the `op` that failed. */
 export { TsFileBloomError } from './index.js';
@@ -62,7 +62,9 @@ export interface TsFileWorker {
   series(options?: IndexOptions): Pending<SeriesInfo[]>;
   timeColumns(options?: IndexOptions): Pending<SeriesInfo[]>;
   probe(path: string, options?: ProbeOptions): Pending<FileProbeResult>;
-  probeMany(paths: PathInput[], options?: ProbeOptions & { onprogress?: (p: WorkerProgress) => void }): Pending<{ path: PathInput; verdict: FileVerdict }[]>;
+  probeMany(paths: PathInput[], options?: ProbeOptions & { decisions?: false; onprogress?: (p: WorkerProgress) => void }): Pending<{ path: PathInput; verdict: FileVerdict }[]>;
+  /** With `decisions: true`, as TsFile's. */
+  probeMany(paths: PathInput[], options: ProbeOptions & { decisions: true; onprogress?: (p: WorkerProgress) => void }): Pending<DecidedProbe[]>;
   provenance(): Pending<Provenance | null>;
   synthetic(options?: { capacity?: number; items?: number; errorRate?: number }, onprogress?: (p: WorkerProgress) => void): Pending<FileInfo>;
   close(): Pending<boolean>;

@@ -66,8 +66,8 @@ function clientOf(requests) {
     series: (options) => call('series', { partial: options?.partial }),
     timeColumns: (options) => call('timeColumns', { partial: options?.partial }),
     probe: (path, { variant, charset } = {}) => call('probe', { path, variant, charset }),
-    /** `[{path, verdict}]`; `options.onprogress` overrides `client.onprogress` for this call. */
-    probeMany: (paths, { variant, charset, onprogress } = {}) => call('probeMany', { paths, variant, charset }, onprogress),
+    /** As TsFile#probeMany; `options.onprogress` overrides `client.onprogress` for this call. */
+    probeMany: (paths, { variant, charset, decisions, onprogress } = {}) => call('probeMany', { paths, variant, charset, decisions }, onprogress),
     /** `{bits, items, k, count, seriesCount, variant, charset, timeColumns}`: bit → path indices, sorted by bit. */
     provenance: () => call('provenance'),
     synthetic: (options = {}, onprogress) => call('synthetic', options, onprogress),

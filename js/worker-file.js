@@ -27,10 +27,13 @@ export async function openFile(blob, name) {
     },
     /** Before a batch: the verdicts follow the file's rules with its index read. */
     prepare: () => file.loadIndex(),
-    /** `[{path, verdict}]`: the file's rules decide (probeMany), or each path probed with the override. */
+    /** probeMany's rows: the file's rules decide (probeMany), or each path probed with the override. */
     verdicts(paths, options) {
-      if (!options.variant && !options.charset) return file.probeMany(paths);
-      return paths.map((path) => ({ path, verdict: file.probe(path, given(options)).verdict }));
+      if (!options.variant && !options.charset) return file.probeMany(paths, { decisions: options.decisions });
+      return paths.map((path) => {
+        const { verdict, decision, indexed } = file.probe(path, given(options));
+        return options.decisions === true ? { path, verdict, decision, indexed } : { path, verdict };
+      });
     },
     /**
      * Which indexed paths set each bit, under the writer's hash as the audit establishes it

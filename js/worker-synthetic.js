@@ -3,7 +3,7 @@
 // members as js/worker-file.js's). Built with the filters' default hash, it is probed under the
 // file rule: the hash it was built with decides the verdict, a forced hash only shows its bits.
 import { BloomFilter } from './web.js';
-import { builtFilterInfo, builtFilterReason } from './core.js';
+import { builtFilterInfo, builtFilterProbe } from './core.js';
 import { DEFAULT_HASH } from './core-tables.js';
 import { provenance, transferred } from './worker-provenance.js';
 
@@ -33,9 +33,9 @@ function synthetic(filter, items, name) {
     const built = filter.probe(path);
     const shown = options.variant || options.charset ? filter.probe(path, given(options)) : built;
     const same = shown.variant === built.variant && shown.charset === built.charset;
+    const { reason, decision } = builtFilterProbe(built, shown);
     return {
-      // No index to add anything: the decision is the verdict (its names are the verdict's, by design).
-      path, verdict: built.verdict, decision: built.verdict, variant: shown.variant, charset: shown.charset, confirmed: same, reason: builtFilterReason(built, shown),
+      path, verdict: built.verdict, decision, variant: shown.variant, charset: shown.charset, confirmed: same, reason,
       indexed: null, probes: shown.probes, others: same ? [] : [{ variant: built.variant, charset: built.charset, verdict: built.verdict, probes: built.probes }],
     };
   }
@@ -49,8 +49,12 @@ function synthetic(filter, items, name) {
     timeColumns: () => [],
     probe,
     prepare() {},
-    // The build hash decides, whatever hash is forced.
-    verdicts: (paths) => filter.probeMany(paths).map((r) => ({ path: r.path, verdict: r.verdict })),
+    // The build hash decides, whatever hash is forced; a verdict's decision is the core's (no index).
+    verdicts(paths, options) {
+      const decided = (verdict) => builtFilterProbe({ ...DEFAULT_HASH, verdict }, DEFAULT_HASH).decision;
+      const of = options.decisions === true ? { absent: decided('absent'), maybe: decided('maybe') } : null;
+      return filter.probeMany(paths).map((r) => (of ? { path: r.path, verdict: r.verdict, decision: of[r.verdict], indexed: null } : { path: r.path, verdict: r.verdict }));
+    },
     provenance() {
       const p = provenance(filter, pathsUpTo(items), {});
       return transferred(p, { count: items, seriesCount: items, ...DEFAULT_HASH, timeColumns: false });

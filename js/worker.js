@@ -50,18 +50,18 @@ function heldOps(held, cancelled) {
     timeColumns: ({ partial }) => held().timeColumns({ partial }),
     probe: ({ path, variant, charset }) => held().probe(path, { variant, charset }),
     /**
-     * `[{path, verdict}]` for many paths, `CHUNK` at a time with progress. With no variant and
+     * As TsFile.probeMany for many paths, `CHUNK` at a time with progress. With no variant and
      * charset the file's soundness rules decide (TsFile.probeMany); with either, each path is
      * probed with that override (TsFile.probe), the verdict still following the file's rules.
      */
-    async probeMany({ id, paths, variant, charset }, progress) {
+    async probeMany({ id, paths, variant, charset, decisions }, progress) {
       if (!Array.isArray(paths)) throw invalidArgument('paths', 'paths must be an array');
       const h = held();
       await h.prepare();
       const out = new Array(paths.length);
       for (let start = 0; start < paths.length; start += CHUNK) {
         if (cancelled.delete(id)) throw new TsFileBloomError('cancelled', `cancelled after ${start} of ${paths.length} paths`);
-        const res = h.verdicts(paths.slice(start, start + CHUNK), { variant, charset });
+        const res = h.verdicts(paths.slice(start, start + CHUNK), { variant, charset, decisions });
         for (let i = 0; i < res.length; i++) out[start + i] = res[i];
         progress({ done: Math.min(paths.length, start + CHUNK), total: paths.length });
         await tick();

@@ -73,6 +73,9 @@
 //           beside the probe record: the template engine, its tables and reasons.js gone
 //           (issue 40). Tried and not kept: the probe as a serde-wasm-bindgen object (46,019 B,
 //           8.3 µs a TsFile#probe against 1.1), as serde_json text (48,858 B, 13 µs)      +1,177
+//   47,065  probeMany's decisions (two byte columns after the verdicts, probeStaged's flag) and the
+//           synthetic filter's decision (builtFilterProbe, in place of builtFilterReason), both
+//           built in one session against 0c5789c's 46,846 (issue 40)                        +219
 // Tried for the phrase and not kept: its words emitted one by one through a closure
 // (Reason::words) +372 to +482; the same from data templates walked in the module +486.
 // Tried and not kept (gzipped): format! replaced by a hand-written text+integer writer

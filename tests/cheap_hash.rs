@@ -155,7 +155,7 @@ fn batches_records_and_the_fast_scan_say_unknown_too() {
         let staged = Staged::of(&paths.iter().map(Vec::as_slice).collect::<Vec<_>>());
         for r in [&read, &unread] {
             for (v, cs) in [(-1, -1), (0, -1), (1, 0), (-1, 10)] {
-                let codes = batch::file_verdicts(r, &staged, paths.len(), v, cs).unwrap();
+                let codes = batch::file_verdicts(r, &staged, paths.len(), v, cs, false).unwrap();
                 assert!(codes.iter().all(|&c| i32::from(c) == wire::verdict_code(FileVerdict::Unknown)), "{name}");
                 let mut m = Vec::new();
                 let reason = batch::file_probe(&mut m, r, &paths[0], v, cs).unwrap();

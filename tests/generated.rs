@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use tsfile_bloom::audit::{DEFAULT_HASH, DEFAULT_HYPOTHESIS};
 use tsfile_bloom::filter::{FilterHash, DEFAULT_ERROR_RATE, MAX_ERROR_RATE, MIN_ERROR_RATE};
 use tsfile_bloom::health::HealthState;
-use tsfile_bloom::tsfile::wire::{self, listing, record, scan};
+use tsfile_bloom::tsfile::wire::{self, batch, listing, record, scan};
 use tsfile_bloom::tsfile::{BloomEncoding, DataType, HEAD_READ, TAIL_LEN};
 use tsfile_bloom::verdict::{Decision, FileVerdict};
 use tsfile_bloom::{Charset, TailVariant, SEEDS};
@@ -52,6 +52,17 @@ fn render() -> String {
         "A decision's code is its index (`wire::decision_code`).",
         "DECISIONS",
         names(Decision::ALL.iter().map(|d| d.as_str())),
+    );
+    item(
+        "The decisions that send a reader to the file for the path (`Decision::must_read`): not absent, not a false positive.",
+        "MUST_READ",
+        names(Decision::ALL.iter().filter(|d| d.must_read()).map(|d| d.as_str())),
+    );
+    let indexed: Vec<String> = batch::INDEXED.iter().map(|i| serde_json::to_string(i).unwrap()).collect();
+    item(
+        "What a batch's decisions say the index says of a path (`batch::INDEXED`); a code is its index.",
+        "BATCH_INDEXED",
+        format!("Object.freeze([{}])", indexed.join(", ")),
     );
     item(
         "A tail variant's code is its index (`variant_code`).",
@@ -193,6 +204,9 @@ fn the_tables_hold_the_specs_values() {
     let t = render();
     assert!(t.contains("export const SEEDS = Object.freeze([5, 7, 11, 19, 31, 37, 43, 59]);"), "{t}");
     assert!(t.contains(r#"export const VERDICTS = Object.freeze(["absent", "maybe", "unknown"]);"#), "{t}");
+    // A reader skips a file only where it does not hold the path (docs/verdicts.md).
+    assert!(t.contains(r#"export const MUST_READ = Object.freeze(["indexed", "maybe", "unknown"]);"#), "{t}");
+    assert!(t.contains("export const BATCH_INDEXED = Object.freeze([false, true, null]);"), "{t}");
     assert!(t.contains(r#"export const VARIANTS = Object.freeze(["java", "zero-extended"]);"#), "{t}");
     assert!(t.contains(r#"export const CHARSETS = Object.freeze(["UTF-8", "GBK", "#), "{t}");
     assert!(

@@ -13,7 +13,7 @@ use tsfile_bloom::encoder::BuiltIn;
 use tsfile_bloom::tsfile::view::SeriesInfo;
 use tsfile_bloom::tsfile::wire::{self, listing, record, scan};
 use tsfile_bloom::tsfile::{read_metadata, DataType, TsFileReader};
-use tsfile_bloom::verdict::{Decision, FileVerdict, Reason};
+use tsfile_bloom::verdict::{Decision, FileVerdict, Listed, Reason};
 use tsfile_bloom::{BloomFilter, Charset, TailVariant};
 
 fn root() -> PathBuf {
@@ -316,9 +316,24 @@ fn staged_batches_answer_as_the_reader_and_the_filter_do_key_by_key() {
                 .iter()
                 .map(|p| wire::verdict_code(r.verdict(&rule, p).unwrap().unwrap_or(FileVerdict::Unknown)) as u8)
                 .collect();
-            assert_eq!(batch::file_verdicts(&r, &staged, paths.len(), variant, charset).unwrap(), want, "{name}");
+            assert_eq!(
+                batch::file_verdicts(&r, &staged, paths.len(), variant, charset, false).unwrap(),
+                want,
+                "{name}"
+            );
             // The first keys only, when fewer are asked for.
-            assert_eq!(batch::file_verdicts(&r, &staged, 2, variant, charset).unwrap(), want[..2], "{name}");
+            assert_eq!(batch::file_verdicts(&r, &staged, 2, variant, charset, false).unwrap(), want[..2], "{name}");
+            // With decisions: each path's decision and indexed as its single probe's record says them.
+            let decided = batch::file_verdicts(&r, &staged, paths.len(), variant, charset, true).unwrap();
+            let n = paths.len();
+            assert_eq!((decided.len(), &decided[..n]), (3 * n, &want[..]), "{name}");
+            for (i, p) in paths.iter().enumerate() {
+                let mut m = Vec::new();
+                batch::file_probe(&mut m, &r, p, variant, charset).unwrap();
+                assert_eq!(i32::from(decided[n + i]), m[7], "{name}: decision of path {i}");
+                let indexed = batch::INDEXED[usize::from(decided[2 * n + i])];
+                assert_eq!(indexed.map_or(wire::NONE, i32::from), m[4], "{name}: indexed of path {i}");
+            }
             let mut one = Vec::new();
             let reason = batch::file_probe(&mut one, &r, &paths[0], variant, charset).unwrap();
             let mut want = Vec::new();
@@ -394,7 +409,7 @@ fn staged_batches_refuse_bad_codes_counts_and_ends_with_a_typed_error() {
     let (name, r, bytes) = readers().into_iter().find(|(_, _, b)| b.len() <= wire::TAIL_WINDOW).unwrap();
     let staged = Staged::of(&[b"root.a", b"root.b"]);
     for (variant, charset) in [(2, -1), (-2, -1), (0, 12), (0, -7)] {
-        let e = batch::file_verdicts(&r, &staged, 2, variant, charset).unwrap_err();
+        let e = batch::file_verdicts(&r, &staged, 2, variant, charset, false).unwrap_err();
         assert_eq!((e.kind, e.offset()), (ErrorKind::InvalidArgument, None), "{variant} {charset}");
         assert_eq!(KeyCoding::of(true, variant, charset).unwrap_err().kind, ErrorKind::InvalidArgument);
     }
@@ -402,7 +417,7 @@ fn staged_batches_refuse_bad_codes_counts_and_ends_with_a_typed_error() {
     let c = KeyCoding::of(false, -1, -1).unwrap();
     let mut f = BloomFilter::with_capacity(10, 0.05);
     let kinds = [
-        batch::file_verdicts(&r, &staged, 3, -1, -1).map(drop).unwrap_err().kind,
+        batch::file_verdicts(&r, &staged, 3, -1, -1, false).map(drop).unwrap_err().kind,
         batch::filter_verdicts(&f, &staged, 3, c).map(drop).unwrap_err().kind,
         batch::filter_probes(&f, &staged, 3, c).map(drop).unwrap_err().kind,
         batch::filter_add(&mut f, &staged, 3, c).unwrap_err().kind,
@@ -428,4 +443,18 @@ fn the_record_area_keeps_its_address_across_records() {
     assert_eq!((answer.unwrap(), area.as_ptr()), ("the sentence", first));
     let e = area.write(|_| Err::<(), _>(tsfile_bloom::Error::invalid_argument("no"))).unwrap_err();
     assert_eq!(e.kind, tsfile_bloom::ErrorKind::InvalidArgument);
+}
+
+#[test]
+fn a_reader_skips_a_file_only_when_it_does_not_hold_the_path() {
+    let read: Vec<&str> = Decision::ALL.iter().filter(|d| d.must_read()).map(|d| d.as_str()).collect();
+    assert_eq!(read, ["indexed", "maybe", "unknown"]);
+    // A listed series is read whatever the filter says; an unread index adds nothing.
+    for v in FileVerdict::ALL {
+        assert!(Decision::of(v, Listed::Yes).must_read());
+        assert_eq!(Decision::of(v, Listed::NotRead).as_str(), v.as_str());
+    }
+    assert!(!Decision::of(FileVerdict::Maybe, Listed::No).must_read());
+    assert!(!Decision::of(FileVerdict::Unknown, Listed::No).must_read());
+    assert!(Decision::of(FileVerdict::Unknown, Listed::Unreadable).must_read());
 }

@@ -89,6 +89,12 @@ impl Decision {
             (_, FileVerdict::Unknown) => Decision::Unknown,
         }
     }
+
+    /// Whether a reader must open the file for the path: unless the file does not hold it
+    /// (absent) or only the filter says it might and the index refutes it (a false positive).
+    pub fn must_read(self) -> bool {
+        !matches!(self, Decision::Absent | Decision::FalsePositive)
+    }
 }
 
 /// What a probe of a file without a Bloom filter says ([`Reason::NoFilter`]).

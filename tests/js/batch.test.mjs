@@ -3,7 +3,7 @@
 // probe() one path at a time, on every TsFile fixture, both tail variants and every charset.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { openTsFile, BloomFilter, CHARSETS, VARIANTS, encodePath } from 'tsfile-bloom';
 
@@ -219,4 +219,45 @@ test('empty batches and bad pre-encoded input', async () => {
   assert.deepEqual(f.mightContainMany(ok), Uint8Array.of(1, f.probe('root.b').verdict === 'maybe' ? 1 : 0));
   assert.deepEqual(f.probeMany(ok).map((r) => [r.path, r.verdict]), [[utf8.encode('root.a'), 'maybe'], [utf8.encode('root.b'), f.probe('root.b').verdict]]);
   await t.close();
+});
+
+test('TsFile#probeMany with decisions: the fixtures\' manifest says which paths each file holds', async () => {
+  const manifest = JSON.parse(readFileSync(new URL('manifest.json', DIR), 'utf8')).filter((e) => e.kind !== 'hostile');
+  // The manifest's series, as the index names them (a null tag is "null"), and paths no file holds.
+  const seriesPath = (s) => `${s.device.map((x) => (x == null ? 'null' : x)).join('.')}.${s.measurement}`;
+  const strangers = Array.from({ length: 300 }, (_, i) => `root.nowhere_${i}.d${i % 13}.s${i % 7}`);
+  let falsePositives = 0;
+  for (const e of manifest) {
+    const held = e.series.slice(0, 200).map(seriesPath);
+    const paths = [...held, ...strangers];
+    const t = await openTsFile(fileURLToPath(new URL(e.file, DIR)));
+    try {
+      // Before the index is read it adds nothing: each decision is the path's verdict.
+      for (const r of t.probeMany(paths, { decisions: true })) {
+        assert.deepEqual([r.decision, r.indexed], [r.verdict, null], `${e.name} ${r.path}`);
+      }
+      assert.equal(await t.loadIndex(), null, e.name);
+      const rows = t.probeMany(paths, { decisions: true });
+      assert.deepEqual(rows.map((r) => r.path), paths);
+      rows.forEach((r, i) => {
+        const ctx = `${e.name} ${r.path}`;
+        if (i < held.length) assert.deepEqual([r.decision, r.indexed], ['indexed', true], ctx);
+        else {
+          // Not in the file: skipped, as the filter says or as the index refutes its maybe.
+          assert.deepEqual([r.decision, r.indexed], [r.verdict === 'maybe' ? 'false_positive' : 'absent', false], ctx);
+          falsePositives += r.decision === 'false_positive';
+        }
+        // The same as probe() path by path, and the verdicts those of probeMany without decisions.
+        const p = t.probe(r.path);
+        assert.deepEqual([r.verdict, r.decision, r.indexed], [p.verdict, p.decision, p.indexed], ctx);
+      });
+      assert.deepEqual(t.probeMany(paths).map((r) => r.verdict), rows.map((r) => r.verdict), e.name);
+      // Pre-encoded paths decide alike.
+      const encoded = packed(paths.map((p) => utf8.encode(p)));
+      assert.deepEqual(t.probeMany(encoded, { decisions: true }).map((r) => r.decision), rows.map((r) => r.decision), e.name);
+    } finally {
+      await t.close();
+    }
+  }
+  assert.ok(falsePositives > 0, 'some stranger is a false positive somewhere');
 });

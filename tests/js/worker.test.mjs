@@ -18,6 +18,8 @@ async function find(w, candidates, forced, want, forcedWant) {
   throw new Error('no candidate path found');
 }
 
+const pick = ({ verdict, decision, indexed }) => ({ verdict, decision, indexed });
+
 test('a synthetic filter probed under another hash than it was built with never answers absent on those bits alone', async () => {
   const w = createWorker(WORKER);
   try {
@@ -42,6 +44,13 @@ test('a synthetic filter probed under another hash than it was built with never 
     assert.equal(r.confirmed, true);
     assert.deepEqual(r.others, []);
     assert.equal(r.reason, 'a probed bit is clear under the java / UTF-8 hash, which this filter was built with here; it has no index to look the path up in');
+    // No index to read: the decision is the verdict's own name, and nothing says the path is listed.
+    assert.deepEqual([r.decision, r.indexed], ['absent', null]);
+    const maybe = await find(w, candidates, {}, 'maybe', 'maybe');
+    assert.equal((await w.probe(maybe.path)).decision, 'maybe');
+    const rows = await w.probeMany([path, maybe.path, path], { decisions: true });
+    assert.deepEqual(rows.map((x) => [x.verdict, x.decision, x.indexed]), [['absent', 'absent', null], ['maybe', 'maybe', null], ['absent', 'absent', null]]);
+    assert.deepEqual((await w.probeMany([path])).map(Object.keys), [['path', 'verdict']]);
   } finally {
     w.terminate();
   }
@@ -67,6 +76,10 @@ test('the Worker client answers the calls TsFile has with what TsFile answers, i
         const paths = [...(await t.series({ partial: true })).slice(0, 3).map((s) => s.path), 'root.数据.d1.温度é', 'root.sg.d9.s9'];
         for (const p of paths) assert.deepEqual(await w.probe(p), t.probe(p), `${name} probe ${p}`);
         assert.deepEqual(await w.probeMany(paths), t.probeMany(paths), `${name} probeMany`);
+        assert.deepEqual(await w.probeMany(paths, { decisions: true }), t.probeMany(paths, { decisions: true }), `${name} probeMany with decisions`);
+        // A forced hash probes path by path, deciding as probe() does.
+        const forced = { variant: 'zero-extended', decisions: true };
+        assert.deepEqual(await w.probeMany(paths, forced), paths.map((path) => ({ path, ...pick(t.probe(path, forced)) })), `${name} forced`);
       } finally {
         await t.close();
       }

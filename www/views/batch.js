@@ -28,18 +28,11 @@ async function pathsOfFile(f) {
     .filter((l) => l && l !== 'path');
 }
 
-/**
- * A row's badge: its decision's colour and words (style.css `.decision.*`). probeMany gives verdicts
- * only (a packed byte per path, kept fast); the index's part comes from the listing the page holds,
- * as `falsePositive` does: a maybe the index lists is in the index, one it does not is a false positive.
- */
-const rowDecision = (r) => (r.falsePositive ? 'false_positive' : r.verdict === 'maybe' && r.indexed ? 'indexed' : r.verdict);
-
-/** A result row of the list. */
+/** A result row of the list; its badge is its decision's colour and words (style.css `.decision.*`). */
 function renderRow(row, r) {
   row.dataset.verdict = r.verdict;
   row.dataset.falsePositive = String(r.falsePositive);
-  const d = rowDecision(r);
+  const d = r.decision;
   row.replaceChildren(
     el('span', { class: `badge decision ${d}`, text: DECISION_SHORT[d], title: `verdict: ${r.verdict}` }),
     el('span', { class: 'path', text: r.path, title: r.path }),
@@ -48,18 +41,14 @@ function renderRow(row, r) {
 }
 
 /**
- * The batch of the worker's verdicts `res` for the file `cur` probed with `options`: `{rows:
- * [{path, verdict, indexed, falsePositive}], counts, hash, audit}`.
+ * The batch of the worker's decisions `res` for the file `cur` probed with `options`: `{rows:
+ * [{path, verdict, decision, indexed, falsePositive}], counts, hash, audit}`.
  */
 function batchOf(res, cur, options) {
-  const indexed = new Set(cur.series.map((s) => s.path));
-  // Whether the index was read to its end: only then can a path be said not to be listed.
-  const indexRead = !!cur.audit;
   const counts = { absent: 0, maybe: 0, unknown: 0 };
   const rows = res.map((r) => {
     counts[r.verdict] = (counts[r.verdict] ?? 0) + 1;
-    const listed = indexed.has(r.path) ? true : indexRead ? false : null;
-    return { path: r.path, verdict: r.verdict, indexed: listed, falsePositive: r.verdict === 'maybe' && listed === false };
+    return { path: r.path, verdict: r.verdict, decision: r.decision, indexed: r.indexed, falsePositive: r.decision === 'false_positive' };
   });
   // What the verdicts rest on, for the exports: the hash chosen (the menus, or the writer's
   // as the audit establishes it) and the audit.
@@ -142,7 +131,7 @@ export function createBatchView(ctx) {
       $('batch-progress').value = p.done / p.total;
       $('batch-status').textContent = `${fmt(p.done)} of ${fmt(p.total)} paths tested…`;
     };
-    const job = ctx.worker.probeMany(paths, { ...options, onprogress });
+    const job = ctx.worker.probeMany(paths, { ...options, decisions: true, onprogress });
     running = job;
     try {
       const res = await job;

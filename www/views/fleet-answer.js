@@ -1,7 +1,7 @@
 // The folder view's answer for one path: the files a reader must read — confirmed by the index,
 // then maybe, then unknown, then those with errors, each by name — a button that copies the
 // list, and the CLI command that writes the same list (`scan --list maybe`, js/cli-scan.js).
-import { mustRead } from '../pkg/js/format.js';
+import { MUST_READ } from '../pkg/js/core-tables.js';
 import { el } from '../shared/dom.js';
 import { count } from '../shared/format.js';
 import { byText } from './fleet-table.js';
@@ -15,7 +15,7 @@ const SHOWN = 50;
 export function readReason(r, j) {
   if (r.error) return 'error';
   const d = r.decisions[j];
-  return d == null ? 'error' : mustRead({ decision: d }) ? d : null;
+  return d == null ? 'error' : MUST_READ.includes(d) ? d : null;
 }
 
 /** The files to read for path `j`, in the list's order: `[{file, why}]`. */

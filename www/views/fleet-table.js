@@ -2,7 +2,7 @@
 // column (a verdict column per path), filtered by name, error kind or what a row says.
 import { $, el } from '../shared/dom.js';
 import { fmt, pct } from '../shared/format.js';
-import { mustRead } from '../pkg/js/format.js';
+import { MUST_READ } from '../pkg/js/core-tables.js';
 import { auditLabel, DECISION_SHORT, VERDICT_ORDER } from '../shared/words.js';
 import { VirtualList } from '../shared/vlist.js';
 
@@ -80,8 +80,8 @@ function headButton(c, sort) {
 function matches(r, needle, show) {
   if (show === 'error' && !r.error) return false;
   // By decision, as the summary counts: a file with an error is neither skipped nor held.
-  if (show === 'skip' && (r.error || !r.decisions.length || r.decisions.some((d) => mustRead({ decision: d })))) return false;
-  if (show === 'hold' && (r.error || !r.decisions.some((d) => mustRead({ decision: d })))) return false;
+  if (show === 'skip' && (r.error || !r.decisions.length || r.decisions.some((d) => MUST_READ.includes(d)))) return false;
+  if (show === 'hold' && (r.error || !r.decisions.some((d) => MUST_READ.includes(d)))) return false;
   if (!needle) return true;
   return r.file.toLowerCase().includes(needle) || (r.error != null && r.error.kind.includes(needle));
 }

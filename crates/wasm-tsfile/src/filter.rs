@@ -8,6 +8,7 @@ use crate::stage::write_record;
 use tsfile_bloom::encoder::PathEncoder;
 use tsfile_bloom::filter::{self, BloomFilter};
 use tsfile_bloom::path::Charset;
+use tsfile_bloom::tsfile::verdict::{Decision, FileVerdict, Listed};
 use tsfile_bloom::tsfile::view::BloomInfo;
 use tsfile_bloom::tsfile::wire::{self, batch, batch::KeyCoding};
 use wasm_bindgen::prelude::*;
@@ -55,19 +56,26 @@ pub fn encode_text(utf8: &[u8], charset: i32) -> Result<Vec<u8>, JsValue> {
     Ok(js(JsEncoder::default().encode(utf8, js(wire::filter_charset(charset))?))?.into_owned())
 }
 
-/// [`filter::built_filter_reason`]: the hash a filter was built with (codes), whether every bit
-/// is set under it, and the hash whose bits are shown.
-#[wasm_bindgen(js_name = builtFilterReason)]
-pub fn built_filter_reason(
+/// A probe of a filter built here (the page's synthetic filter), from the hash it was built with
+/// (codes), whether every bit is set under it, and the hash whose bits are shown:
+/// `[reason, decision]`, [`filter::built_filter_reason`] and the decision's code
+/// ([`Decision::of`] its verdict, with no index to read).
+#[wasm_bindgen(js_name = builtFilterProbe)]
+pub fn built_filter_probe(
     variant: i32,
     charset: i32,
     maybe: bool,
     shown_variant: i32,
     shown_charset: i32,
-) -> Result<String, JsValue> {
+) -> Result<js_sys::Array, JsValue> {
     let hash = |v, cs| Ok::<_, JsValue>((js(wire::filter_variant(v))?, js(wire::filter_charset(cs))?));
-    let verdict = if maybe { filter::Verdict::Maybe } else { filter::Verdict::Absent };
-    Ok(filter::built_filter_reason(hash(variant, charset)?, verdict, hash(shown_variant, shown_charset)?))
+    let (verdict, decided) = match maybe {
+        true => (filter::Verdict::Maybe, FileVerdict::Maybe),
+        false => (filter::Verdict::Absent, FileVerdict::Absent),
+    };
+    let reason = filter::built_filter_reason(hash(variant, charset)?, verdict, hash(shown_variant, shown_charset)?);
+    let decision = wire::decision_code(Decision::of(decided, Listed::NotRead));
+    Ok(js_sys::Array::of2(&reason.into(), &decision.into()))
 }
 
 #[wasm_bindgen]

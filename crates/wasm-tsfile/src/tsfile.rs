@@ -104,9 +104,10 @@ impl WasmTsFile {
         write_record(len, |r, path| batch::file_probe(r, &self.reader, path, variant, charset))
     }
 
-    /// One verdict code per path (`wire::batch::file_verdicts`).
+    /// One verdict code per path, then with `decisions` a decision and an indexed code per path
+    /// (`wire::batch::file_verdicts`).
     #[wasm_bindgen(js_name = probeStaged)]
-    pub fn probe_staged(&self, count: usize, variant: i32, charset: i32) -> Result<Vec<u8>, JsValue> {
-        staged(|s| batch::file_verdicts(&self.reader, s, count, variant, charset))
+    pub fn probe_staged(&self, count: usize, variant: i32, charset: i32, decisions: bool) -> Result<Vec<u8>, JsValue> {
+        staged(|s| batch::file_verdicts(&self.reader, s, count, variant, charset, decisions))
     }
 }

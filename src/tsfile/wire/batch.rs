@@ -5,7 +5,7 @@
 //! this reader does not evaluate (the cheap hash) is an `unsupported_hash` error in the filter calls.
 
 use super::scan::TailScan;
-use super::{charset_of, filter_charset, filter_variant, record, variant_of, verdict_code};
+use super::{charset_of, decision_code, filter_charset, filter_variant, record, variant_of, verdict_code};
 use crate::encoder::PathEncoder;
 use crate::error::Result;
 use crate::filter::BloomFilter;
@@ -13,7 +13,7 @@ use crate::hash::TailVariant;
 use crate::path::{key_bytes, keys_bytes, Charset, KeysBytes};
 use crate::staged::{keys, Staged};
 use crate::tsfile::TsFileReader;
-use crate::verdict::{FileVerdict, Reason};
+use crate::verdict::{Decision, FileVerdict, Reason};
 use std::borrow::Cow;
 
 /// How a filter call takes its keys: as bytes, or (`text`) as UTF-8 re-encoded in `charset`;
@@ -90,14 +90,26 @@ pub fn file_probe<E: PathEncoder>(
     Ok(reason.sentence(r.audit(), listed))
 }
 
+/// What a batch's `indexed` column says of a path; its code is its index ([`indexed_code`]):
+/// the index does not list it, lists it, or cannot tell (not read, or the walk stopped first).
+pub const INDEXED: [Option<bool>; 3] = [Some(false), Some(true), None];
+
+/// A batch's `indexed` code: its index in [`INDEXED`].
+pub fn indexed_code(indexed: Option<bool>) -> u8 {
+    indexed.map_or(2, u8::from)
+}
+
 /// The file's verdict codes for the first `count` staged paths, one byte each, under the rule
-/// for `variant`/`charset` (no filter: unknown).
+/// for `variant`/`charset` (no filter: unknown). With `decisions`, two columns of as many bytes
+/// follow: each path's decision ([`decision_code`], [`Decision::of`] its verdict and what the
+/// index says) and its `indexed` ([`indexed_code`]).
 pub fn file_verdicts<E: PathEncoder>(
     r: &TsFileReader<E>,
     s: &Staged,
     count: usize,
     variant: i32,
     charset: i32,
+    decisions: bool,
 ) -> Result<Vec<u8>> {
     let rule = r.verdict_rule(variant_of(variant)?, charset_of(charset)?);
     let mut out = Vec::with_capacity(s.count().min(count));
@@ -110,6 +122,16 @@ pub fn file_verdicts<E: PathEncoder>(
             None => FileVerdict::Unknown,
         };
         out.push(verdict_code(verdict) as u8);
+    }
+    if decisions {
+        // A second pass, so that the verdicts alone cost what they did.
+        let mut indexed = Vec::with_capacity(out.len());
+        for (i, path) in keys(bytes, ends).enumerate() {
+            let listed = r.listed(path.map_err(|_| Staged::bad_ends())?);
+            out.push(decision_code(Decision::of(FileVerdict::ALL[out[i] as usize], listed)) as u8);
+            indexed.push(indexed_code(listed.indexed()));
+        }
+        out.append(&mut indexed);
     }
     Ok(out)
 }
