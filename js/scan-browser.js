@@ -114,18 +114,15 @@ async function openBlob(blob, options, ahead) {
   return new BlobSource(blob, blocks);
 }
 
+/** A Blob's blocks read ahead; a read outside them is a slice of its own (arrayBuffer() worked ahead). */
 class BlobSource extends HeldSource {
   constructor(blob, blocks) {
     super(blob.size, blocks, blocks.length, blocks.reduce((n, b) => n + b.bytes.length, 0));
-    this.inner = toSource(blob);
+    this.blob = blob;
   }
 
   miss(offset, length) {
-    return this.inner.read(offset, length);
-  }
-
-  close() {
-    return this.inner.close?.();
+    return blobBytes(this.blob, offset, offset + length);
   }
 }
 

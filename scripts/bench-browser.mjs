@@ -19,6 +19,9 @@
 //    call until the table is complete. Then `tsfile-bloom scan` (the CLI) over the same folder,
 //    whole runs and its own in-loop figure. Medians, in files per second.
 //    --report replaces the "Folder scan in headless Chromium" section of that file.
+//    --base=DIR: the same rounds in a second page served from DIR/dist/site (another tree, built),
+//    alternating with this tree's page (the order flipped each round), so that both trees' floors
+//    and scans are measured under the same load; each round's figures are printed.
 import { chromium } from 'playwright-core';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,6 +48,7 @@ const ONLY = opt('only');
 const FILES = Number(opt('files', 2000));
 const ROUNDS = Number(opt('rounds', 5));
 const REPORT = opt('report');
+const BASE = opt('base');
 const SCAN_PATH = 'root.sg1.d1.s1';
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -108,58 +112,35 @@ async function folderScan() {
     const entries = buildFleet(join(dir, 'fleet'), { count: FILES, pool, hostile: false });
     const meanSize = entries.reduce((a, e) => a + e.source.size, 0) / entries.length;
     console.error(`[bench-browser] folder: ${entries.length} files (${pool.length} fixtures, mean ${meanSize.toFixed(0)} B)`);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(`${origin}/`);
-    // A folder input of the benchmark's own: the page's clears its FileList once it has scanned.
-    await page.evaluate(() => {
-      const input = Object.assign(document.createElement('input'), { type: 'file', id: 'bench-folder', multiple: true });
-      input.webkitdirectory = true;
-      document.body.append(input);
-    });
-    await page.setInputFiles('#bench-folder', join(dir, 'fleet'));
-    const picked = await page.evaluate((path) => {
-      globalThis.__files = [...document.getElementById('bench-folder').files].filter((f) => f.name.endsWith('.tsfile'));
-      document.getElementById('fleet-paths').value = path;
-      document.getElementById('fleet-audit').checked = false;
-      return globalThis.__files.length;
-    }, SCAN_PATH);
-    if (picked !== entries.length) throw new Error(`the page picked ${picked} of ${entries.length} files`);
-    const runs = { floor: [], headTail: [], scan: [] };
-    let last = null;
-    for (let round = -1; round < ROUNDS; round++) {
-      const r = await page.evaluate(async () => {
-        const files = globalThis.__files;
-        // The floor: one 4 KiB tail slice per file, 64 in flight (for a small file, all of it).
-        const loop = async (read) => {
-          let next = 0;
-          let bytes = 0;
-          const t0 = performance.now();
-          const lane = async () => {
-            while (next < files.length) bytes += await read(files[next++]);
-          };
-          await Promise.all(Array.from({ length: 64 }, lane));
-          return { ms: performance.now() - t0, bytes };
-        };
-        const tail = (f) => f.slice(Math.max(0, f.size - 4096)).arrayBuffer().then((b) => b.byteLength);
-        const headTail = (f) => Promise.all([f.slice(0, 12).arrayBuffer(), f.slice(Math.max(0, f.size - 4096)).arrayBuffer()]).then(([a, b]) => a.byteLength + b.byteLength);
-        const floor = await loop(tail);
-        const both = await loop(headTail);
-        const t0 = performance.now();
-        await globalThis.inspector.fleet.scanFiles(files, { name: 'bench' });
-        const scanMs = performance.now() - t0;
-        const state = globalThis.inspector.fleet.state;
-        return { floor, both, scanMs, rows: state.rows, summary: state.summary, status: document.querySelector('[data-testid=fleet-status]').textContent };
-      });
-      if (r.rows !== entries.length || r.summary?.files !== entries.length) throw new Error(`the scan listed ${r.rows} of ${entries.length} files: ${r.status}`);
-      if (round >= 0) {
-        runs.floor.push(r.floor.ms);
-        runs.headTail.push(r.both.ms);
-        runs.scan.push(r.scanMs);
-      }
-      last = r;
+    const pages = [await folderPage(origin, dir, entries.length)];
+    let baseServer = null;
+    if (BASE) {
+      baseServer = await startServer({ port: 0, host: '127.0.0.1', root: join(BASE, 'dist/site/') });
+      pages.push(await folderPage(`http://127.0.0.1:${baseServer.address().port}`, dir, entries.length));
     }
-    await context.close();
+    const runs = { floor: [], headTail: [], scan: [] };
+    const baseRuns = { floor: [], headTail: [], scan: [] };
+    let last = null;
+    try {
+      for (let round = -1; round < ROUNDS; round++) {
+        for (const at of BASE && round % 2 === 0 ? [1, 0] : pages.map((_, at) => at)) {
+          const r = await folderRound(pages[at].page, entries.length);
+          if (at === 0) last = r;
+          if (round < 0) continue;
+          const into = at === 0 ? runs : baseRuns;
+          into.floor.push(r.floor.ms);
+          into.headTail.push(r.both.ms);
+          into.scan.push(r.scanMs);
+        }
+        if (BASE && round >= 0) {
+          const [a, b] = [runs, baseRuns].map((x) => `floor ${x.floor[round].toFixed(0)} ms, scan ${x.scan[round].toFixed(0)} ms (${(x.floor[round] / x.scan[round]).toFixed(2)}×)`);
+          console.error(`[bench-browser] round ${round + 1}: this tree ${a}; base ${b}; scan this/base ${(runs.scan[round] / baseRuns.scan[round]).toFixed(2)}`);
+        }
+      }
+    } finally {
+      for (const p of pages) await p.context.close();
+      if (baseServer) await new Promise((r) => baseServer.close(r));
+    }
     // The CLI on the same folder: whole runs (process start included) and its in-loop figure.
     const cli = [];
     let cliSummary = null;
@@ -188,10 +169,66 @@ async function folderScan() {
       load: loadavg().map((x) => x.toFixed(2)),
     };
     f.ratio = f.floorMs / f.scanMs;
+    if (BASE) {
+      const perRound = (x) => x.scan.map((ms, i) => x.floor[i] / ms);
+      f.roundRatios = perRound(runs);
+      f.base = { dir: BASE, runs: baseRuns, ratio: median(baseRuns.floor) / median(baseRuns.scan), roundRatios: perRound(baseRuns), scanThisOverBase: median(runs.scan.map((ms, i) => ms / baseRuns.scan[i])) };
+    }
     return f;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A page of the site at `origin`, the folder's Files picked: `{context, page}`. */
+async function folderPage(origin, dir, count) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${origin}/`);
+  // A folder input of the benchmark's own: the page's clears its FileList once it has scanned.
+  await page.evaluate(() => {
+    const input = Object.assign(document.createElement('input'), { type: 'file', id: 'bench-folder', multiple: true });
+    input.webkitdirectory = true;
+    document.body.append(input);
+  });
+  await page.setInputFiles('#bench-folder', join(dir, 'fleet'));
+  const picked = await page.evaluate((path) => {
+    globalThis.__files = [...document.getElementById('bench-folder').files].filter((f) => f.name.endsWith('.tsfile'));
+    document.getElementById('fleet-paths').value = path;
+    document.getElementById('fleet-audit').checked = false;
+    return globalThis.__files.length;
+  }, SCAN_PATH);
+  if (picked !== count) throw new Error(`the page picked ${picked} of ${count} files`);
+  return { context, page };
+}
+
+/** One round in `page`: the floor, the head-and-tail loop, then the folder view's scan. */
+async function folderRound(page, count) {
+  const r = await page.evaluate(async () => {
+    const files = globalThis.__files;
+    // The floor: one 4 KiB tail slice per file, 64 in flight (for a small file, all of it).
+    const loop = async (read) => {
+      let next = 0;
+      let bytes = 0;
+      const t0 = performance.now();
+      const lane = async () => {
+        while (next < files.length) bytes += await read(files[next++]);
+      };
+      await Promise.all(Array.from({ length: 64 }, lane));
+      return { ms: performance.now() - t0, bytes };
+    };
+    const tail = (f) => f.slice(Math.max(0, f.size - 4096)).arrayBuffer().then((b) => b.byteLength);
+    const headTail = (f) => Promise.all([f.slice(0, 12).arrayBuffer(), f.slice(Math.max(0, f.size - 4096)).arrayBuffer()]).then(([a, b]) => a.byteLength + b.byteLength);
+    const floor = await loop(tail);
+    const both = await loop(headTail);
+    const t0 = performance.now();
+    await globalThis.inspector.fleet.scanFiles(files, { name: 'bench' });
+    const scanMs = performance.now() - t0;
+    const state = globalThis.inspector.fleet.state;
+    return { floor, both, scanMs, rows: state.rows, summary: state.summary, status: document.querySelector('[data-testid=fleet-status]').textContent };
+  });
+  if (r.rows !== count || r.summary?.files !== count) throw new Error(`the scan listed ${r.rows} of ${count} files: ${r.status}`);
+  return r;
 }
 
 if (OUT) writeFileSync(OUT, JSON.stringify(result, null, 2));
@@ -205,6 +242,11 @@ else {
     console.log(`\n(page ready with the synthetic filter after ${result.pageReadyMs} ms)`);
   }
   if (result.folder) console.log(`\n${folderSection(result.folder, result.chromium)}`);
+  const b = result.folder?.base;
+  if (b) {
+    const rounds = (xs) => xs.map((x) => x.toFixed(2)).join(', ');
+    console.log(`Paired with ${b.dir} (its page and this one alternating, their order flipped each round): this tree ${result.folder.ratio.toFixed(2)}× the floor (rounds ${rounds(result.folder.roundRatios)}), the base ${b.ratio.toFixed(2)}× (rounds ${rounds(b.roundRatios)}); this tree's scan takes ${b.scanThisOverBase.toFixed(2)}× the base's (median per round).`);
+  }
 }
 if (REPORT && result.folder) {
   // Replace the section (up to the next "## " heading) or insert it before "## Fleet scan".

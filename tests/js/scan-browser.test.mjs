@@ -88,6 +88,29 @@ test('as Files, every real-writer fixture (large ones too) and every hostile one
   }
 });
 
+test('a File costs the scan one Blob slice per read, and no more', async () => {
+  // In Chromium each slice is a round trip to the process that holds the file (issue 41, item 6:
+  // the folder scan paid a second, empty slice per file for a source it never read). A small
+  // file (one read), a larger one on the fast route (head and window) and one whose metadata
+  // lies before the window (the full route's read beyond them).
+  const picked = ['tree_1series', 'java/utf8/error_rate_0.01.tsfile', 'tree_10k_series'].map((name) => VALID_FIXTURES.find((f) => f.name === name));
+  const files = picked.map((f) => new File([readFileSync(f.path)], f.name));
+  const slices = new Map(files.map((f) => [f, 0]));
+  const slice = Blob.prototype.slice;
+  Blob.prototype.slice = function (...range) {
+    if (slices.has(this)) slices.set(this, slices.get(this) + 1);
+    return slice.apply(this, range);
+  };
+  const records = [];
+  try {
+    for await (const r of scanInBrowser(files, { paths: PATHS })) records.push(r);
+  } finally {
+    Blob.prototype.slice = slice;
+  }
+  assert.deepEqual(records.map((r) => [r.error, r.reads]), [[null, 1], [null, 2], [null, 3]]);
+  assert.deepEqual([...slices.values()], [1, 2, 3]);
+});
+
 test('maxIndexBytes below the tail window: a File gets the typed too_large, as in Node, not an answer from the window', async () => {
   // The fast route takes any TsFileMetadata in the tail window: with a limit below the window it
   // must stand aside (issue 40: before, the browser's copy of the route did not, and answered).

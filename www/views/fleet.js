@@ -52,7 +52,7 @@ function setRunning(on) {
 
 /**
  * A chunk of records into `t.rows` from the scan `scan` (`{source, found, replaced, replace(),
- * schedule()}`: its first records replace the last result).
+ * schedule()}`: its first records replace the last result); shown at the next redraw.
  */
 function received(t, scan, msg) {
   if (!scan.replaced && msg.records.length) scan.replace();
@@ -64,11 +64,15 @@ function received(t, scan, msg) {
     t.rows.push(row);
   }
   scan.found = Math.max(scan.found, msg.found);
+  scan.schedule();
+}
+
+/** The progress bar and line for the records received so far. */
+function showProgress(t, scan) {
   const total = scan.source.count ?? scan.found;
   const done = scan.replaced ? t.rows.length : 0;
   if (total) $('fleet-progress').value = Math.min(1, done / total);
   $('fleet-status').textContent = `${fmt(done)}${scan.source.count != null ? ` of ${fmt(scan.source.count)}` : ''} files scanned…`;
-  scan.schedule();
 }
 
 /** How a scan ended, when it did not end in a summary. */
@@ -122,13 +126,15 @@ export function createFleetView(ctx) {
 
   const renderSummary = () => $('fleet-summary').replaceChildren(...summaryLines(t), ...healthLines(t.rows));
   /**
-   * Recomputes the filtered, sorted view and the summary a few times a second while chunks
-   * arrive (they may come far faster than a table is worth redrawing).
+   * Redraws the progress, the filtered and sorted view and the summary a few times a second while
+   * chunks arrive, all in one task (a chunk may come far faster than the page is worth painting,
+   * and every paint takes a core from the worker's reads).
    */
-  function schedule() {
+  function schedule(scan) {
     if (redraw) return;
     redraw = setTimeout(() => {
       redraw = 0;
+      showProgress(t, scan);
       table.applyView();
       renderSummary();
     }, REDRAW_MS);
@@ -140,7 +146,8 @@ export function createFleetView(ctx) {
     const paths = parsePaths($('fleet-paths').value);
     // The table keeps showing the last complete result (its rows, paths and summary) until
     // this scan's first records replace it; a scan cancelled before any keeps it.
-    const scan = { source, found: 0, kept: t.rows.length && t.summary ? { ...t } : null, replaced: false, schedule };
+    const scan = { source, found: 0, kept: t.rows.length && t.summary ? { ...t } : null, replaced: false };
+    scan.schedule = () => schedule(scan);
     scan.replace = () => {
       scan.replaced = true;
       Object.assign(t, { rows: [], paths, summary: null, audit: $('fleet-audit').checked });
