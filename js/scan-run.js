@@ -48,7 +48,7 @@ export async function runScan(scanner, opts, sink) {
     await run.stop();
   }
   if (run.failed) throw run.failed;
-  run.manifest?.finish(run.summary.files);
+  await run.manifest?.finish(run.summary.files);
   const finished = finishSummary(run.summary, performance.now() - run.t0);
   if (run.manifest) finished.manifest = run.manifest.stats;
   return finished;
@@ -105,7 +105,9 @@ class Run {
   /** Walks the targets, handing their items on in batches; settles when every batch is delivered. */
   async walk() {
     const takes = (item) => this.pool?.takes(item) === true;
-    walk: for await (const items of this.walker(this.walking.signal)) {
+    const batches = this.walker(this.walking.signal);
+    walk: for await (const items of this.manifest ? this.manifest.walkAhead(batches) : batches) {
+      await this.manifest?.ready(items); // (opened on its own thread; these files' stats come from there)
       for (const item of items) {
         if (this.failed) break walk;
         this.found++;

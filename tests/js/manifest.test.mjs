@@ -427,14 +427,18 @@ test('an unchanged file is answered where the walk finds it: a rescan of an unch
   const dir = join(work, 'no-worker');
   const entries = buildFleet(dir, { count: 30, hostile: false });
   const manifest = join(work, 'no-worker.manifest');
-  // Each Worker this process makes, counted (the real class, wrapped; ESM importers see it too).
+  // Each scan Worker this process makes, counted (the real class, wrapped; ESM importers see it
+  // too), and apart from them the manifest's own thread (js/manifest/thread.js: it opens the
+  // manifest and stats its files; it reads no TsFile).
   const threads = require('node:worker_threads');
   const Real = threads.Worker;
   let started = 0;
+  let manifestThreads = 0;
   threads.Worker = class extends Real {
     constructor(...args) {
       super(...args);
-      started++;
+      if (String(args[0]).endsWith('/manifest/thread.js')) manifestThreads++;
+      else started++;
     }
   };
   syncBuiltinESMExports();
@@ -442,9 +446,35 @@ test('an unchanged file is answered where the walk finds it: a rescan of an unch
     await scan(dir, { paths: PATHS, manifest });
     assert.ok(started > 0, 'a scan that reads files starts a worker (the count sees them)');
     started = 0;
+    manifestThreads = 0;
     const again = await scan(dir, { paths: PATHS, manifest });
     assert.equal(again.summary.manifest.answered, entries.length);
-    assert.equal(started, 0, 'no worker started');
+    assert.equal(started, 0, 'no scan worker started');
+    assert.equal(manifestThreads, 2, "the manifest's thread, once a scan (scan() here runs two: records and NDJSON)");
+  } finally {
+    threads.Worker = Real;
+    syncBuiltinESMExports();
+  }
+});
+
+test("a manifest thread that ends before it has said everything: a typed error, and the scan settles", async () => {
+  const dir = join(work, 'thread-ends');
+  buildFleet(dir, { count: 6, hostile: false });
+  const manifest = join(work, 'thread-ends.manifest');
+  await scan(dir, { paths: PATHS, manifest });
+  // The manifest's thread started from a script that ends at once, saying nothing.
+  const threads = require('node:worker_threads');
+  const Real = threads.Worker;
+  threads.Worker = class extends Real {
+    constructor(entry, options) {
+      super(String(entry).endsWith('/manifest/thread.js') ? 'process.exit(0)' : entry, String(entry).endsWith('/manifest/thread.js') ? { ...options, eval: true } : options);
+    }
+  };
+  syncBuiltinESMExports();
+  try {
+    const records = [];
+    await assert.rejects(runScan([dir], { paths: PATHS, manifest, format: 'records' }, (batch) => records.push(...batch)), (e) => e.kind === 'manifest' && e.reason === 'unreadable');
+    assert.equal(records.length, 0, 'no record before the manifest is open');
   } finally {
     threads.Worker = Real;
     syncBuiltinESMExports();
