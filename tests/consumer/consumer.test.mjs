@@ -68,9 +68,11 @@ const SHIPPED = [
  * bundle, and their README, RELIABILITY and CHANGELOG text): 608,198 B measured with it. 590,000
  * from issue 42, whose docs leave out the crate's README and the build notes: 580,251 B measured.
  * 600,000 with the JSON Schemas (schemas/, ten files), docs/json.md and the filter health: 593,244 B
- * measured. The README states it ("under N kB"), so the two stay one.
+ * measured. 610,000 with the batch's decision columns and `MUST_READ`, the manifest's own thread
+ * (js/manifest/thread.js, opening.js, in the ESM files and the CJS bundle) and their docs and
+ * CHANGELOG text: 603,579 B measured. The README states it ("under N kB"), so the two stay one.
  */
-const PACKED_BUDGET = 600_000;
+const PACKED_BUDGET = 610_000;
 
 test('the tarball ships exactly the package, within its size budget', () => {
   const { files, size } = tarball();
