@@ -1,11 +1,11 @@
 // A TsFile written by Apache TsFile's Java writer on a GBK JVM, opened on the page: the worker
 // fetches the charsets module, the summary says the file was hashed in GBK, and probes of its
 // series (automatic, and with the charset picked by hand) are 'maybe' as Java's contains() says.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startHarness, openFile } from './harness.mjs';
+import { suite, openFile } from './harness.mjs';
 
 const DIR = fileURLToPath(new URL('../fixtures/java/', import.meta.url));
 const manifest = JSON.parse(readFileSync(`${DIR}manifest.json`, 'utf8'));
@@ -15,14 +15,9 @@ const absent = entry.absent.filter(([, javaSays]) => !javaSays).map(([p]) => p);
 
 let harness;
 let page;
-
-before(async () => {
-  harness = await startHarness();
-  page = await harness.newPage();
-});
-
-after(async () => {
-  await harness?.close();
+suite(async (h) => {
+  harness = h;
+  page = await h.newPage();
 });
 
 async function probe(path) {

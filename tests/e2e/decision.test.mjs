@@ -2,9 +2,9 @@
 // decision, a false positive not green like a series the index lists — with the filter's answer
 // and the index's side by side; the writer check in plain words. Expected values come from the
 // fixtures' manifest (tests/fixtures/gen_tsfiles.py), never from the page's own code.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, tsfileFixtures, openFile } from './harness.mjs';
+import { suite, tsfileFixtures, openFile } from './harness.mjs';
 
 const { byName, fixture } = tsfileFixtures();
 // A filter filled past its design: root.sg1.d1.s1 sets every bit, yet its writer never added it.
@@ -13,16 +13,11 @@ const seriesPath = (s) => [...s.device, s.measurement].join('.');
 
 let harness;
 let page;
-
-before(async () => {
-  harness = await startHarness();
-  page = await harness.newPage();
+suite(async (h) => {
+  harness = h;
+  page = await h.newPage();
 });
-
-after(async () => {
-  assert.deepEqual(harness?.problems ?? [], []);
-  await harness?.close();
-});
+after(() => assert.deepEqual(harness?.problems ?? [], []));
 
 /** Probes `path` in the open file: the decision badge, the filter's answer and the index's. */
 async function probe(path) {

@@ -26,25 +26,35 @@ export function tsfileFixtures() {
 export const seriesPath = (s) => `${s.device.map((x) => (x == null ? 'null' : x)).join('.')}.${s.measurement}`;
 
 /**
+ * The set-up every page suite shares: before its tests the harness starts and `ready(harness)`
+ * runs (where a suite keeps the harness and opens its first page); after them the harness closes.
+ */
+export function suite(ready) {
+  let harness = null;
+  before(async () => {
+    harness = await startHarness();
+    await ready(harness);
+  });
+  after(() => harness?.close());
+}
+
+/**
  * The set-up of a suite that needs the page and a folder: the harness, and 30 fixture files (hostile
  * ones among them) in a temporary folder, made before the suite's tests and removed after them.
  * Returns `{harness, folder}`, filled in by the time a test runs.
  */
 export function suiteWithFleet(name) {
-  const suite = { harness: null, folder: null };
+  const s = { harness: null, folder: null };
   let tmp = null;
-  before(async () => {
+  suite(async (harness) => {
     const { buildFleet } = await import('../js/fleet.mjs');
-    suite.harness = await startHarness();
+    s.harness = harness;
     tmp = mkdtempSync(join(tmpdir(), `tsfile-bloom-${name}-`));
-    suite.folder = join(tmp, 'fleet');
-    buildFleet(suite.folder, { count: 30, withLarge: false, hostile: true });
+    s.folder = join(tmp, 'fleet');
+    buildFleet(s.folder, { count: 30, withLarge: false, hostile: true });
   });
-  after(async () => {
-    await suite.harness?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
-  });
-  return suite;
+  after(() => tmp && rmSync(tmp, { recursive: true, force: true }));
+  return s;
 }
 
 /** Probes `path` in the inspector and waits for its verdict. */

@@ -1,32 +1,19 @@
 // The inspector page in headless Chromium (Debian's /usr/bin/chromium through playwright-core),
 // served from dist/site by scripts/serve.mjs. Expected values come from the fixtures' manifest
 // (written by the generator from the real writer and its reader), never from our own code.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startHarness, tsfileFixtures, openFile, seriesPath } from './harness.mjs';
+import { suite, tsfileFixtures, openFile, seriesPath } from './harness.mjs';
 
 const { manifest, byName, fixture } = tsfileFixtures();
 
 let harness;
-let origin;
 let page;
-let problems; // console errors, page errors, requests leaving the origin
-
-before(async () => {
-  harness = await startHarness();
-  ({ origin, problems } = harness);
-  page = await newPage();
+suite(async (h) => {
+  harness = h;
+  page = await h.newPage();
 });
-
-after(async () => {
-  await harness?.close();
-});
-
-async function newPage(options = {}) {
-  const p = await harness.newPage(options);
-  return p;
-}
 
 /** Loads a file through the file input and waits until the page settles (ready or error). */
 async function open(p, name) {
@@ -249,9 +236,9 @@ test('series list (virtualised) and a batch in the worker with CSV export', asyn
 });
 
 test('an 8-Mbit filter renders at every zoom (the time a frame takes is reported, not asserted)', async () => {
-  const p = await newPage();
+  const p = await harness.newPage();
   const capacity = 1_300_000;
-  await p.goto(`${origin}/?synthetic=${capacity}&items=20000`);
+  await p.goto(`${harness.origin}/?synthetic=${capacity}&items=20000`);
   await p.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 30000 });
   // Java's getEmptyBloomFilter(0.05, n) sizing (spec §6), computed here independently.
   const m = Math.max(256, Math.floor((-capacity * Math.log(0.05)) / Math.LN2 ** 2) + 1);
@@ -285,7 +272,7 @@ test('an 8-Mbit filter renders at every zoom (the time a frame takes is reported
 });
 
 test('dark mode and a narrow screen lay out without horizontal scrolling', async () => {
-  const p = await newPage({ colorScheme: 'dark', viewport: { width: 390, height: 800 } });
+  const p = await harness.newPage({ colorScheme: 'dark', viewport: { width: 390, height: 800 } });
   await open(p, 'table_unicode');
   const bg = await p.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.notEqual(bg, 'rgb(255, 255, 255)');
@@ -294,5 +281,5 @@ test('dark mode and a narrow screen lay out without horizontal scrolling', async
 });
 
 test('no console errors and no request outside the page origin', () => {
-  assert.deepEqual(problems, []);
+  assert.deepEqual(harness.problems, []);
 });

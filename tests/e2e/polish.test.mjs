@@ -2,11 +2,11 @@
 // toggle, the zoom factor, numbers as numbers, the skip link, and the LevelDB view (its key
 // input, counts, its table's own note, bits to hover and to walk by keyboard, empty filters).
 // Expected figures from the manifests (the Java writer's own reader, LevelDB's policy formula).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startHarness, tsfileFixtures, openFile } from './harness.mjs';
+import { suite, tsfileFixtures, openFile } from './harness.mjs';
 
 const JAVA = fileURLToPath(new URL('../fixtures/java/', import.meta.url));
 const javaManifest = JSON.parse(readFileSync(`${JAVA}manifest.json`, 'utf8'));
@@ -16,14 +16,9 @@ const { fixture } = tsfileFixtures();
 
 let harness;
 let page;
-
-before(async () => {
-  harness = await startHarness();
-  page = await harness.newPage();
-});
-
-after(async () => {
-  await harness?.close();
+suite(async (h) => {
+  harness = h;
+  page = await h.newPage();
 });
 
 const text = (sel) => page.textContent(sel).then((t) => t.trim());

@@ -5,11 +5,11 @@
 // probe and the panel's pitfall op, which hash with tsfile_bloom, not the teaching module), the
 // fixtures' manifests (the real writers), tests/reference/calc_cases.json (bloom_calc.py, from
 // the published rules) and formulas evaluated here.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startHarness, tsfileFixtures, openFile } from './harness.mjs';
+import { suite, tsfileFixtures, openFile } from './harness.mjs';
 
 const { byName, fixture } = tsfileFixtures();
 const CALC = JSON.parse(readFileSync(fileURLToPath(new URL('../reference/calc_cases.json', import.meta.url)), 'utf8')).cases;
@@ -19,16 +19,7 @@ const fromHex = (h) => Buffer.from(h, 'hex').toString('latin1');
 const AXE = fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url));
 
 let harness;
-let problems;
-
-before(async () => {
-  harness = await startHarness();
-  ({ problems } = harness);
-});
-
-after(async () => {
-  await harness?.close();
-});
+suite((h) => (harness = h));
 
 async function newPage(options = {}) {
   const p = await harness.newPage(options);
@@ -480,5 +471,5 @@ test('axe-core on a phone-sized screen: the panel’s wide tables scroll in keyb
 });
 
 test('no page errors, console errors or requests beyond the origin', () => {
-  assert.deepEqual(problems, []);
+  assert.deepEqual(harness.problems, []);
 });

@@ -1,25 +1,17 @@
 // The teaching panel (www/teach.js) in headless Chromium. Expected values come from outside our
 // code: the spec's test vectors (§4), leveldb-filter.md's hash vectors and k table (checked there
 // against google/leveldb and real plyvel files), and the fixtures' manifest (the real writer).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, tsfileFixtures, openFile, countMainThreadWasm } from './harness.mjs';
+import { suite, tsfileFixtures, openFile, countMainThreadWasm } from './harness.mjs';
 
 const { byName, fixture } = tsfileFixtures();
 
 let harness;
-let origin;
 let page;
-let problems; // console errors, page errors, requests leaving the origin
-
-before(async () => {
-  harness = await startHarness();
-  ({ origin, problems } = harness);
+suite(async (h) => {
+  harness = h;
   page = await newPage();
-});
-
-after(async () => {
-  await harness?.close();
 });
 
 async function newPage(options = {}) {
@@ -323,5 +315,5 @@ test('dark mode: the panel follows the colour scheme', async () => {
 });
 
 test('no console errors, no requests beyond the origin', () => {
-  assert.deepEqual(problems, []);
+  assert.deepEqual(harness.problems, []);
 });

@@ -3,11 +3,11 @@
 // own — the manifests (which files' indexes cannot be read, which series a file lists) and the
 // independent Python reference of Java's BloomFilter (tests/reference/java_bloom.py: the
 // filter a Java writer on a GBK JVM builds, and where a UTF-8 reader's bits fall).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startHarness, tsfileFixtures, openFile, seriesPath } from './harness.mjs';
+import { suite, tsfileFixtures, openFile, seriesPath } from './harness.mjs';
 import { javaReference } from '../js/helpers.mjs';
 
 const { byName, fixture } = tsfileFixtures();
@@ -16,14 +16,9 @@ const javaManifest = JSON.parse(readFileSync(`${JAVA}manifest.json`, 'utf8'));
 
 let harness;
 let page;
-
-before(async () => {
-  harness = await startHarness();
-  page = await harness.newPage();
-});
-
-after(async () => {
-  await harness?.close();
+suite(async (h) => {
+  harness = h;
+  page = await h.newPage();
 });
 
 async function probe(path, { charset = '', variant = '' } = {}) {

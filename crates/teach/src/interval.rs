@@ -1,7 +1,7 @@
 //! Confidence intervals for measured rates: the Wilson score interval (Wilson 1927), which
 //! stays inside [0, 1] and is still informative when nothing was counted (0 false positives
 //! in 10,000 probes gives [0, 0.038 %], not the normal approximation's [0, 0]), and how the
-//! sentences print a probability ([`pct`]).
+//! sentences print a probability ([`pct`]) and a count ([`grouped`]).
 
 use serde::Serialize;
 
@@ -83,6 +83,15 @@ pub fn people(x: f64) -> String {
         2
     };
     format!("{v:.digits$}{word}")
+}
+
+/// `n` with a comma between groups of three digits, as the page prints counts ("10,000").
+pub fn grouped(n: u64) -> String {
+    if n < 1000 {
+        n.to_string()
+    } else {
+        format!("{},{:03}", grouped(n / 1000), n % 1000)
+    }
 }
 
 #[cfg(test)]

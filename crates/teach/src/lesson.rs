@@ -4,7 +4,7 @@
 //! rows of cells) plus findings, so that the page draws every one the same way.
 //!
 //! Claim 1 is the step-through (`trace`), 6 and 7 read a real LevelDB table (`read_path`),
-//! 10 is `counting`, 12 is the calculator; the rest are here. Every measurement carries its 95 %
+//! 10 is `counting`, 12 is `size`; the rest are here. Every measurement carries its 95 %
 //! Wilson interval; keys come from `keys` (seeded, so a run can be repeated). Which one runs
 //! with which parameters, on which keys, is `plan`'s.
 

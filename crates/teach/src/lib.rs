@@ -15,7 +15,8 @@
 //! - `plan`: which demonstration runs for which claim, with which parameters, on the open
 //!   file, the sandbox's paths or generated keys (the page's one entry point to them);
 //! - `counting`: a counting Bloom filter, for the deletion demonstration;
-//! - `read_path`: a LevelDB table's read path (filter → index → data block) and range scans.
+//! - `read_path`: a LevelDB table's read path (filter → index → data block) and range scans;
+//! - `size`: claim 12, the calculator at the claim's numbers beside the writers' real sizes.
 
 pub mod calc;
 pub mod counting;
@@ -25,6 +26,7 @@ pub mod lesson;
 pub mod model;
 pub mod plan;
 pub mod read_path;
+pub mod size;
 pub mod trace;
 
 pub use calc::{solve, CalcInput, Solution};

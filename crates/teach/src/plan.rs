@@ -10,8 +10,10 @@
 use serde::Serialize;
 
 use super::counting::{self, Deletion};
+use super::interval::grouped;
 use super::lesson::{self, Demo, Given};
 use super::model::{Bits, Hashing, Model};
+use super::size::{self, Size};
 use tsfile_bloom::error::{Error, Result};
 use tsfile_bloom::hash::TailVariant;
 
@@ -61,7 +63,7 @@ impl OpenFile {
 
     /// What the sentences call its keys: "the open file's 10,000 listed paths".
     pub fn label(&self) -> String {
-        format!("the open file's {} listed paths", grouped(self.n()))
+        format!("the open file's {} listed paths", grouped(self.n() as u64))
     }
 
     /// Its paths, bits and model; None without paths (the demonstration then generates keys).
@@ -128,14 +130,17 @@ pub enum Source {
     Sandbox,
     /// Keys the demonstration generated from the seed.
     Generated,
+    /// No keys: the formula and the writers' sizing rules (claim 12).
+    Formula,
 }
 
-/// A demonstration's measurements: a claim's table, or claim 10's deletion.
+/// A demonstration's measurements: a claim's table, claim 10's deletion, or claim 12's sizes.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Measured {
     Demo(Demo),
     Deletion(Deletion),
+    Size(Size),
 }
 
 /// A claim's demonstration as the page receives it: one object of the measurements' fields,
@@ -163,9 +168,9 @@ pub struct Origin {
 /// "Run this on my file" on these); the others always use the sandbox or generated keys.
 pub const ON_FILE: [u32; 7] = [2, 3, 4, 8, 9, 10, 13];
 
-/// Runs claim `claim`'s demonstration (2–5, 7–11, 13) as the lesson plans it. Claims 1 (the
-/// step-through), 6 (the read path) and 12 (the calculator) have no measured demonstration:
-/// an `invalid_argument` error, as for any other number.
+/// Runs claim `claim`'s demonstration (2–5, 7–13) as the lesson plans it. Claims 1 (the
+/// step-through) and 6 (the read path) have no measured demonstration: an `invalid_argument`
+/// error, as for any other number.
 pub fn run(req: &Request) -> Result<Shown> {
     let seed = u64::from(req.seed);
     let file = req.file;
@@ -221,9 +226,13 @@ pub fn run(req: &Request) -> Result<Shown> {
         9 => Ok(demo(lesson::claim9(1000, 10_000, &[0.0, 0.5, 0.9, 0.99], seed, given)?, on_file)),
         10 => deletion(req),
         11 => Ok(demo(lesson::claim11(8, 500, 5000, seed)?, Source::Generated)),
+        12 => Ok(Shown {
+            measured: Measured::Size(size::claim12(file.map(|f| (f.n() as f64, f.m, f.k)))?),
+            origin: Origin { source: Source::Formula, label: None, seed: req.seed },
+        }),
         13 => Ok(demo(lesson::claim13(1000, 10, PROBES, seed, given)?, on_file)),
         n => Err(Error::invalid_argument(format!(
-            "claim: {n} has no measured demonstration here (1 is the step-through, 6 the read path, 12 the calculator)"
+            "claim: {n} has no measured demonstration here (1 is the step-through, 6 the read path)"
         ))),
     }
 }
@@ -254,17 +263,8 @@ fn deletion(req: &Request) -> Result<Shown> {
 fn sandbox_keys<'a>(sandbox: Option<&Sandbox<'a>>, demo: &'a [String]) -> Given<'a> {
     match sandbox {
         Some(s) if s.keys.len() >= 2 => {
-            Given { keys: s.keys.clone(), label: format!("the sandbox’s {} paths", grouped(s.keys.len())) }
+            Given { keys: s.keys.clone(), label: format!("the sandbox’s {} paths", grouped(s.keys.len() as u64)) }
         }
         _ => Given { keys: demo.iter().map(|p| p.as_bytes()).collect(), label: "the demo filter’s paths".into() },
-    }
-}
-
-/// `n` with a comma between groups of three digits, as the page prints counts ("10,000").
-fn grouped(n: usize) -> String {
-    if n < 1000 {
-        n.to_string()
-    } else {
-        format!("{},{:03}", grouped(n / 1000), n % 1000)
     }
 }

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use teach::counting;
 use teach::lesson::{self, Given};
 use teach::plan::{self, Measured, OpenFile, Request, Sandbox, SandboxMode, Shown, Source};
+use teach::size;
 use teach::{Bits, Hashing, Model};
 use tsfile_bloom::audit;
 use tsfile_bloom::source::FileSource;
@@ -27,6 +28,13 @@ fn demo(s: &Shown) -> &lesson::Demo {
     match &s.measured {
         Measured::Demo(d) => d,
         m => panic!("not a demo: {m:?}"),
+    }
+}
+
+fn size(s: &Shown) -> &size::Size {
+    match &s.measured {
+        Measured::Size(d) => d,
+        m => panic!("not a size: {m:?}"),
     }
 }
 
@@ -182,16 +190,64 @@ fn claim10_takes_the_sandboxs_geometry_in_tsfile_mode_only() {
 
 #[test]
 fn claims_without_a_measured_demonstration_are_a_typed_error() {
-    for claim in [0, 1, 6, 12, 14] {
+    for claim in [0, 1, 6, 14] {
         let e = plan::run(&Request { claim, ..Request::default() }).unwrap_err();
         assert_eq!(e.kind, ErrorKind::InvalidArgument, "claim {claim}");
         assert_eq!(
             e.message,
-            format!(
-                "claim: {claim} has no measured demonstration here (1 is the step-through, 6 the read path, 12 the calculator)"
-            )
+            format!("claim: {claim} has no measured demonstration here (1 is the step-through, 6 the read path)")
         );
     }
+}
+
+#[test]
+fn claim12_is_the_calculator_at_the_claims_numbers_with_its_verdict() {
+    let got = run(&Request { claim: 12, seed: SEED, ..Request::default() });
+    let d = size(&got);
+    // 100 million keys × 10 bits = 10^9 bits; 10^9 / 8 = 125,000,000 bytes: the claim's 125 MB.
+    assert_eq!((d.claim, d.n, d.bits_per_key, d.bytes), (12, 100_000_000.0, 10.0, 125_000_000.0));
+    assert_eq!(d.answer, "holds");
+    assert_eq!(
+        d.headline,
+        "10 bits per key × 100,000,000 keys = 1,000,000,000 bits = 125,000,000 bytes: 125.0 MB (119.2 MiB)."
+    );
+    assert!(!d.findings.contains(&d.headline));
+    // At 10 bits per key the best whole k is 7 (k* = 10 ln 2 ≈ 6.93); LevelDB's policy takes ⌊6.9⌋ = 6.
+    assert!(d.findings.iter().any(|f| f.starts_with("At the best whole k, 7, p = ")), "{:?}", d.findings);
+    assert!(d.findings.iter().any(|f| f.starts_with("LevelDB at bits_per_key = 10 (k = 6): 1,000,000,000 bits")));
+    // p ≈ 0.82 % is under Java's lowest rate, 1 %.
+    assert!(d.findings.iter().any(|f| f.starts_with("TsFile’s Java writer for the same p (clamped to 1.00 %)")));
+    // Nothing was generated or measured: the formula and the writers' rules alone.
+    assert_eq!((got.origin.source, got.origin.label.as_deref()), (Source::Formula, None));
+    assert_eq!(serde_json::to_value(&got).unwrap()["bytes"], Value::from(125_000_000.0));
+}
+
+#[test]
+fn claim12_puts_the_open_files_size_beside_the_claims() {
+    // Only the file's listed-path count, m and k are read.
+    let f = |paths: usize, m| OpenFile {
+        keys: Vec::new(),
+        ends: vec![0; paths],
+        bits: Vec::new(),
+        m,
+        k: 7,
+        variant: TailVariant::Java,
+    };
+    let file_line = |f: &OpenFile| {
+        let got = run(&Request { claim: 12, file: Some(f), ..Request::default() });
+        assert_eq!(got.origin.source, Source::Formula);
+        size(&got).findings.iter().find(|l| l.starts_with("The open file")).cloned()
+    };
+    // 9,586 bits: ⌈9586 / 8⌉ = 1,199 bytes; 9586 / 1000 = 9.586 bits per path.
+    let line = file_line(&f(1000, 9586)).unwrap();
+    assert!(
+        line.starts_with("The open file: 9,586 bits = 1,199 bytes at most for 1,000 paths — 9.59 bits per path, p = "),
+        "{line}"
+    );
+    // No listed paths: its size only.
+    assert_eq!(file_line(&f(0, 9586)).as_deref(), Some("The open file: 9,586 bits = 1,199 bytes at most."));
+    // No bits: nothing to say about it.
+    assert_eq!(file_line(&f(1000, 0)), None);
 }
 
 #[test]

@@ -5,7 +5,7 @@
 import { $, el } from '../../shared/dom.js';
 import { fmt } from '../../shared/format.js';
 import { claimChart } from './chart.js';
-import { about, pct, pct3 } from './numbers.js';
+import { pct } from './numbers.js';
 
 const CLAIMS = [
   [1, 'Inserting a key sets k positions; a query that finds any 0 answers “definitely absent”, all 1s “maybe present” — and Java’s contains stops at the first 0.'],
@@ -170,24 +170,13 @@ async function deletion(call, out, li, { victim = -1, useFile, file }) {
   li.dataset.source = d.source;
 }
 
-/** Claim 12: the calculator filled for 100 million keys at 10 bits each, beside LevelDB, TsFile and the open file. */
-async function size(call, { calc, file }, out, li) {
+/** Claim 12: the core's sizes for the claim's numbers (beside LevelDB, TsFile and the open file), which it writes into the calculator. */
+async function size(call, calc, out, li) {
+  const d = await call('teach.claim', { claim: 12 });
   $('teach-calc-block').scrollIntoView({ block: 'nearest' });
-  const s = await calc.fill({ n: 100_000_000, bitsPerKey: 10 });
-  if (!s) throw new Error($('calc-out').textContent);
-  const items = [
-    el('li', {}, `10 bits per key × ${fmt(s.n)} keys = ${fmt(s.m)} bits = ${fmt(s.bytes)} bytes: ${(s.bytes / 1e6).toFixed(1)} MB (${(s.bytes / 2 ** 20).toFixed(1)} MiB). At the best whole k, ${s.k}, p = ${pct(s.p)}.`),
-  ];
-  if (s.leveldbAtB) items.push(el('li', {}, `LevelDB at bits_per_key = 10 (k = ${s.leveldbAtB.k}): ${fmt(s.leveldbAtB.bitCount)} bits, p = ${pct(s.leveldbAtB.p)} — in real tables spread over one filter per 2 KiB window.`));
-  if (s.java) items.push(el('li', {}, `TsFile’s Java writer for the same p (clamped to ${pct3(s.java.errorRate)}): ${fmt(s.java.bitCount)} bits = ${(s.java.bytes / 1e6).toFixed(1)} MB, k = ${s.java.k}.`));
-  if (file?.present && file.m) {
-    const f = file;
-    const at = f.itemsN ? await call('teach.formula', { items: f.itemsN, bitCount: f.m, k: f.k }) : null;
-    items.push(el('li', {}, `The open file: ${fmt(f.m)} bits = ${fmt(Math.ceil(f.m / 8))} bytes at most${at ? ` for ${fmt(f.itemsN)} paths — ${about(at.bitsPerKey)} bits per path, p = ${pct(at.fpp)}` : ''}.`));
-  }
-  const answer = Math.abs(s.bytes - 125e6) < 1 ? 'holds' : 'depends';
-  out.replaceChildren(verdict({ claim: 12, answer, headline: items[0].textContent }), el('ul', { class: 'findings small', 'data-testid': 'claim-12-size', 'data-bytes': s.bytes }, ...items), el('p', { class: 'small muted', text: 'The calculator above holds these numbers: change any of them.' }));
-  li.dataset.answer = answer;
+  if (!(await calc.fill({ n: d.n, bitsPerKey: d.bitsPerKey }))) throw new Error($('calc-out').textContent);
+  out.replaceChildren(verdict(d), el('ul', { class: 'findings small', 'data-testid': 'claim-12-size', 'data-bytes': d.bytes }, ...d.findings.map((f) => el('li', { text: f }))), el('p', { class: 'small muted', text: 'The calculator above holds these numbers: change any of them.' }));
+  li.dataset.answer = d.answer;
 }
 
 /** A claim's button in `actions`: a click puts the claim in the URL (#teach-claim-N), then runs `fn`. */
@@ -287,7 +276,7 @@ export function createLesson(call, { step, calc, sandbox }) {
     } else if (n === 6) button('Show me the read path', () => guarded(6, (out, li) => readPath(call, lesson, out, li)), 'claim-6-show');
     else if (n === 7) button('Show me a range scan', () => guarded(7, (out, li) => rangeScan(call, lesson, out, li)), 'claim-7-show');
     else if (n === 10) onFileButtons(n, (useFile) => guarded(10, (out, li) => deletion(call, out, li, { useFile, file: useFile ? lesson.file : null })), 'Show me a deletion');
-    else if (n === 12) button('Show me the size', () => guarded(12, (out, li) => size(call, { calc, file: lesson.file }, out, li)), 'claim-12-show');
+    else if (n === 12) button('Show me the size', () => guarded(12, (out, li) => size(call, calc, out, li)), 'claim-12-show');
     else onFileButtons(n, (useFile) => measured(n, useFile), 'Show me');
     list.append(el('li', { id: `teach-claim-${n}`, 'data-testid': `teach-claim-${n}`, 'data-claim': String(n) }, el('p', { class: 'claim-text', text }), out, actions));
   }
