@@ -12,6 +12,9 @@ export const DECISIONS = Object.freeze(["absent", "indexed", "false_positive", "
 /** The decisions that send a reader to the file for the path (`Decision::must_read`): not absent, not a false positive. */
 export const MUST_READ = Object.freeze(["indexed", "maybe", "unknown"]);
 
+/** Each decision in words, as the CLI's text and the page say it (`Decision::words`). */
+export const DECISION_WORDS = Object.freeze({ absent: "absent: skip this file", indexed: "in the index: read this file", false_positive: "false positive: the filter says maybe, the index does not list it", maybe: "maybe: read the file to know", unknown: "unknown: the filter cannot answer, read the file" });
+
 /** What a batch's decisions say the index says of a path (`batch::INDEXED`); a code is its index. */
 export const BATCH_INDEXED = Object.freeze([false, true, null]);
 

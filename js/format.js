@@ -1,7 +1,9 @@
 // The words and number formats of the package's text outputs, each written once: the CLI's
 // `inspect`, `probe` and `verify` text (js/cli.js), the scan's listing and summary
-// (js/scan-output.js) and its false-positive summaries (js/scan-fp.js). No imports, so that each
-// of them imports it without a circle. The page says its own (www/shared/words.js, format.js).
+// (js/scan-output.js) and its false-positive summaries (js/scan-fp.js). It imports only the core's
+// generated tables, so that each of them imports it without a circle. The page says its own
+// (www/shared/words.js, format.js); a decision's words are the core's, the same on both.
+import { DECISION_WORDS } from './core-tables.js';
 
 /** A ratio as a percentage for the text outputs; '-' for none. */
 export const pct = (x) => (x == null ? '-' : `${(x * 100).toFixed(x < 0.001 ? 4 : 2)}%`);
@@ -23,17 +25,9 @@ export const healthText = (h, fill, fpp) =>
 export const verdictWord = (verdict) => verdict.toUpperCase();
 
 /**
- * A probe's decision (the core's: its verdict and what the index says, together) as the text
- * says it, the page's words alike (www/shared/words.js). A result made without reading the
- * index carries no decision: its verdict is its decision.
+ * A probe's decision in the core's words (`Decision::words`, the page's alike). A result made
+ * without reading the index carries no decision: its verdict is its decision.
  */
-export const DECISION_WORDS = Object.freeze({
-  absent: 'absent: skip this file',
-  indexed: 'in the index: read this file',
-  false_positive: 'false positive: the filter says maybe, the index does not list it',
-  maybe: 'maybe: read the file to know',
-  unknown: 'unknown: the filter cannot answer, read the file',
-});
 export const decisionWords = (r) => DECISION_WORDS[r.decision ?? r.verdict];
 
 /** A listed series' `maybe_present` (true, false, null) where the file has a filter or not. */

@@ -58,6 +58,15 @@ fn render() -> String {
         "MUST_READ",
         names(Decision::ALL.iter().filter(|d| d.must_read()).map(|d| d.as_str())),
     );
+    let words: Vec<String> = Decision::ALL
+        .iter()
+        .map(|d| format!("{}: {}", d.as_str(), serde_json::to_string(d.words()).unwrap()))
+        .collect();
+    item(
+        "Each decision in words, as the CLI's text and the page say it (`Decision::words`).",
+        "DECISION_WORDS",
+        format!("Object.freeze({{ {} }})", words.join(", ")),
+    );
     let indexed: Vec<String> = batch::INDEXED.iter().map(|i| serde_json::to_string(i).unwrap()).collect();
     item(
         "What a batch's decisions say the index says of a path (`batch::INDEXED`); a code is its index.",
@@ -205,6 +214,10 @@ fn the_tables_hold_the_specs_values() {
     assert!(t.contains("export const SEEDS = Object.freeze([5, 7, 11, 19, 31, 37, 43, 59]);"), "{t}");
     assert!(t.contains(r#"export const VERDICTS = Object.freeze(["absent", "maybe", "unknown"]);"#), "{t}");
     // A reader skips a file only where it does not hold the path (docs/verdicts.md).
+    assert!(
+        t.contains(r#"false_positive: "false positive: the filter says maybe, the index does not list it""#),
+        "{t}"
+    );
     assert!(t.contains(r#"export const MUST_READ = Object.freeze(["indexed", "maybe", "unknown"]);"#), "{t}");
     assert!(t.contains("export const BATCH_INDEXED = Object.freeze([false, true, null]);"), "{t}");
     assert!(t.contains(r#"export const VARIANTS = Object.freeze(["java", "zero-extended"]);"#), "{t}");

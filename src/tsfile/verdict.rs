@@ -95,6 +95,18 @@ impl Decision {
     pub fn must_read(self) -> bool {
         !matches!(self, Decision::Absent | Decision::FalsePositive)
     }
+
+    /// The decision in words, as the CLI's text and the page say it (js/core-tables.js
+    /// `DECISION_WORDS`): what it means, then what the reader does.
+    pub fn words(self) -> &'static str {
+        match self {
+            Decision::Absent => "absent: skip this file",
+            Decision::Indexed => "in the index: read this file",
+            Decision::FalsePositive => "false positive: the filter says maybe, the index does not list it",
+            Decision::Maybe => "maybe: read the file to know",
+            Decision::Unknown => "unknown: the filter cannot answer, read the file",
+        }
+    }
 }
 
 /// What a probe of a file without a Bloom filter says ([`Reason::NoFilter`]).

@@ -7,17 +7,11 @@ export const VERDICT_LABELS = Object.freeze({ absent: 'definitely absent', maybe
 export const VERDICT_ORDER = Object.freeze({ absent: 0, maybe: 1, unknown: 2 });
 
 /**
- * A probe's decision (the core's: the verdict and what the index says, together), the same words
- * as the CLI's text (js/format.js); each has its own badge colour (style.css, `.decision.*`). A
- * result made without reading the index carries none: its verdict is its decision.
+ * A probe's decision in the core's words (`Decision::words`, the CLI's text alike); each has its
+ * own badge colour (style.css, `.decision.*`). A result made without reading the index carries
+ * none: its verdict is its decision.
  */
-export const DECISION_LABELS = Object.freeze({
-  absent: 'absent: skip this file',
-  indexed: 'in the index: read this file',
-  false_positive: 'false positive: the filter says maybe, the index does not list it',
-  maybe: 'maybe: read the file to know',
-  unknown: 'unknown: the filter cannot answer, read the file',
-});
+export { DECISION_WORDS as DECISION_LABELS } from '../pkg/js/core-tables.js';
 export const decisionOf = (r) => r.decision ?? r.verdict;
 /** A decision in a table cell. */
 export const DECISION_SHORT = Object.freeze({ absent: 'absent', indexed: 'in the index', false_positive: 'false positive', maybe: 'maybe', unknown: 'unknown' });
