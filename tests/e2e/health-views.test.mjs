@@ -1,7 +1,6 @@
-// Filter health beyond the gauge, in headless Chromium: a large filter's fill per block instead
-// of 2-px noise (views/uniformity.js), the folder's outliers (views/fleet-health.js) and the PNG
-// export's caption (views/heatmap.js). Expected values are computed here — block counts bit by
-// bit from the filter's bits, states from the fixtures' manifest — never read from the view.
+// Filter health beyond the gauge, in headless Chromium: the folder's outliers (views/fleet-health.js)
+// and the PNG export's caption (views/heatmap.js). Expected values are computed here — states from
+// the fixtures' manifest — never read from the view.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -44,85 +43,6 @@ async function seriousViolations(p, selector) {
 }
 
 const percent = (x) => `${(x * 100).toFixed(2)}%`;
-
-/** The view's blocks against counts made here, bit by bit, from the bits the page holds. */
-async function blocksAgainstBits(p) {
-  return p.evaluate(() => {
-    const { bits, bitCount: m } = globalThis.inspector.current;
-    const box = document.querySelector('[data-testid=blocks]');
-    const size = Number(box.dataset.blockBits);
-    const counts = [];
-    for (let i = 0; i < m; i++) {
-      const j = Math.floor(i / size);
-      counts[j] = (counts[j] ?? 0) + ((bits[i >> 3] >> (i & 7)) & 1);
-    }
-    const fills = counts.map((c, j) => c / Math.min(size, m - j * size));
-    const fill = counts.reduce((a, b) => a + b, 0) / m;
-    const band = 3 * Math.sqrt((fill * (1 - fill)) / size);
-    return {
-      m,
-      size,
-      shown: !box.hidden,
-      counts,
-      viewCounts: box.dataset.counts.split(',').map(Number),
-      outside: fills.filter((f) => Math.abs(f - fill) > band).length,
-      viewOutside: Number(box.dataset.outside),
-      min: Math.min(...fills),
-      max: Math.max(...fills),
-      fill,
-      caption: document.getElementById('blocks-caption').textContent,
-      label: document.getElementById('blocks-chart').getAttribute('aria-label'),
-      chart: document.getElementById('blocks-chart').getBoundingClientRect().height,
-    };
-  });
-}
-
-for (const [device, viewport] of VIEWPORTS) {
-  test(`the 8-Mbit demo filter shows its fill per block, the bit map one toggle away (${device})`, { timeout: 120000 }, async () => {
-    const p = await harness.newPage({ viewport });
-    await p.click('#synthetic');
-    await p.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 60000 });
-    const b = await blocksAgainstBits(p);
-    assert.ok(b.m > 8e6, `${b.m} bits`);
-    assert.equal(b.shown, true, 'the blocks are shown first');
-    assert.ok(b.size % 8 === 0 && b.counts.length >= 128 && b.counts.length <= 256, `${b.counts.length} blocks of ${b.size}`);
-    assert.deepEqual(b.viewCounts, b.counts);
-    assert.equal(b.viewOutside, b.outside);
-    assert.ok(b.chart > 60, 'the chart has room');
-    assert.ok(b.caption.includes(`${percent(b.min)} to ${percent(b.max)} against ${percent(b.fill)} overall`), b.caption);
-    assert.match(b.caption, /Uniform means each block near the overall fill/);
-    assert.equal(b.label, b.caption);
-    if (SHOTS) await p.locator('#map').screenshot({ path: `${SHOTS}/blocks-${device}.png` });
-    assert.deepEqual(await seriousViolations(p, '#map'), []);
-    assert.equal(await p.evaluate(() => document.scrollingElement.scrollWidth <= innerWidth), true, 'no sideways scroll');
-    // The toggle shows the bits, and the blocks again.
-    const toggle = p.locator('[data-testid=blocks-toggle]');
-    assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
-    await toggle.click();
-    assert.equal(await p.locator('[data-testid=blocks]').isHidden(), true);
-    assert.equal(await toggle.getAttribute('aria-pressed'), 'false');
-    await toggle.click();
-    assert.equal(await p.locator('[data-testid=blocks]').isVisible(), true);
-    // A zoom is a request for the bits: the blocks step aside.
-    await p.click('#zoom-in');
-    await p.waitForFunction(() => document.querySelector('[data-testid=blocks]').hidden, null, { timeout: 10000 });
-    await p.close();
-  });
-}
-
-test('a probe on a large filter shows its bits; a small filter has no blocks view', { timeout: 90000 }, async () => {
-  const p = await harness.newPage({ viewport: { width: 1440, height: 900 } });
-  await openFile(p, fixture('tree_10k_series'));
-  assert.equal(await p.locator('[data-testid=blocks]').isVisible(), true, 'about 2 px per bit at Fit');
-  const e = byName.tree_10k_series;
-  await p.fill('[data-testid=path-input]', `${e.series[0].device.join('.')}.${e.series[0].measurement}`);
-  await p.press('[data-testid=path-input]', 'Enter');
-  await p.waitForFunction(() => document.querySelector('[data-testid=blocks]').hidden, null, { timeout: 10000 });
-  await openFile(p, fixture('tree_10series'));
-  assert.equal(await p.locator('[data-testid=blocks]').isHidden(), true);
-  assert.equal(await p.locator('[data-testid=blocks-toggle]').isHidden(), true);
-  await p.close();
-});
 
 /** The folder view's outliers after a scan of `dir` (audited or not). */
 async function outliers(p, dir, audit) {

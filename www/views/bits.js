@@ -4,7 +4,6 @@ import { $, download } from '../shared/dom.js';
 import { fmt, pct } from '../shared/format.js';
 import { healthWord } from './health.js';
 import { HeatMap } from './heatmap.js';
-import { createUniformity } from './uniformity.js';
 
 /** A zoom factor in a few digits: ×2, ×3.5, ×120. */
 const zoomText = (z) => (z >= 10 ? fmt(Math.round(z)) : z.toFixed(1).replace(/\.0$/, ''));
@@ -13,21 +12,15 @@ const zoomText = (z) => (z >= 10 ? fmt(Math.round(z)) : z.toFixed(1).replace(/\.
 export function createBitsView(ctx) {
   // The hint as the page has it (its hover / tap words are for the style sheet to choose).
   const HOVER_HINT = [...$('hover').childNodes];
-  let last = null; // the map's last view (describe()): a zoom or new probe marks leave the blocks
   const map = new HeatMap($('heatmap'), $('minimap'), {
-    onhover: (bit, block) => (bit == null || blocks.shown ? null : describeBit(bit, block)),
+    onhover: (bit, block) => bit != null && describeBit(bit, block),
     oncursor: (bit) => describeBit(bit, null),
-    ondata: (bits, m) => blocks.setData(bits, m),
     onview: (d) => {
-      if (blocks.shown && last && ((last.fit && !d.fit) || (d.marks.length && d.marks !== last.marks))) blocks.show(false);
-      last = d;
       $('map').classList.toggle('fit', d.fit);
       const zoom = d.fit ? 'Fit (×1)' : `×${zoomText(d.zoom)} of Fit`;
       $('zoom-info').textContent = `· zoom ${zoom} · ${d.block > 1 ? `1 pixel ≈ ${d.block}×${d.block} bits` : `1 cell = 1 bit (${fmt(d.cols)} per row)`}`;
     },
   });
-
-  const blocks = createUniformity(map);
 
   /** The listed paths whose probes hit `bit` (indices into cur.provPaths), or null while unknown. */
   function provenanceOf(bit) {

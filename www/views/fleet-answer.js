@@ -4,6 +4,7 @@
 import { MUST_READ } from '../pkg/js/core-tables.js';
 import { el } from '../shared/dom.js';
 import { count } from '../shared/format.js';
+import { DECISION_SHORT } from '../shared/words.js';
 import { byText } from './fleet-table.js';
 
 /** The order of the list: what the index confirms first, what could not be read last. */
@@ -63,7 +64,7 @@ export function answerLines(t, j) {
   const button = el('button', { type: 'button', class: 'small', 'data-testid': 'fleet-copy', text: 'Copy the list' });
   button.disabled = !files.length;
   button.addEventListener('click', () => copy(files.map((f) => f.file).join('\n'), area, status));
-  const items = files.slice(0, SHOWN).map((f) => el('li', { 'data-why': f.why }, el('code', { text: f.file }), ` ${f.why === 'indexed' ? 'in the index' : f.why}`));
+  const items = files.slice(0, SHOWN).map((f) => el('li', { 'data-why': f.why }, el('code', { text: f.file }), ` ${DECISION_SHORT[f.why] ?? f.why}`));
   if (files.length > SHOWN) items.push(el('li', { class: 'muted', text: `… and ${count(files.length - SHOWN, 'more file', 'more files')} (the copy holds them all)` }));
   return el('details', { class: 'fleet-answer', open: '', 'data-testid': 'fleet-must-read', 'data-path': path },
     el('summary', {}, `${count(files.length, 'file')} you must read for `, el('code', { text: path })),

@@ -10,14 +10,13 @@ import { seedColor } from '../shared/format.js';
 const MAX_CELL_CSS = 64; // largest zoom, CSS px per bit
 
 export class HeatMap extends BitGrid {
-  constructor(canvas, minimap, { onhover, oncursor, onview, ondata } = {}) {
+  constructor(canvas, minimap, { onhover, oncursor, onview } = {}) {
     super(canvas);
     this.minimap = minimap;
     this.mctx = minimap.getContext('2d', { alpha: false });
     this.onhover = onhover ?? (() => {});
     this.oncursor = oncursor ?? (() => {});
     this.onview = onview ?? (() => {});
-    this.ondata = ondata ?? (() => {});
     this.minimapBase = null;
     this.#bind();
     new ResizeObserver(() => this.resize()).observe(canvas);
@@ -36,13 +35,11 @@ export class HeatMap extends BitGrid {
     this.cursor = null;
     this.hover = null;
     this.#layout(true);
-    this.ondata(bits, bitCount);
   }
 
   clear() {
     this.setBits(null, 0);
     this.redraw();
-    this.ondata(null, 0);
   }
 
   // Columns so that the grid has about the canvas's aspect ratio (a multiple of 8 when large).
@@ -169,7 +166,7 @@ export class HeatMap extends BitGrid {
 
   describe() {
     const block = this.blockAt();
-    return { block, cols: this.cols, rows: this.rows, scale: this.view.s / (devicePixelRatio || 1), zoom: this.view.s / this.fitScale(), fit: this.view.s <= this.fitScale() + 1e-9, marks: this.highlights };
+    return { block, cols: this.cols, rows: this.rows, scale: this.view.s / (devicePixelRatio || 1), zoom: this.view.s / this.fitScale(), fit: this.view.s <= this.fitScale() + 1e-9 };
   }
 
   #drawMinimap() {
