@@ -1,5 +1,5 @@
-// Filter health beyond the gauge, in headless Chromium: the folder's outliers (views/fleet-health.js)
-// and the PNG export's caption (views/heatmap.js). Expected values are computed here — states from
+// Filter health beyond the gauge, in headless Chromium: the folder's outliers (the table's "Show"
+// menu, views/fleet-table.js) and the PNG export's caption (views/heatmap.js). Expected values are computed here — states from
 // the fixtures' manifest — never read from the view.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -44,53 +44,51 @@ async function seriousViolations(p, selector) {
 
 const percent = (x) => `${(x * 100).toFixed(2)}%`;
 
-/** The folder view's outliers after a scan of `dir` (audited or not). */
+/** The folder view's outliers after a scan of `dir` (audited or not): the rows "Show" picks out as past their design. */
 async function outliers(p, dir, audit) {
   await p.evaluate((on) => (document.getElementById('fleet-audit').checked = on), audit); // hidden before the first scan
   await p.evaluate(() => (document.body.dataset.fleet = 'picking'));
   await p.setInputFiles('[data-testid=folder-input]', dir);
   await p.waitForFunction(() => document.body.dataset.fleet === 'done', null, { timeout: 60000 });
-  return p.evaluate(() => {
-    const box = document.querySelector('[data-testid=fleet-health]');
-    return { text: box?.textContent ?? null, items: [...(box?.querySelectorAll('li') ?? [])].map((li) => ({ ...li.dataset, text: li.textContent })) };
-  });
+  await p.selectOption('[data-testid=fleet-show]', 'health');
+  return p.evaluate(() => ({
+    shown: document.querySelector('[data-testid=fleet-shown]').textContent,
+    items: [...document.querySelectorAll('#fleet-rows .vlist-row')].map((row) => ({ ...row.dataset, cells: [...row.querySelectorAll('.cell')].map((c) => c.textContent) })),
+  }));
 }
 
 for (const [device, viewport] of VIEWPORTS) {
-  test(`across a folder of fixtures, the over-filled file is listed with its figures (${device})`, { timeout: 120000 }, async () => {
+  test(`across a folder of fixtures, "Show" picks out the over-filled file with its figures (${device})`, { timeout: 120000 }, async () => {
     const real = manifest.filter((e) => e.kind === 'real').map((e) => e.name);
     const hostile = manifest.filter((e) => e.name.startsWith('hostile_')).map((e) => e.name).slice(0, 8);
     const dir = folder(`all-${device}`, [...real, ...hostile]);
     const p = await harness.newPage({ viewport });
     const e = byName.tree_past_design;
     const fill = e.bloom.set_bits / e.bloom.bit_count; // 220 / 256
-    const designFill = 1 - Math.exp((-5 * e.filled_past_design.capacity_any_rate_for_k5) / e.bloom.bit_count);
     const audited = await outliers(p, dir, true);
     // Named as the folder input names it: the folder, then the file.
-    assert.deepEqual(audited.items.map((i) => [i.file, i.state]), [[`all-${device}/${e.file}`, 'over_filled']]);
-    const [item] = audited.items;
-    for (const figure of [`fill ${percent(fill)}`, `sized for ${percent(designFill)}`, `${e.filled_past_design.capacity_any_rate_for_k5} keys`, `false positives ${percent(fill ** 5)}`, 'error rate 5.000%']) {
-      assert.ok(item.text.includes(figure), `${figure} in "${item.text}"`);
-    }
-    assert.match(audited.text, /^1 of \d+ filters is over-filled or has a high false-positive rate:/);
-    if (SHOTS) await p.locator('[data-testid=fleet-summary]').screenshot({ path: `${SHOTS}/fleet-health-${device}.png` });
+    assert.deepEqual(audited.items.map((i) => [i.file, i.health]), [[`all-${device}/${e.file}`, 'over_filled']]);
+    // Its fill and its false-positive rate (fill^k) in the table's columns.
+    assert.deepEqual(audited.items[0].cells.slice(4, 6), [percent(fill), percent(fill ** 5)]);
+    assert.match(audited.shown, new RegExp(`^1 of ${real.length + hostile.length} files shown$`));
+    if (SHOTS) await p.locator('#fleet').screenshot({ path: `${SHOTS}/fleet-health-${device}.png` });
     assert.equal(await p.evaluate(() => document.scrollingElement.scrollWidth <= innerWidth), true, 'no sideways scroll');
-    assert.deepEqual(await seriousViolations(p, '#fleet-summary'), []);
+    assert.deepEqual(await seriousViolations(p, '#fleet'), []);
     // Without the index its keys are not counted: the bits alone tell a high false-positive rate.
     const bitsOnly = await outliers(p, dir, false);
-    assert.deepEqual(bitsOnly.items.map((i) => [i.file, i.state]), [[`all-${device}/${e.file}`, 'high_fp']]);
+    assert.deepEqual(bitsOnly.items.map((i) => [i.file, i.health]), [[`all-${device}/${e.file}`, 'high_fp']]);
     await p.close();
   });
 }
 
-test('a folder whose filters are all within their design says so in one line, and only what is known', { timeout: 90000 }, async () => {
+test('a folder whose filters are all within their design has no file past it, audited or not', { timeout: 90000 }, async () => {
   const dir = folder('healthy', ['tree_10series', 'table_multi_tables', 'tree_unicode']);
   const p = await harness.newPage({ viewport: { width: 1440, height: 900 } });
   const audited = await outliers(p, dir, true);
   assert.deepEqual(audited.items, []);
-  assert.equal(audited.text, 'No filter is over-filled or has a high false-positive rate: 3 with the index read are healthy (no more keys than they were sized for, false positives within twice the error rate).');
+  assert.equal(audited.shown, '0 of 3 files shown');
   const bitsOnly = await outliers(p, dir, false);
-  assert.match(bitsOnly.text, /^No filter is over-filled or has a high false-positive rate: 3 have a false-positive rate within twice the error rate by their bits, their keys not counted/);
+  assert.deepEqual(bitsOnly.items, []);
   await p.close();
 });
 

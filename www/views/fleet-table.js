@@ -6,6 +6,9 @@ import { MUST_READ } from '../pkg/js/core-tables.js';
 import { auditLabel, DECISION_SHORT, VERDICT_ORDER } from '../shared/words.js';
 import { VirtualList } from '../shared/vlist.js';
 
+/** The health states the "show" menu picks out. */
+const PAST_DESIGN = ['over_filled', 'high_fp'];
+
 export const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 const byNumber = (a, b) => a - b;
 
@@ -44,6 +47,7 @@ function renderRow(row, r) {
   row.dataset.verdicts = r.verdicts.join(' ');
   row.dataset.fill = r.fill ?? '';
   row.dataset.audit = auditText(r) ?? '';
+  row.dataset.health = r.health?.state ?? '';
   const auditCell = r.error
     ? el('span', { class: 'cell' }, el('span', { class: 'badge warn', text: r.error.kind, title: `${r.error.message}${r.error.offset != null ? ` (at byte ${r.error.offset})` : ''}` }))
     : el('span', { class: 'cell', text: auditText(r) ?? '–' });
@@ -79,6 +83,8 @@ function headButton(c, sort) {
 /** Whether row `r` passes the filter box (`needle`) and the "show" menu. */
 function matches(r, needle, show) {
   if (show === 'error' && !r.error) return false;
+  // The core's states (bloomInfo().health): over-filled is known only when the scan read the index.
+  if (show === 'health' && !PAST_DESIGN.includes(r.health?.state)) return false;
   // By decision, as the summary counts: a file with an error is neither skipped nor held.
   if (show === 'skip' && (r.error || !r.decisions.length || r.decisions.some((d) => MUST_READ.includes(d)))) return false;
   if (show === 'hold' && (r.error || !r.decisions.some((d) => MUST_READ.includes(d)))) return false;

@@ -5,7 +5,6 @@
 // a row opens the file in the inspector. What is scanned and what a row opens: fleet-sources.js.
 import { $ } from '../shared/dom.js';
 import { fmt } from '../shared/format.js';
-import { healthLines } from './fleet-health.js';
 import { decisionOf } from '../shared/words.js';
 import { directorySource, droppedFolder, filesSource, urlsSource } from './fleet-sources.js';
 import { summaryLines } from './fleet-summary.js';
@@ -124,7 +123,7 @@ export function createFleetView(ctx) {
   let opened = null;
   const table = createFleetTable(t, openRow);
 
-  const renderSummary = () => $('fleet-summary').replaceChildren(...summaryLines(t), ...healthLines(t.rows));
+  const renderSummary = () => $('fleet-summary').replaceChildren(...summaryLines(t));
   /**
    * Redraws the progress, the filtered and sorted view and the summary a few times a second while
    * chunks arrive, all in one task (a chunk may come far faster than the page is worth painting,
