@@ -115,7 +115,6 @@ function resetViews() {
   skipTo('load');
   bits.reset();
   probe.reset();
-  probe.closeSuggestions();
   series.reset();
   batch.reset();
   teach.setFile(null);

@@ -56,9 +56,8 @@ for (const colorScheme of ['light', 'dark']) {
       await page.click('#properties-box summary');
       await check('details open');
       await page.fill('[data-testid=path-input]', seriesPath(e.series[0]).slice(0, 2));
-      await page.waitForSelector('#suggest:not([hidden])');
-      await check('suggestions open');
-      await page.keyboard.press('Escape');
+      await page.waitForSelector('#suggest option', { state: 'attached' });
+      await check('suggestions offered');
       await page.click('#batch-indexed');
       await page.click('#batch-run');
       await page.waitForSelector('#batch-results-box:not([hidden])');

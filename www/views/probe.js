@@ -58,14 +58,13 @@ function probeRow(ctx, p, i, setters) {
   );
 }
 
-/** `ctx`: `{worker, cur, map, showError, settersOf(bit), pathOf(index)}`. Returns `{probePath, refresh, reset, closeSuggestions}`. */
+/** `ctx`: `{worker, cur, map, showError, settersOf(bit), pathOf(index)}`. Returns `{probePath, refresh, reset}`. */
 export function createProbeView(ctx) {
   for (const v of VARIANTS) $('variant').add(new Option(VARIANT_LABELS[v] ?? v, v));
   // The JVM charsets a writer may have encoded paths in, as Java's Charset.forName names them (the core's list).
   for (const cs of CHARSETS) $('charset').add(new Option(cs, cs));
 
-  const suggest = createSuggest(ctx, () => run());
-  const closeSuggestions = suggest.close;
+  createSuggest(ctx);
 
   let seq = 0;
 
@@ -76,11 +75,11 @@ export function createProbeView(ctx) {
     $('verdict').textContent = '';
     $('decision').textContent = '';
     $('probes').tBodies[0].replaceChildren();
+    $('suggest').replaceChildren();
     ctx.map.setHighlights([]);
   }
 
   async function run() {
-    closeSuggestions();
     const file = ctx.cur;
     if (!file) return;
     const path = $('path-input').value;
@@ -150,6 +149,5 @@ export function createProbeView(ctx) {
       if (shown && ctx.cur) render(shown);
     },
     reset,
-    closeSuggestions,
   };
 }
