@@ -1,5 +1,4 @@
-// The smaller things of issue 24, each as a user meets it: rings at Fit zoom, the overview's
-// toggle, the zoom factor, numbers as numbers, the skip link, and the LevelDB view (its key
+// The smaller things of issue 24, each as a user meets it: rings at Fit zoom, the zoom factor, numbers as numbers, the skip link, and the LevelDB view (its key
 // input, counts, its table's own note, bits to hover and to walk by keyboard, empty filters).
 // Expected figures from the manifests (the Java writer's own reader, LevelDB's policy formula).
 import { test } from 'node:test';
@@ -66,19 +65,13 @@ test('at Fit zoom of a 62,353-bit filter each seed ring is at least 16 px across
   assert.ok(rings.halo.every((c) => c >= 180), `the halo pixel is light: ${rings.halo}`);
 });
 
-test('the zoom factor is shown, and the overview can be hidden and shown again', async () => {
+test('the zoom factor is shown', async () => {
   await page.click('#zoom-fit');
   await page.waitForFunction(() => /zoom Fit \(×1\)/.test(document.getElementById('zoom-info').textContent));
   await page.click('#zoom-in');
   await page.waitForFunction(() => /zoom ×2 of Fit/.test(document.getElementById('zoom-info').textContent));
   await page.click('#zoom-in');
   await page.waitForFunction(() => /zoom ×4 of Fit/.test(document.getElementById('zoom-info').textContent));
-  assert.equal(await page.isVisible('#minimap'), true, 'zoomed in: the overview shows');
-  await page.click('#minimap-toggle');
-  assert.equal(await page.getAttribute('#minimap-toggle', 'aria-pressed'), 'false');
-  assert.equal(await page.isVisible('#minimap'), false, 'hidden');
-  await page.click('#minimap-toggle');
-  assert.equal(await page.isVisible('#minimap'), true, 'shown again');
 });
 
 test('LevelDB: a styled key input, counts in words, the table’s own k and bits per key, bits to hover and walk, empty filters drawn as empty', async () => {

@@ -225,7 +225,7 @@ test('focus: the hidden file input rings its own button only', async () => {
 test('a file without a filter: no map control to press and no empty seed table', async () => {
   const page = await suite.harness.newPage();
   await openFile(page, fixture('tree_10series'));
-  const ids = ['zoom-out', 'zoom-in', 'zoom-fit', 'goto', 'goto-submit', 'minimap-toggle', 'export-png'];
+  const ids = ['zoom-out', 'zoom-in', 'zoom-fit', 'goto', 'goto-submit', 'export-png'];
   const disabled = () => page.evaluate((ids) => ids.filter((id) => document.getElementById(id).disabled), ids);
   assert.deepEqual(await disabled(), []);
   await openFile(page, fixture('table_empty'));

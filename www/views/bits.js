@@ -12,11 +12,10 @@ const zoomText = (z) => (z >= 10 ? fmt(Math.round(z)) : z.toFixed(1).replace(/\.
 export function createBitsView(ctx) {
   // The hint as the page has it (its hover / tap words are for the style sheet to choose).
   const HOVER_HINT = [...$('hover').childNodes];
-  const map = new HeatMap($('heatmap'), $('minimap'), {
+  const map = new HeatMap($('heatmap'), {
     onhover: (bit, block) => bit != null && describeBit(bit, block),
     oncursor: (bit) => describeBit(bit, null),
     onview: (d) => {
-      $('map').classList.toggle('fit', d.fit);
       const zoom = d.fit ? 'Fit (×1)' : `×${zoomText(d.zoom)} of Fit`;
       $('zoom-info').textContent = `· zoom ${zoom} · ${d.block > 1 ? `1 pixel ≈ ${d.block}×${d.block} bits` : `1 cell = 1 bit (${fmt(d.cols)} per row)`}`;
     },
@@ -61,12 +60,6 @@ export function createBitsView(ctx) {
     $('hover').textContent = text;
   }
 
-  // The overview can be hidden: it covers the bottom-right corner of the map.
-  $('minimap-toggle').addEventListener('click', () => {
-    const on = $('minimap-toggle').getAttribute('aria-pressed') !== 'true';
-    $('minimap-toggle').setAttribute('aria-pressed', String(on));
-    $('map').classList.toggle('no-minimap', !on);
-  });
   $('zoom-in').addEventListener('click', () => map.zoomBy(2));
   $('zoom-out').addEventListener('click', () => map.zoomBy(0.5));
   $('zoom-fit').addEventListener('click', () => map.fit());
@@ -86,7 +79,7 @@ export function createBitsView(ctx) {
     map,
     /** The map's controls act only on a filter: without one (`has` false) they are disabled. */
     enable(has) {
-      for (const id of ['zoom-out', 'zoom-in', 'zoom-fit', 'goto', 'goto-submit', 'minimap-toggle', 'export-png']) $(id).disabled = !has;
+      for (const id of ['zoom-out', 'zoom-in', 'zoom-fit', 'goto', 'goto-submit', 'export-png']) $(id).disabled = !has;
     },
     /** The listed paths that set `bit` under the writer's hash (indices for pathOf), or null while unknown. */
     settersOf: provenanceOf,

@@ -1,8 +1,8 @@
 // The inspector's heat-map: the filter's bits on a BitGrid (shared/bitgrid.js) whose camera
 // the reader moves: the buttons, keys, ctrl/⌘ + wheel (a trackpad's pinch) and a two-finger
 // pinch zoom; drag pans; a tap or click puts the cursor on a bit; a plain wheel scrolls the page,
-// never trapped by the map. A minimap shows where the view is. The
-// grid has about the canvas's aspect ratio; zoomed out, each pixel shows a block's fill.
+// never trapped by the map. The grid has about the canvas's aspect ratio; zoomed out, each pixel
+// shows a block's fill.
 import { BitGrid } from '../shared/bitgrid.js';
 import { onSchemeChange } from '../shared/dom.js';
 import { seedColor } from '../shared/format.js';
@@ -10,19 +10,17 @@ import { seedColor } from '../shared/format.js';
 const MAX_CELL_CSS = 64; // largest zoom, CSS px per bit
 
 export class HeatMap extends BitGrid {
-  constructor(canvas, minimap, { onhover, oncursor, onview } = {}) {
+  constructor(canvas, { onhover, oncursor, onview } = {}) {
     super(canvas);
-    this.minimap = minimap;
-    this.mctx = minimap.getContext('2d', { alpha: false });
     this.onhover = onhover ?? (() => {});
     this.oncursor = oncursor ?? (() => {});
     this.onview = onview ?? (() => {});
-    this.minimapBase = null;
-    this.#bind();
+    this.#bindWheel();
+    this.#bindPointer();
+    this.#bindKeys();
     new ResizeObserver(() => this.resize()).observe(canvas);
     onSchemeChange(() => {
       this.theme();
-      this.minimapBase = null;
       this.redraw();
     });
   }
@@ -60,7 +58,6 @@ export class HeatMap extends BitGrid {
       return;
     }
     this.setBits(this.bits, this.bitCount, c);
-    this.minimapBase = null;
     this.fit();
   }
 
@@ -159,50 +156,12 @@ export class HeatMap extends BitGrid {
 
   draw() {
     super.draw();
-    if (!this.bits) return;
-    this.#drawMinimap();
-    this.onview(this.describe());
+    if (this.bits) this.onview(this.describe());
   }
 
   describe() {
     const block = this.blockAt();
-    return { block, cols: this.cols, rows: this.rows, scale: this.view.s / (devicePixelRatio || 1), zoom: this.view.s / this.fitScale(), fit: this.view.s <= this.fitScale() + 1e-9 };
-  }
-
-  #drawMinimap() {
-    const mm = this.minimap;
-    const W = mm.width;
-    const H = mm.height;
-    const s = Math.min(W / this.cols, H / this.rows);
-    const view = { s, ox: (this.cols - W / s) / 2, oy: (this.rows - H / s) / 2 };
-    if (!this.minimapBase) {
-      const img = this.mctx.createImageData(W, H);
-      this.paint(W, H, view, img);
-      this.minimapBase = img;
-    }
-    this.minimapView = view;
-    this.mctx.putImageData(this.minimapBase, 0, 0);
-    const v = this.view;
-    const x = (v.ox - view.ox) * s;
-    const y = (v.oy - view.oy) * s;
-    const w = (this.canvas.width / v.s) * s;
-    const h = (this.canvas.height / v.s) * s;
-    this.mctx.lineWidth = 2;
-    this.mctx.strokeStyle = '#000';
-    this.mctx.strokeRect(x - 1, y - 1, Math.max(3, w) + 2, Math.max(3, h) + 2);
-    this.mctx.strokeStyle = '#fff';
-    this.mctx.strokeRect(x, y, Math.max(3, w), Math.max(3, h));
-    for (const hl of this.highlights) {
-      this.mctx.fillStyle = hl.color;
-      this.mctx.fillRect((hl.bit % this.cols - view.ox) * s - 2, (Math.floor(hl.bit / this.cols) - view.oy) * s - 2, 4, 4);
-    }
-  }
-
-  #bind() {
-    this.#bindWheel();
-    this.#bindPointer();
-    this.#bindKeys();
-    this.#bindMinimap();
+    return { block, cols: this.cols, zoom: this.view.s / this.fitScale(), fit: this.view.s <= this.fitScale() + 1e-9 };
   }
 
   /** A plain wheel is the page's; ctrl/⌘ + wheel (and a trackpad's pinch, which the browser sends as a ctrl + wheel) zooms the map. */
@@ -300,28 +259,6 @@ export class HeatMap extends BitGrid {
         fn();
       }
     });
-  }
-
-  /** A click or drag on the overview moves the view there. */
-  #bindMinimap() {
-    const mm = this.minimap;
-    let mdrag = false;
-    const jump = (ev) => {
-      const r = mm.getBoundingClientRect();
-      const mv = this.minimapView;
-      if (!mv) return;
-      const gx = mv.ox + (((ev.clientX - r.left) / r.width) * mm.width) / mv.s;
-      const gy = mv.oy + (((ev.clientY - r.top) / r.height) * mm.height) / mv.s;
-      this.centerOn(gx, gy);
-    };
-    mm.addEventListener('pointerdown', (ev) => {
-      if (!this.bits) return;
-      mdrag = true;
-      mm.setPointerCapture(ev.pointerId);
-      jump(ev);
-    });
-    mm.addEventListener('pointermove', (ev) => mdrag && jump(ev));
-    mm.addEventListener('pointerup', () => (mdrag = false));
   }
 
   /** Zooms keeping bit `i` where it is on screen (or centred when off screen). */

@@ -7,7 +7,7 @@ import { TsFileBloomError } from '../pkg/js/errors.js';
 import { isLevelDbFooter } from '../pkg/js/leveldb.js';
 import { BitGrid } from '../shared/bitgrid.js';
 import { $, el, pointWord } from '../shared/dom.js';
-import { fmt, seedColor, sentence } from '../shared/format.js';
+import { count, fmt, seedColor, sentence } from '../shared/format.js';
 
 /** True when the Blob ends with LevelDB's table magic. */
 export async function isLevelDbBlob(blob) {
@@ -28,9 +28,6 @@ function drawFilter(canvas, bytes, probes = canvas.grid?.probes ?? []) {
   grid.highlights = probes.map((p) => ({ bit: p.bit, set: p.set, color: seedColor(0) }));
   grid.draw();
 }
-
-/** "1 filter", "3 filters". */
-const count = (n, one, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
 
 /** The bits_per_key values LevelDB gives a k: "9 or 10", "19 to 20", "44 or more" (`{values, more}`: the worker's, by the core's rule). */
 function bitsPerKeyText({ values: bs, more } = { values: [] }) {
