@@ -84,12 +84,9 @@ const remote = createRemoteInput({ openUrl: (url, name) => load(url, name), scan
 
 // Back to the folder view scrolls to it (fleet.back); the browser's own restoring would undo that.
 history.scrollRestoration = 'manual';
-function backToFolder() {
-  fleet.back();
-}
-$('fleet-back').addEventListener('click', () => (history.state?.view === 'file' ? history.back() : backToFolder()));
+$('fleet-back').addEventListener('click', () => (history.state?.view === 'file' ? history.back() : fleet.back()));
 addEventListener('popstate', () => {
-  if (!$('fleet').hidden) backToFolder();
+  if (!$('fleet').hidden) fleet.back();
 });
 
 // For tests and the console: the heat-map, the worker and the current file's state.

@@ -133,8 +133,7 @@ export function createProbeView(ctx) {
     ev.preventDefault();
     run();
   });
-  $('variant').addEventListener('change', () => $('path-input').value.trim() && run());
-  $('charset').addEventListener('change', () => $('path-input').value.trim() && run());
+  for (const menu of ['variant', 'charset']) $(menu).addEventListener('change', () => $('path-input').value.trim() && run());
 
   return {
     /** Probes `path` and (unless `scroll` is false) brings the probe panel into view; resolves to the probe, or undefined. */
