@@ -96,7 +96,7 @@ test('a folder whose filters are all within their design has no file past it, au
 const pngSize = (buf) => ({ width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) });
 
 for (const [device, viewport] of VIEWPORTS) {
-  test(`the exported PNG is the map with a caption drawn under it (${device})`, { timeout: 90000 }, async () => {
+  test(`the exported PNG is the map with a caption and the legend drawn under it (${device})`, { timeout: 90000 }, async () => {
     const p = await harness.newPage({ viewport });
     const e = byName.tree_past_design;
     const path = `${e.series[0].device.join('.')}.${e.series[0].measurement}`;
@@ -115,7 +115,7 @@ for (const [device, viewport] of VIEWPORTS) {
     assert.ok(size.height > canvas.height + 40, `${size.height} px tall, the map ${canvas.height}`);
     const caption = await p.getAttribute('#export-png', 'data-caption');
     assert.deepEqual(caption.split('\n'), [e.file, `path probed: ${path}`, `m = 256 bits · k = 5 · fill ${percent(220 / 256)} · health: Over-filled`]);
-    // Drawn, not only said: under the map, pixels of the text's colour.
+    // Drawn, not only said: under the map, pixels of the text's colour, the first seed's ring and the set colour.
     const drawn = await p.evaluate(async ({ bytes, top }) => {
       const img = await createImageBitmap(new Blob([new Uint8Array(bytes)], { type: 'image/png' }));
       const c = new OffscreenCanvas(img.width, img.height);
@@ -127,9 +127,10 @@ for (const [device, viewport] of VIEWPORTS) {
         for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - r) + Math.abs(d[i + 1] - gr) + Math.abs(d[i + 2] - b) < 12) return true;
         return false;
       };
-      return { text: has(css(getComputedStyle(document.body).color)) };
+      const set = getComputedStyle(document.getElementById('heatmap')).getPropertyValue('--map-set').trim();
+      return { text: has(css(getComputedStyle(document.body).color)), seed: has([0xe6, 0x19, 0x4b]), set: has([1, 3, 5].map((i) => parseInt(set.slice(i, i + 2), 16))) };
     }, { bytes: [...png], top: canvas.height });
-    assert.deepEqual(drawn, { text: true });
+    assert.deepEqual(drawn, { text: true, seed: true, set: true });
     await p.close();
   });
 }

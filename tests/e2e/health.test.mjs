@@ -1,4 +1,4 @@
-// The filter's health line above the heat-map (www/views/health.js, the core's bloomInfo().health)
+// The filter's health gauge above the heat-map (www/views/health.js, the core's bloomInfo().health)
 // in headless Chromium. Expected values from the fixtures' manifest and Java's sizing written out
 // here (docs/bloom-filter.md §6), never from the page's or the core's own output.
 import { test, before, after } from 'node:test';
@@ -28,7 +28,7 @@ const sizedFor = (m) => {
   return n;
 };
 
-/** The health line once the audit has read the index (its state no longer "unknown" for these files). */
+/** The gauge once the audit has read the index (its state no longer "unknown" for these files). */
 async function gauge(p, name, state) {
   await openFile(p, fixture(name));
   await p.waitForFunction((s) => document.querySelector('[data-testid=health]')?.dataset.state === s, state, { timeout: 20000 });
@@ -40,14 +40,14 @@ async function gauge(p, name, state) {
 }
 
 for (const [device, viewport] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
-  test(`the health line shows an over-filled file's fill and FP against its design, above the map (${device})`, { timeout: 90000 }, async () => {
+  test(`the gauge shows an over-filled file's fill and FP against its design, above the map (${device})`, { timeout: 90000 }, async () => {
     const p = await harness.newPage({ viewport });
     const e = byName.tree_past_design;
     const m = e.bloom.bit_count;
     assert.deepEqual([m, e.bloom.hash_function_count, e.series.length], [256, 5, 100]);
     const g = await gauge(p, 'tree_past_design', 'over_filled');
     assert.equal(g.hidden, false);
-    assert.ok(g.above, 'the health line comes before the heat-map');
+    assert.ok(g.above, 'the gauge comes before the heat-map');
     const n = sizedFor(m); // 44
     assert.equal(Number(g.sizedFor), n);
     assert.ok(Math.abs(Number(g.designFill) - (1 - Math.exp((-5 * n) / m))) < 1e-12);

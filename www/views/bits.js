@@ -91,7 +91,7 @@ export function createBitsView(ctx) {
   };
 }
 
-/** The exported PNG's caption: the file, the path probed, m, k, fill and health. */
+/** The exported PNG's caption: the file, the path probed, m, k, fill and health (heatmap.js adds the legend). */
 function captionLines(cur) {
   const b = cur.info.bloom;
   const health = healthWord();

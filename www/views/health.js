@@ -1,6 +1,6 @@
-// The filter's health, above the heat-map and before any sentence: its state, the fill it has
-// against the fill its m and k were sized for, and fill^k against the writer's error rate — the
-// core's bloomInfo().health (src/health.rs), said, never recomputed here.
+// The filter's health gauge, above the heat-map and before any sentence: the fill it has against
+// the fill its m and k were sized for, and fill^k against the writer's error rate — the core's
+// bloomInfo().health (src/health.rs), drawn, never recomputed here.
 import { $, el } from '../shared/dom.js';
 import { fmt, pct } from '../shared/format.js';
 
@@ -11,6 +11,17 @@ const STATES = {
   high_fp: ['warn', 'High false-positive rate', 'fill^k is more than twice the error rate'],
   unknown: ['info', 'Within its design by the fill', 'the keys it holds are not known until the index is read'],
 };
+
+/** One bar: `now` against `design` on a 0..1 scale, the design as a tick. */
+function meter(label, now, design, words, over) {
+  // Widths through the CSSOM: the page's CSP allows no style attributes.
+  const fill = el('span', { class: 'gauge-now' });
+  fill.style.width = `${Math.min(100, now * 100)}%`;
+  const tick = el('span', { class: 'gauge-design' });
+  tick.style.left = `${Math.min(100, design * 100)}%`;
+  const bar = el('span', { class: `gauge-bar${over ? ' over' : ''}`, 'aria-hidden': 'true' }, fill, tick);
+  return el('div', { class: 'gauge-row' }, el('span', { class: 'gauge-label', text: label }), bar, el('span', { class: 'gauge-text', text: words }));
+}
 
 /** Shows `b.health` (bloomInfo()) in #health; hidden without one. */
 export function renderHealth(b) {
@@ -25,9 +36,12 @@ export function renderHealth(b) {
   const fpp = b.fppFromFill;
   Object.assign(box.dataset, { state: h.state, fill: b.fillRatio, designFill: h.designFill, fpp, errorRate: h.errorRate, sizedFor: h.sizedForItems });
   const holds = b.indexedItems != null ? `holds ${fmt(b.indexedItems)} keys` : 'keys held not known yet';
-  const figures = `Fill ${pct(b.fillRatio)} now, ${pct(h.designFill)} sized for (${fmt(h.sizedForItems)} keys; ${holds}); false positives ${pct(fpp)} now (fill^k), ${pct(h.errorRate)} error rate.`;
-  box.replaceChildren(el('span', { class: `badge ${cls}`, 'data-testid': 'health-state', text: word }), ` ${why}. `, el('span', { class: 'muted', text: figures }));
+  box.replaceChildren(
+    el('p', { class: 'gauge-head' }, el('span', { class: `badge ${cls}`, 'data-testid': 'health-state', text: word }), el('span', { class: 'muted small', text: ` ${why}.` })),
+    meter('Fill', b.fillRatio, h.designFill, `${pct(b.fillRatio)} now · ${pct(h.designFill)} sized for (${fmt(h.sizedForItems)} keys; ${holds})`, b.fillRatio > h.designFill),
+    meter('False positives', fpp, h.errorRate, `${pct(fpp)} now (fill^k) · ${pct(h.errorRate)} error rate`, h.state === 'high_fp'),
+  );
 }
 
-/** The health state in words, '' when none is shown (the PNG's caption). */
+/** The gauge's state in words, '' when it shows none (the PNG's caption). */
 export const healthWord = () => STATES[$('health').dataset.state]?.[1] ?? '';

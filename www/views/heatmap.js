@@ -5,6 +5,7 @@
 // shows a block's fill.
 import { BitGrid } from '../shared/bitgrid.js';
 import { onSchemeChange } from '../shared/dom.js';
+import { seedColor } from '../shared/format.js';
 
 const MAX_CELL_CSS = 64; // largest zoom, CSS px per bit
 
@@ -269,15 +270,15 @@ export class HeatMap extends BitGrid {
     this.zoomBy(factor, on ? px : undefined, on ? py : undefined);
   }
 
-  /** The current view with `lines` of caption under it, as a PNG Blob. */
+  /** The current view with `lines` of caption and the legend drawn under it, as a PNG Blob. */
   toBlob(lines) {
-    const out = captioned(this.canvas, lines);
+    const out = captioned(this.canvas, lines, this.colorOf(1), this.colorOf(0));
     return new Promise((resolve) => out.toBlob(resolve, 'image/png'));
   }
 }
 
 /** A copy of `canvas` with the caption under it, in the page's colours (text wrapped to the width). */
-function captioned(canvas, lines) {
+function captioned(canvas, lines, set, clear) {
   const dpr = devicePixelRatio || 1;
   const pad = 10 * dpr;
   const lh = 18 * dpr;
@@ -286,8 +287,9 @@ function captioned(canvas, lines) {
   const font = `${13 * dpr}px system-ui, sans-serif`;
   g.font = font;
   const wrapped = lines.flatMap((t) => wrap(g, t, canvas.width - 2 * pad));
+  const keyRows = legend(g, pad, 0, lh, canvas.width - 2 * pad, null);
   out.width = canvas.width;
-  out.height = canvas.height + 2 * pad + lh * wrapped.length;
+  out.height = canvas.height + 2 * pad + lh * (wrapped.length + keyRows);
   const page = getComputedStyle(document.body);
   g.fillStyle = page.backgroundColor;
   g.fillRect(0, 0, out.width, out.height);
@@ -296,6 +298,7 @@ function captioned(canvas, lines) {
   g.textBaseline = 'middle';
   g.fillStyle = page.color;
   wrapped.forEach((t, i) => g.fillText(t, pad, canvas.height + pad + lh * (i + 0.5)));
+  legend(g, pad, canvas.height + pad + lh * wrapped.length, lh, out.width - 2 * pad, { set, clear, text: page.color });
   return out;
 }
 
@@ -312,6 +315,49 @@ function wrap(g, text, width) {
   }
   return [...out, line];
 }
+
+/**
+ * The map's legend from (x, y), rows of `lh` within `width`: set and clear swatches; a seed's
+ * ring solid (set) and dashed (clear). Returns the rows it takes; `c` (colours) null: draws nothing.
+ */
+function legend(g, x, y, lh, width, c) {
+  const side = lh * 0.6;
+  const keys = [
+    [(at, mid) => swatch(g, at, mid, side, c.set), 'set bit'],
+    [(at, mid) => swatch(g, at, mid, side, c.clear), 'clear bit'],
+    [(at, mid) => ring(g, at, mid, side, []), 'probed bit, set (seed colour)'],
+    [(at, mid) => ring(g, at, mid, side, [3, 2.5]), 'probed bit, clear'],
+  ];
+  let at = x;
+  let row = 0;
+  for (const [draw, words] of keys) {
+    const w = side + 6 + g.measureText(words).width + 16;
+    if (at > x && at + w > x + width) [at, row] = [x, row + 1];
+    const mid = y + lh * (row + 0.5);
+    if (c) {
+      draw(at, mid);
+      g.fillStyle = c.text;
+      g.fillText(words, at + side + 6, mid);
+    }
+    at += w;
+  }
+  return row + 1;
+}
+
+function swatch(g, x, mid, side, color) {
+  g.fillStyle = color;
+  g.fillRect(x, mid - side / 2, side, side);
+}
+
+function ring(g, x, mid, side, dash) {
+  const dpr = devicePixelRatio || 1;
+  g.setLineDash(dash.map((d) => d * dpr));
+  g.lineWidth = 2 * dpr;
+  g.strokeStyle = seedColor(0);
+  g.strokeRect(x + dpr, mid - side / 2 + dpr, side - 2 * dpr, side - 2 * dpr);
+  g.setLineDash([]);
+}
+
 
 /**
  * Two fingers on the map: `down` and `up` track the pointers (down says whether a pinch began),
