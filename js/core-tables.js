@@ -3,10 +3,10 @@
 // src/tsfile/envelope.rs, src/tsfile/audit.rs), for js/wire.js and js/core.js.
 // `cargo test` fails when this file differs.
 
-/** A verdict's code is its index (`wire::verdict_code`). */
+/** A verdict's code is its index (`FileVerdict::code`). */
 export const VERDICTS = Object.freeze(["absent", "maybe", "unknown"]);
 
-/** A decision's code is its index (`wire::decision_code`). */
+/** A decision's code is its index (`Decision::code`). */
 export const DECISIONS = Object.freeze(["absent", "indexed", "false_positive", "maybe", "unknown"]);
 
 /** The decisions that send a reader to the file for the path (`Decision::must_read`): not absent, not a false positive. */
@@ -24,19 +24,19 @@ export const VARIANTS = Object.freeze(["java", "zero-extended"]);
 /** The hash a result names as its variant; its code is its index (`named_hash_code`): the tail variants, then the cheap hash. */
 export const NAMED_HASHES = Object.freeze(["java", "zero-extended", "cheap"]);
 
-/** The hash that set a filter's bits; its code is its index (`filter_hash_code`). */
+/** The hash that set a filter's bits; its code is its index (`FilterHash::code`). */
 export const FILTER_HASHES = Object.freeze(["murmur128", "cheap"]);
 
-/** Java's canonical names of the supported charsets; a charset's code is its index (`charset_code`). */
+/** Java's canonical names of the supported charsets; a charset's code is its index (`Charset::code`). */
 export const CHARSETS = Object.freeze(["UTF-8", "GBK", "GB18030", "Big5", "x-windows-950", "Shift_JIS", "windows-31j", "EUC-JP", "EUC-KR", "x-windows-949", "windows-1252", "ISO-8859-1"]);
 
 /** The charsets the TsFile module encodes itself; the rest need the charsets module (`Charset::is_multibyte`). */
 export const SINGLE_BYTE_CHARSETS = Object.freeze(["UTF-8", "windows-1252", "ISO-8859-1"]);
 
-/** How TsFileMetadata stores the filter field; an encoding's code is its index (`encoding_code`). */
+/** How TsFileMetadata stores the filter field; an encoding's code is its index (`BloomEncoding::code`). */
 export const ENCODINGS = Object.freeze(["missing", "standard", "empty", "v3", "legacy_cpp_empty", "java_null"]);
 
-/** A filter's health in one word; a state's code is its index (`health_code`). */
+/** A filter's health in one word; a state's code is its index (`HealthState::code`). */
 export const HEALTH_STATES = Object.freeze(["healthy", "over_filled", "high_fp", "unknown"]);
 
 /** TsFile's data types; a type's code is its byte in the file (7 names none). */

@@ -78,9 +78,6 @@ export type TsFileMetadataInfo = {
    */
   metaOffset: number,
 };
-/**
- * A filter's health in one word.
- */
 export type HealthState = "healthy" | "over_filled" | "high_fp" | "unknown";
 /**
  * A filter's design and how its bits and the index compare with it.
@@ -270,6 +267,10 @@ export type WarningInfo = {
 export type LevelDbCompression = "none" | "snappy";
 export type LevelDbKeyFormat = "internal" | "user";
 export type LevelDbProbeReason = "bits" | "empty_filter" | "reserved_k" | "past_last_block" | "no_filter" | "filter_missing";
+/**
+ * A `BlockHandle`: where a block's stored bytes start and how many there are (the 5-byte
+ * trailer follows and is not counted).
+ */
 export type BlockHandleInfo = {
   offset: number,
   size: number,
@@ -325,6 +326,9 @@ export type LevelDbFilterInfo = {
    */
   dataBlockOffsets: Array<number>,
 };
+/**
+ * One probed bit of a LevelDB filter.
+ */
 export type LevelDbProbeBit = {
   bit: number,
   set: boolean,

@@ -3,102 +3,72 @@
 
 use std::fmt;
 
-/// Stable error kinds. `as_str` gives the strings used in JSON and on JS `Error.kind`
-/// (docs/tsfile-format.md §10 plus the filter-level kinds).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ErrorKind {
-    /// The file is shorter than the smallest TsFile (17 bytes), or than a LevelDB table's
-    /// 48-byte footer.
-    TooShort,
-    /// The file does not start with `TsFile`.
-    BadHeadMagic,
-    /// A version byte other than 3 or 4 (including v2's `000002`).
-    UnsupportedVersion,
-    /// The file does not end with `TsFile` (incomplete or not a TsFile).
-    BadTailMagic,
-    /// The i32 TsFileMetadata size before the tail magic is impossible.
-    BadMetadataSize,
-    /// A length-prefixed string whose length is negative (other than null) or past the input.
-    BadString,
-    /// meta_offset outside `[7, start of TsFileMetadata)`.
-    BadMetaOffset,
-    /// A metadata index node that is malformed or of the wrong type for its place.
-    BadIndexNode,
-    /// An index child offset outside its allowed range or not increasing.
-    BadIndexOffset,
-    /// A TimeseriesMetadata data type this reader cannot skip.
-    UnknownDataType,
-    /// A region (TimeseriesMetadata run, node) whose contents do not fill it exactly.
-    BadRegion,
-    /// The source could not be read (I/O error, or bytes not supplied by the caller).
-    Io,
-    /// Input ended before a structure was complete.
-    Truncated,
-    /// A varint longer than 5 bytes or above 2^32-1 (LevelDB varint64: longer than 10 bytes
-    /// or above 2^64-1).
-    BadVarint,
-    /// A length or count that cannot be right (negative as Java int, larger than the bytes present).
-    BadCount,
-    /// The Bloom bit vector is longer than `ceil(bit_count / 8)` bytes.
-    BloomOverflow,
-    /// A bit at an index >= `bit_count` is set.
-    BloomStrayBits,
-    /// `bit_count` is 0 or above 2^31-1.
-    BloomBadBitCount,
-    /// `hash_function_count` outside 1..=8.
-    BloomBadHashFunctionCount,
-    /// Bytes left over after a structure that should fill its input.
-    TrailingBytes,
-    /// Bad argument from the caller (unknown charset or variant name, capacity out of range).
-    InvalidArgument,
-    /// A filter whose bits were set by a hash this reader does not evaluate (the experimental
-    /// cheap hash, docs/writers.md §7) was asked to probe or add a path.
-    UnsupportedHash,
-    /// LevelDB: the footer does not end with the table magic 0xdb4775248b80fb57.
-    BadFooterMagic,
-    /// LevelDB: a block handle (offset, size) outside the file or overlapping what follows it.
-    BadBlockHandle,
-    /// LevelDB: a block's masked CRC32C does not match its bytes and compression type.
-    BadChecksum,
-    /// LevelDB: a block whose entries or restart array are malformed (or whose Snappy data is).
-    BadBlock,
-    /// LevelDB: a block compression type other than 0 (none) or 1 (Snappy), e.g. 2 (zstd).
-    UnsupportedCompression,
-    /// LevelDB: a filter block whose offset array, filter offsets or base_lg are malformed.
-    BadFilterBlock,
+closed_set! {
+    /// Stable error kinds. `as_str` gives the strings used in JSON and on JS `Error.kind`
+    /// (docs/tsfile-format.md §10 plus the filter-level kinds).
+    #[non_exhaustive]
+    pub enum ErrorKind {
+        /// The file is shorter than the smallest TsFile (17 bytes), or than a LevelDB table's
+        /// 48-byte footer.
+        TooShort => "too_short",
+        /// The file does not start with `TsFile`.
+        BadHeadMagic => "bad_head_magic",
+        /// A version byte other than 3 or 4 (including v2's `000002`).
+        UnsupportedVersion => "unsupported_version",
+        /// The file does not end with `TsFile` (incomplete or not a TsFile).
+        BadTailMagic => "bad_tail_magic",
+        /// The i32 TsFileMetadata size before the tail magic is impossible.
+        BadMetadataSize => "bad_metadata_size",
+        /// A length-prefixed string whose length is negative (other than null) or past the input.
+        BadString => "bad_string",
+        /// meta_offset outside `[7, start of TsFileMetadata)`.
+        BadMetaOffset => "bad_meta_offset",
+        /// A metadata index node that is malformed or of the wrong type for its place.
+        BadIndexNode => "bad_index_node",
+        /// An index child offset outside its allowed range or not increasing.
+        BadIndexOffset => "bad_index_offset",
+        /// A TimeseriesMetadata data type this reader cannot skip.
+        UnknownDataType => "unknown_data_type",
+        /// A region (TimeseriesMetadata run, node) whose contents do not fill it exactly.
+        BadRegion => "bad_region",
+        /// The source could not be read (I/O error, or bytes not supplied by the caller).
+        Io => "io",
+        /// Input ended before a structure was complete.
+        Truncated => "truncated",
+        /// A varint longer than 5 bytes or above 2^32-1 (LevelDB varint64: longer than 10 bytes
+        /// or above 2^64-1).
+        BadVarint => "bad_varint",
+        /// A length or count that cannot be right (negative as Java int, larger than the bytes present).
+        BadCount => "bad_count",
+        /// The Bloom bit vector is longer than `ceil(bit_count / 8)` bytes.
+        BloomOverflow => "bloom_overflow",
+        /// A bit at an index >= `bit_count` is set.
+        BloomStrayBits => "bloom_stray_bits",
+        /// `bit_count` is 0 or above 2^31-1.
+        BloomBadBitCount => "bloom_bad_bit_count",
+        /// `hash_function_count` outside 1..=8.
+        BloomBadHashFunctionCount => "bloom_bad_hash_function_count",
+        /// Bytes left over after a structure that should fill its input.
+        TrailingBytes => "trailing_bytes",
+        /// Bad argument from the caller (unknown charset or variant name, capacity out of range).
+        InvalidArgument => "invalid_argument",
+        /// A filter whose bits were set by a hash this reader does not evaluate (the experimental
+        /// cheap hash, docs/writers.md §7) was asked to probe or add a path.
+        UnsupportedHash => "unsupported_hash",
+        /// LevelDB: the footer does not end with the table magic 0xdb4775248b80fb57.
+        BadFooterMagic => "bad_footer_magic",
+        /// LevelDB: a block handle (offset, size) outside the file or overlapping what follows it.
+        BadBlockHandle => "bad_block_handle",
+        /// LevelDB: a block's masked CRC32C does not match its bytes and compression type.
+        BadChecksum => "bad_checksum",
+        /// LevelDB: a block whose entries or restart array are malformed (or whose Snappy data is).
+        BadBlock => "bad_block",
+        /// LevelDB: a block compression type other than 0 (none) or 1 (Snappy), e.g. 2 (zstd).
+        UnsupportedCompression => "unsupported_compression",
+        /// LevelDB: a filter block whose offset array, filter offsets or base_lg are malformed.
+        BadFilterBlock => "bad_filter_block",
+    }
 }
-
-serialize_as_str!(ErrorKind {
-    TooShort => "too_short",
-    BadHeadMagic => "bad_head_magic",
-    UnsupportedVersion => "unsupported_version",
-    BadTailMagic => "bad_tail_magic",
-    BadMetadataSize => "bad_metadata_size",
-    BadString => "bad_string",
-    BadMetaOffset => "bad_meta_offset",
-    BadIndexNode => "bad_index_node",
-    BadIndexOffset => "bad_index_offset",
-    UnknownDataType => "unknown_data_type",
-    BadRegion => "bad_region",
-    Io => "io",
-    Truncated => "truncated",
-    BadVarint => "bad_varint",
-    BadCount => "bad_count",
-    BloomOverflow => "bloom_overflow",
-    BloomStrayBits => "bloom_stray_bits",
-    BloomBadBitCount => "bloom_bad_bit_count",
-    BloomBadHashFunctionCount => "bloom_bad_hash_function_count",
-    TrailingBytes => "trailing_bytes",
-    InvalidArgument => "invalid_argument",
-    UnsupportedHash => "unsupported_hash",
-    BadFooterMagic => "bad_footer_magic",
-    BadBlockHandle => "bad_block_handle",
-    BadChecksum => "bad_checksum",
-    BadBlock => "bad_block",
-    UnsupportedCompression => "unsupported_compression",
-    BadFilterBlock => "bad_filter_block",
-});
 
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -122,29 +92,17 @@ pub struct Error {
     pub message: String,
 }
 
-/// The arguments the core itself finds at fault (the package checks the others at its door).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Argument {
-    BitCount,
-    HashFunctionCount,
-    Capacity,
-    Charset,
-    Variant,
-    Paths,
-}
-
-impl Argument {
-    /// The parameter's name as the package's API spells it: what JS reads as `argument`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Argument::BitCount => "bitCount",
-            Argument::HashFunctionCount => "hashFunctionCount",
-            Argument::Capacity => "capacity",
-            Argument::Charset => "charset",
-            Argument::Variant => "variant",
-            Argument::Paths => "paths",
-        }
+closed_set! {
+    /// The arguments the core itself finds at fault (the package checks the others at its door),
+    /// by the parameter's name as the package's API spells it: what JS reads as `argument`.
+    #[non_exhaustive]
+    pub enum Argument {
+        BitCount => "bitCount",
+        HashFunctionCount => "hashFunctionCount",
+        Capacity => "capacity",
+        Charset => "charset",
+        Variant => "variant",
+        Paths => "paths",
     }
 }
 

@@ -73,18 +73,14 @@ impl SeedProbe {
     pub const NONE: SeedProbe = SeedProbe { seed: 0, hash32: 0, bit: 0, set: false };
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// At least one probed bit is 0: the path was never added (under this hash variant and charset).
-    Absent,
-    /// Every probed bit is 1.
-    Maybe,
+closed_set! {
+    pub enum Verdict {
+        /// At least one probed bit is 0: the path was never added (under this hash variant and charset).
+        Absent => "absent",
+        /// Every probed bit is 1.
+        Maybe => "maybe",
+    }
 }
-
-serialize_as_str!(Verdict {
-    Absent => "absent",
-    Maybe => "maybe",
-});
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Probe {
@@ -182,9 +178,7 @@ impl BloomFilter {
     /// Decodes the structure at the start of `input`. `base` is the absolute offset of
     /// `input[0]`, used in errors. Returns `None` for the "no filter" encoding (byte_length 0).
     pub fn decode(input: &[u8], base: u64) -> Result<(Option<BloomFilter>, FilterLayout)> {
-        let mut c = Cursor::with_base(input, base);
-        let (filter, layout) = Self::decode_from(&mut c, false)?;
-        Ok((filter, layout))
+        Self::decode_from(&mut Cursor::with_base(input, base), false)
     }
 
     /// Decodes a whole serialized filter: None for the "no filter" encoding; bytes after the
@@ -205,12 +199,11 @@ impl BloomFilter {
     /// vector (TsFile v3 and the legacy C++ v4 encoding, docs/tsfile-format.md §4).
     pub fn decode_from(c: &mut Cursor<'_>, always_geometry: bool) -> Result<(Option<BloomFilter>, FilterLayout)> {
         let offset = c.offset();
-        let len_offset = c.offset();
         let byte_length = c.uvarint("bloom filter byte_length")?;
         if byte_length > i32::MAX as u32 {
             return Err(Error::new(
                 ErrorKind::BadCount,
-                len_offset,
+                offset,
                 format!("bloom filter byte_length {byte_length} exceeds 2^31-1"),
             ));
         }
@@ -226,14 +219,9 @@ impl BloomFilter {
             ));
         }
         let bits = c.take(byte_length as u64, "bloom filter bits")?;
+        let mut layout =
+            FilterLayout { offset, bits_offset, byte_length, encoded_len: c.offset() - offset, stored_geometry: None };
         if byte_length == 0 && !always_geometry {
-            let layout = FilterLayout {
-                offset,
-                bits_offset,
-                byte_length,
-                encoded_len: c.offset() - offset,
-                stored_geometry: None,
-            };
             return Ok((None, layout));
         }
         let m_offset = c.offset();
@@ -247,13 +235,8 @@ impl BloomFilter {
             k_offset = c.offset();
             k = c.uvarint("bloom filter hash_function_count")?;
         }
-        let layout = FilterLayout {
-            offset,
-            bits_offset,
-            byte_length,
-            encoded_len: c.offset() - offset,
-            stored_geometry: Some((bit_count, k)),
-        };
+        layout.encoded_len = c.offset() - offset;
+        layout.stored_geometry = Some((bit_count, k));
         if byte_length == 0 {
             // Empty v3/legacy filter: the geometry is informational only.
             return Ok((None, layout));

@@ -50,22 +50,18 @@ pub(crate) fn serialize_variant<S: serde::Serializer>(v: &TailVariant, s: S) -> 
     s.serialize_str(v.as_str())
 }
 
-/// Which hash set a filter's bits (docs/bloom-filter.md §2, §4; docs/writers.md §7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FilterHash {
-    /// TsFile's Murmur128 (every released writer); the tail variant is the writer's, which the
-    /// audit finds.
-    Murmur128,
-    /// The experimental cheap hash of an unreleased Java writer: bit `|Objects.hash(path, seed)|
-    /// mod m`, where the path's Java `hashCode` depends on the writer's `Path` class. This reader
-    /// does not evaluate it: no probe of such a filter can say "absent".
-    Cheap,
+closed_set! {
+    /// Which hash set a filter's bits (docs/bloom-filter.md §2, §4; docs/writers.md §7).
+    pub enum FilterHash {
+        /// TsFile's Murmur128 (every released writer); the tail variant is the writer's, which the
+        /// audit finds.
+        Murmur128 => "murmur128",
+        /// The experimental cheap hash of an unreleased Java writer: bit `|Objects.hash(path, seed)|
+        /// mod m`, where the path's Java `hashCode` depends on the writer's `Path` class. This reader
+        /// does not evaluate it: no probe of such a filter can say "absent".
+        Cheap => "cheap",
+    }
 }
-
-serialize_as_str!(FilterHash {
-    Murmur128 => "murmur128",
-    Cheap => "cheap",
-});
 
 /// The hash a result names as its `variant`: a tail variant of TsFile's Murmur128, or the cheap
 /// hash of a filter written with it (docs/writers.md §7), which this reader does not evaluate.
@@ -91,4 +87,4 @@ impl From<TailVariant> for NamedHash {
     }
 }
 
-serialize_as_str!(NamedHash);
+closed_set!(NamedHash);

@@ -16,33 +16,17 @@ use serde::Serialize;
 /// filter at its design fill gives about the error rate; twice that is past chance for any m ≥ 256.
 pub const FAR_ABOVE: f64 = 2.0;
 
-/// A filter's health in one word.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(test, derive(ts_rs::TS))]
-pub enum HealthState {
-    /// The index is read: no more keys than its design, and fill^k within the bound.
-    Healthy,
-    /// The index lists more keys than any rate giving k sizes m for.
-    OverFilled,
-    /// Not known to be over-filled, but fill^k is more than [`FAR_ABOVE`] times the error rate.
-    HighFp,
-    /// fill^k within the bound, and the keys it holds not known (the index not read).
-    Unknown,
-}
-
-impl HealthState {
-    /// In the order of their codes on the wire.
-    pub const ALL: [HealthState; 4] =
-        [HealthState::Healthy, HealthState::OverFilled, HealthState::HighFp, HealthState::Unknown];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HealthState::Healthy => "healthy",
-            HealthState::OverFilled => "over_filled",
-            HealthState::HighFp => "high_fp",
-            HealthState::Unknown => "unknown",
-        }
+closed_set! {
+    /// A filter's health in one word.
+    pub enum HealthState {
+        /// The index is read: no more keys than its design, and fill^k within the bound.
+        Healthy => "healthy",
+        /// The index lists more keys than any rate giving k sizes m for.
+        OverFilled => "over_filled",
+        /// Not known to be over-filled, but fill^k is more than [`FAR_ABOVE`] times the error rate.
+        HighFp => "high_fp",
+        /// fill^k within the bound, and the keys it holds not known (the index not read).
+        Unknown => "unknown",
     }
 }
 

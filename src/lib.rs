@@ -46,16 +46,32 @@
 #[doc = include_str!("../docs/crate.md")]
 struct CrateReadme;
 
-/// A closed set of names: `ALL` in order, `as_str`, the one place each name is spelled (the JS API, the CLI's
-/// JSON reports and the docs use it), `impl serde::Serialize` as that name, and in tests the
-/// TypeScript union of the same names (`as` another name there: src/ts.rs writes them to
-/// js/types.generated.d.ts). An enum that is not a plain list gives only its type and
-/// serializes as its own `as_str`.
-macro_rules! serialize_as_str {
-    ($t:ident $(as $ts:ident)? { $($v:ident => $name:literal),+ $(,)? }) => {
+/// A closed set of names, each value declared with its name: the enum (`Copy`, `Eq`, `Hash`),
+/// `ALL` in order, `code` (its index in `ALL`: src/tsfile/wire/ numbers values so), `as_str`,
+/// the one place each name is spelled (the JS API, the CLI's JSON reports and the docs use it),
+/// `impl serde::Serialize` as that name, and in tests the TypeScript union of the same names
+/// (`as` another name there: src/ts.rs writes them to js/types.generated.d.ts). A type that is
+/// not a plain list, `closed_set!(T)`, gets only the serialization as its own `as_str`.
+macro_rules! closed_set {
+    (
+        $(#[$attr:meta])*
+        pub enum $t:ident $(as $ts:ident)? {
+            $($(#[$vattr:meta])* $v:ident => $name:literal),+ $(,)?
+        }
+    ) => {
+        $(#[$attr])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $t {
+            $($(#[$vattr])* $v),+
+        }
         impl $t {
-            /// Every value, in the order listed (a code in src/tsfile/wire/ is its index).
+            /// Every value, in the order declared.
             pub const ALL: [$t; [$($name),+].len()] = [$($t::$v),+];
+
+            /// The value's code on the wire: its index in [`ALL`](Self::ALL).
+            pub fn code(self) -> i32 {
+                self as i32
+            }
 
             /// The stable name, as serialized.
             pub fn as_str(self) -> &'static str {
@@ -64,21 +80,9 @@ macro_rules! serialize_as_str {
                 }
             }
         }
-        serialize_as_str!($t);
+        closed_set!($t);
         #[cfg(test)]
-        impl ts_rs::TS for $t {
-            type WithoutGenerics = Self;
-            type OptionInnerType = Self;
-            fn name(_: &ts_rs::Config) -> String {
-                [stringify!($t) $(, stringify!($ts))?].last().unwrap().to_string()
-            }
-            fn inline(_: &ts_rs::Config) -> String {
-                crate::ts::union([$($name),+])
-            }
-            fn decl(cfg: &ts_rs::Config) -> String {
-                format!("type {} = {};", Self::name(cfg), Self::inline(cfg))
-            }
-        }
+        crate::ts::named!($t $(as $ts)?, crate::ts::union([$($name),+]));
     };
     ($t:ty) => {
         impl serde::Serialize for $t {

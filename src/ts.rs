@@ -1,16 +1,14 @@
 //! js/types.generated.d.ts: the TypeScript types of every record the wasm modules return, made
 //! from the Rust types that serialize them (ts-rs derives, in test builds only; the closed sets'
-//! unions from `serialize_as_str!`'s lists). js/index.d.ts imports them. The test fails when the
+//! unions from `closed_set!`'s lists). js/index.d.ts imports them. The test fails when the
 //! file is not what the types say; `npm run generate` (TSFILE_BLOOM_GENERATE=1) writes it.
 
 use crate::filter::{ProbeInfo, SeedProbe, Stats, Verdict};
 use crate::hash::{FilterHash, NamedHash, TailVariant};
 use crate::health::{FilterHealth, HealthState};
-use crate::leveldb::view::{
-    DataBlockInfo, FilterProbeInfo, HandleInfo, MetaEntryInfo, ProbeBitInfo, TableInfo, TableProbeInfo,
-};
+use crate::leveldb::view::{DataBlockInfo, FilterProbeInfo, MetaEntryInfo, TableInfo, TableProbeInfo};
 use crate::leveldb::FilterInfo;
-use crate::leveldb::{Compression, KeyFormat, ProbeReason};
+use crate::leveldb::{BlockHandle, Compression, KeyFormat, ProbeBit, ProbeReason};
 use crate::tsfile::audit::AuditStatus;
 use crate::tsfile::schema::CATEGORIES;
 use crate::tsfile::verdict::{Decision, FileVerdict};
@@ -26,24 +24,25 @@ pub(crate) fn union<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
     names.into_iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(" | ")
 }
 
-/// Implements `TS` for a type declared here by name (`$inline` makes its TypeScript).
+/// Implements `TS` for a type by its name (or the name after `as`); `$inline` makes its TypeScript.
 macro_rules! named {
-    ($t:ident, $inline:expr) => {
-        impl TS for $t {
+    ($t:ident $(as $ts:ident)?, $inline:expr) => {
+        impl ts_rs::TS for $t {
             type WithoutGenerics = Self;
             type OptionInnerType = Self;
-            fn name(_: &Config) -> String {
-                stringify!($t).to_string()
+            fn name(_: &ts_rs::Config) -> String {
+                [stringify!($t) $(, stringify!($ts))?].last().unwrap().to_string()
             }
-            fn inline(_: &Config) -> String {
+            fn inline(_: &ts_rs::Config) -> String {
                 $inline
             }
-            fn decl(cfg: &Config) -> String {
+            fn decl(cfg: &ts_rs::Config) -> String {
                 format!("type {} = {};", Self::name(cfg), Self::inline(cfg))
             }
         }
     };
 }
+pub(crate) use named;
 
 /// [`TailVariant`] (the hash crate has no serde, so its fields name it: `ts(as = …)`).
 pub(crate) struct Variant;
@@ -146,12 +145,12 @@ fn render() -> String {
         decl::<Compression>,
         decl::<KeyFormat>,
         decl::<ProbeReason>,
-        decl::<HandleInfo>,
+        decl::<BlockHandle>,
         decl::<MetaEntryInfo>,
         decl::<TableInfo>,
         decl::<DataBlockInfo>,
         decl::<FilterInfo>,
-        decl::<ProbeBitInfo>,
+        decl::<ProbeBit>,
         decl::<TableProbeInfo>,
         decl::<FilterProbeInfo>,
     ] {

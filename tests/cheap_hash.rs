@@ -156,13 +156,13 @@ fn batches_records_and_the_fast_scan_say_unknown_too() {
         for r in [&read, &unread] {
             for (v, cs) in [(-1, -1), (0, -1), (1, 0), (-1, 10)] {
                 let codes = batch::file_verdicts(r, &staged, paths.len(), v, cs, false).unwrap();
-                assert!(codes.iter().all(|&c| i32::from(c) == wire::verdict_code(FileVerdict::Unknown)), "{name}");
+                assert!(codes.iter().all(|&c| i32::from(c) == FileVerdict::Unknown.code()), "{name}");
                 let mut m = Vec::new();
                 let reason = batch::file_probe(&mut m, r, &paths[0], v, cs).unwrap();
-                assert_eq!(&m[..3], [wire::verdict_code(FileVerdict::Unknown), wire::CHEAP, wire::NONE], "{name}");
+                assert_eq!(&m[..3], [FileVerdict::Unknown.code(), wire::CHEAP, wire::NONE], "{name}");
                 assert_eq!(m[5..7], [0, 0], "{name}: no seed probes, no other hashes");
                 let decision = Decision::of(FileVerdict::Unknown, r.listed(&paths[0]));
-                assert_eq!(m[7..], [wire::decision_code(decision)], "{name}: the index decides where it was read");
+                assert_eq!(m[7..], [decision.code()], "{name}: the index decides where it was read");
                 assert_eq!(reason, Reason::CheapHash.sentence(r.audit(), r.listed(&paths[0])), "{name}");
             }
         }
@@ -170,8 +170,8 @@ fn batches_records_and_the_fast_scan_say_unknown_too() {
         let figures =
             batch::scan_figures(bytes.len() as u64, &bytes[..12], window, &staged, paths.len(), &BuiltIn).unwrap();
         let at = scan::FIGURE_NAMES.iter().position(|&n| n == "hash").unwrap();
-        assert_eq!(figures[at], f64::from(wire::filter_hash_code(FilterHash::Cheap)), "{name}");
-        assert!(figures[scan::FIGURES..].iter().all(|&v| v == f64::from(wire::verdict_code(FileVerdict::Unknown))));
+        assert_eq!(figures[at], f64::from(FilterHash::Cheap.code()), "{name}");
+        assert!(figures[scan::FIGURES..].iter().all(|&v| v == f64::from(FileVerdict::Unknown.code())));
         assert_eq!(figures.len(), scan::FIGURES + paths.len());
     }
 }

@@ -44,12 +44,12 @@ fn render() -> String {
         write!(out, "\n/** {doc} */\nexport const {name} = {value};\n").unwrap();
     };
     item(
-        "A verdict's code is its index (`wire::verdict_code`).",
+        "A verdict's code is its index (`FileVerdict::code`).",
         "VERDICTS",
         names(FileVerdict::ALL.iter().map(|v| v.as_str())),
     );
     item(
-        "A decision's code is its index (`wire::decision_code`).",
+        "A decision's code is its index (`Decision::code`).",
         "DECISIONS",
         names(Decision::ALL.iter().map(|d| d.as_str())),
     );
@@ -84,12 +84,12 @@ fn render() -> String {
         names(wire::NAMED_HASHES),
     );
     item(
-        "The hash that set a filter's bits; its code is its index (`filter_hash_code`).",
+        "The hash that set a filter's bits; its code is its index (`FilterHash::code`).",
         "FILTER_HASHES",
         names(FilterHash::ALL.map(FilterHash::as_str)),
     );
     item(
-        "Java's canonical names of the supported charsets; a charset's code is its index (`charset_code`).",
+        "Java's canonical names of the supported charsets; a charset's code is its index (`Charset::code`).",
         "CHARSETS",
         names(Charset::ALL.map(Charset::as_str)),
     );
@@ -99,12 +99,12 @@ fn render() -> String {
         names(Charset::ALL.iter().filter(|c| !c.is_multibyte()).map(|c| c.as_str())),
     );
     item(
-        "How TsFileMetadata stores the filter field; an encoding's code is its index (`encoding_code`).",
+        "How TsFileMetadata stores the filter field; an encoding's code is its index (`BloomEncoding::code`).",
         "ENCODINGS",
         names(BloomEncoding::ALL.map(BloomEncoding::as_str)),
     );
     item(
-        "A filter's health in one word; a state's code is its index (`health_code`).",
+        "A filter's health in one word; a state's code is its index (`HealthState::code`).",
         "HEALTH_STATES",
         names(HealthState::ALL.map(HealthState::as_str)),
     );

@@ -203,7 +203,7 @@ fn every_live_key_is_maybe_present() {
             assert!(bi >= last_block, "{name}: sorted keys route to non-decreasing blocks");
             last_block = bi;
             let b = &t.data_blocks[bi];
-            assert_eq!(p.data_block, Some((b.handle.offset, b.handle.size)));
+            assert_eq!(p.data_block, Some(b.handle));
             if has_filter {
                 assert_eq!(p.reason, ProbeReason::Bits);
                 let fi = p.filter_index.unwrap();

@@ -152,7 +152,7 @@ fn a_file_probe_record_holds_what_the_readers_probe_says() {
                     let ctx = format!("{name} {:?} {variant:?} {charset:?}", String::from_utf8_lossy(&path));
                     assert_eq!(verdicts[m[0] as usize], want.verdict, "{ctx}");
                     assert_eq!(m[1], want.variant.map_or(wire::NONE, wire::named_hash_code), "{ctx}");
-                    assert_eq!(m[2], want.charset.map_or(wire::NONE, wire::charset_code), "{ctx}");
+                    assert_eq!(m[2], want.charset.map_or(wire::NONE, Charset::code), "{ctx}");
                     assert_eq!(m[3] == 1, want.confirmed, "{ctx}");
                     assert_eq!(m[4], want.indexed.map_or(wire::NONE, i32::from), "{ctx}");
                     let (k, others) = (m[5] as usize, m[6] as usize);
@@ -272,7 +272,7 @@ fn the_fast_scan_gives_bloom_info_and_probe_many_as_before_the_index_is_read() {
         let rule = r.verdict_rule(None, None);
         for (i, p) in paths.iter().enumerate() {
             let want = r.verdict(&rule, p).unwrap().unwrap_or(FileVerdict::Unknown);
-            assert_eq!(f[scan::FIGURES + i], f64::from(wire::verdict_code(want)), "{name}");
+            assert_eq!(f[scan::FIGURES + i], f64::from(want.code()), "{name}");
         }
         scanned += 1;
     }
@@ -314,7 +314,7 @@ fn staged_batches_answer_as_the_reader_and_the_filter_do_key_by_key() {
             let rule = r.verdict_rule(wire::variant_of(variant).unwrap(), wire::charset_of(charset).unwrap());
             let want: Vec<u8> = paths
                 .iter()
-                .map(|p| wire::verdict_code(r.verdict(&rule, p).unwrap().unwrap_or(FileVerdict::Unknown)) as u8)
+                .map(|p| (r.verdict(&rule, p).unwrap().unwrap_or(FileVerdict::Unknown)).code() as u8)
                 .collect();
             assert_eq!(
                 batch::file_verdicts(&r, &staged, paths.len(), variant, charset, false).unwrap(),

@@ -15,24 +15,26 @@ mod tables;
 use crate::error::{Argument, Error, Result};
 use std::borrow::Cow;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Charset {
-    #[default]
-    Utf8,
-    Gbk,
-    Gb18030,
-    Big5,
-    /// `x-windows-950` (MS950): Microsoft's Big5.
-    Windows950,
-    ShiftJis,
-    /// `windows-31j` (MS932): Microsoft's Shift_JIS with the NEC and IBM rows.
-    Windows31j,
-    EucJp,
-    EucKr,
-    /// `x-windows-949` (MS949): EUC-KR with the Unified Hangul Code extension.
-    Windows949,
-    Windows1252,
-    Iso8859_1,
+closed_set! {
+    #[derive(Default)]
+    pub enum Charset as JvmCharset {
+        #[default]
+        Utf8 => "UTF-8",
+        Gbk => "GBK",
+        Gb18030 => "GB18030",
+        Big5 => "Big5",
+        /// `x-windows-950` (MS950): Microsoft's Big5.
+        Windows950 => "x-windows-950",
+        ShiftJis => "Shift_JIS",
+        /// `windows-31j` (MS932): Microsoft's Shift_JIS with the NEC and IBM rows.
+        Windows31j => "windows-31j",
+        EucJp => "EUC-JP",
+        EucKr => "EUC-KR",
+        /// `x-windows-949` (MS949): EUC-KR with the Unified Hangul Code extension.
+        Windows949 => "x-windows-949",
+        Windows1252 => "windows-1252",
+        Iso8859_1 => "ISO-8859-1",
+    }
 }
 
 /// Java's names and aliases (`Charset.aliases()` in JDK 17), lower-case with `-`
@@ -90,21 +92,6 @@ const ALIASES: &[(&str, Charset)] = &[
     ("l1", Charset::Iso8859_1),
     ("csisolatin1", Charset::Iso8859_1),
 ];
-
-serialize_as_str!(Charset as JvmCharset {
-    Utf8 => "UTF-8",
-    Gbk => "GBK",
-    Gb18030 => "GB18030",
-    Big5 => "Big5",
-    Windows950 => "x-windows-950",
-    ShiftJis => "Shift_JIS",
-    Windows31j => "windows-31j",
-    EucJp => "EUC-JP",
-    EucKr => "EUC-KR",
-    Windows949 => "x-windows-949",
-    Windows1252 => "windows-1252",
-    Iso8859_1 => "ISO-8859-1",
-});
 
 impl Charset {
     /// Accepts Java's names and aliases case-insensitively (`-` and `_` are ignored).

@@ -16,7 +16,8 @@ const CRC_MASK_DELTA: u32 = 0xa282_ead8;
 
 /// A `BlockHandle`: where a block's stored bytes start and how many there are (the 5-byte
 /// trailer follows and is not counted).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "BlockHandleInfo"))]
 pub struct BlockHandle {
     pub offset: u64,
     pub size: u64,
@@ -52,17 +53,13 @@ impl BlockHandle {
     }
 }
 
-/// Compression of a stored block (the trailer's type byte).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Compression {
-    None,
-    Snappy,
+closed_set! {
+    /// Compression of a stored block (the trailer's type byte).
+    pub enum Compression as LevelDbCompression {
+        None => "none",
+        Snappy => "snappy",
+    }
 }
-
-serialize_as_str!(Compression as LevelDbCompression {
-    None => "none",
-    Snappy => "snappy",
-});
 
 /// `crc32c::Unmask`.
 pub fn unmask_crc(masked: u32) -> u32 {

@@ -9,20 +9,16 @@ pub const MAX_SEQUENCE: u64 = (1 << 56) - 1;
 /// `kValueTypeForSeek` (= kTypeValue).
 pub const VALUE_TYPE_FOR_SEEK: u8 = 1;
 
-/// How the table's keys are stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum KeyFormat {
-    /// A DB table: internal keys (user key + fixed64 `(sequence << 8) | type`); the filter is
-    /// over user keys (InternalFilterPolicy strips the 8 bytes).
-    Internal,
-    /// A table written with `TableBuilder` outside a DB: keys are stored (and filtered) as given.
-    User,
+closed_set! {
+    /// How the table's keys are stored.
+    pub enum KeyFormat as LevelDbKeyFormat {
+        /// A DB table: internal keys (user key + fixed64 `(sequence << 8) | type`); the filter is
+        /// over user keys (InternalFilterPolicy strips the 8 bytes).
+        Internal => "internal",
+        /// A table written with `TableBuilder` outside a DB: keys are stored (and filtered) as given.
+        User => "user",
+    }
 }
-
-serialize_as_str!(KeyFormat as LevelDbKeyFormat {
-    Internal => "internal",
-    User => "user",
-});
 
 impl KeyFormat {
     /// Internal when every key is >= 8 bytes with a type byte of 0 or 1 (LevelDB writes no

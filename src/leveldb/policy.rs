@@ -65,64 +65,49 @@ impl BloomFilterPolicy {
         self.k
     }
 
-    /// `CreateFilter`: appends one filter for `keys` (duplicates count) to `dst`:
-    /// `max(64, n * bits_per_key)` bits rounded up to bytes, then one byte of k.
-    pub fn create_filter_into<K: AsRef<[u8]>>(&self, keys: &[K], dst: &mut Vec<u8>) {
+    /// `CreateFilter`: one filter for `keys` (duplicates count): `max(64, n * bits_per_key)` bits
+    /// rounded up to bytes, then one byte of k.
+    pub fn create_filter<K: AsRef<[u8]>>(&self, keys: &[K]) -> Vec<u8> {
         let bits = filter_bits(keys.len() as u64, self.bits_per_key);
-        let bytes = bits / 8;
-        let start = dst.len();
-        dst.resize(start + bytes as usize, 0);
-        dst.push(self.k as u8);
-        let array = &mut dst[start..start + bytes as usize];
+        let mut filter = vec![0; bits as usize / 8];
         for key in keys {
             for h in probe_hashes(bloom_hash(key.as_ref()), self.k) {
                 let bitpos = (h as u64 % bits) as usize;
-                array[bitpos / 8] |= 1 << (bitpos % 8);
+                filter[bitpos / 8] |= 1 << (bitpos % 8);
             }
         }
-    }
-
-    pub fn create_filter<K: AsRef<[u8]>>(&self, keys: &[K]) -> Vec<u8> {
-        let mut v = Vec::new();
-        self.create_filter_into(keys, &mut v);
-        v
+        filter.push(self.k as u8);
+        filter
     }
 }
 
 /// One probed bit of a LevelDB filter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LevelDbProbeBit"))]
 pub struct ProbeBit {
     pub bit: u64,
     pub set: bool,
 }
 
-/// Why a probe answered the way it did: the filter's own rules (`Bits`, `EmptyFilter`,
-/// `ReservedK`) and the table's (the rest, decided before any filter is read).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ProbeReason {
-    /// The probed bits decided (absent at the first clear bit; maybe when all are set).
-    Bits,
-    /// The filter is shorter than 2 bytes (an empty filter): LevelDB answers "no match".
-    EmptyFilter,
-    /// The stored k is above 30: reserved for future encodings, LevelDB answers "may match".
-    ReservedK,
-    /// The key sorts after the table's last index separator: LevelDB finds no data block.
-    PastLastBlock,
-    /// The table has no filter block (no policy, or one this reader does not know).
-    NoFilter,
-    /// The data block's filter index is past the filter block's offset array: LevelDB treats
-    /// that as an error and answers "may match".
-    FilterMissing,
+closed_set! {
+    /// Why a probe answered the way it did: the filter's own rules (`Bits`, `EmptyFilter`,
+    /// `ReservedK`) and the table's (the rest, decided before any filter is read).
+    pub enum ProbeReason as LevelDbProbeReason {
+        /// The probed bits decided (absent at the first clear bit; maybe when all are set).
+        Bits => "bits",
+        /// The filter is shorter than 2 bytes (an empty filter): LevelDB answers "no match".
+        EmptyFilter => "empty_filter",
+        /// The stored k is above 30: reserved for future encodings, LevelDB answers "may match".
+        ReservedK => "reserved_k",
+        /// The key sorts after the table's last index separator: LevelDB finds no data block.
+        PastLastBlock => "past_last_block",
+        /// The table has no filter block (no policy, or one this reader does not know).
+        NoFilter => "no_filter",
+        /// The data block's filter index is past the filter block's offset array: LevelDB treats
+        /// that as an error and answers "may match".
+        FilterMissing => "filter_missing",
+    }
 }
-
-serialize_as_str!(ProbeReason as LevelDbProbeReason {
-    Bits => "bits",
-    EmptyFilter => "empty_filter",
-    ReservedK => "reserved_k",
-    PastLastBlock => "past_last_block",
-    NoFilter => "no_filter",
-    FilterMissing => "filter_missing",
-});
 
 impl ProbeReason {
     /// The verdict for this reason in words: what LevelDB does and why (the page shows it).

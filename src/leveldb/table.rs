@@ -107,8 +107,8 @@ pub struct LevelDbProbe {
     pub reason: ProbeReason,
     /// Index of the data block in `LevelDbTable::data_blocks`.
     pub block_index: Option<usize>,
-    /// The data block's handle as (offset, size).
-    pub data_block: Option<(u64, u64)>,
+    /// The data block's handle.
+    pub data_block: Option<BlockHandle>,
     pub filter_index: Option<usize>,
     /// The k double-hashing positions (empty without a filter to probe).
     pub probes: Vec<ProbeBit>,
@@ -226,7 +226,7 @@ impl LevelDbTable {
             return p;
         };
         p.block_index = Some(bi);
-        p.data_block = Some((block.handle.offset, block.handle.size));
+        p.data_block = Some(block.handle);
         if !self.policy_supported() {
             return p;
         }

@@ -7,19 +7,6 @@ use super::{
 use crate::filter::Verdict;
 use serde::Serialize;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "BlockHandleInfo"))]
-pub struct HandleInfo {
-    pub offset: u64,
-    pub size: u64,
-}
-
-impl From<BlockHandle> for HandleInfo {
-    fn from(h: BlockHandle) -> HandleInfo {
-        HandleInfo { offset: h.offset, size: h.size }
-    }
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LevelDbMetaEntry"))]
 pub struct MetaEntryInfo {
@@ -37,9 +24,9 @@ pub struct TableInfo {
     pub policy_supported: bool,
     pub base_lg: Option<u8>,
     pub key_format: KeyFormat,
-    pub filter_block: Option<HandleInfo>,
-    pub metaindex: HandleInfo,
-    pub index: HandleInfo,
+    pub filter_block: Option<BlockHandle>,
+    pub metaindex: BlockHandle,
+    pub index: BlockHandle,
     pub index_compression: Compression,
     pub meta_entries: Vec<MetaEntryInfo>,
 }
@@ -55,17 +42,6 @@ pub struct DataBlockInfo {
     pub filter_index: Option<usize>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LevelDbProbeBit"))]
-pub struct ProbeBitInfo {
-    pub bit: u64,
-    pub set: bool,
-}
-
-fn bits(p: &[ProbeBit]) -> Vec<ProbeBitInfo> {
-    p.iter().map(|b| ProbeBitInfo { bit: b.bit, set: b.set }).collect()
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LevelDbProbeResult"))]
@@ -75,10 +51,10 @@ pub struct TableProbeInfo {
     /// The verdict and its reason in words ([`ProbeReason::sentence`]).
     pub sentence: &'static str,
     pub block_index: Option<usize>,
-    pub data_block: Option<HandleInfo>,
+    pub data_block: Option<BlockHandle>,
     pub filter_index: Option<usize>,
     pub hash: u32,
-    pub probes: Vec<ProbeBitInfo>,
+    pub probes: Vec<ProbeBit>,
 }
 
 impl From<&LevelDbProbe> for TableProbeInfo {
@@ -88,10 +64,10 @@ impl From<&LevelDbProbe> for TableProbeInfo {
             reason: p.reason,
             sentence: p.reason.sentence(p.verdict),
             block_index: p.block_index,
-            data_block: p.data_block.map(|(offset, size)| HandleInfo { offset, size }),
+            data_block: p.data_block,
             filter_index: p.filter_index,
             hash: p.hash,
-            probes: bits(&p.probes),
+            probes: p.probes.clone(),
         }
     }
 }
@@ -104,7 +80,7 @@ pub struct FilterProbeInfo {
     /// The verdict and its reason in words ([`ProbeReason::sentence`]).
     pub sentence: &'static str,
     pub hash: u32,
-    pub probes: Vec<ProbeBitInfo>,
+    pub probes: Vec<ProbeBit>,
 }
 
 impl FilterProbeInfo {
@@ -114,7 +90,7 @@ impl FilterProbeInfo {
             reason: p.reason,
             sentence: p.reason.sentence(p.verdict),
             hash,
-            probes: bits(&p.probes),
+            probes: p.probes.clone(),
         }
     }
 }
@@ -127,9 +103,9 @@ impl LevelDbTable {
             policy_supported: self.policy_supported(),
             base_lg: self.base_lg,
             key_format: self.key_format,
-            filter_block: self.filter_handle.map(HandleInfo::from),
-            metaindex: self.metaindex_handle.into(),
-            index: self.index_handle.into(),
+            filter_block: self.filter_handle,
+            metaindex: self.metaindex_handle,
+            index: self.index_handle,
             index_compression: self.index_compression,
             meta_entries: self
                 .meta_entries

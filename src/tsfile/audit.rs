@@ -113,28 +113,21 @@ pub struct HypothesisResult {
     pub indexed_absent: usize,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AuditStatus {
-    /// The file has no Bloom filter.
-    NoFilter,
-    /// Exactly one tail variant (and charset) reproduces the bits.
-    Established,
-    /// The bits are reproduced, but by more than one variant (every path's tail is ASCII, say).
-    Ambiguous,
-    /// No hypothesis reproduces the stored bits.
-    NotReproduced,
-    /// The filter's bits were set by a hash this reader does not evaluate (the experimental cheap
-    /// hash, docs/writers.md §7): they cannot be rebuilt, so nothing is confirmed or found wrong.
-    UnsupportedHash,
+closed_set! {
+    pub enum AuditStatus {
+        /// The file has no Bloom filter.
+        NoFilter => "no_filter",
+        /// Exactly one tail variant (and charset) reproduces the bits.
+        Established => "established",
+        /// The bits are reproduced, but by more than one variant (every path's tail is ASCII, say).
+        Ambiguous => "ambiguous",
+        /// No hypothesis reproduces the stored bits.
+        NotReproduced => "not_reproduced",
+        /// The filter's bits were set by a hash this reader does not evaluate (the experimental cheap
+        /// hash, docs/writers.md §7): they cannot be rebuilt, so nothing is confirmed or found wrong.
+        UnsupportedHash => "unsupported_hash",
+    }
 }
-
-serialize_as_str!(AuditStatus {
-    NoFilter => "no_filter",
-    Established => "established",
-    Ambiguous => "ambiguous",
-    NotReproduced => "not_reproduced",
-    UnsupportedHash => "unsupported_hash",
-});
 
 impl AuditStatus {
     /// Whether the filter agrees with the index: there is none, or a writer hypothesis rebuilds

@@ -7,31 +7,23 @@ use crate::bytes::Cursor;
 use crate::error::{Error, ErrorKind, Result};
 use crate::filter::{BloomFilter, FilterLayout};
 
-/// How the Bloom filter field was encoded (docs/tsfile-format.md §4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BloomEncoding {
-    /// No bytes left after meta_offset: no filter field at all.
-    Missing,
-    /// v4: byte_length, bits, bit_count, k.
-    Standard,
-    /// v4: just `00` (no filter).
-    Empty,
-    /// v3: bit_count and k always present.
-    V3,
-    /// v4 by C++ writers up to 2025-02: `00` followed by bit_count and k.
-    LegacyCppEmpty,
-    /// v4 by Java with a null filter object: an i32 0 (four zero bytes).
-    JavaNull,
+closed_set! {
+    /// How the Bloom filter field was encoded (docs/tsfile-format.md §4).
+    pub enum BloomEncoding {
+        /// No bytes left after meta_offset: no filter field at all.
+        Missing => "missing",
+        /// v4: byte_length, bits, bit_count, k.
+        Standard => "standard",
+        /// v4: just `00` (no filter).
+        Empty => "empty",
+        /// v3: bit_count and k always present.
+        V3 => "v3",
+        /// v4 by C++ writers up to 2025-02: `00` followed by bit_count and k.
+        LegacyCppEmpty => "legacy_cpp_empty",
+        /// v4 by Java with a null filter object: an i32 0 (four zero bytes).
+        JavaNull => "java_null",
+    }
 }
-
-serialize_as_str!(BloomEncoding {
-    Missing => "missing",
-    Standard => "standard",
-    Empty => "empty",
-    V3 => "v3",
-    LegacyCppEmpty => "legacy_cpp_empty",
-    JavaNull => "java_null",
-});
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BloomField {

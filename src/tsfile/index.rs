@@ -11,34 +11,17 @@ use std::sync::Arc;
 /// Deepest index tree we follow (real trees are a handful of levels).
 pub const MAX_INDEX_DEPTH: usize = 64;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NodeType {
-    InternalDevice,
-    LeafDevice,
-    InternalMeasurement,
-    LeafMeasurement,
+closed_set! {
+    /// A MetadataIndexNode's type: its trailing byte is its code.
+    pub enum NodeType {
+        InternalDevice => "INTERNAL_DEVICE",
+        LeafDevice => "LEAF_DEVICE",
+        InternalMeasurement => "INTERNAL_MEASUREMENT",
+        LeafMeasurement => "LEAF_MEASUREMENT",
+    }
 }
 
 impl NodeType {
-    pub(crate) fn from_byte(b: u8) -> Option<NodeType> {
-        Some(match b {
-            0 => NodeType::InternalDevice,
-            1 => NodeType::LeafDevice,
-            2 => NodeType::InternalMeasurement,
-            3 => NodeType::LeafMeasurement,
-            _ => return None,
-        })
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            NodeType::InternalDevice => "INTERNAL_DEVICE",
-            NodeType::LeafDevice => "LEAF_DEVICE",
-            NodeType::InternalMeasurement => "INTERNAL_MEASUREMENT",
-            NodeType::LeafMeasurement => "LEAF_MEASUREMENT",
-        }
-    }
-
     pub(crate) fn is_device_level(self) -> bool {
         matches!(self, NodeType::InternalDevice | NodeType::LeafDevice)
     }
@@ -111,7 +94,9 @@ pub(super) fn parse_node(c: &mut Cursor<'_>, device_level: bool, v4: bool) -> Re
     let end_offset = c.i64_be("index node end offset")?;
     let type_at = c.offset();
     let t = c.u8("index node type")?;
-    let node_type = NodeType::from_byte(t)
+    let node_type = NodeType::ALL
+        .get(usize::from(t))
+        .copied()
         .ok_or_else(|| Error::new(ErrorKind::BadIndexNode, type_at, format!("index node type {t} is not 0-3")))?;
     if node_type.is_device_level() != device_level {
         return Err(Error::new(

@@ -42,8 +42,11 @@ fn default_hash(audit: Option<&Audit>) -> (Option<(TailVariant, Charset)>, (Tail
     (established, established.unwrap_or(DEFAULT_HASH))
 }
 
-/// Probes `path` (UTF-8, as stored in the index) in a file's filter, with the
-/// charsets built into this crate. See [`probe_file_with`].
+/// Probes `path` (UTF-8, as stored in the index) in a file's filter, with the charsets built
+/// into this crate. `audit`: the file's audit, or None when the index has not been read.
+/// `variant`/`charset` choose the hash whose bits are reported; the verdict still rests on the
+/// candidate hashes: "absent" only when every candidate says so (docs/bloom-filter.md,
+/// soundness), "unknown" when the audit reproduced nothing.
 pub fn probe_file(
     filter: &BloomFilter,
     audit: Option<&Audit>,
@@ -51,29 +54,14 @@ pub fn probe_file(
     variant: Option<TailVariant>,
     charset: Option<Charset>,
 ) -> crate::Result<FileProbe> {
-    probe_file_with(filter, audit, path, variant, charset, &BuiltIn)
-}
-
-/// Probes `path` in a file's filter. `audit`: the file's audit, or None when the index
-/// has not been read. `variant`/`charset` choose the hash whose bits are reported;
-/// the verdict still rests on the candidate hashes: "absent" only when every candidate
-/// says so (docs/bloom-filter.md, soundness), "unknown" when the audit reproduced nothing.
-pub fn probe_file_with(
-    filter: &BloomFilter,
-    audit: Option<&Audit>,
-    path: &[u8],
-    variant: Option<TailVariant>,
-    charset: Option<Charset>,
-    encoder: &dyn PathEncoder,
-) -> crate::Result<FileProbe> {
-    let (mut p, reason) = probe_file_reasoned(filter, audit, path, variant, charset, encoder)?;
+    let (mut p, reason) = probe_file_reasoned(filter, audit, path, variant, charset, &BuiltIn)?;
     p.reason = reason.text(audit);
     Ok(p)
 }
 
-/// [`probe_file_with`] with the reason as a [`Reason`] (`reason` left empty): the probes of
-/// one file share a handful of reasons, so a caller probing one path after another formats
-/// a reason only when it changes.
+/// [`probe_file`] with the charsets `encoder` supplies and the reason as a [`Reason`] (`reason`
+/// left empty): the probes of one file share a handful of reasons, so a caller probing one path
+/// after another formats a reason only when it changes.
 pub fn probe_file_reasoned(
     filter: &BloomFilter,
     audit: Option<&Audit>,
@@ -188,12 +176,12 @@ impl Decision {
     }
 }
 
-/// The soundness rule for one file and one choice of hash ([`probe_file_with`]'s and every
+/// The soundness rule for one file and one choice of hash ([`probe_file`]'s and every
 /// batch's), its hashes chosen once: they depend only on the file's audit and the overrides.
 /// [`VerdictRule::verdict`] stops at the first clear bit like Java's `contains`.
 #[derive(Clone, Debug)]
 pub struct VerdictRule {
-    /// The hash probed first (the reported one in `probe_file_with`).
+    /// The hash probed first (the reported one in `probe_file`).
     used: (TailVariant, Charset),
     /// The other candidate hashes, consulted before a sound "absent".
     others: Vec<(TailVariant, Charset)>,
@@ -211,7 +199,7 @@ pub struct VerdictRule {
 
 impl VerdictRule {
     /// `audit`: the file's audit, or None before the index is read; `variant`/`charset`
-    /// choose the hash as in [`probe_file_with`].
+    /// choose the hash as in [`probe_file`].
     pub fn new(audit: Option<&Audit>, variant: Option<TailVariant>, charset: Option<Charset>) -> VerdictRule {
         let (established, default) = default_hash(audit);
         let used = (variant.unwrap_or(default.0), charset.unwrap_or(default.1));
@@ -258,7 +246,7 @@ impl VerdictRule {
         Ok(if self.before_index && !path.is_ascii() { Decision::CharsetNotEstablished } else { Decision::Clear })
     }
 
-    /// `path`'s verdict (UTF-8, as stored in the index), exactly as [`probe_file_with`] gives it,
+    /// `path`'s verdict (UTF-8, as stored in the index), exactly as [`probe_file`] gives it,
     /// without per-seed records or reasons.
     /// A filter of a hash this reader does not evaluate (the cheap hash) says "unknown" for every path.
     pub fn verdict(&self, filter: &BloomFilter, path: &[u8], encoder: &dyn PathEncoder) -> crate::Result<FileVerdict> {

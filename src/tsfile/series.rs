@@ -3,52 +3,27 @@
 
 use std::sync::Arc;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DataType {
-    Boolean,
-    Int32,
-    Int64,
-    Float,
-    Double,
-    Text,
-    /// The time column of an aligned device.
-    Vector,
-    Timestamp,
-    Date,
-    Blob,
-    String,
+closed_set! {
+    pub enum DataType {
+        Boolean => "BOOLEAN",
+        Int32 => "INT32",
+        Int64 => "INT64",
+        Float => "FLOAT",
+        Double => "DOUBLE",
+        Text => "TEXT",
+        /// The time column of an aligned device.
+        Vector => "VECTOR",
+        Timestamp => "TIMESTAMP",
+        Date => "DATE",
+        Blob => "BLOB",
+        String => "STRING",
+    }
 }
 
-serialize_as_str!(DataType {
-    Boolean => "BOOLEAN",
-    Int32 => "INT32",
-    Int64 => "INT64",
-    Float => "FLOAT",
-    Double => "DOUBLE",
-    Text => "TEXT",
-    Vector => "VECTOR",
-    Timestamp => "TIMESTAMP",
-    Date => "DATE",
-    Blob => "BLOB",
-    String => "STRING",
-});
-
 impl DataType {
+    /// The type of the byte TimeseriesMetadata stores (7 and above 11 name none).
     pub fn from_byte(b: u8) -> Option<DataType> {
-        Some(match b {
-            0 => DataType::Boolean,
-            1 => DataType::Int32,
-            2 => DataType::Int64,
-            3 => DataType::Float,
-            4 => DataType::Double,
-            5 => DataType::Text,
-            6 => DataType::Vector,
-            8 => DataType::Timestamp,
-            9 => DataType::Date,
-            10 => DataType::Blob,
-            11 => DataType::String,
-            _ => return None,
-        })
+        DataType::ALL.into_iter().find(|t| t.to_byte() == b)
     }
 
     /// The byte TimeseriesMetadata stores.

@@ -6,22 +6,17 @@ use super::audit::Audit;
 use crate::hash::{TailVariant, SEEDS};
 use crate::path::Charset;
 
-/// The answer for one path in one file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FileVerdict {
-    /// Sound: the path is not in the file.
-    Absent,
-    /// Every probed bit is set (under the variant used); look in the index.
-    Maybe,
-    /// The bits say absent, but that answer cannot be trusted for this file.
-    Unknown,
+closed_set! {
+    /// The answer for one path in one file.
+    pub enum FileVerdict {
+        /// Sound: the path is not in the file.
+        Absent => "absent",
+        /// Every probed bit is set (under the variant used); look in the index.
+        Maybe => "maybe",
+        /// The bits say absent, but that answer cannot be trusted for this file.
+        Unknown => "unknown",
+    }
 }
-
-serialize_as_str!(FileVerdict {
-    Absent => "absent",
-    Maybe => "maybe",
-    Unknown => "unknown",
-});
 
 /// What the file's index says about a probed path (the index is the other half of a probe's
 /// facts: a verdict's sentence says whether it was read, lists the path, or could not be read).
@@ -48,32 +43,25 @@ impl Listed {
     }
 }
 
-/// What a probe means for a reader deciding whether to read the file: the verdict and what the
-/// index says, taken together (each name is the verdict's own where the index adds nothing, so a
-/// probe made without reading the index decides as its verdict says).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Decision {
-    /// The file does not hold the path: the filter says absent (soundly), or the index, read to
-    /// its end, does not list it and the filter cannot answer. Skip the file.
-    Absent,
-    /// The index lists the path: read the file (whatever the filter says).
-    Indexed,
-    /// Every probed bit is set but the index, read to its end, does not list the path.
-    FalsePositive,
-    /// Every probed bit is set and the index is not read (or could not be): read the file to know.
-    Maybe,
-    /// The filter cannot answer (no filter, or bits that cannot be trusted: the reason says
-    /// which) and the index does not settle it: read the file.
-    Unknown,
+closed_set! {
+    /// What a probe means for a reader deciding whether to read the file: the verdict and what the
+    /// index says, taken together (each name is the verdict's own where the index adds nothing, so a
+    /// probe made without reading the index decides as its verdict says).
+    pub enum Decision {
+        /// The file does not hold the path: the filter says absent (soundly), or the index, read to
+        /// its end, does not list it and the filter cannot answer. Skip the file.
+        Absent => "absent",
+        /// The index lists the path: read the file (whatever the filter says).
+        Indexed => "indexed",
+        /// Every probed bit is set but the index, read to its end, does not list the path.
+        FalsePositive => "false_positive",
+        /// Every probed bit is set and the index is not read (or could not be): read the file to know.
+        Maybe => "maybe",
+        /// The filter cannot answer (no filter, or bits that cannot be trusted: the reason says
+        /// which) and the index does not settle it: read the file.
+        Unknown => "unknown",
+    }
 }
-
-serialize_as_str!(Decision {
-    Absent => "absent",
-    Indexed => "indexed",
-    FalsePositive => "false_positive",
-    Maybe => "maybe",
-    Unknown => "unknown",
-});
 
 impl Decision {
     /// The decision of a probe whose verdict is `verdict` and whose index says `listed`.

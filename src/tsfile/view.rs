@@ -298,33 +298,27 @@ impl FileProbeInfo {
         reason: String,
         listed: Listed,
     ) -> FileProbeInfo {
-        let indexed = listed.indexed();
-        let Some(fp) = probe else {
-            return FileProbeInfo {
-                path: lossy(path),
-                verdict: FileVerdict::Unknown,
-                decision: Decision::of(FileVerdict::Unknown, listed),
-                variant: (hash == Some(FilterHash::Cheap)).then_some(NamedHash::Cheap),
-                charset: None,
-                confirmed: false,
-                reason,
-                indexed,
-                probes: Vec::new(),
-                others: Vec::new(),
-            };
-        };
-        FileProbeInfo {
+        let verdict = probe.as_ref().map_or(FileVerdict::Unknown, |fp| fp.verdict);
+        let mut info = FileProbeInfo {
             path: lossy(path),
-            verdict: fp.verdict,
-            decision: Decision::of(fp.verdict, listed),
-            variant: Some(NamedHash::Murmur(fp.variant)),
-            charset: Some(fp.charset),
-            confirmed: fp.confirmed,
+            verdict,
+            decision: Decision::of(verdict, listed),
+            variant: (hash == Some(FilterHash::Cheap)).then_some(NamedHash::Cheap),
+            charset: None,
+            confirmed: false,
             reason,
-            indexed,
-            probes: fp.probe.probes,
-            others: fp.others.into_iter().map(OtherProbe::from).collect(),
+            indexed: listed.indexed(),
+            probes: Vec::new(),
+            others: Vec::new(),
+        };
+        if let Some(fp) = probe {
+            info.variant = Some(NamedHash::Murmur(fp.variant));
+            info.charset = Some(fp.charset);
+            info.confirmed = fp.confirmed;
+            info.probes = fp.probe.probes;
+            info.others = fp.others.into_iter().map(OtherProbe::from).collect();
         }
+        info
     }
 }
 

@@ -18,7 +18,7 @@ use wasm_common::{js, to_js};
 /// The code of a charset name or alias.
 #[wasm_bindgen(js_name = charsetIndex)]
 pub fn charset_index(name: &str) -> Result<i32, JsValue> {
-    Ok(wire::charset_code(js(Charset::from_name(name))?))
+    Ok(js(Charset::from_name(name))?.code())
 }
 
 #[wasm_bindgen(js_name = hash32)]
@@ -74,7 +74,7 @@ pub fn built_filter_probe(
         false => (filter::Verdict::Absent, FileVerdict::Absent),
     };
     let reason = filter::built_filter_reason(hash(variant, charset)?, verdict, hash(shown_variant, shown_charset)?);
-    let decision = wire::decision_code(Decision::of(decided, Listed::NotRead));
+    let decision = Decision::of(decided, Listed::NotRead).code();
     Ok(js_sys::Array::of2(&reason.into(), &decision.into()))
 }
 

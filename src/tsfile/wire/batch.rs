@@ -5,7 +5,7 @@
 //! this reader does not evaluate (the cheap hash) is an `unsupported_hash` error in the filter calls.
 
 use super::scan::TailScan;
-use super::{charset_of, decision_code, filter_charset, filter_variant, record, variant_of, verdict_code};
+use super::{charset_of, filter_charset, filter_variant, record, variant_of};
 use crate::encoder::PathEncoder;
 use crate::error::Result;
 use crate::filter::BloomFilter;
@@ -101,7 +101,7 @@ pub fn indexed_code(indexed: Option<bool>) -> u8 {
 
 /// The file's verdict codes for the first `count` staged paths, one byte each, under the rule
 /// for `variant`/`charset` (no filter: unknown). With `decisions`, two columns of as many bytes
-/// follow: each path's decision ([`decision_code`], [`Decision::of`] its verdict and what the
+/// follow: each path's decision ([`Decision::code`], [`Decision::of`] its verdict and what the
 /// index says) and its `indexed` ([`indexed_code`]).
 pub fn file_verdicts<E: PathEncoder>(
     r: &TsFileReader<E>,
@@ -121,14 +121,14 @@ pub fn file_verdicts<E: PathEncoder>(
             Some(f) => rule.verdict(f, path, encoder)?,
             None => FileVerdict::Unknown,
         };
-        out.push(verdict_code(verdict) as u8);
+        out.push(verdict.code() as u8);
     }
     if decisions {
         // A second pass, so that the verdicts alone cost what they did.
         let mut indexed = Vec::with_capacity(out.len());
         for (i, path) in keys(bytes, ends).enumerate() {
             let listed = r.listed(path.map_err(|_| Staged::bad_ends())?);
-            out.push(decision_code(Decision::of(FileVerdict::ALL[out[i] as usize], listed)) as u8);
+            out.push(Decision::of(FileVerdict::ALL[out[i] as usize], listed).code() as u8);
             indexed.push(indexed_code(listed.indexed()));
         }
         out.append(&mut indexed);

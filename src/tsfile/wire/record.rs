@@ -4,11 +4,11 @@
 //! record ~1.5 µs (BENCHMARKS.md, "Boundary"). js/wire.js decodes both records.
 //!
 //! A file probe ([`file_probe`], `TsFile#probe`): the fields [`FILE_FIELDS`] — verdict
-//! ([`super::verdict_code`]), variant and charset (their codes, [`super::NONE`] without a filter;
+//! ([`FileVerdict::code`]), variant and charset (their codes, [`super::NONE`] without a filter;
 //! the variant [`super::CHEAP`] for a filter of the cheap hash, which is not probed),
 //! confirmed (0/1), indexed (0, 1, or [`super::NONE`] when the index cannot tell: not read, or
 //! not among the series listed before the walk's error), k, the number of other hashes, the
-//! decision ([`super::decision_code`], [`Decision::of`] the verdict and `indexed`) — then
+//! decision ([`Decision::code`], [`Decision::of`] the verdict and `indexed`) — then
 //! k seed probes ([`SEED_FIELDS`]), then per other hash [`OTHER_FIELDS`] and its k seed probes.
 //!
 //! A filter probe ([`filter_probe`], `BloomFilter#probe`): [`FILTER_FIELDS`] (verdict, k), then
@@ -20,7 +20,7 @@ use crate::hash::TailVariant;
 use crate::probe::FileProbe;
 use crate::verdict::{Decision, FileVerdict, Listed};
 
-use super::{charset_code, decision_code, filter_verdict_code, variant_code, verdict_code, CHEAP, NONE};
+use super::{variant_code, CHEAP, NONE};
 
 /// The fields a file probe's record starts with.
 pub const FILE_FIELDS: [&str; 8] = ["verdict", "variant", "charset", "confirmed", "indexed", "k", "others", "decision"];
@@ -71,23 +71,23 @@ pub fn file_probe(out: &mut Vec<i32>, listed: Listed, probe: Option<&FileProbe>,
     let indexed = listed.indexed().map_or(NONE, i32::from);
     let Some(p) = probe else {
         let variant = if cheap { CHEAP } else { NONE };
-        let decision = decision_code(Decision::of(FileVerdict::Unknown, listed));
-        out.extend_from_slice(&[verdict_code(FileVerdict::Unknown), variant, NONE, 0, indexed, 0, 0, decision]);
+        let decision = Decision::of(FileVerdict::Unknown, listed).code();
+        out.extend_from_slice(&[FileVerdict::Unknown.code(), variant, NONE, 0, indexed, 0, 0, decision]);
         return;
     };
     out.extend_from_slice(&[
-        verdict_code(p.verdict),
+        p.verdict.code(),
         variant_code(p.variant),
-        charset_code(p.charset),
+        p.charset.code(),
         i32::from(p.confirmed),
         indexed,
         p.probe.probes.len() as i32,
         p.others.len() as i32,
-        decision_code(Decision::of(p.verdict, listed)),
+        Decision::of(p.verdict, listed).code(),
     ]);
     push_seeds(out, &p.probe.probes);
     for (v, cs, o) in &p.others {
-        out.extend_from_slice(&[variant_code(*v), charset_code(*cs), filter_verdict_code(o.verdict)]);
+        out.extend_from_slice(&[variant_code(*v), cs.code(), o.verdict.code()]);
         push_seeds(out, &o.probes);
     }
 }
@@ -99,6 +99,6 @@ pub fn filter_probe(out: &mut Vec<i32>, f: &BloomFilter, key: &[u8], variant: Ta
     let mut probes = [SeedProbe::NONE; MAXIMAL_HASH_FUNCTION_SIZE as usize];
     let probes = &mut probes[..f.hash_function_count() as usize];
     let verdict = f.probe_into(key, variant, probes);
-    out.extend_from_slice(&[filter_verdict_code(verdict), probes.len() as i32]);
+    out.extend_from_slice(&[verdict.code(), probes.len() as i32]);
     push_seeds(out, probes);
 }

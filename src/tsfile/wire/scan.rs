@@ -5,11 +5,10 @@
 //! building a JS object key by key costs more than the rest of a small file.
 //!
 //! The figures: [`FIGURE_NAMES`] in order ([`FIGURES`] numbers, NaN where [`BloomInfo`] has
-//! None; `present` 0/1; `encoding` and `hash` their codes, [`super::encoding_code`] and
-//! [`super::filter_hash_code`]; `health.*` its fields, the state by [`super::health_code`]), then one verdict code
-//! per path ([`super::verdict_code`]). js/wire.js decodes them into the object `bloomInfo()` gives.
+//! None; `present` 0/1; `encoding`, `hash` and `health.state` their codes (`code()`: their index
+//! in `ALL`); `health.*` its fields), then one verdict code per path ([`FileVerdict::code`]).
+//! js/wire.js decodes them into the object `bloomInfo()` gives.
 
-use super::{encoding_code, filter_hash_code, health_code, verdict_code};
 use crate::encoder::PathEncoder;
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
@@ -81,7 +80,7 @@ impl TailScan {
             None => FileVerdict::Unknown,
             Some(f) => self.rule.verdict(f, path, encoder)?,
         };
-        self.out.push(f64::from(verdict_code(v)));
+        self.out.push(f64::from(v.code()));
         Ok(())
     }
 
@@ -96,7 +95,7 @@ fn figures(b: &BloomInfo, out: &mut Vec<f64>) {
     let num = |v: Option<f64>| v.unwrap_or(f64::NAN);
     out.extend_from_slice(&[
         f64::from(u8::from(b.present)),
-        f64::from(encoding_code(b.encoding)),
+        f64::from(b.encoding.code()),
         b.offset as f64,
         num(b.bits_offset.map(|x| x as f64)),
         num(b.byte_length.map(f64::from)),
@@ -108,12 +107,12 @@ fn figures(b: &BloomInfo, out: &mut Vec<f64>) {
         num(b.fpp_formula),
         num(b.fpp_from_fill),
         num(b.optimal_k),
-        num(b.hash.map(|h| f64::from(filter_hash_code(h)))),
+        num(b.hash.map(|h| f64::from(h.code()))),
     ]);
-    // The health's fields, NaN for a filter without one ([`health_code`] numbers the state).
+    // The health's fields, NaN for a filter without one (the state by its code).
     let h = b.health;
     out.extend_from_slice(&[
-        num(h.map(|h| f64::from(health_code(h.state)))),
+        num(h.map(|h| f64::from(h.state.code()))),
         num(h.map(|h| h.error_rate)),
         num(h.map(|h| h.sized_for_items as f64)),
         num(h.map(|h| h.design_fill)),
