@@ -389,7 +389,11 @@ async function request(ctx, want, knownSize, op) {
     if (!(e?.reason === 'http_status' && (e.status === 429 || e.status === 503))) throw e;
     const wait = retryWait(e.retryAfterMs);
     if (Date.now() + wait >= op.deadlineAt) throw e;
-    await pause(ctx, wait);
+    await pause(wait, () => cancelledError(ctx.url), (stop) => {
+      if (ctx.stopped) stop();
+      ctx.active.add(stop);
+      return () => ctx.active.delete(stop);
+    });
     try {
       return await attempt(ctx, want, knownSize, op);
     } catch (again) {
@@ -402,19 +406,21 @@ async function request(ctx, want, knownSize, op) {
   }
 }
 
-/** Waits `ms`, or rejects at once when the source is closed or cancelled. */
-function pause(ctx, ms) {
+/**
+ * Waits `ms` (a retry's pause; an s3:// listing page's too): `watch(stop)` has `stop` called
+ * when the wait is to end at once (a close, a signal), then rejecting with `cancelled()`, and
+ * returns what forgets it.
+ */
+export function pause(ms, cancelled, watch) {
   return new Promise((resolve, reject) => {
-    const done = () => {
-      clearTimeout(timer);
-      reject(cancelledError(ctx.url));
-    };
     const timer = setTimeout(() => {
-      ctx.active.delete(done);
+      forget();
       resolve();
     }, ms);
-    if (ctx.stopped) done();
-    else ctx.active.add(done);
+    const forget = watch(() => {
+      clearTimeout(timer);
+      reject(cancelled());
+    });
   });
 }
 
@@ -473,7 +479,7 @@ async function attempt(ctx, want, knownSize, op) {
     try {
       res = await dog.guard(ctx.fetch(url, { headers, signal: dog.signal, redirect: 'follow', ...(BYPASS_CACHE ? { cache: 'no-store' } : {}) }));
     } catch (e) {
-      throw fetchFailure(url, e, offset);
+      throw fetchFailure(e, (reason, sentence) => httpError(url, reason, sentence, { offset }));
     }
     return await answerOf(ctx, res, want, knownSize, { ...dog, offset, range: headers.get('Range') });
   } catch (e) {
@@ -600,15 +606,16 @@ export function watchdog(timeoutMs, stalled, deadlineMs, late, stallFirst = fals
 }
 
 // A fetch that rejected: a redirect loop, a network failure or (in browsers, indistinguishably)
-// a CORS refusal; our own timers' and aborts' errors pass as they are.
-function fetchFailure(url, e, offset) {
+// a CORS refusal, as `error(reason, sentence)` makes it (an s3:// listing page's too); our own
+// timers' and aborts' errors pass as they are.
+export function fetchFailure(e, error) {
   if (e?.kind) return e;
   const cause = causeOf(e);
   if (/redirect/i.test(`${e?.cause?.message ?? ''} ${e?.message ?? ''}`)) {
-    return httpError(url, 'redirect_loop', `the server redirected too many times, in a loop or a chain too long to follow (${cause})`, { offset });
+    return error('redirect_loop', `the server redirected too many times, in a loop or a chain too long to follow (${cause})`);
   }
   // Browsers give a bare TypeError for network failures and CORS refusals alike.
-  return httpError(url, 'network', `network error or cross-origin (CORS) refusal (${cause})`, { offset });
+  return error('network', `network error or cross-origin (CORS) refusal (${cause})`);
 }
 
 // A 200 to a Range request: the server ignored Range and is sending the whole file.

@@ -24,7 +24,7 @@
 // object's identity.
 
 import { invalidArgument, TsFileBloomError } from './errors.js';
-import { cancelledError, causeOf, DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS, httpError, httpSource, isHttpUrl, positive, retryAfterMs, retryWait, watchdog } from './http-source.js';
+import { cancelledError, causeOf, DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS, fetchFailure, httpError, httpSource, isHttpUrl, pause, positive, retryAfterMs, retryWait, watchdog } from './http-source.js';
 import { redactUrl, redactUrlsIn } from './redact.js';
 import { explainFetchFailure } from './fetch-failure.js';
 import { fetchFollowing } from './redirect.js';
@@ -191,14 +191,6 @@ async function boundedText(res, target, read = (p) => p) {
 /** Truncated pages without an object, in a row, after which a listing is taken to be going nowhere. */
 const MAX_EMPTY_PAGES = 16;
 
-/** A fetch that rejected (a refused or broken connection, a redirect loop, a bad scheme) → the typed error. */
-function requestFailure(target, e) {
-  if (e?.kind) return e;
-  const cause = causeOf(e);
-  if (/redirect count/i.test(cause)) return s3Error(target, 'redirect_loop', `the server redirected too many times, in a loop or a chain too long to follow (${cause})`);
-  return s3Error(target, 'network', `network error (${cause})`);
-}
-
 /**
  * One page of a listing: `send(url, {signal})` its request, whose answer's status and body
  * (`{status, text, retryAfter}`) must come within the limits — `timeoutMs` without a byte,
@@ -224,7 +216,7 @@ async function pageRequest(send, url, target, limits = {}) {
     try {
       res = await guard(send(url, { signal: dog.signal }));
     } catch (e) {
-      throw requestFailure(target, e);
+      throw fetchFailure(e, (reason, sentence) => s3Error(target, reason, sentence));
     }
     const read = async (p) => {
       try {
@@ -248,22 +240,6 @@ async function pageRequest(send, url, target, limits = {}) {
   }
 }
 
-/** Waits `ms` (a retry's pause), or rejects with the typed cancelled error when `signal` fires. */
-function pause(ms, signal, target) {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(cancelledError(target));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /**
  * Every object of a listing, page by page: `pageUrl(token)` the page after `token` (null: the
  * first), `send(url, init)` its request, `limits` `{timeoutMs, deadlineMs, signal}` each page's.
@@ -279,7 +255,11 @@ async function* listPages(pageUrl, send, target, limits = {}) {
     if (answer.status === 429 || answer.status === 503) {
       // Throttled: one retry, after Retry-After (capped), as an object's request is retried.
       const wait = retryWait(retryAfterMs(answer.retryAfter));
-      await pause(wait, limits.signal, target);
+      await pause(wait, () => cancelledError(target), (stop) => {
+        if (limits.signal?.aborted) stop();
+        limits.signal?.addEventListener('abort', stop, { once: true });
+        return () => limits.signal?.removeEventListener('abort', stop);
+      });
       answer = await pageRequest(send, url, target, limits);
     }
     const { status, text } = answer;
@@ -433,7 +413,6 @@ export async function s3Client(config = {}, runtime = null) {
   };
   const objectUrl = (bucket, key) => `${base(bucket)}/${encodeKey(key)}`;
   return {
-    region,
     objectUrl,
     exactPaths,
     /** Signed fetch for the object at `target` (an S3Location, named in errors). */
