@@ -131,12 +131,6 @@ function errorOf(status, text, target) {
   return s3Error(target, reason, `${sentence}${code ? ` [${code}]` : ''}`, { status, code });
 }
 
-/** An S3 error response → the typed error (its body read within the request's own limits). */
-async function errorFrom(res, target) {
-  // Without a readable body the status says what it can.
-  return errorOf(res.status, await boundedText(res, target).catch(() => null), target);
-}
-
 // XML's escapes, undone in one pass (so `&amp;lt;` stays `&lt;`): the five named entities and
 // character references, which S3 uses for characters XML text cannot hold as they are.
 const NAMED = { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' };
@@ -228,8 +222,7 @@ async function pageRequest(send, url, target, limits = {}) {
         throw s3Error(target, 'network', `the connection broke while the listing was sent (${causeOf(e)})`, { status: res.status });
       }
     };
-    const text = res.status === 204 || res.status === 304 ? '' : await boundedText(res, target, read);
-    return { status: res.status, text, retryAfter: res.headers.get('retry-after') };
+    return { status: res.status, text: await boundedText(res, target, read), retryAfter: res.headers.get('retry-after') };
   } catch (e) {
     res?.body?.cancel?.().catch(() => {});
     dog.abort();
@@ -421,8 +414,9 @@ export async function s3Client(config = {}, runtime = null) {
       return async (url, init) => {
         const res = await send(url, init, named, true);
         // Range answers are 206 (or 200, 416): the http source judges them. S3's own refusals
-        // carry an XML body that says why.
-        if (res.status === 403 || res.status === 404 || res.status === 400 || res.status === 401) throw await errorFrom(res, named);
+        // carry an XML body that says why (read within the request's own limits); without a
+        // readable one the status says what it can.
+        if ([400, 401, 403, 404].includes(res.status)) throw errorOf(res.status, await boundedText(res, named).catch(() => null), named);
         return res;
       };
     },
