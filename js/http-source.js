@@ -103,34 +103,27 @@ export function documentUrl(input) {
 export const causeOf = (e) => redactUrlsIn(e?.cause?.code ?? e?.cause?.message ?? e?.message ?? e);
 
 /**
- * An error about `url`: kind 'io' (or `kind`), `reason` stable (range_ignored, http_status, …);
- * the URL named (in the sentence and `url`) as redactUrl shows it.
+ * An error about `url`: kind 'io' (or `kind`), `reason` stable (range_ignored, http_status, …),
+ * `status`, `offset` and any other `fields`; the URL named (in the sentence and `url`) as
+ * redactUrl shows it. Also the s3:// errors' (js/s3.js s3Error).
  */
-export function httpError(url, reason, sentence, { status = null, offset = null, kind = 'io' } = {}) {
+export function httpError(url, reason, sentence, { status = null, kind = 'io', ...fields } = {}) {
   const shown = redactUrl(url);
-  return new TsFileBloomError(kind, `${sentence}: ${shown}`, { reason, offset, url: shown, status });
+  return new TsFileBloomError(kind, `${sentence}: ${shown}`, { reason, url: shown, status, ...fields });
 }
 
 /** The file is not the one that was opened: kind 'changed'. */
 const changedError = (url, reason, sentence, extra = {}) => httpError(url, reason, `the file changed while it was read (${sentence})`, { ...extra, kind: 'changed' });
 
 /** A request stopped by a signal or close(): kind 'cancelled', an AbortError (also the s3:// listings'). */
-export function cancelledError(url) {
-  const shown = redactUrl(url);
-  return new TsFileBloomError('cancelled', `cancelled: ${shown}`, { name: 'AbortError', reason: 'cancelled', url: shown, status: null });
-}
+export const cancelledError = (url) => httpError(url, 'cancelled', 'cancelled', { kind: 'cancelled', name: 'AbortError' });
 
-// `bytes a-b/n` → {start, end, total}; `bytes */n` (unsatisfiable) → {total}; else null.
-export function parseContentRange(value) {
-  if (!value) return null;
-  let m = /^\s*bytes\s+(\d+)-(\d+)\/(\d+)\s*$/i.exec(value);
-  if (m) {
-    const [start, end, total] = [Number(m[1]), Number(m[2]), Number(m[3])];
-    if (!(start <= end && end < total && Number.isSafeInteger(total))) return null;
-    return { start, end, total };
-  }
-  m = /^\s*bytes\s+\*\/(\d+)\s*$/i.exec(value);
-  return m && Number.isSafeInteger(Number(m[1])) ? { start: null, end: null, total: Number(m[1]) } : null;
+// `bytes a-b/n` → {start, end, total}; `bytes */n` (unsatisfiable) → {start: null, end: null, total}; else null.
+function parseContentRange(value) {
+  const m = /^\s*bytes\s+(?:(\d+)-(\d+)|\*)\/(\d+)\s*$/i.exec(value ?? '');
+  const [start, end, total] = (m ?? []).slice(1).map((n) => (n === undefined ? null : Number(n)));
+  if (!m || !Number.isSafeInteger(total) || (start !== null && !(start <= end && end < total))) return null;
+  return { start, end, total };
 }
 
 /** A Retry-After value (seconds, or an HTTP date) in milliseconds from now; null when absent or unreadable. */

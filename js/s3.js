@@ -23,9 +23,9 @@
 // the typed 'changed': a scan never reports, and a manifest never records, bytes under another
 // object's identity.
 
-import { invalidArgument, TsFileBloomError } from './errors.js';
+import { invalidArgument } from './errors.js';
 import { cancelledError, causeOf, DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS, fetchFailure, httpError, httpSource, isHttpUrl, pause, positive, retryAfterMs, retryWait, watchdog } from './http-source.js';
-import { redactUrl, redactUrlsIn } from './redact.js';
+import { redactUrlsIn } from './redact.js';
 import { explainFetchFailure } from './fetch-failure.js';
 import { fetchFollowing } from './redirect.js';
 
@@ -84,10 +84,7 @@ function fromUrlObject(url) {
  * An 'io' error about an S3 object or listing: `reason` denied, no_such_bucket, no_such_key,
  * expired_credentials, s3_error, …; a listing URL (presigned, perhaps) named as redactUrl shows it.
  */
-export function s3Error(target, reason, sentence, { status = null, code = null } = {}) {
-  const shown = redactUrl(target);
-  return new TsFileBloomError('io', `${sentence}: ${shown}`, { reason, url: shown, status, code });
-}
+export const s3Error = (target, reason, sentence, { status = null, code = null } = {}) => httpError(target, reason, sentence, { status, code });
 
 // A key in a URL path: each segment percent-encoded as S3's canonical URI has it (RFC 3986's
 // unreserved characters kept, '/' between segments), so the path is the key exactly.
