@@ -103,34 +103,27 @@ export function documentUrl(input) {
 export const causeOf = (e) => redactUrlsIn(e?.cause?.code ?? e?.cause?.message ?? e?.message ?? e);
 
 /**
- * An error about `url`: kind 'io' (or `kind`), `reason` stable (range_ignored, http_status, …);
- * the URL named (in the sentence and `url`) as redactUrl shows it.
+ * An error about `url`: kind 'io' (or `kind`), `reason` stable (range_ignored, http_status, …),
+ * `status`, `offset` and any other `fields`; the URL named (in the sentence and `url`) as
+ * redactUrl shows it. Also the s3:// errors' (js/s3.js s3Error).
  */
-export function httpError(url, reason, sentence, { status = null, offset = null, kind = 'io' } = {}) {
+export function httpError(url, reason, sentence, { status = null, kind = 'io', ...fields } = {}) {
   const shown = redactUrl(url);
-  return new TsFileBloomError(kind, `${sentence}: ${shown}`, { reason, offset, url: shown, status });
+  return new TsFileBloomError(kind, `${sentence}: ${shown}`, { reason, url: shown, status, ...fields });
 }
 
 /** The file is not the one that was opened: kind 'changed'. */
 const changedError = (url, reason, sentence, extra = {}) => httpError(url, reason, `the file changed while it was read (${sentence})`, { ...extra, kind: 'changed' });
 
 /** A request stopped by a signal or close(): kind 'cancelled', an AbortError (also the s3:// listings'). */
-export function cancelledError(url) {
-  const shown = redactUrl(url);
-  return new TsFileBloomError('cancelled', `cancelled: ${shown}`, { name: 'AbortError', reason: 'cancelled', url: shown, status: null });
-}
+export const cancelledError = (url) => httpError(url, 'cancelled', 'cancelled', { kind: 'cancelled', name: 'AbortError' });
 
-// `bytes a-b/n` → {start, end, total}; `bytes */n` (unsatisfiable) → {total}; else null.
-export function parseContentRange(value) {
-  if (!value) return null;
-  let m = /^\s*bytes\s+(\d+)-(\d+)\/(\d+)\s*$/i.exec(value);
-  if (m) {
-    const [start, end, total] = [Number(m[1]), Number(m[2]), Number(m[3])];
-    if (!(start <= end && end < total && Number.isSafeInteger(total))) return null;
-    return { start, end, total };
-  }
-  m = /^\s*bytes\s+\*\/(\d+)\s*$/i.exec(value);
-  return m && Number.isSafeInteger(Number(m[1])) ? { start: null, end: null, total: Number(m[1]) } : null;
+// `bytes a-b/n` → {start, end, total}; `bytes */n` (unsatisfiable) → {start: null, end: null, total}; else null.
+function parseContentRange(value) {
+  const m = /^\s*bytes\s+(?:(\d+)-(\d+)|\*)\/(\d+)\s*$/i.exec(value ?? '');
+  const [start, end, total] = (m ?? []).slice(1).map((n) => (n === undefined ? null : Number(n)));
+  if (!m || !Number.isSafeInteger(total) || (start !== null && !(start <= end && end < total))) return null;
+  return { start, end, total };
 }
 
 /** A Retry-After value (seconds, or an HTTP date) in milliseconds from now; null when absent or unreadable. */
@@ -296,11 +289,10 @@ function openedSource(ctx, blocks, detach) {
         if (offset >= b.start && offset + length <= b.start + b.bytes.length) return b.bytes.subarray(offset - b.start, offset - b.start + length);
       }
       if (offset < 0 || offset + length > size) throw httpError(url, 'out_of_range', `bytes ${offset}..${offset + length} lie outside the file (${size} bytes)`, { offset });
+      // Of another size, the typed 'changed' (answerOf); a whole body (a server that ignored
+      // Range, allowed by allowFullDownload) holds the range.
       const got = await request(ctx, { start: offset, end: offset + length - 1 }, size, operation(ctx, `reading bytes ${offset}..${offset + length}`));
-      // A whole body (a server that ignored Range, allowed by allowFullDownload) holds the range.
-      if (got.total !== size) throw changedError(url, 'size', `it was ${size} bytes, now ${got.total}`, { offset });
-      const from = offset - got.start;
-      return from === 0 && got.bytes.length === length ? got.bytes : got.bytes.subarray(from, from + length);
+      return got.bytes.subarray(offset - got.start, offset - got.start + length);
     },
     async close() {
       // Only requests still in flight need stopping (an abort costs an AbortError's stack).
@@ -389,7 +381,11 @@ async function request(ctx, want, knownSize, op) {
     if (!(e?.reason === 'http_status' && (e.status === 429 || e.status === 503))) throw e;
     const wait = retryWait(e.retryAfterMs);
     if (Date.now() + wait >= op.deadlineAt) throw e;
-    await pause(ctx, wait);
+    await pause(wait, () => cancelledError(ctx.url), (stop) => {
+      if (ctx.stopped) stop();
+      ctx.active.add(stop);
+      return () => ctx.active.delete(stop);
+    });
     try {
       return await attempt(ctx, want, knownSize, op);
     } catch (again) {
@@ -402,19 +398,21 @@ async function request(ctx, want, knownSize, op) {
   }
 }
 
-/** Waits `ms`, or rejects at once when the source is closed or cancelled. */
-function pause(ctx, ms) {
+/**
+ * Waits `ms` (a retry's pause; an s3:// listing page's too): `watch(stop)` has `stop` called
+ * when the wait is to end at once (a close, a signal), then rejecting with `cancelled()`, and
+ * returns what forgets it.
+ */
+export function pause(ms, cancelled, watch) {
   return new Promise((resolve, reject) => {
-    const done = () => {
-      clearTimeout(timer);
-      reject(cancelledError(ctx.url));
-    };
     const timer = setTimeout(() => {
-      ctx.active.delete(done);
+      forget();
       resolve();
     }, ms);
-    if (ctx.stopped) done();
-    else ctx.active.add(done);
+    const forget = watch(() => {
+      clearTimeout(timer);
+      reject(cancelled());
+    });
   });
 }
 
@@ -473,7 +471,7 @@ async function attempt(ctx, want, knownSize, op) {
     try {
       res = await dog.guard(ctx.fetch(url, { headers, signal: dog.signal, redirect: 'follow', ...(BYPASS_CACHE ? { cache: 'no-store' } : {}) }));
     } catch (e) {
-      throw fetchFailure(url, e, offset);
+      throw fetchFailure(e, (reason, sentence) => httpError(url, reason, sentence, { offset }));
     }
     return await answerOf(ctx, res, want, knownSize, { ...dog, offset, range: headers.get('Range') });
   } catch (e) {
@@ -600,15 +598,16 @@ export function watchdog(timeoutMs, stalled, deadlineMs, late, stallFirst = fals
 }
 
 // A fetch that rejected: a redirect loop, a network failure or (in browsers, indistinguishably)
-// a CORS refusal; our own timers' and aborts' errors pass as they are.
-function fetchFailure(url, e, offset) {
+// a CORS refusal, as `error(reason, sentence)` makes it (an s3:// listing page's too); our own
+// timers' and aborts' errors pass as they are.
+export function fetchFailure(e, error) {
   if (e?.kind) return e;
   const cause = causeOf(e);
   if (/redirect/i.test(`${e?.cause?.message ?? ''} ${e?.message ?? ''}`)) {
-    return httpError(url, 'redirect_loop', `the server redirected too many times, in a loop or a chain too long to follow (${cause})`, { offset });
+    return error('redirect_loop', `the server redirected too many times, in a loop or a chain too long to follow (${cause})`);
   }
   // Browsers give a bare TypeError for network failures and CORS refusals alike.
-  return httpError(url, 'network', `network error or cross-origin (CORS) refusal (${cause})`, { offset });
+  return error('network', `network error or cross-origin (CORS) refusal (${cause})`);
 }
 
 // A 200 to a Range request: the server ignored Range and is sending the whole file.

@@ -116,6 +116,12 @@ function pathSource(input, name, handle, opened) {
         ? `it was ${opened.size} bytes, now ${st.size}`
         : `modified at ${new Date(st.mtimeMs).toISOString()}, after ${new Date(opened.mtimeMs).toISOString()}`;
   let current = handle;
+  /** Closes the descriptor until the next read. */
+  const release = async () => {
+    const h = current;
+    current = null;
+    await h?.close();
+  };
   const check = async (h) => {
     const st = await h.stat();
     if (!same(st)) throw changedError(name, describe(st));
@@ -140,15 +146,8 @@ function pathSource(input, name, handle, opened) {
       await check(h);
       return bytes;
     },
-    /** Closes the descriptor until the next read. */
-    async release() {
-      const h = current;
-      current = null;
-      await h?.close();
-    },
-    async close() {
-      await this.release();
-    },
+    release,
+    close: release,
   };
 }
 

@@ -11,14 +11,8 @@ const REDACTED = 'REDACTED';
 /** The query parameters whose values are secrets (names compared case-insensitively). */
 const SECRET_PARAMETERS = new Set(['x-amz-signature', 'x-amz-credential', 'x-amz-security-token', 'signature', 'awsaccesskeyid', 'x-goog-signature', 'x-goog-credential', 'sig']);
 
-/** A query parameter's name, percent-decoded (`+` a space) and lower-cased; as written when it does not decode. */
-function parameterName(name) {
-  try {
-    return decodeURIComponent(name.replace(/\+/g, ' ')).toLowerCase();
-  } catch {
-    return name.toLowerCase();
-  }
-}
+/** A query parameter's name, percent-decoded (`+` a space) as URLSearchParams decodes it, and lower-cased. */
+const parameterName = (name) => new URLSearchParams(`${name}=`).keys().next().value.toLowerCase();
 
 /** `name=value` → `name=REDACTED` when the name is a secret's. */
 const redactPair = (pair) => {

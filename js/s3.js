@@ -23,9 +23,9 @@
 // the typed 'changed': a scan never reports, and a manifest never records, bytes under another
 // object's identity.
 
-import { invalidArgument, TsFileBloomError } from './errors.js';
-import { cancelledError, causeOf, DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS, httpError, httpSource, isHttpUrl, positive, retryAfterMs, retryWait, watchdog } from './http-source.js';
-import { redactUrl, redactUrlsIn } from './redact.js';
+import { invalidArgument } from './errors.js';
+import { cancelledError, causeOf, DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS, fetchFailure, httpError, httpSource, isHttpUrl, pause, positive, retryAfterMs, retryWait, watchdog } from './http-source.js';
+import { redactUrlsIn } from './redact.js';
 import { explainFetchFailure } from './fetch-failure.js';
 import { fetchFollowing } from './redirect.js';
 
@@ -84,10 +84,7 @@ function fromUrlObject(url) {
  * An 'io' error about an S3 object or listing: `reason` denied, no_such_bucket, no_such_key,
  * expired_credentials, s3_error, …; a listing URL (presigned, perhaps) named as redactUrl shows it.
  */
-export function s3Error(target, reason, sentence, { status = null, code = null } = {}) {
-  const shown = redactUrl(target);
-  return new TsFileBloomError('io', `${sentence}: ${shown}`, { reason, url: shown, status, code });
-}
+export const s3Error = (target, reason, sentence, { status = null, code = null } = {}) => httpError(target, reason, sentence, { status, code });
 
 // A key in a URL path: each segment percent-encoded as S3's canonical URI has it (RFC 3986's
 // unreserved characters kept, '/' between segments), so the path is the key exactly.
@@ -129,12 +126,6 @@ function errorOf(status, text, target) {
   const reason = REASONS[code] ?? (status === 403 ? 'denied' : status === 404 ? 'no_such_key' : 's3_error');
   const sentence = SENTENCES[reason] ?? `S3 error ${code ?? status}${message ? ` (${unescapeXml(message)})` : ''}`;
   return s3Error(target, reason, `${sentence}${code ? ` [${code}]` : ''}`, { status, code });
-}
-
-/** An S3 error response → the typed error (its body read within the request's own limits). */
-async function errorFrom(res, target) {
-  // Without a readable body the status says what it can.
-  return errorOf(res.status, await boundedText(res, target).catch(() => null), target);
 }
 
 // XML's escapes, undone in one pass (so `&amp;lt;` stays `&lt;`): the five named entities and
@@ -191,14 +182,6 @@ async function boundedText(res, target, read = (p) => p) {
 /** Truncated pages without an object, in a row, after which a listing is taken to be going nowhere. */
 const MAX_EMPTY_PAGES = 16;
 
-/** A fetch that rejected (a refused or broken connection, a redirect loop, a bad scheme) → the typed error. */
-function requestFailure(target, e) {
-  if (e?.kind) return e;
-  const cause = causeOf(e);
-  if (/redirect count/i.test(cause)) return s3Error(target, 'redirect_loop', `the server redirected too many times, in a loop or a chain too long to follow (${cause})`);
-  return s3Error(target, 'network', `network error (${cause})`);
-}
-
 /**
  * One page of a listing: `send(url, {signal})` its request, whose answer's status and body
  * (`{status, text, retryAfter}`) must come within the limits — `timeoutMs` without a byte,
@@ -224,7 +207,7 @@ async function pageRequest(send, url, target, limits = {}) {
     try {
       res = await guard(send(url, { signal: dog.signal }));
     } catch (e) {
-      throw requestFailure(target, e);
+      throw fetchFailure(e, (reason, sentence) => s3Error(target, reason, sentence));
     }
     const read = async (p) => {
       try {
@@ -236,8 +219,7 @@ async function pageRequest(send, url, target, limits = {}) {
         throw s3Error(target, 'network', `the connection broke while the listing was sent (${causeOf(e)})`, { status: res.status });
       }
     };
-    const text = res.status === 204 || res.status === 304 ? '' : await boundedText(res, target, read);
-    return { status: res.status, text, retryAfter: res.headers.get('retry-after') };
+    return { status: res.status, text: await boundedText(res, target, read), retryAfter: res.headers.get('retry-after') };
   } catch (e) {
     res?.body?.cancel?.().catch(() => {});
     dog.abort();
@@ -246,22 +228,6 @@ async function pageRequest(send, url, target, limits = {}) {
     dog.clear();
     signal?.removeEventListener('abort', onAbort);
   }
-}
-
-/** Waits `ms` (a retry's pause), or rejects with the typed cancelled error when `signal` fires. */
-function pause(ms, signal, target) {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(cancelledError(target));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /**
@@ -279,7 +245,11 @@ async function* listPages(pageUrl, send, target, limits = {}) {
     if (answer.status === 429 || answer.status === 503) {
       // Throttled: one retry, after Retry-After (capped), as an object's request is retried.
       const wait = retryWait(retryAfterMs(answer.retryAfter));
-      await pause(wait, limits.signal, target);
+      await pause(wait, () => cancelledError(target), (stop) => {
+        if (limits.signal?.aborted) stop();
+        limits.signal?.addEventListener('abort', stop, { once: true });
+        return () => limits.signal?.removeEventListener('abort', stop);
+      });
       answer = await pageRequest(send, url, target, limits);
     }
     const { status, text } = answer;
@@ -433,7 +403,6 @@ export async function s3Client(config = {}, runtime = null) {
   };
   const objectUrl = (bucket, key) => `${base(bucket)}/${encodeKey(key)}`;
   return {
-    region,
     objectUrl,
     exactPaths,
     /** Signed fetch for the object at `target` (an S3Location, named in errors). */
@@ -442,8 +411,9 @@ export async function s3Client(config = {}, runtime = null) {
       return async (url, init) => {
         const res = await send(url, init, named, true);
         // Range answers are 206 (or 200, 416): the http source judges them. S3's own refusals
-        // carry an XML body that says why.
-        if (res.status === 403 || res.status === 404 || res.status === 400 || res.status === 401) throw await errorFrom(res, named);
+        // carry an XML body that says why (read within the request's own limits); without a
+        // readable one the status says what it can.
+        if ([400, 401, 403, 404].includes(res.status)) throw errorOf(res.status, await boundedText(res, named).catch(() => null), named);
         return res;
       };
     },
