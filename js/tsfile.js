@@ -5,7 +5,7 @@
 
 import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
 import { notAPath, wrapRaw, stageBatch, charsetIndex, lastRecord, putKey, variantCode } from './core.js';
-import { charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
+import { charsetsWasm, encodeJvm, isMultiByte, loadCharsets, wellFormed } from './charsets.js';
 import { checkedSource, toSource } from './source.js';
 import { invalidArgument, TsFileBloomError } from './errors.js';
 import { decidedFrom, fileProbeFrom, HEAD_LENGTH, listingFrom, NONE, TAIL_LENGTH, TAIL_WINDOW, VERDICTS } from './wire.js';
@@ -62,13 +62,13 @@ export class TsFile {
     this.#window = window; // { start, bytes }: the tail already read when opening
     this.#maxIndexBytes = maxIndexBytes;
     registry?.register(this, raw, this);
-    if (charsetsLoaded()) this.#setEncoder();
+    if (charsetsWasm.loaded()) this.#setEncoder();
   }
 
   // A multi-byte charset asked for by name: hand the charsets module over if it is loaded or
   // loads synchronously (Node); otherwise the wasm side says to call loadCharsets() first.
   #encoderFor(charset) {
-    if (!this.#encoderSet && charset != null && isMultiByte(charset) && loadCharsetsSync()) this.#setEncoder();
+    if (!this.#encoderSet && charset != null && isMultiByte(charset) && charsetsWasm.loadSync()) this.#setEncoder();
   }
 
   // Hands the charsets module to the wasm side; when it audits again, cached answers go.
