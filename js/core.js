@@ -32,13 +32,13 @@ export function variantCode(variant) {
 /** A filter's variant name for a code (NONE: DEFAULT_HASH's). */
 const filterVariant = (code) => (code === NONE ? DEFAULT_HASH.variant : VARIANTS[code]);
 /** The code of a batch's charset for the filter exports: automatic (UTF-8) unless the text is re-encoded. */
-const keyCharset = (packed) => (packed.text ? charsetIndex(packed.charset) : NONE);
+const keyCharset = (packed) => (packed.text ? charsetCode(packed.charset) : NONE);
 
 /** The error for a path that is neither a string nor bytes. */
 export const notAPath = (argument = 'path') => invalidArgument(argument, 'a path must be a string or a Uint8Array');
 
-/** A charset name's code (js/charsets.js asks the core, once per name). */
-export const charsetIndex = charsetCode;
+/** A `charset` option as the wasm exports take it: its code, or NONE when it is not given (the core then hashes as the file's audit says). */
+export const charsetOption = (charset) => (charset === undefined || charset === null || charset === '' ? NONE : charsetCode(charset));
 
 // The module's WebAssembly.Memory, asked for once (the object stays; its buffer is replaced
 // when memory grows, and views of the old one detach).
@@ -257,7 +257,7 @@ const RAW = Symbol('raw');
 export const builtFilterInfo = (filter, items) => live(filter).info(items);
 /** A probe `shown` (a probe() result) of a filter built with `built`'s hash: why it says what it says, and its decision. */
 export function builtFilterProbe(built, shown) {
-  const [reason, decision] = rawBuiltProbe(variantCode(built.variant), charsetIndex(built.charset), built.verdict === 'maybe', variantCode(shown.variant), charsetIndex(shown.charset));
+  const [reason, decision] = rawBuiltProbe(variantCode(built.variant), charsetCode(built.charset), built.verdict === 'maybe', variantCode(shown.variant), charsetCode(shown.charset));
   return { reason, decision: DECISIONS[decision] };
 }
 
@@ -300,7 +300,7 @@ export class BloomFilter {
     // Strings in UTF-8 or a single-byte charset go in as UTF-8 (wasm re-encodes); the rest as bytes.
     const multi = typeof path === 'string' ? multiByteName(charset) : null;
     const text = typeof path === 'string' && !multi;
-    const index = text ? charsetIndex(charset ?? 'UTF-8') : NONE;
+    const index = text ? charsetCode(charset ?? 'UTF-8') : NONE;
     const len = putKey(multi ? encodeJvm(path, multi) : path);
     live(this).probe(len, text, v, index);
     const { verdict, probes } = lastRecord(filterProbeFrom);
