@@ -7,6 +7,7 @@
 
 import { invalidArgument } from './errors.js';
 import initCharsets, { initSync as initCharsetsSync, encode as wasmEncode } from '../dist/web/charsets.js';
+import { lazyWasm } from './lazy-wasm.js';
 import { charsetIndex, encodeText } from '../dist/web/tsfile_bloom.js';
 import { CHARSETS, SINGLE_BYTE_CHARSETS } from './wire.js';
 
@@ -46,29 +47,12 @@ export function isMultiByte(name) {
   return cs !== null && !SINGLE_BYTE.has(cs);
 }
 
-// Where the module comes from, decided at first use (never at import: a runtime without a
-// usable import.meta.url, such as Cloudflare's workerd, must be able to import this file).
-// Node's, Deno's and workerd's entries register a synchronous provider; browsers fetch the
-// .wasm beside the glue unless init({ charsets }) or loadCharsets({ module_or_path }) says where.
-let provideSync = null;
-let located;
-let loaded = false;
-let loading = null;
-
-/** An entry's synchronous provider of the module: `() => bytes | WebAssembly.Module`. */
-export function setCharsetsWasmReader(provider) {
-  provideSync = provider;
-}
-
-/** Where a browser loads the module from when it is first needed (the web entry's init option). */
-export function locateCharsets(moduleOrPath) {
-  located = moduleOrPath;
-}
+// The `charsets` module, loaded on first use (js/lazy-wasm.js). The literal
+// `new URL(…, import.meta.url)` is what bundlers look for to copy the asset.
+export const charsetsWasm = lazyWasm(initCharsets, initCharsetsSync, () => new URL('../dist/web/charsets_bg.wasm', import.meta.url));
 
 /** Whether the multi-byte charsets can be encoded now (without awaiting loadCharsets()). */
-export function charsetsLoaded() {
-  return loaded;
-}
+export const charsetsLoaded = () => charsetsWasm.loaded();
 
 /**
  * Loads the `charsets` wasm module once; later calls return the same promise. `module_or_path`
@@ -76,29 +60,7 @@ export function charsetsLoaded() {
  * comes from — by default the .wasm beside the package's glue (or the entry's own provider:
  * Node, Deno and Workers never need to call this).
  */
-export function loadCharsets(options) {
-  const given = options?.module_or_path;
-  loading ??= (async () => {
-    if (loaded) return;
-    if (given === undefined && provideSync) initCharsetsSync({ module: provideSync() });
-    // The literal `new URL(…, import.meta.url)` is what bundlers look for to copy the asset.
-    else await initCharsets({ module_or_path: given ?? located ?? new URL('../dist/web/charsets_bg.wasm', import.meta.url) });
-    loaded = true;
-  })().catch((e) => {
-    loading = null; // a failed fetch may be retried
-    throw e;
-  });
-  return loading;
-}
-
-/** Loads the module now when that can be done synchronously (Node, Deno, Workers); returns whether it is loaded. */
-export function loadCharsetsSync() {
-  if (!loaded && provideSync) {
-    initCharsetsSync({ module: provideSync() });
-    loaded = true;
-  }
-  return loaded;
-}
+export const loadCharsets = (options) => charsetsWasm.load(options);
 
 const utf8 = new TextEncoder();
 
@@ -121,6 +83,6 @@ export function encodeJvm(text, charset = 'UTF-8') {
   // The TsFile module encodes the single-byte charsets, and ASCII text in any (each is an ASCII
   // superset); other text in a multi-byte charset needs the charsets module, and without it the
   // core's error says to load it (encoder::WithModule).
-  if (SINGLE_BYTE.has(cs) || !loadCharsetsSync()) return encodeText(utf8.encode(s), code);
+  if (SINGLE_BYTE.has(cs) || !charsetsWasm.loadSync()) return encodeText(utf8.encode(s), code);
   return wasmEncode(s, cs);
 }

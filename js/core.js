@@ -31,29 +31,14 @@ export function variantCode(variant) {
 }
 /** A filter's variant name for a code (NONE: DEFAULT_HASH's). */
 const filterVariant = (code) => (code === NONE ? DEFAULT_HASH.variant : VARIANTS[code]);
-/** The code of a key's charset for the filter exports: automatic (UTF-8) unless the text is re-encoded. */
-const keyCharset = (key) => (key.text ? charsetIndex(key.charset) : NONE);
-
-/**
- * Resolves one key to what the wasm side takes: `{bytes, text, charset}`.
- * Strings are UTF-8 (`text`: Rust re-encodes single-byte charsets); multi-byte
- * charsets are encoded here (js/charsets.js). Uint8Array keys are hashed as given.
- */
-function keyOf(path, charset) {
-  if (typeof path === 'string') {
-    const multi = multiByteName(charset);
-    if (multi) return { bytes: encodeJvm(path, multi), text: false, charset: multi };
-    return { bytes: utf8.encode(wellFormed(path)), text: true, charset: charset ?? 'UTF-8' };
-  }
-  if (path instanceof Uint8Array) return { bytes: path, text: false, charset: 'bytes' };
-  throw notAPath();
-}
+/** The code of a batch's charset for the filter exports: automatic (UTF-8) unless the text is re-encoded. */
+const keyCharset = (packed) => (packed.text ? charsetCode(packed.charset) : NONE);
 
 /** The error for a path that is neither a string nor bytes. */
 export const notAPath = (argument = 'path') => invalidArgument(argument, 'a path must be a string or a Uint8Array');
 
-/** A charset name's code (js/charsets.js asks the core, once per name). */
-export const charsetIndex = charsetCode;
+/** A `charset` option as the wasm exports take it: its code, or NONE when it is not given (the core then hashes as the file's audit says). */
+export const charsetOption = (charset) => (charset === undefined || charset === null || charset === '' ? NONE : charsetCode(charset));
 
 // The module's WebAssembly.Memory, asked for once (the object stays; its buffer is replaced
 // when memory grows, and views of the old one detach).
@@ -75,41 +60,39 @@ export function lastRecord(decode) {
 const nodeUtf8Write =
   typeof globalThis.process?.versions?.node === 'string' && typeof Buffer === 'function' && typeof Buffer.prototype.utf8Write === 'function';
 
-/** `(string, at) => bytes written`: UTF-8 of `string` at `at` in `bytes` (a view of `memory`). */
-function utf8Writer(memory, ptr, length, bytes) {
-  if (nodeUtf8Write) {
-    const buffer = Buffer.from(memory, ptr, length);
-    // The length is explicit: workerd's Buffer (its Node compatibility) reads an omitted one as
-    // the whole buffer's and refuses any write past offset 0.
-    return (s, at) => buffer.utf8Write(s, at, length - at);
-  }
-  return (s, at) => utf8.encodeInto(s, bytes.subarray(at)).written;
+// A view of a module's memory and `write(string, at) → bytes written`, UTF-8 into it by one
+// native call: kept until the memory is another buffer (it grew, detaching the old one, or it
+// is the other module's).
+let into = { memory: null, bytes: null, write: null };
+function memoryWriter(memory) {
+  if (into.memory === memory) return into;
+  const bytes = new Uint8Array(memory);
+  // workerd's Buffer (its Node compatibility) reads an omitted length as the whole buffer's
+  // and refuses any write past offset 0: the length is explicit.
+  const { byteLength } = memory;
+  const buffer = nodeUtf8Write ? Buffer.from(memory) : null;
+  const write = buffer ? (s, at) => buffer.utf8Write(s, at, byteLength - at) : (s, at) => utf8.encodeInto(s, bytes.subarray(at)).written;
+  into = { memory, bytes, write };
+  return into;
 }
 
 // Single-key calls read their key from the wasm module's key area, written here in place
-// (a string by one native call, utf8Writer as in stagePaths): no JS array and no copy by the
-// glue. A string's lone surrogates become '?', as Java's getBytes writes them. Returns its
-// length in bytes (a string's length in UTF-16 units only when it is ASCII).
-let keyView = null;
-let keyWrite = null;
+// (a string by one native call, as in stagePaths): no JS array and no copy by the glue. A
+// string's lone surrogates become '?', as Java's getBytes writes them. Returns its length in
+// bytes (a string's length in UTF-16 units only when it is ASCII).
 export function putKey(key) {
-  if (typeof key !== 'string' && key.length === 0 && isDetached(key.buffer)) throw detachedError('the path (a Uint8Array)', 'path');
+  if (typeof key !== 'string') checkBytes(key);
   const at = keyArea(typeof key === 'string' ? key.length * 3 : key.length);
-  // A view of memory that has grown since is detached: its length reads 0.
-  if (keyView === null || keyView.length === 0) {
-    const buffer = moduleMemory().buffer;
-    keyView = new Uint8Array(buffer);
-    keyWrite = utf8Writer(buffer, 0, buffer.byteLength, keyView);
-  }
+  const { bytes, write } = memoryWriter(moduleMemory().buffer);
   if (typeof key !== 'string') {
-    keyView.set(key, at);
+    bytes.set(key, at);
     return key.length;
   }
-  return writeText(keyWrite, key, at);
+  return writeText(write, key, at);
 }
 
 /**
- * Writes `s` with a utf8Writer's `write` at `at`; returns the bytes written. Lone surrogates
+ * Writes `s` with a memoryWriter's `write` at `at`; returns the bytes written. Lone surrogates
  * become '?' (Java's getBytes; the encoders write U+FFFD): only a non-ASCII string can hold
  * one, so ASCII ones, most paths, skip the check.
  */
@@ -121,7 +104,9 @@ function writeText(write, s, at) {
 /** TsFile's Murmur128 folded to a signed 32-bit int, for one seed. Strings are hashed as UTF-8. */
 export function hash32(path, seed, variant) {
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw invalidArgument('seed', `seed must be an integer from 0 to 4,294,967,295 (2^32 - 1), not ${String(seed)}`);
-  return rawHash32(keyOf(path).bytes, seed, variantCode(variant));
+  if (typeof path === 'string') return rawHash32(utf8.encode(wellFormed(path)), seed, variantCode(variant));
+  if (path instanceof Uint8Array) return rawHash32(path, seed, variantCode(variant));
+  throw notAPath();
 }
 
 /** The bytes a JVM with default charset `charset` hashes for `text` (unmappable characters → '?'). */
@@ -161,6 +146,12 @@ export function isDetached(buffer) {
   } catch {
     return true;
   }
+}
+
+/** A path that is not a string: bytes whose buffer is still there, else the typed error naming `path`. */
+function checkBytes(path) {
+  if (!(path instanceof Uint8Array)) throw notAPath();
+  if (path.length === 0 && isDetached(path.buffer)) throw detachedError('the path (a Uint8Array)', 'path');
 }
 
 /** The typed error for bytes whose buffer was transferred: `what` names them, `argument` the parameter. */
@@ -225,9 +216,8 @@ export function stagePaths(paths, charset, module = { stageKeys, wasmMemory: mod
   // under Node by Buffer's utf8Write (~20 % faster than encodeInto, which needs a subarray
   // and returns an object per call), elsewhere by TextEncoder.encodeInto (BENCHMARKS.md,
   // "Staging"; one call for the joined batch costs more). Lone surrogates become '?', as in Java.
-  const bytes = new Uint8Array(memory, keysPtr, capacity);
-  const write = utf8Writer(memory, keysPtr, capacity, bytes);
-  let pos = 0;
+  const { bytes, write } = memoryWriter(memory);
+  let pos = keysPtr;
   for (let i = 0; i < paths.length; i++) {
     const p = multi ? encoded[i] : paths[i];
     if (typeof p === 'string') {
@@ -236,7 +226,7 @@ export function stagePaths(paths, charset, module = { stageKeys, wasmMemory: mod
       bytes.set(p, pos);
       pos += p.length;
     }
-    ends[i] = pos;
+    ends[i] = pos - keysPtr;
   }
   const text = strings === paths.length && !multi;
   return { count: paths.length, text, charset: multi ?? (text ? (charset ?? 'UTF-8') : strings ? 'UTF-8' : 'bytes') };
@@ -267,7 +257,7 @@ const RAW = Symbol('raw');
 export const builtFilterInfo = (filter, items) => live(filter).info(items);
 /** A probe `shown` (a probe() result) of a filter built with `built`'s hash: why it says what it says, and its decision. */
 export function builtFilterProbe(built, shown) {
-  const [reason, decision] = rawBuiltProbe(variantCode(built.variant), charsetIndex(built.charset), built.verdict === 'maybe', variantCode(shown.variant), charsetIndex(shown.charset));
+  const [reason, decision] = rawBuiltProbe(variantCode(built.variant), charsetCode(built.charset), built.verdict === 'maybe', variantCode(shown.variant), charsetCode(shown.charset));
   return { reason, decision: DECISIONS[decision] };
 }
 
@@ -308,13 +298,13 @@ export class BloomFilter {
   probe(path, { variant, charset } = {}) {
     const v = variantCode(variant);
     // Strings in UTF-8 or a single-byte charset go in as UTF-8 (wasm re-encodes); the rest as bytes.
-    const text = typeof path === 'string' && !multiByteName(charset);
-    const key = text ? null : keyOf(path, charset);
-    const index = text ? charsetIndex(charset ?? 'UTF-8') : NONE;
-    const len = putKey(text ? path : key.bytes);
+    const multi = typeof path === 'string' ? multiByteName(charset) : null;
+    const text = typeof path === 'string' && !multi;
+    const index = text ? charsetCode(charset ?? 'UTF-8') : NONE;
+    const len = putKey(multi ? encodeJvm(path, multi) : path);
     live(this).probe(len, text, v, index);
     const { verdict, probes } = lastRecord(filterProbeFrom);
-    return { verdict, variant: filterVariant(v), charset: text ? CHARSETS[index] : key.charset, probes };
+    return { verdict, variant: filterVariant(v), charset: text ? CHARSETS[index] : (multi ?? 'bytes'), probes };
   }
 
   /**
@@ -349,7 +339,8 @@ export class BloomFilter {
     const count = packed.count;
     const data = live(this).probeStaged(packed.count, packed.text, v, keyCharset(packed));
     const variantName = filterVariant(v);
-    const k = this.hashFunctionCount;
+    // k from the rows' length: the geometry would count the set bits, a pass over the bit vector.
+    const k = count ? (data.length / count - 1) / 2 : this.hashFunctionCount;
     const stride = 1 + 2 * k;
     const full = (1 << k) - 1;
     if (compact) {

@@ -2,6 +2,7 @@
 // module that is only fetched when a table is opened or a LevelDB filter is built.
 
 import initLevelDb, {
+  initSync as initLevelDbSync,
   WasmLevelDbTable,
   levelDbHash,
   levelDbK,
@@ -13,6 +14,7 @@ import initLevelDb, {
 } from '../dist/web/leveldb.js';
 import { stagePaths } from './core.js';
 import { invalidArgument, TsFileBloomError } from './errors.js';
+import { lazyWasm } from './lazy-wasm.js';
 import { toSource } from './source.js';
 
 /** LevelDB's table magic, as the last 8 bytes of a table (little-endian 0xdb4775248b80fb57). */
@@ -21,39 +23,17 @@ const LEVELDB_MAGIC = Uint8Array.of(0x57, 0xfb, 0x80, 0x8b, 0x24, 0x75, 0x47, 0x
 /** Tables are read whole; LevelDB writes them at a few MiB. */
 const MAX_TABLE_BYTES = 256 * 1024 * 1024;
 
-// Where the module comes from, decided at first use (as for the charsets module): an entry's
-// provider (Node reads the file, Deno and Workers import it), the web entry's init({ leveldb }),
-// loadLevelDb({ module_or_path }), or by default the .wasm beside the package's glue.
-let provide = null;
-let located;
-let ready = null;
-
-/** An entry's provider of the module: `() => bytes | WebAssembly.Module` (or a promise of one). */
-export function setWasmBytesLoader(provider) {
-  provide = provider;
-}
-
-/** Where a browser loads the module from when it is first needed (the web entry's init option). */
-export function locateLevelDb(moduleOrPath) {
-  located = moduleOrPath;
-}
+// The module, loaded on first use (js/lazy-wasm.js). The literal `new URL(…, import.meta.url)`
+// is what bundlers look for to copy the asset.
+export const levelDbWasm = lazyWasm(initLevelDb, initLevelDbSync, () => new URL('../dist/web/leveldb_bg.wasm', import.meta.url));
 
 /**
  * Loads the LevelDB module once; resolves to the synchronous LevelDB helpers. `module_or_path`
  * (a URL, Response, bytes or WebAssembly.Module) overrides where it comes from.
  */
-export function loadLevelDb(options) {
-  const given = options?.module_or_path;
-  ready ??= (async () => {
-    // The literal `new URL(…, import.meta.url)` is what bundlers look for to copy the asset.
-    const input = given ?? (provide ? await provide() : (located ?? new URL('../dist/web/leveldb_bg.wasm', import.meta.url)));
-    await initLevelDb({ module_or_path: input });
-    return levelDbHelpers;
-  })().catch((e) => {
-    ready = null; // a failed fetch may be retried
-    throw e;
-  });
-  return ready;
+export async function loadLevelDb(options) {
+  await levelDbWasm.load(options);
+  return levelDbHelpers;
 }
 
 const utf8 = new TextEncoder();

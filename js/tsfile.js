@@ -4,11 +4,11 @@
 // (in Node) a path or a FileHandle.
 
 import { WasmTsFile, tsfileEnvelope } from '../dist/web/tsfile_bloom.js';
-import { notAPath, wrapRaw, stageBatch, charsetIndex, lastRecord, putKey, variantCode } from './core.js';
-import { charsetsLoaded, encodeJvm, isMultiByte, loadCharsets, loadCharsetsSync, wellFormed } from './charsets.js';
+import { notAPath, wrapRaw, stageBatch, charsetOption, lastRecord, putKey, variantCode } from './core.js';
+import { charsetsWasm, encodeJvm, isMultiByte, loadCharsets, wellFormed } from './charsets.js';
 import { checkedSource, toSource } from './source.js';
 import { invalidArgument, TsFileBloomError } from './errors.js';
-import { decidedFrom, fileProbeFrom, HEAD_LENGTH, listingFrom, NONE, TAIL_LENGTH, TAIL_WINDOW, VERDICTS } from './wire.js';
+import { decidedFrom, fileProbeFrom, HEAD_LENGTH, listingFrom, TAIL_LENGTH, TAIL_WINDOW, VERDICTS } from './wire.js';
 
 const ABSENT = VERDICTS.indexOf('absent');
 /**
@@ -62,13 +62,13 @@ export class TsFile {
     this.#window = window; // { start, bytes }: the tail already read when opening
     this.#maxIndexBytes = maxIndexBytes;
     registry?.register(this, raw, this);
-    if (charsetsLoaded()) this.#setEncoder();
+    if (charsetsWasm.loaded()) this.#setEncoder();
   }
 
   // A multi-byte charset asked for by name: hand the charsets module over if it is loaded or
   // loads synchronously (Node); otherwise the wasm side says to call loadCharsets() first.
   #encoderFor(charset) {
-    if (!this.#encoderSet && charset != null && isMultiByte(charset) && loadCharsetsSync()) this.#setEncoder();
+    if (!this.#encoderSet && charset != null && isMultiByte(charset) && charsetsWasm.loadSync()) this.#setEncoder();
   }
 
   // Hands the charsets module to the wasm side; when it audits again, cached answers go.
@@ -246,7 +246,7 @@ export class TsFile {
   async writerKeys({ timeColumns = true, trailingNullsKept = true, charset = 'UTF-8' } = {}) {
     await this.#index(undefined, 'writerKeys');
     this.#encoderFor(charset);
-    const [bytes, ends, seriesCount] = this.#file.writerKeys(timeColumns, trailingNullsKept, charsetCode(charset));
+    const [bytes, ends, seriesCount] = this.#file.writerKeys(timeColumns, trailingNullsKept, charsetOption(charset));
     return { bytes, ends, seriesCount };
   }
 
@@ -259,7 +259,7 @@ export class TsFile {
     if (typeof path !== 'string' && !(path instanceof Uint8Array)) throw notAPath();
     this.#encoderFor(charset);
     const v = variantCode(variant);
-    const cs = charsetCode(charset);
+    const cs = charsetOption(charset);
     const len = putKey(path);
     const reason = this.#file.probe(len, v, cs);
     const out = lastRecord(fileProbeFrom);
@@ -279,7 +279,7 @@ export class TsFile {
     const code = variantCode(variant);
     this.#encoderFor(charset);
     const { count } = stageBatch(paths, undefined, 'probeMany');
-    const codes = this.#file.probeStaged(count, code, charsetCode(charset), decisions === true);
+    const codes = this.#file.probeStaged(count, code, charsetOption(charset), decisions === true);
     const pathAt = Array.isArray(paths) ? (i) => paths[i] : (i) => paths.bytes.subarray(i ? paths.ends[i - 1] : 0, paths.ends[i]);
     if (decisions === true) return decidedFrom(codes, count, pathAt);
     if (Array.isArray(paths)) return paths.map((path, i) => ({ path, verdict: VERDICTS[codes[i]] }));
@@ -297,7 +297,7 @@ export class TsFile {
   mightContainMany(paths, { variant, charset } = {}) {
     this.#encoderFor(charset);
     const { count } = stageBatch(paths, undefined, 'mightContainMany');
-    const codes = this.#file.probeStaged(count, variantCode(variant), charsetCode(charset));
+    const codes = this.#file.probeStaged(count, variantCode(variant), charsetOption(charset));
     for (let i = 0; i < codes.length; i++) codes[i] = codes[i] === ABSENT ? 0 : 1;
     return codes;
   }
@@ -320,9 +320,6 @@ export class TsFile {
 
 const OPEN = Symbol('open');
 
-// The wasm side takes a charset as its code (js/wire.js), NONE for automatic (the audit's); a
-// bad name is the core's typed error. Variants: core.js variantCode.
-const charsetCode = (charset) => (charset === undefined || charset === null || charset === '' ? NONE : charsetIndex(charset));
 
 /** Opens a TsFile, reading only its head and tail. Errors carry `kind` and `offset`. */
 export async function openTsFile(input, options = {}) {

@@ -5,14 +5,14 @@
 //   await init({ module_or_path, charsets, leveldb }); // where the two lazily loaded modules are
 //   initSync({ module, charsets, leveldb }); // synchronous, from bytes or compiled modules
 import initTsFile, { initSync as initTsFileSync } from '../dist/web/tsfile_bloom.js';
-import { locateCharsets, setCharsetsWasmReader } from './charsets.js';
-import { locateLevelDb, setWasmBytesLoader } from './leveldb.js';
+import { charsetsWasm } from './charsets.js';
+import { levelDbWasm } from './leveldb.js';
 
 // `charsets` and `leveldb` say where those modules come from when first needed; nothing more
 // is fetched now.
 function locateLazy({ charsets, leveldb }) {
-  if (charsets !== undefined) locateCharsets(charsets);
-  if (leveldb !== undefined) locateLevelDb(leveldb);
+  if (charsets !== undefined) charsetsWasm.locate(charsets);
+  if (leveldb !== undefined) levelDbWasm.locate(leveldb);
 }
 
 /**
@@ -31,8 +31,8 @@ export function initSync(options) {
   const plain = options != null && Object.getPrototypeOf(options) === Object.prototype;
   const { module, charsets, leveldb } = plain ? options : { module: options };
   // Bytes or modules given here are compiled only when first needed.
-  if (charsets !== undefined) setCharsetsWasmReader(() => charsets);
-  if (leveldb !== undefined) setWasmBytesLoader(() => leveldb);
+  if (charsets !== undefined) charsetsWasm.provide(() => charsets);
+  if (leveldb !== undefined) levelDbWasm.provide(() => leveldb);
   return initTsFileSync({ module });
 }
 

@@ -41,41 +41,39 @@ function targetKind(target) {
   throw invalidArgument('worker', 'createWorker takes a Worker (or anything with postMessage, addEventListener and terminate), the URL of a worker script, or nothing (the package\'s own worker)');
 }
 
-/** The members: TsFile's, as ops of the worker (worker.js names them). */
+/**
+ * The ops that are members, by the names of their leading arguments: `w.probeMany(paths, options,
+ * onprogress)` sends `{paths, ...options}` (an `onprogress` among the options is kept here, and
+ * overrides `client.onprogress` for that call). TsFile's members answer as TsFile's do (worker.js).
+ */
+const MEMBERS = { open: ['blob', 'name'], info: [], bits: [], audit: [], series: [], timeColumns: [], probe: ['path'], probeMany: ['paths'], provenance: [], synthetic: [], close: [] };
+
+/** The client: a member per op of MEMBERS, `call` for any op by name, and the controls. */
 function clientOf(requests) {
   const call = (op, args, onprogress) => requests.call(op, args, onprogress);
-  return {
+  const client = {
     /** Called with `{op, id, done, total}` while a long op (probeMany, synthetic) runs. */
     onprogress: null,
     /** Called with an Error when the worker itself fails (script error, crash). */
     onerror: null,
     /** 'worker' or 'inline'. */
     mode: 'worker',
-
     /** Any op by name, e.g. the teaching panel's `call('teach.pitfall', {path})` (the page's www/worker/teach-ops.js). */
     call,
-    open: (blob, name) => call('open', { blob, name }),
-    info: () => call('info'),
-    /** `{bitCount, hashFunctionCount, bits: Uint8Array}` or null when the file has no filter. */
-    bits: () => call('bits'),
-    /** As TsFile#loadIndex(): the error that stopped the index walk (a TsFileBloomError), or null. */
-    loadIndex: () => call('loadIndex').then((e) => e && toError(e, 'loadIndex')),
-    // As TsFile's (the index read on first use): an index that could not be read to its end
-    // rejects with its error; `{partial: true}` resolves with what was read before it.
-    audit: (options) => call('audit', { partial: options?.partial }),
-    series: (options) => call('series', { partial: options?.partial }),
-    timeColumns: (options) => call('timeColumns', { partial: options?.partial }),
-    probe: (path, { variant, charset } = {}) => call('probe', { path, variant, charset }),
-    /** As TsFile#probeMany; `options.onprogress` overrides `client.onprogress` for this call. */
-    probeMany: (paths, { variant, charset, decisions, onprogress } = {}) => call('probeMany', { paths, variant, charset, decisions }, onprogress),
-    /** `{bits, items, k, count, seriesCount, variant, charset, timeColumns}`: bit → path indices, sorted by bit. */
-    provenance: () => call('provenance'),
-    synthetic: (options = {}, onprogress) => call('synthetic', options, onprogress),
-    close: () => call('close'),
     /** Stops a running probeMany (its promise rejects with kind 'cancelled'). */
     cancel: (promiseOrId) => requests.cancel(typeof promiseOrId === 'number' ? promiseOrId : promiseOrId?.id),
     terminate: () => requests.terminate(),
   };
+  for (const [op, names] of Object.entries(MEMBERS)) {
+    client[op] = (...args) => {
+      const { onprogress, ...options } = args[names.length] ?? {};
+      const leading = Object.fromEntries(names.map((name, i) => [name, args[i]]));
+      return call(op, { ...leading, ...options }, args[names.length + 1] ?? onprogress);
+    };
+  }
+  /** As TsFile#loadIndex(): the error that stopped the index walk (a TsFileBloomError), or null. */
+  client.loadIndex = () => call('loadIndex').then((e) => e && toError(e, 'loadIndex'));
+  return client;
 }
 
 /** The requests in flight: ids, their promises, and the replies that settle them. */

@@ -3,8 +3,6 @@
 import { openTsFile, writerHypothesis } from './web.js';
 import { provenance, transferred } from './worker-provenance.js';
 
-const given = (o) => ({ variant: o.variant || undefined, charset: o.charset || undefined });
-
 /** Opens `blob`, shown as `name` (else the Blob's own). */
 export async function openFile(blob, name) {
   const file = await openTsFile(blob);
@@ -23,18 +21,12 @@ export async function openFile(blob, name) {
     timeColumns: (options) => file.timeColumns(options),
     async probe(path, options) {
       await file.loadIndex();
-      return file.probe(path, given(options));
+      return file.probe(path, options);
     },
     /** Before a batch: the verdicts follow the file's rules with its index read. */
     prepare: () => file.loadIndex(),
-    /** probeMany's rows: the file's rules decide (probeMany), or each path probed with the override. */
-    verdicts(paths, options) {
-      if (!options.variant && !options.charset) return file.probeMany(paths, { decisions: options.decisions });
-      return paths.map((path) => {
-        const { verdict, decision, indexed } = file.probe(path, given(options));
-        return options.decisions === true ? { path, verdict, decision, indexed } : { path, verdict };
-      });
-    },
+    /** probeMany's rows, as TsFile#probeMany gives them (an override as in probe). */
+    verdicts: (paths, options) => file.probeMany(paths, options),
     /**
      * Which indexed paths set each bit, under the writer's hash as the audit establishes it
      * (Java if ambiguous). Paths are the series, then the time columns when they were inserted.

@@ -49,11 +49,7 @@ function heldOps(held, cancelled) {
     series: ({ partial }) => held().series({ partial }),
     timeColumns: ({ partial }) => held().timeColumns({ partial }),
     probe: ({ path, variant, charset }) => held().probe(path, { variant, charset }),
-    /**
-     * As TsFile.probeMany for many paths, `CHUNK` at a time with progress. With no variant and
-     * charset the file's soundness rules decide (TsFile.probeMany); with either, each path is
-     * probed with that override (TsFile.probe), the verdict still following the file's rules.
-     */
+    /** As TsFile.probeMany for many paths, `CHUNK` at a time with progress. */
     async probeMany({ id, paths, variant, charset, decisions }, progress) {
       if (!Array.isArray(paths)) throw invalidArgument('paths', 'paths must be an array');
       const h = held();
