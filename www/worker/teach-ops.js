@@ -6,26 +6,19 @@
 // Each op takes the message object and a progress callback, like the ops in worker.js. State
 // kept here: the sandbox filter and a copy of the open file's filter (re-opened from the same
 // Blob, or rebuilt from the synthetic paths), which the panel measures and probes.
-import { BloomFilter, SEEDS, TsFileBloomError, encodePath, hash32, javaSizing, loadCharsets, loadLevelDb, openLevelDbTable, openTsFile, writerHypothesis } from '../pkg/js/web.js';
+import * as pkg from '../pkg/js/web.js';
+import { BloomFilter, SEEDS, TsFileBloomError, encodePath, hash32, loadCharsets, loadLevelDb, openLevelDbTable, openTsFile, writerHypothesis } from '../pkg/js/web.js';
 import { bitIndex } from '../pkg/js/core.js';
 import { isMultiByte } from '../pkg/js/charsets.js';
-import { ERROR_RATE } from '../pkg/js/core-tables.js';
 
 const utf8 = new TextEncoder();
-const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 const badArgument = (argument, message) => new TsFileBloomError('invalid_argument', message, { argument });
 
 // ---------------------------------------------------------------- formulas (the teaching module's)
 
-/** `{n, m, k, fpp, kStar, expectedFill, bitsPerKey}` for n items in m bits with k hashes. */
-async function formula(n, m, k) {
-  const { samples, ...f } = (await teachCore()).formula(n, m, k, false);
-  return f;
-}
-
-/** The false-positive curve: the formula at k, k*, and `samples[j − 1]` at every whole k = j in 1..32 (null without items). */
-async function fpCurve(n, m, k) {
-  return (await teachCore()).formula(n, m, k, true);
+/** `{n, m, k, fpp, kStar, expectedFill, bitsPerKey}` for n items in m bits with k hashes (`curve`: and `samples[j − 1]`, the formula at every whole k = j in 1..32; null without items). */
+async function formula(n, m, k, curve = false) {
+  return (await teachCore()).formula(n, m, k, curve);
 }
 
 let levelDb = null;
@@ -190,7 +183,7 @@ async function sandboxView(c) {
   const planN = c.plannedN ?? n;
   const plan = await geometry(c, planN);
   const now = await formula(n, sandbox.m, sandbox.k);
-  const curve = n ? await fpCurve(n, sandbox.m, plan.k) : await fpCurve(planN, plan.m, plan.k);
+  const curve = n ? await formula(n, sandbox.m, plan.k, true) : await formula(planN, plan.m, plan.k, true);
   // TsFile's m and k are fixed: past the planned n the rate climbs (LevelDB rebuilds to fit).
   const overfill = sandbox.mode === 'tsfile' && planN >= 1 ? (await teachCore()).overfill(sandbox.m, sandbox.k, planN, n) : null;
   return {
@@ -222,31 +215,15 @@ async function withView(c, result = {}) {
 // ---------------------------------------------------------------- the ops
 
 export const teachOps = {
-  /** `{n, m, k, fpp, kStar, expectedFill}` by the package's formulas. */
-  'teach.formula'({ items, bitCount, k }) {
-    return formula(items, bitCount, k);
-  },
-  /** The curve for `items` in `bitCount` bits: `{fpp, kStar, expectedFill, samples}` (samples[k - 1]: the formula at k). */
-  'teach.fpCurve'({ items, bitCount, k }) {
-    return fpCurve(items, bitCount, k);
-  },
-  /** Java's getEmptyBloomFilter(errorRate, capacity) sizing, the rate Java's default when not given: `{bitCount, hashFunctionCount, errorRate}`. */
-  'teach.javaSizing'({ capacity, errorRate = ERROR_RATE.default }) {
-    return { ...javaSizing(capacity, errorRate), errorRate };
-  },
-  /** LevelDB's BloomFilterPolicy for `n` keys: `{k, bitCount}`. */
-  async 'teach.levelDbGeometry'({ n, bitsPerKey }) {
-    const ldb = await leveldb();
-    return { k: ldb.k(bitsPerKey), bitCount: ldb.filterBits(n, bitsPerKey) };
-  },
-  /** LevelDB's BloomHash of each key (strings as UTF-8, or bytes). */
-  async 'teach.levelDbHash'({ keys }) {
-    const ldb = await leveldb();
-    return keys.map((key) => ldb.hash(key));
-  },
-  /** BloomFilterPolicy(bitsPerKey).CreateFilter(keys): `{bytes, k, bitCount}`. */
-  async 'teach.levelDbFilter'({ keys, bitsPerKey }) {
-    return (await leveldb()).buildFilter(keys, bitsPerKey ?? (await teachCore()).sandboxDefaults().bitsPerKey);
+  /**
+   * A function called as it is, with `args`: `fn` the teaching module's (`calc`, `formula`,
+   * `claimsOnFile`, …), `leveldb.fn` the LevelDB module's, `package.fn` the package's (`javaSizing`).
+   */
+  async 'teach.call'({ fn, args = [] }) {
+    const [from, name] = String(fn).includes('.') ? String(fn).split('.') : ['teach', fn];
+    const mod = await { teach: teachCore, leveldb, package: () => pkg }[from]?.();
+    if (typeof mod?.[name] !== 'function') throw badArgument('fn', `fn: ${fn} is not a function of the teaching module, LevelDB's or the package`);
+    return mod[name](...args);
   },
 
   /**
@@ -283,30 +260,6 @@ export const teachOps = {
     file.listed = hypothesis.timeColumns ? indexed : indexed.slice(0, seriesCount);
     file.indexed = new Set(indexed);
     return hypothesis;
-  },
-
-  /** Probes `count` random paths that are not in the index against the file's filter: `{maybe, count, rate, formula}`. */
-  async 'teach.measure'({ count = 100_000 }, progress) {
-    const generation = file.generation;
-    if (!file.filter) throw badArgument('this', 'no file with a filter is open');
-    const { variant, charset } = file.hypothesis;
-    await needCharset(charset);
-    const CHUNK = 20_000;
-    let maybe = 0;
-    let done = 0;
-    const t0 = performance.now();
-    while (done < count) {
-      const part = randomPaths(Math.min(CHUNK, count - done), file.indexed);
-      const r = file.filter.mightContainMany(part, { variant, charset: charset === 'UTF-8' ? undefined : charset });
-      for (let i = 0; i < r.length; i++) maybe += r[i];
-      done += part.length;
-      progress({ done, total: count });
-      await tick();
-      if (generation !== file.generation) throw new TsFileBloomError('cancelled', `another file was opened (after ${done} of ${count} probes)`);
-    }
-    const rate = maybe / count;
-    const interval = (await teachCore()).wilson(maybe, count);
-    return { maybe, count, rate, interval, seconds: (performance.now() - t0) / 1000, variant, charset };
   },
 
   /**
@@ -467,10 +420,6 @@ export const teachOps = {
 
   // The lesson (the teaching module): the calculator, the step-through, the demonstrations.
 
-  /** The calculator: any three of n, p, m, k (bitsPerKey may stand for m) → the fourth: `Solution`. */
-  async 'teach.calc'({ n = null, p = null, m = null, k = null, bitsPerKey = null }) {
-    return (await teachCore()).calc(n ?? undefined, p ?? undefined, m ?? undefined, k ?? undefined, bitsPerKey ?? undefined);
-  },
   /**
    * One insert or lookup (`action`) of `path`, hash by hash (`Trace`), in the sandbox (`target:
    * 'sandbox'`, its geometry from `controls`) or in the open file's filter (`'file'`: the
@@ -518,10 +467,6 @@ export const teachOps = {
     // Consumed by the call (the core frees it).
     const tf = f && new t.TeachFile(f.keys, f.ends, f.bits, f.m, f.k, f.variant);
     return t.claim(claim, seed, tf, bytes, ends, sandbox.mode, sandbox.m, sandbox.k, plannedN ?? undefined, victim ?? undefined, windowKeys ?? undefined);
-  },
-  /** The claims whose demonstration runs on the open file when one is given (the core's plan::ON_FILE). */
-  async 'teach.claimsOnFile'() {
-    return (await teachCore()).claimsOnFile();
   },
   /** Loads a LevelDB table (the page's sample) for the read-path and range demos: `{summary, examples}`. */
   async 'teach.table'({ url }) {

@@ -6,6 +6,7 @@ import { $, el, pointWord, svg } from '../../shared/dom.js';
 import { fmt } from '../../shared/format.js';
 import { about, pct } from './numbers.js';
 import { VERDICT_LABELS } from '../../shared/words.js';
+import { ERROR_RATE } from '../../pkg/js/core-tables.js';
 import { drawCurve } from './curve.js';
 import { createSandboxGrid } from './sandbox-grid.js';
 
@@ -126,11 +127,11 @@ export function createSandbox(call) {
 
   async function javaSize() {
     const n = slider('sb-n');
-    const { bitCount: m, hashFunctionCount: k, errorRate } = await call('teach.javaSizing', { capacity: n });
+    const { bitCount: m, hashFunctionCount: k } = await call('teach.call', { fn: 'package.javaSizing', args: [n] });
     $('sb-m').value = String(Math.min(Number($('sb-m').max), m));
     $('sb-k').value = String(k);
     await refresh();
-    $('sb-log').textContent = `Java's getEmptyBloomFilter(${errorRate}, ${fmt(n)}): m = ${fmt(m)}${m > Number($('sb-m').max) ? ` (capped at ${$('sb-m').max} here)` : ''}, k = ${k}.`;
+    $('sb-log').textContent = `Java's getEmptyBloomFilter(${ERROR_RATE.default}, ${fmt(n)}): m = ${fmt(m)}${m > Number($('sb-m').max) ? ` (capped at ${$('sb-m').max} here)` : ''}, k = ${k}.`;
   }
 
   async function submit(ev) {
