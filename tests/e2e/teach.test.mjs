@@ -24,6 +24,7 @@ async function open(p, name) {
   await openFile(p, fixture(name));
 }
 
+const close = (a, b, rel = 1e-9) => Math.abs(a - b) <= rel * Math.max(Math.abs(b), 1e-300);
 const data = (p, sel, key) => p.evaluate(([s, k]) => document.querySelector(s).dataset[k], [sel, key]);
 
 /** An op of the teaching panel's worker (www/worker/teach-ops.js), as the panel calls it. */
@@ -177,6 +178,24 @@ test('tail pitfall without a file: the spec vectors for root.sg.d1.温度 and th
   assert.equal(await data(page, '#pf-fn', 'cross'), 'maybe,maybe');
   await page.click('#pf-reset');
   await page.waitForFunction(() => document.getElementById('pf-table').dataset.java === '228,129,133,151,135');
+});
+
+test('claim 2 on the loaded file: its n paths in its m bits, the formula at each k, measured near it', async () => {
+  const e = byName.table_10k_series;
+  await open(page, 'table_10k_series');
+  await page.waitForFunction(() => /my file/.test(document.querySelector('[data-testid=claim-2-show]').textContent));
+  await page.click('[data-testid=claim-2-show]');
+  await page.waitForFunction(() => document.getElementById('teach-claim-2').dataset.state === 'done', null, { timeout: 60000 });
+  assert.equal(await data(page, '#teach-claim-2', 'source'), 'file');
+  const rows = await page.evaluate(() => [...document.querySelectorAll('[data-testid=claim-2-table] tbody tr')].slice(0, 8).map((tr) => [...[...tr.querySelectorAll('td[data-value]')].map((td) => +td.dataset.value), +tr.querySelector('td[data-rate]').dataset.rate]));
+  const n = e.series_count + (e.time_columns_in_filter ? e.time_columns.length : 0);
+  const m = e.bloom.bit_count;
+  for (const [j, [rn, rm, k, , formula, measured]] of rows.entries()) {
+    assert.deepEqual([rn, rm, k], [n, m, j + 1]);
+    assert.ok(close(formula, (1 - Math.exp((-k * n) / m)) ** k), `k = ${k}: formula ${formula}`);
+    // 20,000 absent paths: σ ≤ 0.4 points; the formula is an approximation, so allow 1.
+    assert.ok(Math.abs(measured - formula) < 0.01, `k = ${k}: measured ${measured} vs formula ${formula}`);
+  }
 });
 
 test('the pitfall on the loaded file: its own non-ASCII-tail path is absent under the other hash', async () => {

@@ -143,7 +143,7 @@ export function createSandbox(call) {
   }
 
   async function clear() {
-    await op('teach.sandboxReset', { paths: [] });
+    await op('teach.sandboxClear');
     grid.flash(null);
     $('sb-log').textContent = 'Cleared.';
     $('sb-verdict').textContent = '';
