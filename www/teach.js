@@ -7,7 +7,6 @@
 // The views are in views/teach/.
 import { $ } from './shared/dom.js';
 import { createCalc } from './views/teach/calc.js';
-import { createFileView, itemsOf } from './views/teach/file.js';
 import { createLesson } from './views/teach/lesson.js';
 import { createPitfall } from './views/teach/pitfall.js';
 import { createSandbox } from './views/teach/sandbox.js';
@@ -27,13 +26,17 @@ function fileFacts(st) {
     k: b.hashFunctionCount,
     indexedItems: b.indexedItems,
     estimatedItems: b.estimatedItems,
-    fillRatio: b.fillRatio,
-    fppFromFill: b.fppFromFill,
     audit: st.audit ?? null,
-    auditStatus: st.audit?.status ?? null,
     series: st.series.map((s) => s.path),
     timeColumns: st.timeColumns.map((s) => s.path),
   };
+}
+
+/** n for the formula: the index's count under the writer's hypothesis, else the filter's own estimate (null: neither). */
+function itemsOf(f, hypothesis) {
+  if (f.indexedItems != null) return f.indexedItems;
+  if (f.audit && (f.series.length || f.timeColumns.length)) return f.series.length + (hypothesis?.timeColumns ? f.timeColumns.length : 0);
+  return Number.isFinite(f.estimatedItems) ? Math.round(f.estimatedItems) : null;
 }
 
 /** What the worker needs to hold its own copy of the file's filter (teach.setFile). */
@@ -50,7 +53,6 @@ function fileSource(f) {
 export function initTeach(worker) {
   if (!$('teach')) return { setFile() {} };
   const call = (op, args, onprogress) => worker.call(op, args, onprogress);
-  const fileView = createFileView(call);
   const pitfall = createPitfall(call);
   const sandbox = createSandbox(call);
   const step = createStep(call, sandbox);
@@ -62,7 +64,6 @@ export function initTeach(worker) {
     showPitfall($('pf-path').value);
   });
   $('pf-reset').addEventListener('click', () => showPitfall());
-  fileView.show(null);
   Promise.all([sandbox.start(), showPitfall()])
     .then(() => {
       $('teach').dataset.ready = 'true';
@@ -77,15 +78,14 @@ export function initTeach(worker) {
     const mine = ++seq;
     const f = fileFacts(st);
     try {
-      await fileView.show(null);
+      $('teach-file-error').hidden = true;
       step.setFile(null);
       calc.setFile(null);
       lesson.setFile(null);
       const hypothesis = await call('teach.setFile', fileSource(f));
       if (mine !== seq) return;
-      await fileView.show(f, hypothesis);
       if (f?.present) {
-        const { n } = itemsOf(f, hypothesis);
+        const n = itemsOf(f, hypothesis);
         step.setFile(f);
         calc.setFile({ n, m: f.m, k: f.k });
         await lesson.setFile({ ...f, itemsN: n });
@@ -93,8 +93,8 @@ export function initTeach(worker) {
       if (mine === seq) await showPitfall();
     } catch (e) {
       if (mine === seq) {
-        $('teach-file-block').hidden = false;
-        $('teach-file-none').textContent = `The panel could not read this file: ${e.message}`;
+        $('teach-file-error').hidden = false;
+        $('teach-file-error').textContent = `The panel could not read this file: ${e.message}`;
       }
     }
   }

@@ -24,10 +24,13 @@ async function open(p, name) {
   await openFile(p, fixture(name));
 }
 
+const close = (a, b, rel = 1e-9) => Math.abs(a - b) <= rel * Math.max(Math.abs(b), 1e-300);
 const data = (p, sel, key) => p.evaluate(([s, k]) => document.querySelector(s).dataset[k], [sel, key]);
 
 /** An op of the teaching panel's worker (www/worker/teach-ops.js), as the panel calls it. */
 const op = (p, name, args) => p.evaluate(([n, a]) => globalThis.inspector.teachWorker().call(n, a), [name, args]);
+/** A function of the worker's modules by its generic op (teach.call: `leveldb.hash`, `package.javaSizing`, `formula`). */
+const fn = (p, name, ...args) => op(p, 'teach.call', { fn: name, args });
 
 // LevelDB's filter written from leveldb-filter.md §1–2 (util/hash.cc Hash with seed 0xbc9f1d34,
 // unsigned tail bytes; k = floor(bits_per_key × 0.69) in 1..30; bits = max(64, n × bpk) in whole
@@ -73,28 +76,28 @@ test('maths and LevelDB hash (the worker’s ops): the documented vectors and si
   const hex = (s) => Array.from(s.match(/../g) ?? [], (h) => parseInt(h, 16));
   const enc = (s) => Array.from(new TextEncoder().encode(s));
   const keys = ['', '62', 'c397', 'e299a5', 'e180b932'].map(hex).concat([enc('key000'), enc('a'), hex('ff'), hex('808182'), enc('ключ')]);
-  const hashes = await page.evaluate(([ks]) => globalThis.inspector.teachWorker().call('teach.levelDbHash', { keys: ks.map((k) => Uint8Array.from(k)) }), [keys]);
+  const hashes = await page.evaluate(([ks]) => Promise.all(ks.map((k) => globalThis.inspector.teachWorker().call('teach.call', { fn: 'leveldb.hash', args: [Uint8Array.from(k)] }))), [keys]);
   // leveldb-filter.md §1 (upstream util/hash_test.cc vectors, then the doc's own ref_ldb.py vectors)
   assert.deepEqual(hashes, [0xbc9f1d34, 0xef1345c4, 0x5b663814, 0x323c078f, 0xed21633a, 0x83f95c11, 0x286e9db0, 0xc20e0a90, 0xce6519b9, 0x172b2459]);
   // §2 table: bpk 1 → 1, 4 → 2, 10 → 6, 20 → 13, ≥ 44 → 30
   const ks = [];
-  for (const bpk of [1, 4, 10, 20, 44, 60]) ks.push((await op(page, 'teach.levelDbGeometry', { n: 1, bitsPerKey: bpk })).k);
+  for (const bpk of [1, 4, 10, 20, 44, 60]) ks.push(await fn(page, 'leveldb.k', bpk));
   assert.deepEqual(ks, [1, 2, 6, 13, 30, 30]);
   // small.ldb: n = 10 at 10 bits/key → 100 bits → 13 bytes → m = 104; the 64-bit floor; versions.ldb m = 1960
   const bits = [];
-  for (const [n, bpk] of [[10, 10], [1, 10], [196, 10], [3, 7]]) bits.push((await op(page, 'teach.levelDbGeometry', { n, bitsPerKey: bpk })).bitCount);
+  for (const [n, bpk] of [[10, 10], [1, 10], [196, 10], [3, 7]]) bits.push(await fn(page, 'leveldb.filterBits', n, bpk));
   assert.deepEqual(bits, [104, 64, 1960, 64]);
-  assert.equal((await op(page, 'teach.levelDbFilter', { keys: ['a'], bitsPerKey: 10 })).bytes.length, 9, '64 bits = 8 bytes, then the k byte');
+  assert.equal((await fn(page, 'leveldb.buildFilter', ['a'], 10)).bytes.length, 9, '64 bits = 8 bytes, then the k byte');
   // README: withCapacity(1000, 0.05) → 6236 bits, k = 5; spec §6 floor 256 and Java's default
-  // rate 0.05 when none is given; p = 0.01 → k = 7
+  // rate 0.05 when none is given (k = 5, where 0.01 gives 7); p = 0.01 → k = 7
   const java = [];
-  for (const [capacity, errorRate] of [[1000, 0.05], [10, undefined], [100, 0.01]]) java.push(await op(page, 'teach.javaSizing', { capacity, errorRate }));
+  for (const args of [[1000, 0.05], [10], [100, 0.01]]) java.push(await fn(page, 'package.javaSizing', ...args));
   assert.deepEqual(java, [
-    { bitCount: 6236, hashFunctionCount: 5, errorRate: 0.05 },
-    { bitCount: 256, hashFunctionCount: 5, errorRate: 0.05 },
-    { bitCount: 959, hashFunctionCount: 7, errorRate: 0.01 },
+    { bitCount: 6236, hashFunctionCount: 5 },
+    { bitCount: 256, hashFunctionCount: 5 },
+    { bitCount: 959, hashFunctionCount: 7 },
   ]);
-  const f = await op(page, 'teach.formula', { items: 1000, bitCount: 10000, k: 6 });
+  const f = await fn(page, 'formula', 1000, 10000, 6, false);
   assert.ok(Math.abs(f.fpp - 0.00843) < 0.0001, `10 bits/key, k = 6 → ≈ 0.84 % (anchors §5), got ${f.fpp}`);
   assert.ok(Math.abs(f.kStar - 6.931) < 0.001);
 });
@@ -102,7 +105,7 @@ test('maths and LevelDB hash (the worker’s ops): the documented vectors and si
 test('the sandbox’s LevelDB filter (the package’s) is byte-identical to one written from leveldb-filter.md', async () => {
   const keys = Array.from({ length: 300 }, (_, i) => `k_${(i * 2654435761 >>> 0).toString(36)}.d${i % 97}.${'x'.repeat(i % 23)}`);
   for (const [some, bpk] of [[keys, 10], [keys.slice(0, 7), 20]]) {
-    const r = await op(page, 'teach.levelDbFilter', { keys: some, bitsPerKey: bpk });
+    const r = await fn(page, 'leveldb.buildFilter', some, bpk);
     assert.deepEqual(Array.from(r.bytes), Array.from(referenceLevelDbFilter(some, bpk)));
   }
 });
@@ -142,12 +145,10 @@ test('the landing page is alive before any file: demo sandbox bits drawn, FP cur
   await p.context().close();
 });
 
-test('the teaching panel creates no wasm instance on the main thread (file, measure, pitfall, both sandboxes)', async () => {
+test('the teaching panel creates no wasm instance on the main thread (file, pitfall, both sandboxes)', async () => {
   const p = await newPage({ initScript: countMainThreadWasm });
   await open(p, 'table_unicode');
   await p.waitForFunction(() => document.getElementById('pf-fn').dataset.file);
-  await p.click('[data-testid=teach-measure]');
-  await p.waitForFunction(() => document.getElementById('teach-file').dataset.measured, null, { timeout: 60000 });
   await p.click('[data-testid=sb-random]');
   await p.waitForFunction(() => Number(document.getElementById('teach-sandbox').dataset.n) > 100);
   await p.check('[data-testid=sb-mode-leveldb]');
@@ -179,28 +180,22 @@ test('tail pitfall without a file: the spec vectors for root.sg.d1.温度 and th
   await page.waitForFunction(() => document.getElementById('pf-table').dataset.java === '228,129,133,151,135');
 });
 
-test('the loaded file: its n, m, k on the curve; measured FP from 100,000 absent paths near the formula', async () => {
+test('claim 2 on the loaded file: its n paths in its m bits, the formula at each k, measured near it', async () => {
   const e = byName.table_10k_series;
   await open(page, 'table_10k_series');
-  assert.equal(await page.isVisible('#teach-file'), true);
+  await page.waitForFunction(() => /my file/.test(document.querySelector('[data-testid=claim-2-show]').textContent));
+  await page.click('[data-testid=claim-2-show]');
+  await page.waitForFunction(() => document.getElementById('teach-claim-2').dataset.state === 'done', null, { timeout: 60000 });
+  assert.equal(await data(page, '#teach-claim-2', 'source'), 'file');
+  const rows = await page.evaluate(() => [...document.querySelectorAll('[data-testid=claim-2-table] tbody tr')].slice(0, 8).map((tr) => [...[...tr.querySelectorAll('td[data-value]')].map((td) => +td.dataset.value), +tr.querySelector('td[data-rate]').dataset.rate]));
   const n = e.series_count + (e.time_columns_in_filter ? e.time_columns.length : 0);
   const m = e.bloom.bit_count;
-  const k = e.bloom.hash_function_count;
-  assert.match(await page.textContent('[data-testid=teach-n]'), new RegExp(`^${n.toLocaleString('en')} `));
-  assert.match(await page.textContent('[data-testid=teach-m]'), new RegExp(`^${m.toLocaleString('en')} bits`));
-  assert.equal(await page.getAttribute('#teach-curve .c-point', 'data-k'), String(k));
-  const kStar = Number(await page.getAttribute('#teach-curve .c-opt', 'data-k-star'));
-  assert.ok(Math.abs(kStar - (m / n) * Math.LN2) < 0.001, `k* ${kStar}`);
-  const formula = (1 - Math.exp((-k * n) / m)) ** k;
-  assert.match(await page.textContent('[data-testid=teach-formula]'), new RegExp(`${(formula * 100).toFixed(3)}%`));
-  await page.click('[data-testid=teach-measure]');
-  await page.waitForFunction(() => document.getElementById('teach-file').dataset.measured, null, { timeout: 60000 });
-  const measured = Number(await data(page, '#teach-file', 'measured'));
-  // 100,000 trials: σ ≈ 0.07 %; the formula is an approximation, so allow 0.6 points.
-  assert.ok(Math.abs(measured - formula) < 0.006, `measured ${measured} vs formula ${formula}`);
-  assert.match(await page.textContent('[data-testid=teach-measure-out]'), /of 100,000/);
-  // All-ASCII paths: the audit cannot tell the variants apart, and says that both agree here.
-  assert.match(await page.textContent('[data-testid=teach-measure-out]'), /probed with the (java|zero-extended) hash \(the audit could not tell/);
+  for (const [j, [rn, rm, k, , formula, measured]] of rows.entries()) {
+    assert.deepEqual([rn, rm, k], [n, m, j + 1]);
+    assert.ok(close(formula, (1 - Math.exp((-k * n) / m)) ** k), `k = ${k}: formula ${formula}`);
+    // 20,000 absent paths: σ ≤ 0.4 points; the formula is an approximation, so allow 1.
+    assert.ok(Math.abs(measured - formula) < 0.01, `k = ${k}: measured ${measured} vs formula ${formula}`);
+  }
 });
 
 test('the pitfall on the loaded file: its own non-ASCII-tail path is absent under the other hash', async () => {
@@ -213,12 +208,6 @@ test('the pitfall on the loaded file: its own non-ASCII-tail path is absent unde
   assert.equal(e.hash_variant, 'zero-extended');
   assert.equal(await data(page, '#pf-fn', 'file'), 'maybe,absent');
   assert.match(await page.textContent('[data-testid=pf-file]'), /wrongly skip this file/);
-});
-
-test('a file without a filter: the curve says so', async () => {
-  await open(page, 'table_empty');
-  assert.equal(await page.isVisible('#teach-file'), false);
-  assert.match(await page.textContent('#teach-file-none'), /no Bloom filter/);
 });
 
 test('sandbox (TsFile): adding a path flips its k bits (spec vectors); sliders by keyboard; test and clear', async () => {

@@ -68,7 +68,7 @@ export function createSummary(ctx) {
     };
     if (!Number.isFinite(nn)) return shown(b.fppFormula, Infinity);
     // The package's formula, in the worker.
-    ctx.worker.call('teach.formula', { items: nn, bitCount: b.bitCount, k: b.hashFunctionCount }).then(
+    ctx.worker.call('teach.call', { fn: 'formula', args: [nn, b.bitCount, b.hashFunctionCount, false] }).then(
       (f) => shown(f.fpp, f.kStar),
       () => shown(b.fppFormula, Infinity),
     );

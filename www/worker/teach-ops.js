@@ -4,28 +4,22 @@
 // LevelDB table view has its ops here too ('leveldb.*'), for the same reason.
 //
 // Each op takes the message object and a progress callback, like the ops in worker.js. State
-// kept here: the sandbox filter and a copy of the open file's filter (re-opened from the same
-// Blob, or rebuilt from the synthetic paths), which the panel measures and probes.
-import { BloomFilter, SEEDS, TsFileBloomError, encodePath, hash32, javaSizing, loadCharsets, loadLevelDb, openLevelDbTable, openTsFile, writerHypothesis } from '../pkg/js/web.js';
+// kept here: the sandbox filter, a copy of the open file's filter (re-opened from the same Blob,
+// or rebuilt from the synthetic paths) which the lesson probes, and the sample LevelDB table;
+// what needs none is one generic op, teach.call.
+import * as pkg from '../pkg/js/web.js';
+import { BloomFilter, SEEDS, TsFileBloomError, encodePath, hash32, loadCharsets, loadLevelDb, openLevelDbTable, openTsFile, writerHypothesis } from '../pkg/js/web.js';
 import { bitIndex } from '../pkg/js/core.js';
 import { isMultiByte } from '../pkg/js/charsets.js';
-import { ERROR_RATE } from '../pkg/js/core-tables.js';
 
 const utf8 = new TextEncoder();
-const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 const badArgument = (argument, message) => new TsFileBloomError('invalid_argument', message, { argument });
 
 // ---------------------------------------------------------------- formulas (the teaching module's)
 
-/** `{n, m, k, fpp, kStar, expectedFill, bitsPerKey}` for n items in m bits with k hashes. */
-async function formula(n, m, k) {
-  const { samples, ...f } = (await teachCore()).formula(n, m, k, false);
-  return f;
-}
-
-/** The false-positive curve: the formula at k, k*, and `samples[j − 1]` at every whole k = j in 1..32 (null without items). */
-async function fpCurve(n, m, k) {
-  return (await teachCore()).formula(n, m, k, true);
+/** `{n, m, k, fpp, kStar, expectedFill, bitsPerKey}` for n items in m bits with k hashes (`curve`: and `samples[j − 1]`, the formula at every whole k = j in 1..32; null without items). */
+async function formula(n, m, k, curve = false) {
+  return (await teachCore()).formula(n, m, k, curve);
 }
 
 let levelDb = null;
@@ -84,35 +78,13 @@ async function fileContext() {
 
 // ---------------------------------------------------------------- random absent paths
 
-/** A fast PRNG (xorshift128+ in 32-bit halves), seeded from crypto: random paths need volume, not secrecy. */
-function rng() {
-  const s = crypto.getRandomValues(new Uint32Array(4));
-  let [a, b, c, d] = s;
-  if (!(a | b | c | d)) a = 1;
-  return () => {
-    const t = a ^ (a << 11);
-    a = b;
-    b = c;
-    c = d;
-    d = (d ^ (d >>> 19) ^ (t ^ (t >>> 8))) >>> 0;
-    return d;
-  };
-}
-
-const ALPHA = 'abcdefghijklmnopqrstuvwxyz0123456789';
-const PAIRS = Array.from({ length: 1296 }, (_, i) => ALPHA[i % 36] + ALPHA[(i / 36) | 0]);
 /** `count` random ASCII series paths of varied length (~20–40 bytes, so every tail length occurs), none in `exclude`. */
-function randomPaths(count, exclude = null, prefix = 'root.absent') {
-  const next = rng();
+function randomPaths(count, exclude, prefix) {
   const out = [];
   while (out.length < count) {
-    const a = next();
-    const b = next();
-    const c = next();
-    let p = `${prefix}_${PAIRS[a % 1296]}${b & 3 ? PAIRS[(a >>> 11) % 1296] : ''}.d${b % 100000}.${PAIRS[c % 1296]}`;
-    for (let i = a % 4; i > 0; i--) p += PAIRS[(c >>> (i * 8)) % 1296];
-    if (a & 1) p += `_${PAIRS[(b >>> 17) % 1296]}`;
-    if (!exclude?.has(p)) out.push(p);
+    const [a, b] = crypto.getRandomValues(new Uint32Array(2));
+    const p = `${prefix}_${a.toString(36)}.d${b % 100000}.${(b >>> 17).toString(36).repeat(1 + (a % 3))}`;
+    if (!exclude.has(p)) out.push(p);
   }
   return out;
 }
@@ -131,7 +103,7 @@ function dropFile() {
 
 // ---------------------------------------------------------------- the sandbox
 
-const sandbox = { mode: 'tsfile', m: 0, k: 0, bitsPerKey: null, paths: [], set: new Set(), tsf: null, ldb: null, owners: null };
+const sandbox = { mode: 'tsfile', m: 0, k: 0, bitsPerKey: null, paths: [], set: new Set(), tsf: null, ldb: null };
 
 /** The geometry the controls ask for: TsFile's fixed (m, k), or LevelDB's derived from bits_per_key and the keys. */
 async function geometry(c, n) {
@@ -150,7 +122,7 @@ async function rebuild(c) {
     sandbox.tsf = new BloomFilter(m, k);
     if (sandbox.paths.length) sandbox.tsf.addMany(sandbox.paths);
   }
-  Object.assign(sandbox, { mode: c.mode === 'leveldb' ? 'leveldb' : 'tsfile', m, k, bitsPerKey: c.bitsPerKey, owners: null });
+  Object.assign(sandbox, { mode: c.mode === 'leveldb' ? 'leveldb' : 'tsfile', m, k, bitsPerKey: c.bitsPerKey });
 }
 
 /** Brings the sandbox to the controls' mode and geometry (rebuilding over the same paths); what they leave out is the teaching module's default. */
@@ -190,7 +162,7 @@ async function sandboxView(c) {
   const planN = c.plannedN ?? n;
   const plan = await geometry(c, planN);
   const now = await formula(n, sandbox.m, sandbox.k);
-  const curve = n ? await fpCurve(n, sandbox.m, plan.k) : await fpCurve(planN, plan.m, plan.k);
+  const curve = n ? await formula(n, sandbox.m, plan.k, true) : await formula(planN, plan.m, plan.k, true);
   // TsFile's m and k are fixed: past the planned n the rate climbs (LevelDB rebuilds to fit).
   const overfill = sandbox.mode === 'tsfile' && planN >= 1 ? (await teachCore()).overfill(sandbox.m, sandbox.k, planN, n) : null;
   return {
@@ -222,31 +194,15 @@ async function withView(c, result = {}) {
 // ---------------------------------------------------------------- the ops
 
 export const teachOps = {
-  /** `{n, m, k, fpp, kStar, expectedFill}` by the package's formulas. */
-  'teach.formula'({ items, bitCount, k }) {
-    return formula(items, bitCount, k);
-  },
-  /** The curve for `items` in `bitCount` bits: `{fpp, kStar, expectedFill, samples}` (samples[k - 1]: the formula at k). */
-  'teach.fpCurve'({ items, bitCount, k }) {
-    return fpCurve(items, bitCount, k);
-  },
-  /** Java's getEmptyBloomFilter(errorRate, capacity) sizing, the rate Java's default when not given: `{bitCount, hashFunctionCount, errorRate}`. */
-  'teach.javaSizing'({ capacity, errorRate = ERROR_RATE.default }) {
-    return { ...javaSizing(capacity, errorRate), errorRate };
-  },
-  /** LevelDB's BloomFilterPolicy for `n` keys: `{k, bitCount}`. */
-  async 'teach.levelDbGeometry'({ n, bitsPerKey }) {
-    const ldb = await leveldb();
-    return { k: ldb.k(bitsPerKey), bitCount: ldb.filterBits(n, bitsPerKey) };
-  },
-  /** LevelDB's BloomHash of each key (strings as UTF-8, or bytes). */
-  async 'teach.levelDbHash'({ keys }) {
-    const ldb = await leveldb();
-    return keys.map((key) => ldb.hash(key));
-  },
-  /** BloomFilterPolicy(bitsPerKey).CreateFilter(keys): `{bytes, k, bitCount}`. */
-  async 'teach.levelDbFilter'({ keys, bitsPerKey }) {
-    return (await leveldb()).buildFilter(keys, bitsPerKey ?? (await teachCore()).sandboxDefaults().bitsPerKey);
+  /**
+   * A function called as it is, with `args`: `fn` the teaching module's (`calc`, `formula`,
+   * `claimsOnFile`, …), `leveldb.fn` the LevelDB module's, `package.fn` the package's (`javaSizing`).
+   */
+  async 'teach.call'({ fn, args = [] }) {
+    const [from, name] = String(fn).includes('.') ? String(fn).split('.') : ['teach', fn];
+    const mod = await { teach: teachCore, leveldb, package: () => pkg }[from]?.();
+    if (typeof mod?.[name] !== 'function') throw badArgument('fn', `fn: ${fn} is not a function of the teaching module, LevelDB's or the package`);
+    return mod[name](...args);
   },
 
   /**
@@ -285,85 +241,37 @@ export const teachOps = {
     return hypothesis;
   },
 
-  /** Probes `count` random paths that are not in the index against the file's filter: `{maybe, count, rate, formula}`. */
-  async 'teach.measure'({ count = 100_000 }, progress) {
-    const generation = file.generation;
-    if (!file.filter) throw badArgument('this', 'no file with a filter is open');
-    const { variant, charset } = file.hypothesis;
-    await needCharset(charset);
-    const CHUNK = 20_000;
-    let maybe = 0;
-    let done = 0;
-    const t0 = performance.now();
-    while (done < count) {
-      const part = randomPaths(Math.min(CHUNK, count - done), file.indexed);
-      const r = file.filter.mightContainMany(part, { variant, charset: charset === 'UTF-8' ? undefined : charset });
-      for (let i = 0; i < r.length; i++) maybe += r[i];
-      done += part.length;
-      progress({ done, total: count });
-      await tick();
-      if (generation !== file.generation) throw new TsFileBloomError('cancelled', `another file was opened (after ${done} of ${count} probes)`);
-    }
-    const rate = maybe / count;
-    const interval = (await teachCore()).wilson(maybe, count);
-    return { maybe, count, rate, interval, seconds: (performance.now() - t0) / 1000, variant, charset };
-  },
-
   /**
    * The tail pitfall for `path` (null: the file's first listed path with a non-ASCII tail, else
    * the spec's example): the bytes in the writer's charset, the k bits under each tail variant,
    * and the verdicts a one-path filter written with one variant gives when probed with the other.
    */
   async 'teach.pitfall'({ path = null }) {
-    const h = file.filter ? file.hypothesis : { variant: 'java', charset: 'UTF-8', established: true, synthetic: false };
-    const charset = h.charset ?? 'UTF-8';
+    const { variant = 'java', synthetic, established } = file.hypothesis ?? {};
+    const charset = file.hypothesis?.charset ?? 'UTF-8';
     await needCharset(charset);
     const cs = charset === 'UTF-8' ? undefined : charset;
-    const encode = (p) => (charset === 'UTF-8' ? utf8.encode(p) : encodePath(p, charset));
-    let fromFile = false;
-    if (path == null) {
-      path = 'root.sg.d1.温度';
-      if (file.filter && !h.synthetic) {
-        const core = await teachCore();
-        for (const p of file.listed) {
-          if (core.variantsCanDiffer(encode(p))) {
-            path = p;
-            fromFile = true;
-            break;
-          }
-        }
-      }
-    }
-    const m = file.filter ? file.filter.bitCount : 256;
-    const k = file.filter ? file.filter.hashFunctionCount : 5;
+    const encode = (p) => (cs ? encodePath(p, cs) : utf8.encode(p));
+    const core = await teachCore();
+    const found = path == null && !synthetic ? file.listed.find((p) => core.variantsCanDiffer(encode(p))) : undefined;
+    path = path ?? found ?? 'root.sg.d1.温度';
+    const { bitCount: m = 256, hashFunctionCount: k = 5 } = file.filter ?? {};
     const bytes = encode(path);
     const rows = SEEDS.slice(0, k).map((seed) => {
       const javaHash = hash32(bytes, seed, 'java');
       const zeroHash = hash32(bytes, seed, 'zero-extended');
       return { seed, javaHash, javaBit: bitIndex(javaHash, m), zeroHash, zeroBit: bitIndex(zeroHash, m) };
     });
-    const written = (variant) => new BloomFilter(m, k).add(path, { variant, charset: cs });
-    const f = written('java');
-    const g = written('zero-extended');
-    const cross = [f.probe(path, { variant: 'zero-extended', charset: cs }).verdict, g.probe(path, { variant: 'java', charset: cs }).verdict];
-    const self = f.probe(path, { variant: 'java', charset: cs }).verdict;
+    const probe = (filter, v) => filter.probe(path, { variant: v, charset: cs }).verdict;
+    const [f, g] = ['java', 'zero-extended'].map((v) => new BloomFilter(m, k).add(path, { variant: v, charset: cs }));
+    const cross = [probe(f, 'zero-extended'), probe(g, 'java')];
+    const self = probe(f, 'java');
     f.free();
     g.free();
-    let inFile = null;
-    if (file.filter) {
-      const other = h.variant === 'java' ? 'zero-extended' : 'java';
-      inFile = {
-        variant: h.variant,
-        other,
-        own: file.filter.probe(path, { variant: h.variant, charset: cs }).verdict,
-        wrong: file.filter.probe(path, { variant: other, charset: cs }).verdict,
-        listed: file.indexed.has(path),
-        established: !!h.established,
-      };
-    }
+    const other = variant === 'java' ? 'zero-extended' : 'java';
+    const inFile = file.filter && { variant, other, own: probe(file.filter, variant), wrong: probe(file.filter, other), established: !!established };
     const differ = rows.filter((r) => r.javaBit !== r.zeroBit).length;
-    const listed = file.filter ? file.indexed.has(path) : false;
-    return { value: { path, fromFile, custom: !fromFile && path !== 'root.sg.d1.温度', listed, charset, bytes, m, k, fileLoaded: !!file.filter, rows, differ, cross, self, file: inFile }, transfer: [bytes.buffer] };
+    return { value: { path, fromFile: found != null, listed: file.indexed.has(path), charset, bytes, m, k, fileLoaded: !!file.filter, rows, differ, cross, self, file: inFile }, transfer: [bytes.buffer] };
   },
 
   // The sandbox. `controls`: `{mode: 'tsfile' | 'leveldb', m, k, bitsPerKey, plannedN}` as the
@@ -382,15 +290,10 @@ export const teachOps = {
     }
     return withView(c, { demo });
   },
-  /** Replaces the added paths (`[]` clears) and rebuilds. */
-  async 'teach.sandboxReset'({ controls, paths = [] }) {
+  /** Every added path gone: an empty filter. */
+  async 'teach.sandboxClear'({ controls }) {
     sandbox.paths = [];
     sandbox.set = new Set();
-    for (const p of paths) {
-      if (!p || sandbox.set.has(p)) continue;
-      sandbox.paths.push(p);
-      sandbox.set.add(p);
-    }
     const c = await sync(controls);
     await rebuild(c);
     return withView(c);
@@ -420,7 +323,6 @@ export const teachOps = {
       await rebuild(c);
       before = paths.length === 1 && prevLdb && prevM === sandbox.m ? await probeSandbox(last, prevLdb) : null;
     }
-    sandbox.owners = null;
     const now = await probeSandbox(last);
     const probes = now.probes.map((p, j) => ({ bit: p.bit, seed: p.seed, flipped: before ? !before.probes[j].set : null }));
     return withView(c, { added: paths, last, probes, rebuilt: !before && sandbox.mode === 'leveldb' && start > 0 });
@@ -437,40 +339,20 @@ export const teachOps = {
     const c = await sync(controls);
     const paths = randomPaths(count, sandbox.set, 'root.probe');
     let maybe = 0;
-    if (sandbox.tsf) {
-      const r = sandbox.tsf.mightContainMany(paths);
-      for (let i = 0; i < r.length; i++) maybe += r[i];
-    } else {
-      const ldb = await leveldb();
-      for (const p of paths) if (ldb.probeFilter(p, sandbox.ldb.bytes).verdict === 'maybe') maybe++;
-    }
+    for (const p of paths) if ((await probeSandbox(p)).verdict === 'maybe') maybe++;
     const interval = (await teachCore()).wilson(maybe, count);
     return { maybe, count, rate: maybe / count, interval, fpp: (await formula(sandbox.paths.length, sandbox.m, sandbox.k)).fpp, mode: sandbox.mode, n: sandbox.paths.length };
   },
   /** Which added paths set `bit`: `{bit, set, paths (first `limit`), total}`. */
   async 'teach.sandboxOwners'({ bit, limit = 4 }) {
-    if (!sandbox.owners) {
-      const owners = new Map();
-      for (let i = 0; i < sandbox.paths.length; i++) {
-        const r = await probeSandbox(sandbox.paths[i]);
-        for (const b of new Set(r.probes.map((p) => p.bit))) {
-          if (!owners.has(b)) owners.set(b, []);
-          owners.get(b).push(i);
-        }
-      }
-      sandbox.owners = owners;
-    }
+    const who = [];
+    for (const p of sandbox.paths) if ((await probeSandbox(p)).probes.some((q) => q.bit === bit)) who.push(p);
     const bits = sandboxBits();
-    const who = sandbox.owners.get(bit) ?? [];
-    return { bit, set: ((bits[bit >> 3] >> (bit & 7)) & 1) === 1, paths: who.slice(0, limit).map((i) => sandbox.paths[i]), total: who.length };
+    return { bit, set: ((bits[bit >> 3] >> (bit & 7)) & 1) === 1, paths: who.slice(0, limit), total: who.length };
   },
 
   // The lesson (the teaching module): the calculator, the step-through, the demonstrations.
 
-  /** The calculator: any three of n, p, m, k (bitsPerKey may stand for m) → the fourth: `Solution`. */
-  async 'teach.calc'({ n = null, p = null, m = null, k = null, bitsPerKey = null }) {
-    return (await teachCore()).calc(n ?? undefined, p ?? undefined, m ?? undefined, k ?? undefined, bitsPerKey ?? undefined);
-  },
   /**
    * One insert or lookup (`action`) of `path`, hash by hash (`Trace`), in the sandbox (`target:
    * 'sandbox'`, its geometry from `controls`) or in the open file's filter (`'file'`: the
@@ -518,10 +400,6 @@ export const teachOps = {
     // Consumed by the call (the core frees it).
     const tf = f && new t.TeachFile(f.keys, f.ends, f.bits, f.m, f.k, f.variant);
     return t.claim(claim, seed, tf, bytes, ends, sandbox.mode, sandbox.m, sandbox.k, plannedN ?? undefined, victim ?? undefined, windowKeys ?? undefined);
-  },
-  /** The claims whose demonstration runs on the open file when one is given (the core's plan::ON_FILE). */
-  async 'teach.claimsOnFile'() {
-    return (await teachCore()).claimsOnFile();
   },
   /** Loads a LevelDB table (the page's sample) for the read-path and range demos: `{summary, examples}`. */
   async 'teach.table'({ url }) {

@@ -1,5 +1,5 @@
 // The calculator: three of n, p, m (or bits per key) and k typed, the fourth solved by the
-// teaching module's core (teach.calc), with TsFile's Java sizing and LevelDB's policy beside the
+// teaching module's core (its calc, by teach.call), with TsFile's Java sizing and LevelDB's policy beside the
 // formula's ideal. This view parses what was typed (digits, commas, a % sign, k/M/G) and draws
 // the answer; it computes nothing.
 import { $, el } from '../../shared/dom.js';
@@ -137,7 +137,7 @@ export function createCalc(call) {
     }
     let s;
     try {
-      s = await call('teach.calc', args);
+      s = await call('teach.call', { fn: 'calc', args: [args.n, args.p, args.m, args.k, args.bitsPerKey] });
     } catch (e) {
       if (mine === seq) fail(out, e.message);
       return null;

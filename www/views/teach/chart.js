@@ -1,3 +1,5 @@
+// The lesson's charts. One curve chart (drawCurve): the formula's false-positive rate over k or
+// n on a log scale, with marks and points on it; the sandbox draws its own two with it.
 // A claim's measurements as a chart, drawn from the demonstration the core returned
 // (teach.claim); the numbers themselves stay in the table under the chart. A claim whose rows run
 // along a parameter (its `curve`: k or n) plots the formula's curve over it, the core's points,
@@ -56,34 +58,61 @@ function decades(points) {
   return { lo, hi: 0 };
 }
 
-/** The x axis's ticks: every measured k or bits_per_key, or five evenly spaced n. */
-const xTicks = (c, top) => (c.axis === 'n' ? [0, 1, 2, 3, 4].map((i) => Math.round((top * i) / 4)) : c.measured.map((p) => p.x));
+/** Five evenly spaced ticks from 0 to `top`. */
+export const fifths = (top) => [0, 1, 2, 3, 4].map((i) => Math.round((top * i) / 4));
 
 /** What each curve's x axis is. */
 const AXES = { k: 'k, the number of hashes', n: 'n, the keys added', bits_per_key: 'bits_per_key, LevelDB’s setting' };
 
-/** Draws the formula's curve over `d.curve`'s parameter, the measurements on it with their intervals, `W` px wide. */
-function drawCurveChart(host, d, W) {
-  const c = d.curve;
-  const [CH, CL, CB] = [214, 54, 64];
-  const top = Math.max(...c.formula.map(([x]) => x), ...c.measured.map((p) => p.x));
-  const left = c.axis === 'k' ? 1 : 0;
-  // The scale is the measurements'; the formula below its floor is left out, not drawn flat on it.
-  const { lo, hi } = decades(c.measured.map((p) => ({ rate: p.rate, formula: null })));
-  const x = (v) => CL + ((v - left) / Math.max(top - left, 1)) * (W - CL - R);
-  const y = (p) => 8 + (1 - (Math.log10(Math.max(p, 10 ** lo)) - lo) / (hi - lo)) * (CH - CB - 8);
+/**
+ * Draws a curve chart `W` px wide into `host`: the formula's `line` ([x, p] pairs, in `lineClass`)
+ * against x from `x0`, on a log scale of false positives down to the decade of `lowest` (the
+ * line below it left out, not drawn flat on it); dashed `marks` (`{x, text, ...attrs}`), `points`
+ * (`{x, p, r, cls, text?, low?, high?, ...attrs}`, an interval drawn as a line through its point),
+ * TsFile's `cap` on k shaded beyond, the x axis's `ticks` and `label`, and `legend` lines under it.
+ */
+export function drawCurve(host, W, { line, lineClass, x0, lowest, ticks, label, marks = [], points = [], cap = null, legend: lines = [] }) {
+  const [T, CL, BOTTOM] = [8, 54, 150];
+  const H = BOTTOM + 40 + LINE * lines.length;
+  const lo = Math.max(-12, Math.min(-1, Math.floor(Math.log10(lowest > 0 ? lowest : 1e-12))));
+  const top = Math.max(...line.map(([v]) => v), ...points.map((q) => q.x));
+  const x = (v) => CL + ((v - x0) / Math.max(top - x0, 1)) * (W - CL - R);
+  const y = (p) => T + (Math.log10(Math.max(p, 10 ** lo)) / lo) * (BOTTOM - T);
   host.replaceChildren();
-  host.setAttribute('viewBox', `0 0 ${W} ${CH}`);
-  for (let e = lo; e <= hi; e++) host.append(svg('line', { x1: CL, x2: W - R, y1: y(10 ** e), y2: y(10 ** e), class: 'c-grid' }), svg('text', { x: CL - 4, y: y(10 ** e) + 4, 'text-anchor': 'end', class: 'c-tick' }, decade(e)));
-  for (const t of spaced(xTicks(c, top), x, fmt)) host.append(svg('text', { x: x(t), y: CH - CB + 16, 'text-anchor': 'middle', class: 'c-tick' }, fmt(t)));
-  const line = c.formula.filter(([, f]) => f >= 10 ** lo).map(([a, f], i) => `${i ? 'L' : 'M'}${x(a).toFixed(1)},${y(f).toFixed(1)}`).join('');
-  host.append(svg('path', { d: line, class: 'ch-curve' }));
-  for (const p of c.measured) {
-    host.append(svg('line', { x1: x(p.x), x2: x(p.x), y1: y(p.rate.low), y2: y(p.rate.high), class: 'ch-ci' }));
-    host.append(svg('circle', { cx: x(p.x), cy: y(p.rate.rate), r: 4, class: 'ch-point', 'data-x': p.x, 'data-rate': p.rate.rate, 'data-low': p.rate.low, 'data-high': p.rate.high }));
+  host.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  for (let e = 0; e >= lo; e -= Math.ceil(-lo / 6)) host.append(svg('line', { x1: CL, x2: W - R, y1: y(10 ** e), y2: y(10 ** e), class: 'c-grid' }), svg('text', { x: CL - 4, y: y(10 ** e) + 4, 'text-anchor': 'end', class: 'c-tick' }, decade(e)));
+  for (const t of spaced(ticks, x, fmt)) host.append(svg('text', { x: x(t), y: BOTTOM + 16, 'text-anchor': 'middle', class: 'c-tick' }, fmt(t)));
+  host.append(svg('text', { x: (CL + W - R) / 2, y: BOTTOM + 32, 'text-anchor': 'middle', class: 'c-tick' }, label));
+  if (cap != null && cap < top) host.append(svg('rect', { x: x(cap), y: T, width: W - R - x(cap), height: BOTTOM - T, class: 'c-cap' }), svg('text', { x: W - R - 4, y: BOTTOM - 6, 'text-anchor': 'end', class: 'c-tick' }, W - R - x(cap) > 120 ? `TsFile allows k ≤ ${cap}` : `k ≤ ${cap}`));
+  // A gap where the formula falls below the scale's floor.
+  const path = line.map(([a, p], i) => (p < 10 ** lo ? '' : `${i && line[i - 1][1] >= 10 ** lo ? 'L' : 'M'}${x(a).toFixed(1)},${y(p).toFixed(1)}`));
+  host.append(svg('path', { d: path.join(''), class: lineClass }));
+  const side = (at) => (at < W * 0.6 ? { dx: 6, anchor: 'start' } : { dx: -6, anchor: 'end' });
+  for (const { x: at, text, ...attrs } of marks) {
+    host.append(svg('line', { x1: x(at), x2: x(at), y1: T, y2: BOTTOM, class: 'c-opt', ...attrs }));
+    host.append(svg('text', { x: x(at) + side(x(at)).dx, y: BOTTOM - 6, 'text-anchor': side(x(at)).anchor, class: 'c-opt-label' }, text));
   }
-  host.append(svg('text', { x: (CL + W - R) / 2, y: CH - CB + 32, 'text-anchor': 'middle', class: 'c-tick' }, AXES[c.axis]));
-  legend(host, CH - CB + 32 + LINE, ['● measured, the line its 95 % interval', '— the formula']);
+  for (const { x: at, p, r, cls, text, low, high, ...attrs } of points) {
+    if (low != null) host.append(svg('line', { x1: x(at), x2: x(at), y1: y(low), y2: y(high), class: 'ch-ci' }));
+    host.append(svg('circle', { cx: x(at), cy: y(p), r, class: cls, ...attrs }));
+    // Above its point, below one at the top (the marks' labels are at the bottom).
+    if (text) host.append(svg('text', { x: x(at) + 2 * side(x(at)).dx, y: y(p) + (y(p) < T + 24 ? 20 : -10), 'text-anchor': side(x(at)).anchor, class: 'c-point-label' }, text));
+  }
+  legend(host, BOTTOM + 48, lines);
+}
+
+/** A claim's curve `c`: the formula over its parameter, each measurement on it with its interval. */
+function drawClaimCurve(host, c, W) {
+  drawCurve(host, W, {
+    line: c.formula,
+    lineClass: 'ch-curve',
+    x0: c.axis === 'k' ? 1 : 0,
+    lowest: Math.min(...c.measured.map((q) => q.rate.low).filter((v) => v > 0), 0.5),
+    ticks: c.axis === 'n' ? fifths(Math.max(...c.formula.map(([v]) => v))) : c.measured.map((q) => q.x),
+    label: AXES[c.axis],
+    points: c.measured.map(({ x, rate: m }) => ({ x, p: m.rate, low: m.low, high: m.high, r: 4, cls: 'ch-point', 'data-x': x, 'data-rate': m.rate, 'data-low': m.low, 'data-high': m.high })),
+    legend: ['● measured, the line its 95 % interval', '— the formula'],
+  });
 }
 
 /** Draws one line per measured rate in `points`, its point and interval on a log scale, `W` px wide. */
@@ -121,7 +150,7 @@ export function claimChart(d) {
   const host = svg('svg', { class: 'claim-chart', role: 'img', 'data-testid': `claim-${d.claim}-chart`, ...(c ? { 'data-axis': c.axis } : {}) });
   if (c) {
     host.setAttribute('aria-label', `Claim ${d.claim}: the formula’s false-positive rate as a curve over ${AXES[c.axis]}, with ${c.measured.length} measured rates on it, each a dot on its 95 % interval, on a log scale; the numbers are in the table below.`);
-    drawAtWidth(host, (W) => drawCurveChart(host, d, W), 360);
+    drawAtWidth(host, (W) => drawClaimCurve(host, c, W), 360);
   } else {
     const withFormula = points.some((p) => p.formula != null);
     host.setAttribute('aria-label', `Claim ${d.claim}: ${points.length} measured rate${points.length === 1 ? '' : 's'}, each a dot on its 95 % interval${withFormula ? ', the formula’s value a diamond beside it' : ''}, on a log scale of false positives; the numbers are in the table below.`);

@@ -285,7 +285,7 @@ export function createLesson(call, { step, calc, sandbox }) {
     /** The open file's facts (null: none); the claims that can use it offer it from now on (plan::ON_FILE). */
     async setFile(f) {
       lesson.file = f;
-      const onFile = f ? await call('teach.claimsOnFile', {}) : [];
+      const onFile = f ? await call('teach.call', { fn: 'claimsOnFile' }) : [];
       if (lesson.file !== f) return;
       for (const [n, set] of relabel) set(onFile.includes(n) ? f : null);
     },

@@ -73,7 +73,7 @@ function renderBits({ rows, m, k, fileLoaded, differ }) {
 /** Why a cross-variant probe still said "maybe": no bit differs, or every differing bit is set anyway. */
 const whyMaybe = (differ) => (differ === 0 ? ' (no bit differs: both hashes pick the same bits for this path)' : ` (${differ === 1 ? 'the one differing bit happens' : `all ${differ} differing bits happen`} to be set too)`);
 
-function renderVerdicts({ bytes, cross: [javaByZero, zeroByJava], self, file, differ }) {
+function renderVerdicts({ bytes, cross: [javaByZero, zeroByJava], self, file, listed, differ }) {
   const out = $('pf-fn');
   out.replaceChildren(
     el('li', { 'data-testid': 'pf-java-zero' }, 'A filter holding only this path, written by Java (sign-extended), probed by a zero-extending reader → ', verdictSpan(javaByZero), javaByZero === 'absent' ? ' — a false negative: the path is there, the reader skips the file' : whyMaybe(differ), `. Probed with the writer’s own hash → ${self}.`),
@@ -86,11 +86,11 @@ function renderVerdicts({ bytes, cross: [javaByZero, zeroByJava], self, file, di
       el(
         'li',
         { 'data-testid': 'pf-file' },
-        `In the loaded file${file.listed ? ', which lists this path' : ''}: under the writer’s ${file.variant} hash${file.established ? ' (established by the audit)' : ''} → `,
+        `In the loaded file${listed ? ', which lists this path' : ''}: under the writer’s ${file.variant} hash${file.established ? ' (established by the audit)' : ''} → `,
         verdictSpan(file.own),
         `; under the ${file.other} hash → `,
         verdictSpan(file.wrong),
-        file.listed && file.own === 'maybe' && file.wrong === 'absent' ? ' — a reader with the wrong hash would wrongly skip this file.' : '.',
+        listed && file.own === 'maybe' && file.wrong === 'absent' ? ' — a reader with the wrong hash would wrongly skip this file.' : '.',
       ),
     );
     out.dataset.file = `${file.own},${file.wrong}`;

@@ -2,11 +2,13 @@
 // bits_per_key and the keys) whose bits flip as paths are added. The filter lives in the
 // worker (teach.sandbox*); this view sends the controls and draws the answers (its bits:
 // sandbox-grid.js).
-import { $, el, pointWord, svg } from '../../shared/dom.js';
+import { $, el, pointWord } from '../../shared/dom.js';
 import { fmt } from '../../shared/format.js';
 import { about, pct } from './numbers.js';
 import { VERDICT_LABELS } from '../../shared/words.js';
-import { drawCurve } from './curve.js';
+import { ERROR_RATE } from '../../pkg/js/core-tables.js';
+import { drawCurve, fifths } from './chart.js';
+import { drawAtWidth } from './width.js';
 import { createSandboxGrid } from './sandbox-grid.js';
 
 const slider = (id) => Number($(id).value);
@@ -41,7 +43,7 @@ function renderView(v, mode) {
   Object.assign(ds, { m: String(v.m), k: String(v.k), set: String(v.setBits), n: String(v.n) });
   delete ds.measured;
   $('sb-measure-out').textContent = '';
-  drawCurve($('sb-curve'), v.curve, { kCap: isTs ? 8 : null });
+  drawKCurve($('sb-curve'), v.curve, isTs ? 8 : null);
   const over = $('sb-overfill');
   over.hidden = !v.overfill?.warning;
   over.textContent = v.overfill?.warning ?? '';
@@ -126,11 +128,11 @@ export function createSandbox(call) {
 
   async function javaSize() {
     const n = slider('sb-n');
-    const { bitCount: m, hashFunctionCount: k, errorRate } = await call('teach.javaSizing', { capacity: n });
+    const { bitCount: m, hashFunctionCount: k } = await call('teach.call', { fn: 'package.javaSizing', args: [n] });
     $('sb-m').value = String(Math.min(Number($('sb-m').max), m));
     $('sb-k').value = String(k);
     await refresh();
-    $('sb-log').textContent = `Java's getEmptyBloomFilter(${errorRate}, ${fmt(n)}): m = ${fmt(m)}${m > Number($('sb-m').max) ? ` (capped at ${$('sb-m').max} here)` : ''}, k = ${k}.`;
+    $('sb-log').textContent = `Java's getEmptyBloomFilter(${ERROR_RATE.default}, ${fmt(n)}): m = ${fmt(m)}${m > Number($('sb-m').max) ? ` (capped at ${$('sb-m').max} here)` : ''}, k = ${k}.`;
   }
 
   async function submit(ev) {
@@ -142,7 +144,7 @@ export function createSandbox(call) {
   }
 
   async function clear() {
-    await op('teach.sandboxReset', { paths: [] });
+    await op('teach.sandboxClear');
     grid.flash(null);
     $('sb-log').textContent = 'Cleared.';
     $('sb-verdict').textContent = '';
@@ -179,31 +181,38 @@ export function createSandbox(call) {
   };
 }
 
-/** p against n for the sandbox's fixed m and k (the core's points), with the design and current n marked. */
+/** The formula over whole k for the sandbox (`c`: teach's formula with its samples), k* and the sandbox's own k marked, TsFile's `cap` shaded. */
+function drawKCurve(host, c, cap) {
+  const { n, m, k, kStar, samples } = c;
+  const kMax = Math.max(8, Math.min(cap ? 16 : 32, Math.ceil(Math.max(k, kStar) * 1.6) + 1));
+  const line = samples.slice(0, kMax).map((p, i) => [i + 1, p]);
+  const best = line.reduce((a, b) => (b[1] < a[1] ? b : a));
+  host.setAttribute('aria-label', `False-positive probability against k for n = ${fmt(n)} items in m = ${fmt(m)} bits: ${pct(c.fpp)} at k = ${k}; the optimum k* = ${about(kStar)}; the best whole k here, ${best[0]}, gives ${pct(best[1])}.`);
+  drawAtWidth(host, (W) => drawCurve(host, W, {
+    line,
+    lineClass: 'c-curve',
+    x0: 1,
+    lowest: best[1],
+    ticks: line.map(([kk]) => kk),
+    label: 'k, hash functions per key',
+    cap,
+    marks: kStar <= kMax ? [{ x: kStar, text: `k* = (m/n)·ln 2 = ${about(kStar)}`, 'data-k-star': kStar.toFixed(3) }] : [],
+    points: [{ x: Math.min(k, kMax), p: c.fpp, r: 6, cls: 'c-point', text: `k = ${k}: ${pct(c.fpp)}`, 'data-k': k }],
+    legend: kStar > kMax ? [`The best k ≈ ${Math.round(kStar)} is off this chart, to the right.`] : [],
+  }), 520);
+}
+
+/** p against n for the sandbox's fixed m and k (the core's points `o.curve`), the design and current n marked. */
 function drawGrowth(host, o) {
-  host.replaceChildren();
-  const W = 520;
-  const H = 170;
-  const L = 58;
-  const R = 14;
-  const T = 14;
-  const B = 36;
-  host.setAttribute('viewBox', `0 0 ${W} ${H}`);
-  const xMax = o.curve[o.curve.length - 1][0] || 1;
-  const x = (n) => L + (n / xMax) * (W - L - R);
-  const y = (p) => T + (1 - p) * (H - T - B);
-  host.append(svg('title', {}, 'False-positive rate as keys are added to this fixed m and k'));
-  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
-    host.append(svg('line', { x1: L, x2: W - R, y1: y(p), y2: y(p), class: 'c-grid' }));
-    host.append(svg('text', { x: L - 6, y: y(p) + 4, 'text-anchor': 'end', class: 'c-tick' }, `${p * 100}%`));
-  }
-  host.append(svg('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, class: 'c-axis' }));
-  host.append(svg('text', { x: (L + W - R) / 2, y: H - 6, 'text-anchor': 'middle', class: 'c-label' }, 'n (keys added to the same m and k)'));
-  host.append(svg('path', { d: `M${x(0)},${y(0)}${o.curve.map(([n, p]) => `L${x(n).toFixed(1)},${y(p).toFixed(1)}`).join('')}`, class: 'c-curve' }));
-  host.append(svg('line', { x1: x(o.design), x2: x(o.design), y1: T, y2: H - B, class: 'c-opt', 'data-design': o.design }));
-  host.append(svg('text', { x: x(o.design) + 4, y: T + 12, class: 'c-opt-label' }, `planned n = ${fmt(o.design)}: ${pct(o.atDesign)}`));
-  host.append(svg('circle', { cx: x(o.now), cy: y(o.atNow), r: 6, class: 'c-point', 'data-n': o.now }));
-  const right = x(o.now) < W - 150;
-  host.append(svg('text', { x: x(o.now) + (right ? 10 : -10), y: y(o.atNow) - 8, 'text-anchor': right ? 'start' : 'end', class: 'c-point-label' }, `now n = ${fmt(o.now)}: ${pct(o.atNow)}`));
   host.setAttribute('aria-label', `False-positive rate against n for this filter: ${pct(o.atDesign)} at the planned n = ${fmt(o.design)}, ${pct(o.atNow)} now at n = ${fmt(o.now)}.`);
+  drawAtWidth(host, (W) => drawCurve(host, W, {
+    line: o.curve,
+    lineClass: 'c-curve',
+    x0: 0,
+    lowest: Math.min(...o.curve.map(([, p]) => p).filter((p) => p > 0), o.atDesign),
+    ticks: fifths(o.curve.at(-1)[0]),
+    label: 'n, keys added to the same m and k',
+    marks: [{ x: o.design, text: `planned n = ${fmt(o.design)}: ${pct(o.atDesign)}`, 'data-design': o.design }],
+    points: [{ x: o.now, p: o.atNow, r: 6, cls: 'c-point', text: `now n = ${fmt(o.now)}: ${pct(o.atNow)}`, 'data-n': o.now }],
+  }), 520);
 }
