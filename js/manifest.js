@@ -16,9 +16,8 @@ import { writeManifest } from './manifest/file.js';
 import { ManifestThread } from './manifest/opening.js';
 import { OBJECT_RACY_MS, objectIdentity, recordable, sameIdentity } from './manifest/identity.js';
 import { answerer } from './manifest/answer.js';
-import { linesBytes } from './manifest/lines.js';
 import { ENTRY, ID } from './manifest/check.js';
-import { keepFromReads, keepingReads, keptFacts, unpackKept } from './manifest/keep.js';
+import { keepFromReads, keepingReads, keptFacts } from './manifest/keep.js';
 
 // By path, from this file in js/ (as js/scan-pool.js finds its worker): the CommonJS build's
 // import.meta.url is js/node.js's.
@@ -102,7 +101,7 @@ class Manifest {
 
   /**
    * A walked item ({path, file}, or {url, file, version} from a listing) → its record answered
-   * from its entry, `{record, line}` (`line`: its output in the scan's format), when the file is
+   * from its entry, `{record, line}` (`line`: its NDJSON line in an NDJSON scan), when the file is
    * the version recorded (a local file: its stat says so; an object: its listing), else null: read it.
    */
   answer(item) {
@@ -120,13 +119,9 @@ class Manifest {
     return a;
   }
 
-  /** Answered items' output lines (any format but 'records'), as UTF-8 bytes. */
-  lines = linesBytes;
-
-  /** What a batch read keeps (keptFacts per record, or null; packed by a scan worker). */
-  took(kept) {
-    if (!kept) return;
-    for (const k of Array.isArray(kept) ? kept : unpackKept(kept)) if (k) this.added.push(k);
+  /** What a batch read keeps (keptFacts per record, or null). */
+  took(kept = []) {
+    for (const k of kept) if (k) this.added.push(k);
   }
 
   /** An object of a listing read by `read(keep)`, keeping what it reads. Returns `[record, kept]`. */

@@ -17,7 +17,7 @@ import { HEAD_LENGTH, TAIL_WINDOW } from './wire.js';
 // `keep`: a scan with a manifest (js/manifest/keep.js, loaded only then): of each file read,
 // what the manifest keeps goes back beside its record. (A file the manifest answers never comes here.)
 const { paths, audit, format, flagWords, entry, maxIndexBytes, keep, racyMs } = workerData;
-const { keepByReading, keepFromWindow, keptFacts, packKept } = keep ? await import('./manifest/keep.js') : {};
+const { keepByReading, keepFromWindow, keptFacts } = keep ? await import('./manifest/keep.js') : {};
 // The CLI's scan: each record's error names the CLI's flags (js/flag-words.js).
 const { inFlagWords = (e) => e } = flagWords ? await import('./flag-words.js') : {};
 const openOptions = maxIndexBytes === undefined ? {} : { maxIndexBytes };
@@ -95,10 +95,10 @@ class FileSource extends HeldSource {
 // (most of a fleet of small files) comes whole, its size is what was read, and neither fstat
 // nor a second read is needed. A larger file costs fstat and a read of its tail window.
 const FIRST_READ = TAIL_WINDOW + 1;
-// Without a manifest no file's bytes outlive its record (the files are scanned one at a time,
-// and scanTail copies what it reads): one buffer of each size serves every file, sparing a
-// 4 KiB allocation per file (two for a larger one). A manifest keeps views of them (keepFromWindow).
-const shared = keep ? null : { first: new Uint8Array(FIRST_READ), window: new Uint8Array(TAIL_WINDOW) };
+// No file's bytes outlive its record (the files are scanned one at a time, scanTail copies what
+// it reads, and a manifest keeps copies: keepFromWindow): one buffer of each size serves every
+// file, sparing a 4 KiB allocation per file (two for a larger one).
+const shared = { first: new Uint8Array(FIRST_READ), window: new Uint8Array(TAIL_WINDOW) };
 
 /**
  * The file's source with its head and tail window read ahead for the fast route, or null when
@@ -113,14 +113,14 @@ function readAhead(path, shown) {
   }
   try {
     const st = keep ? fstatSync(fd) : null;
-    const first = shared?.first ?? new Uint8Array(FIRST_READ);
+    const first = shared.first;
     const got = readSync(fd, first, 0, FIRST_READ, 0);
     let source;
     if (got < FIRST_READ) source = new FileSource(path, shown, got, [{ start: 0, bytes: first.subarray(0, got) }], 1, got);
     else {
       const size = fstatSync(fd).size;
       if (size < FIRST_READ) return null; // the file changed under us: the full route tells
-      const window = shared?.window ?? new Uint8Array(TAIL_WINDOW);
+      const window = shared.window;
       if (readSync(fd, window, 0, TAIL_WINDOW, size - TAIL_WINDOW) !== TAIL_WINDOW) return null;
       source = new FileSource(path, shown, size, [{ start: 0, bytes: first }, { start: size - TAIL_WINDOW, bytes: window }], 2, FIRST_READ + TAIL_WINDOW);
     }
@@ -190,16 +190,14 @@ async function scanBatch({ seq, items }) {
     records[i] = record instanceof Promise ? await record : record;
     inFlagWords(records[i].error);
   }
-  const keptPacked = kept && packKept(kept);
-  const transfer = keptPacked ? [keptPacked.bytes.buffer] : [];
   const part = newSummary(paths);
   for (const r of records) addToSummary(part, r);
   // A summary-only scan posts no records: cloning them would cost more than reading the file.
-  if (format === 'records' || format === 'summary') parentPort.postMessage({ seq, output: format === 'records' ? records : null, summary: part, kept: keptPacked }, transfer);
+  if (format === 'records' || format === 'summary') parentPort.postMessage({ seq, output: format === 'records' ? records : null, summary: part, kept });
   else {
     // Text goes as UTF-8 bytes, transferred: no copy, and the main thread writes them as they are.
     const bytes = utf8.encode(formatRecords(records, format, paths));
-    parentPort.postMessage({ seq, output: bytes, summary: part, kept: keptPacked }, [bytes.buffer, ...transfer]);
+    parentPort.postMessage({ seq, output: bytes, summary: part, kept }, [bytes.buffer]);
   }
 }
 
