@@ -15,13 +15,8 @@ import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
 import { HEAD_LENGTH, TAIL_WINDOW } from './wire.js';
 import { auditedResults } from './scan-fp.js';
-import { auditOf, emptyRecord, errorOf, tailRecord } from './scan-record.js';
-
-/**
- * Whether the fast route may answer: not for an audit, nor when maxIndexBytes is below the tail
- * window (the route takes any TsFileMetadata that lies in the window).
- */
-export const fastRoute = (audit, maxIndexBytes) => !audit && !(maxIndexBytes < TAIL_WINDOW);
+import { auditOf, emptyRecord, tailRecord } from './scan-record.js';
+import { plainError } from './errors.js';
 
 /**
  * The fast route over bytes in hand: `head` (the file's first bytes) and `window` (its last,
@@ -41,7 +36,7 @@ export function tailScan(file, size, head, window, paths, reads, bytesRead, stag
  * `ahead: false` when it could not). Errors are part of the record; only a cancelled scan
  * rejects. Returns the record — or a promise of it when anything on the way is asynchronous:
  * a local file read ahead costs no promise (a fleet of small files makes 10,000 of them).
- * `child` gives the file its own AbortSignal (js/scan-cancel.js fanOut). `staged`: the count of
+ * `child` gives the file its own AbortSignal (js/scan-run.js fanOut). `staged`: the count of
  * `paths` a thread that stages nothing else holds staged (a scan worker stages them once a batch).
  */
 export function scanFile(file, input, { open, paths = [], audit = false, openOptions = {}, child = null, staged }) {
@@ -49,7 +44,9 @@ export function scanFile(file, input, { open, paths = [], audit = false, openOpt
   const options = own ? { ...openOptions, signal: own.signal } : openOptions;
   const route = { file, input, paths, audit, options, staged };
   let record;
-  if (!fastRoute(audit, options.maxIndexBytes)) record = fullRecord(route, open);
+  // The fast route answers neither an audit nor a scan whose maxIndexBytes is below the tail
+  // window (it takes any TsFileMetadata that lies in the window).
+  if (audit || options.maxIndexBytes < TAIL_WINDOW) record = fullRecord(route, open);
   else {
     let opening;
     try {
@@ -108,11 +105,11 @@ async function fullRecord({ file, input, paths, audit, options }, open) {
     record.bloomFilter = t.bloomInfo();
     // With the index read, each result also says whether the index lists the path (js/scan-fp.js).
     record.results = !paths.length ? [] : audit ? auditedResults(t, paths) : t.probeMany(paths);
-    record.error = errorOf(indexError);
+    record.error = plainError(indexError);
     record.ok = indexError == null;
   } catch (e) {
     if (e?.kind === 'cancelled' || e?.name === 'AbortError') throw e;
-    record.error = errorOf(e);
+    record.error = plainError(e);
     if (record.size == null && counter.source) record.size = counter.source.size;
   } finally {
     await t?.close();

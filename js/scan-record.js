@@ -3,9 +3,6 @@
 import { plainError } from './errors.js';
 import { bloomFromFigures, figureVerdict } from './wire.js';
 
-/** An error (thrown by the reader, a source, or anything) → `{kind, message, offset}`. */
-export const errorOf = plainError;
-
 /** A record before anything is known of its file. */
 export const emptyRecord = (file) => ({ file, fileHex: null, ok: false, size: null, version: null, bloomFilter: null, results: null, audit: null, bytesRead: 0, reads: 0, error: null });
 
@@ -14,24 +11,13 @@ export const emptyRecord = (file) => ({ file, fileHex: null, ok: false, size: nu
  * the scan read: `reads` reads of `bytesRead` bytes (a file whose index is not read).
  */
 export function tailRecord(file, size, f, paths, reads, bytesRead) {
-  return {
-    file,
-    fileHex: null,
-    ok: true,
-    size,
-    version: f[0],
-    bloomFilter: bloomFromFigures(f),
-    results: paths.map((path, i) => ({ path, verdict: figureVerdict(f, i) })),
-    audit: null,
-    bytesRead,
-    reads,
-    error: null,
-  };
+  const results = paths.map((path, i) => ({ path, verdict: figureVerdict(f, i) }));
+  return { ...emptyRecord(file), ok: true, size, version: f[0], bloomFilter: bloomFromFigures(f), results, bytesRead, reads };
 }
 
 /** A record for something that was found but could not be opened as a file (a FIFO, a loop). */
 export function failedRecord(file, error, size = null) {
-  return { ...emptyRecord(file), size, error: errorOf(error) };
+  return { ...emptyRecord(file), size, error: plainError(error) };
 }
 
 /** TsFile#audit() → the compact audit a record carries. */
