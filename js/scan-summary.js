@@ -52,7 +52,7 @@ export function addToSummary(s, r) {
   addTruth(s, r);
   // Results come in the order of the paths asked for.
   s.paths.forEach((p, i) => {
-    const v = r.results?.[i]?.path === p.path ? r.results[i].verdict : r.results?.find((x) => x.path === p.path)?.verdict;
+    const v = r.results?.[i]?.verdict;
     if (v === 'absent' || v === 'maybe' || v === 'unknown') p[v]++;
     else p.noVerdict++;
   });

@@ -75,14 +75,6 @@ class FileSource extends HeldSource {
 
   miss(offset, length) {
     this.file ??= openFile(this.path, this.shown);
-    // A file no larger than the tail window is read whole by its first read (the head): the
-    // window is then that same buffer, so a small file costs one read.
-    if (offset === 0 && this.size <= TAIL_WINDOW && length < this.size) {
-      const whole = readFully(this.file.fd, this.size, 0, this.shown);
-      this.blocks.push({ start: 0, bytes: whole });
-      this.ioBytes += this.size - length;
-      return whole.subarray(0, length);
-    }
     return readFully(this.file.fd, length, offset, this.shown);
   }
 
