@@ -1,4 +1,4 @@
-// One file of a scan → its record (js/scan-record.js), by one of two routes:
+// One file of a scan → its record, by one of two routes:
 //
 // - the fast route (without an audit): the head and the tail window — which the byte source
 //   holds once opened: a URL's open reads them in one round trip, a local file and a Blob are
@@ -13,9 +13,8 @@
 import { openTsFile } from './tsfile.js';
 import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
-import { HEAD_LENGTH, TAIL_WINDOW } from './wire.js';
+import { bloomFromFigures, figureVerdict, HEAD_LENGTH, TAIL_WINDOW } from './wire.js';
 import { auditedResults } from './scan-fp.js';
-import { auditOf, emptyRecord, tailRecord } from './scan-record.js';
 import { plainError } from './errors.js';
 
 /**
@@ -160,4 +159,36 @@ export class HeldSource {
     this.ioBytes += length;
     return this.miss(offset, length);
   }
+}
+
+// A scan record: what a fleet scan says about one file, the API's per-file result (docs/fleet.md):
+// `{file, fileHex, ok, size, version, bloomFilter, results, audit, bytesRead, reads, error}`.
+// Made here, by the scanners for what their walk could not read, and by js/manifest.js from its entries.
+
+/** A record before anything is known of its file. */
+export const emptyRecord = (file) => ({ file, fileHex: null, ok: false, size: null, version: null, bloomFilter: null, results: null, audit: null, bytesRead: 0, reads: 0, error: null });
+
+/**
+ * A record from the fast route's figures `f` (wasm scanTail, decoded by js/wire.js) over what
+ * the scan read: `reads` reads of `bytesRead` bytes (a file whose index is not read).
+ */
+export function tailRecord(file, size, f, paths, reads, bytesRead) {
+  const results = paths.map((path, i) => ({ path, verdict: figureVerdict(f, i) }));
+  return { ...emptyRecord(file), ok: true, size, version: f[0], bloomFilter: bloomFromFigures(f), results, bytesRead, reads };
+}
+
+/** A record for something that was found but could not be opened as a file (a FIFO, a loop). */
+export function failedRecord(file, error, size = null) {
+  return { ...emptyRecord(file), size, error: plainError(error) };
+}
+
+/** TsFile#audit() → the compact audit a record carries. */
+export function auditOf(a) {
+  return a ? { status: a.status, variant: a.variant ?? null, charset: a.charset ?? null, writer: a.writer ?? null, summary: a.summary } : null;
+}
+
+/** A record of a file whose name is not UTF-8 carries its bytes (the walk's `hex`). */
+export function named(record, item) {
+  if (item.hex !== undefined) record.fileHex = item.hex;
+  return record;
 }

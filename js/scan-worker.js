@@ -8,8 +8,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'n
 import { ioError } from './node-source.js';
 import { TsFileBloomError } from './errors.js';
 import { stagePaths } from './core.js';
-import { HeldSource, scanFile } from './scan-file.js';
-import { failedRecord, named } from './scan-record.js';
+import { failedRecord, HeldSource, named, scanFile } from './scan-file.js';
 import { addToSummary, newSummary } from './scan-summary.js';
 import { formatRecords } from './scan-output.js';
 import { HEAD_LENGTH, TAIL_WINDOW } from './wire.js';
