@@ -16,6 +16,7 @@ import { writeManifest } from './manifest/file.js';
 import { ManifestThread } from './manifest/opening.js';
 import { OBJECT_RACY_MS, objectIdentity, recordable, sameIdentity } from './manifest/identity.js';
 import { answerer } from './manifest/answer.js';
+import { linesBytes } from './manifest/lines.js';
 import { ENTRY, ID } from './manifest/check.js';
 import { keepFromReads, keepingReads, keptFacts } from './manifest/keep.js';
 
@@ -101,7 +102,7 @@ class Manifest {
 
   /**
    * A walked item ({path, file}, or {url, file, version} from a listing) → its record answered
-   * from its entry, `{record, line}` (`line`: its NDJSON line in an NDJSON scan), when the file is
+   * from its entry, `{record, line}` (`line`: its output in the scan's format), when the file is
    * the version recorded (a local file: its stat says so; an object: its listing), else null: read it.
    */
   answer(item) {
@@ -118,6 +119,9 @@ class Manifest {
     this.stats.answered++;
     return a;
   }
+
+  /** Answered items' output lines (any format but 'records'), as UTF-8 bytes. */
+  lines = linesBytes;
 
   /** What a batch read keeps (keptFacts per record, or null). */
   took(kept = []) {

@@ -43,7 +43,7 @@ const LO = 2 ** 26;
 const fppSum = (p) => p.fppHi / LO + p.fppLo / (LO * LO);
 
 /** The part of a summary this module fills for the fleet (mergeable). */
-export const newFleetTruth = () => ({ audited: 0, pastDesign: 0, withinDesign: 0, pastDesignFiles: [] });
+export const newFleetTruth = () => ({ audited: 0, filledPastDesign: 0, withinDesign: 0, filledPastDesignFiles: [] });
 
 /** Adds `name` to a capped, sorted list of file names. */
 export function keepName(list, name) {
@@ -60,8 +60,8 @@ export function addTruth(s, r) {
   if (r.audit) s.audited++;
   const past = b?.present ? b.filledPastDesign ?? null : null;
   if (past === true) {
-    s.pastDesign++;
-    keepName(s.pastDesignFiles, r.file);
+    s.filledPastDesign++;
+    keepName(s.filledPastDesignFiles, r.file);
   } else if (past === false) s.withinDesign++;
   s.paths.forEach((p, i) => {
     const res = r.results?.[i];
@@ -112,9 +112,6 @@ export function finishPathTruth(p) {
     falsePositiveFiles: p.falsePositiveFiles,
   };
 }
-
-/** The final fleet figures (`filters.*` of the summary, and `audited`). */
-export const finishFleetTruth = (f) => ({ audited: f.audited, filledPastDesign: f.pastDesign, withinDesign: f.withinDesign, filledPastDesignFiles: f.pastDesignFiles });
 
 const names = (list, count, shown) => {
   const head = list.slice(0, shown);

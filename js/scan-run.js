@@ -164,7 +164,7 @@ class Run {
   /** A batch answered by the manifest (`{record, line}`s) → its output and its part of the summary. */
   answers(items) {
     const records = items.map((a) => a.record);
-    return { output: this.format === 'ndjson' ? items.map((a) => a.line).join('') : this.output(records), summary: this.summed(records) };
+    return { output: this.format === 'records' || this.format === 'summary' ? this.output(records) : this.manifest.lines(items), summary: this.summed(records) };
   }
 
   /** Reads batch `n` on this thread, `lanes` files at once across batches. */

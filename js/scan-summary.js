@@ -1,7 +1,7 @@
 // A scan's summary: counted record by record (addToSummary), in parts that add up (workers
 // and batches count theirs, the main thread adds them: mergeSummary), then finished into the
 // API's summary (finishSummary). Its words and JSON keys: js/scan-output.js.
-import { addTruth, finishFleetTruth, finishPathTruth, keepName, newFleetTruth, newPathTruth } from './scan-fp.js';
+import { addTruth, finishPathTruth, keepName, newFleetTruth, newPathTruth } from './scan-fp.js';
 
 /** Upper bounds of the FPP bands the health report counts files in. */
 const FPP_BANDS = [0.0001, 0.001, 0.01, 0.05, 0.1, Infinity];
@@ -77,7 +77,6 @@ export function mergeSummary(into, part) {
  * `skipRatio` = skippable / files — a file that could not be read cannot be skipped.
  */
 export function finishSummary(s, elapsedMs) {
-  const truth = finishFleetTruth(s);
   return {
     files: s.files,
     ok: s.ok,
@@ -94,12 +93,12 @@ export function finishSummary(s, elapsedMs) {
       withoutFilter: s.withoutFilter,
       fillDeciles: s.fillDeciles,
       fppBands: FPP_BANDS.map((upTo, i) => ({ below: Number.isFinite(upTo) ? upTo : null, files: s.fppBands[i] })),
-      filledPastDesign: truth.filledPastDesign,
-      withinDesign: truth.withinDesign,
-      filledPastDesignFiles: truth.filledPastDesignFiles,
+      filledPastDesign: s.filledPastDesign,
+      withinDesign: s.withinDesign,
+      filledPastDesignFiles: s.filledPastDesignFiles,
     },
     audits: s.audits,
-    audited: truth.audited,
+    audited: s.audited,
     paths: s.paths.map((p) => ({
       path: p.path,
       skippable: p.absent,

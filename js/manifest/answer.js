@@ -5,15 +5,16 @@
 // with --audit, whose rule needs the audit: then it is read again, as is a file recorded without
 // --audit when this scan has it. So an entry never says `absent` where a fresh scan would say `maybe`.
 import { tailScan } from '../scan-file.js';
-import { formatRecords, recordJson } from '../scan-output.js';
+import { formatRecords } from '../scan-output.js';
+import { linePieces } from './lines.js';
 import { ENTRY, ID } from './check.js';
 
 /**
  * `answer(i, file)` (entry `i`) over a manifest's tables (`pathSets`, `facts`, `results`) and its kept
  * `bytes`, for this scan's `paths`, `audit` and output `format`: `{record, results, line}`
  * (`results`: the entry's new results for `paths`, when made from the kept bytes; `line`: the
- * record's NDJSON line, null for any other format: the scan formats those records itself) or
- * null (read the file).
+ * record's output line — its text, or its combination's NDJSON pieces (js/manifest/lines.js) —
+ * null for 'records') or null (read the file).
  */
 export function answerer({ pathSets, facts, results, ids, entries }, bytes, paths, audit, format) {
   // A record handed to the API's caller is its own; one only written out shares its entry's objects.
@@ -46,30 +47,12 @@ export function answerer({ pathSets, facts, results, ids, entries }, bytes, path
     }
     const { version, bloomFilter, audit: audited } = a.fact;
     const record = { file, fileHex: null, ok: true, size, version, bloomFilter: own(bloomFilter), results: fresh || format !== 'records' ? list : list.map(own), audit: own(audited), bytesRead: 0, reads: 0, error: null };
-    if (format !== 'ndjson') return { record, results: fresh, line: null };
-    if (fresh) return { record, results: fresh, line: formatRecords([record], format, paths) };
-    // What the files of its combination share is rendered once, around their name and size.
-    const [before, between, after] = (a.pieces ??= linePieces(record));
-    return { record, results: null, line: `${before}${JSON.stringify(file)}${between}${size}${after}` };
+    if (format === 'records') return { record, results: fresh, line: null };
+    // Its line: what the files of its combination share is rendered once (js/manifest/lines.js).
+    if (fresh || format !== 'ndjson') return { record, results: fresh, line: formatRecords([record], format, paths) };
+    a.pieces ??= linePieces(record);
+    return { record, results: null, line: a.pieces };
   };
-}
-
-/**
- * The NDJSON line of `record` (and of every record alike but for `file` and `size`) around those
- * two values: `[head, mid, tail]`, recordJson's keys and values each by JSON.stringify, as
- * formatRecords writes the line.
- */
-function linePieces(record) {
-  const pieces = [];
-  let text = '';
-  for (const [key, value] of Object.entries(recordJson(record))) {
-    text += `${text === '' && !pieces.length ? '{' : ','}${JSON.stringify(key)}:`;
-    if (key === 'file' || key === 'size') {
-      pieces.push(text);
-      text = '';
-    } else text += JSON.stringify(value);
-  }
-  return [...pieces, `${text}}\n`];
 }
 
 /** The verdicts of `paths` from a file's kept head and tail (without their paths), or null. */

@@ -21,6 +21,7 @@ import { RACY_MS } from '../../js/manifest/identity.js';
 import { runScan } from '../../js/scan.js';
 import { formatRecords } from '../../js/scan-output.js';
 import { answerer } from '../../js/manifest/answer.js';
+import { linesBytes } from '../../js/manifest/lines.js';
 import { keepByReading } from '../../js/manifest/keep.js';
 
 const require = createRequire(import.meta.url);
@@ -38,7 +39,7 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 async function scan(targets, options) {
   // With a manifest, the scan's NDJSON too, from a copy of it (the same entries answer): each
-  // answered line is written from what its combination shares (js/manifest/answer.js), and must be the
+  // answered line is written from what its combination shares (js/manifest/lines.js), and must be the
   // line formatRecords writes for the record itself.
   const ndjson = options?.manifest && existsSync(options.manifest) ? await scanNdjson(targets, options) : null;
   const s = await scanWithKnobs(targets, { manifestRacyMs: 0, ...options });
@@ -316,7 +317,7 @@ describe('what a rescan answers', () => {
     const lines = [];
     for (const [name, e] of [['a.tsfile', entry(0, 1627, 0)], ['b "q".tsfile', entry(0, 9000, 0)], ['c.tsfile', entry(0, 1627, 1)], ['d\u0001.tsfile', entry(1, 356, 1)]]) {
       const a = answer(e, name);
-      const line = a.line;
+      const line = linesBytes([a]).toString('utf8');
       assert.equal(line, formatRecords([a.record], 'ndjson', paths), name);
       lines.push(JSON.parse(line));
     }
