@@ -74,7 +74,7 @@ class Run {
     this.walking = new AbortController();
     this.onAbort = () => {
       this.fail(new TsFileBloomError('cancelled', 'the scan was cancelled', { name: 'AbortError' }));
-      this.pool?.terminate();
+      this.pool?.stop();
     };
     this.pool = pool?.({
       files: () => this.found,
