@@ -18,7 +18,7 @@ import { OBJECT_RACY_MS, objectIdentity, recordable, sameIdentity } from './mani
 import { answerer } from './manifest/answer.js';
 import { linesBytes } from './manifest/lines.js';
 import { ENTRY, ID } from './manifest/check.js';
-import { keepFromReads, keepingReads, keptFacts, unpackKept } from './manifest/keep.js';
+import { keepFromReads, keepingReads, keptFacts } from './manifest/keep.js';
 
 // By path, from this file in js/ (as js/scan-pool.js finds its worker): the CommonJS build's
 // import.meta.url is js/node.js's.
@@ -123,10 +123,9 @@ class Manifest {
   /** Answered items' output lines (any format but 'records'), as UTF-8 bytes. */
   lines = linesBytes;
 
-  /** What a batch read keeps (keptFacts per record, or null; packed by a scan worker). */
-  took(kept) {
-    if (!kept) return;
-    for (const k of Array.isArray(kept) ? kept : unpackKept(kept)) if (k) this.added.push(k);
+  /** What a batch read keeps (keptFacts per record, or null). */
+  took(kept = []) {
+    for (const k of kept) if (k) this.added.push(k);
   }
 
   /** An object of a listing read by `read(keep)`, keeping what it reads. Returns `[record, kept]`. */

@@ -1,4 +1,4 @@
-// One file of a scan → its record (js/scan-record.js), by one of two routes:
+// One file of a scan → its record, by one of two routes:
 //
 // - the fast route (without an audit): the head and the tail window — which the byte source
 //   holds once opened: a URL's open reads them in one round trip, a local file and a Blob are
@@ -13,15 +13,9 @@
 import { openTsFile } from './tsfile.js';
 import { stagePaths } from './core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
-import { HEAD_LENGTH, TAIL_WINDOW } from './wire.js';
+import { bloomFromFigures, figureVerdict, HEAD_LENGTH, TAIL_WINDOW } from './wire.js';
 import { auditedResults } from './scan-fp.js';
-import { auditOf, emptyRecord, errorOf, tailRecord } from './scan-record.js';
-
-/**
- * Whether the fast route may answer: not for an audit, nor when maxIndexBytes is below the tail
- * window (the route takes any TsFileMetadata that lies in the window).
- */
-export const fastRoute = (audit, maxIndexBytes) => !audit && !(maxIndexBytes < TAIL_WINDOW);
+import { plainError } from './errors.js';
 
 /**
  * The fast route over bytes in hand: `head` (the file's first bytes) and `window` (its last,
@@ -41,7 +35,7 @@ export function tailScan(file, size, head, window, paths, reads, bytesRead, stag
  * `ahead: false` when it could not). Errors are part of the record; only a cancelled scan
  * rejects. Returns the record — or a promise of it when anything on the way is asynchronous:
  * a local file read ahead costs no promise (a fleet of small files makes 10,000 of them).
- * `child` gives the file its own AbortSignal (js/scan-cancel.js fanOut). `staged`: the count of
+ * `child` gives the file its own AbortSignal (js/scan-run.js fanOut). `staged`: the count of
  * `paths` a thread that stages nothing else holds staged (a scan worker stages them once a batch).
  */
 export function scanFile(file, input, { open, paths = [], audit = false, openOptions = {}, child = null, staged }) {
@@ -49,7 +43,9 @@ export function scanFile(file, input, { open, paths = [], audit = false, openOpt
   const options = own ? { ...openOptions, signal: own.signal } : openOptions;
   const route = { file, input, paths, audit, options, staged };
   let record;
-  if (!fastRoute(audit, options.maxIndexBytes)) record = fullRecord(route, open);
+  // The fast route answers neither an audit nor a scan whose maxIndexBytes is below the tail
+  // window (it takes any TsFileMetadata that lies in the window).
+  if (audit || options.maxIndexBytes < TAIL_WINDOW) record = fullRecord(route, open);
   else {
     let opening;
     try {
@@ -108,11 +104,11 @@ async function fullRecord({ file, input, paths, audit, options }, open) {
     record.bloomFilter = t.bloomInfo();
     // With the index read, each result also says whether the index lists the path (js/scan-fp.js).
     record.results = !paths.length ? [] : audit ? auditedResults(t, paths) : t.probeMany(paths);
-    record.error = errorOf(indexError);
+    record.error = plainError(indexError);
     record.ok = indexError == null;
   } catch (e) {
     if (e?.kind === 'cancelled' || e?.name === 'AbortError') throw e;
-    record.error = errorOf(e);
+    record.error = plainError(e);
     if (record.size == null && counter.source) record.size = counter.source.size;
   } finally {
     await t?.close();
@@ -163,4 +159,36 @@ export class HeldSource {
     this.ioBytes += length;
     return this.miss(offset, length);
   }
+}
+
+// A scan record: what a fleet scan says about one file, the API's per-file result (docs/fleet.md):
+// `{file, fileHex, ok, size, version, bloomFilter, results, audit, bytesRead, reads, error}`.
+// Made here, by the scanners for what their walk could not read, and by js/manifest.js from its entries.
+
+/** A record before anything is known of its file. */
+export const emptyRecord = (file) => ({ file, fileHex: null, ok: false, size: null, version: null, bloomFilter: null, results: null, audit: null, bytesRead: 0, reads: 0, error: null });
+
+/**
+ * A record from the fast route's figures `f` (wasm scanTail, decoded by js/wire.js) over what
+ * the scan read: `reads` reads of `bytesRead` bytes (a file whose index is not read).
+ */
+export function tailRecord(file, size, f, paths, reads, bytesRead) {
+  const results = paths.map((path, i) => ({ path, verdict: figureVerdict(f, i) }));
+  return { ...emptyRecord(file), ok: true, size, version: f[0], bloomFilter: bloomFromFigures(f), results, bytesRead, reads };
+}
+
+/** A record for something that was found but could not be opened as a file (a FIFO, a loop). */
+export function failedRecord(file, error, size = null) {
+  return { ...emptyRecord(file), size, error: plainError(error) };
+}
+
+/** TsFile#audit() → the compact audit a record carries. */
+export function auditOf(a) {
+  return a ? { status: a.status, variant: a.variant ?? null, charset: a.charset ?? null, writer: a.writer ?? null, summary: a.summary } : null;
+}
+
+/** A record of a file whose name is not UTF-8 carries its bytes (the walk's `hex`). */
+export function named(record, item) {
+  if (item.hex !== undefined) record.fileHex = item.hex;
+  return record;
 }

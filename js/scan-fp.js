@@ -43,10 +43,10 @@ const LO = 2 ** 26;
 const fppSum = (p) => p.fppHi / LO + p.fppLo / (LO * LO);
 
 /** The part of a summary this module fills for the fleet (mergeable). */
-export const newFleetTruth = () => ({ audited: 0, pastDesign: 0, withinDesign: 0, pastDesignFiles: [] });
+export const newFleetTruth = () => ({ audited: 0, filledPastDesign: 0, withinDesign: 0, filledPastDesignFiles: [] });
 
 /** Adds `name` to a capped, sorted list of file names. */
-function keep(list, name) {
+export function keepName(list, name) {
   if (list.length >= LIST_CAP && name >= list[list.length - 1]) return;
   let i = list.length;
   while (i > 0 && list[i - 1] > name) i--;
@@ -54,18 +54,16 @@ function keep(list, name) {
   if (list.length > LIST_CAP) list.pop();
 }
 
-const mergeLists = (into, part) => part.forEach((n) => keep(into, n));
-
-/** Counts record `r` into the fleet part `f` and the per-path parts `ps` (results in path order). */
-export function addTruth(f, ps, r) {
+/** Counts record `r` into summary `s`: its fleet part and its paths' (results in path order). */
+export function addTruth(s, r) {
   const b = r.bloomFilter;
-  if (r.audit) f.audited++;
+  if (r.audit) s.audited++;
   const past = b?.present ? b.filledPastDesign ?? null : null;
   if (past === true) {
-    f.pastDesign++;
-    keep(f.pastDesignFiles, r.file);
-  } else if (past === false) f.withinDesign++;
-  ps.forEach((p, i) => {
+    s.filledPastDesign++;
+    keepName(s.filledPastDesignFiles, r.file);
+  } else if (past === false) s.withinDesign++;
+  s.paths.forEach((p, i) => {
     const res = r.results?.[i];
     if (!res || res.indexed == null) return;
     if (res.indexed) {
@@ -85,18 +83,8 @@ export function addTruth(f, ps, r) {
     if (res.verdict === 'maybe') {
       p.falsePositives++;
       if (past === true) p.falsePositivesPastDesign++;
-      keep(p.falsePositiveFiles, r.file);
+      keepName(p.falsePositiveFiles, r.file);
     } else p.filterAbsent++;
-  });
-}
-
-export function mergeTruth(f, ps, fPart, psPart) {
-  for (const k of ['audited', 'pastDesign', 'withinDesign']) f[k] += fPart[k];
-  mergeLists(f.pastDesignFiles, fPart.pastDesignFiles);
-  ps.forEach((p, i) => {
-    const q = psPart[i];
-    for (const k of ['indexListed', 'indexAbsent', 'falsePositives', 'filterAbsent', 'noAnswer', 'severalHashes', 'fppHi', 'fppLo', 'falsePositivesPastDesign']) p[k] += q[k];
-    mergeLists(p.falsePositiveFiles, q.falsePositiveFiles);
   });
 }
 
@@ -124,9 +112,6 @@ export function finishPathTruth(p) {
     falsePositiveFiles: p.falsePositiveFiles,
   };
 }
-
-/** The final fleet figures (`filters.*` of the summary, and `audited`). */
-export const finishFleetTruth = (f) => ({ audited: f.audited, filledPastDesign: f.pastDesign, withinDesign: f.withinDesign, filledPastDesignFiles: f.pastDesignFiles });
 
 const names = (list, count, shown) => {
   const head = list.slice(0, shown);

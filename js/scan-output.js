@@ -52,16 +52,15 @@ export function csvHeader(paths) {
   return [...cols, ...paths.map((p) => `verdict ${p}`), 'filled_past_design', ...paths.map((p) => `indexed ${p}`), 'file_hex'].map(csvCell).join(',');
 }
 
+/** A record's CSV row (its results come in the order of `paths`, as every scan makes them). */
 export function recordCsv(r, paths) {
   const b = r.bloomFilter;
-  const verdicts = new Map((r.results ?? []).map((v) => [v.path, v.verdict]));
-  const indexed = new Map((r.results ?? []).map((v) => [v.path, v.indexed]));
   return [
     r.file, r.ok, r.size, r.version, b ? b.present : null, b?.bitCount, b?.hashFunctionCount, b?.setBits, b?.fillRatio, b?.fppFromFill,
     r.audit?.status, r.audit?.variant, r.bytesRead, r.reads, r.error?.kind, r.error?.offset, r.error?.message,
-    ...paths.map((p) => verdicts.get(p)),
+    ...paths.map((_, i) => r.results?.[i]?.verdict),
     b?.filledPastDesign,
-    ...paths.map((p) => indexed.get(p)),
+    ...paths.map((_, i) => r.results?.[i]?.indexed),
     r.fileHex,
   ].map(csvCell).join(',');
 }

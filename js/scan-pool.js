@@ -50,7 +50,6 @@ export function workerPool({ workerData, jobs, perExtraWorker = FILES_PER_EXTRA_
         w.busy++;
         w.worker.postMessage(message);
       },
-      terminate: () => workers.forEach((w) => w.worker.terminate()),
       stop() {
         for (const w of workers) w.stopping = true;
         return Promise.all(workers.map((w) => w.worker.terminate()));

@@ -8,7 +8,7 @@
 // that falls behind holds the walk.
 import { addToSummary, finishSummary, mergeSummary, newSummary } from './scan-summary.js';
 import { formatRecords } from './scan-output.js';
-import { cancelledError, fanOut } from './scan-cancel.js';
+import { TsFileBloomError } from './errors.js';
 
 /** Local files per message to a worker (one message per file would cost more than the file). */
 const BATCH = 256;
@@ -32,7 +32,7 @@ export const LANES = 64;
  * Scans what `walk(signal)` yields (an async iterable of item batches: `{file, error}` for
  * what cannot be read, else an item to read) and returns the finished summary. The scanner:
  * `readHere(item, child)` reads an item on this thread into its record (`child`: the file's
- * AbortSignal, js/scan-cancel.js); `pool` (optional) starts the worker threads that read the
+ * AbortSignal, fanOut); `pool` (optional) starts the worker threads that read the
  * items `pool.takes(item)` says are theirs; `manifest` (optional, Node) answers files it holds.
  * `opts`: `paths`, `format` ('records' | 'ndjson' | 'csv' | 'text': what the sink gets; 'summary':
  * null, the records being counted and dropped),
@@ -73,8 +73,8 @@ class Run {
     // The walk's listings stop with the scan (cancelled, or failed): a page may be in flight.
     this.walking = new AbortController();
     this.onAbort = () => {
-      this.fail(cancelledError());
-      this.pool?.terminate();
+      this.fail(new TsFileBloomError('cancelled', 'the scan was cancelled', { name: 'AbortError' }));
+      this.pool?.stop();
     };
     this.pool = pool?.({
       files: () => this.found,
@@ -218,5 +218,21 @@ function limiter(n) {
       if (next) next();
       else free++;
     },
+  };
+}
+
+/**
+ * Per-file AbortSignals under one scan's signal, which gets a single listener however many
+ * files are read at once (an EventTarget warns past 10 listeners): `child()` gives a signal
+ * and its `done()`.
+ */
+function fanOut(signal) {
+  const live = new Set();
+  signal?.addEventListener('abort', () => live.forEach((c) => c.abort()), { once: true });
+  return () => {
+    const c = new AbortController();
+    if (signal?.aborted) c.abort();
+    live.add(c);
+    return { signal: c.signal, done: () => live.delete(c) };
   };
 }

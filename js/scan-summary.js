@@ -1,16 +1,7 @@
 // A scan's summary: counted record by record (addToSummary), in parts that add up (workers
 // and batches count theirs, the main thread adds them: mergeSummary), then finished into the
 // API's summary (finishSummary). Its words and JSON keys: js/scan-output.js.
-import { addTruth, finishFleetTruth, finishPathTruth, mergeTruth, newFleetTruth, newPathTruth } from './scan-fp.js';
-
-/** What the summary needs from a bloomInfo() object. */
-function bloomFacts(info) {
-  return {
-    present: info.present === true,
-    fill: info.fillRatio ?? null,
-    fpp: info.fppFromFill ?? null,
-  };
-}
+import { addTruth, finishPathTruth, keepName, newFleetTruth, newPathTruth } from './scan-fp.js';
 
 /** Upper bounds of the FPP bands the health report counts files in. */
 const FPP_BANDS = [0.0001, 0.001, 0.01, 0.05, 0.1, Infinity];
@@ -31,8 +22,8 @@ export function newSummary(paths = []) {
     fillDeciles: new Array(10).fill(0),
     fppBands: new Array(FPP_BANDS.length).fill(0),
     audits: {},
-    paths: paths.map((path) => ({ path, absent: 0, maybe: 0, unknown: 0, noVerdict: 0, truth: newPathTruth() })),
-    truth: newFleetTruth(),
+    paths: paths.map((path) => ({ path, absent: 0, maybe: 0, unknown: 0, noVerdict: 0, ...newPathTruth() })),
+    ...newFleetTruth(),
   };
 }
 
@@ -48,39 +39,35 @@ export function addToSummary(s, r) {
   s.reads += r.reads;
   if (r.size != null) s.bytesOnDisk += r.size;
   if (r.version != null) s.versions[r.version] = (s.versions[r.version] ?? 0) + 1;
-  if (r.bloomFilter) {
-    const f = bloomFacts(r.bloomFilter);
-    if (f.present) {
-      s.withFilter++;
-      if (f.fill != null) s.fillDeciles[Math.min(9, Math.floor(f.fill * 10))]++;
-      if (f.fpp != null) s.fppBands[FPP_BANDS.findIndex((x) => f.fpp < x)]++;
-    } else s.withoutFilter++;
-  }
+  const b = r.bloomFilter;
+  if (b?.present) {
+    s.withFilter++;
+    if (b.fillRatio != null) s.fillDeciles[Math.min(9, Math.floor(b.fillRatio * 10))]++;
+    if (b.fppFromFill != null) s.fppBands[FPP_BANDS.findIndex((x) => b.fppFromFill < x)]++;
+  } else if (b) s.withoutFilter++;
   if (r.audit) {
     const key = r.audit.variant ? `${r.audit.status} (${r.audit.variant})` : r.audit.status;
     s.audits[key] = (s.audits[key] ?? 0) + 1;
   }
-  addTruth(s.truth, s.paths.map((p) => p.truth), r);
+  addTruth(s, r);
   // Results come in the order of the paths asked for.
   s.paths.forEach((p, i) => {
-    const v = r.results?.[i]?.path === p.path ? r.results[i].verdict : r.results?.find((x) => x.path === p.path)?.verdict;
+    const v = r.results?.[i]?.verdict;
     if (v === 'absent' || v === 'maybe' || v === 'unknown') p[v]++;
     else p.noVerdict++;
   });
 }
 
-/** Adds summary `part` (a worker's or a batch's) to `into`. */
+/**
+ * Adds summary `part` (a worker's or a batch's) to `into`, field by field: counts add up, tables
+ * and lists of counts add up key by key, and lists of file names merge (capped, js/scan-fp.js).
+ */
 export function mergeSummary(into, part) {
-  for (const k of ['files', 'ok', 'errors', 'bytesRead', 'reads', 'bytesOnDisk', 'withFilter', 'withoutFilter']) into[k] += part[k];
-  for (const [k, n] of Object.entries(part.errorsByKind)) into.errorsByKind[k] = (into.errorsByKind[k] ?? 0) + n;
-  for (const [k, n] of Object.entries(part.versions)) into.versions[k] = (into.versions[k] ?? 0) + n;
-  for (const [k, n] of Object.entries(part.audits)) into.audits[k] = (into.audits[k] ?? 0) + n;
-  part.fillDeciles.forEach((n, i) => (into.fillDeciles[i] += n));
-  part.fppBands.forEach((n, i) => (into.fppBands[i] += n));
-  part.paths.forEach((p, i) => {
-    for (const k of ['absent', 'maybe', 'unknown', 'noVerdict']) into.paths[i][k] += p[k];
-  });
-  mergeTruth(into.truth, into.paths.map((p) => p.truth), part.truth, part.paths.map((p) => p.truth));
+  for (const [k, v] of Object.entries(part)) {
+    if (typeof v === 'number') into[k] = (into[k] ?? 0) + v;
+    else if (Array.isArray(v) && typeof v[0] === 'string') v.forEach((name) => keepName(into[k], name));
+    else if (v !== null && typeof v === 'object') mergeSummary((into[k] ??= {}), v);
+  }
   return into;
 }
 
@@ -90,7 +77,6 @@ export function mergeSummary(into, part) {
  * `skipRatio` = skippable / files — a file that could not be read cannot be skipped.
  */
 export function finishSummary(s, elapsedMs) {
-  const truth = finishFleetTruth(s.truth);
   return {
     files: s.files,
     ok: s.ok,
@@ -107,12 +93,12 @@ export function finishSummary(s, elapsedMs) {
       withoutFilter: s.withoutFilter,
       fillDeciles: s.fillDeciles,
       fppBands: FPP_BANDS.map((upTo, i) => ({ below: Number.isFinite(upTo) ? upTo : null, files: s.fppBands[i] })),
-      filledPastDesign: truth.filledPastDesign,
-      withinDesign: truth.withinDesign,
-      filledPastDesignFiles: truth.filledPastDesignFiles,
+      filledPastDesign: s.filledPastDesign,
+      withinDesign: s.withinDesign,
+      filledPastDesignFiles: s.filledPastDesignFiles,
     },
     audits: s.audits,
-    audited: truth.audited,
+    audited: s.audited,
     paths: s.paths.map((p) => ({
       path: p.path,
       skippable: p.absent,
@@ -121,7 +107,7 @@ export function finishSummary(s, elapsedMs) {
       unknown: p.unknown,
       unreadable: p.noVerdict,
       skipRatio: s.files ? p.absent / s.files : 0,
-      ...finishPathTruth(p.truth),
+      ...finishPathTruth(p),
     })),
     elapsedMs,
     filesPerSecond: elapsedMs > 0 ? (s.files * 1000) / elapsedMs : null,

@@ -8,8 +8,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'n
 import { ioError } from './node-source.js';
 import { TsFileBloomError } from './errors.js';
 import { stagePaths } from './core.js';
-import { HeldSource, scanFile } from './scan-file.js';
-import { failedRecord, named } from './scan-record.js';
+import { failedRecord, HeldSource, named, scanFile } from './scan-file.js';
 import { addToSummary, newSummary } from './scan-summary.js';
 import { formatRecords } from './scan-output.js';
 import { HEAD_LENGTH, TAIL_WINDOW } from './wire.js';
@@ -17,7 +16,7 @@ import { HEAD_LENGTH, TAIL_WINDOW } from './wire.js';
 // `keep`: a scan with a manifest (js/manifest/keep.js, loaded only then): of each file read,
 // what the manifest keeps goes back beside its record. (A file the manifest answers never comes here.)
 const { paths, audit, format, flagWords, entry, maxIndexBytes, keep, racyMs } = workerData;
-const { keepByReading, keepFromWindow, keptFacts, packKept } = keep ? await import('./manifest/keep.js') : {};
+const { keepByReading, keepFromWindow, keptFacts } = keep ? await import('./manifest/keep.js') : {};
 // The CLI's scan: each record's error names the CLI's flags (js/flag-words.js).
 const { inFlagWords = (e) => e } = flagWords ? await import('./flag-words.js') : {};
 const openOptions = maxIndexBytes === undefined ? {} : { maxIndexBytes };
@@ -75,14 +74,6 @@ class FileSource extends HeldSource {
 
   miss(offset, length) {
     this.file ??= openFile(this.path, this.shown);
-    // A file no larger than the tail window is read whole by its first read (the head): the
-    // window is then that same buffer, so a small file costs one read.
-    if (offset === 0 && this.size <= TAIL_WINDOW && length < this.size) {
-      const whole = readFully(this.file.fd, this.size, 0, this.shown);
-      this.blocks.push({ start: 0, bytes: whole });
-      this.ioBytes += this.size - length;
-      return whole.subarray(0, length);
-    }
     return readFully(this.file.fd, length, offset, this.shown);
   }
 
@@ -95,10 +86,10 @@ class FileSource extends HeldSource {
 // (most of a fleet of small files) comes whole, its size is what was read, and neither fstat
 // nor a second read is needed. A larger file costs fstat and a read of its tail window.
 const FIRST_READ = TAIL_WINDOW + 1;
-// Without a manifest no file's bytes outlive its record (the files are scanned one at a time,
-// and scanTail copies what it reads): one buffer of each size serves every file, sparing a
-// 4 KiB allocation per file (two for a larger one). A manifest keeps views of them (keepFromWindow).
-const shared = keep ? null : { first: new Uint8Array(FIRST_READ), window: new Uint8Array(TAIL_WINDOW) };
+// No file's bytes outlive its record (the files are scanned one at a time, scanTail copies what
+// it reads, and a manifest keeps copies: keepFromWindow): one buffer of each size serves every
+// file, sparing a 4 KiB allocation per file (two for a larger one).
+const shared = { first: new Uint8Array(FIRST_READ), window: new Uint8Array(TAIL_WINDOW) };
 
 /**
  * The file's source with its head and tail window read ahead for the fast route, or null when
@@ -113,14 +104,14 @@ function readAhead(path, shown) {
   }
   try {
     const st = keep ? fstatSync(fd) : null;
-    const first = shared?.first ?? new Uint8Array(FIRST_READ);
+    const first = shared.first;
     const got = readSync(fd, first, 0, FIRST_READ, 0);
     let source;
     if (got < FIRST_READ) source = new FileSource(path, shown, got, [{ start: 0, bytes: first.subarray(0, got) }], 1, got);
     else {
       const size = fstatSync(fd).size;
       if (size < FIRST_READ) return null; // the file changed under us: the full route tells
-      const window = shared?.window ?? new Uint8Array(TAIL_WINDOW);
+      const window = shared.window;
       if (readSync(fd, window, 0, TAIL_WINDOW, size - TAIL_WINDOW) !== TAIL_WINDOW) return null;
       source = new FileSource(path, shown, size, [{ start: 0, bytes: first }, { start: size - TAIL_WINDOW, bytes: window }], 2, FIRST_READ + TAIL_WINDOW);
     }
@@ -190,16 +181,14 @@ async function scanBatch({ seq, items }) {
     records[i] = record instanceof Promise ? await record : record;
     inFlagWords(records[i].error);
   }
-  const keptPacked = kept && packKept(kept);
-  const transfer = keptPacked ? [keptPacked.bytes.buffer] : [];
   const part = newSummary(paths);
   for (const r of records) addToSummary(part, r);
   // A summary-only scan posts no records: cloning them would cost more than reading the file.
-  if (format === 'records' || format === 'summary') parentPort.postMessage({ seq, output: format === 'records' ? records : null, summary: part, kept: keptPacked }, transfer);
+  if (format === 'records' || format === 'summary') parentPort.postMessage({ seq, output: format === 'records' ? records : null, summary: part, kept });
   else {
     // Text goes as UTF-8 bytes, transferred: no copy, and the main thread writes them as they are.
     const bytes = utf8.encode(formatRecords(records, format, paths));
-    parentPort.postMessage({ seq, output: bytes, summary: part, kept: keptPacked }, [bytes.buffer, ...transfer]);
+    parentPort.postMessage({ seq, output: bytes, summary: part, kept }, [bytes.buffer]);
   }
 }
 

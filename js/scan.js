@@ -18,11 +18,10 @@ import { s3ConfigFromEnvironment } from './s3-config.js';
 import { ioError, nodeSource } from './node-source.js';
 import { NODE_S3 } from './node-s3.js';
 import { scanFile } from './scan-file.js';
-import { errorOf } from './scan-record.js';
 import { HERE_BATCH, LANES, runScan as pipeline } from './scan-run.js';
 import { workerPool } from './scan-pool.js';
 import { scanWorkerEntry } from './scan-call.js';
-import { invalidArgument } from './errors.js';
+import { invalidArgument, plainError } from './errors.js';
 
 /** Files read at once over HTTP or S3 (unless `concurrency` says otherwise): js/scan-run.js. */
 export { LANES as REMOTE_CONCURRENCY };
@@ -32,7 +31,7 @@ const TSFILE_NAME = /\.tsfile$/i;
 function fsError(e, path, what) {
   const err = ioError(e, path);
   if (what) err.message = `${what}: ${path}`;
-  return errorOf(err);
+  return plainError(err);
 }
 
 const keyOf = (st) => `${st.dev}:${st.ino}`;
@@ -53,7 +52,7 @@ export async function* walkTargetBatches(targets, options = {}) {
       try {
         for await (const o of s3TsFiles(target, options, options.s3Defaults ?? s3ConfigFromEnvironment, NODE_S3)) {
           // The object by its location (bucket and key), never by its name parsed again.
-          if (o.error) batch.push({ file: o.target, error: errorOf(o.error) });
+          if (o.error) batch.push({ file: o.target, error: plainError(o.error) });
           else batch.push({ url: o.location, file: o.target, version: { size: o.size, etag: o.etag, lastModified: o.lastModified } });
           // A read batch's worth at a time: the scan reads a page's first objects while the
           // listing goes on (a page is up to 1,000 objects, and the next is already asked for).
@@ -63,7 +62,7 @@ export async function* walkTargetBatches(targets, options = {}) {
           }
         }
       } catch (e) {
-        batch.push({ file: String(target), error: errorOf(e) });
+        batch.push({ file: String(target), error: plainError(e) });
       }
       continue;
     }
@@ -98,7 +97,7 @@ export function* walkTargets(targets, visited = new Set()) {
     }
     const bytes = Buffer.isBuffer(target);
     if ((typeof target !== 'string' && !(target instanceof URL) && !bytes) || (target instanceof URL && target.protocol !== 'file:')) {
-      yield { file: String(target), error: errorOf(invalidArgument('targets', `a scan target must be a path, a file: URL or an http(s) URL, not ${target instanceof URL ? target.protocol : target === null ? 'null' : typeof target}`)) };
+      yield { file: String(target), error: plainError(invalidArgument('targets', `a scan target must be a path, a file: URL or an http(s) URL, not ${target instanceof URL ? target.protocol : target === null ? 'null' : typeof target}`)) };
       continue;
     }
     // A file: URL string is a path too, as openTsFile takes it.
@@ -106,7 +105,7 @@ export function* walkTargets(targets, visited = new Set()) {
     try {
       if (target instanceof URL || /^file:\/\//i.test(target)) p = fileURLToPath(target);
     } catch (e) {
-      yield { file: String(target), error: errorOf(invalidArgument('targets', `${String(target)} names no file of this machine: ${e.message}`)) };
+      yield { file: String(target), error: plainError(invalidArgument('targets', `${String(target)} names no file of this machine: ${e.message}`)) };
       continue;
     }
     const shown = bytes ? escapedName(p) : p;
@@ -226,18 +225,6 @@ function* walkDirectory(dir, ancestors, visited, shown = dir) {
 }
 
 /**
- * One http(s) or s3:// object (js/scan-file.js): the source's open holds the head and the tail
- * window (one round trip) for the fast route; the full route reads through the same source.
- */
-function scanRemote(item, paths, audit, options, child, makeSource) {
-  // An S3 listing's size lets the open choose its ranges up front (js/http-source.js); the
-  // object read must be the version listed (its ETag, else its Last-Modified, and its size).
-  const v = item.version;
-  const listed = v ? { listedSize: v.size, listedEtag: v.etag, listedLastModified: v.lastModified } : null;
-  return scanFile(item.file, item.url, { open: makeSource, paths, audit, openOptions: { ...options, ...listed }, child });
-}
-
-/**
  * Node's scanner, behind scanTsFiles and the CLI: its walk, its worker threads for local files
  * and its manifest, in the one pipeline (js/scan-run.js). `format`: 'records' (sink gets arrays
  * of records), 'ndjson' | 'csv' | 'text' (sink gets text: a string, or UTF-8 bytes from the
@@ -266,9 +253,15 @@ export async function runScan(targets, opts, sink) {
   const walkOptions = { s3: opts.s3, fetch: opts.fetch, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, s3Defaults };
   const scanner = {
     walk: (signal) => walkTargetBatches(targets, { ...walkOptions, signal }),
-    // An http(s) or s3:// object (`keep`: the manifest keeps what is read of it).
+    // An http(s) or s3:// object (`keep`: the manifest keeps what is read of it): the source's
+    // open holds the head and the tail window (one round trip) for the fast route. An S3
+    // listing's size lets the open choose its ranges up front (js/http-source.js); the object
+    // read must be the version listed (its ETag, else its Last-Modified, and its size).
     async readHere(item, child, keep) {
-      const record = await scanRemote(item, paths, audit, httpOptions, child, keep ? async (url, options) => keep(await openRemote(url, options)) : openRemote);
+      const v = item.version;
+      const openOptions = v ? { ...httpOptions, listedSize: v.size, listedEtag: v.etag, listedLastModified: v.lastModified } : httpOptions;
+      const open = keep ? async (url, options) => keep(await openRemote(url, options)) : openRemote;
+      const record = await scanFile(item.file, item.url, { open, paths, audit, openOptions, child });
       inFlagWords(record.error);
       return record;
     },

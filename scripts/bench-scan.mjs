@@ -20,7 +20,7 @@ import { buildFleet, VALID_FIXTURES } from '../tests/js/fleet.mjs';
 import '../js/node.js'; // initialises the wasm
 import { stagePaths } from '../js/core.js';
 import { scanTail } from '../dist/web/tsfile_bloom.js';
-import { tailRecord } from '../js/scan-record.js';
+import { tailRecord } from '../js/scan-file.js';
 import { formatRecords } from '../js/scan-output.js';
 import { TAIL_WINDOW } from '../js/wire.js';
 import { startNginx, NGINX } from '../tests/js/servers.mjs';

@@ -25,7 +25,7 @@ export const objectIdentity = (v) => (v && ((typeof v.etag === 'string' && v.eta
 export const sameIdentity = (a, b, i = 0) => a !== null && b !== null && a.every((x, j) => x === b[i + j]);
 export const recordable = (id, now, racyMs) => id !== null && (id[1] !== null || now - Date.parse(id[2]) >= racyMs);
 
-/** Whether the local file at `path` is (still) the version recorded at `ids[i…i + 4]` (its stat's fields compared one by one: once a file). */
+/** Whether the local file at `path` is (still) the version recorded at `ids[i…i + 4]`. */
 export function unchanged(path, ids, i) {
   let st;
   try {
@@ -33,5 +33,5 @@ export function unchanged(path, ids, i) {
   } catch {
     return false; // read, and the scan reports what is wrong
   }
-  return st !== undefined && st.isFile() && st.size === ids[i] && st.mtimeMs === ids[i + 1] && st.ctimeMs === ids[i + 2] && st.ino === ids[i + 3] && st.dev === ids[i + 4];
+  return st !== undefined && st.isFile() && sameIdentity(identityOf(st), ids, i);
 }

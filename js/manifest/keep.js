@@ -2,7 +2,7 @@
 // version, bloomInfo(), audit, and the verdicts without their paths) and the bytes a verdict is
 // made from (its head, and the file from TsFileMetadata to its end). A local file is kept in the
 // scan's worker threads, where its bytes are (keepFromWindow, keepByReading), and a batch's kept
-// facts cross to the main thread packed (packKept, unpackKept); an object read over HTTP is kept
+// facts cross to the main thread beside its records; an object read over HTTP is kept
 // on the main thread, from the reads the scan made of it (keepingReads, keepFromReads). What may
 // be kept at all: js/manifest/identity.js.
 import { closeSync, fstatSync, openSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { RACY_MS, identityOf, sameIdentity } from './identity.js';
  * What the manifest keeps of a file read with the fast route: `st` (its fstat before the read),
  * `head` (its first bytes) and `window` (its last bytes, holding TsFileMetadata). Null when the
  * file was modified too recently to be trusted (RACY_MS), or its envelope cannot be read. Its
- * bytes are views of `head` and `window` (the batch's packKept copies them).
+ * bytes are copies (the scan worker reads every file into the same buffers).
  */
 export function keepFromWindow(st, head, window, now = Date.now(), racyMs = RACY_MS) {
   racyMs ??= RACY_MS;
@@ -24,7 +24,7 @@ export function keepFromWindow(st, head, window, now = Date.now(), racyMs = RACY
     const [, metadataOffset] = tsfileEnvelope(st.size, head, window.subarray(Math.max(0, window.length - ENVELOPE_END)));
     const start = st.size - window.length;
     if (metadataOffset < start) return null;
-    return { id: identityOf(st), head: head.subarray(0, HEAD), tail: window.subarray(metadataOffset - start) };
+    return { id: identityOf(st), head: head.slice(0, HEAD), tail: window.slice(metadataOffset - start) };
   } catch {
     return null;
   }
@@ -105,29 +105,3 @@ export function keptFacts(record, keep) {
   const { version, bloomFilter, audit } = record;
   return { file: record.file, id: keep.id, fact: { version, bloomFilter, audit }, results: record.results.map(({ path, ...x }) => x), head: keep.head, tail: keep.tail };
 }
-
-/**
- * A scan worker's kept facts of a batch (keptFacts, or null per file) as they cross to the main
- * thread: their bytes in one buffer (transfer it), each head and tail `[start, length]` in it —
- * two typed arrays per file were 200,000 buffers cloned for 100,000 files. openManifest's took()
- * unpacks them (unpackKept).
- */
-export function packKept(kept) {
-  let size = 0;
-  for (const k of kept) if (k?.head) size += k.head.length + k.tail.length;
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  // Each head and tail copied in, in turn: its [start, length].
-  const place = (b) => {
-    bytes.set(b, at);
-    at += b.length;
-    return [at - b.length, b.length];
-  };
-  return { facts: kept.map((k) => (k?.head ? { ...k, head: place(k.head), tail: place(k.tail) } : k)), bytes };
-}
-export const unpackKept = ({ facts, bytes }) => {
-  const view = ([start, length]) => bytes.subarray(start, start + length);
-  for (const k of facts) if (k?.head) Object.assign(k, { head: view(k.head), tail: view(k.tail) });
-  return facts;
-};
-
