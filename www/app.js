@@ -270,23 +270,9 @@ $('sample').addEventListener('click', async () => {
 });
 $('synthetic').addEventListener('click', () => load(null, 'synthetic', { synthetic: { capacity: 1_300_000, items: 300_000 } }));
 
-let dragDepth = 0;
-addEventListener('dragenter', (ev) => {
-  if (![...(ev.dataTransfer?.types ?? [])].includes('Files')) return;
-  dragDepth++;
-  document.body.classList.add('dragging');
-});
 addEventListener('dragover', (ev) => ev.preventDefault());
-addEventListener('dragleave', () => {
-  if (--dragDepth <= 0) {
-    dragDepth = 0;
-    document.body.classList.remove('dragging');
-  }
-});
 addEventListener('drop', (ev) => {
   ev.preventDefault();
-  dragDepth = 0;
-  document.body.classList.remove('dragging');
   // A folder: the folder view scans it; a file: the inspector opens it.
   if (fleet.handleDrop(ev.dataTransfer)) return;
   const f = ev.dataTransfer?.files?.[0];

@@ -26,11 +26,11 @@ export class BitGrid {
     this.theme();
   }
 
-  /** Colours from CSS custom properties: --map-clear, --map-set, --map-bg, --map-gap, --map-mid. */
+  /** Colours from CSS custom properties (#rrggbb): --map-clear, --map-set, --map-bg (also the gaps between large cells), --map-mid. */
   theme() {
     const cs = getComputedStyle(this.canvas);
     const rgb = (name, fallback) => parseColor(cs.getPropertyValue(name).trim() || fallback);
-    this.colors = { clear: rgb('--map-clear', '#1d2430'), set: rgb('--map-set', '#ffb000'), bg: rgb('--map-bg', '#0d1117'), gap: rgb('--map-gap', '#0d1117'), mid: rgb('--map-mid', '#c0392b') };
+    this.colors = { clear: rgb('--map-clear', '#1d2430'), set: rgb('--map-set', '#ffb000'), bg: rgb('--map-bg', '#0d1117'), mid: rgb('--map-mid', '#c0392b') };
     // 256-entry ramp: clear → mid → set (ABGR words for a little-endian Uint32 view).
     const lut = new Uint32Array(257);
     const { clear, mid, set } = this.colors;
@@ -41,7 +41,6 @@ export class BitGrid {
     }
     this.lut = lut;
     this.bgWord = packABGR(this.colors.bg);
-    this.gapWord = packABGR(this.colors.gap);
   }
 
   /** New bits (`bitCount` of them) on `cols` columns; null clears. */
@@ -179,7 +178,7 @@ export class BitGrid {
           if (c < 0) continue;
           const i = base + c;
           if (i >= m) continue;
-          if (rowGap || xg[px]) out[o + px] = this.gapWord;
+          if (rowGap || xg[px]) out[o + px] = this.bgWord;
           else out[o + px] = lut[((this.bits[i >> 3] >> (i & 7)) & 1) * 256];
         }
       } else {
@@ -341,8 +340,6 @@ function parseColor(text) {
     const n = parseInt(m[1], 16);
     return [n >> 16, (n >> 8) & 255, n & 255];
   }
-  const r = /rgba?\(([^)]+)\)/.exec(text);
-  if (r) return r[1].split(/[ ,/]+/).slice(0, 3).map(Number);
   return [128, 128, 128];
 }
 

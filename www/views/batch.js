@@ -18,16 +18,6 @@ function csvOf({ rows, hash, audit }) {
   return `path,verdict,indexed,false_positive,hash_variant,charset,hash_chosen_by,audit_status\r\n${lines.join('\r\n')}\r\n`;
 }
 
-/** The paths of an uploaded list: a line each, or a CSV's first column (a quoted path may contain commas). */
-async function pathsOfFile(f) {
-  const text = await f.text();
-  if (!f.name.toLowerCase().endsWith('.csv')) return text.split(/\r?\n/);
-  return text
-    .split(/\r?\n/)
-    .map((l) => (l.startsWith('"') ? l.slice(1, l.indexOf('"', 1) > 0 ? l.indexOf('"', 1) : undefined) : l.split(',')[0]))
-    .filter((l) => l && l !== 'path');
-}
-
 /** A result row of the list; its badge is its decision's colour and words (style.css `.decision.*`). */
 function renderRow(row, r) {
   row.dataset.verdict = r.verdict;
@@ -162,7 +152,7 @@ export function createBatchView(ctx) {
     const f = ev.target.files[0];
     ev.target.value = '';
     if (!f) return;
-    $('batch-input').value = (await pathsOfFile(f)).join('\n');
+    $('batch-input').value = await f.text();
     run();
   });
   $('export-csv').addEventListener('click', () => batch && download(new Blob([csvOf(batch)], { type: 'text/csv' }), `${ctx.baseName()}-probes.csv`));

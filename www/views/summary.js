@@ -6,7 +6,7 @@ import { fmt, fmt1, pct, sentence } from '../shared/format.js';
 import { renderHealth } from './health.js';
 import { AUDIT_BADGES, auditHeadline, auditLabel, EITHER_TAIL, VARIANT_LABELS } from '../shared/words.js';
 
-/** `ctx`: `{worker, cur}` (cur: the open file's state, app.js). */
+/** `ctx`: `{cur}` (the open file's state, app.js). */
 export function createSummary(ctx) {
   function renderSummary(info) {
     const b = info.bloom;
@@ -49,7 +49,10 @@ export function createSummary(ctx) {
     $('warnings').textContent = (info.warnings ?? []).length ? `Warnings: ${info.warnings.join('; ')}` : '';
   }
 
-  /** Items and the formula FPP: with the core's count of the paths inserted once the index is read, else the fill's estimate. */
+  /**
+   * Items and the formula FPP: the core's figures (`fppFormula`, `optimalK`) with its count of the
+   * paths inserted once the index is read, else with the fill's estimate.
+   */
   function renderItems(b) {
     if (!b.present) {
       $('items').textContent = '–';
@@ -58,20 +61,10 @@ export function createSummary(ctx) {
     }
     const est = b.estimatedItems;
     const n = b.indexedItems;
-    const file = ctx.cur;
-    $('items').textContent = `≈ ${Number.isFinite(est) ? fmt1(est) : '∞'} estimated from the fill${n != null ? ` · ${fmt(n)} paths ${file?.info?.synthetic ? 'added' : 'in the index'}` : ''}`;
+    $('items').textContent = `≈ ${Number.isFinite(est) ? fmt1(est) : '∞'} estimated from the fill${n != null ? ` · ${fmt(n)} paths ${ctx.cur?.info?.synthetic ? 'added' : 'in the index'}` : ''}`;
     const nn = n ?? est;
-    const shown = (formula, kStar) => {
-      if (ctx.cur !== file) return;
-      $('fpp').textContent = `${pct(formula)} by formula (1 − e^(−kn/m))^k with n = ${Number.isFinite(nn) ? (n != null ? fmt(n) : fmt1(nn)) : '?'} · ${pct(b.fppFromFill)} from the fill (fill^k)`;
-      $('fpp').title = Number.isFinite(kStar) ? `optimal k for this m and n ≈ ${kStar.toFixed(1)}` : '';
-    };
-    if (!Number.isFinite(nn)) return shown(b.fppFormula, Infinity);
-    // The package's formula, in the worker.
-    ctx.worker.call('teach.call', { fn: 'formula', args: [nn, b.bitCount, b.hashFunctionCount, false] }).then(
-      (f) => shown(f.fpp, f.kStar),
-      () => shown(b.fppFormula, Infinity),
-    );
+    $('fpp').textContent = `${pct(b.fppFormula)} by formula (1 − e^(−kn/m))^k with n = ${Number.isFinite(nn) ? (n != null ? fmt(n) : fmt1(nn)) : '?'} · ${pct(b.fppFromFill)} from the fill (fill^k)`;
+    $('fpp').title = Number.isFinite(nn) ? `optimal k for this m and n ≈ ${b.optimalK.toFixed(1)}` : '';
   }
 
   function renderAudit(audit, info) {
