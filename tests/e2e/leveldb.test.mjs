@@ -38,6 +38,7 @@ test('a table with a filter: strip of filters, a live key routed and maybe-prese
   await page.waitForFunction(() => document.querySelector('[data-testid=ldb-verdict]').textContent.length > 0);
   assert.match(await page.textContent('[data-testid=ldb-verdict]'), /^Maybe present/);
   assert.equal(await page.locator('.ldb-filter.hit').count(), 1);
+  assert.equal(await page.locator('.ldb-block.hit').count(), 1);
   assert.match(await page.textContent('#ldb-probes'), new RegExp(`(\\d+ (set|clear)( · )?){${t.expected_k}}`));
   // The table was read and probed in the worker.
   assert.deepEqual(await page.evaluate(() => globalThis.__wasmOnMain), []);

@@ -1,19 +1,29 @@
-// What the folder view scans, and what a row opens: `{name, targets, count, resolve(row)}` for a
-// FileList (the folder input), a folder picked or dropped (a FileSystemDirectoryHandle), and URLs
-// (views/remote.js).
-import { TsFileBloomError } from '../pkg/js/errors.js';
+// What the folder view scans, and what a row opens: `{name, targets, names, count, resolve(row)}`
+// for a FileList (the folder input), a dropped folder (a FileSystemDirectoryHandle, or the older
+// entries API walked here by names), and URLs (views/remote.js).
 import { fmt } from '../shared/format.js';
+import { byText } from './fleet-table.js';
 
 const TSFILE_NAME = /\.tsfile$/i;
 
-/** A FileList or File array (the folder input's: each with its webkitRelativePath). */
-export function filesSource(fileList, { name } = {}) {
+/** A FileList or File array; a dropped folder walked by entries gives its paths as `names`. */
+export function filesSource(fileList, { name, names } = {}) {
   const all = Array.from(fileList);
-  const picked = all.filter((f) => TSFILE_NAME.test(f.webkitRelativePath || f.name));
-  const root = name ?? ((picked[0]?.webkitRelativePath || picked[0]?.name)?.split('/')[0] || 'folder');
+  const picked = [];
+  const pickedNames = [];
+  all.forEach((f, i) => {
+    // Files from entries have no webkitRelativePath: their paths come in `names`.
+    const n = names?.[i] ?? (f.webkitRelativePath || f.name);
+    if (TSFILE_NAME.test(n)) {
+      picked.push(f);
+      pickedNames.push(n);
+    }
+  });
+  const root = name ?? (pickedNames[0]?.split('/')[0] || 'folder');
   return {
     name: `${root} (${fmt(picked.length)} TsFiles${all.length > picked.length ? `; ${fmt(all.length - picked.length)} other files passed by` : ''})`,
     targets: picked,
+    names: names ? pickedNames : null,
     count: picked.length,
     // Records come in the order of the targets (scanTsFiles walks a list in order): row i is File i.
     resolve: async (r) => picked[r.index],
@@ -45,22 +55,44 @@ export function urlsSource(urls, { name, count = null, resolve = async (r) => r.
   return { name: name ?? `${fmt(urls.length)} URLs`, targets: [...urls], count, resolve };
 }
 
+/** The older entries API: the tree walked here (names only, no reading), as a files source. */
+async function walkEntry(root) {
+  const files = [];
+  const names = [];
+  const walk = async (entry, prefix) => {
+    if (entry.isFile) {
+      if (!TSFILE_NAME.test(entry.name)) return;
+      files.push(await new Promise((res, rej) => entry.file(res, rej)));
+      names.push(`${prefix}${entry.name}`);
+      return;
+    }
+    const reader = entry.createReader();
+    const children = [];
+    // readEntries returns the children in batches until an empty one.
+    for (;;) {
+      const batch = await new Promise((res, rej) => reader.readEntries(res, rej));
+      if (!batch.length) break;
+      children.push(...batch);
+    }
+    children.sort((a, b) => byText(a.name, b.name));
+    for (const c of children) await walk(c, `${prefix}${entry.name}/`);
+  };
+  await walk(root, '');
+  return filesSource(files, { name: root.name, names });
+}
+
 /**
- * A drop that holds a folder: `{name, source: Promise<source>}`, read through the directory handle
- * the browser gives (Chromium's getAsFileSystemHandle; elsewhere the promise rejects, naming
- * "Open folder…"); null for a drop without a folder. Must run during the drop event: its items
- * expire after it.
+ * A drop that holds a folder: `{name, source: Promise<source>}` (a directory handle where the
+ * browser gives one, else the entries walked); null for a drop without a folder. Must run
+ * during the drop event: its items expire after it.
  */
 export function droppedFolder(dt) {
   const items = [...(dt?.items ?? [])].filter((it) => it.kind === 'file');
   const entries = items.map((it) => it.webkitGetAsEntry?.() ?? null);
   const at = entries.findIndex((e) => e?.isDirectory);
   if (at < 0) return null;
-  const unreadable = new TsFileBloomError('invalid_argument', 'this browser gives the page no way to read a dropped folder: open it with “Open folder…”', { argument: 'source' });
-  const handle = items[at].getAsFileSystemHandle?.() ?? Promise.resolve(null);
-  const source = handle.then((h) => {
-    if (h?.kind !== 'directory') throw unreadable;
-    return directorySource(h);
-  });
+  const handle = items[at].getAsFileSystemHandle?.();
+  const walked = () => walkEntry(entries[at]);
+  const source = handle ? handle.then((h) => (h?.kind === 'directory' ? directorySource(h) : walked()), walked) : walked();
   return { name: entries[at].name, source };
 }

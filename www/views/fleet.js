@@ -58,6 +58,8 @@ function received(t, scan, msg) {
   for (const rec of msg.records) {
     const row = rowOf(rec, t.paths);
     row.index = t.rows.length;
+    // Files walked from a dropped entry carry no relative path: the page names them.
+    if (scan.source.names && scan.source.targets[row.index]?.name === row.file) row.file = scan.source.names[row.index];
     t.rows.push(row);
   }
   scan.found = Math.max(scan.found, msg.found);
@@ -113,7 +115,7 @@ async function pickFolder(scanSource, showError) {
  * Returns `{scanFiles(files, {name}), scanUrls(urls, options), handleDrop(dataTransfer), back(), state}`.
  */
 export function createFleetView(ctx) {
-  let source = null; // fleet-sources.js: { name, targets, count, resolve(row) → Promise<Blob> }
+  let source = null; // fleet-sources.js: { name, targets, names, count, resolve(row) → Promise<Blob> }
   const t = { rows: [], paths: [], summary: null }; // the table's: page rows (rowOf) in arrival order
   let running = null; // the scan promise (its id cancels it)
   let redraw = 0;
@@ -211,7 +213,7 @@ export function createFleetView(ctx) {
   $('fleet-cancel').addEventListener('click', () => running && ctx.worker.cancel(running));
 
   return {
-    /** A FileList or File array (the folder input's). */
+    /** A FileList or File array (the folder input, a dropped folder walked by entries). */
     scanFiles: (files, options) => scanSource(filesSource(files, options)),
     /** URLs and bucket listings (views/remote.js); `options`: `{name, count, resolve(row)}`. */
     scanUrls: (urls, options) => scanSource(urlsSource(urls, options)),

@@ -83,6 +83,16 @@ function filterFigure(f, table) {
   return fig;
 }
 
+function renderBlocks(table, highlight = null) {
+  $('ldb-blocks').replaceChildren(
+    ...table.dataBlocks.map((b) => {
+      const span = el('span', { class: `ldb-block${b.index === highlight ? ' hit' : ''}`, title: `data block ${b.index}: offset ${b.offset}, ${b.size} bytes, filter #${b.filterIndex ?? '-'}` });
+      span.style.flexGrow = String(Math.max(1, b.size));
+      return span;
+    }),
+  );
+}
+
 /** The table's facts: its filter block, and the k its filters were written with. */
 function renderFacts({ info, filters, dataBlocks, bitsPerKey }, name, size) {
   $('ldb-name').textContent = `${name} — ${fmt(size)} bytes, LevelDB table`;
@@ -106,11 +116,12 @@ function keyBytes() {
   return Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
 }
 
-/** A probe's answer `r` (LevelDbTable.probe's): the core's words, the block and filter it routed to (outlined), the probed bits ringed. */
+/** A probe's answer `r` (LevelDbTable.probe's): the core's words, the block and filter it routed to, the probed bits ringed. */
 function renderProbe(r, table) {
   // The words are the core's (ProbeReason::sentence).
   $('ldb-verdict').textContent =
     `${sentence(r.sentence)} BloomHash ${r.hash >>> 0}` + (r.blockIndex != null ? `; routed to data block ${r.blockIndex}${r.filterIndex != null ? ` and filter #${r.filterIndex}` : ''}` : '');
+  renderBlocks(table, r.blockIndex ?? null);
   for (const fig of $('ldb-strip').children) {
     const i = Number(fig.dataset.index);
     const hit = i === r.filterIndex;
@@ -145,6 +156,7 @@ export function createLevelDbView(worker) {
     table = opened;
     renderFacts(table, name, blob.size);
     $('ldb-strip').replaceChildren(...table.filters.map((f) => filterFigure(f, table)));
+    renderBlocks(table);
     $('ldb-verdict').textContent = '';
     $('ldb-probes').textContent = '';
     $('leveldb').hidden = false;
