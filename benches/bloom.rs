@@ -15,7 +15,7 @@
 use criterion::{black_box, criterion_group, BenchmarkId, Criterion, Throughput};
 use std::io::Cursor;
 use std::time::Duration;
-use tsfile_bloom::{hash32, BloomFilter, TailVariant};
+use tsfile_bloom::{hash32, BloomFilter, SeedProbe, TailVariant};
 
 #[path = "files/tsfile.rs"]
 mod files;
@@ -103,11 +103,14 @@ fn probe_flat(filter: &BloomFilter, keys: &[Vec<u8>], v: TailVariant, out: &mut 
         let mask_at = out.len();
         out.push(0);
         let mut mask = 0i32;
-        filter.for_each_probe(key, v, |j, s| {
+        let mut probes = [SeedProbe::NONE; tsfile_bloom::filter::MAXIMAL_HASH_FUNCTION_SIZE as usize];
+        let probes = &mut probes[..filter.hash_function_count() as usize];
+        filter.probe_into(key, v, probes);
+        for (j, s) in probes.iter().enumerate() {
             mask |= (s.set as i32) << j;
             out.push(s.hash32);
             out.push(s.bit as i32);
-        });
+        }
         out[mask_at] = mask;
     }
 }

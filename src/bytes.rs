@@ -71,8 +71,9 @@ impl<'a> Cursor<'a> {
         Ok(i64::from_be_bytes(array(self.take(8, what)?)))
     }
 
-    /// Unsigned LEB128 of a 32-bit value: at most 5 bytes, value <= 2^32-1.
-    /// Java and C++ readers accept longer forms; we reject them (§1).
+    /// Unsigned LEB128 of a 32-bit value: at most 5 bytes, value <= 2^32-1 (also LevelDB's
+    /// `varint32`). Java and C++ readers accept longer forms, and LevelDB's decoder quietly
+    /// drops bits above 2^32 in a fifth byte; we reject both (§1).
     pub fn uvarint(&mut self, what: &str) -> Result<u32> {
         let start = self.offset();
         let mut value: u64 = 0;
@@ -129,10 +130,23 @@ impl<'a> Cursor<'a> {
     /// `vstr`: zigzag varint length, then bytes; length -1 is null.
     pub fn vstr(&mut self, what: &str) -> Result<Option<&'a [u8]>> {
         let at = self.offset();
-        let len = self.varint(what)?;
-        if len == -1 {
-            return Ok(None);
+        match self.varint(what)? {
+            -1 => Ok(None),
+            len => self.string(at, len, what).map(Some),
         }
+    }
+
+    /// `istr` / `binary`: i32 big-endian length, then bytes; negative length is null.
+    pub fn istr(&mut self, what: &str) -> Result<Option<&'a [u8]>> {
+        let at = self.offset();
+        match self.i32_be(what)? {
+            ..0 => Ok(None),
+            len => self.string(at, len, what).map(Some),
+        }
+    }
+
+    /// The `len` bytes of a string whose length starts at `at`.
+    fn string(&mut self, at: u64, len: i32, what: &str) -> Result<&'a [u8]> {
         if len < 0 || len as usize > self.remaining() {
             return Err(Error::new(
                 ErrorKind::BadString,
@@ -140,24 +154,7 @@ impl<'a> Cursor<'a> {
                 format!("{what}: string length {len} is impossible here ({} bytes remain)", self.remaining()),
             ));
         }
-        Ok(Some(self.take(len as u64, what)?))
-    }
-
-    /// `istr` / `binary`: i32 big-endian length, then bytes; negative length is null.
-    pub fn istr(&mut self, what: &str) -> Result<Option<&'a [u8]>> {
-        let at = self.offset();
-        let len = self.i32_be(what)?;
-        if len < 0 {
-            return Ok(None);
-        }
-        if len as usize > self.remaining() {
-            return Err(Error::new(
-                ErrorKind::BadString,
-                at,
-                format!("{what}: string length {len} is impossible here ({} bytes remain)", self.remaining()),
-            ));
-        }
-        Ok(Some(self.take(len as u64, what)?))
+        self.take(len as u64, what)
     }
 
     pub fn skip(&mut self, len: u64, what: &str) -> Result<()> {
@@ -177,12 +174,6 @@ impl<'a> Cursor<'a> {
     /// `fixed64`: 8 bytes, little-endian.
     pub fn u64_le(&mut self, what: &str) -> Result<u64> {
         Ok(u64::from_le_bytes(array(self.take(8, what)?)))
-    }
-
-    /// `varint32`: the same LEB128 as TsFile's `uvarint`, at most 5 bytes. LevelDB's decoder
-    /// quietly drops bits above 2^32 in a fifth byte; we reject them, as `uvarint` does.
-    pub fn varint32(&mut self, what: &str) -> Result<u32> {
-        self.uvarint(what)
     }
 
     /// `varint64`: LEB128, at most 10 bytes; values above 2^64-1 are rejected (LevelDB's
@@ -275,10 +266,6 @@ mod tests {
         let mut c = Cursor::new(&[0x57, 0xfb, 0x80, 0x8b, 0x24, 0x75, 0x47, 0xdb]);
         assert_eq!(c.u64_le("magic").unwrap(), 0xdb47_7524_8b80_fb57);
         assert_eq!(Cursor::new(&[0x01, 0x02, 0x03, 0x04]).u32_le("w").unwrap(), 0x0403_0201);
-        // varint32 is uvarint: the same LEB128.
-        for bytes in [&[0xe1, 0x01][..], &[0xff, 0xff, 0xff, 0xff, 0x0f], &[0x80, 0x80, 0x80, 0x80, 0x80, 0x01]] {
-            assert_eq!(Cursor::new(bytes).varint32("v"), Cursor::new(bytes).uvarint("v"));
-        }
         let max = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
         assert_eq!(Cursor::new(&max).varint64("v").unwrap(), u64::MAX);
         let over = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02];

@@ -213,6 +213,25 @@ pub(crate) fn quoted(s: &str) -> String {
     out
 }
 
+/// Lowercase hex, two digits a byte.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    push_hex(&mut s, bytes, false);
+    s
+}
+
+/// `items` with `sep` between them: by hand, as `[&str]::join` costs the wasm build ~300 B gzipped.
+pub(crate) fn join<S: AsRef<str>>(items: impl IntoIterator<Item = S>, sep: &str) -> String {
+    let mut out = String::new();
+    for (i, s) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        out.push_str(s.as_ref());
+    }
+    out
+}
+
 /// Appends lowercase hex, two digits a byte (`trim`: without leading zeros, at least one digit).
 pub(crate) fn push_hex(out: &mut String, bytes: &[u8], trim: bool) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
@@ -238,8 +257,7 @@ mod tests {
         for s in ["klingon", "a\"b\\c", "tab\there\nnew", "\u{1b}[0m", "温度", "nul\0", ""] {
             assert_eq!(quoted(s), format!("{s:?}"));
         }
-        let mut h = String::new();
-        push_hex(&mut h, &[0x54, 0x00, 0xff], false);
-        assert_eq!(h, "5400ff");
+        assert_eq!(hex(&[0x54, 0x00, 0xff]), "5400ff");
+        assert_eq!(join(["a", "b", "c"], ", "), "a, b, c");
     }
 }

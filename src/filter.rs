@@ -376,15 +376,6 @@ impl BloomFilter {
         Probe { verdict, probes }
     }
 
-    /// Calls `f(j, probe)` for seed j = 0..k without allocating; returns the verdict.
-    pub fn for_each_probe(&self, key: &[u8], variant: TailVariant, mut f: impl FnMut(usize, SeedProbe)) -> Verdict {
-        let mut probes = [SeedProbe::NONE; MAXIMAL_HASH_FUNCTION_SIZE as usize];
-        let probes = &mut probes[..self.hash_function_count as usize];
-        let verdict = self.probe_into(key, variant, probes);
-        probes.iter().enumerate().for_each(|(j, &p)| f(j, p));
-        verdict
-    }
-
     /// The probes of seeds 0..k into `out`, and the verdict: [`probe`](Self::probe) without
     /// allocating (a single probe's record is written so: allocating a [`Probe`] was a quarter
     /// of its time), one body for every caller (the wasm module's size). `out` is k long; a

@@ -71,7 +71,7 @@ fn the_filter_is_decoded_with_its_own_hash_and_figures() {
         assert_eq!(b.set_bits, want["set_bits"].as_u64(), "{name}");
         // The properties after the filter parse: the field ends where the layout says.
         assert!(r.warnings().is_empty(), "{name}: {:?}", r.warnings());
-        assert_eq!(r.properties().len(), 3, "{name}");
+        assert_eq!(r.file_info().properties.len(), 3, "{name}");
         // Written back as the writer writes it (the MIN_VALUE marker becomes MAX_VALUE's).
         let f = r.filter().unwrap();
         let stored = want["encoded_hex"].as_str().unwrap();

@@ -102,14 +102,7 @@ impl Charset {
         if let Some(c) = key.and_then(|k| ALIASES.iter().find(|(a, _)| *a == k).map(|(_, c)| *c)) {
             return Ok(c);
         }
-        // Joined by hand: `[&str]::join` costs the wasm build ~300 B gzipped (with audit.rs's).
-        let mut names = String::new();
-        for c in Charset::ALL {
-            if !names.is_empty() {
-                names.push_str(", ");
-            }
-            names.push_str(c.as_str());
-        }
+        let names = crate::error::join(Charset::ALL.map(Charset::as_str), ", ");
         Err(Error::bad_argument(
             Argument::Charset,
             format!(
@@ -160,23 +153,11 @@ impl Charset {
         self.try_encode(text).expect("the jvm-charsets feature builds in every charset")
     }
 
-    /// The charset's table in `jvm_tables.bin` (the generator's order).
+    /// The charset's table in `jvm_tables.bin`: the generator writes them in [`Charset::ALL`]'s
+    /// order, which lists UTF-8 first and the multi-byte charsets next.
     #[cfg(feature = "jvm-charsets")]
     fn table_index(self) -> usize {
-        match self {
-            Charset::Gbk => 0,
-            Charset::Gb18030 => 1,
-            Charset::Big5 => 2,
-            Charset::Windows950 => 3,
-            Charset::ShiftJis => 4,
-            Charset::Windows31j => 5,
-            Charset::EucJp => 6,
-            Charset::EucKr => 7,
-            Charset::Windows949 => 8,
-            Charset::Utf8 | Charset::Windows1252 | Charset::Iso8859_1 => {
-                unreachable!("single-byte charsets have no table")
-            }
-        }
+        self.code() as usize - 1
     }
 }
 

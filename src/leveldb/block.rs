@@ -171,7 +171,8 @@ impl Block {
         let mut array = c.take_last(4 * num_restarts as u64, "restart array").map_err(|e| bad(e.at(), e.message))?;
         let restart_offset = array.offset();
 
-        // Entries: varint32 shared, varint32 non_shared, varint32 value_len, key delta, value.
+        // Entries: varint32 shared, varint32 non_shared, varint32 value_len (`uvarint`: the same LEB128),
+        // key delta, value.
         // Materialized keys may repeat shared prefixes; bound their total so a hostile block
         // cannot make us build far more than it holds.
         let key_budget = (n as u64).saturating_mul(16).saturating_add(1 << 16);
@@ -182,9 +183,9 @@ impl Block {
         while !c.is_empty() {
             let start = c.offset();
             let field = |e: Error| bad(start, format!("entry at block byte {start}: {}", e.message));
-            let shared = c.varint32("shared key length").map_err(field)? as usize;
-            let non_shared = c.varint32("unshared key length").map_err(field)? as u64;
-            let value_len = c.varint32("value length").map_err(field)? as u64;
+            let shared = c.uvarint("shared key length").map_err(field)? as usize;
+            let non_shared = c.uvarint("unshared key length").map_err(field)? as u64;
+            let value_len = c.uvarint("value length").map_err(field)? as u64;
             let Some(prefix) = prev.get(..shared) else {
                 return Err(bad(start, format!("entry shares {shared} bytes with a {}-byte previous key", prev.len())));
             };

@@ -10,7 +10,7 @@ use super::hash::{bloom_hash, hash_legacy_signed, BLOOM_SEED};
 use super::internal_key::{lookup_key, KeyFormat};
 use super::policy::{probe_filter_with, ProbeBit, ProbeReason, LEGACY_POLICY_NAME, POLICY_NAME};
 use crate::bytes::Cursor;
-use crate::error::{push_hex, Error, ErrorKind, Result};
+use crate::error::{hex, Error, ErrorKind, Result};
 use crate::filter::Verdict;
 use crate::source::ReadAt;
 
@@ -390,10 +390,4 @@ fn filter_infos(fb: &FilterBlock, fh: BlockHandle, data_blocks: &[DataBlock]) ->
             }
         })
         .collect()
-}
-
-fn hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
-    push_hex(&mut s, bytes, false);
-    s
 }

@@ -128,16 +128,12 @@ impl LevelDbTable {
         self.data_blocks
             .iter()
             .enumerate()
-            .map(|(index, b)| {
-                let mut separator_hex = String::with_capacity(b.separator.len() * 2);
-                crate::error::push_hex(&mut separator_hex, &b.separator, false);
-                DataBlockInfo {
-                    index,
-                    offset: b.handle.offset,
-                    size: b.handle.size,
-                    separator_hex,
-                    filter_index: b.filter_index,
-                }
+            .map(|(index, b)| DataBlockInfo {
+                index,
+                offset: b.handle.offset,
+                size: b.handle.size,
+                separator_hex: crate::error::hex(&b.separator),
+                filter_index: b.filter_index,
             })
             .collect()
     }

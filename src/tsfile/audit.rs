@@ -5,6 +5,7 @@
 //! the hashes the audit reproduced ([`super::probe`]).
 
 use crate::encoder::{BuiltIn, PathEncoder};
+use crate::error::join;
 use crate::filter::{BloomFilter, FilterHash};
 use crate::hash::{bit_index, hash32_seeds, variants_can_differ, TailVariant, MAX_SEEDS};
 use crate::path::Charset;
@@ -290,26 +291,11 @@ impl Audit {
         match (self.status, first) {
             (AuditStatus::Established, Some(h)) => {
                 let preferred = self.charset;
-                let mut writers = String::new();
-                for w in dedup(
-                    self.matching().filter(|h| Some(h.charset) == preferred).map(|h| h.writer(has_time)),
-                ) {
-                    if !writers.is_empty() {
-                        writers.push_str(" or ");
-                    }
-                    writers.push_str(&w);
-                }
-                // Joined by hand, as in Charset::from_name (`join` weighs on the wasm build).
-                let mut alike = String::new();
-                for c in self.charsets.iter().skip(1) {
-                    if !alike.is_empty() {
-                        alike.push_str(", ");
-                    }
-                    alike.push_str(c.as_str());
-                }
+                let writers = dedup(self.matching().filter(|h| Some(h.charset) == preferred).map(|h| h.writer(has_time)));
+                let alike = join(self.charsets.iter().skip(1).map(|c| c.as_str()), ", ");
                 format!(
                     "bits reproduced exactly: {} ({}){}{}",
-                    writers,
+                    join(writers, " or "),
                     h.describe(has_time, any_trailing_null),
                     if alike.is_empty() {
                         String::new()
@@ -369,36 +355,28 @@ impl Files<'_> {
     /// trailing nulls.
     fn try_charsets(&self, charsets: &[Charset]) -> Vec<HypothesisResult> {
         let (filter, series) = (self.filter, self.series);
-        // Each path is built once per (charset, trailing-null choice) and hashed once per
-        // variant (once in all when its tail is ASCII); every hypothesis then only ORs bits.
-        let mut table: Vec<(Hypothesis, HypothesisResult)> = Vec::new();
+        let mut out = Vec::new();
         for &charset in charsets {
-            for &trailing_nulls_kept in self.null_options {
-                let probe = Hypothesis { variant: TailVariant::Java, time_columns: true, trailing_nulls_kept, charset };
-                let mut keys: Vec<Cow<[u8]>> = Vec::with_capacity(series.len());
-                for (i, s) in series.iter().enumerate() {
-                    keys.push(probe.key(s, self.paths.get(i), self.encoder));
-                }
-                let java = positions(filter, &keys, TailVariant::Java, None);
-                let zero = positions(filter, &keys, TailVariant::ZeroExtended, Some(&java));
-                for variant in TailVariant::ALL {
-                    let pos = if variant == TailVariant::Java { &java } else { &zero };
-                    for &time_columns in self.time_options {
-                        let h = Hypothesis { variant, time_columns, trailing_nulls_kept, charset };
-                        table.push((h, rebuild(filter, &self.stored, series, pos, h)));
-                    }
-                }
-            }
-        }
-        let mut out = Vec::with_capacity(table.len());
-        for &charset in charsets {
-            for variant in TailVariant::ALL {
+            // Each path is built once per trailing-null choice and hashed once per variant (once
+            // in all when its tail is ASCII): `pos[n][v]`; every hypothesis then only ORs bits.
+            let pos: Vec<[Vec<[u32; MAX_SEEDS]>; 2]> = self
+                .null_options
+                .iter()
+                .map(|&trailing_nulls_kept| {
+                    let probe =
+                        Hypothesis { variant: TailVariant::Java, time_columns: true, trailing_nulls_kept, charset };
+                    let keys: Vec<Cow<[u8]>> =
+                        series.iter().enumerate().map(|(i, s)| probe.key(s, self.paths.get(i), self.encoder)).collect();
+                    let java = positions(filter, &keys, TailVariant::Java, None);
+                    let zero = positions(filter, &keys, TailVariant::ZeroExtended, Some(&java));
+                    [java, zero]
+                })
+                .collect();
+            for (v, variant) in TailVariant::ALL.into_iter().enumerate() {
                 for &time_columns in self.time_options {
-                    for &trailing_nulls_kept in self.null_options {
+                    for (n, &trailing_nulls_kept) in self.null_options.iter().enumerate() {
                         let h = Hypothesis { variant, time_columns, trailing_nulls_kept, charset };
-                        if let Some(i) = table.iter().position(|(t, _)| *t == h) {
-                            out.push(table.swap_remove(i).1);
-                        }
+                        out.push(rebuild(filter, &self.stored, series, &pos[n][v], h));
                     }
                 }
             }

@@ -44,15 +44,8 @@ fn bad_head_magic(start: &[u8]) -> String {
             "this is an HTML page (it starts with \"{tag}\"), not a TsFile — did the server answer with an error page?"
         );
     }
-    let mut m = String::from("file starts with [");
-    for (i, b) in start[..6].iter().enumerate() {
-        if i > 0 {
-            m.push_str(", ");
-        }
-        crate::error::push_hex(&mut m, &[*b], false);
-    }
-    m.push_str("], not \"TsFile\"");
-    m
+    let bytes = crate::error::join(start[..6].iter().map(|b| crate::error::hex(&[*b])), ", ");
+    format!("file starts with [{bytes}], not \"TsFile\"")
 }
 
 /// The tag an HTML page opens with (`<!doctype` or `<html`, any case), after an optional UTF-8

@@ -176,10 +176,6 @@ impl<E: PathEncoder> TsFileReader<E> {
         &self.encoder
     }
 
-    pub fn metadata_info(&self) -> MetadataInfo {
-        MetadataInfo::of(&self.meta)
-    }
-
     /// The paths the writer inserted, by the index: the series, plus the time columns
     /// unless the reproducing hypothesis leaves them out. None before the audit.
     pub fn indexed_items(&self) -> Option<u64> {
@@ -193,18 +189,6 @@ impl<E: PathEncoder> TsFileReader<E> {
         BloomInfo::of(&self.meta.bloom, self.indexed_items(), self.audit.as_ref().and(self.cpp_names))
     }
 
-    pub fn properties(&self) -> Vec<PropertyInfo> {
-        self.meta.properties.iter().map(PropertyInfo::of).collect()
-    }
-
-    pub fn table_schemas(&self) -> Vec<TableSchemaInfo> {
-        self.meta.table_schemas.iter().map(TableSchemaInfo::of).collect()
-    }
-
-    pub fn table_names(&self) -> Vec<Option<String>> {
-        self.meta.table_roots.iter().map(|(n, _)| lossy_opt(n)).collect()
-    }
-
     /// TsFileMetadata's warnings, then the index walk's.
     pub fn warnings(&self) -> Vec<ErrorInfo> {
         let walk = self.walk.as_ref().map(|w| &w.warnings[..]).unwrap_or_default();
@@ -214,11 +198,11 @@ impl<E: PathEncoder> TsFileReader<E> {
     pub fn file_info(&self) -> FileInfo {
         FileInfo {
             version: self.meta.envelope.version,
-            metadata: self.metadata_info(),
+            metadata: MetadataInfo::of(&self.meta),
             bloom: self.bloom_info(),
-            properties: self.properties(),
-            table_schemas: self.table_schemas(),
-            table_names: self.table_names(),
+            properties: self.meta.properties.iter().map(PropertyInfo::of).collect(),
+            table_schemas: self.meta.table_schemas.iter().map(TableSchemaInfo::of).collect(),
+            table_names: self.meta.table_roots.iter().map(|(n, _)| lossy_opt(n)).collect(),
             warnings: self.warnings(),
             audit: self.audit_info(),
             index_error: self.index_error().map(ErrorInfo::from),

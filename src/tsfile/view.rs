@@ -9,7 +9,7 @@ use super::verdict::{Decision, FileVerdict, Listed};
 use super::TsFileMetadata;
 use super::{category_name, data_type_name, BloomEncoding, BloomField, DataType, Property, Series, TableSchema};
 use crate::design::{cpp_sizing_for, filled_past_design};
-use crate::error::{Error, ErrorKind};
+use crate::error::{hex, Error, ErrorKind};
 use crate::filter::{BloomFilter, FilterHash, Probe, SeedProbe, Stats, Verdict};
 use crate::hash::{NamedHash, TailVariant};
 use crate::health::FilterHealth;
@@ -425,11 +425,4 @@ fn lossy(b: &[u8]) -> String {
 
 pub(super) fn lossy_opt(b: &Option<Vec<u8>>) -> Option<String> {
     b.as_deref().map(lossy)
-}
-
-/// Lowercase hex, two digits a byte.
-fn hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
-    crate::error::push_hex(&mut s, bytes, false);
-    s
 }
