@@ -57,6 +57,9 @@ export const HEAD_LENGTH = 12;
 /** The tail that locates TsFileMetadata: its i32 size and the magic (`envelope::TAIL_LEN`). */
 export const TAIL_LENGTH = 10;
 
+/** LevelDB's table magic as the last 8 bytes of a table (`leveldb::TABLE_MAGIC`, little-endian). */
+export const LEVELDB_TABLE_MAGIC = Object.freeze([0x57, 0xfb, 0x80, 0x8b, 0x24, 0x75, 0x47, 0xdb]);
+
 /** Numbers per record of the listing's columns (src/tsfile/wire/listing.rs). */
 export const LISTING_STRIDE = 5;
 

@@ -16,9 +16,8 @@ import { stagePaths } from './core.js';
 import { invalidArgument, TsFileBloomError } from './errors.js';
 import { lazyWasm } from './lazy-wasm.js';
 import { toSource } from './source.js';
+import { LEVELDB_TABLE_MAGIC } from './core-tables.js';
 
-/** LevelDB's table magic, as the last 8 bytes of a table (little-endian 0xdb4775248b80fb57). */
-const LEVELDB_MAGIC = Uint8Array.of(0x57, 0xfb, 0x80, 0x8b, 0x24, 0x75, 0x47, 0xdb);
 
 /** Tables are read whole; LevelDB writes them at a few MiB. */
 const MAX_TABLE_BYTES = 256 * 1024 * 1024;
@@ -165,5 +164,5 @@ export async function openLevelDbTable(input, { source: makeSource = toSource } 
 
 /** True when the bytes end with LevelDB's table magic. */
 export function isLevelDbFooter(last8) {
-  return last8.length === 8 && LEVELDB_MAGIC.every((b, i) => last8[i] === b);
+  return last8.length === 8 && LEVELDB_TABLE_MAGIC.every((b, i) => last8[i] === b);
 }

@@ -141,6 +141,13 @@ fn render() -> String {
         "TAIL_LENGTH",
         TAIL_LEN.to_string(),
     );
+    let magic: Vec<String> =
+        tsfile_bloom::leveldb::TABLE_MAGIC.to_le_bytes().iter().map(|b| format!("0x{b:02x}")).collect();
+    item(
+        "LevelDB's table magic as the last 8 bytes of a table (`leveldb::TABLE_MAGIC`, little-endian).",
+        "LEVELDB_TABLE_MAGIC",
+        format!("Object.freeze([{}])", magic.join(", ")),
+    );
     item(
         "Numbers per record of the listing's columns (src/tsfile/wire/listing.rs).",
         "LISTING_STRIDE",
