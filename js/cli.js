@@ -16,7 +16,7 @@ import { TsFileBloomError } from './errors.js';
 import { inFlagWords } from './flag-words.js';
 import { isHttpUrl } from './http-source.js';
 import { redactUrl } from './redact.js';
-import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
+import { scanCommand } from './cli-scan.js';
 import { count, decisionWords, hashedWords, healthText, listedWord, pct, verdictWord } from './format.js';
 import { terminalText } from './escape.js';
 import { completionScript, SHELLS } from './completions.js';
@@ -33,169 +33,110 @@ const DEFAULT_MAX_STDIN_BYTES = 1024 ** 3;
 
 const SOURCE_USAGE = '[SOURCE FLAGS]';
 
-const FILE_HELP = `FILE     a path, an http(s):// URL (read with Range requests: the head, the tail and, for
-         the series, the index region) or - (the file on stdin: a redirected file is read
-         in place; a pipe is read into memory, up to --max-stdin-bytes)`;
+const DOCS = 'https://github.com/tsfile-bloom/tsfile-bloom/blob/main/docs/cli.md';
 
-const SOURCE_HELP = `source flags:
-  -H, --header 'NAME: VALUE'     URLs: sent with every request to the URL's origin (a
-                                 redirect elsewhere carries none; repeatable), e.g.
-                                 -H 'Authorization: Bearer …'
-  --allow-full-download[=BYTES]  URLs: accept a server that ignores Range and sends the whole
-                                 file, up to BYTES (default 64M); refused without it
-  --timeout SECONDS              URLs and s3://: the open, each later read (the index) and
-                                 each page of an s3:// listing fails after SECONDS however the
-                                 server behaves (default 60 s each, and a request that
-                                 receives nothing for 20 s fails)
-  --max-index-bytes BYTES        the largest TsFileMetadata or index region read (default 64M)`;
-
-const STDIN_HELP = `  --max-stdin-bytes BYTES        the largest file - reads from a pipe (default 1G)`;
-
-const BYTES_HELP = 'BYTES: an integer, or with a suffix K, M or G (KiB, MiB, GiB): 64M';
-
-// Flag kinds: 'boolean' (no value), 'string' (a value: --name V or --name=V), 'optional' (a
-// value only as --name=V).
-// `values`: the words a value may be (the completions offer them); `file: true`: a file names it.
-const SOURCE_FLAGS = {
-  header: { type: 'string', multiple: true, short: 'H' },
-  'allow-full-download': { type: 'optional' },
-  timeout: { type: 'string' },
-  'max-index-bytes': { type: 'string' },
+// Every flag of every verb: its kind ('boolean'; 'string', a value as --name V or --name=V;
+// 'optional', a value only as --name=V), `short`, `multiple`, the words its value may be
+// (`values`: the completions offer them), `file` (a file names it), and its line in VERB --help:
+// the value it takes (`arg`) and what it does. docs/cli.md says the rest.
+const FLAGS = {
+  json: { type: 'boolean', help: 'the report as JSON (format_version 2: docs/json.md)' },
+  all: { type: 'boolean', help: 'every series (or LevelDB filter), not the first 20' },
+  quiet: { type: 'boolean', short: 'q', help: 'print nothing: the exit status says the verdict' },
+  variant: { type: 'string', values: VARIANTS, arg: ' V', help: `the writer's hash: ${VARIANTS.join(' or ')}` },
+  charset: { type: 'string', values: CHARSETS, arg: ' NAME', help: "the path's charset (default UTF-8; GBK, Shift_JIS…: docs/charsets.md)" },
+  hex: { type: 'boolean', help: 'probe: PATHs (KEYs) given as hex bytes; build: print the filter as hex' },
+  capacity: { type: 'string', arg: ' N', help: 'the keys the filter is sized for (default: the paths)' },
+  fpp: { type: 'string', arg: ' X', help: `the error rate (default ${ERROR_RATE.default}, clamped to [${ERROR_RATE.min}, ${ERROR_RATE.max}])` },
+  out: { type: 'string', file: true, arg: ' FILE', help: "write the filter's bytes to FILE" },
+  path: { type: 'string', multiple: true, arg: ' P', help: 'a series path to test in every file (repeatable)' },
+  'paths-file': { type: 'string', file: true, arg: ' F', help: 'series paths, one a line (- for stdin)' },
+  jobs: { type: 'string', arg: ' N', help: 'worker threads for local files, files at once by URL (default: cores, 64)' },
+  audit: { type: 'boolean', help: "read each index too: the writer-variant audit decides" },
+  csv: { type: 'boolean', help: 'one CSV row per file (the summary on stderr)' },
+  list: { type: 'string', values: ['maybe', 'absent'], arg: ' maybe|absent', help: 'print only the locations of the files to read (maybe) or skip (absent)' },
+  print0: { type: 'boolean', help: "--list's locations NUL-separated" },
+  manifest: { type: 'string', file: true, arg: ' FILE', help: 'keep what the scan learnt in FILE; the next reads only new or changed files' },
+  header: { type: 'string', multiple: true, short: 'H', arg: " 'NAME: VALUE'", help: "sent to a URL's origin (repeatable)" },
+  'allow-full-download': { type: 'optional', arg: '[=BYTES]', help: 'accept a server that ignores Range, up to BYTES (64M)' },
+  timeout: { type: 'string', arg: ' SECONDS', help: 'a limit on each URL or s3:// read (default 60)' },
+  'max-index-bytes': { type: 'string', arg: ' BYTES', help: 'the largest TsFileMetadata or index region read (64M)' },
+  'max-stdin-bytes': { type: 'string', arg: ' BYTES', help: 'the largest file - reads from a pipe (1G)' },
+  help: { type: 'boolean', short: 'h', help: 'this help' },
 };
-const HASH_FLAGS = { variant: { type: 'string', values: VARIANTS }, charset: { type: 'string', values: CHARSETS } };
-const HELP_FLAG = { help: { type: 'boolean', short: 'h' } };
+const SOURCE_FLAGS = ['header', 'allow-full-download', 'timeout', 'max-index-bytes'];
 
-const EXIT_CODES = {
-  inspect: `exit     0 the report is complete; 1 the file is not a readable TsFile or LevelDB table
-         (a format error), or its index could not be read to its end (the report is
-         partial, ok: false, its error says why); 2 a usage error, an I/O error (kinds io,
-         changed, cancelled) or a limit (too_large at open)`,
-  probe: `exit     0 some PATH (KEY) may be in the file ('maybe', or 'unknown': never read as
-         absent); 1 every PATH is 'absent' (sound: the file can be skipped) — by verdict, as
-         grep's by match, with --json too, and when the index could not be read (the
-         verdicts are then the filter's alone, under the rules for an unread index); 2 a
-         usage error (a bad argument too); 3 the file is not a readable TsFile or LevelDB
-         table (a format error); 4 an I/O error or a limit. Only 1 says skip: a pruning
-         script reads F unless the exit is 1 (so a file it could not read is read too)`,
-  verify: `exit     0 the filter is consistent with the index; 1 it is not (an indexed series tests
-         absent, or no writer variant reproduces the stored bits), its hash is one this
-         reader does not evaluate (the experimental cheap hash), the index could not be
-         read to its end, or the file is not a readable TsFile; 2 a usage error, an I/O
-         error or a limit`,
-  build: 'exit     0 the filter was written; 2 a usage error or an I/O error',
-  completions: 'exit     0 the script was printed; 2 a usage error',
-  scan: `exit     0 every file was read; 1 some file had an error (all are still reported), or
-         --list wrote a location holding a newline escaped; 2 a usage error, or nothing
-         could be read (no TsFile found, every file failed)`,
-};
-
+// Each verb: its usage, what it does (one line), its flags (FLAGS' names), its exit codes, and
+// two or three real command lines (tests/js/cli-help.test.mjs runs each one's tsfile-bloom
+// command, its files and URLs made unreachable, to check that it parses).
 const VERBS = {
   inspect: {
-    summary: "a file's header, metadata, Bloom filter, audit and series",
-    usage: [`tsfile-bloom inspect FILE [--json] [--all] ${SOURCE_USAGE}`, `tsfile-bloom inspect TABLE.ldb [--json] [--all] ${SOURCE_USAGE}   (a LevelDB table, told by its footer)`],
-    help: `inspect  header, TsFileMetadata, the Bloom filter and its statistics, the writer-variant
-         audit and every indexed series (--all lists more than the first 20); a LevelDB
-         table's filter block`,
-    flags: { json: { type: 'boolean' }, all: { type: 'boolean' }, ...SOURCE_FLAGS, 'max-stdin-bytes': { type: 'string' } },
-    reads: true,
+    usage: [`tsfile-bloom inspect FILE [--json] [--all] ${SOURCE_USAGE}`, `tsfile-bloom inspect TABLE.ldb [--json] [--all] ${SOURCE_USAGE}`],
+    help: "a file's header, metadata, Bloom filter, writer-variant audit and series; a LevelDB table's filter block",
+    flags: ['json', 'all', ...SOURCE_FLAGS, 'max-stdin-bytes'],
+    exit: '0 the report is complete; 1 a format error, or the index could not be read to its end\n         (a partial report); 2 a usage or I/O error, or a limit',
+    examples: [
+      'tsfile-bloom inspect 1700000000000-1-0-0.tsfile',
+      'tsfile-bloom inspect https://example.com/data/x.tsfile --json | jq .bloom_filter',
+      'curl -s https://example.com/data/x.tsfile | tsfile-bloom inspect -',
+    ],
   },
   probe: {
-    summary: 'test series paths against the filter: absent, maybe or unknown',
-    usage: [`tsfile-bloom probe FILE PATH... [--variant java|zero-extended] [--charset NAME]\n                     [--hex] [--json | -q] ${SOURCE_USAGE}`, `tsfile-bloom probe TABLE.ldb KEY... [--hex] [--json] ${SOURCE_USAGE}`],
-    help: `probe    tests series paths: 'absent' (sound), 'maybe', or 'unknown' (bits say absent but the
-         file's hash variant is not trustworthy), with each seed's hash and bit, and what the
-         index says: indexed, not in the index, or index unreadable
---hex    PATHs (KEYs) given as hex bytes (LevelDB keys may be binary)
--q, --quiet  print nothing: the exit status says the verdict (errors still go to stderr)
-charsets: ${CHARSETS.join(', ')}`,
-    flags: { json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' }, ...HASH_FLAGS, hex: { type: 'boolean' }, ...SOURCE_FLAGS, 'max-stdin-bytes': { type: 'string' } },
-    reads: true,
+    usage: [`tsfile-bloom probe FILE PATH... [--variant V] [--charset NAME] [--hex] [--json | -q] ${SOURCE_USAGE}`, `tsfile-bloom probe TABLE.ldb KEY... [--hex] [--json | -q] ${SOURCE_USAGE}`],
+    help: "tests series paths: 'absent' (sound), 'maybe' or 'unknown', each seed's bit, and what the index says (indexed, not in it, index unreadable)",
+    flags: ['json', 'quiet', 'variant', 'charset', 'hex', ...SOURCE_FLAGS, 'max-stdin-bytes'],
+    exit: "0 some PATH (KEY) may be in the file (maybe, unknown); 1 every PATH is 'absent'\n         (the file can be skipped); 2 a usage error; 3 a format error; 4 an I/O error or a limit",
+    examples: [
+      'tsfile-bloom probe x.tsfile root.sg.d1.s1 root.sg.d1.s2',
+      'if tsfile-bloom probe -q x.tsfile root.sg.d1.s1; then echo "x.tsfile may hold it"; fi',
+      'tsfile-bloom probe -q x.tsfile root.sg.d1.s1; [ $? -eq 1 ] || echo "read x.tsfile"',
+      'tsfile-bloom probe x.tsfile root.工厂.d1.温度 --charset GBK --json',
+    ],
   },
   verify: {
-    summary: 'audit the filter against the index',
     usage: [`tsfile-bloom verify FILE [--json] ${SOURCE_USAGE}`],
-    help: `verify   audits the filter against the index; fails when an indexed series tests absent,
-         no writer variant reproduces the stored bits, or the filter's hash is not evaluated`,
-    flags: { json: { type: 'boolean' }, ...SOURCE_FLAGS, 'max-stdin-bytes': { type: 'string' } },
-    reads: true,
+    help: 'audits the filter against the index: fails when an indexed series tests absent, no writer variant reproduces the bits, or the hash is not evaluated',
+    flags: ['json', ...SOURCE_FLAGS, 'max-stdin-bytes'],
+    exit: '0 the filter is consistent with the index; 1 it is not or cannot be shown to be, or a\n         format error; 2 a usage or I/O error, or a limit',
+    examples: ['tsfile-bloom verify x.tsfile', 'tsfile-bloom verify https://example.com/data/x.tsfile -H "Authorization: Bearer $TOKEN" --json'],
   },
   build: {
-    summary: 'build the filter a Java writer would store for a list of paths',
-    usage: ['tsfile-bloom build [PATHS|-] [--capacity N] [--fpp X] [--variant V] [--charset NAME]\n                     [--out FILE | --hex] [--json]'],
-    help: `build    builds the filter a Java writer would store for the series paths in PATHS (one per
-         line, as scan's lists: only \\n or \\r\\n removed, empty lines skipped; stdin when
-         PATHS is - or absent; read a line at a time, a file twice), sized like Java's
-         getEmptyBloomFilter(--fpp, default ${ERROR_RATE.default}, clamped to [${ERROR_RATE.min}, ${ERROR_RATE.max}]; --capacity, default
-         the number of paths), and writes its serialized bytes (byte-identical to Java's) to
-         --out FILE, as hex with --hex, or to stdout when it is not a terminal; --json prints
-         its statistics instead
-charsets: ${CHARSETS.join(', ')}`,
-    flags: { capacity: { type: 'string' }, fpp: { type: 'string' }, ...HASH_FLAGS, out: { type: 'string', file: true }, hex: { type: 'boolean' }, json: { type: 'boolean' } },
+    usage: ['tsfile-bloom build [PATHS|-] [--capacity N] [--fpp X] [--variant V] [--charset NAME] [--out FILE | --hex] [--json]'],
+    help: 'builds the filter a Java writer would store for the series paths in PATHS (one a line; stdin when - or absent), to --out, --hex or stdout',
+    flags: ['capacity', 'fpp', 'variant', 'charset', 'out', 'hex', 'json'],
+    exit: '0 the filter was written; 2 a usage or I/O error',
+    examples: ['tsfile-bloom build paths.txt --out filter.bin', 'tsfile-bloom build paths.txt --capacity 153 --fpp 0.05 --hex', 'tsfile-bloom build paths.txt --json'],
   },
   scan: {
-    summary: 'scan a fleet of TsFiles for series paths',
-    usage: [`${SCAN_USAGE} ${SOURCE_USAGE}`],
-    help: SCAN_HELP,
-    flags: { path: { type: 'string', multiple: true }, 'paths-file': { type: 'string', file: true }, jobs: { type: 'string' }, audit: { type: 'boolean' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, list: { type: 'string', values: ['maybe', 'absent'] }, print0: { type: 'boolean' }, manifest: { type: 'string', file: true }, ...SOURCE_FLAGS },
-    reads: true,
+    usage: [`tsfile-bloom scan TARGET... [--path P]... [--paths-file F] [--jobs N] [--audit] [--manifest FILE]\n                    [--json | --csv | --list maybe|absent [--print0]] ${SOURCE_USAGE}`],
+    help: 'reads the filter of every TsFile in TARGETs (files, directories, http(s):// URLs, s3://bucket/key, s3://bucket/prefix/, @LIST files, @- for stdin) and tests each path',
+    flags: ['path', 'paths-file', 'jobs', 'audit', 'json', 'csv', 'list', 'print0', 'manifest', ...SOURCE_FLAGS],
+    exit: '0 every file was read; 1 some file had an error, or --list escaped a location; 2 a usage\n         error, or nothing could be read',
+    examples: [
+      'tsfile-bloom scan /data/iotdb/data --path root.sg.d1.s1',
+      'tsfile-bloom scan s3://bucket/iotdb/ https://example.com/data/x.tsfile --paths-file paths.txt --json',
+      "find /data -name '*.tsfile' | tsfile-bloom scan @- --path root.sg.d1.s1 --list maybe --print0 | xargs -0 ls -l",
+    ],
   },
   version: {
-    summary: "the package's version",
     usage: ['tsfile-bloom version | -v | --version'],
-    help: "version  prints the package's version (as -v, -V and --version)",
-    flags: {},
+    help: "prints the package's version (as -v, -V and --version)",
+    flags: [],
+    examples: ['tsfile-bloom --version', 'tsfile-bloom version'],
   },
   completions: {
-    summary: 'a completion script for bash, zsh or fish',
-    usage: ['tsfile-bloom completions bash|zsh|fish'],
-    help: `completions  prints the completion script of a shell: the verbs, each verb's flags, the
-         values of --variant, --charset and --list, and files where a FILE goes, from the
-         tables the CLI parses its arguments by`,
-    flags: {},
+    usage: [`tsfile-bloom completions ${SHELLS.join('|')}`],
+    help: 'prints the completion script of a shell (zsh loads bash\'s through bashcompinit)',
+    flags: [],
+    exit: '0 the script was printed; 2 a usage error',
+    examples: ['tsfile-bloom completions bash > ~/.local/share/bash-completion/completions/tsfile-bloom', 'tsfile-bloom completions zsh > ~/.tsfile-bloom.zsh   # then in ~/.zshrc, after compinit: source ~/.tsfile-bloom.zsh'],
   },
   help: {
-    summary: 'the usage, or the help of one verb',
     usage: ['tsfile-bloom help [VERB]'],
-    help: 'help     this text, or the help of one verb (as VERB --help)',
-    flags: {},
+    help: 'the usage, or the help of one verb (as VERB --help)',
+    flags: [],
+    examples: ['tsfile-bloom help probe', 'tsfile-bloom probe --help'],
   },
-};
-
-// Two or three real command lines a verb; tests/js/cli-help.test.mjs runs each one's
-// tsfile-bloom command (its files and URLs made unreachable) to check that it parses.
-const EXAMPLES = {
-  inspect: [
-    'tsfile-bloom inspect 1700000000000-1-0-0.tsfile',
-    'tsfile-bloom inspect https://example.com/data/x.tsfile --json | jq .bloom_filter',
-    'curl -s https://example.com/data/x.tsfile | tsfile-bloom inspect -',
-  ],
-  probe: [
-    'tsfile-bloom probe x.tsfile root.sg.d1.s1 root.sg.d1.s2',
-    'if tsfile-bloom probe -q x.tsfile root.sg.d1.s1; then echo "x.tsfile may hold it"; fi',
-    'tsfile-bloom probe -q x.tsfile root.sg.d1.s1; [ $? -eq 1 ] || echo "read x.tsfile"',
-    'tsfile-bloom probe x.tsfile root.工厂.d1.温度 --charset GBK --json',
-  ],
-  verify: [
-    'tsfile-bloom verify x.tsfile',
-    'tsfile-bloom verify https://example.com/data/x.tsfile -H "Authorization: Bearer $TOKEN" --json',
-  ],
-  build: [
-    'tsfile-bloom build paths.txt --out filter.bin',
-    'tsfile-bloom build paths.txt --capacity 153 --fpp 0.05 --hex',
-    'tsfile-bloom build paths.txt --json',
-  ],
-  scan: [
-    'tsfile-bloom scan /data/iotdb/data --path root.sg.d1.s1',
-    'tsfile-bloom scan s3://bucket/iotdb/ https://example.com/data/x.tsfile --paths-file paths.txt --json',
-    "find /data -name '*.tsfile' | tsfile-bloom scan @- --path root.sg.d1.s1 --list maybe --print0 | xargs -0 ls -l",
-  ],
-  version: ['tsfile-bloom --version', 'tsfile-bloom version'],
-  completions: [
-    'tsfile-bloom completions bash > ~/.local/share/bash-completion/completions/tsfile-bloom',
-    'tsfile-bloom completions zsh > "${fpath[1]}/_tsfile-bloom"',
-    'tsfile-bloom completions fish > ~/.config/fish/completions/tsfile-bloom.fish',
-  ],
-  help: ['tsfile-bloom help probe', 'tsfile-bloom probe --help'],
 };
 
 const USAGE = `usage:
@@ -207,29 +148,24 @@ ${Object.entries(VERBS)
   tsfile-bloom VERB --help | tsfile-bloom help VERB
   tsfile-bloom --help | -v | --version | version
 
-${VERBS.inspect.help}
-${VERBS.probe.help.split('\n--hex')[0]}
-${VERBS.verify.help}
-${VERBS.build.help.split('\ncharsets')[0]}
-${SCAN_HELP}
-${VERBS.completions.help}
---hex    probe: PATHs (KEYs) given as hex bytes; build: print hex
-${FILE_HELP}
-${SOURCE_HELP}
-${STDIN_HELP}
-${BYTES_HELP}
-charsets: ${CHARSETS.join(', ')}
+VERB --help says a verb's flags, exit codes and examples; every flag and rule: ${DOCS}
 exit codes: 0 ok, 1 a format error (or a failed verify), 2 a usage or I/O error; probe's by
-verdict: 0 maybe, 1 absent, 2 usage, 3 a format error, 4 an I/O error; a reader that goes away
-(| head) ends every verb with 0. VERB --help says each verb's, and gives examples`;
+verdict: 0 maybe, 1 absent, 2 usage, 3 a format error, 4 an I/O error`;
 
+/** A verb's flags (and --help), by name: the parser's, the help's and the completions' table. */
+const flagsOf = (verb) => Object.fromEntries([...VERBS[verb].flags, 'help'].map((n) => [n, FLAGS[n]]));
+
+/** `VERB --help`: its usage, what it does, a line a flag, its exit codes and examples. */
 function verbHelp(verb) {
   const s = VERBS[verb];
-  const parts = [`usage:\n${s.usage.map((u) => `  ${u}`).join('\n')}`, s.help];
-  if (s.reads && verb !== 'scan') parts.push(FILE_HELP);
-  if (s.reads) parts.push(`${SOURCE_HELP}${s.flags['max-stdin-bytes'] ? `\n${STDIN_HELP}` : ''}\n${BYTES_HELP}`);
-  if (EXIT_CODES[verb]) parts.push(EXIT_CODES[verb]);
-  parts.push(`examples:\n${EXAMPLES[verb].map((e) => `  ${e}`).join('\n')}`);
+  const flags = Object.entries(flagsOf(verb)).map(([n, f]) => `  ${`${f.short ? `-${f.short}, ` : ''}--${n}${f.arg ?? ''}`.padEnd(30)} ${f.help}`);
+  const notes = [];
+  if (s.flags.includes('max-stdin-bytes')) notes.push('FILE: a path, an http(s) URL, or - (the file on stdin)');
+  if (s.flags.includes('max-index-bytes')) notes.push('BYTES: an integer, or with a suffix K, M or G (KiB, MiB, GiB): 64M');
+  notes.push(`every flag and rule: ${DOCS}`);
+  const parts = [`usage:\n${s.usage.map((u) => `  ${u}`).join('\n')}`, `${verb}: ${s.help}`, `flags:\n${flags.join('\n')}`, notes.join('\n')];
+  if (s.exit) parts.push(`exit     ${s.exit}`);
+  parts.push(`examples:\n${s.examples.map((e) => `  ${e}`).join('\n')}`);
   return parts.join('\n\n');
 }
 
@@ -299,7 +235,7 @@ const didYouMean = (s) => (s ? `; did you mean ${s}?` : '');
  * the CLI's, so it runs lenient: an 'optional' flag is a boolean to it (its value only after '=').
  */
 function parseVerbArgs(verb, argv) {
-  const spec = { ...VERBS[verb].flags, ...HELP_FLAG };
+  const spec = flagsOf(verb);
   const options = Object.fromEntries(Object.entries(spec).map(([n, o]) => [n, { type: o.type === 'string' ? 'string' : 'boolean', ...(o.short && { short: o.short }) }]));
   const { tokens } = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
   const values = {};
@@ -312,7 +248,7 @@ function parseVerbArgs(verb, argv) {
     const opt = spec[name];
     if (!opt && !rawName.startsWith('--')) throw usage(`unknown flag ${shown}`);
     if (!opt) {
-      const others = Object.keys(VERBS).filter((v) => v !== verb && name in VERBS[v].flags);
+      const others = Object.keys(VERBS).filter((v) => v !== verb && VERBS[v].flags.includes(name));
       const list = others.length > 1 ? `${others.slice(0, -1).join(', ')} and ${others.at(-1)} take` : `${others[0]} takes`;
       if (others.length) throw usage(`${shown} is not a flag of ${verb} (${list} it)`);
       const guess = nearest(name, Object.keys(spec));
@@ -786,7 +722,7 @@ async function writeFilter(values, filter, { paths, capacity, fpp }) {
 /** The verbs as the completion scripts need them (js/completions.js): the parser's own tables. */
 function completionTables() {
   const operands = { help: Object.keys(VERBS), completions: SHELLS, version: [] };
-  return Object.entries(VERBS).map(([name, s]) => ({ name, summary: s.summary, flags: { ...s.flags, ...HELP_FLAG }, operands: operands[name] ?? 'files' }));
+  return Object.keys(VERBS).map((name) => ({ name, flags: flagsOf(name), operands: operands[name] ?? 'files' }));
 }
 
 async function completionsCommand(positionals) {
@@ -845,7 +781,7 @@ async function main(argv) {
   if (verb === 'build') return buildCommand(values, positionals);
   if (verb === 'scan') {
     if (values.json && values.csv) throw new UsageError(verb, '--json and --csv exclude each other');
-    if (values.list !== undefined && !VERBS.scan.flags.list.values.includes(values.list)) throw new UsageError(verb, `--list takes ${VERBS.scan.flags.list.values.join(' or ')}, not ${JSON.stringify(values.list)}`);
+    if (values.list !== undefined && !FLAGS.list.values.includes(values.list)) throw new UsageError(verb, `--list takes ${FLAGS.list.values.join(' or ')}, not ${JSON.stringify(values.list)}`);
     if (values.list !== undefined && (values.json || values.csv)) throw new UsageError(verb, '--list prints file locations only: it excludes --json and --csv');
     if (values.list !== undefined && !values.path?.length && !values['paths-file']) throw new UsageError(verb, '--list needs the series paths to decide by (--path or --paths-file)');
     if (values.print0 && values.list === undefined) throw new UsageError(verb, '--print0 goes with --list');
