@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openTsFile, openLevelDbTable, isLevelDbFooter, BloomFilter, VARIANTS, CHARSETS, canonicalCharsetName } from './node.js';
 import { handleSource, ioError, nodeSource } from './node-source.js';
+import { toSource } from './source.js';
 import { TsFileBloomError } from './errors.js';
 import { inFlagWords } from './flag-words.js';
 import { isHttpUrl } from './http-source.js';
@@ -392,37 +393,7 @@ const printLines = (lines) => print(lines.map(terminalText).join('\n'));
 
 const readStdin = promisify(readFd);
 
-/** A source over the chunks read from a pipe (never joined: a copy only for a read across chunks). */
-function chunkSource(chunks) {
-  const starts = [];
-  let size = 0;
-  for (const c of chunks) {
-    starts.push(size);
-    size += c.length;
-  }
-  return {
-    size,
-    name: null,
-    async read(offset, length) {
-      if (length === 0) return new Uint8Array(0);
-      // A file is read a few times (its head, tail and index): a scan of the chunks is enough.
-      let i = starts.findLastIndex((start) => start <= offset);
-      const from = offset - starts[i];
-      if (from + length <= chunks[i].length) return chunks[i].subarray(from, from + length);
-      const out = new Uint8Array(length);
-      let done = 0;
-      for (let at = from; done < length; i++, at = 0) {
-        const piece = chunks[i].subarray(at, at + length - done);
-        out.set(piece, done);
-        done += piece.length;
-      }
-      return out;
-    },
-    close: async () => {},
-  };
-}
-
-/** Stdin as a byte source: a regular file (`< file`) read in place, a pipe read into memory. */
+/** Stdin as a byte source: a regular file (`< file`) read in place, a pipe read into memory (joined once, at its end). */
 async function stdinSource(verb, limit) {
   let st;
   try {
@@ -445,7 +416,7 @@ async function stdinSource(verb, limit) {
     }
     chunks.push(chunk);
   }
-  return chunkSource(chunks);
+  return toSource(Buffer.concat(chunks, total));
 }
 
 /**
@@ -453,10 +424,8 @@ async function stdinSource(verb, limit) {
  * from a TsFile: `{table}` or `{tsfile}`, either named `name` in reports.
  */
 async function openInput(verb, name, opts) {
-  const httpOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, signal: gone.signal };
-  // A URL's options (an s3:// object's too: its timeout, headers and the stop when stdout goes).
-  const remote = isHttpUrl(name) || /^s3:\/\//i.test(name);
-  const source = name === '-' ? await stdinSource(verb, opts.maxStdinBytes) : await nodeSource(name, remote ? httpOptions : {});
+  // A URL's options (an s3:// object's too: its timeout, headers and the stop when stdout goes); a path takes none.
+  const source = name === '-' ? await stdinSource(verb, opts.maxStdinBytes) : await nodeSource(name, { ...opts, signal: gone.signal });
   let leveldb;
   try {
     // For a URL the last 8 bytes lie in the tail window already read; for a path, one read.
@@ -471,7 +440,7 @@ async function openInput(verb, name, opts) {
   return { tsfile: await openTsFile(name, { source: given, maxIndexBytes: opts.maxIndexBytes }) };
 }
 
-// ---- The verbs. ---------------------------------------------------------------------------
+// ---- inspect, probe, verify: each makes its --json report, its text and its exit status. ----
 
 async function inspectReport(path, file) {
   // A partial report: what the index gave before its error (the report's error says why).
@@ -481,7 +450,7 @@ async function inspectReport(path, file) {
   return makeInspectReport({ path, file, indexError, listing, audit });
 }
 
-function printInspect(r, all) {
+function inspectLines(r, all) {
   const b = r.bloom_filter;
   const out = [];
   out.push(`${r.file.path}  ${count(r.file.size, 'byte')}  TsFile v${r.version}`);
@@ -505,83 +474,79 @@ function printInspect(r, all) {
   for (const w of r.warnings) out.push(`warning    ${w.message}`);
   out.push(`series     ${r.series.length} (+${count(r.time_columns.length, 'time column')})`);
   const shown = all ? r.series : r.series.slice(0, 20);
-  for (const s of shown) {
-    out.push(`  ${s.path}  ${s.data_type}  ${listedWord(s.maybe_present, b.present)}`);
-  }
+  for (const s of shown) out.push(`  ${s.path}  ${s.data_type}  ${listedWord(s.maybe_present, b.present)}`);
   if (shown.length < r.series.length) out.push(`  … ${r.series.length - shown.length} more (--all)`);
   if (r.error) out.push(`error      ${errorWords(r.error)}`);
-  return printLines(out);
+  return out;
 }
 
-async function tsfileCommand(verb, name, file, paths, values) {
-  if (verb === 'inspect') {
-    const r = await inspectReport(name, file);
-    if (values.json) await writeInspectJson(r, write).then(() => write('\n'));
-    else await printInspect(r, values.all);
-    return r.ok ? 0 : 1;
+function probeLines(results, indexError) {
+  const lines = [];
+  for (const r of results) {
+    // The decision (what the index says of the path taken in: only what was read).
+    const unread = indexError && r.indexed == null ? ' (index unreadable)' : '';
+    lines.push(`${verdictWord(r.verdict).padEnd(7)} ${r.path}  ${decisionWords(r)}${unread}`, `        ${r.reason}`);
+    for (const p of r.probes) lines.push(`        seed ${String(p.seed).padStart(2)}  hash32 ${String(p.hash32).padStart(11)}  bit ${String(p.bit).padStart(8)}  ${p.set ? 'set' : 'clear'}`);
   }
-  if (verb === 'probe') {
+  if (indexError) lines.push(`index      unreadable: ${errorWords(errorReport(indexError))}`);
+  return lines;
+}
+
+function verifyLines(r, absent, failed) {
+  const lines = [r.audit ? r.audit.summary : 'the index could not be read'];
+  if (absent.length) lines.push(`${absent.length} indexed series ${absent.length === 1 ? 'tests' : 'test'} ${verdictWord('absent')}:`, ...absent.slice(0, 20).map((p) => `  ${p}`));
+  if (r.error) lines.push(`error ${errorWords(r.error)}`);
+  lines.push(failed ? 'verify: FAILED' : 'verify: ok');
+  return lines;
+}
+
+function levelDbLines(name, r, all) {
+  const lines = [`${name}  ${count(r.file.size, 'byte')}  LevelDB table (${r.key_format} keys)`, `policy     ${r.filter_policy ?? 'none: the table has no filter block'}`];
+  if (r.filter_block) lines.push(`filters    ${r.filters.length} at ${r.filter_block.offset} (${count(r.filter_block.size, 'byte')}), one per ${count(2 ** r.base_lg, 'byte')} of data offsets`);
+  for (const f of all ? r.filters : r.filters.slice(0, 20)) {
+    lines.push(`  #${f.index}  ${f.length ? `${count(f.bit_count, 'bit')}, k=${f.k}, ${f.set_bits} set` : 'empty'}  blocks at ${f.data_block_offsets.join(', ') || '-'}`);
+  }
+  return lines;
+}
+
+function levelDbProbeLines(results) {
+  return results.flatMap(({ key, probe: r }) => [
+    `${verdictWord(r.verdict).padEnd(7)} ${key}  (${r.reason}; data block ${r.blockIndex ?? '-'}, filter ${r.filterIndex ?? '-'})`,
+    `        ${r.probes.map((p) => `${p.bit}:${p.set ? 'set' : 'clear'}`).join('  ')}`,
+  ]);
+}
+
+// Each verb on a TsFile and on a LevelDB table: `{status, report, lines()}`.
+const TSFILE = {
+  async inspect(name, file, _paths, values) {
+    const r = await inspectReport(name, file);
+    return { status: r.ok ? 0 : 1, report: r, lines: () => inspectLines(r, values.all) };
+  },
+  async probe(name, file, paths, values) {
     const indexError = inFlagWords(await file.loadIndex());
     const results = paths.map((p) => file.probe(p, { variant: values.variant, charset: values.charset }));
-    const status = probeStatus(results);
-    if (values.quiet) return status;
-    if (values.json) return print(JSON.stringify(probeReport(name, results, indexError), null, 2)).then(() => status);
-    const lines = [];
-    for (const r of results) {
-      // The decision (what the index says of the path taken in: only what was read).
-      const unread = indexError && r.indexed == null ? ' (index unreadable)' : '';
-      lines.push(`${verdictWord(r.verdict).padEnd(7)} ${r.path}  ${decisionWords(r)}${unread}`, `        ${r.reason}`);
-      for (const p of r.probes) lines.push(`        seed ${String(p.seed).padStart(2)}  hash32 ${String(p.hash32).padStart(11)}  bit ${String(p.bit).padStart(8)}  ${p.set ? 'set' : 'clear'}`);
-    }
-    if (indexError) lines.push(`index      unreadable: ${errorWords(errorReport(indexError))}`);
-    await printLines(lines);
-    return status;
-  }
-  // verify
-  const r = await inspectReport(name, file);
-  const absent = r.series.filter((s) => s.maybe_present === false).map((s) => s.path);
-  // The core decides whether the filter agrees with the index (AuditStatus::consistent).
-  const failed = !r.ok || (await file.audit({ partial: true }))?.consistent === false;
-  if (values.json) {
-    await print(JSON.stringify(verifyReport({ ok: !failed, error: r.error, audit: r.audit, indexedAbsent: absent }), null, 2));
-  } else {
-    const lines = [r.audit ? r.audit.summary : 'the index could not be read'];
-    if (absent.length) lines.push(`${absent.length} indexed series ${absent.length === 1 ? 'tests' : 'test'} ${verdictWord('absent')}:`, ...absent.slice(0, 20).map((p) => `  ${p}`));
-    if (r.error) lines.push(`error ${errorWords(r.error)}`);
-    lines.push(failed ? 'verify: FAILED' : 'verify: ok');
-    await printLines(lines);
-  }
-  return failed ? 1 : 0;
-}
-
-async function leveldbCommand(verb, name, t, keys, values) {
-  if (verb === 'inspect' || verb === 'verify') {
+    return { status: probeStatus(results), report: probeReport(name, results, indexError), lines: () => probeLines(results, indexError) };
+  },
+  async verify(name, file) {
+    const r = await inspectReport(name, file);
+    const absent = r.series.filter((s) => s.maybe_present === false).map((s) => s.path);
+    // The core decides whether the filter agrees with the index (AuditStatus::consistent).
+    const failed = !r.ok || r.audit?.consistent === false;
+    const report = verifyReport({ ok: !failed, error: r.error, audit: r.audit, indexedAbsent: absent });
+    return { status: failed ? 1 : 0, report, lines: () => verifyLines(r, absent, failed) };
+  },
+};
+const LEVELDB = {
+  inspect(name, t, _keys, values) {
     const r = levelDbReport(t, name);
-    if (values.json) await print(JSON.stringify(r, null, 2));
-    else {
-      const lines = [`${name}  ${count(r.file.size, 'byte')}  LevelDB table (${r.key_format} keys)`, `policy     ${r.filter_policy ?? 'none: the table has no filter block'}`];
-      if (r.filter_block) lines.push(`filters    ${r.filters.length} at ${r.filter_block.offset} (${count(r.filter_block.size, 'byte')}), one per ${count(2 ** r.base_lg, 'byte')} of data offsets`);
-      for (const f of values.all ? r.filters : r.filters.slice(0, 20)) {
-        lines.push(`  #${f.index}  ${f.length ? `${count(f.bit_count, 'bit')}, k=${f.k}, ${f.set_bits} set` : 'empty'}  blocks at ${f.data_block_offsets.join(', ') || '-'}`);
-      }
-      await printLines(lines);
-    }
-    return 0;
-  }
-  const results = keys.map((k) => ({ key: typeof k === 'string' ? k : Buffer.from(k).toString('hex'), probe: t.probe(k) }));
-  const status = probeStatus(results.map((r) => r.probe));
-  if (values.quiet) return status;
-  if (values.json) await print(JSON.stringify(levelDbProbeReport(name, results), null, 2));
-  else {
-    const lines = [];
-    for (const { key, probe: r } of results) {
-      lines.push(`${verdictWord(r.verdict).padEnd(7)} ${key}  (${r.reason}; data block ${r.blockIndex ?? '-'}, filter ${r.filterIndex ?? '-'})`);
-      lines.push(`        ${r.probes.map((p) => `${p.bit}:${p.set ? 'set' : 'clear'}`).join('  ')}`);
-    }
-    await printLines(lines);
-  }
-  return status;
-}
+    return { status: 0, report: r, lines: () => levelDbLines(name, r, values.all) };
+  },
+  probe(name, t, keys) {
+    const results = keys.map((k) => ({ key: typeof k === 'string' ? k : Buffer.from(k).toString('hex'), probe: t.probe(k) }));
+    return { status: probeStatus(results.map((r) => r.probe)), report: levelDbProbeReport(name, results), lines: () => levelDbProbeLines(results) };
+  },
+};
+LEVELDB.verify = LEVELDB.inspect;
 
 async function fileCommand(verb, values, positionals) {
   const [name, ...paths] = positionals;
@@ -599,7 +564,12 @@ async function fileCommand(verb, values, positionals) {
   const shown = isHttpUrl(name) ? redactUrl(name) : name;
   const keys = values.hex ? paths.map((p) => Uint8Array.from(Buffer.from(p, 'hex'))) : paths;
   try {
-    return await (input.table ? leveldbCommand(verb, shown, input.table, keys, values) : tsfileCommand(verb, shown, input.tsfile, keys, values));
+    const out = await (input.table ? LEVELDB : TSFILE)[verb](shown, input.table ?? input.tsfile, keys, values);
+    if (values.quiet) return out.status;
+    // A TsFile's inspect report is written a batch of series at a time (js/report.js).
+    if (values.json && out.report.series) await writeInspectJson(out.report, write).then(() => write('\n'));
+    else await (values.json ? print(JSON.stringify(out.report, null, 2)) : printLines(out.lines()));
+    return out.status;
   } finally {
     await (input.table ?? input.tsfile).close();
   }
