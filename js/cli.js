@@ -230,6 +230,12 @@ function nearest(word, candidates) {
 
 const didYouMean = (s) => (s ? `; did you mean ${s}?` : '');
 
+/** `unknown WHAT "word"`, and the candidate most likely meant, or else every candidate. */
+function unknown(what, word, candidates) {
+  const guess = nearest(word, candidates);
+  return `unknown ${what} ${JSON.stringify(word)}${guess ? didYouMean(guess) : ` (${what}s: ${candidates.join(', ')})`}`;
+}
+
 /**
  * Parses one verb's arguments (after the verb): `{values, positionals}`; throws UsageError.
  * node:util's parseArgs splits them (`--name=V`, `-HV`, `--`); the checks and their sentences are
@@ -264,12 +270,11 @@ function parseVerbArgs(verb, argv) {
   return { values, positionals };
 }
 
-function numberOption(verb, value, name, { integer = false } = {}) {
+/** A flag's number, or a usage error saying it must be `what` (`ok(n)` tells). */
+function numberOption(verb, value, name, what, ok = Number.isFinite) {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || (integer && !(Number.isInteger(n) && n >= 0))) {
-    throw new UsageError(verb, `--${name} must be ${integer ? 'a non-negative integer' : 'a number'}, not ${JSON.stringify(value)}`);
-  }
+  if (value.trim() === '' || !ok(n)) throw new UsageError(verb, `--${name} must be ${what}, not ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -316,11 +321,9 @@ function sourceOptions(verb, values) {
     out.allowFullDownload = true;
     if (full !== true) out.maxFullDownloadBytes = bytesOption(verb, full, 'allow-full-download', { positive: true });
   }
-  if (values.timeout !== undefined) {
-    const s = Number(values.timeout);
-    if (values.timeout.trim() === '' || !Number.isFinite(s) || !(s > 0) || s * 1000 > 2 ** 31 - 1) {
-      throw new UsageError(verb, `--timeout must be a positive number of seconds, not ${JSON.stringify(values.timeout)}`);
-    }
+  // Seconds, up to what a timer holds (2^31 - 1 ms).
+  const s = numberOption(verb, values.timeout, 'timeout', 'a positive number of seconds', (n) => n > 0 && n * 1000 <= 2 ** 31 - 1);
+  if (s !== undefined) {
     out.timeoutMs = s * 1000;
     out.deadlineMs = s * 1000;
   }
@@ -638,8 +641,8 @@ async function buildCommand(values, positionals) {
   if (values.out !== undefined && values.hex) throw new UsageError('build', '--out and --hex exclude each other');
   checkVariant('build', values.variant);
   checkCharset('build', values.charset);
-  const capacityOption = numberOption('build', values.capacity, 'capacity', { integer: true });
-  const fpp = numberOption('build', values.fpp, 'fpp') ?? ERROR_RATE.default;
+  const capacityOption = numberOption('build', values.capacity, 'capacity', 'a non-negative integer', (n) => Number.isInteger(n) && n >= 0);
+  const fpp = numberOption('build', values.fpp, 'fpp', 'a number') ?? ERROR_RATE.default;
   if (values.out === undefined && !values.hex && !values.json && process.stdout.isTTY) {
     throw new UsageError('build', 'refusing to write binary to a terminal; use --out FILE, --hex or a redirect');
   }
@@ -698,10 +701,7 @@ function completionTables() {
 async function completionsCommand(positionals) {
   const [shell, ...more] = positionals;
   if (shell === undefined || more.length) throw new UsageError('completions', `give one shell (${SHELLS.join(', ')})`);
-  if (!SHELLS.includes(shell)) {
-    const guess = nearest(shell, SHELLS);
-    throw new UsageError('completions', `unknown shell ${JSON.stringify(shell)}${didYouMean(guess)}${guess ? '' : ` (shells: ${SHELLS.join(', ')})`}`);
-  }
+  if (!SHELLS.includes(shell)) throw new UsageError('completions', unknown('shell', shell, SHELLS));
   await write(completionScript(shell, completionTables()));
   return 0;
 }
@@ -726,8 +726,7 @@ async function main(argv) {
   }
   const verb = argv[at];
   if (!Object.hasOwn(VERBS, verb)) {
-    const guess = nearest(verb, Object.keys(VERBS));
-    throw new UsageError(null, `unknown verb ${JSON.stringify(verb)}${didYouMean(guess)}${guess ? '' : ` (verbs: ${Object.keys(VERBS).join(', ')})`}`);
+    throw new UsageError(null, unknown('verb', verb, Object.keys(VERBS)));
   }
   const args = [...argv.slice(0, at), ...argv.slice(at + 1)];
   const dashes = args.indexOf('--');
@@ -740,7 +739,7 @@ async function main(argv) {
     const [topic, ...more] = positionals;
     if (more.length) throw new UsageError(verb, 'give one VERB');
     if (topic === undefined) return print(USAGE).then(() => 0);
-    if (!Object.hasOwn(VERBS, topic)) throw new UsageError(verb, `unknown verb ${JSON.stringify(topic)}${didYouMean(nearest(topic, Object.keys(VERBS)))}`);
+    if (!Object.hasOwn(VERBS, topic)) throw new UsageError(verb, unknown('verb', topic, Object.keys(VERBS)));
     return print(verbHelp(topic)).then(() => 0);
   }
   if (verb === 'version') {
