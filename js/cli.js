@@ -24,7 +24,7 @@ import { completionScript, SHELLS } from './completions.js';
 import { eachBatch, textLine } from './lines.js';
 import { DEFAULT_HASH, ERROR_RATE } from './core-tables.js';
 import {
-  inspectReport as makeInspectReport, writeInspectJson, verifyReport, probeReport, levelDbReport, levelDbProbeReport, buildReport, failureReport, errorReport,
+  inspectReport as makeInspectReport, writeInspectJson, levelDbReport, buildReport, errorReport, report,
 } from './report.js';
 
 const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
@@ -528,15 +528,16 @@ const TSFILE = {
   async probe(name, file, paths, values) {
     const indexError = inFlagWords(await file.loadIndex());
     const results = paths.map((p) => file.probe(p, { variant: values.variant, charset: values.charset }));
-    return { status: probeStatus(results), report: probeReport(name, results, indexError), lines: () => probeLines(results, indexError) };
+    const probed = report({ ok: true, file: name, results, indexError: errorReport(indexError) });
+    return { status: probeStatus(results), report: probed, lines: () => probeLines(results, indexError) };
   },
   async verify(name, file) {
     const r = await inspectReport(name, file);
     const absent = r.series.filter((s) => s.maybe_present === false).map((s) => s.path);
     // The core decides whether the filter agrees with the index (AuditStatus::consistent).
     const failed = !r.ok || r.audit?.consistent === false;
-    const report = verifyReport({ ok: !failed, error: r.error, audit: r.audit, indexedAbsent: absent });
-    return { status: failed ? 1 : 0, report, lines: () => verifyLines(r, absent, failed) };
+    const verified = report({ ok: !failed, error: r.error, audit: r.audit, indexedAbsent: absent });
+    return { status: failed ? 1 : 0, report: verified, lines: () => verifyLines(r, absent, failed) };
   },
 };
 const LEVELDB = {
@@ -546,7 +547,8 @@ const LEVELDB = {
   },
   probe(name, t, keys) {
     const results = keys.map((k) => ({ key: typeof k === 'string' ? k : Buffer.from(k).toString('hex'), probe: t.probe(k) }));
-    return { status: probeStatus(results.map((r) => r.probe)), report: levelDbProbeReport(name, results), lines: () => levelDbProbeLines(results) };
+    const probed = report({ ok: true, file: name, format: 'leveldb', results: results.map(({ key, probe }) => ({ key, ...probe })) });
+    return { status: probeStatus(results.map((r) => r.probe)), report: probed, lines: () => levelDbProbeLines(results) };
   },
 };
 LEVELDB.verify = LEVELDB.inspect;
@@ -803,7 +805,7 @@ main(process.argv.slice(2)).then(
     }
     inFlagWords(e);
     process.exitCode = errorStatus(running, e.kind);
-    if (wantsJson) await print(JSON.stringify(failureReport(e), null, 2));
+    if (wantsJson) await print(JSON.stringify(report({ ok: false, error: errorReport(e) }), null, 2));
     else console.error(errorLine(e));
     if (gone.signal.aborted) process.exitCode = 0;
   },
