@@ -21,7 +21,7 @@ import { scanCommand } from './cli-scan.js';
 import { count, decisionWords, hashedWords, healthText, listedWord, pct, verdictWord } from './format.js';
 import { terminalText } from './escape.js';
 import { completionScript, SHELLS } from './completions.js';
-import { eachBatch, textLine } from './lines.js';
+import { eachTextBatch } from './lines.js';
 import { DEFAULT_HASH, ERROR_RATE } from './core-tables.js';
 import {
   inspectReport as makeInspectReport, writeInspectJson, levelDbReport, buildReport, errorReport, report,
@@ -583,21 +583,6 @@ async function fileCommand(verb, values, positionals) {
 // ---- build: paths in, a filter out, memory as the filter's. --------------------------------
 
 /**
- * build's PATHS, a line at a time (js/lines.js): `each(batch)` gets each chunk's paths.
- * Resolves to their count.
- */
-async function eachPath(input, each, onChunk) {
-  const where = { input, argument: 'PATHS', onChunk };
-  let count = 0;
-  await eachBatch(input, where, (batch) => {
-    const paths = batch.map((l) => textLine(l, where));
-    count += paths.length;
-    each?.(paths);
-  });
-  return count;
-}
-
-/**
  * Where build reads PATHS from, and how many there are (the filter is sized by the count unless
  * --capacity gives it): a regular file is read twice, counted and then added; a stream (stdin, a
  * pipe) is counted while it is copied to a spool file in the temporary directory, which is then
@@ -615,7 +600,7 @@ async function pathsInput(file, counted) {
       throw ioError(e, input);
     }
   }
-  if (regular) return { input, count: await eachPath(input), done: async () => {} };
+  if (regular) return { input, count: await eachTextBatch(input, 'PATHS'), done: async () => {} };
   const dir = await mkdtemp(join(tmpdir(), 'tsfile-bloom-build-'));
   const spool = join(dir, 'paths');
   const done = () => rm(dir, { recursive: true, force: true });
@@ -623,7 +608,7 @@ async function pathsInput(file, counted) {
     const out = createWriteStream(spool);
     let failed = null;
     out.on('error', (e) => (failed ??= e));
-    const count = await eachPath(input, null, (chunk) => {
+    const count = await eachTextBatch(input, 'PATHS', null, (chunk) => {
       if (failed) throw ioError(failed, spool);
       // The next chunk is read once the spool has taken this one (the pipe waits meanwhile).
       if (!out.write(chunk)) return once(out, 'drain').catch((e) => Promise.reject(ioError(e, spool)));
@@ -653,7 +638,7 @@ async function buildCommand(values, positionals) {
     const capacity = capacityOption ?? source.count;
     const filter = BloomFilter.withCapacity(capacity, fpp);
     try {
-      const added = await eachPath(source.input, (paths) => filter.addMany(paths, { variant: values.variant, charset: values.charset }));
+      const added = await eachTextBatch(source.input, 'PATHS', (paths) => filter.addMany(paths, { variant: values.variant, charset: values.charset }));
       if (source.count !== null && added !== source.count) {
         throw new TsFileBloomError('changed', `the file of paths changed while it was read (${count(source.count, 'path')}, then ${added}): ${file}`, { path: file });
       }

@@ -68,7 +68,7 @@ async function* lineBatches(stream, { input, argument, onChunk }) {
 }
 
 /** A line as text; a line that is not UTF-8 is a typed error (series paths are text). */
-export function textLine(l, where) {
+function textLine(l, where) {
   if (!isUtf8(l.bytes)) throw lineError('invalid_argument', 'is not UTF-8: series paths are UTF-8 text (probe --hex takes bytes)', { ...where, number: l.number, offset: l.offset });
   return l.bytes.toString('utf8');
 }
@@ -77,7 +77,7 @@ export function textLine(l, where) {
  * Each batch of lines of `input` (a path, or `-`: stdin; `where` as lineBatches takes it) to
  * `each(batch)`; a read that fails is the typed io error naming the input.
  */
-export async function eachBatch(input, where, each) {
+async function eachBatch(input, where, each) {
   try {
     for await (const batch of lineBatches(input === '-' ? process.stdin : createReadStream(input), where)) each(batch);
   } catch (e) {
@@ -85,11 +85,27 @@ export async function eachBatch(input, where, each) {
   }
 }
 
+/**
+ * Each batch of `input`'s lines as text (series paths: scan's --paths-file, build's PATHS) to
+ * `each(paths)`; `onChunk` as lineBatches takes it. Resolves to their count.
+ */
+export async function eachTextBatch(input, argument, each, onChunk) {
+  const where = { input, argument, onChunk };
+  let count = 0;
+  await eachBatch(input, where, (batch) => {
+    const paths = batch.map((l) => textLine(l, where));
+    count += paths.length;
+    each?.(paths);
+  });
+  return count;
+}
+
 /** Every line of `input` as text (scan's --paths-file). */
 export async function readTextLines(input, argument) {
-  const where = { input, argument };
   const out = [];
-  await eachBatch(input, where, (batch) => batch.forEach((l) => out.push(textLine(l, where))));
+  await eachTextBatch(input, argument, (paths) => {
+    for (const p of paths) out.push(p);
+  });
   return out;
 }
 
