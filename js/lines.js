@@ -103,8 +103,9 @@ export async function eachTextBatch(input, argument, each, onChunk) {
 /** Every line of `input` as text (scan's --paths-file). */
 export async function readTextLines(input, argument) {
   const out = [];
-  // A batch is one chunk's lines (at most 32,768 of 64 KiB): within what a call's arguments hold.
-  await eachTextBatch(input, argument, (paths) => out.push(...paths));
+  await eachTextBatch(input, argument, (paths) => {
+    for (const p of paths) out.push(p);
+  });
   return out;
 }
 
