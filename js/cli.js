@@ -4,8 +4,8 @@
 // URL or `-` (the file on stdin), with the same flags for URL reads everywhere.
 // Exit codes (docs/cli.md): 0 ok, 1 format error (or a failed verify), 2 usage or I/O error;
 // a reader that goes away (`| head`) ends every verb quietly with 0.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createWriteStream, fstatSync, read as readFd, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { createWriteStream, fstatSync, read as readFd, readFileSync } from 'node:fs';
 import { parseArgs, promisify } from 'node:util';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -592,15 +592,9 @@ async function pathsInput(file, counted) {
   const input = file ?? '-';
   if (input === '-' && process.stdin.isTTY) throw new UsageError('build', 'give a file of paths, or pipe them on stdin');
   if (!counted) return { input, count: null, done: async () => {} };
-  let regular = false;
-  if (input !== '-') {
-    try {
-      regular = statSync(input).isFile();
-    } catch (e) {
-      throw ioError(e, input);
-    }
-  }
-  if (regular) return { input, count: await eachTextBatch(input, 'PATHS'), done: async () => {} };
+  // A path stat cannot answer for is read as a stream, whose read then fails with the typed io error.
+  const st = input === '-' ? null : await stat(input).catch(() => null);
+  if (st?.isFile()) return { input, count: await eachTextBatch(input, 'PATHS'), done: async () => {} };
   const dir = await mkdtemp(join(tmpdir(), 'tsfile-bloom-build-'));
   const spool = join(dir, 'paths');
   const done = () => rm(dir, { recursive: true, force: true });
@@ -655,11 +649,7 @@ async function buildCommand(values, positionals) {
 async function writeFilter(values, filter, { paths, capacity, fpp }) {
   const bytes = filter.encode();
   if (values.out !== undefined) {
-    try {
-      await writeFile(values.out, bytes);
-    } catch (e) {
-      throw ioError(e, values.out);
-    }
+    await writeFile(values.out, bytes).catch((e) => Promise.reject(ioError(e, values.out)));
   }
   const st = filter.stats(paths);
   if (values.json) {
