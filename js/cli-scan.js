@@ -9,43 +9,6 @@ import { isHttpUrl } from './http-source.js';
 import { redactUrl } from './redact.js';
 import { MUST_READ } from './core-tables.js';
 
-export const SCAN_USAGE = 'tsfile-bloom scan TARGET... [--path P]... [--paths-file F] [--jobs N] [--audit]\n                    [--manifest FILE] [--json | --csv | --list maybe|absent [--print0]]';
-
-export const SCAN_HELP = `scan     reads the filter of every TsFile in TARGETs (files; directories, recursively:
-         files named *.tsfile; http(s):// URLs read with Range requests; s3://bucket/key,
-         and s3://bucket/prefix/ for every *.tsfile object below the prefix, with the AWS
-         CLI's settings: AWS_ACCESS_KEY_ID, AWS_REGION, AWS_ENDPOINT_URL_S3, AWS_PROFILE…
-         (docs/object-storage.md); @LIST: targets from a file, one per line, @- from
-         stdin) and tests each --path (and each line
-         of --paths-file, - for stdin) with probe's rules: 'absent' (skippable), 'maybe',
-         'unknown'. --audit reads each index too and lets the writer-variant audit decide.
-         --json streams NDJSON (format_version 2: docs/json.md, schemas/), one object per
-         file and a last {"format_version": 2, "summary": …} line; --csv one row per file
-         (the summary on stderr). --list maybe prints only the locations of the files
-         that must be read for a --path (with --audit, a false positive the index proves
-         is skipped; a file that could not be read must be read), --list absent only
-         those every --path can skip, one per line (NUL-
-         separated with --print0), for the next tool (the summary on stderr): each
-         location's own bytes, as find -print writes them; on a terminal escaped as the
-         text listing shows them. A location holding a newline is written escaped (naming
-         no file), reported on stderr, and the exit is 1: use --print0. The text listing
-         escapes what a terminal would act on (\\n, \\x1b, a byte that is not UTF-8 as \\xNN,
-         a backslash in a location doubled: as ls -b); --json and --csv hold each name as
-         it is (file_hex: the bytes of a name that is not UTF-8). A list (--paths-file,
-         @LIST) is one item a line, as an argument is: only the line's \\n or \\r\\n is
-         removed (no spaces), empty lines are skipped, a UTF-8 BOM opening it is dropped,
-         a line is at most 64 KiB; paths must be UTF-8. --list writes a presigned URL
-         as given, signature included (the next tool reads it by that); everywhere
-         else (the text, --json, --csv, errors, --list on a terminal) a URL's secrets —
-         the values of X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token,
-         Signature, AWSAccessKeyId, a password — show as REDACTED (docs/remote.md).
-         --jobs N: up to N worker threads for local files (default: the core count; one
-         more per 16,384 files found) and N files read at once over HTTP or S3 (default 64).
-         The flags for URLs and --max-index-bytes apply to every file.
-         --manifest FILE keeps what the scan learnt of each local file in FILE; the next
-         scan with it reads only the files that are new or changed (size, mtime, ctime,
-         inode) and answers for the rest from FILE (docs/fleet.md)`;
-
 /**
  * `record → record` for --list, which writes a file's location as it was given: the next tool
  * reads the file by it, and a presigned URL is read by its signature. A record names such a URL

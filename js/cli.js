@@ -4,26 +4,27 @@
 // URL or `-` (the file on stdin), with the same flags for URL reads everywhere.
 // Exit codes (docs/cli.md): 0 ok, 1 format error (or a failed verify), 2 usage or I/O error;
 // a reader that goes away (`| head`) ends every verb quietly with 0.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createWriteStream, fstatSync, read as readFd, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { createWriteStream, fstatSync, read as readFd, readFileSync } from 'node:fs';
 import { parseArgs, promisify } from 'node:util';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openTsFile, openLevelDbTable, isLevelDbFooter, BloomFilter, VARIANTS, CHARSETS, canonicalCharsetName } from './node.js';
 import { handleSource, ioError, nodeSource } from './node-source.js';
+import { toSource } from './source.js';
 import { TsFileBloomError } from './errors.js';
 import { inFlagWords } from './flag-words.js';
 import { isHttpUrl } from './http-source.js';
 import { redactUrl } from './redact.js';
-import { scanCommand, SCAN_USAGE, SCAN_HELP } from './cli-scan.js';
+import { scanCommand } from './cli-scan.js';
 import { count, decisionWords, hashedWords, healthText, listedWord, pct, verdictWord } from './format.js';
 import { terminalText } from './escape.js';
 import { completionScript, SHELLS } from './completions.js';
-import { eachBatch, textLine } from './lines.js';
+import { eachTextBatch } from './lines.js';
 import { DEFAULT_HASH, ERROR_RATE } from './core-tables.js';
 import {
-  inspectReport as makeInspectReport, writeInspectJson, verifyReport, probeReport, levelDbReport, levelDbProbeReport, buildReport, failureReport, errorReport,
+  inspectReport as makeInspectReport, writeInspectJson, levelDbReport, buildReport, errorReport, report,
 } from './report.js';
 
 const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
@@ -33,169 +34,110 @@ const DEFAULT_MAX_STDIN_BYTES = 1024 ** 3;
 
 const SOURCE_USAGE = '[SOURCE FLAGS]';
 
-const FILE_HELP = `FILE     a path, an http(s):// URL (read with Range requests: the head, the tail and, for
-         the series, the index region) or - (the file on stdin: a redirected file is read
-         in place; a pipe is read into memory, up to --max-stdin-bytes)`;
+const DOCS = 'https://github.com/tsfile-bloom/tsfile-bloom/blob/main/docs/cli.md';
 
-const SOURCE_HELP = `source flags:
-  -H, --header 'NAME: VALUE'     URLs: sent with every request to the URL's origin (a
-                                 redirect elsewhere carries none; repeatable), e.g.
-                                 -H 'Authorization: Bearer …'
-  --allow-full-download[=BYTES]  URLs: accept a server that ignores Range and sends the whole
-                                 file, up to BYTES (default 64M); refused without it
-  --timeout SECONDS              URLs and s3://: the open, each later read (the index) and
-                                 each page of an s3:// listing fails after SECONDS however the
-                                 server behaves (default 60 s each, and a request that
-                                 receives nothing for 20 s fails)
-  --max-index-bytes BYTES        the largest TsFileMetadata or index region read (default 64M)`;
-
-const STDIN_HELP = `  --max-stdin-bytes BYTES        the largest file - reads from a pipe (default 1G)`;
-
-const BYTES_HELP = 'BYTES: an integer, or with a suffix K, M or G (KiB, MiB, GiB): 64M';
-
-// Flag kinds: 'boolean' (no value), 'string' (a value: --name V or --name=V), 'optional' (a
-// value only as --name=V).
-// `values`: the words a value may be (the completions offer them); `file: true`: a file names it.
-const SOURCE_FLAGS = {
-  header: { type: 'string', multiple: true, short: 'H' },
-  'allow-full-download': { type: 'optional' },
-  timeout: { type: 'string' },
-  'max-index-bytes': { type: 'string' },
+// Every flag of every verb: its kind ('boolean'; 'string', a value as --name V or --name=V;
+// 'optional', a value only as --name=V), `short`, `multiple`, the words its value may be
+// (`values`: the completions offer them), `file` (a file names it), and its line in VERB --help:
+// the value it takes (`arg`) and what it does. docs/cli.md says the rest.
+const FLAGS = {
+  json: { type: 'boolean', help: 'the report as JSON (format_version 2: docs/json.md)' },
+  all: { type: 'boolean', help: 'every series (or LevelDB filter), not the first 20' },
+  quiet: { type: 'boolean', short: 'q', help: 'print nothing: the exit status says the verdict' },
+  variant: { type: 'string', values: VARIANTS, arg: ' V', help: `the writer's hash: ${VARIANTS.join(' or ')}` },
+  charset: { type: 'string', values: CHARSETS, arg: ' NAME', help: "the path's charset (default UTF-8; GBK, Shift_JIS…: docs/charsets.md)" },
+  hex: { type: 'boolean', help: 'probe: PATHs (KEYs) given as hex bytes; build: print the filter as hex' },
+  capacity: { type: 'string', arg: ' N', help: 'the keys the filter is sized for (default: the paths)' },
+  fpp: { type: 'string', arg: ' X', help: `the error rate (default ${ERROR_RATE.default}, clamped to [${ERROR_RATE.min}, ${ERROR_RATE.max}])` },
+  out: { type: 'string', file: true, arg: ' FILE', help: "write the filter's bytes to FILE" },
+  path: { type: 'string', multiple: true, arg: ' P', help: 'a series path to test in every file (repeatable)' },
+  'paths-file': { type: 'string', file: true, arg: ' F', help: 'series paths, one a line (- for stdin)' },
+  jobs: { type: 'string', arg: ' N', help: 'worker threads for local files, files at once by URL (default: cores, 64)' },
+  audit: { type: 'boolean', help: "read each index too: the writer-variant audit decides" },
+  csv: { type: 'boolean', help: 'one CSV row per file (the summary on stderr)' },
+  list: { type: 'string', values: ['maybe', 'absent'], arg: ' maybe|absent', help: 'print only the locations of the files to read (maybe) or skip (absent)' },
+  print0: { type: 'boolean', help: "--list's locations NUL-separated" },
+  manifest: { type: 'string', file: true, arg: ' FILE', help: 'keep what the scan learnt in FILE; the next reads only new or changed files' },
+  header: { type: 'string', multiple: true, short: 'H', arg: " 'NAME: VALUE'", help: "sent to a URL's origin (repeatable)" },
+  'allow-full-download': { type: 'optional', arg: '[=BYTES]', help: 'accept a server that ignores Range, up to BYTES (64M)' },
+  timeout: { type: 'string', arg: ' SECONDS', help: 'a limit on each URL or s3:// read (default 60)' },
+  'max-index-bytes': { type: 'string', arg: ' BYTES', help: 'the largest TsFileMetadata or index region read (64M)' },
+  'max-stdin-bytes': { type: 'string', arg: ' BYTES', help: 'the largest file - reads from a pipe (1G)' },
+  help: { type: 'boolean', short: 'h', help: 'this help' },
 };
-const HASH_FLAGS = { variant: { type: 'string', values: VARIANTS }, charset: { type: 'string', values: CHARSETS } };
-const HELP_FLAG = { help: { type: 'boolean', short: 'h' } };
+const SOURCE_FLAGS = ['header', 'allow-full-download', 'timeout', 'max-index-bytes'];
 
-const EXIT_CODES = {
-  inspect: `exit     0 the report is complete; 1 the file is not a readable TsFile or LevelDB table
-         (a format error), or its index could not be read to its end (the report is
-         partial, ok: false, its error says why); 2 a usage error, an I/O error (kinds io,
-         changed, cancelled) or a limit (too_large at open)`,
-  probe: `exit     0 some PATH (KEY) may be in the file ('maybe', or 'unknown': never read as
-         absent); 1 every PATH is 'absent' (sound: the file can be skipped) — by verdict, as
-         grep's by match, with --json too, and when the index could not be read (the
-         verdicts are then the filter's alone, under the rules for an unread index); 2 a
-         usage error (a bad argument too); 3 the file is not a readable TsFile or LevelDB
-         table (a format error); 4 an I/O error or a limit. Only 1 says skip: a pruning
-         script reads F unless the exit is 1 (so a file it could not read is read too)`,
-  verify: `exit     0 the filter is consistent with the index; 1 it is not (an indexed series tests
-         absent, or no writer variant reproduces the stored bits), its hash is one this
-         reader does not evaluate (the experimental cheap hash), the index could not be
-         read to its end, or the file is not a readable TsFile; 2 a usage error, an I/O
-         error or a limit`,
-  build: 'exit     0 the filter was written; 2 a usage error or an I/O error',
-  completions: 'exit     0 the script was printed; 2 a usage error',
-  scan: `exit     0 every file was read; 1 some file had an error (all are still reported), or
-         --list wrote a location holding a newline escaped; 2 a usage error, or nothing
-         could be read (no TsFile found, every file failed)`,
-};
-
+// Each verb: its usage, what it does (one line), its flags (FLAGS' names), its exit codes, and
+// two or three real command lines (tests/js/cli-help.test.mjs runs each one's tsfile-bloom
+// command, its files and URLs made unreachable, to check that it parses).
 const VERBS = {
   inspect: {
-    summary: "a file's header, metadata, Bloom filter, audit and series",
-    usage: [`tsfile-bloom inspect FILE [--json] [--all] ${SOURCE_USAGE}`, `tsfile-bloom inspect TABLE.ldb [--json] [--all] ${SOURCE_USAGE}   (a LevelDB table, told by its footer)`],
-    help: `inspect  header, TsFileMetadata, the Bloom filter and its statistics, the writer-variant
-         audit and every indexed series (--all lists more than the first 20); a LevelDB
-         table's filter block`,
-    flags: { json: { type: 'boolean' }, all: { type: 'boolean' }, ...SOURCE_FLAGS, 'max-stdin-bytes': { type: 'string' } },
-    reads: true,
+    usage: [`tsfile-bloom inspect FILE [--json] [--all] ${SOURCE_USAGE}`, `tsfile-bloom inspect TABLE.ldb [--json] [--all] ${SOURCE_USAGE}`],
+    help: "a file's header, metadata, Bloom filter, writer-variant audit and series; a LevelDB table's filter block",
+    flags: ['json', 'all', ...SOURCE_FLAGS, 'max-stdin-bytes'],
+    exit: '0 the report is complete; 1 a format error, or the index could not be read to its end\n         (a partial report); 2 a usage or I/O error, or a limit',
+    examples: [
+      'tsfile-bloom inspect 1700000000000-1-0-0.tsfile',
+      'tsfile-bloom inspect https://example.com/data/x.tsfile --json | jq .bloom_filter',
+      'curl -s https://example.com/data/x.tsfile | tsfile-bloom inspect -',
+    ],
   },
   probe: {
-    summary: 'test series paths against the filter: absent, maybe or unknown',
-    usage: [`tsfile-bloom probe FILE PATH... [--variant java|zero-extended] [--charset NAME]\n                     [--hex] [--json | -q] ${SOURCE_USAGE}`, `tsfile-bloom probe TABLE.ldb KEY... [--hex] [--json] ${SOURCE_USAGE}`],
-    help: `probe    tests series paths: 'absent' (sound), 'maybe', or 'unknown' (bits say absent but the
-         file's hash variant is not trustworthy), with each seed's hash and bit, and what the
-         index says: indexed, not in the index, or index unreadable
---hex    PATHs (KEYs) given as hex bytes (LevelDB keys may be binary)
--q, --quiet  print nothing: the exit status says the verdict (errors still go to stderr)
-charsets: ${CHARSETS.join(', ')}`,
-    flags: { json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' }, ...HASH_FLAGS, hex: { type: 'boolean' }, ...SOURCE_FLAGS, 'max-stdin-bytes': { type: 'string' } },
-    reads: true,
+    usage: [`tsfile-bloom probe FILE PATH... [--variant V] [--charset NAME] [--hex] [--json | -q] ${SOURCE_USAGE}`, `tsfile-bloom probe TABLE.ldb KEY... [--hex] [--json | -q] ${SOURCE_USAGE}`],
+    help: "tests series paths: 'absent' (sound), 'maybe' or 'unknown', each seed's bit, and what the index says (indexed, not in it, index unreadable)",
+    flags: ['json', 'quiet', 'variant', 'charset', 'hex', ...SOURCE_FLAGS, 'max-stdin-bytes'],
+    exit: "0 some PATH (KEY) may be in the file (maybe, unknown); 1 every PATH is 'absent'\n         (the file can be skipped); 2 a usage error; 3 a format error; 4 an I/O error or a limit",
+    examples: [
+      'tsfile-bloom probe x.tsfile root.sg.d1.s1 root.sg.d1.s2',
+      'if tsfile-bloom probe -q x.tsfile root.sg.d1.s1; then echo "x.tsfile may hold it"; fi',
+      'tsfile-bloom probe -q x.tsfile root.sg.d1.s1; [ $? -eq 1 ] || echo "read x.tsfile"',
+      'tsfile-bloom probe x.tsfile root.工厂.d1.温度 --charset GBK --json',
+    ],
   },
   verify: {
-    summary: 'audit the filter against the index',
     usage: [`tsfile-bloom verify FILE [--json] ${SOURCE_USAGE}`],
-    help: `verify   audits the filter against the index; fails when an indexed series tests absent,
-         no writer variant reproduces the stored bits, or the filter's hash is not evaluated`,
-    flags: { json: { type: 'boolean' }, ...SOURCE_FLAGS, 'max-stdin-bytes': { type: 'string' } },
-    reads: true,
+    help: 'audits the filter against the index: fails when an indexed series tests absent, no writer variant reproduces the bits, or the hash is not evaluated',
+    flags: ['json', ...SOURCE_FLAGS, 'max-stdin-bytes'],
+    exit: '0 the filter is consistent with the index; 1 it is not or cannot be shown to be, or a\n         format error; 2 a usage or I/O error, or a limit',
+    examples: ['tsfile-bloom verify x.tsfile', 'tsfile-bloom verify https://example.com/data/x.tsfile -H "Authorization: Bearer $TOKEN" --json'],
   },
   build: {
-    summary: 'build the filter a Java writer would store for a list of paths',
-    usage: ['tsfile-bloom build [PATHS|-] [--capacity N] [--fpp X] [--variant V] [--charset NAME]\n                     [--out FILE | --hex] [--json]'],
-    help: `build    builds the filter a Java writer would store for the series paths in PATHS (one per
-         line, as scan's lists: only \\n or \\r\\n removed, empty lines skipped; stdin when
-         PATHS is - or absent; read a line at a time, a file twice), sized like Java's
-         getEmptyBloomFilter(--fpp, default ${ERROR_RATE.default}, clamped to [${ERROR_RATE.min}, ${ERROR_RATE.max}]; --capacity, default
-         the number of paths), and writes its serialized bytes (byte-identical to Java's) to
-         --out FILE, as hex with --hex, or to stdout when it is not a terminal; --json prints
-         its statistics instead
-charsets: ${CHARSETS.join(', ')}`,
-    flags: { capacity: { type: 'string' }, fpp: { type: 'string' }, ...HASH_FLAGS, out: { type: 'string', file: true }, hex: { type: 'boolean' }, json: { type: 'boolean' } },
+    usage: ['tsfile-bloom build [PATHS|-] [--capacity N] [--fpp X] [--variant V] [--charset NAME] [--out FILE | --hex] [--json]'],
+    help: 'builds the filter a Java writer would store for the series paths in PATHS (one a line; stdin when - or absent), to --out, --hex or stdout',
+    flags: ['capacity', 'fpp', 'variant', 'charset', 'out', 'hex', 'json'],
+    exit: '0 the filter was written; 2 a usage or I/O error',
+    examples: ['tsfile-bloom build paths.txt --out filter.bin', 'tsfile-bloom build paths.txt --capacity 153 --fpp 0.05 --hex', 'tsfile-bloom build paths.txt --json'],
   },
   scan: {
-    summary: 'scan a fleet of TsFiles for series paths',
-    usage: [`${SCAN_USAGE} ${SOURCE_USAGE}`],
-    help: SCAN_HELP,
-    flags: { path: { type: 'string', multiple: true }, 'paths-file': { type: 'string', file: true }, jobs: { type: 'string' }, audit: { type: 'boolean' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, list: { type: 'string', values: ['maybe', 'absent'] }, print0: { type: 'boolean' }, manifest: { type: 'string', file: true }, ...SOURCE_FLAGS },
-    reads: true,
+    usage: [`tsfile-bloom scan TARGET... [--path P]... [--paths-file F] [--jobs N] [--audit] [--manifest FILE]\n                    [--json | --csv | --list maybe|absent [--print0]] ${SOURCE_USAGE}`],
+    help: 'reads the filter of every TsFile in TARGETs (files, directories, http(s):// URLs, s3://bucket/key, s3://bucket/prefix/, @LIST files, @- for stdin) and tests each path',
+    flags: ['path', 'paths-file', 'jobs', 'audit', 'json', 'csv', 'list', 'print0', 'manifest', ...SOURCE_FLAGS],
+    exit: '0 every file was read; 1 some file had an error, or --list escaped a location; 2 a usage\n         error, or nothing could be read',
+    examples: [
+      'tsfile-bloom scan /data/iotdb/data --path root.sg.d1.s1',
+      'tsfile-bloom scan s3://bucket/iotdb/ https://example.com/data/x.tsfile --paths-file paths.txt --json',
+      "find /data -name '*.tsfile' | tsfile-bloom scan @- --path root.sg.d1.s1 --list maybe --print0 | xargs -0 ls -l",
+    ],
   },
   version: {
-    summary: "the package's version",
     usage: ['tsfile-bloom version | -v | --version'],
-    help: "version  prints the package's version (as -v, -V and --version)",
-    flags: {},
+    help: "prints the package's version (as -v, -V and --version)",
+    flags: [],
+    examples: ['tsfile-bloom --version', 'tsfile-bloom version'],
   },
   completions: {
-    summary: 'a completion script for bash, zsh or fish',
-    usage: ['tsfile-bloom completions bash|zsh|fish'],
-    help: `completions  prints the completion script of a shell: the verbs, each verb's flags, the
-         values of --variant, --charset and --list, and files where a FILE goes, from the
-         tables the CLI parses its arguments by`,
-    flags: {},
+    usage: [`tsfile-bloom completions ${SHELLS.join('|')}`],
+    help: 'prints the completion script of a shell (zsh loads bash\'s through bashcompinit)',
+    flags: [],
+    exit: '0 the script was printed; 2 a usage error',
+    examples: ['tsfile-bloom completions bash > ~/.local/share/bash-completion/completions/tsfile-bloom', 'tsfile-bloom completions zsh > ~/.tsfile-bloom.zsh   # then in ~/.zshrc, after compinit: source ~/.tsfile-bloom.zsh'],
   },
   help: {
-    summary: 'the usage, or the help of one verb',
     usage: ['tsfile-bloom help [VERB]'],
-    help: 'help     this text, or the help of one verb (as VERB --help)',
-    flags: {},
+    help: 'the usage, or the help of one verb (as VERB --help)',
+    flags: [],
+    examples: ['tsfile-bloom help probe', 'tsfile-bloom probe --help'],
   },
-};
-
-// Two or three real command lines a verb; tests/js/cli-help.test.mjs runs each one's
-// tsfile-bloom command (its files and URLs made unreachable) to check that it parses.
-const EXAMPLES = {
-  inspect: [
-    'tsfile-bloom inspect 1700000000000-1-0-0.tsfile',
-    'tsfile-bloom inspect https://example.com/data/x.tsfile --json | jq .bloom_filter',
-    'curl -s https://example.com/data/x.tsfile | tsfile-bloom inspect -',
-  ],
-  probe: [
-    'tsfile-bloom probe x.tsfile root.sg.d1.s1 root.sg.d1.s2',
-    'if tsfile-bloom probe -q x.tsfile root.sg.d1.s1; then echo "x.tsfile may hold it"; fi',
-    'tsfile-bloom probe -q x.tsfile root.sg.d1.s1; [ $? -eq 1 ] || echo "read x.tsfile"',
-    'tsfile-bloom probe x.tsfile root.工厂.d1.温度 --charset GBK --json',
-  ],
-  verify: [
-    'tsfile-bloom verify x.tsfile',
-    'tsfile-bloom verify https://example.com/data/x.tsfile -H "Authorization: Bearer $TOKEN" --json',
-  ],
-  build: [
-    'tsfile-bloom build paths.txt --out filter.bin',
-    'tsfile-bloom build paths.txt --capacity 153 --fpp 0.05 --hex',
-    'tsfile-bloom build paths.txt --json',
-  ],
-  scan: [
-    'tsfile-bloom scan /data/iotdb/data --path root.sg.d1.s1',
-    'tsfile-bloom scan s3://bucket/iotdb/ https://example.com/data/x.tsfile --paths-file paths.txt --json',
-    "find /data -name '*.tsfile' | tsfile-bloom scan @- --path root.sg.d1.s1 --list maybe --print0 | xargs -0 ls -l",
-  ],
-  version: ['tsfile-bloom --version', 'tsfile-bloom version'],
-  completions: [
-    'tsfile-bloom completions bash > ~/.local/share/bash-completion/completions/tsfile-bloom',
-    'tsfile-bloom completions zsh > "${fpath[1]}/_tsfile-bloom"',
-    'tsfile-bloom completions fish > ~/.config/fish/completions/tsfile-bloom.fish',
-  ],
-  help: ['tsfile-bloom help probe', 'tsfile-bloom probe --help'],
 };
 
 const USAGE = `usage:
@@ -207,29 +149,24 @@ ${Object.entries(VERBS)
   tsfile-bloom VERB --help | tsfile-bloom help VERB
   tsfile-bloom --help | -v | --version | version
 
-${VERBS.inspect.help}
-${VERBS.probe.help.split('\n--hex')[0]}
-${VERBS.verify.help}
-${VERBS.build.help.split('\ncharsets')[0]}
-${SCAN_HELP}
-${VERBS.completions.help}
---hex    probe: PATHs (KEYs) given as hex bytes; build: print hex
-${FILE_HELP}
-${SOURCE_HELP}
-${STDIN_HELP}
-${BYTES_HELP}
-charsets: ${CHARSETS.join(', ')}
+VERB --help says a verb's flags, exit codes and examples; every flag and rule: ${DOCS}
 exit codes: 0 ok, 1 a format error (or a failed verify), 2 a usage or I/O error; probe's by
-verdict: 0 maybe, 1 absent, 2 usage, 3 a format error, 4 an I/O error; a reader that goes away
-(| head) ends every verb with 0. VERB --help says each verb's, and gives examples`;
+verdict: 0 maybe, 1 absent, 2 usage, 3 a format error, 4 an I/O error`;
 
+/** A verb's flags (and --help), by name: the parser's, the help's and the completions' table. */
+const flagsOf = (verb) => Object.fromEntries([...VERBS[verb].flags, 'help'].map((n) => [n, FLAGS[n]]));
+
+/** `VERB --help`: its usage, what it does, a line a flag, its exit codes and examples. */
 function verbHelp(verb) {
   const s = VERBS[verb];
-  const parts = [`usage:\n${s.usage.map((u) => `  ${u}`).join('\n')}`, s.help];
-  if (s.reads && verb !== 'scan') parts.push(FILE_HELP);
-  if (s.reads) parts.push(`${SOURCE_HELP}${s.flags['max-stdin-bytes'] ? `\n${STDIN_HELP}` : ''}\n${BYTES_HELP}`);
-  if (EXIT_CODES[verb]) parts.push(EXIT_CODES[verb]);
-  parts.push(`examples:\n${EXAMPLES[verb].map((e) => `  ${e}`).join('\n')}`);
+  const flags = Object.entries(flagsOf(verb)).map(([n, f]) => `  ${`${f.short ? `-${f.short}, ` : ''}--${n}${f.arg ?? ''}`.padEnd(30)} ${f.help}`);
+  const notes = [];
+  if (s.flags.includes('max-stdin-bytes')) notes.push('FILE: a path, an http(s) URL, or - (the file on stdin)');
+  if (s.flags.includes('max-index-bytes')) notes.push('BYTES: an integer, or with a suffix K, M or G (KiB, MiB, GiB): 64M');
+  notes.push(`every flag and rule: ${DOCS}`);
+  const parts = [`usage:\n${s.usage.map((u) => `  ${u}`).join('\n')}`, `${verb}: ${s.help}`, `flags:\n${flags.join('\n')}`, notes.join('\n')];
+  if (s.exit) parts.push(`exit     ${s.exit}`);
+  parts.push(`examples:\n${s.examples.map((e) => `  ${e}`).join('\n')}`);
   return parts.join('\n\n');
 }
 
@@ -293,13 +230,19 @@ function nearest(word, candidates) {
 
 const didYouMean = (s) => (s ? `; did you mean ${s}?` : '');
 
+/** `unknown WHAT "word"`, and the candidate most likely meant, or else every candidate. */
+function unknown(what, word, candidates) {
+  const guess = nearest(word, candidates);
+  return `unknown ${what} ${JSON.stringify(word)}${guess ? didYouMean(guess) : ` (${what}s: ${candidates.join(', ')})`}`;
+}
+
 /**
  * Parses one verb's arguments (after the verb): `{values, positionals}`; throws UsageError.
  * node:util's parseArgs splits them (`--name=V`, `-HV`, `--`); the checks and their sentences are
  * the CLI's, so it runs lenient: an 'optional' flag is a boolean to it (its value only after '=').
  */
 function parseVerbArgs(verb, argv) {
-  const spec = { ...VERBS[verb].flags, ...HELP_FLAG };
+  const spec = flagsOf(verb);
   const options = Object.fromEntries(Object.entries(spec).map(([n, o]) => [n, { type: o.type === 'string' ? 'string' : 'boolean', ...(o.short && { short: o.short }) }]));
   const { tokens } = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
   const values = {};
@@ -312,7 +255,7 @@ function parseVerbArgs(verb, argv) {
     const opt = spec[name];
     if (!opt && !rawName.startsWith('--')) throw usage(`unknown flag ${shown}`);
     if (!opt) {
-      const others = Object.keys(VERBS).filter((v) => v !== verb && name in VERBS[v].flags);
+      const others = Object.keys(VERBS).filter((v) => v !== verb && VERBS[v].flags.includes(name));
       const list = others.length > 1 ? `${others.slice(0, -1).join(', ')} and ${others.at(-1)} take` : `${others[0]} takes`;
       if (others.length) throw usage(`${shown} is not a flag of ${verb} (${list} it)`);
       const guess = nearest(name, Object.keys(spec));
@@ -327,12 +270,11 @@ function parseVerbArgs(verb, argv) {
   return { values, positionals };
 }
 
-function numberOption(verb, value, name, { integer = false } = {}) {
+/** A flag's number, or a usage error saying it must be `what` (`ok(n)` tells). */
+function numberOption(verb, value, name, what, ok = Number.isFinite) {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || (integer && !(Number.isInteger(n) && n >= 0))) {
-    throw new UsageError(verb, `--${name} must be ${integer ? 'a non-negative integer' : 'a number'}, not ${JSON.stringify(value)}`);
-  }
+  if (value.trim() === '' || !ok(n)) throw new UsageError(verb, `--${name} must be ${what}, not ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -379,11 +321,9 @@ function sourceOptions(verb, values) {
     out.allowFullDownload = true;
     if (full !== true) out.maxFullDownloadBytes = bytesOption(verb, full, 'allow-full-download', { positive: true });
   }
-  if (values.timeout !== undefined) {
-    const s = Number(values.timeout);
-    if (values.timeout.trim() === '' || !Number.isFinite(s) || !(s > 0) || s * 1000 > 2 ** 31 - 1) {
-      throw new UsageError(verb, `--timeout must be a positive number of seconds, not ${JSON.stringify(values.timeout)}`);
-    }
+  // Seconds, up to what a timer holds (2^31 - 1 ms).
+  const s = numberOption(verb, values.timeout, 'timeout', 'a positive number of seconds', (n) => n > 0 && n * 1000 <= 2 ** 31 - 1);
+  if (s !== undefined) {
     out.timeoutMs = s * 1000;
     out.deadlineMs = s * 1000;
   }
@@ -456,37 +396,7 @@ const printLines = (lines) => print(lines.map(terminalText).join('\n'));
 
 const readStdin = promisify(readFd);
 
-/** A source over the chunks read from a pipe (never joined: a copy only for a read across chunks). */
-function chunkSource(chunks) {
-  const starts = [];
-  let size = 0;
-  for (const c of chunks) {
-    starts.push(size);
-    size += c.length;
-  }
-  return {
-    size,
-    name: null,
-    async read(offset, length) {
-      if (length === 0) return new Uint8Array(0);
-      // A file is read a few times (its head, tail and index): a scan of the chunks is enough.
-      let i = starts.findLastIndex((start) => start <= offset);
-      const from = offset - starts[i];
-      if (from + length <= chunks[i].length) return chunks[i].subarray(from, from + length);
-      const out = new Uint8Array(length);
-      let done = 0;
-      for (let at = from; done < length; i++, at = 0) {
-        const piece = chunks[i].subarray(at, at + length - done);
-        out.set(piece, done);
-        done += piece.length;
-      }
-      return out;
-    },
-    close: async () => {},
-  };
-}
-
-/** Stdin as a byte source: a regular file (`< file`) read in place, a pipe read into memory. */
+/** Stdin as a byte source: a regular file (`< file`) read in place, a pipe read into memory (joined once, at its end). */
 async function stdinSource(verb, limit) {
   let st;
   try {
@@ -509,7 +419,7 @@ async function stdinSource(verb, limit) {
     }
     chunks.push(chunk);
   }
-  return chunkSource(chunks);
+  return toSource(Buffer.concat(chunks, total));
 }
 
 /**
@@ -517,10 +427,8 @@ async function stdinSource(verb, limit) {
  * from a TsFile: `{table}` or `{tsfile}`, either named `name` in reports.
  */
 async function openInput(verb, name, opts) {
-  const httpOptions = { headers: opts.headers, timeoutMs: opts.timeoutMs, deadlineMs: opts.deadlineMs, allowFullDownload: opts.allowFullDownload, maxFullDownloadBytes: opts.maxFullDownloadBytes, signal: gone.signal };
-  // A URL's options (an s3:// object's too: its timeout, headers and the stop when stdout goes).
-  const remote = isHttpUrl(name) || /^s3:\/\//i.test(name);
-  const source = name === '-' ? await stdinSource(verb, opts.maxStdinBytes) : await nodeSource(name, remote ? httpOptions : {});
+  // A URL's options (an s3:// object's too: its timeout, headers and the stop when stdout goes); a path takes none.
+  const source = name === '-' ? await stdinSource(verb, opts.maxStdinBytes) : await nodeSource(name, { ...opts, signal: gone.signal });
   let leveldb;
   try {
     // For a URL the last 8 bytes lie in the tail window already read; for a path, one read.
@@ -535,7 +443,7 @@ async function openInput(verb, name, opts) {
   return { tsfile: await openTsFile(name, { source: given, maxIndexBytes: opts.maxIndexBytes }) };
 }
 
-// ---- The verbs. ---------------------------------------------------------------------------
+// ---- inspect, probe, verify: each makes its --json report, its text and its exit status. ----
 
 async function inspectReport(path, file) {
   // A partial report: what the index gave before its error (the report's error says why).
@@ -545,7 +453,7 @@ async function inspectReport(path, file) {
   return makeInspectReport({ path, file, indexError, listing, audit });
 }
 
-function printInspect(r, all) {
+function inspectLines(r, all) {
   const b = r.bloom_filter;
   const out = [];
   out.push(`${r.file.path}  ${count(r.file.size, 'byte')}  TsFile v${r.version}`);
@@ -569,83 +477,81 @@ function printInspect(r, all) {
   for (const w of r.warnings) out.push(`warning    ${w.message}`);
   out.push(`series     ${r.series.length} (+${count(r.time_columns.length, 'time column')})`);
   const shown = all ? r.series : r.series.slice(0, 20);
-  for (const s of shown) {
-    out.push(`  ${s.path}  ${s.data_type}  ${listedWord(s.maybe_present, b.present)}`);
-  }
+  for (const s of shown) out.push(`  ${s.path}  ${s.data_type}  ${listedWord(s.maybe_present, b.present)}`);
   if (shown.length < r.series.length) out.push(`  … ${r.series.length - shown.length} more (--all)`);
   if (r.error) out.push(`error      ${errorWords(r.error)}`);
-  return printLines(out);
+  return out;
 }
 
-async function tsfileCommand(verb, name, file, paths, values) {
-  if (verb === 'inspect') {
-    const r = await inspectReport(name, file);
-    if (values.json) await writeInspectJson(r, write).then(() => write('\n'));
-    else await printInspect(r, values.all);
-    return r.ok ? 0 : 1;
+function probeLines(results, indexError) {
+  const lines = [];
+  for (const r of results) {
+    // The decision (what the index says of the path taken in: only what was read).
+    const unread = indexError && r.indexed == null ? ' (index unreadable)' : '';
+    lines.push(`${verdictWord(r.verdict).padEnd(7)} ${r.path}  ${decisionWords(r)}${unread}`, `        ${r.reason}`);
+    for (const p of r.probes) lines.push(`        seed ${String(p.seed).padStart(2)}  hash32 ${String(p.hash32).padStart(11)}  bit ${String(p.bit).padStart(8)}  ${p.set ? 'set' : 'clear'}`);
   }
-  if (verb === 'probe') {
+  if (indexError) lines.push(`index      unreadable: ${errorWords(errorReport(indexError))}`);
+  return lines;
+}
+
+function verifyLines(r, absent, failed) {
+  const lines = [r.audit ? r.audit.summary : 'the index could not be read'];
+  if (absent.length) lines.push(`${absent.length} indexed series ${absent.length === 1 ? 'tests' : 'test'} ${verdictWord('absent')}:`, ...absent.slice(0, 20).map((p) => `  ${p}`));
+  if (r.error) lines.push(`error ${errorWords(r.error)}`);
+  lines.push(failed ? 'verify: FAILED' : 'verify: ok');
+  return lines;
+}
+
+function levelDbLines(name, r, all) {
+  const lines = [`${name}  ${count(r.file.size, 'byte')}  LevelDB table (${r.key_format} keys)`, `policy     ${r.filter_policy ?? 'none: the table has no filter block'}`];
+  if (r.filter_block) lines.push(`filters    ${r.filters.length} at ${r.filter_block.offset} (${count(r.filter_block.size, 'byte')}), one per ${count(2 ** r.base_lg, 'byte')} of data offsets`);
+  for (const f of all ? r.filters : r.filters.slice(0, 20)) {
+    lines.push(`  #${f.index}  ${f.length ? `${count(f.bit_count, 'bit')}, k=${f.k}, ${f.set_bits} set` : 'empty'}  blocks at ${f.data_block_offsets.join(', ') || '-'}`);
+  }
+  return lines;
+}
+
+function levelDbProbeLines(results) {
+  return results.flatMap(({ key, probe: r }) => [
+    `${verdictWord(r.verdict).padEnd(7)} ${key}  (${r.reason}; data block ${r.blockIndex ?? '-'}, filter ${r.filterIndex ?? '-'})`,
+    `        ${r.probes.map((p) => `${p.bit}:${p.set ? 'set' : 'clear'}`).join('  ')}`,
+  ]);
+}
+
+// Each verb on a TsFile and on a LevelDB table: `{status, report, lines()}`.
+const TSFILE = {
+  async inspect(name, file, _paths, values) {
+    const r = await inspectReport(name, file);
+    return { status: r.ok ? 0 : 1, report: r, lines: () => inspectLines(r, values.all) };
+  },
+  async probe(name, file, paths, values) {
     const indexError = inFlagWords(await file.loadIndex());
     const results = paths.map((p) => file.probe(p, { variant: values.variant, charset: values.charset }));
-    const status = probeStatus(results);
-    if (values.quiet) return status;
-    if (values.json) return print(JSON.stringify(probeReport(name, results, indexError), null, 2)).then(() => status);
-    const lines = [];
-    for (const r of results) {
-      // The decision (what the index says of the path taken in: only what was read).
-      const unread = indexError && r.indexed == null ? ' (index unreadable)' : '';
-      lines.push(`${verdictWord(r.verdict).padEnd(7)} ${r.path}  ${decisionWords(r)}${unread}`, `        ${r.reason}`);
-      for (const p of r.probes) lines.push(`        seed ${String(p.seed).padStart(2)}  hash32 ${String(p.hash32).padStart(11)}  bit ${String(p.bit).padStart(8)}  ${p.set ? 'set' : 'clear'}`);
-    }
-    if (indexError) lines.push(`index      unreadable: ${errorWords(errorReport(indexError))}`);
-    await printLines(lines);
-    return status;
-  }
-  // verify
-  const r = await inspectReport(name, file);
-  const absent = r.series.filter((s) => s.maybe_present === false).map((s) => s.path);
-  // The core decides whether the filter agrees with the index (AuditStatus::consistent).
-  const failed = !r.ok || (await file.audit({ partial: true }))?.consistent === false;
-  if (values.json) {
-    await print(JSON.stringify(verifyReport({ ok: !failed, error: r.error, audit: r.audit, indexedAbsent: absent }), null, 2));
-  } else {
-    const lines = [r.audit ? r.audit.summary : 'the index could not be read'];
-    if (absent.length) lines.push(`${absent.length} indexed series ${absent.length === 1 ? 'tests' : 'test'} ${verdictWord('absent')}:`, ...absent.slice(0, 20).map((p) => `  ${p}`));
-    if (r.error) lines.push(`error ${errorWords(r.error)}`);
-    lines.push(failed ? 'verify: FAILED' : 'verify: ok');
-    await printLines(lines);
-  }
-  return failed ? 1 : 0;
-}
-
-async function leveldbCommand(verb, name, t, keys, values) {
-  if (verb === 'inspect' || verb === 'verify') {
+    const probed = report({ ok: true, file: name, results, indexError: errorReport(indexError) });
+    return { status: probeStatus(results), report: probed, lines: () => probeLines(results, indexError) };
+  },
+  async verify(name, file) {
+    const r = await inspectReport(name, file);
+    const absent = r.series.filter((s) => s.maybe_present === false).map((s) => s.path);
+    // The core decides whether the filter agrees with the index (AuditStatus::consistent).
+    const failed = !r.ok || r.audit?.consistent === false;
+    const verified = report({ ok: !failed, error: r.error, audit: r.audit, indexedAbsent: absent });
+    return { status: failed ? 1 : 0, report: verified, lines: () => verifyLines(r, absent, failed) };
+  },
+};
+const LEVELDB = {
+  inspect(name, t, _keys, values) {
     const r = levelDbReport(t, name);
-    if (values.json) await print(JSON.stringify(r, null, 2));
-    else {
-      const lines = [`${name}  ${count(r.file.size, 'byte')}  LevelDB table (${r.key_format} keys)`, `policy     ${r.filter_policy ?? 'none: the table has no filter block'}`];
-      if (r.filter_block) lines.push(`filters    ${r.filters.length} at ${r.filter_block.offset} (${count(r.filter_block.size, 'byte')}), one per ${count(2 ** r.base_lg, 'byte')} of data offsets`);
-      for (const f of values.all ? r.filters : r.filters.slice(0, 20)) {
-        lines.push(`  #${f.index}  ${f.length ? `${count(f.bit_count, 'bit')}, k=${f.k}, ${f.set_bits} set` : 'empty'}  blocks at ${f.data_block_offsets.join(', ') || '-'}`);
-      }
-      await printLines(lines);
-    }
-    return 0;
-  }
-  const results = keys.map((k) => ({ key: typeof k === 'string' ? k : Buffer.from(k).toString('hex'), probe: t.probe(k) }));
-  const status = probeStatus(results.map((r) => r.probe));
-  if (values.quiet) return status;
-  if (values.json) await print(JSON.stringify(levelDbProbeReport(name, results), null, 2));
-  else {
-    const lines = [];
-    for (const { key, probe: r } of results) {
-      lines.push(`${verdictWord(r.verdict).padEnd(7)} ${key}  (${r.reason}; data block ${r.blockIndex ?? '-'}, filter ${r.filterIndex ?? '-'})`);
-      lines.push(`        ${r.probes.map((p) => `${p.bit}:${p.set ? 'set' : 'clear'}`).join('  ')}`);
-    }
-    await printLines(lines);
-  }
-  return status;
-}
+    return { status: 0, report: r, lines: () => levelDbLines(name, r, values.all) };
+  },
+  probe(name, t, keys) {
+    const results = keys.map((k) => ({ key: typeof k === 'string' ? k : Buffer.from(k).toString('hex'), probe: t.probe(k) }));
+    const probed = report({ ok: true, file: name, format: 'leveldb', results: results.map(({ key, probe }) => ({ key, ...probe })) });
+    return { status: probeStatus(results.map((r) => r.probe)), report: probed, lines: () => levelDbProbeLines(results) };
+  },
+};
+LEVELDB.verify = LEVELDB.inspect;
 
 async function fileCommand(verb, values, positionals) {
   const [name, ...paths] = positionals;
@@ -663,28 +569,18 @@ async function fileCommand(verb, values, positionals) {
   const shown = isHttpUrl(name) ? redactUrl(name) : name;
   const keys = values.hex ? paths.map((p) => Uint8Array.from(Buffer.from(p, 'hex'))) : paths;
   try {
-    return await (input.table ? leveldbCommand(verb, shown, input.table, keys, values) : tsfileCommand(verb, shown, input.tsfile, keys, values));
+    const out = await (input.table ? LEVELDB : TSFILE)[verb](shown, input.table ?? input.tsfile, keys, values);
+    if (values.quiet) return out.status;
+    // A TsFile's inspect report is written a batch of series at a time (js/report.js).
+    if (values.json && out.report.series) await writeInspectJson(out.report, write).then(() => write('\n'));
+    else await (values.json ? print(JSON.stringify(out.report, null, 2)) : printLines(out.lines()));
+    return out.status;
   } finally {
     await (input.table ?? input.tsfile).close();
   }
 }
 
 // ---- build: paths in, a filter out, memory as the filter's. --------------------------------
-
-/**
- * build's PATHS, a line at a time (js/lines.js): `each(batch)` gets each chunk's paths.
- * Resolves to their count.
- */
-async function eachPath(input, each, onChunk) {
-  const where = { input, argument: 'PATHS', onChunk };
-  let count = 0;
-  await eachBatch(input, where, (batch) => {
-    const paths = batch.map((l) => textLine(l, where));
-    count += paths.length;
-    each?.(paths);
-  });
-  return count;
-}
 
 /**
  * Where build reads PATHS from, and how many there are (the filter is sized by the count unless
@@ -696,15 +592,9 @@ async function pathsInput(file, counted) {
   const input = file ?? '-';
   if (input === '-' && process.stdin.isTTY) throw new UsageError('build', 'give a file of paths, or pipe them on stdin');
   if (!counted) return { input, count: null, done: async () => {} };
-  let regular = false;
-  if (input !== '-') {
-    try {
-      regular = statSync(input).isFile();
-    } catch (e) {
-      throw ioError(e, input);
-    }
-  }
-  if (regular) return { input, count: await eachPath(input), done: async () => {} };
+  // A path stat cannot answer for is read as a stream, whose read then fails with the typed io error.
+  const st = input === '-' ? null : await stat(input).catch(() => null);
+  if (st?.isFile()) return { input, count: await eachTextBatch(input, 'PATHS'), done: async () => {} };
   const dir = await mkdtemp(join(tmpdir(), 'tsfile-bloom-build-'));
   const spool = join(dir, 'paths');
   const done = () => rm(dir, { recursive: true, force: true });
@@ -712,7 +602,7 @@ async function pathsInput(file, counted) {
     const out = createWriteStream(spool);
     let failed = null;
     out.on('error', (e) => (failed ??= e));
-    const count = await eachPath(input, null, (chunk) => {
+    const count = await eachTextBatch(input, 'PATHS', null, (chunk) => {
       if (failed) throw ioError(failed, spool);
       // The next chunk is read once the spool has taken this one (the pipe waits meanwhile).
       if (!out.write(chunk)) return once(out, 'drain').catch((e) => Promise.reject(ioError(e, spool)));
@@ -732,8 +622,8 @@ async function buildCommand(values, positionals) {
   if (values.out !== undefined && values.hex) throw new UsageError('build', '--out and --hex exclude each other');
   checkVariant('build', values.variant);
   checkCharset('build', values.charset);
-  const capacityOption = numberOption('build', values.capacity, 'capacity', { integer: true });
-  const fpp = numberOption('build', values.fpp, 'fpp') ?? ERROR_RATE.default;
+  const capacityOption = numberOption('build', values.capacity, 'capacity', 'a non-negative integer', (n) => Number.isInteger(n) && n >= 0);
+  const fpp = numberOption('build', values.fpp, 'fpp', 'a number') ?? ERROR_RATE.default;
   if (values.out === undefined && !values.hex && !values.json && process.stdout.isTTY) {
     throw new UsageError('build', 'refusing to write binary to a terminal; use --out FILE, --hex or a redirect');
   }
@@ -742,7 +632,7 @@ async function buildCommand(values, positionals) {
     const capacity = capacityOption ?? source.count;
     const filter = BloomFilter.withCapacity(capacity, fpp);
     try {
-      const added = await eachPath(source.input, (paths) => filter.addMany(paths, { variant: values.variant, charset: values.charset }));
+      const added = await eachTextBatch(source.input, 'PATHS', (paths) => filter.addMany(paths, { variant: values.variant, charset: values.charset }));
       if (source.count !== null && added !== source.count) {
         throw new TsFileBloomError('changed', `the file of paths changed while it was read (${count(source.count, 'path')}, then ${added}): ${file}`, { path: file });
       }
@@ -759,11 +649,7 @@ async function buildCommand(values, positionals) {
 async function writeFilter(values, filter, { paths, capacity, fpp }) {
   const bytes = filter.encode();
   if (values.out !== undefined) {
-    try {
-      await writeFile(values.out, bytes);
-    } catch (e) {
-      throw ioError(e, values.out);
-    }
+    await writeFile(values.out, bytes).catch((e) => Promise.reject(ioError(e, values.out)));
   }
   const st = filter.stats(paths);
   if (values.json) {
@@ -786,16 +672,13 @@ async function writeFilter(values, filter, { paths, capacity, fpp }) {
 /** The verbs as the completion scripts need them (js/completions.js): the parser's own tables. */
 function completionTables() {
   const operands = { help: Object.keys(VERBS), completions: SHELLS, version: [] };
-  return Object.entries(VERBS).map(([name, s]) => ({ name, summary: s.summary, flags: { ...s.flags, ...HELP_FLAG }, operands: operands[name] ?? 'files' }));
+  return Object.keys(VERBS).map((name) => ({ name, flags: flagsOf(name), operands: operands[name] ?? 'files' }));
 }
 
 async function completionsCommand(positionals) {
   const [shell, ...more] = positionals;
   if (shell === undefined || more.length) throw new UsageError('completions', `give one shell (${SHELLS.join(', ')})`);
-  if (!SHELLS.includes(shell)) {
-    const guess = nearest(shell, SHELLS);
-    throw new UsageError('completions', `unknown shell ${JSON.stringify(shell)}${didYouMean(guess)}${guess ? '' : ` (shells: ${SHELLS.join(', ')})`}`);
-  }
+  if (!SHELLS.includes(shell)) throw new UsageError('completions', unknown('shell', shell, SHELLS));
   await write(completionScript(shell, completionTables()));
   return 0;
 }
@@ -820,8 +703,7 @@ async function main(argv) {
   }
   const verb = argv[at];
   if (!Object.hasOwn(VERBS, verb)) {
-    const guess = nearest(verb, Object.keys(VERBS));
-    throw new UsageError(null, `unknown verb ${JSON.stringify(verb)}${didYouMean(guess)}${guess ? '' : ` (verbs: ${Object.keys(VERBS).join(', ')})`}`);
+    throw new UsageError(null, unknown('verb', verb, Object.keys(VERBS)));
   }
   const args = [...argv.slice(0, at), ...argv.slice(at + 1)];
   const dashes = args.indexOf('--');
@@ -834,7 +716,7 @@ async function main(argv) {
     const [topic, ...more] = positionals;
     if (more.length) throw new UsageError(verb, 'give one VERB');
     if (topic === undefined) return print(USAGE).then(() => 0);
-    if (!Object.hasOwn(VERBS, topic)) throw new UsageError(verb, `unknown verb ${JSON.stringify(topic)}${didYouMean(nearest(topic, Object.keys(VERBS)))}`);
+    if (!Object.hasOwn(VERBS, topic)) throw new UsageError(verb, unknown('verb', topic, Object.keys(VERBS)));
     return print(verbHelp(topic)).then(() => 0);
   }
   if (verb === 'version') {
@@ -845,7 +727,7 @@ async function main(argv) {
   if (verb === 'build') return buildCommand(values, positionals);
   if (verb === 'scan') {
     if (values.json && values.csv) throw new UsageError(verb, '--json and --csv exclude each other');
-    if (values.list !== undefined && !VERBS.scan.flags.list.values.includes(values.list)) throw new UsageError(verb, `--list takes ${VERBS.scan.flags.list.values.join(' or ')}, not ${JSON.stringify(values.list)}`);
+    if (values.list !== undefined && !FLAGS.list.values.includes(values.list)) throw new UsageError(verb, `--list takes ${FLAGS.list.values.join(' or ')}, not ${JSON.stringify(values.list)}`);
     if (values.list !== undefined && (values.json || values.csv)) throw new UsageError(verb, '--list prints file locations only: it excludes --json and --csv');
     if (values.list !== undefined && !values.path?.length && !values['paths-file']) throw new UsageError(verb, '--list needs the series paths to decide by (--path or --paths-file)');
     if (values.print0 && values.list === undefined) throw new UsageError(verb, '--print0 goes with --list');
@@ -898,7 +780,7 @@ main(process.argv.slice(2)).then(
     }
     inFlagWords(e);
     process.exitCode = errorStatus(running, e.kind);
-    if (wantsJson) await print(JSON.stringify(failureReport(e), null, 2));
+    if (wantsJson) await print(JSON.stringify(report({ ok: false, error: errorReport(e) }), null, 2));
     else console.error(errorLine(e));
     if (gone.signal.aborted) process.exitCode = 0;
   },

@@ -24,15 +24,9 @@ export function terminalText(s) {
 // Windows a backslash separates directories, and a name is UTF-16: nothing to double.
 const DOUBLE_BACKSLASH = globalThis.process?.platform !== 'win32';
 
-/** The length of the valid UTF-8 sequence at `bytes[i]`, or 0. */
-function sequenceLength(bytes, i) {
-  const b = bytes[i];
-  if (b < 0x80) return 1;
-  const [n, lo, hi] = b >= 0xc2 && b <= 0xdf ? [2, 0x80, 0xbf] : b === 0xe0 ? [3, 0xa0, 0xbf] : b === 0xed ? [3, 0x80, 0x9f] : b >= 0xe1 && b <= 0xef ? [3, 0x80, 0xbf] : b === 0xf0 ? [4, 0x90, 0xbf] : b === 0xf4 ? [4, 0x80, 0x8f] : b >= 0xf1 && b <= 0xf3 ? [4, 0x80, 0xbf] : [0];
-  if (n === 0 || i + n > bytes.length || bytes[i + 1] < lo || bytes[i + 1] > hi) return 0;
-  for (let j = 2; j < n; j++) if ((bytes[i + j] & 0xc0) !== 0x80) return 0;
-  return n;
-}
+// A run of valid UTF-8 sequences (RFC 3629's table), or one other byte (captured), over bytes
+// read as Latin-1 characters.
+const UTF8_RUN = /(?:[\x00-\x7f]|[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}|\xf4[\x80-\x8f][\x80-\xbf]{2})+|([\s\S])/g;
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
@@ -43,22 +37,8 @@ const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 export function locationText(file, hex = null) {
   const part = (s) => terminalText(DOUBLE_BACKSLASH ? s.replaceAll('\\', '\\\\') : s);
   if (hex == null) return part(file);
-  const bytes = Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
-  let out = '';
-  let run = 0; // where the current run of valid UTF-8 began
-  const flush = (to) => {
-    if (to > run) out += part(utf8.decode(bytes.subarray(run, to)));
-  };
-  for (let i = 0; i < bytes.length; ) {
-    const n = sequenceLength(bytes, i);
-    if (n) {
-      i += n;
-      continue;
-    }
-    flush(i);
-    out += `\\x${hex2(bytes[i])}`;
-    run = ++i;
-  }
-  flush(bytes.length);
-  return out;
+  const latin1 = hex.replace(/../g, (h) => String.fromCharCode(parseInt(h, 16)));
+  const decoded = (run) => part(utf8.decode(Uint8Array.from(run, (c) => c.charCodeAt(0))));
+  // Each run of valid UTF-8 decoded, each other byte as \xNN.
+  return latin1.replace(UTF8_RUN, (run, bad) => (bad ? `\\x${hex2(bad.charCodeAt(0))}` : decoded(run)));
 }

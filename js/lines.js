@@ -10,12 +10,12 @@ import { ioError } from './node-source.js';
 import { TsFileBloomError } from './errors.js';
 
 /** The longest line read (a series path or a file location is far shorter). */
-export const MAX_LINE_BYTES = 64 * 1024;
+const MAX_LINE_BYTES = 64 * 1024;
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** A typed error about line `number` (at byte `offset`) of `input`, given as `argument`. */
-export function lineError(kind, sentence, { input, argument, number, offset }) {
+function lineError(kind, sentence, { input, argument, number, offset }) {
   const where = `line ${number} of ${input === '-' ? 'stdin' : input} (${argument})`;
   return new TsFileBloomError(kind, `${where} ${sentence}`, {
     offset: kind === 'invalid_argument' ? null : offset, // (a bad argument has none: docs/errors.md)
@@ -25,19 +25,13 @@ export function lineError(kind, sentence, { input, argument, number, offset }) {
   });
 }
 
-/** The input's bytes as a stream: `-` is stdin; a path may be a pipe (`<(…)`). */
-export function inputStream(input) {
-  return input === '-' ? process.stdin : createReadStream(input);
-}
-
 /**
  * The lines of `stream` (named `input`, given as `argument`), in batches (one per chunk read):
  * `[{bytes, number, offset}]`, each line's bytes without its terminator. `onChunk(chunk)` sees
  * every chunk as read (build's spool), and may return a promise to wait for before the next.
  */
-export async function* lineBatches(stream, { input, argument, maxLineBytes = MAX_LINE_BYTES, onChunk }) {
-  let pending = []; // pieces of a line that began in an earlier chunk
-  let pendingBytes = 0;
+async function* lineBatches(stream, { input, argument, onChunk }) {
+  let pending = null; // the start of a line that began in an earlier chunk
   let number = 0;
   let offset = 0; // of the current line's first byte
   const line = (bytes) => {
@@ -48,41 +42,33 @@ export async function* lineBatches(stream, { input, argument, maxLineBytes = MAX
     if (bytes.at(-1) === 13) bytes = bytes.subarray(0, -1);
     return bytes.length ? { bytes, number, offset: at } : null;
   };
-  const tooLong = () => lineError('too_large', `is longer than ${maxLineBytes} bytes (a list holds one item a line)`, { input, argument, number: number + 1, offset });
+  // `piece` after the pending start of its line, checked against the limit before it is joined.
+  const joined = (piece) => {
+    if ((pending?.length ?? 0) + piece.length > MAX_LINE_BYTES) {
+      stream.destroy?.();
+      throw lineError('too_large', `is longer than ${MAX_LINE_BYTES} bytes (a list holds one item a line)`, { input, argument, number: number + 1, offset });
+    }
+    return pending?.length ? Buffer.concat([pending, piece]) : piece;
+  };
   for await (const chunk of stream) {
     const wait = onChunk?.(chunk); // a promise: it is not ready for the next chunk yet
     if (wait) await wait;
     const batch = [];
-    for (let from = 0; ; ) {
-      const nl = chunk.indexOf(10, from);
-      const piece = chunk.subarray(from, nl < 0 ? chunk.length : nl);
-      if (pendingBytes + piece.length > maxLineBytes) {
-        stream.destroy?.();
-        throw tooLong();
-      }
-      if (nl < 0) {
-        if (piece.length) {
-          pending.push(piece);
-          pendingBytes += piece.length;
-        }
-        break;
-      }
-      const l = line(pending.length ? Buffer.concat([...pending, piece]) : piece);
-      pending = [];
-      pendingBytes = 0;
+    let from = 0;
+    for (let nl; (nl = chunk.indexOf(10, from)) >= 0; from = nl + 1) {
+      const l = line(joined(chunk.subarray(from, nl)));
+      pending = null;
       if (l) batch.push(l);
-      from = nl + 1;
     }
+    pending = joined(chunk.subarray(from));
     if (batch.length) yield batch;
   }
-  if (pending.length) {
-    const l = line(Buffer.concat(pending));
-    if (l) yield [l];
-  }
+  const last = pending?.length ? line(pending) : null;
+  if (last) yield [last];
 }
 
 /** A line as text; a line that is not UTF-8 is a typed error (series paths are text). */
-export function textLine(l, where) {
+function textLine(l, where) {
   if (!isUtf8(l.bytes)) throw lineError('invalid_argument', 'is not UTF-8: series paths are UTF-8 text (probe --hex takes bytes)', { ...where, number: l.number, offset: l.offset });
   return l.bytes.toString('utf8');
 }
@@ -91,19 +77,35 @@ export function textLine(l, where) {
  * Each batch of lines of `input` (a path, or `-`: stdin; `where` as lineBatches takes it) to
  * `each(batch)`; a read that fails is the typed io error naming the input.
  */
-export async function eachBatch(input, where, each) {
+async function eachBatch(input, where, each) {
   try {
-    for await (const batch of lineBatches(inputStream(input), where)) each(batch);
+    for await (const batch of lineBatches(input === '-' ? process.stdin : createReadStream(input), where)) each(batch);
   } catch (e) {
     throw e.kind ? e : ioError(e, input === '-' ? 'stdin' : input);
   }
 }
 
+/**
+ * Each batch of `input`'s lines as text (series paths: scan's --paths-file, build's PATHS) to
+ * `each(paths)`; `onChunk` as lineBatches takes it. Resolves to their count.
+ */
+export async function eachTextBatch(input, argument, each, onChunk) {
+  const where = { input, argument, onChunk };
+  let count = 0;
+  await eachBatch(input, where, (batch) => {
+    const paths = batch.map((l) => textLine(l, where));
+    count += paths.length;
+    each?.(paths);
+  });
+  return count;
+}
+
 /** Every line of `input` as text (scan's --paths-file). */
 export async function readTextLines(input, argument) {
-  const where = { input, argument };
   const out = [];
-  await eachBatch(input, where, (batch) => batch.forEach((l) => out.push(textLine(l, where))));
+  await eachTextBatch(input, argument, (paths) => {
+    for (const p of paths) out.push(p);
+  });
   return out;
 }
 

@@ -3,10 +3,11 @@
 
 import { FORMAT_VERSION, errorJson, jsonOf } from './json.js';
 
-export { FORMAT_VERSION };
-
-/** A report: `format_version`, then `fields` (named as the API names them) in the JSON's keys. */
-const report = (fields) => ({ format_version: FORMAT_VERSION, ...jsonOf(fields) });
+/**
+ * A report: `format_version`, then `fields` (named as the API names them) in the JSON's keys —
+ * each verb's as docs/json.md describes it.
+ */
+export const report = (fields) => ({ format_version: FORMAT_VERSION, ...jsonOf(fields) });
 
 /**
  * An error as the reports give it: `{kind, message, offset, reason, status}`, the message the
@@ -68,28 +69,10 @@ async function writeItems(items, write) {
   return write('\n  ]');
 }
 
-/** `tsfile-bloom verify --json`. */
-export function verifyReport({ ok, error, audit, indexedAbsent }) {
-  return report({ ok, error, audit, indexedAbsent });
-}
-
-/**
- * `tsfile-bloom probe FILE --json` (TsFile): the API's probe results, and why the index could
- * not be read (`index_error`, null when it was; the results' `indexed` is then null).
- */
-export function probeReport(file, results, indexError = null) {
-  return report({ ok: true, file, results, indexError: errorReport(indexError) });
-}
-
 /** `tsfile-bloom inspect TABLE.ldb --json`. */
 export function levelDbReport(t, path) {
   const { filterPolicy, policySupported, baseLg, keyFormat, filterBlock } = t.info;
   return report({ ok: true, error: null, format: 'leveldb', file: { path, size: t.size }, filterPolicy, policySupported, baseLg, keyFormat, filterBlock, dataBlocks: t.dataBlocks().length, filters: t.filters });
-}
-
-/** `tsfile-bloom probe TABLE.ldb --json`: each key beside the API's probe result. */
-export function levelDbProbeReport(file, results) {
-  return report({ ok: true, file, format: 'leveldb', results: results.map(({ key, probe }) => ({ key, ...probe })) });
 }
 
 /** `tsfile-bloom build --json`. */
@@ -98,7 +81,3 @@ export function buildReport({ paths, capacity, fpp, variant, charset, stats, enc
   return report({ ok: true, paths, capacity, fppRequested: fpp, variant, charset, bitCount, hashFunctionCount, encodedLength, setBits, fillRatio, fppFormula, fppFromFill, out });
 }
 
-/** A failure before any report could be made. */
-export function failureReport(e) {
-  return report({ ok: false, error: errorReport(e) });
-}
