@@ -35,17 +35,28 @@ function show(name, v) {
   return fmt(v);
 }
 
-/** The boxes after a solve: answers written before (and not edited) cleared, this one's written and marked. */
-function writeSolved(s) {
+/** A box that holds an answer the calculator wrote (and nobody edited since) counts as empty. */
+function typed(name) {
+  const box = $(BOXES[name]);
+  return box.dataset.solved != null && box.dataset.solved === box.value ? '' : box.value;
+}
+
+/** Every box set to `text(name)` and no longer marked as an answer. */
+function writeBoxes(text) {
   for (const name of Object.keys(BOXES)) {
     const box = $(BOXES[name]);
+    box.value = text(name);
     box.classList.remove('solved');
     box.removeAttribute('aria-invalid');
-    if (box.dataset.solved != null && box.dataset.solved === box.value) box.value = '';
     delete box.dataset.solved;
   }
-  const wrote = { p: ['p'], k: ['k'], m: ['m'], n: ['n'], bitsPerKey: ['bitsPerKey'], 'm+k': ['m', 'k'], 'k+p': ['k', 'p'] }[s.solved] ?? [];
-  for (const name of wrote) {
+}
+
+/** The boxes after a solve: answers written before (and not edited) cleared, this one's written and marked. */
+function writeSolved(s) {
+  writeBoxes(typed);
+  // s.solved names the boxes solved: 'p', 'm+k', … ('none': all four were given).
+  for (const name of s.solved.split('+').filter((n) => n in BOXES)) {
     const box = $(BOXES[name]);
     box.value = show(name, s[name]);
     box.dataset.solved = box.value;
@@ -64,7 +75,7 @@ function fail(out, message, name) {
 /** The answer box for the core's `Solution` `s`: what was solved, the geometries beside each other, the notes. */
 function render(out, s) {
   delete out.dataset.error;
-  const what = { p: 'p', k: 'k', m: 'm', n: 'n', bitsPerKey: 'bits per key', 'm+k': 'm and k', 'k+p': 'k and p', none: 'nothing (all four given: checked)' }[s.solved];
+  const what = { ...LABELS, 'm+k': 'm and k', 'k+p': 'k and p', none: 'nothing (all four given: checked)' }[s.solved];
   const head = el(
     'p',
     { 'data-testid': 'calc-answer' },
@@ -118,12 +129,6 @@ export function createCalc(call) {
     return true;
   }
 
-  /** A box that holds an answer the calculator wrote (and nobody edited since) counts as empty. */
-  const typed = (name) => {
-    const box = $(BOXES[name]);
-    return box.dataset.solved != null && box.dataset.solved === box.value ? '' : box.value;
-  };
-
   async function solve() {
     const mine = ++seq;
     const args = {};
@@ -151,13 +156,7 @@ export function createCalc(call) {
 
   /** Writes `values` (`{n, p, m, bitsPerKey, k}`; missing ones empty) into the boxes and solves. */
   function fill(values) {
-    for (const [name, id] of Object.entries(BOXES)) {
-      const box = $(id);
-      const v = values[name];
-      box.value = v == null ? '' : name === 'p' ? `${+(v * 100).toPrecision(6)}%` : String(v);
-      delete box.dataset.solved;
-      box.classList.remove('solved');
-    }
+    writeBoxes((name) => (values[name] == null ? '' : name === 'p' ? `${+(values.p * 100).toPrecision(6)}%` : String(values[name])));
     return solve();
   }
 
@@ -166,11 +165,7 @@ export function createCalc(call) {
     solve();
   });
   $('calc-clear').addEventListener('click', () => {
-    for (const id of Object.values(BOXES)) {
-      $(id).value = '';
-      delete $(id).dataset.solved;
-      $(id).classList.remove('solved');
-    }
+    writeBoxes(() => '');
     out.replaceChildren();
     for (const k of Object.keys(out.dataset)) delete out.dataset[k];
   });
