@@ -28,20 +28,17 @@ const ANSWERS = { holds: 'Measured: the claim holds', fails: 'Measured: the clai
 /** A measured rate with its interval, as the tables print it. */
 const rateText = (r) => (r.trials ? `${pct(r.rate)} (${pct(r.low)} – ${pct(r.high)})` : '– (nothing to count)');
 
+/** How a numeric cell of each type prints its value. */
+const NUMBERS = { percent: pct, count: fmt, number: (v) => (Number.isFinite(v) ? v.toFixed(2) : '–') };
+
 function cell(c) {
-  switch (c.type) {
-    case 'rate':
-      return el('td', { class: 'num', 'data-rate': c.rate.rate, 'data-low': c.rate.low, 'data-high': c.rate.high, 'data-hits': c.rate.hits, 'data-trials': c.rate.trials, title: `${fmt(c.rate.hits)} of ${fmt(c.rate.trials)}; 95% Wilson interval` }, rateText(c.rate));
-    case 'percent':
-      return el('td', { class: 'num', 'data-value': c.value }, pct(c.value));
-    case 'count':
-      return el('td', { class: 'num', 'data-value': c.value }, fmt(c.value));
-    case 'number':
-      return el('td', { class: 'num', 'data-value': c.value }, Number.isFinite(c.value) ? c.value.toFixed(2) : '–');
-    default:
-      return el('td', { text: c.text });
-  }
+  if (c.type === 'rate') return el('td', { class: 'num', 'data-rate': c.rate.rate, 'data-low': c.rate.low, 'data-high': c.rate.high, 'data-hits': c.rate.hits, 'data-trials': c.rate.trials, title: `${fmt(c.rate.hits)} of ${fmt(c.rate.trials)}; 95% Wilson interval` }, rateText(c.rate));
+  if (NUMBERS[c.type]) return el('td', { class: 'num', 'data-value': c.value }, NUMBERS[c.type](c.value));
+  return el('td', { text: c.text });
 }
+
+/** `run()`'s failure shown in `result` (a lookup or scan the user typed). */
+const showing = (result, run) => run().catch((e) => result.replaceChildren(el('p', { class: 'calc-error', text: e.message })));
 
 /**
  * A table (`attrs`; its `caption` read by screen readers, a header row of `columns`, the `rows`)
@@ -109,12 +106,12 @@ async function readPath(call, lesson, out, li) {
   const buttons = el('div', { class: 'row wrap' }, pick('present', ex.present), pick('absent, stopped by the filter', ex.skipped), pick('absent, a false positive', ex.falsePositive));
   buttons.addEventListener('click', (ev) => {
     const k = ev.target.closest('button')?.dataset.key;
-    if (k) go(k).catch((e) => result.replaceChildren(el('p', { class: 'calc-error', text: e.message })));
+    if (k) showing(result, () => go(k));
   });
   const form = el('form', { class: 'row wrap', autocomplete: 'off' }, el('label', { for: 'claim6-key', text: 'Key' }), input, el('button', { type: 'submit', text: 'Look up' }));
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
-    go(input.value).catch((e) => result.replaceChildren(el('p', { class: 'calc-error', text: e.message })));
+    showing(result, () => go(input.value));
   });
   out.replaceChildren(
     el('p', { class: 'small', text: `The bundled table (LevelDB 1.22, written by plyvel): ${fmt(t.fileSize)} bytes, ${t.dataBlocks} data blocks, ${t.filters} filters of 2^${t.baseLg} = ${fmt(2 ** t.baseLg)} bytes of block offsets each, all in one ${fmt(t.filterBlockBytes)}-byte filter block; index block ${fmt(t.indexBytes)} bytes. Both are read once when the table is opened and stay in LevelDB's table cache.` }),
@@ -143,7 +140,7 @@ async function rangeScan(call, lesson, out, li) {
   const form = el('form', { class: 'row wrap', autocomplete: 'off' }, el('label', { for: 'claim7-lo', text: 'Scan from' }), lo, el('label', { for: 'claim7-hi', text: 'to' }), hi, el('button', { type: 'submit', text: 'Scan' }));
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
-    scan().catch((e) => result.replaceChildren(el('p', { class: 'calc-error', text: e.message })));
+    showing(result, scan);
   });
   await scan();
   // bits_per_key = 0, measured at this table's keys per filter (the core's count).
