@@ -15,13 +15,6 @@ import { isMultiByte } from '../pkg/js/charsets.js';
 const utf8 = new TextEncoder();
 const badArgument = (argument, message) => new TsFileBloomError('invalid_argument', message, { argument });
 
-// ---------------------------------------------------------------- formulas (the teaching module's)
-
-/** `{n, m, k, fpp, kStar, expectedFill, bitsPerKey}` for n items in m bits with k hashes (`curve`: and `samples[j − 1]`, the formula at every whole k = j in 1..32; null without items). */
-async function formula(n, m, k, curve = false) {
-  return (await teachCore()).formula(n, m, k, curve);
-}
-
 let levelDb = null;
 const leveldb = () => (levelDb ??= loadLevelDb());
 
@@ -53,9 +46,12 @@ function teachCore() {
   return teachModule;
 }
 
+/** A path's bytes in the writer's charset (a multi-byte one's tables loaded: needCharset). */
+const encode = (path, charset) => (charset === 'UTF-8' ? utf8.encode(path) : encodePath(path, charset));
+
 /** Paths back to back in the writer's charset: `{bytes, ends}` (what the teach module takes). */
 function pack(paths, charset = 'UTF-8') {
-  const parts = paths.map((p) => (charset === 'UTF-8' ? utf8.encode(p) : encodePath(p, charset)));
+  const parts = paths.map((p) => encode(p, charset));
   const ends = new Uint32Array(parts.length);
   let total = 0;
   for (let i = 0; i < parts.length; i++) ends[i] = total += parts[i].length;
@@ -93,17 +89,22 @@ function randomPaths(count, exclude, prefix) {
 
 const file = { generation: 0, tsfile: null, filter: null, hypothesis: null, listed: [], indexed: new Set(), synthetic: false };
 
+/** A TsFile's filter lives as long as the file: close the file, or free the built one. */
+function release({ tsfile, filter }) {
+  if (tsfile) tsfile.close();
+  else filter?.free();
+}
+
 function dropFile() {
   file.generation++;
-  // A TsFile's filter lives as long as the file: close the file, or free the built one.
-  if (file.tsfile) file.tsfile.close();
-  else file.filter?.free();
+  release(file);
   Object.assign(file, { tsfile: null, filter: null, hypothesis: null, listed: [], indexed: new Set(), synthetic: false });
 }
 
 // ---------------------------------------------------------------- the sandbox
 
-const sandbox = { mode: 'tsfile', m: 0, k: 0, bitsPerKey: null, paths: [], set: new Set(), tsf: null, ldb: null };
+// `keys`: the added paths, in the order added.
+const sandbox = { mode: 'tsfile', m: 0, k: 0, bitsPerKey: null, keys: new Set(), tsf: null, ldb: null };
 
 /** The geometry the controls ask for: TsFile's fixed (m, k), or LevelDB's derived from bits_per_key and the keys. */
 async function geometry(c, n) {
@@ -113,14 +114,14 @@ async function geometry(c, n) {
 }
 
 async function rebuild(c) {
-  const { m, k } = await geometry(c, sandbox.paths.length);
+  const { m, k } = await geometry(c, sandbox.keys.size);
   sandbox.tsf?.free();
   sandbox.tsf = null;
   sandbox.ldb = null;
-  if (c.mode === 'leveldb') sandbox.ldb = (await leveldb()).buildFilter(sandbox.paths, c.bitsPerKey);
+  if (c.mode === 'leveldb') sandbox.ldb = (await leveldb()).buildFilter([...sandbox.keys], c.bitsPerKey);
   else {
     sandbox.tsf = new BloomFilter(m, k);
-    if (sandbox.paths.length) sandbox.tsf.addMany(sandbox.paths);
+    if (sandbox.keys.size) sandbox.tsf.addMany([...sandbox.keys]);
   }
   Object.assign(sandbox, { mode: c.mode === 'leveldb' ? 'leveldb' : 'tsfile', m, k, bitsPerKey: c.bitsPerKey });
 }
@@ -153,42 +154,26 @@ async function probeSandbox(path, ldb = sandbox.ldb) {
   return { verdict: r.verdict, probes: r.probes.map((p) => ({ bit: p.bit, set: p.set, seed: null })) };
 }
 
-/** Everything the sandbox view draws: the bits, the planned and current formula figures, the curve. */
-async function sandboxView(c) {
+/**
+ * An op's `result` with the sandbox's `view` (the bits transferred): everything the view draws,
+ * the bits, the planned and current formula figures, the curve.
+ */
+async function withView(c, result = {}) {
+  const t = await teachCore();
   const bits = sandboxBits();
-  const n = sandbox.paths.length;
+  const { m, k, mode, bitsPerKey } = sandbox;
+  const n = sandbox.keys.size;
   // The measured figures are the core's (fill^k), as every other figure here.
-  const { setBits, fill, fppFromFill } = (await teachCore()).fill(bits, sandbox.m, sandbox.k);
+  const { setBits, fill, fppFromFill } = t.fill(bits, m, k);
   const planN = c.plannedN ?? n;
   const plan = await geometry(c, planN);
-  const now = await formula(n, sandbox.m, sandbox.k);
-  const curve = n ? await formula(n, sandbox.m, plan.k, true) : await formula(planN, plan.m, plan.k, true);
+  const curve = n ? t.formula(n, m, plan.k, true) : t.formula(planN, plan.m, plan.k, true);
   // TsFile's m and k are fixed: past the planned n the rate climbs (LevelDB rebuilds to fit).
-  const overfill = sandbox.mode === 'tsfile' && planN >= 1 ? (await teachCore()).overfill(sandbox.m, sandbox.k, planN, n) : null;
-  return {
-    value: {
-      mode: sandbox.mode,
-      m: sandbox.m,
-      k: sandbox.k,
-      n,
-      bits,
-      setBits,
-      fill,
-      fppFromFill,
-      now,
-      plan: await formula(planN, plan.m, plan.k),
-      bitsPerKey: sandbox.bitsPerKey,
-      curve,
-      overfill,
-    },
-    transfer: [bits.buffer],
-  };
-}
-
-/** Wraps an op result with the sandbox view: `{...result, view}` (the bits transferred). */
-async function withView(c, result = {}) {
-  const v = await sandboxView(c);
-  return { value: { ...result, view: v.value }, transfer: v.transfer };
+  const overfill = mode === 'tsfile' && planN >= 1 ? t.overfill(m, k, planN, n) : null;
+  const now = t.formula(n, m, k);
+  const planned = t.formula(planN, plan.m, plan.k);
+  const view = { mode, m, k, n, bits, setBits, fill, fppFromFill, now, plan: planned, bitsPerKey, curve, overfill };
+  return { value: { ...result, view }, transfer: [bits.buffer] };
 }
 
 // ---------------------------------------------------------------- the ops
@@ -228,8 +213,7 @@ export const teachOps = {
       hypothesis = { ...writerHypothesis(audit), synthetic: false };
     }
     if (generation !== file.generation || !filter) {
-      if (tsfile) tsfile.close();
-      else filter?.free();
+      release({ tsfile, filter });
       return null;
     }
     file.tsfile = tsfile;
@@ -251,12 +235,11 @@ export const teachOps = {
     const charset = file.hypothesis?.charset ?? 'UTF-8';
     await needCharset(charset);
     const cs = charset === 'UTF-8' ? undefined : charset;
-    const encode = (p) => (cs ? encodePath(p, cs) : utf8.encode(p));
     const core = await teachCore();
-    const found = path == null && !synthetic ? file.listed.find((p) => core.variantsCanDiffer(encode(p))) : undefined;
+    const found = path == null && !synthetic ? file.listed.find((p) => core.variantsCanDiffer(encode(p, charset))) : undefined;
     path = path ?? found ?? 'root.sg.d1.温度';
     const { bitCount: m = 256, hashFunctionCount: k = 5 } = file.filter ?? {};
-    const bytes = encode(path);
+    const bytes = encode(path, charset);
     const rows = SEEDS.slice(0, k).map((seed) => {
       const javaHash = hash32(bytes, seed, 'java');
       const zeroHash = hash32(bytes, seed, 'zero-extended');
@@ -279,21 +262,14 @@ export const teachOps = {
 
   /** The sandbox as it is (rebuilt if the controls changed); the first call starts the demo filter. */
   async 'teach.sandboxView'({ controls }) {
-    const first = !sandbox.tsf && !sandbox.ldb;
-    const c = await sync(controls);
-    // The demo filter the page opens with (the lesson plan's: plan::demo_paths).
-    const demo = first ? (await teachCore()).demoPaths() : null;
-    if (demo) {
-      sandbox.paths = demo.slice();
-      sandbox.set = new Set(sandbox.paths);
-      await rebuild(c);
-    }
-    return withView(c, { demo });
+    // The demo filter the page opens with (the lesson plan's: plan::demo_paths); sync builds it.
+    const demo = !sandbox.tsf && !sandbox.ldb ? (await teachCore()).demoPaths() : null;
+    if (demo) sandbox.keys = new Set(demo);
+    return withView(await sync(controls), { demo });
   },
   /** Every added path gone: an empty filter. */
   async 'teach.sandboxClear'({ controls }) {
-    sandbox.paths = [];
-    sandbox.set = new Set();
+    sandbox.keys.clear();
     const c = await sync(controls);
     await rebuild(c);
     return withView(c);
@@ -305,18 +281,15 @@ export const teachOps = {
    */
   async 'teach.sandboxAdd'({ controls, paths = [], random = 0 }) {
     const c = await sync(controls);
-    if (random) paths = randomPaths(random, sandbox.set, 'root.rnd');
-    paths = paths.map((p) => String(p).trim()).filter((p, i, all) => p && !sandbox.set.has(p) && all.indexOf(p) === i);
+    if (random) paths = randomPaths(random, sandbox.keys, 'root.rnd');
+    paths = paths.map((p) => String(p).trim()).filter((p, i, all) => p && !sandbox.keys.has(p) && all.indexOf(p) === i);
     if (!paths.length) return withView(c, { added: [] });
     const last = paths[paths.length - 1];
     const prevM = sandbox.m;
     const prevLdb = sandbox.ldb;
     let before = paths.length === 1 && sandbox.tsf ? await probeSandbox(last) : null;
-    const start = sandbox.paths.length;
-    for (const p of paths) {
-      sandbox.paths.push(p);
-      sandbox.set.add(p);
-    }
+    const start = sandbox.keys.size;
+    for (const p of paths) sandbox.keys.add(p);
     if (sandbox.tsf) sandbox.tsf.addMany(paths);
     else {
       // LevelDB builds a filter once over its keys (CreateFilter): a new key means a new, larger filter.
@@ -332,21 +305,22 @@ export const teachOps = {
     const c = await sync(controls);
     path = String(path ?? '').trim();
     const r = await probeSandbox(path);
-    return withView(c, { path, verdict: r.verdict, probes: r.probes, added: sandbox.set.has(path) });
+    return withView(c, { path, verdict: r.verdict, probes: r.probes, added: sandbox.keys.has(path) });
   },
   /** `count` random absent paths probed: `{maybe, count, rate, fpp}` (fpp by the formula). */
   async 'teach.sandboxMeasure'({ controls, count = 10_000 }) {
     const c = await sync(controls);
-    const paths = randomPaths(count, sandbox.set, 'root.probe');
+    const paths = randomPaths(count, sandbox.keys, 'root.probe');
     let maybe = 0;
     for (const p of paths) if ((await probeSandbox(p)).verdict === 'maybe') maybe++;
     const interval = (await teachCore()).wilson(maybe, count);
-    return { maybe, count, rate: maybe / count, interval, fpp: (await formula(sandbox.paths.length, sandbox.m, sandbox.k)).fpp, mode: sandbox.mode, n: sandbox.paths.length };
+    const n = sandbox.keys.size;
+    return { maybe, count, rate: maybe / count, interval, fpp: (await teachCore()).formula(n, sandbox.m, sandbox.k).fpp, mode: sandbox.mode, n };
   },
   /** Which added paths set `bit`: `{bit, set, paths (first `limit`), total}`. */
   async 'teach.sandboxOwners'({ bit, limit = 4 }) {
     const who = [];
-    for (const p of sandbox.paths) if ((await probeSandbox(p)).probes.some((q) => q.bit === bit)) who.push(p);
+    for (const p of sandbox.keys) if ((await probeSandbox(p)).probes.some((q) => q.bit === bit)) who.push(p);
     const bits = sandboxBits();
     return { bit, set: ((bits[bit >> 3] >> (bit & 7)) & 1) === 1, paths: who.slice(0, limit), total: who.length };
   },
@@ -359,7 +333,6 @@ export const teachOps = {
    * writer's hash and charset; an insert there is a preview, the file is not changed).
    */
   async 'teach.trace'({ target = 'sandbox', action = 'query', path, controls }) {
-    const op = action;
     const t = await teachCore();
     path = String(path ?? '').trim();
     if (!path) throw badArgument('path', 'path: type a path to step through');
@@ -367,24 +340,20 @@ export const teachOps = {
       if (!file.filter) throw badArgument('target', 'target: no file with a filter is open');
       const { variant, charset } = file.hypothesis;
       await needCharset(charset);
-      const bytes = charset === 'UTF-8' ? utf8.encode(path) : encodePath(path, charset);
-      const tr = t.traceTsFile(op, bytes, file.filter.bits(), file.filter.bitCount, file.filter.hashFunctionCount, variant);
+      const tr = t.traceTsFile(action, encode(path, charset), file.filter.bits(), file.filter.bitCount, file.filter.hashFunctionCount, variant);
       return { ...tr, target, path, charset, listed: file.indexed.has(path) };
     }
     const c = await sync(controls);
     const bytes = utf8.encode(path);
-    const added = sandbox.set.has(path);
-    if (sandbox.tsf) return { ...t.traceTsFile(op, bytes, sandbox.tsf.bits(), sandbox.m, sandbox.k, 'java'), target, path, charset: 'UTF-8', added };
-    if (op === 'query') {
-      const arr = sandbox.ldb.bytes.subarray(0, sandbox.ldb.bytes.length - 1);
-      return { ...t.traceLevelDb(op, bytes, arr, sandbox.m, sandbox.k), target, path, charset: 'UTF-8', added };
-    }
+    const about = { target, path, charset: 'UTF-8', added: sandbox.keys.has(path) };
+    if (sandbox.tsf) return { ...t.traceTsFile(action, bytes, sandboxBits(), sandbox.m, sandbox.k, 'java'), ...about };
+    if (action === 'query') return { ...t.traceLevelDb(action, bytes, sandboxBits(), sandbox.m, sandbox.k), ...about };
     // LevelDB builds a filter once over its keys: the insert goes into the filter it would build
     // with this key added, whose m is one key larger.
-    const others = sandbox.paths.filter((p) => p !== path);
+    const others = [...sandbox.keys].filter((p) => p !== path);
     const { m, k } = await geometry(c, others.length + 1);
     const { bytes: kb, ends } = pack(others);
-    return { ...t.traceLevelDb(op, bytes, t.levelDbBits(kb, ends, m, k), m, k), target, path, charset: 'UTF-8', added, rebuiltM: m };
+    return { ...t.traceLevelDb(action, bytes, t.levelDbBits(kb, ends, m, k), m, k), ...about, rebuiltM: m };
   },
   /**
    * Claim `claim`'s demonstration, as the teaching module's lesson plan runs it: on the open
@@ -396,7 +365,7 @@ export const teachOps = {
     const t = await teachCore();
     seed = Number.isInteger(seed) ? seed >>> 0 : freshSeed();
     const f = useFile ? await fileContext() : null;
-    const { bytes, ends } = pack(sandbox.paths);
+    const { bytes, ends } = pack([...sandbox.keys]);
     // Consumed by the call (the core frees it).
     const tf = f && new t.TeachFile(f.keys, f.ends, f.bits, f.m, f.k, f.variant);
     return t.claim(claim, seed, tf, bytes, ends, sandbox.mode, sandbox.m, sandbox.k, plannedN ?? undefined, victim ?? undefined, windowKeys ?? undefined);
