@@ -87,7 +87,7 @@ function randomPaths(count, exclude, prefix) {
 
 // ---------------------------------------------------------------- the open file's filter
 
-const file = { generation: 0, tsfile: null, filter: null, hypothesis: null, listed: [], indexed: new Set(), synthetic: false };
+const file = { generation: 0, tsfile: null, filter: null, hypothesis: null, listed: [], indexed: new Set() };
 
 /** A TsFile's filter lives as long as the file: close the file, or free the built one. */
 function release({ tsfile, filter }) {
@@ -98,7 +98,7 @@ function release({ tsfile, filter }) {
 function dropFile() {
   file.generation++;
   release(file);
-  Object.assign(file, { tsfile: null, filter: null, hypothesis: null, listed: [], indexed: new Set(), synthetic: false });
+  Object.assign(file, { tsfile: null, filter: null, hypothesis: null, listed: [], indexed: new Set() });
 }
 
 // ---------------------------------------------------------------- the sandbox
@@ -219,7 +219,6 @@ export const teachOps = {
     file.tsfile = tsfile;
     file.filter = filter;
     file.hypothesis = hypothesis;
-    file.synthetic = !!synthetic;
     file.listed = hypothesis.timeColumns ? indexed : indexed.slice(0, seriesCount);
     file.indexed = new Set(indexed);
     return hypothesis;

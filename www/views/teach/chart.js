@@ -51,11 +51,10 @@ export function chartPoints(d) {
   });
 }
 
-/** The log scale's decades covering `points` (a rate of 0 sits on the floor, said "0"). */
-function decades(points) {
+/** The lowest decade of the log scale covering `points`, up to 10^0 (a rate of 0 sits on the floor, said "0"). */
+function lowDecade(points) {
   const values = points.flatMap((p) => [p.rate.low, p.rate.high, p.formula ?? 1]).filter((v) => v > 0);
-  const lo = Math.max(-6, Math.floor(Math.log10(Math.min(...values, 0.5))));
-  return { lo, hi: 0 };
+  return Math.max(-6, Math.floor(Math.log10(Math.min(...values, 0.5))));
 }
 
 /** Five evenly spaced ticks from 0 to `top`. */
@@ -65,13 +64,13 @@ export const fifths = (top) => [0, 1, 2, 3, 4].map((i) => Math.round((top * i) /
 const AXES = { k: 'k, the number of hashes', n: 'n, the keys added', bits_per_key: 'bits_per_key, LevelDB’s setting' };
 
 /**
- * Draws a curve chart `W` px wide into `host`: the formula's `line` ([x, p] pairs, in `lineClass`)
+ * Draws a curve chart `W` px wide into `host`: the formula's `line` ([x, p] pairs, in `lineClass`, c-curve unless given)
  * against x from `x0`, on a log scale of false positives down to the decade of `lowest` (the
  * line below it left out, not drawn flat on it); dashed `marks` (`{x, text, ...attrs}`), `points`
  * (`{x, p, r, cls, text?, low?, high?, ...attrs}`, an interval drawn as a line through its point),
  * TsFile's `cap` on k shaded beyond, the x axis's `ticks` and `label`, and `legend` lines under it.
  */
-export function drawCurve(host, W, { line, lineClass, x0, lowest, ticks, label, marks = [], points = [], cap = null, legend: lines = [] }) {
+export function drawCurve(host, W, { line, lineClass = 'c-curve', x0, lowest, ticks, label, marks = [], points = [], cap = null, legend: lines = [] }) {
   const [T, CL, BOTTOM] = [8, 54, 150];
   const H = BOTTOM + 40 + LINE * lines.length;
   const lo = Math.max(-12, Math.min(-1, Math.floor(Math.log10(lowest > 0 ? lowest : 1e-12))));
@@ -117,7 +116,7 @@ function drawClaimCurve(host, c, W) {
 
 /** Draws one line per measured rate in `points`, its point and interval on a log scale, `W` px wide. */
 function drawRates(host, points, W) {
-  const { lo, hi } = decades(points);
+  const [lo, hi] = [lowDecade(points), 0];
   const withFormula = points.some((p) => p.formula != null);
   const bottom = 8 + points.length * ROW;
   const H = bottom + 16 + LINE * (withFormula ? 2 : 1);

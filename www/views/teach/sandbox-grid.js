@@ -55,7 +55,7 @@ function land(grid, probes) {
   }
 }
 
-/** `box.view` (the worker's sandbox view) drawn on `#sb-grid`. Returns `{draw, flash(kind, probes), highlight(list), probes()}`. */
+/** `box.view` (the worker's sandbox view) drawn on `#sb-grid`. Returns `{draw, flash(kind, probes), highlight(list)}`. */
 export function createSandboxGrid(call, box) {
   const canvas = $('sb-grid');
   const grid = new BitGrid(canvas);

@@ -30,9 +30,7 @@ function facts(v, isTs) {
 /** Everything but the grid for the worker's view `v` in `mode`: the controls' read-outs, the facts, the curves, the overfill warning. */
 function renderView(v, mode) {
   const isTs = mode === 'tsfile';
-  $('sb-m').disabled = !isTs;
-  $('sb-k').disabled = !isTs;
-  $('sb-size').disabled = !isTs;
+  for (const id of ['sb-m', 'sb-k', 'sb-size']) $(id).disabled = !isTs;
   $('sb-bpk-row').hidden = isTs;
   $('sb-n-out').value = fmt(v.plan.n);
   $('sb-m-out').value = isTs ? fmt(slider('sb-m')) : `${fmt(v.m)} (derived)`;
@@ -71,7 +69,7 @@ function showTested(r, probes) {
   $('sb-log').textContent = `Tested ${r.path}: ${probes.map((p) => `${p.label} → bit ${p.bit} ${p.set ? 'set' : 'clear'}`).join(', ')}.${r.verdict === 'absent' ? ' A clear bit proves it was never added.' : r.added ? '' : ' Every probed bit was set by other paths.'}`;
 }
 
-/** `call(op, args)` reaches the worker. Returns `{start(), controls(), highlight(list), add(path), plannedN(), mode()}`; start() shows the demo filter. */
+/** `call(op, args)` reaches the worker. Returns `{start(), controls(), highlight(list), add(path), plannedN()}`; start() shows the demo filter. */
 export function createSandbox(call) {
   const box = { mode: 'tsfile', view: null };
   const grid = createSandboxGrid(call, box);
@@ -177,7 +175,6 @@ export function createSandbox(call) {
     add: (path) => addPaths([path]).catch(failed),
     /** The sandbox's planned n (its design n). */
     plannedN: () => slider('sb-n'),
-    mode: () => box.mode,
   };
 }
 
@@ -190,7 +187,6 @@ function drawKCurve(host, c, cap) {
   host.setAttribute('aria-label', `False-positive probability against k for n = ${fmt(n)} items in m = ${fmt(m)} bits: ${pct(c.fpp)} at k = ${k}; the optimum k* = ${about(kStar)}; the best whole k here, ${best[0]}, gives ${pct(best[1])}.`);
   drawAtWidth(host, (W) => drawCurve(host, W, {
     line,
-    lineClass: 'c-curve',
     x0: 1,
     lowest: best[1],
     ticks: line.map(([kk]) => kk),
@@ -207,7 +203,6 @@ function drawGrowth(host, o) {
   host.setAttribute('aria-label', `False-positive rate against n for this filter: ${pct(o.atDesign)} at the planned n = ${fmt(o.design)}, ${pct(o.atNow)} now at n = ${fmt(o.now)}.`);
   drawAtWidth(host, (W) => drawCurve(host, W, {
     line: o.curve,
-    lineClass: 'c-curve',
     x0: 0,
     lowest: Math.min(...o.curve.map(([, p]) => p).filter((p) => p > 0), o.atDesign),
     ticks: fifths(o.curve.at(-1)[0]),

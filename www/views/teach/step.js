@@ -117,7 +117,7 @@ function bindControls(a) {
  * `highlight(probes)` and `add(path)`). Returns `{run(action, path?, target?), setFile(facts)}`.
  */
 export function createStep(call, sandbox) {
-  const st = { trace: null, cursor: 0, timer: 0, seq: 0, file: null };
+  const st = { trace: null, cursor: 0, timer: 0, seq: 0 };
   const box = $('teach-step');
   const show = () => render(box, st, sandbox);
 
@@ -189,12 +189,11 @@ export function createStep(call, sandbox) {
 
   /** The open file (null: none): enables the file target and lists its series for the path box. */
   function setFile(f) {
-    st.file = f?.present ? f : null;
-    offerFile(st.file);
+    offerFile(f?.present ? f : null);
     if (st.trace?.target !== 'file') return;
     st.trace = null;
     clearShown(box);
     show();
   }
-  return { run, setFile, reveal: () => reveal(box), next: () => move(1), back: () => move(-1) };
+  return { run, setFile, reveal: () => reveal(box) };
 }
