@@ -95,6 +95,9 @@ function release({ tsfile, filter }) {
   else filter?.free();
 }
 
+/** A synthetic file's writer: its filter is built here (teach.setFile) with the Java hash over UTF-8. */
+const SYNTHETIC_WRITER = { variant: 'java', charset: 'UTF-8', timeColumns: false, established: false, synthetic: true };
+
 function dropFile() {
   file.generation++;
   release(file);
@@ -144,13 +147,13 @@ function sandboxBits() {
   return sandbox.tsf ? sandbox.tsf.bits() : sandbox.ldb.bytes.slice(0, sandbox.ldb.bytes.length - 1);
 }
 
-/** The k probes of a path in the sandbox filter (or in LevelDB filter bytes `ldb`), with which bits are set. */
-async function probeSandbox(path, ldb = sandbox.ldb) {
-  if (sandbox.tsf && !ldb) {
+/** The k probes of a path in the sandbox filter, with which bits are set. */
+async function probeSandbox(path) {
+  if (sandbox.tsf) {
     const r = sandbox.tsf.probe(path);
     return { verdict: r.verdict, probes: r.probes.map((p) => ({ bit: p.bit, set: p.set, seed: p.seed })) };
   }
-  const r = (await leveldb()).probeFilter(path, ldb.bytes);
+  const r = (await leveldb()).probeFilter(path, sandbox.ldb.bytes);
   return { verdict: r.verdict, probes: r.probes.map((p) => ({ bit: p.bit, set: p.set, seed: null })) };
 }
 
@@ -200,27 +203,15 @@ export const teachOps = {
     dropFile();
     const generation = file.generation;
     if (!blob && !synthetic) return null;
-    let filter = null;
-    let tsfile = null;
-    let hypothesis;
-    if (synthetic) {
-      filter = new BloomFilter(synthetic.bitCount, synthetic.hashFunctionCount);
-      filter.addMany(synthetic.paths);
-      hypothesis = { variant: 'java', charset: 'UTF-8', timeColumns: false, established: false, synthetic: true };
-    } else {
-      tsfile = await openTsFile(blob);
-      filter = tsfile.bloomFilter ?? null;
-      hypothesis = { ...writerHypothesis(audit), synthetic: false };
-    }
+    const tsfile = synthetic ? null : await openTsFile(blob);
+    const filter = tsfile ? (tsfile.bloomFilter ?? null) : new BloomFilter(synthetic.bitCount, synthetic.hashFunctionCount).addMany(synthetic.paths);
+    const hypothesis = tsfile ? { ...writerHypothesis(audit), synthetic: false } : SYNTHETIC_WRITER;
     if (generation !== file.generation || !filter) {
       release({ tsfile, filter });
       return null;
     }
-    file.tsfile = tsfile;
-    file.filter = filter;
-    file.hypothesis = hypothesis;
-    file.listed = hypothesis.timeColumns ? indexed : indexed.slice(0, seriesCount);
-    file.indexed = new Set(indexed);
+    const listed = hypothesis.timeColumns ? indexed : indexed.slice(0, seriesCount);
+    Object.assign(file, { tsfile, filter, hypothesis, listed, indexed: new Set(indexed) });
     return hypothesis;
   },
 
@@ -285,19 +276,17 @@ export const teachOps = {
     if (!paths.length) return withView(c, { added: [] });
     const last = paths[paths.length - 1];
     const prevM = sandbox.m;
-    const prevLdb = sandbox.ldb;
-    let before = paths.length === 1 && sandbox.tsf ? await probeSandbox(last) : null;
+    const before = paths.length === 1 ? await probeSandbox(last) : null;
     const start = sandbox.keys.size;
     for (const p of paths) sandbox.keys.add(p);
+    // LevelDB builds a filter once over its keys (CreateFilter): a new key means a new, larger filter.
     if (sandbox.tsf) sandbox.tsf.addMany(paths);
-    else {
-      // LevelDB builds a filter once over its keys (CreateFilter): a new key means a new, larger filter.
-      await rebuild(c);
-      before = paths.length === 1 && prevLdb && prevM === sandbox.m ? await probeSandbox(last, prevLdb) : null;
-    }
+    else await rebuild(c);
+    // Which bits flipped is known while m stays (a rebuilt LevelDB filter moves every key's bits).
+    const known = before && prevM === sandbox.m;
     const now = await probeSandbox(last);
-    const probes = now.probes.map((p, j) => ({ bit: p.bit, seed: p.seed, flipped: before ? !before.probes[j].set : null }));
-    return withView(c, { added: paths, last, probes, rebuilt: !before && sandbox.mode === 'leveldb' && start > 0 });
+    const probes = now.probes.map((p, j) => ({ bit: p.bit, seed: p.seed, flipped: known ? !before.probes[j].set : null }));
+    return withView(c, { added: paths, last, probes, rebuilt: !known && sandbox.mode === 'leveldb' && start > 0 });
   },
   /** `{verdict, probes: [{bit, set, seed}], added}` for one path. */
   async 'teach.sandboxTest'({ controls, path }) {

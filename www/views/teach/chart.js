@@ -51,7 +51,7 @@ export function chartPoints(d) {
   });
 }
 
-/** The lowest decade of the log scale covering `points`, up to 10^0 (a rate of 0 sits on the floor, said "0"). */
+/** The lowest decade of the log scale covering `points` up to 10^0 (a rate of 0 sits on the floor, said "0"). */
 function lowDecade(points) {
   const values = points.flatMap((p) => [p.rate.low, p.rate.high, p.formula ?? 1]).filter((v) => v > 0);
   return Math.max(-6, Math.floor(Math.log10(Math.min(...values, 0.5))));
@@ -116,17 +116,17 @@ function drawClaimCurve(host, c, W) {
 
 /** Draws one line per measured rate in `points`, its point and interval on a log scale, `W` px wide. */
 function drawRates(host, points, W) {
-  const [lo, hi] = [lowDecade(points), 0];
+  const lo = lowDecade(points);
   const withFormula = points.some((p) => p.formula != null);
   const bottom = 8 + points.length * ROW;
   const H = bottom + 16 + LINE * (withFormula ? 2 : 1);
-  const x = (v) => L + ((Math.log10(Math.max(v, 10 ** lo)) - lo) / (hi - lo)) * (W - L - R);
+  const x = (v) => L + ((Math.log10(Math.max(v, 10 ** lo)) - lo) / -lo) * (W - L - R);
   host.replaceChildren();
   host.setAttribute('viewBox', `0 0 ${W} ${H}`);
-  const labelled = spaced(Array.from({ length: hi - lo + 1 }, (_, i) => lo + i), (e) => x(10 ** e), decade);
-  for (let e = lo; e <= hi; e++) {
+  const labelled = spaced(Array.from({ length: 1 - lo }, (_, i) => lo + i), (e) => x(10 ** e), decade);
+  for (let e = lo; e <= 0; e++) {
     host.append(svg('line', { x1: x(10 ** e), x2: x(10 ** e), y1: 4, y2: bottom, class: 'c-grid' }));
-    if (labelled.includes(e)) host.append(svg('text', { x: x(10 ** e), y: bottom + 12, 'text-anchor': e === hi ? 'end' : e === lo ? 'start' : 'middle', class: 'c-tick' }, decade(e)));
+    if (labelled.includes(e)) host.append(svg('text', { x: x(10 ** e), y: bottom + 12, 'text-anchor': e === 0 ? 'end' : e === lo ? 'start' : 'middle', class: 'c-tick' }, decade(e)));
   }
   points.forEach((p, i) => {
     const y = 8 + i * ROW;
