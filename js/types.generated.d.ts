@@ -333,19 +333,43 @@ export type LevelDbProbeBit = {
   bit: number,
   set: boolean,
 };
+/**
+ * Result of routing a user key through the index to its filter (serialized as the JS API's
+ * LevelDB probe result, camelCase keys).
+ */
 export type LevelDbProbeResult = {
+  /**
+   * What LevelDB's `Table::InternalGet` would conclude before reading the data block:
+   * `Absent` means it never reads the block.
+   */
   verdict: Verdict,
   reason: LevelDbProbeReason,
   /**
    * The verdict and its reason in words ([`ProbeReason::sentence`]).
    */
   sentence: string,
+  /**
+   * Index of the data block in `LevelDbTable::data_blocks`.
+   */
   blockIndex: number | null,
+  /**
+   * The data block's handle.
+   */
   dataBlock: BlockHandleInfo | null,
   filterIndex: number | null,
+  /**
+   * The hash probed (`BloomHash` of the user key, or the legacy policy's hash).
+   */
   hash: number,
+  /**
+   * The k double-hashing positions (empty without a filter to probe).
+   */
   probes: Array<LevelDbProbeBit>,
 };
+/**
+ * A probe of one filter (`KeyMayMatch` with every probe position shown), as the JS API shows
+ * it.
+ */
 export type LevelDbFilterProbe = {
   verdict: Verdict,
   reason: LevelDbProbeReason,
@@ -353,6 +377,13 @@ export type LevelDbFilterProbe = {
    * The verdict and its reason in words ([`ProbeReason::sentence`]).
    */
   sentence: string,
+  /**
+   * The hash probed (`BloomHash` of the key, or the legacy policy's hash).
+   */
   hash: number,
+  /**
+   * The k double-hashing positions, in probe order. LevelDB stops at the first clear bit;
+   * all k are listed here (`verdict` is what LevelDB answers).
+   */
   probes: Array<LevelDbProbeBit>,
 };

@@ -4,7 +4,6 @@
 //! caller fetched asynchronously (JS `Blob.slice`).
 
 use crate::error::{Error, ErrorKind, Result};
-use std::cell::Cell;
 
 /// Random access to a file's bytes, by position: the reader never seeks, so a source can be
 /// shared (`&R`) between threads when it is `Sync`, as every source here is except
@@ -32,16 +31,6 @@ impl ReadAt for [u8] {
             )
         })?;
         Ok(self[offset as usize..end as usize].to_vec())
-    }
-}
-
-impl ReadAt for Vec<u8> {
-    fn size(&self) -> Result<u64> {
-        self.as_slice().size()
-    }
-
-    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
-        self.as_slice().read_at(offset, len)
     }
 }
 
@@ -170,17 +159,16 @@ impl ReadAt for Ranges {
     }
 }
 
-/// Wraps a source and counts the bytes read through it (tests use it to show
+/// Wraps a source and records each read through it, (offset, len) (tests use it to show
 /// that opening touches only the tail).
 pub struct CountingSource<R> {
     pub inner: R,
-    pub bytes_read: Cell<u64>,
     pub reads: std::cell::RefCell<Vec<(u64, usize)>>,
 }
 
 impl<R: ReadAt> CountingSource<R> {
     pub fn new(inner: R) -> Self {
-        CountingSource { inner, bytes_read: Cell::new(0), reads: Default::default() }
+        CountingSource { inner, reads: Default::default() }
     }
 }
 
@@ -190,7 +178,6 @@ impl<R: ReadAt> ReadAt for CountingSource<R> {
     }
 
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
-        self.bytes_read.set(self.bytes_read.get() + len as u64);
         self.reads.borrow_mut().push((offset, len));
         self.inner.read_at(offset, len)
     }

@@ -6,9 +6,9 @@
 use crate::filter::{ProbeInfo, SeedProbe, Stats, Verdict};
 use crate::hash::{FilterHash, NamedHash, TailVariant};
 use crate::health::{FilterHealth, HealthState};
-use crate::leveldb::view::{DataBlockInfo, FilterProbeInfo, MetaEntryInfo, TableInfo, TableProbeInfo};
+use crate::leveldb::view::{DataBlockInfo, MetaEntryInfo, TableInfo};
 use crate::leveldb::FilterInfo;
-use crate::leveldb::{BlockHandle, Compression, KeyFormat, ProbeBit, ProbeReason};
+use crate::leveldb::{BlockHandle, Compression, FilterProbe, KeyFormat, LevelDbProbe, ProbeBit, ProbeReason};
 use crate::tsfile::audit::AuditStatus;
 use crate::tsfile::schema::CATEGORIES;
 use crate::tsfile::verdict::{Decision, FileVerdict};
@@ -151,8 +151,8 @@ fn render() -> String {
         decl::<DataBlockInfo>,
         decl::<FilterInfo>,
         decl::<ProbeBit>,
-        decl::<TableProbeInfo>,
-        decl::<FilterProbeInfo>,
+        decl::<LevelDbProbe>,
+        decl::<FilterProbe>,
     ] {
         out += &d(&cfg);
     }

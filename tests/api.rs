@@ -97,7 +97,7 @@ fn a_file_reads_the_bytes_std_reads_and_opens_as_the_bytes_in_memory_do() {
         let e = file.read_at(n as u64 - 3, 4).unwrap_err();
         assert_eq!((e.kind, e.offset()), (ErrorKind::Io, Some(n as u64 - 3)), "{name}: {e}");
 
-        let (from_file, from_bytes) = (TsFileReader::read(&file).unwrap(), TsFileReader::read(&bytes).unwrap());
+        let (from_file, from_bytes) = (TsFileReader::read(&file).unwrap(), TsFileReader::read(&bytes[..]).unwrap());
         assert_eq!(from_file.file_info(), from_bytes.file_info(), "{name}");
         assert_eq!(from_file.listing(), from_bytes.listing(), "{name}");
         let want = &manifest_of(name)["bloom"];
@@ -121,7 +121,7 @@ fn one_file_serves_many_threads_at_once() {
     let bytes = std::fs::read(&path).unwrap();
     let file = File::open(&path).unwrap();
     let n = bytes.len();
-    let want = TsFileReader::read(&bytes).unwrap().listing();
+    let want = TsFileReader::read(&bytes[..]).unwrap().listing();
     // Positional reads never move a shared cursor: every thread reads its own ranges while the
     // others read theirs (a seek-then-read source would hand threads each other's bytes).
     std::thread::scope(|s| {

@@ -47,7 +47,8 @@ fn the_cpp_sizing_rule_names_what_the_filter_was_sized_for_and_what_it_holds() {
         let holds = e["series_count"].as_u64().unwrap() + time_columns as u64;
         let cpp = (&b["sizing_formula"]["bit_count"], &b["sizing_formula"]["hash_function_count"]);
         let want = names < holds && cpp == (&Value::from(m), &Value::from(k)) && java_m(holds, 0.05) != m;
-        let reader = TsFileReader::read(&std::fs::read(fixtures().join(e["file"].as_str().unwrap())).unwrap()).unwrap();
+        let reader =
+            TsFileReader::read(&std::fs::read(fixtures().join(e["file"].as_str().unwrap())).unwrap()[..]).unwrap();
         let info = reader.bloom_info();
         assert_eq!(info.cpp_sized_for.is_some(), want, "{name}: {names} names, {holds} keys, m = {m}");
         if let Some(n) = info.cpp_sized_for {
@@ -81,7 +82,7 @@ fn real_filters_are_past_design_exactly_when_they_hold_more_keys_than_any_rate_s
             if e["time_columns_in_filter"] == true { e["time_columns"].as_array().unwrap().len() } else { 0 };
         let inserted = e["series_count"].as_u64().unwrap() + time_columns as u64;
         let bytes = std::fs::read(fixtures().join(e["file"].as_str().unwrap())).unwrap();
-        let reader = TsFileReader::read(&bytes).unwrap();
+        let reader = TsFileReader::read(&bytes[..]).unwrap();
         let info = reader.bloom_info();
         assert_eq!(info.indexed_items, Some(inserted), "{name}: the keys the writer inserted");
         let want = java_m(inserted, top_rate(k)) > m;
@@ -102,7 +103,7 @@ fn real_filters_are_past_design_exactly_when_they_hold_more_keys_than_any_rate_s
 #[test]
 fn before_the_index_is_read_nothing_is_said() {
     let bytes = std::fs::read(fixtures().join("tree_past_design.tsfile")).unwrap();
-    let full = TsFileReader::read(&bytes).unwrap();
+    let full = TsFileReader::read(&bytes[..]).unwrap();
     let tail_only = TsFileReader::from_metadata(full.metadata().clone(), tsfile_bloom::tsfile::encoder::BuiltIn);
     let info = tail_only.bloom_info();
     assert_eq!((info.indexed_items, info.filled_past_design), (None, None));
@@ -122,7 +123,7 @@ fn health_compares_each_real_filter_with_its_design() {
         let time_columns =
             if e["time_columns_in_filter"] == true { e["time_columns"].as_array().unwrap().len() } else { 0 };
         let holds = e["series_count"].as_u64().unwrap() + time_columns as u64;
-        let info = TsFileReader::read(&std::fs::read(fixtures().join(e["file"].as_str().unwrap())).unwrap())
+        let info = TsFileReader::read(&std::fs::read(fixtures().join(e["file"].as_str().unwrap())).unwrap()[..])
             .unwrap()
             .bloom_info();
         let h = serde_json::to_value(info.health.expect(name)).unwrap();
@@ -153,7 +154,7 @@ fn health_compares_each_real_filter_with_its_design() {
 #[test]
 fn an_unread_index_leaves_the_bits_to_speak() {
     let bytes = std::fs::read(fixtures().join("tree_past_design.tsfile")).unwrap();
-    let full = TsFileReader::read(&bytes).unwrap();
+    let full = TsFileReader::read(&bytes[..]).unwrap();
     let tail_only = TsFileReader::from_metadata(full.metadata().clone(), tsfile_bloom::tsfile::encoder::BuiltIn);
     let unread = serde_json::to_value(tail_only.bloom_info().health).unwrap();
     let read = serde_json::to_value(full.bloom_info().health).unwrap();

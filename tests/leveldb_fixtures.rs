@@ -114,7 +114,7 @@ fn real_tables_structure() {
         );
         let t = LevelDbTable::open(&src).unwrap_or_else(|err| panic!("{name}: {err}"));
         assert_eq!(t.key_format, KeyFormat::Internal, "{name}");
-        assert_eq!(t.filter_policy.as_deref(), e["filter_policy"].as_str(), "{name}");
+        assert_eq!(t.filter_policy(), e["filter_policy"].as_str(), "{name}");
         assert!(t.data_blocks.len() >= 3, "{name}: {} data blocks", t.data_blocks.len());
 
         // Data blocks are contiguous from offset 0 (each followed by its 5-byte trailer).
@@ -125,15 +125,16 @@ fn real_tables_structure() {
         }
         match e["bits_per_key"].as_u64() {
             None => {
-                assert!(t.filters.is_empty() && t.filter_handle.is_none() && t.base_lg.is_none(), "{name}");
+                assert!(t.filters.is_empty() && t.filter_block.is_none(), "{name}");
                 // The empty metaindex of a table without a policy (docs/leveldb-filter.md §4).
                 assert!(t.meta_entries.is_empty(), "{name}");
                 assert_eq!(t.metaindex_handle.size, 8, "{name}");
             }
             Some(bpk) => {
-                let fh = t.filter_handle.unwrap();
+                let fb = t.filter_block.as_ref().unwrap();
+                let fh = fb.handle;
                 assert_eq!(fh.offset, next, "{name}: the filter block follows the data blocks");
-                assert_eq!(t.base_lg, Some(11), "{name}");
+                assert_eq!(fb.base_lg, 11, "{name}");
                 assert_eq!(t.meta_entries.len(), 1);
                 assert_eq!(t.meta_entries[0].key, b"filter.leveldb.BuiltinBloomFilter2");
                 // One filter per 2 KiB window of data offsets, from the index's data offsets:
@@ -173,12 +174,12 @@ fn real_tables_structure() {
 fn empty_filters_and_shared_windows_occur() {
     // big_blocks: blocks > 2 KiB leave windows with no block start → empty filters.
     let (_, bytes) = table("big_blocks_bits20");
-    let t = LevelDbTable::open(&bytes).unwrap();
+    let t = LevelDbTable::open(&bytes[..]).unwrap();
     assert!(t.filters.iter().any(|f| f.length == 0), "empty filters expected");
     // 1 KiB blocks: several blocks share one filter.
     for p in ["binary_utf8_bits10", "ascii_bits4_snappy"] {
         let (_, bytes) = table(p);
-        let t = LevelDbTable::open(&bytes).unwrap();
+        let t = LevelDbTable::open(&bytes[..]).unwrap();
         assert!(t.filters.len() >= 3, "{p}: several filter windows");
         assert!(t.filters.iter().any(|f| f.data_block_offsets.len() >= 2), "{p}: blocks sharing a filter");
     }
@@ -189,7 +190,7 @@ fn every_live_key_is_maybe_present() {
     for e in manifest() {
         let name = e["file"].as_str().unwrap();
         let bytes = std::fs::read(dir().join(name)).unwrap();
-        let t = LevelDbTable::open(&bytes).unwrap();
+        let t = LevelDbTable::open(&bytes[..]).unwrap();
         let live = hex_list(&e["live_keys"]);
         assert_eq!(live.len() as u64, e["live_key_count"].as_u64().unwrap());
         assert!(live.len() > 100, "{name}");
@@ -255,7 +256,7 @@ fn deleted_keys_under_a_snapshot_stay_in_the_filter() {
         }
         let name = e["file"].as_str().unwrap();
         let bytes = std::fs::read(dir().join(name)).unwrap();
-        let t = LevelDbTable::open(&bytes).unwrap();
+        let t = LevelDbTable::open(&bytes[..]).unwrap();
         let deleted = hex_list(&e["deleted_keys"]);
         assert!(!deleted.is_empty());
         let live = hex_list(&e["live_keys"]);
@@ -272,7 +273,7 @@ fn absent_keys_are_mostly_rejected() {
     // well under 1% at 20 bits/key. Loose bounds, deterministic keys.
     for (prefix, bound) in [("ascii_bits4_snappy", 0.25), ("binary_utf8_bits10", 0.03), ("big_blocks_bits20", 0.01)] {
         let (e, bytes) = table(prefix);
-        let t = LevelDbTable::open(&bytes).unwrap();
+        let t = LevelDbTable::open(&bytes[..]).unwrap();
         let live = hex_list(&e["live_keys"]);
         let (mut routed, mut maybe) = (0u32, 0u32);
         for i in 0..20000u32 {
@@ -310,10 +311,10 @@ fn filters_rebuilt_from_own_keys_never_miss() {
 fn table_without_filter_reports_none() {
     let (e, bytes) = table("nofilter");
     assert!(e["bits_per_key"].is_null());
-    let t = LevelDbTable::open(&bytes).unwrap();
-    assert_eq!(t.filter_policy, None);
+    let t = LevelDbTable::open(&bytes[..]).unwrap();
+    assert_eq!(t.filter_policy(), None);
     assert!(t.filters.is_empty());
-    assert!(t.filter_block().is_empty());
+    assert!(t.filter_block.is_none());
     let p = t.probe(b"nf00005");
     assert_eq!((p.verdict, p.reason, p.filter_index), (Verdict::Maybe, ProbeReason::NoFilter, None));
 }
@@ -325,12 +326,12 @@ fn every_probe_words_its_own_verdict_and_reason() {
     let mut met = std::collections::HashSet::new();
     for e in manifest() {
         let bytes = std::fs::read(dir().join(e["file"].as_str().unwrap())).unwrap();
-        let Ok(t) = LevelDbTable::open(&bytes) else { continue };
+        let Ok(t) = LevelDbTable::open(&bytes[..]) else { continue };
         let mut keys = hex_list(&e["live_keys"]);
         keys.extend((0..200u32).map(|i| format!("absent#{i}").into_bytes()));
         keys.push(vec![0xff; 64]);
         for key in keys {
-            let p = tsfile_bloom::leveldb::view::TableProbeInfo::from(&t.probe(&key));
+            let p = t.probe(&key);
             let words = match p.verdict {
                 Verdict::Absent => "definitely absent: ",
                 Verdict::Maybe => "maybe present: ",
@@ -412,10 +413,12 @@ fn err(bytes: &[u8]) -> tsfile_bloom::Error {
 #[test]
 fn our_crc_reference_agrees_with_the_real_trailers() {
     let (_, bytes) = table("binary_utf8_bits10");
-    let t = LevelDbTable::open(&bytes).unwrap();
-    for h in
-        t.data_blocks.iter().map(|b| b.handle).chain([t.index_handle, t.metaindex_handle, t.filter_handle.unwrap()])
-    {
+    let t = LevelDbTable::open(&bytes[..]).unwrap();
+    for h in t.data_blocks.iter().map(|b| b.handle).chain([
+        t.index_handle,
+        t.metaindex_handle,
+        t.filter_block.as_ref().unwrap().handle,
+    ]) {
         let mut copy = bytes.clone();
         fix_crc(&mut copy, h.offset, h.size);
         assert_eq!(copy, bytes, "the independent CRC reproduces LevelDB's trailer");
@@ -448,7 +451,7 @@ fn hostile_footer() {
     assert_eq!(err(&v).kind, ErrorKind::BadBlockHandle);
 
     // Huge handles.
-    let t = LevelDbTable::open(&bytes).unwrap();
+    let t = LevelDbTable::open(&bytes[..]).unwrap();
     let mut h = Vec::new();
     varint(1 << 40, &mut h);
     varint(1 << 40, &mut h);
@@ -479,8 +482,8 @@ fn hostile_footer() {
 #[test]
 fn hostile_checksums_and_compression() {
     let (_, bytes) = table("binary_utf8_bits10");
-    let t = LevelDbTable::open(&bytes).unwrap();
-    let fh = t.filter_handle.unwrap();
+    let t = LevelDbTable::open(&bytes[..]).unwrap();
+    let fh = t.filter_block.as_ref().unwrap().handle;
     for h in [fh, t.index_handle, t.metaindex_handle] {
         let mut v = bytes.clone();
         v[h.offset as usize + 3] ^= 0x10;
@@ -514,7 +517,7 @@ fn hostile_checksums_and_compression() {
 #[test]
 fn hostile_snappy_blocks() {
     let (_, bytes) = table("ascii_bits4_snappy");
-    let t = LevelDbTable::open(&bytes).unwrap();
+    let t = LevelDbTable::open(&bytes[..]).unwrap();
     // Find a Snappy block among the data blocks or the index (trailer type byte 1).
     let snappy: Vec<_> = t
         .data_blocks
@@ -539,8 +542,8 @@ fn hostile_snappy_blocks() {
 #[test]
 fn hostile_filter_block() {
     let (_, bytes) = table("binary_utf8_bits10");
-    let t = LevelDbTable::open(&bytes).unwrap();
-    let fh = t.filter_handle.unwrap();
+    let t = LevelDbTable::open(&bytes[..]).unwrap();
+    let fh = t.filter_block.as_ref().unwrap().handle;
     let (o, n) = (fh.offset as usize, fh.size as usize);
     let block = &bytes[o..o + n];
     let array_start = u32::from_le_bytes(block[n - 5..n - 1].try_into().unwrap()) as usize;
@@ -597,7 +600,7 @@ fn hostile_filter_block() {
 #[test]
 fn hostile_index_block() {
     let (_, bytes) = table("big_blocks_bits20");
-    let t = LevelDbTable::open(&bytes).unwrap();
+    let t = LevelDbTable::open(&bytes[..]).unwrap();
     let ih = t.index_handle;
     assert_eq!(t.index_compression, leveldb::Compression::None);
     let (o, n) = (ih.offset as usize, ih.size as usize);
@@ -605,7 +608,7 @@ fn hostile_index_block() {
         let mut v = bytes.clone();
         f(&mut v[o..o + n]);
         fix_crc(&mut v, ih.offset, ih.size);
-        LevelDbTable::open(&v)
+        LevelDbTable::open(&v[..])
     };
     // Restart count larger than the block could hold.
     let e = mutate(&|b| b[n - 4..].copy_from_slice(&u32::MAX.to_le_bytes())).unwrap_err();
@@ -643,7 +646,7 @@ fn no_single_byte_change_panics() {
             for x in [0x01u8, 0xff] {
                 let mut v = bytes.clone();
                 v[i] ^= x;
-                if let Ok(t) = LevelDbTable::open(&v) {
+                if let Ok(t) = LevelDbTable::open(&v[..]) {
                     let _ = t.probe(b"key00042");
                 }
             }
@@ -662,16 +665,19 @@ fn no_checksummed_change_in_metadata_blocks_panics() {
     let mut kinds = std::collections::BTreeSet::new();
     for prefix in ["ascii_bits4_snappy", "binary_utf8_bits10", "nofilter"] {
         let (_, bytes) = table(prefix);
-        let t = LevelDbTable::open(&bytes).unwrap();
+        let t = LevelDbTable::open(&bytes[..]).unwrap();
         let handles: Vec<_> =
-            [Some(t.metaindex_handle), t.filter_handle, Some(t.index_handle)].into_iter().flatten().collect();
+            [Some(t.metaindex_handle), t.filter_block.as_ref().map(|f| f.handle), Some(t.index_handle)]
+                .into_iter()
+                .flatten()
+                .collect();
         for h in handles {
             for i in 0..=h.size as usize {
                 for x in [0x01u8, 0x80, 0xff] {
                     let mut v = bytes.clone();
                     v[h.offset as usize + i] ^= x; // i == size: the compression type byte
                     fix_crc(&mut v, h.offset, h.size);
-                    match LevelDbTable::open(&v) {
+                    match LevelDbTable::open(&v[..]) {
                         Ok(t2) => {
                             for k in [&b"key00042"[..], b"", b"\xff\xff", b"nf00100"] {
                                 let _ = t2.probe(k);

@@ -38,7 +38,7 @@ pub fn bench_open(c: &mut Criterion) {
             src.size().unwrap(),
             meta.envelope.metadata_size,
             meta.envelope.metadata_offset - meta.meta_offset,
-            src.bytes_read.get(),
+            src.reads.borrow().iter().map(|&(_, len)| len as u64).sum::<u64>(),
             src.reads.borrow().len()
         );
         g.bench_function(name, |b| {

@@ -5,6 +5,7 @@
 
 use std::ops::Range;
 
+use super::BlockHandle;
 use crate::bytes::Cursor;
 use crate::error::{Error, ErrorKind, Result};
 
@@ -30,20 +31,27 @@ pub struct FilterInfo {
     pub data_block_offsets: Vec<u64>,
 }
 
-/// A validated filter block: its bytes, base_lg and where each filter lies in them.
+/// A validated filter block: its policy name and handle, its bytes, base_lg and where each
+/// filter lies in them.
 #[derive(Clone, Debug)]
-pub(crate) struct FilterBlock {
+pub struct FilterBlock {
+    /// The policy name after `filter.` in the metaindex.
+    pub policy: String,
+    pub handle: BlockHandle,
+    /// The last byte: filters cover `2^base_lg` bytes of data-block offsets each (11 from every
+    /// LevelDB writer).
+    pub base_lg: u8,
     data: Vec<u8>,
-    base_lg: u8,
     filters: Vec<Range<usize>>,
 }
 
 impl FilterBlock {
     /// Validates a filter block. Stricter than LevelDB's `FilterBlockReader`, which quietly
     /// treats a bad block as "no filter" and bad offsets as "may match": an inspector reports
-    /// them. `base` is the block's file offset; `exact` as for `Block::parse` (writers store
+    /// them. `handle` says where the block is; `exact` as for `Block::parse` (writers store
     /// the filter block raw, but a compressed one is read, its positions then uncompressed).
-    pub(crate) fn parse(data: Vec<u8>, base: u64, exact: bool) -> Result<FilterBlock> {
+    pub(crate) fn parse(data: Vec<u8>, handle: BlockHandle, policy: String, exact: bool) -> Result<FilterBlock> {
+        let base = handle.offset;
         let at = |pos: u64| if exact { base + pos } else { base };
         let bad = |pos: u64, m: String| Error::new(ErrorKind::BadFilterBlock, at(pos), m);
         let n = data.len();
@@ -97,17 +105,12 @@ impl FilterBlock {
         }
         let ends = starts.iter().skip(1).chain([&array_start]);
         let filters = starts.iter().zip(ends).map(|(&s, &e)| s as usize..e as usize).collect();
-        Ok(FilterBlock { data, base_lg: lg, filters })
+        Ok(FilterBlock { policy, handle, base_lg: lg, data, filters })
     }
 
     /// The whole block as stored.
-    pub(crate) fn bytes(&self) -> &[u8] {
+    pub fn bytes(&self) -> &[u8] {
         &self.data
-    }
-
-    /// The last byte: filters cover `2^base_lg` bytes of data-block offsets each.
-    pub(crate) fn base_lg(&self) -> u8 {
-        self.base_lg
     }
 
     /// Each filter's position (start, end) within the block.

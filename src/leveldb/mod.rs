@@ -25,7 +25,7 @@
 //!
 //! let file = FileSource::open("tests/fixtures/leveldb/big_blocks_bits20-000008.ldb")?;
 //! let table = LevelDbTable::open(&file)?;
-//! assert_eq!(table.filter_policy.as_deref(), Some("leveldb.BuiltinBloomFilter2"));
+//! assert_eq!(table.filter_policy(), Some("leveldb.BuiltinBloomFilter2"));
 //! let p = table.probe(b"row/00000");
 //! assert_eq!((p.verdict, p.reason), (Verdict::Maybe, ProbeReason::Bits));
 //! // Past the last index separator LevelDB reads no block at all.
@@ -42,7 +42,7 @@ mod table;
 pub mod view;
 
 pub use block::{crc32c, mask_crc, unmask_crc, BlockHandle, Compression, BLOCK_TRAILER_LEN};
-pub use filter_block::{FilterInfo, FILTER_BASE_LG};
+pub use filter_block::{FilterBlock, FilterInfo, FILTER_BASE_LG};
 pub use hash::{bloom_hash, hash, hash_legacy_signed, BLOOM_SEED};
 pub use internal_key::{
     compare_internal, lookup_key, parse_internal_key, KeyFormat, ParsedInternalKey, MAX_SEQUENCE, VALUE_TYPE_FOR_SEEK,

@@ -134,14 +134,27 @@ impl ProbeReason {
     }
 }
 
-/// A probe of one filter (`KeyMayMatch` with every probe position shown).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A probe of one filter (`KeyMayMatch` with every probe position shown), as the JS API shows
+/// it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LevelDbFilterProbe"))]
 pub struct FilterProbe {
     pub verdict: Verdict,
     pub reason: ProbeReason,
+    /// The verdict and its reason in words ([`ProbeReason::sentence`]).
+    pub sentence: &'static str,
+    /// The hash probed (`BloomHash` of the key, or the legacy policy's hash).
+    pub hash: u32,
     /// The k double-hashing positions, in probe order. LevelDB stops at the first clear bit;
     /// all k are listed here (`verdict` is what LevelDB answers).
     pub probes: Vec<ProbeBit>,
+}
+
+impl FilterProbe {
+    /// A verdict given without probing bits (by the filter's own rules or the table's).
+    pub(crate) fn without_bits(hash: u32, verdict: Verdict, reason: ProbeReason) -> FilterProbe {
+        FilterProbe { verdict, reason, sentence: reason.sentence(verdict), hash, probes: Vec::new() }
+    }
 }
 
 /// `KeyMayMatch(key, filter)` with LevelDB's read rules: length < 2 → no match; k (the last
@@ -151,27 +164,24 @@ pub fn probe_filter(key: &[u8], filter: &[u8]) -> FilterProbe {
 }
 
 /// `KeyMayMatch` for a key already hashed (the table picks the hash by policy name).
-pub(crate) fn probe_filter_with(h: u32, filter: &[u8]) -> FilterProbe {
+pub(crate) fn probe_filter_with(hash: u32, filter: &[u8]) -> FilterProbe {
     let (k, array) = match filter.split_last() {
         Some((&k, array)) if !array.is_empty() => (k as u32, array),
-        _ => return FilterProbe { verdict: Verdict::Absent, reason: ProbeReason::EmptyFilter, probes: Vec::new() },
+        _ => return FilterProbe::without_bits(hash, Verdict::Absent, ProbeReason::EmptyFilter),
     };
     if k > MAX_K {
-        return FilterProbe { verdict: Verdict::Maybe, reason: ProbeReason::ReservedK, probes: Vec::new() };
+        return FilterProbe::without_bits(hash, Verdict::Maybe, ProbeReason::ReservedK);
     }
     let bits = array.len() as u64 * 8;
-    let mut probes = Vec::with_capacity(k as usize);
-    let mut verdict = Verdict::Maybe;
-    for h in probe_hashes(h, k) {
-        let bit = h as u64 % bits;
-        // bit < 8 * array.len(), so the byte is always there.
-        let set = array[(bit / 8) as usize] & (1 << (bit % 8)) != 0;
-        if !set {
-            verdict = Verdict::Absent;
-        }
-        probes.push(ProbeBit { bit, set });
-    }
-    FilterProbe { verdict, reason: ProbeReason::Bits, probes }
+    let probes: Vec<ProbeBit> = probe_hashes(hash, k)
+        .map(|h| {
+            let bit = h as u64 % bits;
+            // bit < 8 * array.len(), so the byte is always there.
+            ProbeBit { bit, set: array[(bit / 8) as usize] & (1 << (bit % 8)) != 0 }
+        })
+        .collect();
+    let verdict = if probes.iter().all(|b| b.set) { Verdict::Maybe } else { Verdict::Absent };
+    FilterProbe { probes, ..FilterProbe::without_bits(hash, verdict, ProbeReason::Bits) }
 }
 
 /// `KeyMayMatch` as a boolean.

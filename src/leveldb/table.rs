@@ -8,7 +8,7 @@ use super::block::{read_block, Block, BlockHandle, Compression, BLOCK_TRAILER_LE
 use super::filter_block::{FilterBlock, FilterInfo};
 use super::hash::{bloom_hash, hash_legacy_signed, BLOOM_SEED};
 use super::internal_key::{lookup_key, KeyFormat};
-use super::policy::{probe_filter_with, ProbeBit, ProbeReason, LEGACY_POLICY_NAME, POLICY_NAME};
+use super::policy::{probe_filter_with, FilterProbe, ProbeBit, ProbeReason, LEGACY_POLICY_NAME, POLICY_NAME};
 use crate::bytes::Cursor;
 use crate::error::{hex, Error, ErrorKind, Result};
 use crate::filter::Verdict;
@@ -98,22 +98,27 @@ pub struct BlockEntry {
     pub value_type: Option<u8>,
 }
 
-/// Result of routing a user key through the index to its filter.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Result of routing a user key through the index to its filter (serialized as the JS API's
+/// LevelDB probe result, camelCase keys).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LevelDbProbeResult"))]
 pub struct LevelDbProbe {
     /// What LevelDB's `Table::InternalGet` would conclude before reading the data block:
     /// `Absent` means it never reads the block.
     pub verdict: Verdict,
     pub reason: ProbeReason,
+    /// The verdict and its reason in words ([`ProbeReason::sentence`]).
+    pub sentence: &'static str,
     /// Index of the data block in `LevelDbTable::data_blocks`.
     pub block_index: Option<usize>,
     /// The data block's handle.
     pub data_block: Option<BlockHandle>,
     pub filter_index: Option<usize>,
+    /// The hash probed (`BloomHash` of the user key, or the legacy policy's hash).
+    pub hash: u32,
     /// The k double-hashing positions (empty without a filter to probe).
     pub probes: Vec<ProbeBit>,
-    /// `BloomHash` of the user key.
-    pub hash: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -124,15 +129,11 @@ pub struct LevelDbTable {
     pub metaindex_compression: Compression,
     pub index_compression: Compression,
     pub meta_entries: Vec<MetaEntry>,
-    /// The policy name after `filter.` in the metaindex (None when the table has no filter).
-    pub filter_policy: Option<String>,
-    pub filter_handle: Option<BlockHandle>,
-    /// Last byte of the filter block (11 from every LevelDB writer).
-    pub base_lg: Option<u8>,
+    /// The filter block with its policy name and handle (None when the table has no filter).
+    pub filter_block: Option<FilterBlock>,
     pub filters: Vec<FilterInfo>,
     pub data_blocks: Vec<DataBlock>,
     pub key_format: KeyFormat,
-    filter_block: Option<FilterBlock>,
 }
 
 impl LevelDbTable {
@@ -143,26 +144,18 @@ impl LevelDbTable {
         let Footer { metaindex_handle, index_handle } = Footer::read(src, file_size)?;
         let footer_at = file_size - FOOTER_LEN;
         let (meta_entries, metaindex_compression) = read_metaindex(src, metaindex_handle)?;
-        let filter = read_filter_block(src, &meta_entries, footer_at, metaindex_handle.offset)?;
-        let filter_handle = filter.as_ref().map(|f| f.1);
+        let filter_block = read_filter_block(src, &meta_entries, footer_at, metaindex_handle.offset)?;
         // Data blocks come first in the file, so each must end before the first of the other blocks.
-        let data_end = filter_handle
-            .map(|h| h.offset)
+        let data_end = filter_block
+            .as_ref()
+            .map(|f| f.handle.offset)
             .into_iter()
             .chain(meta_entries.iter().map(|m| m.handle.offset))
             .chain([metaindex_handle.offset, index_handle.offset])
             .min()
             .unwrap_or(footer_at);
-        let filter_block = filter.as_ref().map(|f| &f.2);
-        let index = read_index(src, index_handle, data_end, filter_block)?;
-        let (filter_policy, filter_block) = match filter {
-            Some((name, _, block)) => (Some(name), Some(block)),
-            None => (None, None),
-        };
-        let filters = match (&filter_block, filter_handle) {
-            (Some(fb), Some(fh)) => filter_infos(fb, fh, &index.data_blocks),
-            _ => Vec::new(),
-        };
+        let index = read_index(src, index_handle, data_end, filter_block.as_ref())?;
+        let filters = filter_block.as_ref().map_or_else(Vec::new, |fb| filter_infos(fb, &index.data_blocks));
         Ok(LevelDbTable {
             file_size,
             metaindex_handle,
@@ -170,13 +163,10 @@ impl LevelDbTable {
             metaindex_compression,
             index_compression: index.compression,
             meta_entries,
-            filter_policy,
-            filter_handle,
-            base_lg: filter_block.as_ref().map(|f| f.base_lg()),
+            filter_block,
             filters,
             data_blocks: index.data_blocks,
             key_format: index.key_format,
-            filter_block,
         })
     }
 
@@ -185,14 +175,14 @@ impl LevelDbTable {
         self.filter_block.as_ref()?.filter(i)
     }
 
-    /// The whole filter block as stored (empty without one).
-    pub fn filter_block(&self) -> &[u8] {
-        self.filter_block.as_ref().map_or(&[], |f| f.bytes())
+    /// The policy name after `filter.` in the metaindex (None when the table has no filter).
+    pub fn filter_policy(&self) -> Option<&str> {
+        Some(&self.filter_block.as_ref()?.policy)
     }
 
     /// Whether this reader knows how to probe the table's filter policy.
     pub fn policy_supported(&self) -> bool {
-        matches!(self.filter_policy.as_deref(), Some(POLICY_NAME) | Some(LEGACY_POLICY_NAME))
+        matches!(self.filter_policy(), Some(POLICY_NAME) | Some(LEGACY_POLICY_NAME))
     }
 
     /// Index of the data block `Table::InternalGet` would read for `user_key`: the first
@@ -209,38 +199,29 @@ impl LevelDbTable {
     /// Routes `user_key` through the index to its data block and probes that block's filter,
     /// as `Table::InternalGet` → `FilterBlockReader::KeyMayMatch` → `BloomFilterPolicy` do.
     pub fn probe(&self, user_key: &[u8]) -> LevelDbProbe {
-        let legacy = self.filter_policy.as_deref() == Some(LEGACY_POLICY_NAME);
+        let legacy = self.filter_policy() == Some(LEGACY_POLICY_NAME);
         let h = if legacy { hash_legacy_signed(user_key, BLOOM_SEED) } else { bloom_hash(user_key) };
-        let mut p = LevelDbProbe {
-            verdict: Verdict::Maybe,
-            reason: ProbeReason::NoFilter,
-            block_index: None,
-            data_block: None,
-            filter_index: None,
-            probes: Vec::new(),
+        let block_index = self.route(user_key);
+        let block = block_index.and_then(|i| self.data_blocks.get(i));
+        let filter_index = block.and_then(|b| b.filter_index).filter(|_| self.policy_supported());
+        let fp = match (block, filter_index) {
+            (None, _) => FilterProbe::without_bits(h, Verdict::Absent, ProbeReason::PastLastBlock),
+            (Some(_), None) => FilterProbe::without_bits(h, Verdict::Maybe, ProbeReason::NoFilter),
+            (Some(_), Some(fi)) => match self.filter_bytes(fi) {
+                Some(bytes) => probe_filter_with(h, bytes),
+                None => FilterProbe::without_bits(h, Verdict::Maybe, ProbeReason::FilterMissing),
+            },
+        };
+        LevelDbProbe {
+            verdict: fp.verdict,
+            reason: fp.reason,
+            sentence: fp.sentence,
+            block_index,
+            data_block: block.map(|b| b.handle),
+            filter_index,
             hash: h,
-        };
-        let Some((bi, block)) = self.route(user_key).and_then(|i| Some((i, self.data_blocks.get(i)?))) else {
-            p.verdict = Verdict::Absent;
-            p.reason = ProbeReason::PastLastBlock;
-            return p;
-        };
-        p.block_index = Some(bi);
-        p.data_block = Some(block.handle);
-        if !self.policy_supported() {
-            return p;
+            probes: fp.probes,
         }
-        let Some(fi) = block.filter_index else { return p };
-        p.filter_index = Some(fi);
-        let Some(bytes) = self.filter_bytes(fi) else {
-            p.reason = ProbeReason::FilterMissing;
-            return p;
-        };
-        let fp = probe_filter_with(h, bytes);
-        p.verdict = fp.verdict;
-        p.reason = fp.reason;
-        p.probes = fp.probes;
-        p
     }
 
     /// Reads data block `i` from `src` (the table it was opened from), checksum checked and
@@ -271,7 +252,7 @@ impl LevelDbTable {
     /// The number of filters LevelDB's FilterBlockBuilder emits for this table's data blocks:
     /// max(floor(end_of_data / 2^base_lg), index of the last block's window + 1) (§3).
     pub fn expected_filter_count(&self) -> Option<usize> {
-        let lg = self.base_lg?;
+        let lg = self.filter_block.as_ref()?.base_lg;
         let last = self.data_blocks.last()?;
         let end = last.handle.offset + last.handle.size + BLOCK_TRAILER_LEN;
         Some(((end >> lg) as usize).max((last.handle.offset >> lg) as usize + 1))
@@ -302,14 +283,14 @@ fn read_filter_block<R: ReadAt + ?Sized>(
     meta_entries: &[MetaEntry],
     footer_at: u64,
     metaindex_at: u64,
-) -> Result<Option<(String, BlockHandle, FilterBlock)>> {
+) -> Result<Option<FilterBlock>> {
     let Some(m) = meta_entries.iter().find(|m| m.key.starts_with(FILTER_META_PREFIX)) else { return Ok(None) };
     let h = m.handle;
     h.check(footer_at, metaindex_at, "filter block handle")?;
     let name = m.key.get(FILTER_META_PREFIX.len()..).unwrap_or_default();
     let (bytes, comp) = read_block(src, h, "filter block")?;
-    let block = FilterBlock::parse(bytes, h.offset, comp == Compression::None)?;
-    Ok(Some((String::from_utf8_lossy(name).into_owned(), h, block)))
+    let policy = String::from_utf8_lossy(name).into_owned();
+    FilterBlock::parse(bytes, h, policy, comp == Compression::None).map(Some)
 }
 
 /// The index block as [`read_index`] reads it.
@@ -363,10 +344,10 @@ fn read_index<R: ReadAt + ?Sized>(
     Ok(Index { data_blocks, key_format, compression })
 }
 
-/// Each filter of the filter block (at `fh`): where it is, its k, bits and set bits, and the
-/// data blocks whose offsets pick it.
-fn filter_infos(fb: &FilterBlock, fh: BlockHandle, data_blocks: &[DataBlock]) -> Vec<FilterInfo> {
-    let lg = fb.base_lg();
+/// Each filter of the filter block: where it is, its k, bits and set bits, and the data
+/// blocks whose offsets pick it.
+fn filter_infos(fb: &FilterBlock, data_blocks: &[DataBlock]) -> Vec<FilterInfo> {
+    let lg = fb.base_lg;
     fb.ranges()
         .enumerate()
         .map(|(i, r)| {
@@ -377,7 +358,7 @@ fn filter_infos(fb: &FilterBlock, fh: BlockHandle, data_blocks: &[DataBlock]) ->
             };
             FilterInfo {
                 index: i,
-                offset: fh.offset + r.start as u64,
+                offset: fb.handle.offset + r.start as u64,
                 length: (r.end - r.start) as u64,
                 k: f.last().map(|&k| k as u32),
                 bit_count: (f.len().saturating_sub(1) as u64) * 8,

@@ -1,10 +1,8 @@
-//! What the JS API shows of a table, filter and probe: the core's answers as `Serialize`
-//! types with camelCase keys (`None` serializes as `null`), so the wasm layer only converts.
+//! What the JS API shows of a table and its filters: the core's answers as `Serialize` types
+//! with camelCase keys (`None` serializes as `null`), so the wasm layer only converts. Probes
+//! (`LevelDbProbe`, `FilterProbe`) serialize themselves.
 
-use super::{
-    BlockHandle, Compression, FilterInfo, FilterProbe, KeyFormat, LevelDbProbe, LevelDbTable, ProbeBit, ProbeReason,
-};
-use crate::filter::Verdict;
+use super::{BlockHandle, Compression, KeyFormat, LevelDbTable};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -42,68 +40,15 @@ pub struct DataBlockInfo {
     pub filter_index: Option<usize>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LevelDbProbeResult"))]
-pub struct TableProbeInfo {
-    pub verdict: Verdict,
-    pub reason: ProbeReason,
-    /// The verdict and its reason in words ([`ProbeReason::sentence`]).
-    pub sentence: &'static str,
-    pub block_index: Option<usize>,
-    pub data_block: Option<BlockHandle>,
-    pub filter_index: Option<usize>,
-    pub hash: u32,
-    pub probes: Vec<ProbeBit>,
-}
-
-impl From<&LevelDbProbe> for TableProbeInfo {
-    fn from(p: &LevelDbProbe) -> TableProbeInfo {
-        TableProbeInfo {
-            verdict: p.verdict,
-            reason: p.reason,
-            sentence: p.reason.sentence(p.verdict),
-            block_index: p.block_index,
-            data_block: p.data_block,
-            filter_index: p.filter_index,
-            hash: p.hash,
-            probes: p.probes.clone(),
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LevelDbFilterProbe"))]
-pub struct FilterProbeInfo {
-    pub verdict: Verdict,
-    pub reason: ProbeReason,
-    /// The verdict and its reason in words ([`ProbeReason::sentence`]).
-    pub sentence: &'static str,
-    pub hash: u32,
-    pub probes: Vec<ProbeBit>,
-}
-
-impl FilterProbeInfo {
-    pub fn new(p: &FilterProbe, hash: u32) -> FilterProbeInfo {
-        FilterProbeInfo {
-            verdict: p.verdict,
-            reason: p.reason,
-            sentence: p.reason.sentence(p.verdict),
-            hash,
-            probes: p.probes.clone(),
-        }
-    }
-}
-
 impl LevelDbTable {
     pub fn info(&self) -> TableInfo {
         TableInfo {
             file_size: self.file_size,
-            filter_policy: self.filter_policy.clone(),
+            filter_policy: self.filter_policy().map(String::from),
             policy_supported: self.policy_supported(),
-            base_lg: self.base_lg,
+            base_lg: self.filter_block.as_ref().map(|f| f.base_lg),
             key_format: self.key_format,
-            filter_block: self.filter_handle,
+            filter_block: self.filter_block.as_ref().map(|f| f.handle),
             metaindex: self.metaindex_handle,
             index: self.index_handle,
             index_compression: self.index_compression,
@@ -117,11 +62,6 @@ impl LevelDbTable {
                 })
                 .collect(),
         }
-    }
-
-    /// The filters as the JS API shows them (FilterInfo serializes in camelCase itself).
-    pub fn filter_views(&self) -> &[FilterInfo] {
-        &self.filters
     }
 
     pub fn data_block_infos(&self) -> Vec<DataBlockInfo> {

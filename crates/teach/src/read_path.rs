@@ -103,10 +103,10 @@ impl<'a> TableSummary<'a> {
         TableSummary {
             filters: table.filters.len(),
             data_blocks: table.data_blocks.len(),
-            base_lg: table.base_lg,
-            policy: table.filter_policy.as_deref(),
+            base_lg: table.filter_block.as_ref().map(|f| f.base_lg),
+            policy: table.filter_policy(),
             file_size: table.file_size,
-            filter_block_bytes: table.filter_block().len(),
+            filter_block_bytes: table.filter_block.as_ref().map_or(0, |f| f.bytes().len()),
             index_bytes: table.index_handle.size,
         }
     }
@@ -220,7 +220,7 @@ fn filter_stage(
             )
         }
     };
-    let window = table.base_lg.map_or(2048, |lg| 1u64 << lg);
+    let window = table.filter_block.as_ref().map_or(2048, |f| 1u64 << f.base_lg);
     let shown: Vec<String> =
         probes.iter().map(|[bit, set]| format!("{bit} ({})", if *set == 1 { "1" } else { "0" })).collect();
     Stage::cached(

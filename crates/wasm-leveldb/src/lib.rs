@@ -1,9 +1,9 @@
 //! The npm package's LevelDB module (`dist/web/leveldb`, scripts/build.sh): reading
 //! `.ldb`/`.sst` tables and LevelDB's Bloom filter policy as `#[wasm_bindgen]` exports.
-//! Converters only: the shapes are `tsfile_bloom::leveldb::view`'s, carried by `to_js`.
+//! Converters only: the shapes are the core's (`tsfile_bloom::leveldb::view`, the probes),
+//! carried by `to_js`.
 #![cfg(target_arch = "wasm32")]
 
-use tsfile_bloom::leveldb::view::{FilterProbeInfo, TableProbeInfo};
 use tsfile_bloom::leveldb::{self, BloomFilterPolicy, LevelDbTable};
 use wasm_bindgen::prelude::*;
 use wasm_common::stage::staged;
@@ -29,7 +29,7 @@ impl WasmLevelDbTable {
     }
 
     pub fn filters(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.table.filter_views())
+        to_js(&self.table.filters)
     }
 
     #[wasm_bindgen(js_name = dataBlocks)]
@@ -45,7 +45,7 @@ impl WasmLevelDbTable {
 
     /// Routes a user key to its data block and filter and probes it.
     pub fn probe(&self, key: &[u8]) -> Result<JsValue, JsValue> {
-        to_js(&TableProbeInfo::from(&self.table.probe(key)))
+        to_js(&self.table.probe(key))
     }
 }
 
@@ -79,5 +79,5 @@ pub fn build_leveldb_filter(count: usize, bits_per_key: u32) -> Result<Vec<u8>, 
 /// `KeyMayMatch(key, filter)` with every probe: `{verdict, reason, hash, probes}`.
 #[wasm_bindgen(js_name = probeLevelDbFilter)]
 pub fn probe_leveldb_filter(key: &[u8], filter: &[u8]) -> Result<JsValue, JsValue> {
-    to_js(&FilterProbeInfo::new(&leveldb::probe_filter(key, filter), leveldb::bloom_hash(key)))
+    to_js(&leveldb::probe_filter(key, filter))
 }
