@@ -294,13 +294,13 @@ export class BloomFilter {
     return this.addMany([path], options);
   }
 
-  /** `{verdict: 'absent' | 'maybe', variant, charset, probes: [{seed, hash32, bit, set}]}`. */
+  /** `{verdict: 'absent' | 'maybe', variant, charset, probes: [{seed, hash32, bit, set}]}`; a `charset` of '' is UTF-8, as for TsFile#probe. */
   probe(path, { variant, charset } = {}) {
     const v = variantCode(variant);
     // Strings in UTF-8 or a single-byte charset go in as UTF-8 (wasm re-encodes); the rest as bytes.
     const multi = typeof path === 'string' ? multiByteName(charset) : null;
     const text = typeof path === 'string' && !multi;
-    const index = text ? charsetCode(charset ?? 'UTF-8') : NONE;
+    const index = text ? charsetCode(charset || 'UTF-8') : NONE;
     const len = putKey(multi ? encodeJvm(path, multi) : path);
     live(this).probe(len, text, v, index);
     const { verdict, probes } = lastRecord(filterProbeFrom);
