@@ -1,7 +1,8 @@
 // The wire between the TsFile wasm module and the package where volume or speed needs packed
 // arrays instead of objects (BENCHMARKS.md, "Boundary"): the listing's columns, the probe
-// records, a batch's decisions, the fast scan's figures are the core's layouts (src/tsfile/wire/,
-// built and tested there natively); this module is their one decoder. Every other result crosses as an object.
+// records, a batch's decisions, a filter's batch probes, the fast scan's figures are the core's
+// layouts (src/tsfile/wire/, built and tested there natively); this module is their one decoder.
+// Every other result crosses as an object.
 // The codes and constants they hold are the core's too: js/core-tables.js, generated from it
 // (tests/generated.rs), which the package reads at import, before any wasm is initialised
 // (SEEDS and VARIANTS are public constants). Nothing here imports the wasm module.
