@@ -51,9 +51,6 @@ export function isMultiByte(name) {
 // `new URL(…, import.meta.url)` is what bundlers look for to copy the asset.
 export const charsetsWasm = lazyWasm(initCharsets, initCharsetsSync, () => new URL('../dist/web/charsets_bg.wasm', import.meta.url));
 
-/** Whether the multi-byte charsets can be encoded now (without awaiting loadCharsets()). */
-export const charsetsLoaded = () => charsetsWasm.loaded();
-
 /**
  * Loads the `charsets` wasm module once; later calls return the same promise. `module_or_path`
  * (a URL, Response, bytes or WebAssembly.Module, as the main init takes) overrides where it

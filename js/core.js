@@ -6,7 +6,7 @@ import {
 } from '../dist/web/tsfile_bloom.js';
 import { CHARSETS, canonicalCharsetName, charsetCode, encodeJvm, isMultiByte, wellFormed } from './charsets.js';
 import { invalidArgument } from './errors.js';
-import { DECISIONS, FILTER_HASHES, filterProbeFrom, GEOMETRY, NONE, SEEDS, VARIANTS, VERDICTS } from './wire.js';
+import { compactProbes, compactRow, DECISIONS, FILTER_HASHES, filterProbeFrom, GEOMETRY, NONE, VARIANTS, VERDICTS } from './wire.js';
 import { DEFAULT_HASH, DEFAULT_WRITER, ERROR_RATE } from './core-tables.js';
 
 const [BIT_COUNT, HASH_FUNCTION_COUNT, BYTE_LENGTH, SET_BITS, HASH] = ['bitCount', 'hashFunctionCount', 'byteLength', 'setBits', 'hash'].map((f) => GEOMETRY.indexOf(f));
@@ -294,13 +294,13 @@ export class BloomFilter {
     return this.addMany([path], options);
   }
 
-  /** `{verdict: 'absent' | 'maybe', variant, charset, probes: [{seed, hash32, bit, set}]}`. */
+  /** `{verdict: 'absent' | 'maybe', variant, charset, probes: [{seed, hash32, bit, set}]}`; a `charset` of '' is UTF-8, as for TsFile#probe. */
   probe(path, { variant, charset } = {}) {
     const v = variantCode(variant);
     // Strings in UTF-8 or a single-byte charset go in as UTF-8 (wasm re-encodes); the rest as bytes.
     const multi = typeof path === 'string' ? multiByteName(charset) : null;
     const text = typeof path === 'string' && !multi;
-    const index = text ? charsetCode(charset ?? 'UTF-8') : NONE;
+    const index = text ? charsetCode(charset || 'UTF-8') : NONE;
     const len = putKey(multi ? encodeJvm(path, multi) : path);
     live(this).probe(len, text, v, index);
     const { verdict, probes } = lastRecord(filterProbeFrom);
@@ -338,27 +338,15 @@ export class BloomFilter {
     const packed = stageBatch(paths, charset, 'probeMany');
     const count = packed.count;
     const data = live(this).probeStaged(packed.count, packed.text, v, keyCharset(packed));
-    const variantName = filterVariant(v);
     // k from the rows' length: the geometry would count the set bits, a pass over the bit vector.
-    const k = count ? (data.length / count - 1) / 2 : this.hashFunctionCount;
-    const stride = 1 + 2 * k;
-    const full = (1 << k) - 1;
-    if (compact) {
-      const maybe = new Uint8Array(count);
-      for (let i = 0; i < count; i++) maybe[i] = data[i * stride] === full ? 1 : 0;
-      return { k, stride, seeds: SEEDS.slice(0, k), data, maybe, variant: variantName, charset: packed.charset };
-    }
+    const rows = compactProbes(data, count, count ? (data.length / count - 1) / 2 : this.hashFunctionCount);
+    const variantName = filterVariant(v);
+    if (compact) return { ...rows, variant: variantName, charset: packed.charset };
     const out = new Array(count);
     const encoded = isEncoded(paths);
     for (let i = 0; i < count; i++) {
-      const base = i * stride;
-      const mask = data[base];
-      const probes = new Array(k);
-      for (let j = 0; j < k; j++) {
-        probes[j] = { seed: SEEDS[j], hash32: data[base + 1 + 2 * j], bit: data[base + 2 + 2 * j], set: ((mask >> j) & 1) === 1 };
-      }
       const path = encoded ? paths.bytes.subarray(i === 0 ? 0 : paths.ends[i - 1], paths.ends[i]) : paths[i];
-      out[i] = { path, verdict: VERDICTS[mask === full ? 1 : 0], variant: variantName, charset: packed.charset, probes };
+      out[i] = { path, verdict: VERDICTS[rows.maybe[i]], variant: variantName, charset: packed.charset, probes: compactRow(rows, i) };
     }
     return out;
   }

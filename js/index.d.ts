@@ -269,11 +269,8 @@ export class LevelDbTable {
   /** Closes the table at the end of a `using` block. */
   [Symbol.dispose](): void;
   private constructor();
-  readonly format: 'leveldb';
   readonly name: string | null;
   readonly size: number;
-  /** e.g. 'leveldb.BuiltinBloomFilter2', or null when the table has no filter. */
-  readonly filterPolicy: string | null;
   /** In file order, empty filters included. */
   readonly filters: LevelDbFilterInfo[];
   readonly info: LevelDbTableInfo;

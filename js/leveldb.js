@@ -95,19 +95,10 @@ export class LevelDbTable {
     return this.#table && this.#size;
   }
 
-  get format() {
-    return this.#table && 'leveldb';
-  }
-
   /** `{fileSize, filterPolicy, policySupported, baseLg, keyFormat, filterBlock, metaindex, index, metaEntries}`. */
   get info() {
     const table = this.#table; // closed: the typed error, cached or not
     return (this.#info ??= table.info());
-  }
-
-  /** The filter policy name, e.g. 'leveldb.BuiltinBloomFilter2', or null when the table has no filter. */
-  get filterPolicy() {
-    return this.info.filterPolicy ?? null;
   }
 
   /** `[{index, offset, length, k, bitCount, setBits, dataBlockOffsets}]` in file order, empty filters included. */

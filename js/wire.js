@@ -1,13 +1,14 @@
 // The wire between the TsFile wasm module and the package where volume or speed needs packed
 // arrays instead of objects (BENCHMARKS.md, "Boundary"): the listing's columns, the probe
-// records, a batch's decisions, the fast scan's figures are the core's layouts (src/tsfile/wire/,
-// built and tested there natively); this module is their one decoder. Every other result crosses as an object.
+// records, a batch's decisions, a filter's batch probes, the fast scan's figures are the core's
+// layouts (src/tsfile/wire/, built and tested there natively); this module is their one decoder.
+// Every other result crosses as an object.
 // The codes and constants they hold are the core's too: js/core-tables.js, generated from it
 // (tests/generated.rs), which the package reads at import, before any wasm is initialised
 // (SEEDS and VARIANTS are public constants). Nothing here imports the wasm module.
 
 import {
-  VERDICTS, DECISIONS, NAMED_HASHES, FILTER_HASHES, CHARSETS, DATA_TYPES, ENCODINGS, HEALTH_STATES, FIGURES, LISTING_STRIDE, LISTING_NULL, LISTING_FLAGS, NONE,
+  VERDICTS, DECISIONS, SEEDS, NAMED_HASHES, FILTER_HASHES, CHARSETS, DATA_TYPES, ENCODINGS, HEALTH_STATES, FIGURES, LISTING_STRIDE, LISTING_NULL, LISTING_FLAGS, NONE,
   PROBE_RECORD, SEED_PROBE, OTHER_PROBE, FILTER_RECORD, BATCH_INDEXED,
 } from './core-tables.js';
 
@@ -70,6 +71,28 @@ export function decidedFrom(codes, count, pathAt) {
     out[i] = { path: pathAt(i), verdict: VERDICTS[codes[i]], decision: DECISIONS[codes[count + i]], indexed: BATCH_INDEXED[codes[2 * count + i]] };
   }
   return out;
+}
+
+// ---- A filter's batch probe. ---------------------------------------------------------------------
+
+/**
+ * BloomFilter#probeMany's compact form from wasm probeStaged's rows (wire::batch::filter_probes):
+ * per path `stride = 1 + 2k` numbers, the mask of its set bits, then hash32 and bit per seed.
+ */
+export function compactProbes(data, count, k) {
+  const stride = 1 + 2 * k;
+  const full = (1 << k) - 1;
+  const maybe = new Uint8Array(count);
+  for (let i = 0; i < count; i++) maybe[i] = data[i * stride] === full ? 1 : 0;
+  return { k, stride, seeds: SEEDS.slice(0, k), data, maybe };
+}
+
+/** Path i's probes in a compact form: `[{seed, hash32, bit, set}]`. */
+export function compactRow({ k, stride, data }, i) {
+  const base = i * stride;
+  const probes = new Array(k);
+  for (let j = 0; j < k; j++) probes[j] = { seed: SEEDS[j], hash32: data[base + 1 + 2 * j], bit: data[base + 2 + 2 * j], set: ((data[base] >> j) & 1) === 1 };
+  return probes;
 }
 
 // ---- The fast scan's figures. ------------------------------------------------------------------

@@ -1,6 +1,5 @@
 // Per-bit provenance for the Worker's `provenance` op: for every probed bit of every path, which
-// paths set it.
-import { SEEDS } from './web.js';
+// paths set it, from BloomFilter#probeMany's compact form (its layout is public: CompactProbeResults in index.d.ts).
 
 // In a compact probe record at `base`, whether seed j's bit was already probed by an earlier seed.
 function repeatsEarlierSeed(data, base, j) {
@@ -14,8 +13,7 @@ function repeatsEarlierSeed(data, base, j) {
  * holds path indices), built by a counting sort over the bit vector.
  */
 export function provenance(filter, paths, { variant, charset } = {}) {
-  const r = filter.probeMany(paths, { variant, charset: charset === 'UTF-8' ? undefined : charset, compact: true });
-  const { k, stride, data } = r;
+  const { k, stride, data, seeds } = filter.probeMany(paths, { variant, charset: charset === 'UTF-8' ? undefined : charset, compact: true });
   const m = filter.bitCount;
   const n = Array.isArray(paths) ? paths.length : paths.ends.length;
   const counts = new Uint32Array(m + 1);
@@ -41,7 +39,7 @@ export function provenance(filter, paths, { variant, charset } = {}) {
       items[at] = i;
     }
   }
-  return { bits, items, k, seeds: SEEDS.slice(0, k) };
+  return { bits, items, k, seeds };
 }
 
 /** The answer of a `provenance` op: the value, its arrays transferred. */

@@ -12,7 +12,6 @@ function syntheticPath(i) {
 }
 
 const pathsUpTo = (n, from = 0) => Array.from({ length: n - from }, (_, i) => syntheticPath(from + i));
-const given = (o) => ({ variant: o.variant || undefined, charset: o.charset || undefined });
 
 /** Builds the filter, adding `items` paths `chunk` at a time; `step(done, total)` after each chunk. */
 export async function buildSynthetic({ capacity = 1_000_000, items = capacity, errorRate }, chunk, step) {
@@ -31,7 +30,7 @@ function synthetic(filter, items, name) {
   /** The verdict is the build hash's (sound for this filter); the forced hash's bits are shown first. */
   function probe(path, options) {
     const built = filter.probe(path);
-    const shown = options.variant || options.charset ? filter.probe(path, given(options)) : built;
+    const shown = options.variant || options.charset ? filter.probe(path, options) : built;
     const same = shown.variant === built.variant && shown.charset === built.charset;
     const { reason, decision } = builtFilterProbe(built, shown);
     return {

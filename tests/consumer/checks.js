@@ -74,7 +74,7 @@ export async function runChecks(api, { files, bytesOf, leveldb = null, scanPaths
   out.gbk = Array.from(await encodeGbk(api, gbkText));
   if (leveldb) {
     const table = await api.openLevelDbTable(leveldb);
-    out.leveldb = { policy: table.filterPolicy, filters: table.filters.length };
+    out.leveldb = { policy: table.info.filterPolicy, filters: table.filters.length };
     table.close();
   }
   return out;

@@ -140,7 +140,7 @@ try { await openTsFile(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13
 }
 out.hash = hash32('root.sg.d.s1', 5);
 const table = await openLevelDbTable('./table.ldb');
-out.leveldb = { policy: table.filterPolicy, k: table.filters.find((f) => f.length > 0).k,
+out.leveldb = { policy: table.info.filterPolicy, k: table.filters.find((f) => f.length > 0).k,
   firstKey: table.probe(Uint8Array.from(Buffer.from(process.env.LDB_KEY, 'hex'))).verdict };
 table.close();
 console.log(JSON.stringify(out));

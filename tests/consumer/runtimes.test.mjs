@@ -93,7 +93,7 @@ if (mode === 'bytes') {
   // A file's bytes and a LevelDB table's, from the command line: no file is read.
   const bytes = Uint8Array.from(arg.match(/../g), (h) => parseInt(h, 16));
   const t = await openLevelDbTable(bytes);
-  out.leveldb = t.filterPolicy;
+  out.leveldb = t.info.filterPolicy;
   out.gbk = Array.from(encodePath('设备', 'GBK'));
 } else {
   const t = await openTsFile('served/files/tsfile/tree_10k_series.tsfile');

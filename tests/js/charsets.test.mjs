@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { encodePath, BloomFilter, CHARSETS, canonicalCharsetName, loadCharsets } from 'tsfile-bloom';
-import { charsetsLoaded, isMultiByte } from '../../js/charsets.js'; // the package's own
+import { charsetsWasm, isMultiByte } from '../../js/charsets.js'; // the package's own
 import { hex } from './helpers.mjs';
 
 const JAVA = JSON.parse(readFileSync(new URL('../fixtures/java_charsets.json', import.meta.url), 'utf8'));
@@ -111,7 +111,7 @@ test('Node loads the charsets module on first use; loadCharsets is idempotent', 
   // In a fresh process: nothing is loaded until a multi-byte charset is used.
   const script = `
     const m = await import('tsfile-bloom');
-    const { charsetsLoaded } = await import('./js/charsets.js');
+    const { loaded: charsetsLoaded } = (await import('./js/charsets.js')).charsetsWasm;
     const before = charsetsLoaded();
     m.encodePath('é', 'windows-1252');
     const afterSingleByte = charsetsLoaded();
@@ -123,7 +123,7 @@ test('Node loads the charsets module on first use; loadCharsets is idempotent', 
   const p = loadCharsets();
   assert.equal(loadCharsets(), p);
   await p;
-  assert.equal(charsetsLoaded(), true);
+  assert.equal(charsetsWasm.loaded(), true);
 });
 
 test('browsers must await loadCharsets() before a multi-byte charset; it fetches the wasm next to the glue', () => {
@@ -137,7 +137,7 @@ test('browsers must await loadCharsets() before a multi-byte charset; it fetches
       return new Response(readFileSync(new URL(url)), { headers: { 'content-type': 'application/wasm' } });
     };
     const m = await import('./js/web.js');
-    const { charsetsLoaded } = await import('./js/charsets.js');
+    const { loaded: charsetsLoaded } = (await import('./js/charsets.js')).charsetsWasm;
     m.initSync({ module: readFileSync('dist/web/tsfile_bloom_bg.wasm') });
     const single = Buffer.from(m.encodePath('é€', 'windows-1252')).toString('hex');
     // ASCII is the same in every JVM charset here: no module needed for it.

@@ -188,6 +188,12 @@ test('argument errors are typed too', () => {
   assert.throws(() => f.probe('x', { charset: 'klingon' }), (e) => e.kind === 'invalid_argument');
 });
 
+test("BloomFilter#probe takes empty options as absent ones, as TsFile#probe does", () => {
+  const f = BloomFilter.withCapacity(10);
+  f.add('root.a.温度');
+  for (const path of ['root.a.温度', 'root.b.温度']) assert.deepEqual(f.probe(path, { variant: '', charset: '' }), f.probe(path));
+});
+
 test('probeMany equals probe, in object and compact form', () => {
   const next = rng(3);
   const f = BloomFilter.withCapacity(200);

@@ -15,7 +15,7 @@ const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
 test('policy, filters and k match what LevelDB wrote; every live key is maybe-present', async () => {
   for (const t of tables) {
     const table = await openLevelDbTable(path(t));
-    assert.equal(table.filterPolicy, t.filter_policy ?? null, t.file);
+    assert.equal(table.info.filterPolicy, t.filter_policy ?? null, t.file);
     if (!t.bits_per_key) {
       assert.deepEqual(table.filters, [], t.file);
       assert.equal(table.probe(fromHex(t.live_keys[0])).reason, 'no_filter');
