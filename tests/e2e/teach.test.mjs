@@ -102,6 +102,16 @@ test('maths and LevelDB hash (the worker’s ops): the documented vectors and si
   assert.ok(Math.abs(f.kStar - 6.931) < 0.001);
 });
 
+test('teach.call calls only the modules\' own functions: anything else is invalid_argument fn', async () => {
+  for (const name of ['nope', 'constructor', 'toString', '__proto__.constructor', 'hasOwnProperty.x', 'leveldb.constructor', 'package.nope']) {
+    const e = await page.evaluate(
+      (n) => globalThis.inspector.teachWorker().call('teach.call', { fn: n, args: [] }).then(() => null, (x) => ({ kind: x.kind, argument: x.argument })),
+      name,
+    );
+    assert.deepEqual(e, { kind: 'invalid_argument', argument: 'fn' }, name);
+  }
+});
+
 test('the sandbox’s LevelDB filter (the package’s) is byte-identical to one written from leveldb-filter.md', async () => {
   const keys = Array.from({ length: 300 }, (_, i) => `k_${(i * 2654435761 >>> 0).toString(36)}.d${i % 97}.${'x'.repeat(i % 23)}`);
   for (const [some, bpk] of [[keys, 10], [keys.slice(0, 7), 20]]) {

@@ -4,7 +4,7 @@
 // frame O(pixels)); zoomed in, one square cell per bit, with gaps once cells are large.
 // Highlights (probed bits) are rings in their seed colour, dashed where the bit is clear.
 // One component for every bit picture on the page: the inspector's heat-map (views/heatmap.js
-// adds zoom, pan and a minimap), the teaching sandbox and the LevelDB filter strip.
+// adds zoom and pan), the teaching sandbox and the LevelDB filter strip.
 
 /** The smallest ring around a highlighted bit, in CSS px. */
 const RING_MIN = 16;

@@ -17,6 +17,8 @@ const badArgument = (argument, message) => new TsFileBloomError('invalid_argumen
 
 let levelDb = null;
 const leveldb = () => (levelDb ??= loadLevelDb());
+/** What `teach.call` may call into, by its `fn`'s prefix (none: the teaching module). */
+const MODULES = { teach: teachCore, leveldb, package: () => pkg };
 
 async function needCharset(charset) {
   if (charset && isMultiByte(charset)) await loadCharsets();
@@ -188,8 +190,9 @@ export const teachOps = {
    */
   async 'teach.call'({ fn, args = [] }) {
     const [from, name] = String(fn).includes('.') ? String(fn).split('.') : ['teach', fn];
-    const mod = await { teach: teachCore, leveldb, package: () => pkg }[from]?.();
-    if (typeof mod?.[name] !== 'function') throw badArgument('fn', `fn: ${fn} is not a function of the teaching module, LevelDB's or the package`);
+    // Own keys only: a name such as 'constructor' or '__proto__' is not one of the modules' functions.
+    const mod = Object.hasOwn(MODULES, from) ? await MODULES[from]() : null;
+    if (typeof mod?.[name] !== 'function' || name in Object.prototype) throw badArgument('fn', `fn: ${fn} is not a function of the teaching module, LevelDB's or the package`);
     return mod[name](...args);
   },
 
